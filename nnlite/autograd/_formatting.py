@@ -1,0 +1,127 @@
+"""``repr`` of tensors in PyTorch's format: ``tensor([[1., 0.], [0.5000, 2.]], requires_grad=True)``."""
+import math
+
+import numpy as np
+
+_LINEWIDTH = 80
+_THRESHOLD = 1000
+_EDGEITEMS = 3
+_PRECISION = 4
+
+
+class _Formatter:
+    """Chooses one format for every element, as PyTorch does: integer, fixed or scientific."""
+
+    def __init__(self, values):
+        self.kind = values.dtype.kind
+        self.int_mode = True
+        self.sci_mode = False
+        self.max_width = 1
+        if self.kind == "b":
+            self.max_width = max((len(str(bool(v))) for v in values.ravel()), default=1)
+        elif self.kind in "iu":
+            self.max_width = max((len(str(int(v))) for v in values.ravel()), default=1)
+        else:
+            finite = values[np.isfinite(values)].astype(np.float64)
+            if finite.size == 0:
+                self.max_width = max((len(self._special(v)) for v in values.ravel()), default=1)
+                return
+            nonzero = np.abs(finite[finite != 0])
+            self.int_mode = bool(np.all(finite == np.ceil(finite)))
+            if self.int_mode:
+                if nonzero.size and (nonzero.max() > 1e8):
+                    self.sci_mode = True
+            elif nonzero.size:
+                lo, hi = nonzero.min(), nonzero.max()
+                if hi / lo > 1000.0 or hi > 1e8 or lo < 1e-4:
+                    self.sci_mode = True
+            self.max_width = max(len(self._format(v)) for v in values.ravel())
+
+    @staticmethod
+    def _special(v):
+        if np.isnan(v):
+            return "nan"
+        return "inf" if v > 0 else "-inf"
+
+    def _format(self, v):
+        if self.kind == "b":
+            return str(bool(v))
+        if self.kind in "iu":
+            return str(int(v))
+        if not np.isfinite(v):
+            return self._special(v)
+        v = float(v)
+        if self.sci_mode:
+            return f"{v:.{_PRECISION}e}"
+        if self.int_mode:
+            return f"{v:.0f}."
+        return f"{v:.{_PRECISION}f}"
+
+    def format(self, v):
+        return self._format(v).rjust(self.max_width)
+
+
+def _summary_values(a):
+    """The elements that are printed (edges only when the tensor is summarized)."""
+    if a.size <= _THRESHOLD:
+        return a
+    if a.ndim == 1:
+        return np.concatenate([a[:_EDGEITEMS], a[-_EDGEITEMS:]]) if a.shape[0] > 2 * _EDGEITEMS else a
+    parts = [_summary_values(a[i]) for i in _edge_indices(a.shape[0])]
+    return np.concatenate([p.ravel() for p in parts])
+
+
+def _edge_indices(n):
+    if n > 2 * _EDGEITEMS:
+        return list(range(_EDGEITEMS)) + list(range(n - _EDGEITEMS, n))
+    return list(range(n))
+
+
+def _tensor_str(a, indent, formatter, summarize):
+    if a.ndim == 0:
+        return formatter.format(a.item())
+    if a.ndim == 1:
+        n = a.shape[0]
+        if summarize and n > 2 * _EDGEITEMS:
+            items = [formatter.format(v) for v in a[:_EDGEITEMS]] + [" ..."] + \
+                    [formatter.format(v) for v in a[-_EDGEITEMS:]]
+        else:
+            items = [formatter.format(v) for v in a]
+        per_line = max(1, int(math.floor((_LINEWIDTH - indent) / (formatter.max_width + 2))))
+        lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    n = a.shape[0]
+    if summarize and n > 2 * _EDGEITEMS:
+        rows = [_tensor_str(a[i], indent + 1, formatter, summarize) for i in range(_EDGEITEMS)] + ["..."] + \
+               [_tensor_str(a[i], indent + 1, formatter, summarize) for i in range(n - _EDGEITEMS, n)]
+    else:
+        rows = [_tensor_str(a[i], indent + 1, formatter, summarize) for i in range(n)]
+    separator = "," + "\n" * (a.ndim - 1) + " " * (indent + 1)
+    return "[" + separator.join(rows) + "]"
+
+
+_DEFAULT_DTYPES = {np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.bool_)}
+
+
+def tensor_repr(t, prefix="tensor("):
+    a = t._data
+    indent = len(prefix)
+    suffixes = []
+    if a.size == 0:
+        body = "[]"
+        if a.shape != (0,):
+            suffixes.append(f"size={tuple(a.shape)}")
+    else:
+        summarize = a.size > _THRESHOLD
+        formatter = _Formatter(_summary_values(a))
+        body = _tensor_str(a, indent, formatter, summarize)
+    if a.dtype not in _DEFAULT_DTYPES:
+        suffixes.append(f"dtype={t.dtype!r}")
+    if t._grad_fn is not None:
+        suffixes.append(f"grad_fn=<{t._grad_fn.name()}>")
+    elif t._requires_grad:
+        suffixes.append("requires_grad=True")
+    text = prefix + body
+    for s in suffixes:
+        text += ", " + s
+    return text + ")"

@@ -1,0 +1,260 @@
+"""The backward engine: walks the graph from the outputs in dependency order, without recursion.
+
+Gradients meeting at a node are summed out of place (an in-place ``+=`` would corrupt a gradient
+that two inputs share, as ``Add`` hands the same tensor to both). A node whose incoming gradients
+are all ``None`` is skipped: ``None`` means zero and costs nothing.
+"""
+import numpy as np
+
+from . import grad_mode
+from .function import AccumulateGrad
+
+_grad_state = grad_mode._state
+
+
+def _topological_order(roots):
+    """Nodes reachable from ``roots``, each after every node that sends it a gradient (Kahn)."""
+    dependencies = {}
+    stack = list(roots)
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for child, _ in node.next_functions:
+            if child is None:
+                continue
+            dependencies[child] = dependencies.get(child, 0) + 1
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    ready = [n for n in roots if n not in dependencies]
+    ready = list(dict.fromkeys(ready))
+    order = []
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for child, _ in node.next_functions:
+            if child is None:
+                continue
+            left = dependencies[child] - 1
+            dependencies[child] = left
+            if left == 0:
+                ready.append(child)
+    return order
+
+
+def _add(a, b):
+    """Sum two gradients out of place; recorded only when the backward pass itself is recorded."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if _grad_state[0]:
+        return a + b
+    from .tensor import _make
+    return _make(a._data + b._data)
+
+
+def _accumulate_into_leaf(tensor, grad):
+    from .tensor import _make
+    if grad.shape != tensor.shape:
+        grad = grad.sum_to_size(tensor.shape)
+    if not _grad_state[0]:
+        grad = _make(grad._data) if grad._grad_fn is not None else grad
+    old = tensor._grad
+    if old is None:
+        tensor._grad = grad
+    elif _grad_state[0]:
+        tensor._grad = old + grad
+    else:
+        # a fresh array: the old one may be shared (DeZero's lesson), so never add in place
+        tensor._grad = _make(old._data + grad._data)
+
+
+def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None, allow_unused=False):
+    """Backpropagate ``grad_outputs`` from ``outputs``.
+
+    Without ``inputs`` gradients accumulate into the ``.grad`` of leaves (``Tensor.backward``);
+    with ``inputs`` the gradients with respect to them are returned and no ``.grad`` is touched
+    (``autograd.grad``).
+    """
+    buffers = {}
+    roots = []
+    for out, g in zip(outputs, grad_outputs):
+        node = out._grad_fn
+        if node is None:
+            if not out._requires_grad:
+                raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+            from .function import _gradient_edge
+            node = _gradient_edge(out)[0]
+            index = 0
+        else:
+            index = out._output_nr
+        slot = buffers.get(node)
+        if slot is None:
+            slot = buffers[node] = [None] * _n_outputs(node)
+            roots.append(node)
+        slot[index] = _add(slot[index], g)
+
+    capture = None
+    if inputs is not None:
+        from .function import _gradient_edge
+        capture = {}
+        for i, t in enumerate(inputs):
+            node, index = _gradient_edge(t)
+            if node is None:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+            capture.setdefault(node, []).append((index, i))
+
+    order = _topological_order(roots)
+    if capture is not None:
+        order, execute = _prune(order, capture)
+    results = [None] * (len(inputs) if inputs is not None else 0)
+
+    prev = _grad_state[0]
+    _grad_state[0] = create_graph
+    try:
+        for node in order:
+            grads = buffers.pop(node, None)
+            if capture is not None and node in capture:
+                for index, i in capture[node]:
+                    results[i] = grads[index] if grads is not None else None
+            if grads is None or all(g is None for g in grads):
+                continue
+            if node._retained is not None:
+                _set_retained_grads(node, grads)
+            if type(node) is AccumulateGrad:
+                if capture is None:
+                    _accumulate_into_leaf(node.variable, grads[0])
+                continue
+            if capture is not None and node not in execute:
+                continue
+            input_grads = node._run(grads)
+            if node._hooks:
+                for hook in node._hooks:
+                    hook(input_grads, grads)
+            if not retain_graph:
+                node._free()
+            for (child, index), g in zip(node.next_functions, input_grads):
+                if child is None or g is None:
+                    continue
+                slot = buffers.get(child)
+                if slot is None:
+                    slot = buffers[child] = [None] * _n_outputs(child)
+                slot[index] = _add(slot[index], g)
+    finally:
+        _grad_state[0] = prev
+
+    if inputs is not None:
+        for i, r in enumerate(results):
+            if r is None and not allow_unused:
+                raise RuntimeError("One of the differentiated Tensors appears to not have been used in the "
+                                   "graph. Set allow_unused=True if this is the desired behavior.")
+            if r is not None and r.shape != inputs[i].shape:
+                results[i] = r.sum_to_size(inputs[i].shape)
+        return tuple(results)
+    return None
+
+
+def _n_outputs(node):
+    meta = getattr(node, "_out_meta", None)
+    return len(meta) if meta else 1
+
+
+def _prune(order, capture):
+    """For ``autograd.grad``: the nodes on a path to a captured input, and those of them to run.
+
+    A captured node is run only if gradients must flow on through it to another captured input.
+    """
+    needed = set(capture)
+    execute = set()
+    for node in reversed(order):
+        for child, _ in node.next_functions:
+            if child is not None and child in needed:
+                needed.add(node)
+                execute.add(node)
+                break
+    return [n for n in order if n in needed], execute
+
+
+def _set_retained_grads(node, grads):
+    for index, ref in node._retained.items():
+        tensor = ref()
+        g = grads[index]
+        if tensor is None or g is None:
+            continue
+        if not _grad_state[0] and g._grad_fn is not None:
+            g = g.detach()
+        tensor._grad = g if tensor._grad is None else _add(tensor._grad, g)
+
+
+def _make_seed(out):
+    from .tensor import _make
+    if out.numel() != 1:
+        raise RuntimeError("grad can be implicitly created only for scalar outputs")
+    return _make(np.ones(out.shape, dtype=out._data.dtype))
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
+    """Compute the gradients of ``tensors`` with respect to the graph leaves (into their ``.grad``)."""
+    from .tensor import Tensor
+    tensors = [tensors] if isinstance(tensors, Tensor) else list(tensors)
+    grads = _prepare_grads(tensors, grad_tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
+    run_backward(tensors, grads, retain_graph, create_graph)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False):
+    """Gradients of ``outputs`` with respect to ``inputs``; ``.grad`` fields are left untouched.
+
+    Args:
+        outputs: a Tensor or sequence of Tensors to differentiate.
+        inputs: a Tensor or sequence of Tensors to differentiate with respect to.
+        grad_outputs: the vector in the vector-Jacobian product (required for non-scalar outputs).
+        retain_graph: keep the graph for another backward; defaults to ``create_graph``.
+        create_graph: record the backward pass so that higher-order gradients can be taken.
+        allow_unused: return ``None`` for inputs the outputs do not depend on instead of raising.
+
+    Returns:
+        A tuple with one gradient (or ``None``) per input.
+
+    Example:
+        >>> x = nl.tensor([3.], requires_grad=True)
+        >>> (gx,) = nl.autograd.grad(x ** 2, x, create_graph=True)
+        >>> nl.autograd.grad(gx, x)
+        (tensor([2.]),)
+    """
+    from .tensor import Tensor
+    outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    single_input = isinstance(inputs, Tensor)
+    inputs = [inputs] if single_input else list(inputs)
+    grads = _prepare_grads(outputs, grad_outputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    return run_backward(outputs, grads, retain_graph, create_graph, inputs=inputs, allow_unused=allow_unused)
+
+
+def _prepare_grads(outputs, grad_outputs):
+    from .tensor import Tensor, _make
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    elif isinstance(grad_outputs, Tensor):
+        grad_outputs = [grad_outputs]
+    else:
+        grad_outputs = list(grad_outputs)
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs: got {len(grad_outputs)} "
+                           f"gradients for {len(outputs)} outputs")
+    result = []
+    for out, g in zip(outputs, grad_outputs):
+        if not out._requires_grad:
+            raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+        if g is None:
+            g = _make_seed(out)
+        elif not isinstance(g, Tensor):
+            g = _make(np.asarray(g, dtype=out._data.dtype))
+        elif g.shape != out.shape:
+            raise RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of {g.shape} and output[0] "
+                               f"has a shape of {out.shape}.")
+        result.append(g)
+    return result

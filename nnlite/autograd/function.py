@@ -1,0 +1,304 @@
+"""Graph nodes and ``Function``: one class per differentiable op, forward and backward side by side.
+
+A ``Function`` subclass describes an op. Calling ``Op.apply(*args)`` runs ``forward`` and, when
+recording, returns outputs whose ``grad_fn`` is a node: an instance of the op's backward class
+(``MulBackward0``), which doubles as the ``ctx`` that ``forward`` filled in. The node keeps the
+edges to its inputs' nodes (``next_functions``) and whatever was saved for backward.
+
+Two kinds of ops share this machinery:
+
+* built-in ops (``_array_forward = True``): ``forward(ctx, *arrays, **params)`` computes on numpy
+  arrays and returns an array; inputs needed by backward are declared with the class attributes
+  ``saved_inputs`` (positions) and ``saves_output``, so nothing is saved when nothing is recorded;
+* user ops (PyTorch's ``torch.autograd.Function``): ``forward(ctx, *args)`` receives Tensors, runs
+  with recording off, returns Tensor(s) and calls ``ctx.save_for_backward``.
+
+In both, ``backward(ctx, *grads)`` is written with Tensor ops, so the same formula serves first-
+and higher-order gradients. It returns one gradient (or ``None``) per positional input.
+"""
+import weakref
+
+import numpy as np
+
+from . import grad_mode
+
+_grad_state = grad_mode._state
+_FREED = object()
+
+_SECOND_BACKWARD = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they "
+    "have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward.")
+
+
+class Node:
+    """A node of the backward graph; also the ``ctx`` of the forward call that made it."""
+
+    __slots__ = ("next_functions", "_saved", "_saved_versions", "_saved_arrays", "_output",
+                 "_output_version", "_retained", "_hooks", "__dict__", "__weakref__")
+
+    def __init__(self):
+        self._saved = ()
+        self._saved_arrays = ()
+        self._output = None
+        self._retained = None
+        self._hooks = None
+
+    def name(self):
+        """The node's class name, e.g. ``'MulBackward0'``."""
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    # ------------------------------------------------------------------ saving
+    def save_for_backward(self, *tensors):
+        """Keep tensors for backward; modifying them in place afterwards makes backward raise."""
+        self._saved = tensors
+        self._saved_versions = tuple(t._vc[0] if hasattr(t, "_vc") else None for t in tensors)
+
+    def save_arrays(self, *arrays):
+        """Keep non-differentiable helper arrays (masks, indices) until the graph is freed."""
+        self._saved_arrays = arrays
+
+    @property
+    def saved_tensors(self):
+        saved = self._saved
+        if saved is _FREED:
+            raise RuntimeError(_SECOND_BACKWARD)
+        for t, version in zip(saved, self._saved_versions):
+            if version is not None and t._vc[0] != version:
+                raise RuntimeError(_modified_message(t, version))
+        return saved
+
+    @property
+    def saved_arrays(self):
+        if self._saved_arrays is _FREED:
+            raise RuntimeError(_SECOND_BACKWARD)
+        return self._saved_arrays
+
+    def saved_output(self):
+        """The op's output as a Tensor, for backward formulas written in terms of the result.
+
+        Only the output's array is kept (holding the output Tensor would make a reference cycle).
+        When backward itself is recorded (``create_graph``) the output is recomputed from the
+        saved inputs, so that higher-order gradients flow through it.
+        """
+        out = self._output_array()
+        from .tensor import _make
+        if _grad_state[0]:
+            return type(self)._fn.apply(*self.saved_tensors, **self._params)
+        return _make(out)
+
+    def _output_array(self):
+        """The saved output's array, checked for in-place changes (no recomputation)."""
+        out = self._output
+        if out is _FREED:
+            raise RuntimeError(_SECOND_BACKWARD)
+        counter, version = self._output_version
+        if counter[0] != version:
+            raise RuntimeError(_modified_message(_OutputInfo(out, counter, self), version))
+        return out
+
+    @property
+    def needs_input_grad(self):
+        return tuple(edge[0] is not None for edge in self.next_functions)
+
+    def mark_non_differentiable(self, *tensors):
+        """Outputs given here get no gradient (e.g. indices returned beside values)."""
+        self._non_differentiable = {id(t) for t in tensors}
+
+    def set_materialize_grads(self, value):
+        self._materialize = bool(value)
+
+    def register_hook(self, fn):
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node's backward has run."""
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(fn)
+
+    # ------------------------------------------------------------------ engine side
+    def _free(self):
+        """Release what was saved for backward; a later backward that needs it raises."""
+        if self._saved:
+            self._saved = _FREED
+        if self._saved_arrays:
+            self._saved_arrays = _FREED
+        if self._output is not None:
+            self._output = _FREED
+
+    def _run(self, grads):
+        """Compute input gradients from output gradients (a list with one entry per output)."""
+        fn = type(self)._fn
+        if fn._array_forward:
+            result = fn.backward(self, grads[0]) if len(grads) == 1 else fn.backward(self, *grads)
+        else:
+            if any(g is None for g in grads) and getattr(self, "_materialize", True):
+                from .tensor import _make
+                grads = [_make(np.zeros(shape, dtype)) if g is None else g
+                         for g, (shape, dtype) in zip(grads, self._out_meta)]
+            result = fn.backward(self, *grads)
+        if not isinstance(result, tuple):
+            result = (result,)
+        n = len(self.next_functions)
+        if len(result) != n:
+            if len(result) > n and all(r is None for r in result[n:]):
+                result = result[:n]
+            else:
+                raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
+                                   f"(expected {n}, got {len(result)})")
+        return result
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf tensor that requires grad: backward adds into ``variable.grad``."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        Node.__init__(self)
+        self.variable = variable
+        self.next_functions = ()
+
+
+class _OutputInfo:
+    """What the in-place error message needs to know of a saved output that is only an array."""
+
+    def __init__(self, array, counter, node):
+        from .dtypes import from_numpy_dtype
+        self.dtype, self.shape = from_numpy_dtype(array.dtype), array.shape
+        self._vc, self._grad_fn, self._output_nr = counter, node, 0
+
+
+def _modified_message(t, expected):
+    kind = f"nnlite.{t.dtype._tensor_type} [{', '.join(str(s) for s in t.shape)}]"
+    where = f", which is output {t._output_nr} of {t._grad_fn.name()}," if t._grad_fn is not None else ""
+    return ("one of the variables needed for gradient computation has been modified by an inplace "
+            f"operation: [{kind}]{where} is at version {t._vc[0]}; expected version {expected} instead.")
+
+
+def _gradient_edge(t):
+    """The (node, output index) that gradients for tensor ``t`` flow into."""
+    fn = t._grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if not t._requires_grad:
+        return (None, 0)
+    ref = t._grad_acc
+    acc = ref() if ref is not None else None
+    if acc is None:
+        acc = AccumulateGrad(t)
+        t._grad_acc = weakref.ref(acc)
+    return (acc, 0)
+
+
+class _FunctionMeta(type):
+    """Gives every Function subclass its backward node class, named as PyTorch names it."""
+
+    def __init__(cls, name, bases, ns):
+        super().__init__(name, bases, ns)
+        node_name = ns.get("node_name") or (name + ("Backward0" if ns.get("_array_forward", False)
+                                                   or getattr(cls, "_array_forward", False) else "Backward"))
+        cls._node_cls = type(node_name, (Node,), {"_fn": cls, "__slots__": ()})
+
+
+class Function(metaclass=_FunctionMeta):
+    """Base class of differentiable operations, as ``torch.autograd.Function``.
+
+    Subclasses define static ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)`` and are
+    called through ``apply``.
+
+    Example:
+        >>> class Square(nl.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     def backward(ctx, grad):
+        ...         x, = ctx.saved_tensors
+        ...         return 2 * x * grad
+        >>> Square.apply(nl.tensor([3.], requires_grad=True))
+        tensor([9.], grad_fn=<SquareBackward>)
+    """
+
+    _array_forward = False
+    saved_inputs = ()
+    saves_output = False
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("Function subclasses must implement forward")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("Function subclasses must implement backward")
+
+    @classmethod
+    def apply(cls, *args, **params):
+        if cls._array_forward:
+            return _apply_array_op(cls, args, params)
+        return _apply_user_function(cls, args, params)
+
+
+def _apply_array_op(cls, args, params):
+    """Run a built-in op: forward on arrays, record a node only if some input requires grad."""
+    from .tensor import Tensor, _make
+    record = False
+    arrays = []
+    for a in args:
+        if isinstance(a, Tensor):
+            arrays.append(a._data)
+            if a._requires_grad:
+                record = True
+        else:
+            arrays.append(a)
+    record = record and _grad_state[0]
+    ctx = cls._node_cls()
+    out = cls.forward(ctx, *arrays, **params)
+    if not record:
+        return _make(out)
+    ctx._params = params
+    ctx.next_functions = tuple(_gradient_edge(a) if isinstance(a, Tensor) else (None, 0) for a in args)
+    if cls.saved_inputs:
+        ctx.save_for_backward(*[args[i] for i in cls.saved_inputs])
+    result = _make(out, ctx)
+    if cls.saves_output:
+        ctx._output = result._data
+        ctx._output_version = (result._vc, 0)
+    return result
+
+
+def _apply_user_function(cls, args, params):
+    """Run a user-defined Function: forward on Tensors with recording off."""
+    from .tensor import Tensor
+    ctx = cls._node_cls()
+    prev = _grad_state[0]
+    _grad_state[0] = False
+    try:
+        outputs = cls.forward(ctx, *args, **params)
+    finally:
+        _grad_state[0] = prev
+    single = not isinstance(outputs, tuple)
+    outs = (outputs,) if single else outputs
+    record = prev and any(isinstance(a, Tensor) and a._requires_grad for a in args)
+    inputs = {id(a) for a in args if isinstance(a, Tensor)}
+    non_differentiable = ctx.__dict__.get("_non_differentiable", ())
+    results = []
+    for i, o in enumerate(outs):
+        if not isinstance(o, Tensor):
+            results.append(o)
+            continue
+        differentiable = id(o) not in non_differentiable
+        if id(o) in inputs or o._grad_fn is not None or o._requires_grad:
+            o = o.detach()  # an input returned as is: give the node an output of its own
+        if record and differentiable and o.dtype.is_floating_point:
+            o._grad_fn = ctx
+            o._requires_grad = True
+            o._output_nr = i
+        results.append(o)
+    if record:
+        ctx.next_functions = tuple(_gradient_edge(a) if isinstance(a, Tensor) else (None, 0) for a in args)
+        ctx._out_meta = [(o.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32) for o in outs]
+    return results[0] if single else tuple(results)

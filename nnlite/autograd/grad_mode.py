@@ -1,0 +1,86 @@
+"""Gradient-recording switches: ``no_grad``, ``enable_grad``, ``set_grad_enabled``.
+
+The state is one module-level list so that the hot path (``Function.apply``) reads it with a
+single index instead of a function call.
+"""
+import functools
+
+# _state[0] is True when operations record a graph.
+_state = [True]
+
+
+def is_grad_enabled():
+    """Whether operations currently record the autograd graph."""
+    return _state[0]
+
+
+class _GradModeContext:
+    """Base of the grad-mode context managers; instances also work as decorators."""
+
+    _enable = True
+
+    def __enter__(self):
+        self._prev = _state[0]
+        _state[0] = self._enable
+
+    def __exit__(self, *exc):
+        _state[0] = self._prev
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.__class__():
+                return fn(*args, **kwargs)
+        return wrapper
+
+
+class no_grad(_GradModeContext):
+    """Context manager and decorator that turns graph recording off.
+
+    Example:
+        >>> x = nl.ones(2, requires_grad=True)
+        >>> with nl.no_grad():
+        ...     y = x * 2
+        >>> y.requires_grad
+        False
+    """
+
+    _enable = False
+
+
+class enable_grad(_GradModeContext):
+    """Context manager and decorator that turns graph recording on (inside ``no_grad``)."""
+
+    _enable = True
+
+
+class set_grad_enabled(_GradModeContext):
+    """Set graph recording on or off; as a function call, as a context manager or as a decorator.
+
+    Example:
+        >>> with nl.set_grad_enabled(False):
+        ...     y = x * 2
+    """
+
+    def __init__(self, mode):
+        self._enable = bool(mode)
+        self._prev = _state[0]
+        _state[0] = self._enable
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _state[0] = self._prev
+        return False
+
+    def __call__(self, fn):
+        _state[0] = self._prev  # used as a decorator: undo the eager switch of __init__
+        mode = self._enable
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with set_grad_enabled(mode):
+                return fn(*args, **kwargs)
+        return wrapper

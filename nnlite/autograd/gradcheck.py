@@ -1,0 +1,138 @@
+"""Finite-difference checks of analytical gradients (first and second order), in float64."""
+import numpy as np
+
+from .engine import grad as autograd_grad
+from .grad_mode import no_grad
+from .tensor import Tensor, _make
+
+
+class GradcheckError(RuntimeError):
+    """Raised by ``gradcheck`` when analytical and numerical Jacobians disagree."""
+
+
+def _as_tuple(x):
+    return x if isinstance(x, tuple) else (x,)
+
+
+def _differentiable_outputs(fn, inputs):
+    outputs = _as_tuple(fn(*inputs))
+    return [o for o in outputs if isinstance(o, Tensor) and o.requires_grad]
+
+
+def _numerical_jacobian(fn, inputs, target, eps):
+    """Central differences, one input element at a time: columns of d(outputs)/d(target)."""
+    flat = target._data.reshape(-1)  # a view: perturbing it perturbs the input
+    columns = []
+    with no_grad():
+        for i in range(flat.size):
+            original = flat[i]
+            flat[i] = original + eps
+            plus = [o._data.astype(np.float64).ravel().copy() for o in _as_tuple(fn(*inputs)) if isinstance(o, Tensor)]
+            flat[i] = original - eps
+            minus = [o._data.astype(np.float64).ravel().copy() for o in _as_tuple(fn(*inputs)) if isinstance(o, Tensor)]
+            flat[i] = original
+            columns.append(np.concatenate([(p - m) / (2 * eps) for p, m in zip(plus, minus)]))
+    return np.stack(columns, axis=1) if columns else np.zeros((0, 0))
+
+
+def _analytical_jacobian(fn, inputs, targets):
+    """Rows of d(outputs)/d(targets), one backward pass per output element."""
+    outputs = _differentiable_outputs(fn, inputs)
+    sizes = [o.numel() for o in outputs]
+    total = sum(sizes)
+    jac = [np.zeros((total, t.numel())) for t in targets]
+    row = 0
+    for o, size in zip(outputs, sizes):
+        for k in range(size):
+            seed = np.zeros(o.shape, dtype=o._data.dtype)
+            seed.reshape(-1)[k] = 1
+            grads = autograd_grad([o], targets, [_make(seed)], retain_graph=True, allow_unused=True)
+            for j, g in enumerate(grads):
+                if g is not None:
+                    jac[j][row] = g._data.astype(np.float64).ravel()
+            row += 1
+    return jac
+
+
+def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0):
+    """Compare autograd's gradients of ``func`` with central finite differences.
+
+    Inputs that require grad should be float64. The check builds the full Jacobian, so keep the
+    inputs small.
+
+    Args:
+        func: a function of ``inputs`` returning a Tensor or a tuple of Tensors.
+        inputs: a Tensor or tuple of Tensors (and other arguments, passed through).
+        eps: the finite-difference step.
+        atol, rtol: tolerances of ``|analytical - numerical| <= atol + rtol * |numerical|``.
+        raise_exception: raise ``GradcheckError`` describing the worst mismatch, else return False.
+
+    Returns:
+        True when every Jacobian entry agrees.
+
+    Example:
+        >>> x = nl.randn(3, dtype=nl.float64, requires_grad=True)
+        >>> nl.autograd.gradcheck(lambda t: (t * t).sum(), (x,))
+        True
+    """
+    inputs = _as_tuple(inputs)
+    targets = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
+    if not targets:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient")
+    for t in targets:
+        if t.dtype.name != "float64":
+            import warnings
+            warnings.warn(f"Input #{inputs.index(t)} requires gradient and is not a double precision floating "
+                          "point. This check will likely fail if all the inputs are not of double precision "
+                          "floating point.", UserWarning, stacklevel=2)
+    analytical = _analytical_jacobian(func, inputs, targets)
+    for j, t in enumerate(targets):
+        numerical = _numerical_jacobian(func, inputs, t, eps)
+        a = analytical[j]
+        if a.shape != numerical.shape:
+            return _fail(raise_exception, f"Jacobian shape mismatch for input {j}: analytical {a.shape} vs "
+                                          f"numerical {numerical.shape}")
+        bad = np.abs(a - numerical) > atol + rtol * np.abs(numerical)
+        if bad.any():
+            diff = np.abs(a - numerical)
+            r, c = np.unravel_index(np.argmax(np.where(bad, diff, -1)), diff.shape)
+            return _fail(raise_exception,
+                         f"Jacobian mismatch for output 0 with respect to input {j}: worst at (output element "
+                         f"{r}, input element {c}): analytical {a[r, c]!r} vs numerical {numerical[r, c]!r} "
+                         f"(|diff| {diff[r, c]:.3g}; {int(bad.sum())} of {bad.size} entries outside "
+                         f"atol={atol}, rtol={rtol})\nnumerical:\n{numerical}\nanalytical:\n{a}")
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+    """Check second-order gradients: ``gradcheck`` on the function (inputs, v) -> vᵀ·J(inputs).
+
+    ``grad_outputs`` (the vectors v) are random float64 tensors when not given; they are
+    differentiated too, as PyTorch does.
+    """
+    inputs = _as_tuple(inputs)
+    targets = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
+    outputs = _differentiable_outputs(func, inputs)
+    if grad_outputs is None:
+        rng = np.random.default_rng(0)
+        grad_outputs = [_make(rng.standard_normal(o.shape).astype(o._data.dtype)).requires_grad_() for o in outputs]
+    else:
+        grad_outputs = list(_as_tuple(grad_outputs))
+    n = len(inputs)
+
+    def first_order(*args):
+        ins, vs = args[:n], args[n:]
+        outs = _differentiable_outputs(func, ins)
+        wrt = [t for t in ins if isinstance(t, Tensor) and t.requires_grad]
+        grads = autograd_grad(outs, wrt, list(vs), create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None and g.requires_grad)
+
+    del targets
+    return gradcheck(first_order, tuple(inputs) + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)
+
+
+def _fail(raise_exception, message):
+    if raise_exception:
+        raise GradcheckError(message)
+    return False

@@ -1,0 +1,149 @@
+"""Binary arithmetic with numpy broadcasting; gradients are reduced back to each input's shape."""
+import numpy as np
+
+from ..function import Function
+from .. import grad_mode
+
+_F64 = np.dtype(np.float64)
+
+
+def sum_to(grad, shape):
+    """Reduce a broadcast gradient to ``shape`` (the one place where un-broadcasting happens)."""
+    if grad is None or grad._data.shape == shape:
+        return grad
+    return grad.sum_to_size(shape)
+
+
+def _promote(out, a, b):
+    """PyTorch's promotion where numpy differs: integer tensor with a Python float gives float32."""
+    if out.dtype == _F64 and not (getattr(a, "dtype", None) == _F64 or getattr(b, "dtype", None) == _F64):
+        return out.astype(np.float32)
+    return out
+
+
+class _Binary(Function):
+    """Elementwise binary op; ``grads`` returns raw gradients, un-broadcast here for both inputs."""
+
+    _array_forward = True
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        ga, gb = cls.grads(ctx, grad)
+        needs_a, needs_b = ctx.next_functions[0][0] is not None, ctx.next_functions[1][0] is not None
+        return (sum_to(ga, ctx.shapes[0]) if needs_a else None,
+                sum_to(gb, ctx.shapes[1]) if needs_b else None)
+
+    @staticmethod
+    def _remember_shapes(ctx, a, b):
+        ctx.shapes = (np.shape(a), np.shape(b))
+
+
+class Add(_Binary):
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        Add._remember_shapes(ctx, a, b)
+        ctx.alpha = alpha
+        return _promote(np.add(a, b) if alpha == 1 else np.add(a, b * alpha), a, b)
+
+    @staticmethod
+    def grads(ctx, grad):
+        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha)
+
+
+class Sub(_Binary):
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        Sub._remember_shapes(ctx, a, b)
+        ctx.alpha = alpha
+        return _promote(np.subtract(a, b) if alpha == 1 else np.subtract(a, b * alpha), a, b)
+
+    @staticmethod
+    def grads(ctx, grad):
+        return grad, (-grad if ctx.alpha == 1 else grad * -ctx.alpha)
+
+
+class Mul(_Binary):
+    saved_inputs = (0, 1)
+
+    @staticmethod
+    def forward(ctx, a, b):
+        Mul._remember_shapes(ctx, a, b)
+        return _promote(np.multiply(a, b), a, b)
+
+    @staticmethod
+    def grads(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad * b, grad * a
+
+
+class Div(_Binary):
+    saved_inputs = (0, 1)
+
+    @staticmethod
+    def forward(ctx, a, b):
+        Div._remember_shapes(ctx, a, b)
+        out = np.true_divide(a, b)
+        if out.dtype == _F64 and not (getattr(a, "dtype", None) == _F64 or getattr(b, "dtype", None) == _F64):
+            out = out.astype(np.float32)
+        return out
+
+    @staticmethod
+    def grads(ctx, grad):
+        a, b = ctx.saved_tensors
+        ga = grad / b
+        return ga, (-ga * a / b if ctx.next_functions[1][0] is not None else None)
+
+
+class Pow(_Binary):
+    """``a ** b`` for a tensor base; the exponent may be a number or a tensor."""
+
+    saved_inputs = (0, 1)
+
+    @staticmethod
+    def forward(ctx, a, b):
+        Pow._remember_shapes(ctx, a, b)
+        return _promote(np.power(a, b), a, b)
+
+    @staticmethod
+    def grads(ctx, grad):
+        a, b = ctx.saved_tensors
+        ga = gb = None
+        if ctx.next_functions[0][0] is not None:
+            ga = grad * 0.0 if _is_number(b) and b == 0 else grad * (b * a ** (b - 1))
+        if ctx.next_functions[1][0] is not None:
+            # d(a**b)/db = a**b * log(a), taken as 0 where a == 0 (PyTorch's convention)
+            from ..creation import where
+            gb = grad * where(a == 0, 0.0, a ** b * a.log())
+        return ga, gb
+
+
+class RPow(_Binary):
+    """``number ** tensor``."""
+
+    saved_inputs = (0, 1)
+
+    @staticmethod
+    def forward(ctx, base, exponent):
+        RPow._remember_shapes(ctx, base, exponent)
+        return _promote(np.power(base, exponent), base, exponent)
+
+    @staticmethod
+    def grads(ctx, grad):
+        base, exponent = ctx.saved_tensors
+        return None, grad * (base ** exponent) * float(np.log(base))
+
+
+def _is_number(x):
+    return not hasattr(x, "_data")
+
+
+class Neg(Function):
+    _array_forward = True
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.negative(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad

@@ -1,0 +1,439 @@
+"""Tensor's operator and math methods: each one a thin call into an op of ``autograd/ops``.
+
+Kept apart from ``tensor.py`` so that the class body stays about state, and this file reads as
+the table of what a Tensor can do.
+"""
+import numpy as np
+
+from . import ops
+from .tensor import Tensor, _make, _wrap_dim, _shape_arg, values_indices
+
+
+def _data(x):
+    return x._data if isinstance(x, Tensor) else x
+
+
+# ---------------------------------------------------------------------- arithmetic operators
+def _add(self, other, alpha=1):
+    return ops.Add.apply(self, other, alpha=alpha)
+
+
+def _radd(self, other):
+    return ops.Add.apply(other, self)
+
+
+def _sub(self, other, alpha=1):
+    return ops.Sub.apply(self, other, alpha=alpha)
+
+
+def _rsub(self, other):
+    return ops.Sub.apply(other, self)
+
+
+def _mul(self, other):
+    return ops.Mul.apply(self, other)
+
+
+def _rmul(self, other):
+    return ops.Mul.apply(other, self)
+
+
+def _truediv(self, other):
+    return ops.Div.apply(self, other)
+
+
+def _rtruediv(self, other):
+    return ops.Div.apply(other, self)
+
+
+def _pow(self, exponent):
+    return ops.Pow.apply(self, exponent)
+
+
+def _rpow(self, base):
+    return ops.RPow.apply(base, self)
+
+
+def _matmul(self, other):
+    return ops.MatMul.apply(self, other)
+
+
+def _rmatmul(self, other):
+    return ops.MatMul.apply(other, self)
+
+
+def _neg(self):
+    return ops.Neg.apply(self)
+
+
+def _floordiv(self, other):
+    return _make(np.floor_divide(self._data, _data(other)))
+
+
+def _mod(self, other):
+    return _make(np.mod(self._data, _data(other)))
+
+
+def _compare(ufunc):
+    def method(self, other):
+        return _make(ufunc(self._data, _data(other)))
+    return method
+
+
+def _logical(ufunc):
+    def method(self, other):
+        return _make(ufunc(self._data, _data(other)))
+    return method
+
+
+# ---------------------------------------------------------------------- pointwise math
+def _clamp(self, min=None, max=None):
+    return ops.Clamp.apply(self, min=_data(min), max=_data(max))
+
+
+def _maximum(self, other):
+    return ops.Maximum.apply(self, other)
+
+
+def _minimum(self, other):
+    return ops.Minimum.apply(self, other)
+
+
+# ---------------------------------------------------------------------- reductions
+def _sum(self, dim=None, keepdim=False, dtype=None):
+    return ops.Sum.apply(self, dim=dim, keepdim=keepdim, dtype=None if dtype is None else _np_dtype(dtype))
+
+
+def _mean(self, dim=None, keepdim=False, dtype=None):
+    return ops.Mean.apply(self, dim=dim, keepdim=keepdim, dtype=None if dtype is None else _np_dtype(dtype))
+
+
+def _extreme(all_op, dim_op, arg):
+    def method(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):  # max(other): elementwise
+            return (ops.Maximum if all_op is ops.MaxAll else ops.Minimum).apply(self, dim)
+        if dim is None:
+            return all_op.apply(self)
+        dim = _wrap_dim(dim, self._data.ndim)
+        if self._data.ndim == 0:
+            return values_indices(self.clone(), _make(np.zeros((), np.int64)))
+        indices = arg(self._data, axis=dim)
+        values = dim_op.apply(self, dim=dim, keepdim=keepdim, indices=indices)
+        return values_indices(values, _make(np.expand_dims(indices, dim) if keepdim else indices))
+    return method
+
+
+def _arg(fn):
+    def method(self, dim=None, keepdim=False):
+        if dim is None:
+            return _make(np.asarray(fn(self._data), dtype=np.int64))
+        return _make(fn(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim).astype(np.int64))
+    return method
+
+
+def _var(self, dim=None, unbiased=None, keepdim=False, correction=None):
+    if isinstance(dim, bool):  # var(unbiased) positional form
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    return ops.Var.apply(self, dim=dim, correction=correction, keepdim=keepdim)
+
+
+def _std(self, dim=None, unbiased=None, keepdim=False, correction=None):
+    return _var(self, dim, unbiased, keepdim, correction).sqrt()
+
+
+def _logsumexp(self, dim, keepdim=False):
+    return ops.LogSumExp.apply(self, dim=dim, keepdim=keepdim)
+
+
+def _softmax(self, dim):
+    from ..nn import functional as F
+    return F.softmax(self, dim)
+
+
+def _log_softmax(self, dim):
+    from ..nn import functional as F
+    return F.log_softmax(self, dim)
+
+
+# ---------------------------------------------------------------------- shape
+def _view(self, *shape):
+    if len(shape) == 1 and not isinstance(shape[0], (int, np.integer, tuple, list)):
+        return self.to(shape[0])  # view(dtype)
+    shape = _infer_shape(_shape_arg(shape), self._data.size)
+    if not self._data.flags.c_contiguous and self._data.ndim > 0 and self._data.size > 1:
+        # numpy would copy silently; PyTorch refuses a view of a non-contiguous tensor
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
+                           "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    return _shared_view(self, ops.Reshape.apply(self, shape=shape))
+
+
+def _reshape(self, *shape):
+    shape = _infer_shape(_shape_arg(shape), self._data.size)
+    if shape == self._data.shape:
+        return _shared_view(self, ops.Reshape.apply(self, shape=shape))
+    return _shared_view(self, ops.Reshape.apply(self, shape=shape))
+
+
+def _infer_shape(shape, size):
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in shape:
+        known = 1
+        for s in shape:
+            if s != -1:
+                known *= s
+        if known == 0 or size % known:
+            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {size}")
+        shape = tuple(size // known if s == -1 else s for s in shape)
+    return shape
+
+
+def _shared_view(base, out):
+    """Outputs that are numpy views share the base's version counter, as PyTorch views do."""
+    if out._data.base is not None and np.shares_memory(out._data, base._data):
+        out._vc = base._vc
+    return out
+
+
+def _flatten(self, start_dim=0, end_dim=-1):
+    nd = self._data.ndim
+    if nd == 0:
+        return self.reshape(1)
+    s, e = _wrap_dim(start_dim, nd), _wrap_dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    shape = self._data.shape
+    return self.reshape(shape[:s] + (-1,) + shape[e + 1:]) if self._data.size else \
+        self.reshape(shape[:s] + (int(np.prod(shape[s:e + 1])),) + shape[e + 1:])
+
+
+def _unflatten(self, dim, sizes):
+    dim = _wrap_dim(dim, self._data.ndim)
+    shape = self._data.shape
+    return self.reshape(shape[:dim] + tuple(sizes) + shape[dim + 1:])
+
+
+def _squeeze(self, dim=None):
+    shape = self._data.shape
+    if dim is None:
+        new = tuple(s for s in shape if s != 1)
+    else:
+        dims = {_wrap_dim(d, len(shape)) for d in ((dim,) if isinstance(dim, int) else dim)}
+        new = tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
+    return self.reshape(new) if new != shape else _shared_view(self, ops.Reshape.apply(self, shape=shape))
+
+
+def _unsqueeze(self, dim):
+    nd = self._data.ndim + 1
+    if not -nd <= dim < nd:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {dim})")
+    dim %= nd
+    shape = self._data.shape
+    return self.reshape(shape[:dim] + (1,) + shape[dim:])
+
+
+def _permute(self, *dims):
+    dims = _shape_arg(dims)
+    nd = self._data.ndim
+    if len(dims) != nd:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                           f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
+                           f"to len(dims) = {len(dims)}")
+    return _shared_view(self, ops.Permute.apply(self, dims=tuple(_wrap_dim(d, nd) for d in dims)))
+
+
+def _transpose(self, dim0, dim1):
+    nd = self._data.ndim
+    if nd == 0:
+        return self
+    dims = list(range(nd))
+    a, b = _wrap_dim(dim0, nd), _wrap_dim(dim1, nd)
+    dims[a], dims[b] = dims[b], dims[a]
+    return _shared_view(self, ops.Permute.apply(self, dims=tuple(dims)))
+
+
+def _t(self):
+    if self._data.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+    return self.transpose(0, 1) if self._data.ndim == 2 else self
+
+
+def _T(self):
+    if self._data.ndim < 2:
+        return self
+    return self.permute(tuple(range(self._data.ndim - 1, -1, -1)))
+
+
+def _mT(self):
+    return self.transpose(-2, -1)
+
+
+def _expand(self, *sizes):
+    sizes = _shape_arg(sizes)
+    lead = len(sizes) - self._data.ndim
+    if lead < 0:
+        raise RuntimeError(f"expand(nnlite.{self.dtype._tensor_type}{{[{', '.join(map(str, self.shape))}]}}, "
+                           f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided ({len(sizes)}) "
+                           f"must be greater or equal to the number of dimensions in the tensor "
+                           f"({self._data.ndim})")
+    shape = tuple(self._data.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    if shape == self._data.shape:
+        return self
+    return _shared_view(self, ops.Expand.apply(self, shape=shape))
+
+
+def _expand_as(self, other):
+    return self.expand(other.shape)
+
+
+def _sum_to_size(self, *size):
+    size = _shape_arg(size)
+    if size == self._data.shape:
+        return self
+    return ops.SumToSize.apply(self, shape=size)
+
+
+def _narrow(self, dim, start, length):
+    dim = _wrap_dim(dim, self._data.ndim)
+    index = (slice(None),) * dim + (slice(start, start + length),)
+    return self[index]
+
+
+def _select(self, dim, index):
+    dim = _wrap_dim(dim, self._data.ndim)
+    return self[(slice(None),) * dim + (index,)]
+
+
+def _chunk(self, chunks, dim=0):
+    size = self.size(dim)
+    step = -(-size // chunks)
+    return tuple(self.narrow(dim, s, min(step, size - s)) for s in range(0, size, step))
+
+
+def _split(self, split_size_or_sections, dim=0):
+    size = self.size(dim)
+    if isinstance(split_size_or_sections, int):
+        sections = [min(split_size_or_sections, size - s) for s in range(0, size, split_size_or_sections)]
+    else:
+        sections = list(split_size_or_sections)
+        if sum(sections) != size:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
+                               f"size at dimension {dim}), but got split_sizes={sections}")
+    out, start = [], 0
+    for n in sections:
+        out.append(self.narrow(dim, start, n))
+        start += n
+    return tuple(out)
+
+
+def _gather(self, dim, index):
+    dim = _wrap_dim(dim, self._data.ndim)
+    return ops.GatherAlong.apply(self, dim=dim, index=_data(index))
+
+
+def _repeat(self, *sizes):
+    sizes = _shape_arg(sizes)
+    # repeat = expand over new interleaved axes, then reshape: differentiable through both
+    lead = len(sizes) - self._data.ndim
+    x = self.reshape((1,) * lead + self._data.shape)
+    inter = []
+    target = []
+    for r, s in zip(sizes, x.shape):
+        inter += [1, s]
+        target += [r, s]
+    out = x.reshape(tuple(inter)).expand(tuple(target))
+    return out.reshape(tuple(r * s for r, s in zip(sizes, x.shape)))
+
+
+def _type_as(self, other):
+    return self.to(other.dtype)
+
+
+def _masked_fill(self, mask, value):
+    from .creation import where
+    return where(mask, value, self)
+
+
+def _np_dtype(d):
+    from .dtypes import to_numpy_dtype
+    return to_numpy_dtype(d)
+
+
+def _all(self, dim=None, keepdim=False):
+    return _make(np.all(self._data, axis=dim, keepdims=keepdim))
+
+
+def _any(self, dim=None, keepdim=False):
+    return _make(np.any(self._data, axis=dim, keepdims=keepdim))
+
+
+def _inplace_method(op, **fixed):
+    def method(self, *args, **kwargs):
+        return self._inplace(op, *args, **fixed, **kwargs)
+    return method
+
+
+def _inplace_from(method_name):
+    def method(self, *args, **kwargs):
+        self._check_inplace()
+        result = getattr(self, method_name)(*args, **kwargs)
+        return self._inplace(ops.CopyFrom, result) if result._grad_fn is not None else \
+            self._array_inplace(lambda a: np.copyto(a, result._data, casting="unsafe"))
+    return method
+
+
+_METHODS = {
+    "__add__": _add, "__radd__": _radd, "add": _add,
+    "__sub__": _sub, "__rsub__": _rsub, "sub": _sub,
+    "__mul__": _mul, "__rmul__": _rmul, "mul": _mul,
+    "__truediv__": _truediv, "__rtruediv__": _rtruediv, "div": _truediv,
+    "__pow__": _pow, "__rpow__": _rpow, "pow": _pow,
+    "__matmul__": _matmul, "__rmatmul__": _rmatmul, "matmul": _matmul, "mm": _matmul,
+    "__neg__": _neg, "neg": _neg, "__floordiv__": _floordiv, "__mod__": _mod,
+    "__pos__": lambda self: self,
+    "__eq__": _compare(np.equal), "__ne__": _compare(np.not_equal), "__lt__": _compare(np.less),
+    "__le__": _compare(np.less_equal), "__gt__": _compare(np.greater), "__ge__": _compare(np.greater_equal),
+    "eq": _compare(np.equal), "ne": _compare(np.not_equal), "lt": _compare(np.less), "le": _compare(np.less_equal),
+    "gt": _compare(np.greater), "ge": _compare(np.greater_equal),
+    "__and__": _logical(np.logical_and), "__or__": _logical(np.logical_or), "__xor__": _logical(np.logical_xor),
+    "__invert__": lambda self: _make(np.logical_not(self._data) if self._data.dtype == bool else ~self._data),
+    "logical_not": lambda self: _make(np.logical_not(self._data)),
+    "isnan": lambda self: _make(np.isnan(self._data)), "isinf": lambda self: _make(np.isinf(self._data)),
+    "isfinite": lambda self: _make(np.isfinite(self._data)),
+    "equal": lambda self, other: self.shape == other.shape and bool(np.array_equal(self._data, other._data)),
+    "allclose": lambda self, other, rtol=1e-5, atol=1e-8: bool(np.allclose(self._data, _data(other), rtol, atol)),
+    "exp": lambda self: ops.Exp.apply(self), "log": lambda self: ops.Log.apply(self),
+    "sqrt": lambda self: ops.Sqrt.apply(self), "abs": lambda self: ops.Abs.apply(self),
+    "__abs__": lambda self: ops.Abs.apply(self), "sign": lambda self: ops.Sign.apply(self),
+    "relu": lambda self: ops.Relu.apply(self), "sigmoid": lambda self: ops.Sigmoid.apply(self),
+    "tanh": lambda self: ops.Tanh.apply(self), "clamp": _clamp, "clip": _clamp,
+    "square": lambda self: self * self, "rsqrt": lambda self: self.sqrt().reciprocal(),
+    "reciprocal": lambda self: 1.0 / self,
+    "maximum": _maximum, "minimum": _minimum,
+    "sum": _sum, "mean": _mean, "var": _var, "std": _std, "logsumexp": _logsumexp,
+    "max": _extreme(ops.MaxAll, ops.MaxDim, np.argmax), "min": _extreme(ops.MinAll, ops.MinDim, np.argmin),
+    "amax": lambda self, dim=None, keepdim=False: self.max() if dim is None else self.max(dim, keepdim).values,
+    "amin": lambda self, dim=None, keepdim=False: self.min() if dim is None else self.min(dim, keepdim).values,
+    "argmax": _arg(np.argmax), "argmin": _arg(np.argmin), "all": _all, "any": _any,
+    "softmax": _softmax, "log_softmax": _log_softmax,
+    "view": _view, "reshape": _reshape, "flatten": _flatten, "unflatten": _unflatten,
+    "squeeze": _squeeze, "unsqueeze": _unsqueeze,
+    "permute": _permute, "transpose": _transpose, "t": _t, "T": property(_T), "mT": property(_mT),
+    "expand": _expand, "expand_as": _expand_as, "view_as": lambda self, other: self.view(other.shape),
+    "reshape_as": lambda self, other: self.reshape(other.shape),
+    "sum_to_size": _sum_to_size, "narrow": _narrow, "select": _select, "chunk": _chunk, "split": _split,
+    "gather": _gather, "repeat": _repeat, "type_as": _type_as, "masked_fill": _masked_fill,
+    "add_": _inplace_method(ops.Add), "sub_": _inplace_method(ops.Sub), "mul_": _inplace_method(ops.Mul),
+    "div_": _inplace_method(ops.Div), "pow_": _inplace_method(ops.Pow), "neg_": _inplace_method(ops.Neg),
+    "__iadd__": _inplace_method(ops.Add), "__isub__": _inplace_method(ops.Sub),
+    "__imul__": _inplace_method(ops.Mul), "__itruediv__": _inplace_method(ops.Div),
+    "exp_": _inplace_method(ops.Exp), "log_": _inplace_method(ops.Log), "sqrt_": _inplace_method(ops.Sqrt),
+    "abs_": _inplace_method(ops.Abs), "relu_": _inplace_method(ops.Relu),
+    "sigmoid_": _inplace_method(ops.Sigmoid), "tanh_": _inplace_method(ops.Tanh),
+    "clamp_": _inplace_from("clamp"), "masked_fill_": _inplace_from("masked_fill"),
+}
+
+for _name, _fn in _METHODS.items():
+    setattr(Tensor, _name, _fn)
