@@ -12,7 +12,7 @@ from .autograd.dtypes import (dtype, float16, half, float32, float, float64, dou
 from .autograd.tensor import Tensor, Size, device
 from .autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled
 from .autograd.random import manual_seed, initial_seed, get_rng_state, set_rng_state
-from .autograd.creation import *  # noqa: F401,F403  (tensor, zeros, ..., and the nl.exp-style function forms)
+from .autograd.function_forms import *  # noqa: F401,F403  (nl.exp(t), nl.sum(t), ...)
 from .autograd.creation import (tensor, as_tensor, from_numpy, zeros, ones, empty, full, rand, randn, randint,
                                 randperm, arange, linspace, eye, zeros_like, ones_like, empty_like, rand_like,
                                 randn_like, full_like, cat, concat, stack, where, is_tensor)

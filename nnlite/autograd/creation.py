@@ -48,7 +48,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
             array = array.copy()
     if dtype is not None:
         array = array.astype(to_numpy_dtype(dtype), copy=False)
-    return _finish(np.ascontiguousarray(array), requires_grad, device)
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    return _finish(array, requires_grad, device)
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -198,29 +200,5 @@ def where(condition, input, other):
     return ops.Where.apply(cond.astype(bool, copy=False), input, other)
 
 
-def _function(name):
-    def fn(input, *args, **kwargs):
-        return getattr(input, name)(*args, **kwargs)
-    fn.__name__ = name
-    fn.__doc__ = f"``nl.{name}(t, ...)`` is ``t.{name}(...)``."
-    return fn
-
-
-_FUNCTION_FORMS = ["add", "sub", "mul", "div", "pow", "matmul", "mm", "neg", "exp", "log", "sqrt", "abs", "sign",
-                   "relu", "sigmoid", "tanh", "clamp", "clip", "sum", "mean", "var", "std", "max", "min", "amax",
-                   "amin", "argmax", "argmin", "logsumexp", "softmax", "log_softmax", "reshape", "flatten",
-                   "squeeze", "unsqueeze", "permute", "transpose", "t", "narrow", "select", "chunk", "split",
-                   "gather", "maximum", "minimum", "all", "any", "isnan", "isinf", "isfinite", "eq", "ne", "lt",
-                   "le", "gt", "ge", "allclose", "equal", "masked_fill", "square", "rsqrt", "reciprocal",
-                   "numel", "clone", "detach"]
-
-for _name in _FUNCTION_FORMS:
-    globals()[_name] = _function(_name)
-
-
 def is_tensor(obj):
     return isinstance(obj, Tensor)
-
-
-def numel(t):
-    return t.numel()

@@ -7,13 +7,13 @@ are all ``None`` is skipped: ``None`` means zero and costs nothing.
 import numpy as np
 
 from . import grad_mode
-from .function import AccumulateGrad
+from .function import AccumulateGrad, _gradient_edge
 
 _grad_state = grad_mode._state
 
 
-def _topological_order(roots):
-    """Nodes reachable from ``roots``, each after every node that sends it a gradient (Kahn)."""
+def _count_dependencies(roots):
+    """For every node reachable from ``roots``: how many edges lead into it (iterative walk)."""
     dependencies = {}
     stack = list(roots)
     seen = set(stack)
@@ -22,24 +22,13 @@ def _topological_order(roots):
         for child, _ in node.next_functions:
             if child is None:
                 continue
-            dependencies[child] = dependencies.get(child, 0) + 1
-            if child not in seen:
+            if child in seen:
+                dependencies[child] = dependencies.get(child, 0) + 1
+            else:
                 seen.add(child)
+                dependencies[child] = 1
                 stack.append(child)
-    ready = [n for n in roots if n not in dependencies]
-    ready = list(dict.fromkeys(ready))
-    order = []
-    while ready:
-        node = ready.pop()
-        order.append(node)
-        for child, _ in node.next_functions:
-            if child is None:
-                continue
-            left = dependencies[child] - 1
-            dependencies[child] = left
-            if left == 0:
-                ready.append(child)
-    return order
+    return dependencies
 
 
 def _add(a, b):
@@ -50,12 +39,10 @@ def _add(a, b):
         return a
     if _grad_state[0]:
         return a + b
-    from .tensor import _make
     return _make(a._data + b._data)
 
 
 def _accumulate_into_leaf(tensor, grad):
-    from .tensor import _make
     if grad.shape != tensor.shape:
         grad = grad.sum_to_size(tensor.shape)
     if not _grad_state[0]:
@@ -84,7 +71,6 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         if node is None:
             if not out._requires_grad:
                 raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
-            from .function import _gradient_edge
             node = _gradient_edge(out)[0]
             index = 0
         else:
@@ -97,7 +83,6 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
 
     capture = None
     if inputs is not None:
-        from .function import _gradient_edge
         capture = {}
         for i, t in enumerate(inputs):
             node, index = _gradient_edge(t)
@@ -105,42 +90,42 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             capture.setdefault(node, []).append((index, i))
 
-    order = _topological_order(roots)
-    if capture is not None:
-        order, execute = _prune(order, capture)
+    dependencies = _count_dependencies(roots)
+    execute = _needed_nodes(roots, dependencies, capture) if capture is not None else None
     results = [None] * (len(inputs) if inputs is not None else 0)
+    ready = [n for n in dict.fromkeys(roots) if n not in dependencies]
 
     prev = _grad_state[0]
     _grad_state[0] = create_graph
     try:
-        for node in order:
+        # Kahn's algorithm: a node runs once every node that sends it a gradient has run.
+        while ready:
+            node = ready.pop()
             grads = buffers.pop(node, None)
             if capture is not None and node in capture:
                 for index, i in capture[node]:
                     results[i] = grads[index] if grads is not None else None
-            if grads is None or all(g is None for g in grads):
-                continue
-            if node._retained is not None:
-                _set_retained_grads(node, grads)
-            if type(node) is AccumulateGrad:
-                if capture is None:
-                    _accumulate_into_leaf(node.variable, grads[0])
-                continue
-            if capture is not None and node not in execute:
-                continue
-            input_grads = node._run(grads)
-            if node._hooks:
-                for hook in node._hooks:
-                    hook(input_grads, grads)
-            if not retain_graph:
-                node._free()
-            for (child, index), g in zip(node.next_functions, input_grads):
-                if child is None or g is None:
+            run = grads is not None and (grads[0] is not None if len(grads) == 1
+                                         else any(g is not None for g in grads))
+            if run and capture is not None and node not in execute:
+                run = False
+            input_grads = _run_node(node, grads, capture, retain_graph) if run else None
+            for k, (child, index) in enumerate(node.next_functions):
+                if child is None:
                     continue
-                slot = buffers.get(child)
-                if slot is None:
-                    slot = buffers[child] = [None] * _n_outputs(child)
-                slot[index] = _add(slot[index], g)
+                if input_grads is not None:
+                    g = input_grads[k]
+                    if g is not None:
+                        slot = buffers.get(child)
+                        if slot is None:
+                            buffers[child] = slot = [None] * _n_outputs(child)
+                            slot[index] = g
+                        else:
+                            slot[index] = _add(slot[index], g)
+                left = dependencies[child] - 1
+                dependencies[child] = left
+                if left == 0:
+                    ready.append(child)
     finally:
         _grad_state[0] = prev
 
@@ -155,25 +140,66 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     return None
 
 
+def _run_node(node, grads, capture, retain_graph):
+    """Run one node's backward (or accumulate into a leaf); returns its input gradients."""
+    if node._retained is not None:
+        _set_retained_grads(node, grads)
+    if node._pre_hooks is not None:
+        grads = _run_pre_hooks(node._pre_hooks, grads)
+    if type(node) is AccumulateGrad:
+        if capture is None:
+            _accumulate_into_leaf(node.variable, grads[0])
+        return None
+    input_grads = node._run(grads)
+    if node._hooks:
+        for hook in node._hooks:
+            hook(input_grads, grads)
+    if not retain_graph:
+        node._free()
+    return input_grads
+
+
+def _run_pre_hooks(hooks, grads):
+    grads = list(grads)
+    for index, hook in hooks:
+        if grads[index] is not None:
+            replaced = hook(grads[index])
+            if replaced is not None:
+                grads[index] = replaced
+    return grads
+
+
 def _n_outputs(node):
-    meta = getattr(node, "_out_meta", None)
+    meta = node._out_meta
     return len(meta) if meta else 1
 
 
-def _prune(order, capture):
-    """For ``autograd.grad``: the nodes on a path to a captured input, and those of them to run.
+def _needed_nodes(roots, dependencies, capture):
+    """For ``autograd.grad``: the nodes that must run for gradients to reach a captured input.
 
-    A captured node is run only if gradients must flow on through it to another captured input.
+    A node runs if one of its children is captured or must run itself (a captured node whose
+    children lead to no other captured input is not run: its gradient is already known).
     """
-    needed = set(capture)
+    dependencies = dict(dependencies)
+    order = []
+    ready = [n for n in dict.fromkeys(roots) if n not in dependencies]
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for child, _ in node.next_functions:
+            if child is not None:
+                dependencies[child] -= 1
+                if dependencies[child] == 0:
+                    ready.append(child)
+    reaches = set(capture)
     execute = set()
     for node in reversed(order):
         for child, _ in node.next_functions:
-            if child is not None and child in needed:
-                needed.add(node)
+            if child is not None and child in reaches:
+                reaches.add(node)
                 execute.add(node)
                 break
-    return [n for n in order if n in needed], execute
+    return execute
 
 
 def _set_retained_grads(node, grads):
@@ -188,7 +214,6 @@ def _set_retained_grads(node, grads):
 
 
 def _make_seed(out):
-    from .tensor import _make
     if out.numel() != 1:
         raise RuntimeError("grad can be implicitly created only for scalar outputs")
     return _make(np.ones(out.shape, dtype=out._data.dtype))
@@ -196,7 +221,6 @@ def _make_seed(out):
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
     """Compute the gradients of ``tensors`` with respect to the graph leaves (into their ``.grad``)."""
-    from .tensor import Tensor
     tensors = [tensors] if isinstance(tensors, Tensor) else list(tensors)
     grads = _prepare_grads(tensors, grad_tensors)
     if retain_graph is None:
@@ -224,7 +248,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> nl.autograd.grad(gx, x)
         (tensor([2.]),)
     """
-    from .tensor import Tensor
     outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
     single_input = isinstance(inputs, Tensor)
     inputs = [inputs] if single_input else list(inputs)
@@ -235,7 +258,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 def _prepare_grads(outputs, grad_outputs):
-    from .tensor import Tensor, _make
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
     elif isinstance(grad_outputs, Tensor):
@@ -258,3 +280,6 @@ def _prepare_grads(outputs, grad_outputs):
                                f"has a shape of {out.shape}.")
         result.append(g)
     return result
+
+
+from .tensor import Tensor, _make  # noqa: E402  (import cycle: the tensor module needs the engine)

@@ -35,15 +35,16 @@ _SECOND_BACKWARD = (
 class Node:
     """A node of the backward graph; also the ``ctx`` of the forward call that made it."""
 
-    __slots__ = ("next_functions", "_saved", "_saved_versions", "_saved_arrays", "_output",
-                 "_output_version", "_retained", "_hooks", "__dict__", "__weakref__")
-
-    def __init__(self):
-        self._saved = ()
-        self._saved_arrays = ()
-        self._output = None
-        self._retained = None
-        self._hooks = None
+    __slots__ = ("next_functions", "__dict__", "__weakref__")
+    # Defaults live on the class so that creating a node (once per recorded op) sets nothing.
+    _saved = ()
+    _saved_arrays = ()
+    _output = None
+    _retained = None
+    _hooks = None
+    _pre_hooks = None
+    _out_meta = None
+    _params = {}
 
     def name(self):
         """The node's class name, e.g. ``'MulBackward0'``."""
@@ -86,7 +87,6 @@ class Node:
         saved inputs, so that higher-order gradients flow through it.
         """
         out = self._output_array()
-        from .tensor import _make
         if _grad_state[0]:
             return type(self)._fn.apply(*self.saved_tensors, **self._params)
         return _make(out)
@@ -130,15 +130,14 @@ class Node:
 
     def _run(self, grads):
         """Compute input gradients from output gradients (a list with one entry per output)."""
-        fn = type(self)._fn
-        if fn._array_forward:
-            result = fn.backward(self, grads[0]) if len(grads) == 1 else fn.backward(self, *grads)
-        else:
-            if any(g is None for g in grads) and getattr(self, "_materialize", True):
-                from .tensor import _make
-                grads = [_make(np.zeros(shape, dtype)) if g is None else g
-                         for g, (shape, dtype) in zip(grads, self._out_meta)]
+        fn = self._fn
+        if fn._array_forward:  # built-in ops: trusted to return one gradient per input
             result = fn.backward(self, *grads)
+            return result if type(result) is tuple else (result,)
+        if getattr(self, "_materialize", True) and any(g is None for g in grads):
+            grads = [_make(np.zeros(shape, dtype)) if g is None else g
+                     for g, (shape, dtype) in zip(grads, self._out_meta)]
+        result = fn.backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
         n = len(self.next_functions)
@@ -148,7 +147,30 @@ class Node:
             else:
                 raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                    f"(expected {n}, got {len(result)})")
-        return result
+        return tuple(_check_gradient(self, i, g) for i, g in enumerate(result))
+
+
+def _check_gradient(node, i, g):
+    """A user Function's gradient must be a Tensor matching its input's shape (or broadcast to it)."""
+    if g is None:
+        return None
+    if not isinstance(g, Tensor):
+        raise TypeError(f"function {node.name()} returned a gradient of type {type(g).__name__} at index {i}; "
+                        "expected a Tensor or None")
+    shape = node._in_shapes[i]
+    if shape is not None and g._data.shape != shape:
+        try:
+            np.broadcast_shapes(g._data.shape, shape)
+            g = g.sum_to_size(shape)
+        except ValueError:
+            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                               f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
+                               f"[{', '.join(map(str, shape))}]") from None
+        if g._data.shape != shape:
+            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                               f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
+                               f"[{', '.join(map(str, shape))}]")
+    return g
 
 
 class AccumulateGrad(Node):
@@ -157,7 +179,6 @@ class AccumulateGrad(Node):
     __slots__ = ("variable",)
 
     def __init__(self, variable):
-        Node.__init__(self)
         self.variable = variable
         self.next_functions = ()
 
@@ -201,6 +222,8 @@ class _FunctionMeta(type):
         node_name = ns.get("node_name") or (name + ("Backward0" if ns.get("_array_forward", False)
                                                    or getattr(cls, "_array_forward", False) else "Backward"))
         cls._node_cls = type(node_name, (Node,), {"_fn": cls, "__slots__": ()})
+        if ns.get("_array_forward", getattr(cls, "_array_forward", False)):
+            cls.apply = classmethod(_apply_array_op)  # built-in ops: straight to the hot path
 
 
 class Function(metaclass=_FunctionMeta):
@@ -237,14 +260,15 @@ class Function(metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **params):
-        if cls._array_forward:
-            return _apply_array_op(cls, args, params)
+        """Run the op on ``args``; record it in the graph when an input requires grad."""
         return _apply_user_function(cls, args, params)
 
 
-def _apply_array_op(cls, args, params):
-    """Run a built-in op: forward on arrays, record a node only if some input requires grad."""
-    from .tensor import Tensor, _make
+def _apply_array_op(cls, *args, **params):
+    """Run a built-in op: forward on arrays, record a node only if some input requires grad.
+
+    This is the per-op hot path, so it is written out flat.
+    """
     record = False
     arrays = []
     for a in args:
@@ -254,25 +278,43 @@ def _apply_array_op(cls, args, params):
                 record = True
         else:
             arrays.append(a)
-    record = record and _grad_state[0]
     ctx = cls._node_cls()
     out = cls.forward(ctx, *arrays, **params)
-    if not record:
-        return _make(out)
-    ctx._params = params
-    ctx.next_functions = tuple(_gradient_edge(a) if isinstance(a, Tensor) else (None, 0) for a in args)
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    t = _new(Tensor)
+    t._data = out
+    t._grad = None
+    t._output_nr = 0
+    t._vc = [0]
+    t._grad_acc = None
+    t._retains_grad = False
+    t._hooks = None
+    if not (record and _grad_state[0]):
+        t._grad_fn = None
+        t._requires_grad = False
+        return t
+    if params:
+        ctx._params = params
+    ctx.next_functions = tuple(
+        ((a._grad_fn, a._output_nr) if a._grad_fn is not None else _gradient_edge(a))
+        if isinstance(a, Tensor) else _NO_EDGE for a in args)
     if cls.saved_inputs:
         ctx.save_for_backward(*[args[i] for i in cls.saved_inputs])
-    result = _make(out, ctx)
     if cls.saves_output:
-        ctx._output = result._data
-        ctx._output_version = (result._vc, 0)
-    return result
+        ctx._output = out
+        ctx._output_version = (t._vc, 0)
+    t._grad_fn = ctx
+    t._requires_grad = True
+    return t
+
+
+_NO_EDGE = (None, 0)
+_new = object.__new__
 
 
 def _apply_user_function(cls, args, params):
     """Run a user-defined Function: forward on Tensors with recording off."""
-    from .tensor import Tensor
     ctx = cls._node_cls()
     prev = _grad_state[0]
     _grad_state[0] = False
@@ -301,4 +343,8 @@ def _apply_user_function(cls, args, params):
     if record:
         ctx.next_functions = tuple(_gradient_edge(a) if isinstance(a, Tensor) else (None, 0) for a in args)
         ctx._out_meta = [(o.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32) for o in outs]
+        ctx._in_shapes = [a._data.shape if isinstance(a, Tensor) else None for a in args]
     return results[0] if single else tuple(results)
+
+
+from .tensor import Tensor, _make  # noqa: E402  (import cycle: ops -> function -> tensor -> ops)

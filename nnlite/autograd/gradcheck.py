@@ -2,7 +2,7 @@
 import numpy as np
 
 from .engine import grad as autograd_grad
-from .grad_mode import no_grad
+from .grad_mode import enable_grad, no_grad
 from .tensor import Tensor, _make
 
 
@@ -122,12 +122,10 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
 
     def first_order(*args):
         ins, vs = args[:n], args[n:]
-        outs = _differentiable_outputs(func, ins)
-        wrt = [t for t in ins if isinstance(t, Tensor) and t.requires_grad]
-        grads = autograd_grad(outs, wrt, list(vs), create_graph=True, allow_unused=True)
-        return tuple(g for g in grads if g is not None and g.requires_grad)
-
-    del targets
+        with enable_grad():  # finite differences evaluate this under no_grad
+            outs = _differentiable_outputs(func, ins)
+            grads = autograd_grad(outs, targets, list(vs), create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
     return gradcheck(first_order, tuple(inputs) + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception)
 

@@ -230,7 +230,9 @@ class Tensor:
         if self._grad_fn is None:
             # keep the accumulator alive as long as the tensor: hooks live on it
             self._hooks = node
-        node.__dict__.setdefault("_pre_hooks", []).append((index, hook))
+        if node._pre_hooks is None:
+            node._pre_hooks = []
+        node._pre_hooks.append((index, hook))
         return _RemovableHook(node, (index, hook))
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -541,7 +543,7 @@ class _RemovableHook:
         self._node, self._entry = node, entry
 
     def remove(self):
-        hooks = self._node.__dict__.get("_pre_hooks", [])
+        hooks = self._node._pre_hooks or []
         if self._entry in hooks:
             hooks.remove(self._entry)
 

@@ -2,13 +2,12 @@
 import numpy as np
 
 from ..function import Function
-from .. import grad_mode
 
 _F64 = np.dtype(np.float64)
 
 
 def sum_to(grad, shape):
-    """Reduce a broadcast gradient to ``shape`` (the one place where un-broadcasting happens)."""
+    """Reduce a broadcast gradient to ``shape``."""
     if grad is None or grad._data.shape == shape:
         return grad
     return grad.sum_to_size(shape)
@@ -16,7 +15,7 @@ def sum_to(grad, shape):
 
 def _promote(out, a, b):
     """PyTorch's promotion where numpy differs: integer tensor with a Python float gives float32."""
-    if out.dtype == _F64 and not (getattr(a, "dtype", None) == _F64 or getattr(b, "dtype", None) == _F64):
+    if out.dtype is _F64 and not (getattr(a, "dtype", None) is _F64 or getattr(b, "dtype", None) is _F64):
         return out.astype(np.float32)
     return out
 
@@ -28,14 +27,19 @@ class _Binary(Function):
 
     @classmethod
     def backward(cls, ctx, grad):
-        ga, gb = cls.grads(ctx, grad)
-        needs_a, needs_b = ctx.next_functions[0][0] is not None, ctx.next_functions[1][0] is not None
-        return (sum_to(ga, ctx.shapes[0]) if needs_a else None,
-                sum_to(gb, ctx.shapes[1]) if needs_b else None)
+        edges = ctx.next_functions
+        ga, gb = cls.grads(ctx, grad, edges[0][0] is not None, edges[1][0] is not None)
+        shapes = ctx.shapes
+        if ga is not None and ga._data.shape != shapes[0]:
+            ga = ga.sum_to_size(shapes[0])
+        if gb is not None and gb._data.shape != shapes[1]:
+            gb = gb.sum_to_size(shapes[1])
+        return ga, gb
 
     @staticmethod
     def _remember_shapes(ctx, a, b):
-        ctx.shapes = (np.shape(a), np.shape(b))
+        ctx.shapes = (a.shape if a.__class__ is np.ndarray else (),
+                      b.shape if b.__class__ is np.ndarray else ())
 
 
 class Add(_Binary):
@@ -46,8 +50,8 @@ class Add(_Binary):
         return _promote(np.add(a, b) if alpha == 1 else np.add(a, b * alpha), a, b)
 
     @staticmethod
-    def grads(ctx, grad):
-        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha)
+    def grads(ctx, grad, need_a, need_b):
+        return grad if need_a else None, (grad if ctx.alpha == 1 else grad * ctx.alpha) if need_b else None
 
 
 class Sub(_Binary):
@@ -58,8 +62,8 @@ class Sub(_Binary):
         return _promote(np.subtract(a, b) if alpha == 1 else np.subtract(a, b * alpha), a, b)
 
     @staticmethod
-    def grads(ctx, grad):
-        return grad, (-grad if ctx.alpha == 1 else grad * -ctx.alpha)
+    def grads(ctx, grad, need_a, need_b):
+        return grad if need_a else None, (-grad if ctx.alpha == 1 else grad * -ctx.alpha) if need_b else None
 
 
 class Mul(_Binary):
@@ -71,9 +75,9 @@ class Mul(_Binary):
         return _promote(np.multiply(a, b), a, b)
 
     @staticmethod
-    def grads(ctx, grad):
+    def grads(ctx, grad, need_a, need_b):
         a, b = ctx.saved_tensors
-        return grad * b, grad * a
+        return grad * b if need_a else None, grad * a if need_b else None
 
 
 class Div(_Binary):
@@ -88,10 +92,10 @@ class Div(_Binary):
         return out
 
     @staticmethod
-    def grads(ctx, grad):
+    def grads(ctx, grad, need_a, need_b):
         a, b = ctx.saved_tensors
         ga = grad / b
-        return ga, (-ga * a / b if ctx.next_functions[1][0] is not None else None)
+        return ga if need_a else None, -ga * a / b if need_b else None
 
 
 class Pow(_Binary):
@@ -105,12 +109,12 @@ class Pow(_Binary):
         return _promote(np.power(a, b), a, b)
 
     @staticmethod
-    def grads(ctx, grad):
+    def grads(ctx, grad, need_a, need_b):
         a, b = ctx.saved_tensors
         ga = gb = None
-        if ctx.next_functions[0][0] is not None:
+        if need_a:
             ga = grad * 0.0 if _is_number(b) and b == 0 else grad * (b * a ** (b - 1))
-        if ctx.next_functions[1][0] is not None:
+        if need_b:
             # d(a**b)/db = a**b * log(a), taken as 0 where a == 0 (PyTorch's convention)
             from ..creation import where
             gb = grad * where(a == 0, 0.0, a ** b * a.log())
@@ -128,7 +132,7 @@ class RPow(_Binary):
         return _promote(np.power(base, exponent), base, exponent)
 
     @staticmethod
-    def grads(ctx, grad):
+    def grads(ctx, grad, need_a, need_b):
         base, exponent = ctx.saved_tensors
         return None, grad * (base ** exponent) * float(np.log(base))
 

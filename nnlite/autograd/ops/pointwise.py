@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..function import Function
+from ..tensor import _make
 from .arithmetic import _Binary
 
 
@@ -150,7 +151,7 @@ class Maximum(_Binary):
         return np.maximum(a, b)
 
     @staticmethod
-    def grads(ctx, grad):
+    def grads(ctx, grad, need_a, need_b):
         return _split_ties(ctx, grad, np.greater)
 
 
@@ -163,7 +164,7 @@ class Minimum(_Binary):
         return np.minimum(a, b)
 
     @staticmethod
-    def grads(ctx, grad):
+    def grads(ctx, grad, need_a, need_b):
         return _split_ties(ctx, grad, np.less)
 
 
@@ -245,5 +246,4 @@ class CopyFrom(Function):
 
 def _mask(array, like):
     """A constant tensor (no graph) holding ``array`` in ``like``'s dtype."""
-    from ..tensor import _make
     return _make(np.asarray(array, dtype=like._data.dtype))

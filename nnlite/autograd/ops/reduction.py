@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..function import Function
+from ..tensor import _make
 
 
 def _dims(dim, ndim):
@@ -96,7 +97,6 @@ class _Extreme(_Reduction):
         a, = ctx.saved_tensors
         hits = (a._data == ctx._output_array()).astype(a._data.dtype)
         hits /= hits.sum()
-        from ..tensor import _make
         return grad * _make(hits)
 
 

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..function import Function
+from ..tensor import _make
 
 
 class _ShapeOp(Function):
@@ -169,7 +170,6 @@ class IndexPut(_ShapeOp):
 
 
 def _zeros_at(like, index):
-    from ..tensor import _make
     keep = np.ones(like.shape, dtype=like._data.dtype)
     keep[index] = 0
     return _make(keep)

@@ -1,0 +1,26 @@
+"""The ``nl.exp(t)``-style function forms of Tensor methods (kept apart: they shadow builtins)."""
+
+__all__ = []
+
+
+def _function(name):
+    def fn(input, *args, **kwargs):
+        return getattr(input, name)(*args, **kwargs)
+    fn.__name__ = name
+    fn.__doc__ = f"``nl.{name}(t, ...)`` is ``t.{name}(...)``."
+    return fn
+
+
+_FUNCTION_FORMS = ["add", "sub", "mul", "div", "pow", "matmul", "mm", "neg", "exp", "log", "sqrt", "abs", "sign",
+                   "relu", "sigmoid", "tanh", "clamp", "clip", "sum", "mean", "var", "std", "max", "min", "amax",
+                   "amin", "argmax", "argmin", "logsumexp", "softmax", "log_softmax", "reshape", "flatten",
+                   "squeeze", "unsqueeze", "permute", "transpose", "t", "narrow", "select", "chunk", "split",
+                   "gather", "maximum", "minimum", "all", "any", "isnan", "isinf", "isfinite", "eq", "ne", "lt",
+                   "le", "gt", "ge", "allclose", "equal", "masked_fill", "square", "rsqrt", "reciprocal",
+                   "numel", "clone", "detach"]
+
+for _name in _FUNCTION_FORMS:
+    globals()[_name] = _function(_name)
+    __all__.append(_name)
+
+

@@ -1,0 +1,314 @@
+"""``Optimizer``: the base class of nnlite's optimizers, with PyTorch's interface.
+
+Parameters live in ``param_groups`` (a list of dicts, each with its own options) and per-parameter
+state in ``state`` (a dict keyed by the parameter tensor). ``state_dict()`` replaces tensors by
+their position in the groups, so a state dict can be saved with ``nl.save`` and loaded into an
+optimizer built over other tensors of the same shapes.
+
+Update rules work on the numpy arrays behind the tensors (``p._data``, ``p.grad._data``) in place;
+subclasses borrow temporaries from ``_scratch`` instead of allocating a new array per operation.
+"""
+import copy
+import warnings
+from collections import defaultdict
+
+import numpy as np
+
+from ..autograd.creation import from_numpy
+from ..autograd.tensor import Tensor
+
+__all__ = ["Optimizer", "required"]
+
+
+class _RequiredParameter:
+    """Marks an option without default: every param group must then give a value."""
+
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+def _typename(obj):
+    """Name of ``obj``'s type as PyTorch's ``torch.typename`` prints it."""
+    if isinstance(obj, Tensor):
+        type_method = getattr(obj, "type", None)
+        if callable(type_method):
+            try:
+                return type_method()
+            except Exception:
+                pass
+        return f"{type(obj).__module__}.{type(obj).__qualname__}"
+    cls = obj if isinstance(obj, type) else type(obj)
+    module = cls.__module__ or ""
+    if module in ("", "builtins"):
+        return cls.__qualname__
+    return f"{module}.{cls.__qualname__}"
+
+
+class Optimizer:
+    """Base class of all optimizers.
+
+    Args:
+        params: an iterable of tensors, of ``(name, tensor)`` pairs, or of dicts (param groups:
+            ``{"params": [...], "lr": ..., ...}``; options missing from a group take the value
+            in ``defaults``).
+        defaults: the default value of every optimization option.
+
+    Subclasses implement ``step(closure=None)``.
+    """
+
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or "
+                "dicts, but got " + _typename(params)
+            )
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        self._scratch = {}
+
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for param_group in param_groups:
+            self.add_param_group(param_group)
+
+    # ------------------------------------------------------------------ groups
+
+    def add_param_group(self, param_group):
+        """Add a param group (a dict with key ``"params"`` and optional options) to
+        ``param_groups``; useful to start training layers that were frozen until now."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, but the "
+                "ordering of tensors in sets will change between runs. Please use a list instead."
+            )
+        else:
+            params = list(params)
+
+        tensors, names = [], []
+        for param in params:
+            if isinstance(param, tuple):
+                names.append(param[0])
+                tensors.append(param[1])
+            else:
+                tensors.append(param)
+        param_group["params"] = tensors
+        if names:
+            if len(names) != len(tensors):
+                raise ValueError(
+                    "all optimizer params should be with/without names. Some param names are missing"
+                )
+            param_group["param_names"] = names
+
+        for param in tensors:
+            if not isinstance(param, Tensor):
+                raise TypeError(
+                    "optimizer can only optimize Tensors, but one of the params is "
+                    + _typename(param)
+                )
+            if not self.defaults.get("differentiable", None) and not (
+                param.is_leaf or getattr(param, "retains_grad", False)
+            ):
+                raise ValueError("can't optimize a non-leaf Tensor")
+
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError(
+                    "parameter group didn't specify a value of required optimization "
+                    f"parameter {name}"
+                )
+            param_group.setdefault(name, default)
+
+        ids = [id(p) for p in tensors]
+        if len(ids) != len(set(ids)):
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, "
+                "this will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
+                "information",
+                stacklevel=3,
+            )
+
+        seen = set()
+        for group in self.param_groups:
+            seen.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                which = "with names" if "param_names" in param_group else "without names"
+                raise ValueError(
+                    "all optimizer param groups should be with/without names. "
+                    f"cannot add param group {which} to the optimizer"
+                )
+        if not seen.isdisjoint(ids):
+            raise ValueError("some parameters appear in more than one parameter group")
+
+        self.param_groups.append(param_group)
+
+    # ------------------------------------------------------------------ gradients and step
+
+    def zero_grad(self, set_to_none=True):
+        """Reset the gradients of all optimized tensors: set them to ``None`` (default), or,
+        with ``set_to_none=False``, fill the existing gradient tensors with zeros in place."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                grad = p.grad
+                if grad is None:
+                    continue
+                if set_to_none:
+                    p.grad = None
+                    continue
+                if getattr(grad, "grad_fn", None) is not None or grad.requires_grad:
+                    detach_ = getattr(grad, "detach_", None)
+                    if detach_ is not None:
+                        detach_()
+                    else:
+                        grad = from_numpy(grad._data)
+                        p.grad = grad
+                grad._data.fill(0)
+                grad._bump_version()
+
+    def step(self, closure=None):
+        """Perform one optimization step. ``closure``, if given, re-evaluates the model and
+        returns the loss, which ``step`` returns."""
+        raise NotImplementedError
+
+    def _eval_closure(self, closure):
+        if closure is None:
+            return None
+        from ..autograd.grad_mode import enable_grad
+
+        with enable_grad():
+            return closure()
+
+    def _temp(self, shape, dtype, slot=0):
+        """A scratch array of the given shape and dtype, shared by all parameters of that shape.
+
+        ``slot`` tells apart temporaries that must be alive at the same time. The contents are
+        garbage; callers overwrite it with ``out=``.
+        """
+        key = (shape, dtype, slot)
+        buf = self._scratch.get(key)
+        if buf is None:
+            buf = np.empty(shape, dtype)
+            self._scratch[key] = buf
+        return buf
+
+    # ------------------------------------------------------------------ state dict
+
+    def state_dict(self):
+        """The optimizer's state as a dict with two entries, in PyTorch's layout:
+
+        * ``"state"``: ``{index: {name: value}}`` per parameter that has state, where ``index``
+          counts the parameters of all groups in order;
+        * ``"param_groups"``: the groups' options, with ``"params"`` the list of indices.
+
+        Tensors in it are the optimizer's own (not copies): save it or ``copy.deepcopy`` it
+        before the next ``step`` if you need a snapshot.
+        """
+        index_of = {}
+        start = 0
+        packed_groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for i, p in enumerate(group["params"], start):
+                index_of.setdefault(id(p), i)
+            packed["params"] = [index_of[id(p)] for p in group["params"]]
+            start += len(packed["params"])
+            packed_groups.append(packed)
+        packed_state = {
+            (index_of[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()
+        }
+        return {"state": packed_state, "param_groups": packed_groups}
+
+    def load_state_dict(self, state_dict):
+        """Load a state dict made by ``state_dict()`` (possibly saved and loaded with
+        ``nl.save``/``nl.load``). Group count and group sizes must match; state tensors are
+        copied (floating ones cast to their parameter's dtype)."""
+        groups = self.param_groups
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for g, sg in zip(groups, saved_groups):
+            if len(g["params"]) != len(sg["params"]):
+                raise ValueError(
+                    "loaded state dict contains a parameter group that doesn't match the size "
+                    "of optimizer's group"
+                )
+
+        id_map = {}
+        for g, sg in zip(groups, saved_groups):
+            for saved_id, p in zip(sg["params"], g["params"]):
+                id_map[saved_id] = p
+
+        state = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                state[param] = _cast_state(param, v, k, None)
+            else:
+                state[k] = v
+
+        for g, sg in zip(groups, saved_groups):
+            sg["params"] = g["params"]
+            if "param_names" in g and "param_names" not in sg:
+                sg["param_names"] = g["param_names"]
+
+        self.state = state
+        self.param_groups = saved_groups
+        self._after_load()
+
+    def _after_load(self):
+        """Hook for subclasses: fill in options or state missing from older state dicts."""
+
+    # ------------------------------------------------------------------ pickling, repr
+
+    def __getstate__(self):
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._scratch = {}
+
+    def __repr__(self):
+        text = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += "\n"
+            text += f"Parameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    text += f"    {key}: {group[key]}\n"
+        text += ")"
+        return text
+
+
+def _cast_state(param, value, index, key):
+    """Deep copy of one parameter's loaded state. Arrays and tensors become tensors of their own
+    (floating ones take the parameter's dtype, except ``step``); containers are copied."""
+    if isinstance(value, (Tensor, np.ndarray)):
+        arr = value._data if isinstance(value, Tensor) else value
+        pdata = param._data
+        if key != "step" and arr.ndim != 0 and arr.shape != pdata.shape:
+            raise ValueError(
+                f"loaded state dict has state '{key}' of shape {tuple(arr.shape)} for parameter "
+                f"{index} of shape {tuple(pdata.shape)}"
+            )
+        if key != "step" and pdata.dtype.kind == "f" and arr.dtype.kind == "f":
+            arr = arr.astype(pdata.dtype, copy=True)
+        else:
+            arr = arr.copy()
+        return from_numpy(arr)
+    if isinstance(value, dict):
+        return {k: _cast_state(param, v, index, k) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_state(param, v, index, key) for v in value)
+    return value
