@@ -3,7 +3,7 @@ from .tensor import Tensor, Size
 from .function import Function
 from .engine import backward, grad
 from .grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled
-from .gradcheck import gradcheck, gradgradcheck
+from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 
 __all__ = ["Tensor", "Size", "Function", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
-           "is_grad_enabled", "gradcheck", "gradgradcheck"]
+           "is_grad_enabled", "gradcheck", "gradgradcheck", "GradcheckError"]

@@ -120,7 +120,7 @@ class IndexAddZeros(_ShapeOp):
         out = np.zeros(shape, dtype=grad.dtype)
         if isinstance(index, tuple) and len(index) == 3 and index[0] == "along":
             _, dim, idx = index
-            np.put_along_axis(out, idx, grad, axis=dim)
+            np.add.at(out, _along_axis_index(idx, dim), grad)  # add: repeated indices accumulate
         elif _is_basic(index):
             out[index] = grad
         else:
@@ -167,6 +167,12 @@ class IndexPut(_ShapeOp):
         if ctx.next_functions[1][0] is not None:
             gv = sum_to(grad[index], ctx.value_shape)
         return ga, gv
+
+
+def _along_axis_index(idx, dim):
+    """The fancy index that ``take_along_axis(a, idx, dim)`` reads, usable with ``np.add.at``."""
+    grids = np.indices(idx.shape, sparse=True)
+    return tuple(idx if d == dim else grids[d] for d in range(idx.ndim))
 
 
 def _zeros_at(like, index):
