@@ -16,6 +16,7 @@ Two kinds of ops share this machinery:
 In both, ``backward(ctx, *grads)`` is written with Tensor ops, so the same formula serves first-
 and higher-order gradients. It returns one gradient (or ``None``) per positional input.
 """
+import re
 import weakref
 
 import numpy as np
@@ -194,7 +195,8 @@ class _OutputInfo:
 
 def _modified_message(t, expected):
     kind = f"nnlite.{t.dtype._tensor_type} [{', '.join(str(s) for s in t.shape)}]"
-    where = f", which is output {t._output_nr} of {t._grad_fn.name()}," if t._grad_fn is not None else ""
+    op = re.sub(r"Backward\d*$", "", t._grad_fn.name()) if t._grad_fn is not None else ""
+    where = f", which is output {t._output_nr} of {op}," if op else ""
     return ("one of the variables needed for gradient computation has been modified by an inplace "
             f"operation: [{kind}]{where} is at version {t._vc[0]}; expected version {expected} instead.")
 
@@ -249,6 +251,7 @@ class Function(metaclass=_FunctionMeta):
     _array_forward = False
     saved_inputs = ()
     saves_output = False
+    select_saved = None  # optional staticmethod(args) -> what to save, for ops that save selectively
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -300,7 +303,10 @@ def _apply_array_op(cls, *args, **params):
         ((a._grad_fn, a._output_nr) if a._grad_fn is not None else _gradient_edge(a))
         if isinstance(a, Tensor) else _NO_EDGE for a in args)
     if cls.saved_inputs:
-        ctx.save_for_backward(*[args[i] for i in cls.saved_inputs])
+        if cls.select_saved is not None:
+            ctx.save_for_backward(*cls.select_saved(args))
+        else:
+            ctx.save_for_backward(*[args[i] for i in cls.saved_inputs])
     if cls.saves_output:
         ctx._output = out
         ctx._output_version = (t._vc, 0)

@@ -494,7 +494,7 @@ class Tensor:
         recording = _grad_state[0] and (self._requires_grad or (isinstance(value, Tensor) and value._requires_grad))
         if not recording:
             self._check_inplace()
-            self._data[index] = value._data if isinstance(value, Tensor) else value
+            _assign(self._data, index, value._data if isinstance(value, Tensor) else value)
             self._vc[0] += 1
             return
         if not isinstance(value, Tensor):
@@ -616,4 +616,5 @@ def _shape_arg(size):
 
 
 from . import ops as _ops  # noqa: E402  (ops need the Tensor class defined above)
+from .ops.shape import assign as _assign  # noqa: E402
 from . import tensor_methods as _tensor_methods  # noqa: E402,F401  (installs the op methods on Tensor)

@@ -70,6 +70,13 @@ class Mul(_Binary):
     saved_inputs = (0, 1)
 
     @staticmethod
+    def select_saved(args):
+        # each input's gradient needs only the other one: x.mul_(2) must not save x itself
+        a, b = args
+        return (a if getattr(b, "_requires_grad", False) else None,
+                b if getattr(a, "_requires_grad", False) else None)
+
+    @staticmethod
     def forward(ctx, a, b):
         Mul._remember_shapes(ctx, a, b)
         return _promote(np.multiply(a, b), a, b)

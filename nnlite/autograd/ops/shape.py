@@ -154,7 +154,7 @@ class IndexPut(_ShapeOp):
     @staticmethod
     def forward(ctx, a, value, index):
         ctx.value_shape = np.shape(value)
-        a[index] = value
+        assign(a, index, value)
         return a
 
     @staticmethod
@@ -165,8 +165,24 @@ class IndexPut(_ShapeOp):
         if ctx.next_functions[0][0] is not None:
             ga = grad * _zeros_at(grad, index)
         if ctx.next_functions[1][0] is not None:
-            gv = sum_to(grad[index], ctx.value_shape)
+            gv = grad[index]
+            gv = gv.reshape(ctx.value_shape) if gv.ndim < len(ctx.value_shape) else sum_to(gv, ctx.value_shape)
         return ga, gv
+
+
+def assign(a, index, value):
+    """``a[index] = value`` with PyTorch's leniency: leading size-1 dims of ``value`` may be dropped."""
+    try:
+        a[index] = value
+    except ValueError:
+        target = a[index].shape
+        value = np.asarray(value)
+        extra = value.ndim - len(target)
+        if extra > 0 and all(s == 1 for s in value.shape[:extra]):
+            a[index] = value.reshape(value.shape[extra:])
+        else:
+            raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, value.shape))}] cannot "
+                               f"be broadcast to indexing result of shape [{', '.join(map(str, target))}]") from None
 
 
 def _along_axis_index(idx, dim):
