@@ -28,12 +28,9 @@ class _Formatter:
                 return
             nonzero = np.abs(finite[finite != 0])
             self.int_mode = bool(np.all(finite == np.ceil(finite)))
-            if self.int_mode:
-                if nonzero.size and (nonzero.max() > 1e8):
-                    self.sci_mode = True
-            elif nonzero.size:
+            if nonzero.size:
                 lo, hi = nonzero.min(), nonzero.max()
-                if hi / lo > 1000.0 or hi > 1e8 or lo < 1e-4:
+                if hi / lo > 1000.0 or hi > 1e8 or (not self.int_mode and lo < 1e-4):
                     self.sci_mode = True
             self.max_width = max(len(self._format(v)) for v in values.ravel())
 
