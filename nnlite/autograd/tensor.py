@@ -92,7 +92,7 @@ class Tensor:
         elif isinstance(data, Tensor):
             data = data._data
         elif not isinstance(data, np.ndarray):
-            data = _as_array(data)
+            data = _as_array(data).astype(np.float32)  # like torch.Tensor(...): always the default dtype
         _init(self, data, None)
         if requires_grad:
             self.requires_grad_(True)

@@ -169,3 +169,16 @@ def test_custom_function_features():
 
     with pytest.raises(RuntimeError, match="returned an invalid gradient at index 0"):
         WrongShape.apply(nl.ones(2, requires_grad=True)).sum().backward()
+
+
+def test_set_num_threads_round_trip():
+    before = nl.get_num_threads()
+    nl.set_num_threads(1)
+    try:
+        assert nl.get_num_threads() == 1
+        from threadpoolctl import threadpool_info
+        assert all(pool["num_threads"] == 1 for pool in threadpool_info() if pool["user_api"] == "blas")
+    finally:
+        nl.set_num_threads(before)
+    with pytest.raises(ValueError, match="positive integer"):
+        nl.set_num_threads(0)
