@@ -160,9 +160,9 @@ class _Encoder:
             self.arrays.append(np.frombuffer(bytes(obj), dtype=np.uint8))
             return {"bytes": index}
         raise TypeError(
-            f"nl.save: cannot save an object of type {type(obj).__module__}."
-            f"{type(obj).__qualname__} at {_describe_path(path)}; checkpoints hold dicts, lists, "
-            "tuples, tensors, numpy arrays, numbers, strings, bytes and None"
+            f"nl.save: cannot save an object of type {_type_name(obj)} at "
+            f"{_describe_path(path)}; checkpoints hold dicts, lists, tuples, tensors, numpy "
+            "arrays, numbers, strings, bytes and None"
         )
 
     def encode_key(self, key, path):
@@ -171,10 +171,17 @@ class _Encoder:
         if isinstance(key, float):
             return _encode_float(float(key))
         raise TypeError(
-            f"nl.save: cannot save a dict key of type {type(key).__qualname__} "
+            f"nl.save: cannot save a dict key of type {_type_name(key)} "
             f"({_key_repr(key)}) in {_describe_path(path)}; keys must be str, int, float, bool "
             "or None"
         )
+
+
+def _type_name(obj):
+    cls = type(obj)
+    if cls.__module__ in ("builtins", None):
+        return cls.__qualname__
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _is_parameter(t):
@@ -286,24 +293,37 @@ def load(f, map_location=None, weights_only=True):
     unpickles anything.
 
     Raises:
-        FileNotFoundError: if the path does not exist.
+        FileNotFoundError, PermissionError, IsADirectoryError: if the path cannot be opened.
         CheckpointError: (a ``RuntimeError`` and ``ValueError``) if the file is not a complete
             nnlite checkpoint, naming the file and what is wrong.
     """
     if map_location not in (None, "cpu"):
-        raise RuntimeError(f"nl.load: nnlite only has the cpu device, got map_location={map_location!r}")
+        raise RuntimeError(
+            f"nl.load: nnlite only has the cpu device, got map_location={map_location!r}"
+        )
     name = _display_name(f)
-    if not hasattr(f, "read"):
-        f = os.fspath(f)
-        if not os.path.exists(f):
-            raise FileNotFoundError(2, "No such file or directory", f)
-        if os.path.isdir(f):
-            raise IsADirectoryError(21, "Is a directory", f)
-
+    if hasattr(f, "read"):
+        header, arrays = _read_archive(f, name)
+    else:
+        # open errors (missing file, permissions, a directory) propagate as they are
+        with open(os.fspath(f), "rb") as fh:
+            header, arrays = _read_archive(fh, name)
     try:
-        npz = np.load(f, allow_pickle=False)
+        return _Decoder(arrays).decode(header["root"])
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
+        raise CheckpointError(f"corrupt nnlite checkpoint: {name} (bad structure: {e!r})") from e
+
+
+def _read_archive(fh, name):
+    """The header and the arrays of the checkpoint in the open binary file ``fh``."""
+    try:
+        start = fh.tell()
+    except (OSError, AttributeError):
+        start = 0
+    try:
+        npz = np.load(fh, allow_pickle=False)
     except (OSError, EOFError, ValueError, zipfile.BadZipFile, zipfile.LargeZipFile) as e:
-        raise _bad_file(name, f, e) from e
+        raise _bad_file(name, fh, start, e) from e
     if not isinstance(npz, np.lib.npyio.NpzFile):
         raise CheckpointError(
             f"not an nnlite checkpoint: {name} (a single .npy array, not an .npz archive)"
@@ -341,27 +361,29 @@ def load(f, map_location=None, weights_only=True):
                     f"dtype {dtype_str}, shape {shape})"
                 )
             arrays.append(arr)
-    try:
-        return _Decoder(arrays).decode(header["root"])
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
-        raise CheckpointError(f"corrupt nnlite checkpoint: {name} (bad structure: {e!r})") from e
+    return header, arrays
 
 
 def _display_name(f):
     if hasattr(f, "read"):
-        return repr(getattr(f, "name", f))
+        fname = getattr(f, "name", None)
+        return fname if isinstance(fname, str) else f"<{type(f).__name__} object>"
     try:
         return os.fsdecode(os.fspath(f))
     except TypeError:
         return repr(f)
 
 
-def _bad_file(name, f, e):
-    if isinstance(e, zipfile.BadZipFile) or isinstance(e, EOFError):
-        size = _file_size(f)
-        detail = "empty file" if size == 0 else f"bad zip: {e}"
-        if size and isinstance(e, zipfile.BadZipFile) and _starts_with_zip_magic(f):
+def _bad_file(name, fh, start, e):
+    """The CheckpointError for a file that ``np.load`` could not open as an archive."""
+    if isinstance(e, (zipfile.BadZipFile, EOFError)):
+        head = _peek(fh, start, 4)
+        if head == b"":
+            detail = "empty file"
+        elif head == b"PK\x03\x04":
             detail = f"truncated or damaged zip archive: {e}"
+        else:
+            detail = f"bad zip: {e}"
         return CheckpointError(f"not an nnlite checkpoint: {name} ({detail})")
     if isinstance(e, ValueError) and "allow_pickle" in str(e):
         return CheckpointError(
@@ -371,28 +393,12 @@ def _bad_file(name, f, e):
     return CheckpointError(f"not an nnlite checkpoint: {name} ({type(e).__name__}: {e})")
 
 
-def _file_size(f):
+def _peek(fh, start, n):
     try:
-        if hasattr(f, "seek"):
-            pos = f.tell()
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(pos)
-            return size
-        return os.path.getsize(f)
+        fh.seek(start)
+        return fh.read(n)
     except (OSError, ValueError, AttributeError):
         return None
-
-
-def _starts_with_zip_magic(f):
-    try:
-        if hasattr(f, "read"):
-            f.seek(0)
-            return f.read(4) == b"PK\x03\x04"
-        with open(f, "rb") as fh:
-            return fh.read(4) == b"PK\x03\x04"
-    except (OSError, ValueError, AttributeError):
-        return False
 
 
 def _parse_header(raw, name):

@@ -108,7 +108,8 @@ class Optimizer:
         if names:
             if len(names) != len(tensors):
                 raise ValueError(
-                    "all optimizer params should be with/without names. Some param names are missing"
+                    "all optimizer params should be with/without names. "
+                    "Some param names are missing"
                 )
             param_group["param_names"] = names
 
@@ -191,17 +192,32 @@ class Optimizer:
             return closure()
 
     def _temp(self, shape, dtype, slot=0):
-        """A scratch array of the given shape and dtype, shared by all parameters of that shape.
+        """A scratch array of the given shape and dtype, for use inside one parameter's update.
 
         ``slot`` tells apart temporaries that must be alive at the same time. The contents are
-        garbage; callers overwrite it with ``out=``.
+        garbage; callers overwrite them with ``out=``. All shapes of one (dtype, slot) are views
+        of one flat buffer as large as the largest parameter, so scratch memory stays small.
         """
-        key = (shape, dtype, slot)
-        buf = self._scratch.get(key)
+        buf = self._scratch.get((shape, dtype, slot))
         if buf is None:
-            buf = np.empty(shape, dtype)
-            self._scratch[key] = buf
+            buf = self._new_temp(shape, dtype, slot)
         return buf
+
+    def _new_temp(self, shape, dtype, slot):
+        n = 1
+        for s in shape:
+            n *= s
+        bases = self._scratch.setdefault("bases", {})
+        base = bases.get((dtype, slot))
+        if base is None or base.size < n:
+            base = np.empty(max(n, 1), dtype)
+            bases[(dtype, slot)] = base
+            # views of the smaller buffer would keep it alive: drop them, they are rebuilt lazily
+            for key in [k for k in self._scratch if k != "bases" and k[1:] == (dtype, slot)]:
+                del self._scratch[key]
+        view = base[:n].reshape(shape)
+        self._scratch[(shape, dtype, slot)] = view
+        return view
 
     # ------------------------------------------------------------------ state dict
 

@@ -3,6 +3,7 @@ weight decay; PyTorch's update rule."""
 import numpy as np
 
 from ..autograd.creation import from_numpy
+from ..autograd.tensor import Tensor
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
@@ -44,6 +45,8 @@ class SGD(Optimizer):
 
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False,
                  *, maximize=False, foreach=None, differentiable=False, fused=None):
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
@@ -82,6 +85,8 @@ class SGD(Optimizer):
         temp = self._temp
         for group in self.param_groups:
             lr = group["lr"]
+            if isinstance(lr, Tensor):
+                lr = lr.item()
             momentum = group["momentum"]
             dampening = group["dampening"]
             weight_decay = group["weight_decay"]

@@ -12,12 +12,15 @@ Stride-1 convolutions use a "full-width" layout: output positions are indexed
 Each column row is then a single contiguous slice of the input plane (a plain
 memcpy), at the price of ``Wp - Wo`` discarded columns per output row. Other
 strides use the classic layout with ``p = ho * Wo + wo``.
+
+Threads: the helpers around the GEMM are serial numba loops and the GEMM gets
+BLAS's threads. Alternating numba-parallel and BLAS-parallel regions chunk by
+chunk made the two spinning thread pools fight over the cores (up to 100x
+slower on a 2-core machine); the copies are cheap next to the GEMM anyway.
 """
 
 import numpy as np
-from numba import njit, prange
-
-from ._threads import num_threads
+from numba import njit
 
 __all__ = [
     "conv2d_forward",
@@ -28,7 +31,7 @@ __all__ = [
 
 # Bytes of column buffer per chunk: large enough for an efficient GEMM, small
 # enough to stay in L2 between im2col, the GEMM and the scatter back.
-_CHUNK_BYTES = 1 << 19
+_CHUNK_BYTES = 1 << 18
 
 
 # ----------------------------------------------------------------------------
@@ -82,6 +85,11 @@ def _check_groups(C, weight_shape, groups):
         )
 
 
+def _chunk_images(bytes_per_image, N):
+    """Images per chunk: as many as fit in _CHUNK_BYTES of column buffer, at least one."""
+    return max(1, min(N, _CHUNK_BYTES // bytes_per_image))
+
+
 class _Geometry:
     """Everything the kernels need to know about one convolution's shapes."""
 
@@ -99,9 +107,7 @@ class _Geometry:
         self.rs = wp if self.full else self.Wo           # row pitch of the output positions
         self.L = (self.Ho - 1) * self.rs + self.Wo       # positions per image
         self.K = C * kh * kw
-        per_image = max(self.K, O) * self.L * itemsize
-        self.chunk = max(num_threads(), min(N, max(1, _CHUNK_BYTES // per_image)))
-        self.chunk = min(self.chunk, N)
+        self.chunk = _chunk_images(max(self.K, O) * self.L * itemsize, N)
 
 
 def _geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsize):
@@ -145,7 +151,7 @@ def _plane_to_rows(plane, col, c, b, kh, kw, dh, dw, Wp, L):
                 dst[p] = src[p]
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, nogil=True)
 def _im2col_full(x, n0, col, kh, kw, ph, pw, dh, dw, L):
     """Full-width im2col (stride 1): every column row is one slice of a padded plane."""
     C, H, W = x.shape[1], x.shape[2], x.shape[3]
@@ -153,7 +159,7 @@ def _im2col_full(x, n0, col, kh, kw, ph, pw, dh, dw, L):
     Hp = H + 2 * ph
     Wp = W + 2 * pw
     padded = ph > 0 or pw > 0
-    for t in prange(B * C):
+    for t in range(B * C):
         b = t // C
         c = t - b * C
         if padded:
@@ -169,41 +175,46 @@ def _im2col_full(x, n0, col, kh, kw, ph, pw, dh, dw, L):
             _plane_to_rows(x[n0 + b, c].reshape(H * W), col, c, b, kh, kw, dh, dw, Wp, L)
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, nogil=True)
 def _im2col_strided(x, n0, col, kh, kw, sh, sw, ph, pw, dh, dw, Ho, Wo):
     """Classic im2col for any stride / padding / dilation; zeros where padded."""
     C, H, W = x.shape[1], x.shape[2], x.shape[3]
     B = col.shape[1]
-    for t in prange(B * C):
+    P = Ho * Wo
+    for t in range(B * C):
         b = t // C
         c = t - b * C
+        plane = x[n0 + b, c].reshape(H * W)
         for i in range(kh):
             ho_lo, ho_hi = _valid_range(i * dh - ph, sh, H, Ho)
             for j in range(kw):
                 wo_lo, wo_hi = _valid_range(j * dw - pw, sw, W, Wo)
+                n = wo_hi - wo_lo
                 dst = col[(c * kh + i) * kw + j, b]
-                for ho in range(Ho):
-                    row = dst[ho * Wo:(ho + 1) * Wo]
-                    if ho < ho_lo or ho >= ho_hi:
-                        for wo in range(Wo):
-                            row[wo] = 0
-                        continue
-                    src = x[n0 + b, c, ho * sh - ph + i * dh]
-                    for wo in range(wo_lo):
-                        row[wo] = 0
-                    base = j * dw - pw
-                    for wo in range(wo_lo, wo_hi):
-                        row[wo] = src[wo * sw + base]
-                    for wo in range(wo_hi, Wo):
-                        row[wo] = 0
+                if n < Wo or ho_hi - ho_lo < Ho:
+                    for q in range(P):
+                        dst[q] = 0
+                # Flat slices keep every index non-negative, which lets LLVM vectorize.
+                src0 = (ho_lo * sh - ph + i * dh) * W + wo_lo * sw + j * dw - pw
+                for ho in range(ho_lo, ho_hi):
+                    d = dst[ho * Wo + wo_lo:ho * Wo + wo_hi]
+                    src = src0 + (ho - ho_lo) * sh * W
+                    if sw == 1:
+                        s = plane[src:src + n]
+                        for k in range(n):
+                            d[k] = s[k]
+                    else:
+                        s = plane[src:src + (n - 1) * sw + 1]
+                        for k in range(n):
+                            d[k] = s[k * sw]
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, nogil=True)
 def _store_output(yf, y, n0, bias, rs):
     """y[n0 + b, o] = yf[o, b] (row pitch rs) + bias[o]."""
     O, B = yf.shape[0], yf.shape[1]
     Ho, Wo = y.shape[2], y.shape[3]
-    for t in prange(B * O):
+    for t in range(B * O):
         b = t // O
         o = t - b * O
         bv = bias[o]
@@ -215,12 +226,12 @@ def _store_output(yf, y, n0, bias, rs):
                 d[wo] = s[wo] + bv
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, nogil=True)
 def _load_grad_output(gy, n0, gyf, rs):
     """gyf[o, b] = gy[n0 + b, o] at row pitch rs, zeros in the discarded columns."""
     O, B, L = gyf.shape[0], gyf.shape[1], gyf.shape[2]
     Ho, Wo = gy.shape[2], gy.shape[3]
-    for t in prange(B * O):
+    for t in range(B * O):
         b = t // O
         o = t - b * O
         dst = gyf[o, b]
@@ -234,7 +245,7 @@ def _load_grad_output(gy, n0, gyf, rs):
                     dst[p] = 0
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, nogil=True)
 def _col2im_full(col, gx, n0, kh, kw, ph, pw, dh, dw, L):
     """Transpose of _im2col_full. One (image, channel) plane per iteration, so the
     scatter-adds inside a plane never race with another thread."""
@@ -243,7 +254,7 @@ def _col2im_full(col, gx, n0, kh, kw, ph, pw, dh, dw, L):
     Hp = H + 2 * ph
     Wp = W + 2 * pw
     padded = ph > 0 or pw > 0
-    for t in prange(B * C):
+    for t in range(B * C):
         b = t // C
         c = t - b * C
         if padded:
@@ -267,30 +278,36 @@ def _col2im_full(col, gx, n0, kh, kw, ph, pw, dh, dw, L):
                     dst[w] = src[w]
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, nogil=True)
 def _col2im_strided(col, gx, n0, kh, kw, sh, sw, ph, pw, dh, dw, Ho, Wo):
     """Transpose of _im2col_strided, one plane per iteration (race-free).
     Input pixels no window touches keep their zero."""
     C, H, W = gx.shape[1], gx.shape[2], gx.shape[3]
     B = col.shape[1]
-    for t in prange(B * C):
+    for t in range(B * C):
         b = t // C
         c = t - b * C
-        plane = gx[n0 + b, c]
-        for h in range(H):
-            for w in range(W):
-                plane[h, w] = 0
+        plane = gx[n0 + b, c].reshape(H * W)
+        for q in range(H * W):
+            plane[q] = 0
         for i in range(kh):
             ho_lo, ho_hi = _valid_range(i * dh - ph, sh, H, Ho)
             for j in range(kw):
                 wo_lo, wo_hi = _valid_range(j * dw - pw, sw, W, Wo)
+                n = wo_hi - wo_lo
                 src = col[(c * kh + i) * kw + j, b]
-                base = j * dw - pw
+                dst0 = (ho_lo * sh - ph + i * dh) * W + wo_lo * sw + j * dw - pw
                 for ho in range(ho_lo, ho_hi):
-                    dst = plane[ho * sh - ph + i * dh]
-                    s = src[ho * Wo:(ho + 1) * Wo]
-                    for wo in range(wo_lo, wo_hi):
-                        dst[wo * sw + base] += s[wo]
+                    s = src[ho * Wo + wo_lo:ho * Wo + wo_hi]
+                    dst = dst0 + (ho - ho_lo) * sh * W
+                    if sw == 1:
+                        d = plane[dst:dst + n]
+                        for k in range(n):
+                            d[k] += s[k]
+                    else:
+                        d = plane[dst:dst + (n - 1) * sw + 1]
+                        for k in range(n):
+                            d[k * sw] += s[k]
 
 
 # ----------------------------------------------------------------------------
@@ -405,10 +422,11 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, O, g.Ho, g.Wo)}")
     K, L, G = g.K, g.L, groups
     Og, Kg = O // G, K // G
-    gw = np.zeros((O, Kg), x.dtype)
+    # Per group g, gwt[g] is the (Kg, Og) transpose of that group's weight gradient.
+    gwt = np.zeros((G, Kg, Og), x.dtype)
     if N == 0:
-        return gw.reshape(w_shape)
-    part = np.empty((O, Kg), x.dtype)
+        return np.zeros(w_shape, x.dtype)
+    part = np.empty((G, Kg, Og), x.dtype)
     col_buf = np.empty(K * g.chunk * L, x.dtype)
     gy_buf = np.empty(O * g.chunk * L, x.dtype)
     for n0 in range(0, N, g.chunk):
@@ -418,11 +436,12 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
         _im2col(g, x, n0, col)
         _load_grad_output(grad_y, n0, gyf, g.rs)
         col2, gyf2 = col.reshape(K, b * L), gyf.reshape(O, b * L)
-        # The first chunk writes gw directly; later ones go through `part`.
-        dst = gw if n0 == 0 else part
+        # gw.T = col @ gyf.T: BLAS handles this orientation (long inner dimension,
+        # small output) better than gyf @ col.T. The first chunk writes gw.T directly.
+        dst = gwt if n0 == 0 else part
         for k in range(G):
-            np.matmul(gyf2[k * Og:(k + 1) * Og], col2[k * Kg:(k + 1) * Kg].T,
-                      out=dst[k * Og:(k + 1) * Og])
+            np.matmul(col2[k * Kg:(k + 1) * Kg], gyf2[k * Og:(k + 1) * Og].T,
+                      out=dst[k])
         if n0:
-            gw += part
-    return gw.reshape(w_shape)
+            gwt += part
+    return np.ascontiguousarray(gwt.transpose(0, 2, 1)).reshape(w_shape)

@@ -1,0 +1,26 @@
+"""``nnlite.nn``: ``Module``, ``Parameter``, layers, losses, ``functional`` and ``init``.
+
+Example:
+    >>> import nnlite as nl
+    >>> from nnlite import nn
+    >>> model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+    >>> loss = nn.CrossEntropyLoss()(model(nl.randn(2, 4)), nl.tensor([0, 2]))
+    >>> loss.backward()
+"""
+from .parameter import Parameter
+from .modules import *  # noqa: F401,F403
+from .modules import __all__ as _modules_all
+from . import functional, init
+
+__all__ = ["Parameter", "functional", "init"] + list(_modules_all)
+
+
+def __getattr__(name):
+    # DataParallel lives in nn/parallel and is loaded on first use
+    if name == "DataParallel":
+        from .parallel import DataParallel
+        return DataParallel
+    if name == "parallel":
+        import importlib
+        return importlib.import_module(".parallel", __name__)
+    raise AttributeError(f"module 'nnlite.nn' has no attribute '{name}'")

@@ -1,0 +1,147 @@
+"""Weight initialisation, as ``torch.nn.init``: in-place, without recording, from nnlite's generator.
+
+``nl.manual_seed(s)`` makes every initialiser (and so every freshly built model) reproducible.
+"""
+import math
+import warnings
+
+import numpy as np
+
+from ..autograd.grad_mode import no_grad
+from ..autograd.random import default_generator
+
+__all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_", "xavier_uniform_",
+           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "trunc_normal_"]
+
+_LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d")
+
+
+def calculate_gain(nonlinearity, param=None):
+    """The recommended gain for a nonlinearity (``"relu"``: sqrt(2), ``"tanh"``: 5/3, ...)."""
+    if nonlinearity in _LINEAR or nonlinearity == "sigmoid":
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif not isinstance(param, bool) and isinstance(param, (int, float)):
+            slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _fill(tensor, values):
+    """Write ``values`` into ``tensor`` in place, outside the graph; returns the tensor."""
+    with no_grad():
+        a = tensor._data
+        a[...] = values
+        tensor._vc[0] += 1
+    return tensor
+
+
+def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    """Fill with draws from U(a, b)."""
+    rng = generator or default_generator
+    return _fill(tensor, rng.uniform(a, b, tensor._data.shape))
+
+
+def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    """Fill with draws from N(mean, std**2)."""
+    rng = generator or default_generator
+    return _fill(tensor, rng.normal(mean, std, tensor._data.shape))
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """Fill with draws from N(mean, std**2) restricted to [a, b] (draws outside are redrawn)."""
+    rng = generator or default_generator
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
+                      "may be incorrect.", stacklevel=2)
+    values = rng.normal(mean, std, tensor._data.shape)
+    for _ in range(1000):
+        outside = (values < a) | (values > b)
+        n = int(outside.sum())
+        if not n:
+            break
+        values[outside] = rng.normal(mean, std, n)
+    else:  # [a, b] far in a tail: settle the few left uniformly inside it
+        values[outside] = rng.uniform(a, b, n)
+    return _fill(tensor, values)
+
+
+def constant_(tensor, val):
+    return _fill(tensor, val)
+
+
+def ones_(tensor):
+    return _fill(tensor, 1)
+
+
+def zeros_(tensor):
+    return _fill(tensor, 0)
+
+
+def eye_(tensor):
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _fill(tensor, np.eye(*tensor._data.shape))
+
+
+def _calculate_fan_in_and_fan_out(tensor):
+    shape = tensor._data.shape
+    if len(shape) < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+    receptive = 1
+    for s in shape[2:]:
+        receptive *= s
+    return shape[1] * receptive, shape[0] * receptive
+
+
+def _calculate_correct_fan(tensor, mode):
+    mode = mode.lower()
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def xavier_uniform_(tensor, gain=1.0, generator=None):
+    """U(-a, a) with ``a = gain * sqrt(6 / (fan_in + fan_out))`` (Glorot)."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    a = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return uniform_(tensor, -a, a, generator)
+
+
+def xavier_normal_(tensor, gain=1.0, generator=None):
+    """N(0, std**2) with ``std = gain * sqrt(2 / (fan_in + fan_out))`` (Glorot)."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
+
+
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    """U(-bound, bound) with ``bound = gain * sqrt(3 / fan)`` (He). Layers use ``a=sqrt(5)``."""
+    if 0 in tensor._data.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    fan = _calculate_correct_fan(tensor, mode)
+    bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    """N(0, std**2) with ``std = gain / sqrt(fan)`` (He)."""
+    if 0 in tensor._data.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    fan = _calculate_correct_fan(tensor, mode)
+    return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(fan), generator)
+
+
+# PyTorch's deprecated names without the trailing underscore are not provided.

@@ -1,0 +1,350 @@
+"""2-D max / average pooling kernels on raw NCHW numpy arrays (float32 / float64).
+
+Each kernel runs one ``prange`` over the N*C planes. Backward passes scatter
+inside a plane only, and a plane belongs to one thread, so no two threads ever
+write the same memory. Window rules (clipping, divisors, ceil_mode, NaN
+propagation, tie-breaking towards the first maximum) follow PyTorch's CPU kernels.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+__all__ = [
+    "max_pool2d_forward",
+    "max_pool2d_backward",
+    "avg_pool2d_forward",
+    "avg_pool2d_backward",
+    "pool2d_output_hw",
+]
+
+
+# ----------------------------------------------------------------------------
+# Shape logic
+# ----------------------------------------------------------------------------
+
+def _out_size(size, k, s, p, d, ceil_mode):
+    span = size + 2 * p - d * (k - 1) - 1
+    out = (span + (s - 1 if ceil_mode else 0)) // s + 1
+    # In ceil mode the last window must still start inside the input or the left padding.
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _check_pool_args(kernel, stride, padding, dilation):
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    if kh <= 0 or kw <= 0:
+        raise ValueError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
+    if sh <= 0 or sw <= 0:
+        raise ValueError(f"stride should be greater than zero, but got dH: {sh} dW: {sw}")
+    if dh <= 0 or dw <= 0:
+        raise ValueError(f"dilation should be greater than zero, but got dilationH: {dh} dilationW: {dw}")
+    if ph < 0 or pw < 0:
+        raise ValueError(f"pad must be non-negative, but got padH: {ph} padW: {pw}")
+    if ph > kh // 2 or pw > kw // 2:
+        raise ValueError(
+            "pad should be smaller than or equal to half of kernel size, but got "
+            f"padW = {pw}, padH = {ph}, kW = {kw}, kH = {kh}"
+        )
+
+
+def pool2d_output_hw(input_hw, kernel, stride, padding, dilation, ceil_mode):
+    """Output (Ho, Wo) of a pooling window; ValueError for invalid or empty outputs."""
+    _check_pool_args(kernel, stride, padding, dilation)
+    (H, W), (kh, kw), (sh, sw), (ph, pw), (dh, dw) = input_hw, kernel, stride, padding, dilation
+    Ho = _out_size(H, kh, sh, ph, dh, ceil_mode)
+    Wo = _out_size(W, kw, sw, pw, dw, ceil_mode)
+    if Ho < 1 or Wo < 1:
+        raise ValueError(
+            f"Given input size: ({H}x{W}). Calculated output size: ({Ho}x{Wo}). "
+            "Output size is too small"
+        )
+    return Ho, Wo
+
+
+def _is_2x2(kernel, stride, padding, H, W, Ho, Wo):
+    """The common kernel = stride = 2 case with every window inside the input."""
+    return (tuple(kernel) == (2, 2) and tuple(stride) == (2, 2) and tuple(padding) == (0, 0)
+            and 2 * Ho <= H and 2 * Wo <= W)
+
+
+def _as_planes(x, name):
+    x = np.asarray(x)
+    if x.dtype != np.float32 and x.dtype != np.float64:
+        raise TypeError(f"{name} must be float32 or float64, got {x.dtype}")
+    if x.ndim != 4:
+        raise ValueError(f"expected a 4-D (N, C, H, W) {name}, got shape {x.shape}")
+    return np.ascontiguousarray(x)
+
+
+# ----------------------------------------------------------------------------
+# Max pooling
+# ----------------------------------------------------------------------------
+
+@njit(parallel=True, cache=True, fastmath=False)
+def _max_fwd(x, y, idx, kh, kw, sh, sw, ph, pw, dh, dw):
+    P, H, W = x.shape
+    Ho, Wo = y.shape[1], y.shape[2]
+    ninf = -np.inf
+    for q in prange(P):
+        xp = x[q]
+        for oh in range(Ho):
+            h0 = oh * sh - ph
+            h1 = min(h0 + (kh - 1) * dh + 1, H)
+            while h0 < 0:
+                h0 += dh
+            for ow in range(Wo):
+                w0 = ow * sw - pw
+                w1 = min(w0 + (kw - 1) * dw + 1, W)
+                while w0 < 0:
+                    w0 += dw
+                best = ninf
+                arg = h0 * W + w0
+                for h in range(h0, h1, dh):
+                    row = xp[h]
+                    for w in range(w0, w1, dw):
+                        v = row[w]
+                        # NaN wins (and propagates), ties keep the first maximum.
+                        if v > best or v != v:
+                            best = v
+                            arg = h * W + w
+                y[q, oh, ow] = best
+                idx[q, oh, ow] = arg
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def _max_fwd_2x2(x, y, idx):
+    """kernel = stride = 2, no padding, every window inside the plane."""
+    P, H, W = x.shape
+    Ho, Wo = y.shape[1], y.shape[2]
+    for q in prange(P):
+        xp = x[q]
+        for oh in range(Ho):
+            r0 = xp[2 * oh]
+            r1 = xp[2 * oh + 1]
+            yr = y[q, oh]
+            ir = idx[q, oh]
+            base = 2 * oh * W
+            for ow in range(Wo):
+                w = 2 * ow
+                best = r0[w]
+                arg = base + w
+                v = r0[w + 1]
+                if v > best or v != v:
+                    best = v
+                    arg = base + w + 1
+                v = r1[w]
+                if v > best or v != v:
+                    best = v
+                    arg = base + W + w
+                v = r1[w + 1]
+                if v > best or v != v:
+                    best = v
+                    arg = base + W + w + 1
+                yr[ow] = best
+                ir[ow] = arg
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def _max_bwd(gy, idx, gx):
+    P, HW = gx.shape
+    L = gy.shape[1]
+    for q in prange(P):
+        g = gx[q]
+        for k in range(HW):
+            g[k] = 0
+        s = gy[q]
+        a = idx[q]
+        for k in range(L):
+            g[a[k]] += s[k]
+
+
+def max_pool2d_forward(x, kernel, stride, padding, dilation, ceil_mode):
+    """Max pooling; returns (y, argmax) with argmax an int64 flat index into each H*W plane."""
+    x = _as_planes(x, "input")
+    N, C, H, W = x.shape
+    Ho, Wo = pool2d_output_hw((H, W), kernel, stride, padding, dilation, ceil_mode)
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    y = np.empty((N, C, Ho, Wo), x.dtype)
+    idx = np.empty((N, C, Ho, Wo), np.int64)
+    if y.size == 0:
+        return y, idx
+    xp = x.reshape(N * C, H, W)
+    yp = y.reshape(N * C, Ho, Wo)
+    ip = idx.reshape(N * C, Ho, Wo)
+    if dh == dw == 1 and _is_2x2(kernel, stride, padding, H, W, Ho, Wo):
+        _max_fwd_2x2(xp, yp, ip)
+    else:
+        _max_fwd(xp, yp, ip, kh, kw, sh, sw, ph, pw, dh, dw)
+    return y, idx
+
+
+def max_pool2d_backward(grad_y, argmax, input_hw):
+    """Gradient of max pooling: each grad_y entry goes to the input element it selected."""
+    grad_y = _as_planes(grad_y, "grad_output")
+    argmax = np.ascontiguousarray(argmax, dtype=np.int64)
+    if argmax.shape != grad_y.shape:
+        raise ValueError(f"argmax has shape {argmax.shape}, grad_output has {grad_y.shape}")
+    N, C, Ho, Wo = grad_y.shape
+    H, W = input_hw
+    gx = np.empty((N, C, H, W), grad_y.dtype)
+    if gx.size == 0:
+        return gx
+    _max_bwd(grad_y.reshape(N * C, Ho * Wo), argmax.reshape(N * C, Ho * Wo),
+             gx.reshape(N * C, H * W))
+    return gx
+
+
+# ----------------------------------------------------------------------------
+# Average pooling
+# ----------------------------------------------------------------------------
+
+@njit(inline="always")
+def _avg_window(o, s, p, k, size, include_pad):
+    """Clipped window [a, b) of output index o and its divisor factor along one axis."""
+    a = o * s - p
+    b = min(a + k, size + p)
+    span = b - a
+    a = max(a, 0)
+    b = min(b, size)
+    if not include_pad:
+        span = b - a
+    return a, b, span
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def _avg_fwd(x, y, kh, kw, sh, sw, ph, pw, include_pad, divisor):
+    P, H, W = x.shape
+    Ho, Wo = y.shape[1], y.shape[2]
+    for q in prange(P):
+        xp = x[q]
+        for oh in range(Ho):
+            h0, h1, nh = _avg_window(oh, sh, ph, kh, H, include_pad)
+            for ow in range(Wo):
+                w0, w1, nw = _avg_window(ow, sw, pw, kw, W, include_pad)
+                if h0 >= h1 or w0 >= w1:
+                    y[q, oh, ow] = 0
+                    continue
+                acc = x.dtype.type(0)
+                for h in range(h0, h1):
+                    row = xp[h]
+                    for w in range(w0, w1):
+                        acc += row[w]
+                div = divisor if divisor != 0 else nh * nw
+                # Divide in the array's dtype, as PyTorch does (no float64 detour).
+                y[q, oh, ow] = acc / x.dtype.type(div)
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def _avg_fwd_2x2(x, y, divisor):
+    """kernel = stride = 2, no padding, every window inside the plane: divisor is 4."""
+    P, H, W = x.shape
+    Ho, Wo = y.shape[1], y.shape[2]
+    div = x.dtype.type(divisor if divisor != 0 else 4)
+    for q in prange(P):
+        xp = x[q]
+        for oh in range(Ho):
+            r0 = xp[2 * oh]
+            r1 = xp[2 * oh + 1]
+            yr = y[q, oh]
+            for ow in range(Wo):
+                w = 2 * ow
+                # Same summation order as the generic loop (row by row).
+                yr[ow] = (((r0[w] + r0[w + 1]) + r1[w]) + r1[w + 1]) / div
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def _avg_bwd_2x2(gy, gx, divisor):
+    """Gradient of _avg_fwd_2x2: every input lies in exactly one window (or none)."""
+    P, H, W = gx.shape
+    Ho, Wo = gy.shape[1], gy.shape[2]
+    div = gy.dtype.type(divisor if divisor != 0 else 4)
+    for q in prange(P):
+        g = gx[q]
+        if 2 * Ho < H or 2 * Wo < W:
+            for h in range(H):
+                for w in range(W):
+                    g[h, w] = 0
+        for oh in range(Ho):
+            r0 = g[2 * oh]
+            r1 = g[2 * oh + 1]
+            s = gy[q, oh]
+            for ow in range(Wo):
+                d = s[ow] / div
+                w = 2 * ow
+                r0[w] = d
+                r0[w + 1] = d
+                r1[w] = d
+                r1[w + 1] = d
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def _avg_bwd(gy, gx, kh, kw, sh, sw, ph, pw, include_pad, divisor):
+    P, H, W = gx.shape
+    Ho, Wo = gy.shape[1], gy.shape[2]
+    for q in prange(P):
+        g = gx[q]
+        for h in range(H):
+            for w in range(W):
+                g[h, w] = 0
+        for oh in range(Ho):
+            h0, h1, nh = _avg_window(oh, sh, ph, kh, H, include_pad)
+            for ow in range(Wo):
+                w0, w1, nw = _avg_window(ow, sw, pw, kw, W, include_pad)
+                if h0 >= h1 or w0 >= w1:
+                    continue
+                div = divisor if divisor != 0 else nh * nw
+                d = gy[q, oh, ow] / gy.dtype.type(div)
+                for h in range(h0, h1):
+                    row = g[h]
+                    for w in range(w0, w1):
+                        row[w] += d
+
+
+def _check_divisor(divisor_override):
+    if divisor_override is None:
+        return 0
+    if int(divisor_override) == 0:
+        raise ValueError("divisor must be not zero")
+    return int(divisor_override)
+
+
+def avg_pool2d_forward(x, kernel, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override=None):
+    """Average pooling with PyTorch's divisor rules."""
+    x = _as_planes(x, "input")
+    divisor = _check_divisor(divisor_override)
+    N, C, H, W = x.shape
+    Ho, Wo = pool2d_output_hw((H, W), kernel, stride, padding, (1, 1), ceil_mode)
+    (kh, kw), (sh, sw), (ph, pw) = kernel, stride, padding
+    y = np.empty((N, C, Ho, Wo), x.dtype)
+    if y.size == 0:
+        return y
+    if _is_2x2(kernel, stride, padding, H, W, Ho, Wo):
+        _avg_fwd_2x2(x.reshape(N * C, H, W), y.reshape(N * C, Ho, Wo), divisor)
+    else:
+        _avg_fwd(x.reshape(N * C, H, W), y.reshape(N * C, Ho, Wo), kh, kw, sh, sw, ph, pw,
+                 bool(count_include_pad), divisor)
+    return y
+
+
+def avg_pool2d_backward(grad_y, input_hw, kernel, stride, padding, ceil_mode,
+                        count_include_pad, divisor_override=None):
+    """Gradient of average pooling: each window spreads grad / divisor over its inputs."""
+    grad_y = _as_planes(grad_y, "grad_output")
+    divisor = _check_divisor(divisor_override)
+    N, C = grad_y.shape[0], grad_y.shape[1]
+    H, W = input_hw
+    Ho, Wo = pool2d_output_hw((H, W), kernel, stride, padding, (1, 1), ceil_mode)
+    if grad_y.shape[2:] != (Ho, Wo):
+        raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, C, Ho, Wo)}")
+    (kh, kw), (sh, sw), (ph, pw) = kernel, stride, padding
+    gx = np.empty((N, C, H, W), grad_y.dtype)
+    if gx.size == 0:
+        return gx
+    if _is_2x2(kernel, stride, padding, H, W, Ho, Wo):
+        _avg_bwd_2x2(grad_y.reshape(N * C, Ho, Wo), gx.reshape(N * C, H, W), divisor)
+    else:
+        _avg_bwd(grad_y.reshape(N * C, Ho, Wo), gx.reshape(N * C, H, W), kh, kw, sh, sw, ph, pw,
+                 bool(count_include_pad), divisor)
+    return gx

@@ -1,0 +1,60 @@
+"""Activation layers: ``ReLU``, ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``."""
+from ...autograd.ops import Relu as _Relu, Sigmoid as _Sigmoid, Tanh as _Tanh
+from .. import functional as F
+from .module import Module
+
+__all__ = ["ReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
+
+
+class ReLU(Module):
+    """``max(x, 0)``; with ``inplace=True`` the input is overwritten."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        if self.inplace:
+            return input.relu_()
+        return _Relu.apply(input)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class Sigmoid(Module):
+    def forward(self, input):
+        return _Sigmoid.apply(input)
+
+
+class Tanh(Module):
+    def forward(self, input):
+        return _Tanh.apply(input)
+
+
+class Softmax(Module):
+    """Softmax along ``dim``."""
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Module):
+    """Log-softmax along ``dim``."""
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.log_softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"

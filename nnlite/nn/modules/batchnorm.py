@@ -1,0 +1,120 @@
+"""``BatchNorm1d`` and ``BatchNorm2d``."""
+import numpy as np
+
+from ...autograd.tensor import Tensor
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .linear import factory_dtype
+from .module import Module
+
+__all__ = ["BatchNorm1d", "BatchNorm2d"]
+
+
+class _BatchNorm(Module):
+    """Batch normalisation over the channel dimension, with running statistics as buffers.
+
+    In training mode the batch statistics normalise the input and update ``running_mean`` and
+    ``running_var`` (``momentum=None`` gives a cumulative average); in eval mode the running
+    statistics are used. ``num_batches_tracked`` counts the training batches.
+    """
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None):
+        super().__init__()
+        from ...autograd.tensor import check_device
+        check_device(device)
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        dt = factory_dtype(dtype)
+        if affine:
+            self.weight = Parameter(np.empty((num_features,), dtype=dt))
+            self.bias = Parameter(np.empty((num_features,), dtype=dt))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", Tensor(np.zeros((num_features,), dtype=dt)))
+            self.register_buffer("running_var", Tensor(np.ones((num_features,), dtype=dt)))
+            self.register_buffer("num_batches_tracked", Tensor(np.zeros((), dtype=np.int64)))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            self.running_mean._data[...] = 0
+            self.running_var._data[...] = 1
+            self.num_batches_tracked._data[...] = 0
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def _check_input_dim(self, input):
+        raise NotImplementedError
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        buffers = self._buffers
+        if self.training and self.track_running_stats:
+            tracked = buffers["num_batches_tracked"]
+            if tracked is not None:
+                tracked._data += 1
+                tracked._vc[0] += 1
+                factor = 1.0 / float(tracked._data) if self.momentum is None else self.momentum
+        use_batch_stats = self.training or (buffers["running_mean"] is None and buffers["running_var"] is None)
+        use_running = not self.training or self.track_running_stats
+        params = self._parameters
+        try:
+            return F.batch_norm(input, buffers["running_mean"] if use_running else None,
+                                buffers["running_var"] if use_running else None, params["weight"], params["bias"],
+                                use_batch_stats, factor, self.eps)
+        except F.LayerInputError as e:
+            raise F.LayerInputError(f"{self!r}: {e}") from None
+
+    def _load_from_state_dict(self, state_dict, prefix, missing, unexpected, errors, assign=False):
+        # state dicts written before num_batches_tracked existed still load (PyTorch does the same)
+        key = prefix + "num_batches_tracked"
+        if self.track_running_stats and key not in state_dict:
+            before = len(missing)
+            super()._load_from_state_dict(state_dict, prefix, missing, unexpected, errors, assign)
+            if key in missing[before:]:
+                missing.remove(key)
+            return
+        super()._load_from_state_dict(state_dict, prefix, missing, unexpected, errors, assign)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of (N, C) or (N, C, L) input."""
+
+    def _check_input_dim(self, input):
+        nd = input.ndim
+        if nd != 2 and nd != 3:
+            raise ValueError(f"expected 2D or 3D input (got {nd}D input)")
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of (N, C, H, W) input.
+
+    Example:
+        >>> nl.nn.BatchNorm2d(64)
+        BatchNorm2d(64, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)
+    """
+
+    def _check_input_dim(self, input):
+        nd = input.ndim
+        if nd != 4:
+            raise ValueError(f"expected 4D input (got {nd}D input)")

@@ -1,0 +1,259 @@
+"""Containers: ``Sequential``, ``ModuleList``, ``ModuleDict``."""
+import operator
+from collections import OrderedDict
+from collections.abc import Mapping
+from itertools import islice
+
+from .module import Module, _indent, typename
+
+__all__ = ["Sequential", "ModuleList", "ModuleDict"]
+
+
+def _index(idx, size, kind):
+    idx = operator.index(idx)
+    if not -size <= idx < size:
+        raise IndexError(f"index {idx} is out of range")
+    return idx % size
+
+
+class Sequential(Module):
+    """Modules called one after the other, each on the previous one's output.
+
+    Built from modules (named ``"0"``, ``"1"``, ...) or from one ``OrderedDict`` of named modules.
+    Supports indexing, slicing (giving a ``Sequential``), ``len``, iteration and ``append``.
+
+    Example:
+        >>> model = nl.nn.Sequential(nl.nn.Linear(4, 8), nl.nn.ReLU(), nl.nn.Linear(8, 2))
+        >>> model[:2]
+        Sequential(
+          (0): Linear(in_features=4, out_features=8, bias=True)
+          (1): ReLU()
+        )
+    """
+
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for name, module in args[0].items():
+                self.add_module(name, module)
+        else:
+            for i, module in enumerate(args):
+                self.add_module(str(i), module)
+
+    def forward(self, input):
+        for module in self._modules.values():
+            input = module(input)
+        return input
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return type(self)(OrderedDict(list(self._modules.items())[idx]))
+        i = _index(idx, len(self._modules), "Sequential")
+        return next(islice(self._modules.values(), i, None))
+
+    def __setitem__(self, idx, module):
+        key = list(self._modules.keys())[_index(idx, len(self._modules), "Sequential")]
+        setattr(self, key, module)
+
+    def __delitem__(self, idx):
+        if isinstance(idx, slice):
+            for key in list(self._modules.keys())[idx]:
+                delattr(self, key)
+        else:
+            delattr(self, list(self._modules.keys())[_index(idx, len(self._modules), "Sequential")])
+        # keep the numbering contiguous, as PyTorch does
+        items = list(self._modules.items())
+        self._modules.clear()
+        for i, (_, module) in enumerate(items):
+            self._modules[str(i)] = module
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def __add__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError("add operator supports only objects of Sequential class, but "
+                             f"{type(other)} is given.")
+        result = Sequential()
+        for module in list(self) + list(other):
+            result.append(module)
+        return result
+
+    def append(self, module):
+        """Add ``module`` at the end; returns the Sequential."""
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for module in modules:
+            self.append(module)
+        return self
+
+    def insert(self, index, module):
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        n = len(self._modules)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        if index < 0:
+            index += n
+        items = list(self._modules.values())
+        items.insert(index, module)
+        self._modules.clear()
+        for i, m in enumerate(items):
+            self._modules[str(i)] = m
+        return self
+
+
+class ModuleList(Module):
+    """A list of modules, registered so that their parameters belong to the owner.
+
+    Example:
+        >>> layers = nl.nn.ModuleList([nl.nn.Linear(4, 4) for _ in range(3)])
+        >>> len(list(layers.parameters()))
+        6
+    """
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.extend(modules)
+
+    def _key(self, idx):
+        return str(_index(idx, len(self._modules), "ModuleList"))
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return type(self)(list(self._modules.values())[idx])
+        return self._modules[self._key(idx)]
+
+    def __setitem__(self, idx, module):
+        setattr(self, self._key(idx), module)
+
+    def __delitem__(self, idx):
+        if isinstance(idx, slice):
+            for key in list(self._modules.keys())[idx]:
+                delattr(self, key)
+        else:
+            delattr(self, self._key(idx))
+        items = list(self._modules.values())
+        self._modules.clear()
+        for i, m in enumerate(items):
+            self._modules[str(i)] = m
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def __iadd__(self, modules):
+        return self.extend(modules)
+
+    def __add__(self, other):
+        return ModuleList(list(self) + list(other))
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        if isinstance(modules, (Module, Mapping)) or not hasattr(modules, "__iter__"):
+            raise TypeError("ModuleList.extend should be called with an iterable, but got " + typename(modules))
+        offset = len(self)
+        for i, module in enumerate(modules):
+            self.add_module(str(offset + i), module)
+        return self
+
+    def insert(self, index, module):
+        items = list(self._modules.values())
+        items.insert(index, module)
+        self._modules.clear()
+        for i, m in enumerate(items):
+            self.add_module(str(i), m)
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def __repr__(self):
+        # runs of identical children are shown once, as "(0-2): 3 x Linear(...)"
+        reprs = [repr(m) for m in self]
+        if not reprs:
+            return self._get_name() + "()"
+        runs = []  # [start, end, text]
+        for i, text in enumerate(reprs):
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, text])
+        lines = []
+        for start, end, text in runs:
+            head = f"({start}): " if start == end else f"({start}-{end}): {end - start + 1} x "
+            lines.append(_indent(head + text, 2))
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError('Module [ModuleList] is missing the required "forward" function')
+
+
+class ModuleDict(Module):
+    """An ordered dict of modules, registered under their keys."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def clear(self):
+        self._modules.clear()
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def update(self, modules):
+        if isinstance(modules, (OrderedDict, ModuleDict, Mapping)):
+            for key, module in modules.items():
+                self[key] = module
+        else:
+            for j, pair in enumerate(modules):
+                if not hasattr(pair, "__len__") or len(pair) != 2:
+                    raise ValueError(f"ModuleDict update sequence element #{j} has length "
+                                     f"{len(pair) if hasattr(pair, '__len__') else '?'}; 2 is required")
+                self[pair[0]] = pair[1]
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError('Module [ModuleDict] is missing the required "forward" function')

@@ -1,0 +1,115 @@
+"""``Conv2d``."""
+import math
+
+import numpy as np
+
+from .. import functional as F
+from .. import init
+from ..ops import Conv2d as _Conv2dOp
+from ..parameter import Parameter
+from .linear import factory_dtype, input_type_error
+from .module import Module
+
+__all__ = ["Conv2d"]
+
+_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+
+
+class Conv2d(Module):
+    """2-D convolution over NCHW (or unbatched CHW) input, as ``torch.nn.Conv2d``.
+
+    ``padding`` is an int, a pair, ``"valid"`` or ``"same"``; only ``padding_mode="zeros"``.
+    ``weight`` has shape (out_channels, in_channels / groups, kh, kw); the initialisation is
+    PyTorch's (``kaiming_uniform_(a=sqrt(5))``, bias U(-1/sqrt(fan_in), 1/sqrt(fan_in))).
+
+    Example:
+        >>> nl.nn.Conv2d(3, 6, 5)
+        Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1))
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__()
+        from ...autograd.tensor import check_device
+        check_device(device)
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        kernel_size, stride, dilation = F._pair(kernel_size), F._pair(stride), F._pair(dilation)
+        if isinstance(padding, str):
+            if padding not in ("valid", "same"):
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            if padding == "same" and stride != (1, 1):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        else:
+            padding = F._pair(padding)
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError("padding_mode must be one of {'zeros', 'replicate', 'circular', 'reflect'}, but got "
+                             f"padding_mode='{padding_mode}'")
+        if padding_mode != "zeros":
+            raise NotImplementedError(f"Conv2d: padding_mode='{padding_mode}' is not supported by nnlite (only "
+                                      "'zeros')")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.dilation = dilation
+        self.transposed = False
+        self.output_padding = (0, 0)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        dt = factory_dtype(dtype)
+        self.weight = Parameter(np.empty((out_channels, in_channels // groups) + kernel_size, dtype=dt))
+        if bias:
+            self.bias = Parameter(np.empty((out_channels,), dtype=dt))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        params = self._parameters
+        weight, bias = params["weight"], params["bias"]
+        try:
+            x = input._data
+        except AttributeError:
+            raise input_type_error(self, input) from None
+        padding = self.padding
+        if (x.ndim == 4 and x.shape[1] == self.in_channels and type(padding) is tuple
+                and x.dtype == weight._data.dtype):
+            kh, kw = weight._data.shape[2:]
+            dh, dw = self.dilation
+            if x.shape[2] + 2 * padding[0] > dh * (kh - 1) and x.shape[3] + 2 * padding[1] > dw * (kw - 1):
+                return _Conv2dOp.apply(input, weight, bias, stride=self.stride, padding=padding,
+                                       dilation=self.dilation, groups=self.groups)
+        try:
+            return F.conv2d(input, weight, bias, self.stride, padding, self.dilation, self.groups)
+        except F.LayerInputError as e:
+            raise F.LayerInputError(f"{self!r}: {e}") from None
+
+    def extra_repr(self):
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0,) * len(self.padding):
+            s += f", padding={self.padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
+        return s

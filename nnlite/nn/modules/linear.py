@@ -1,0 +1,83 @@
+"""``Linear`` and ``Identity``."""
+import math
+
+import numpy as np
+
+from ...autograd import dtypes as _dtypes
+from .. import functional as F
+from .. import init
+from ..ops import Linear as _LinearOp, LinearNoBias as _LinearNoBiasOp
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["Linear", "Identity"]
+
+
+def factory_dtype(dtype):
+    """The numpy dtype of a layer's parameters (``dtype=`` argument; float32 by default)."""
+    return np.dtype(np.float32) if dtype is None else _dtypes.to_numpy_dtype(dtype)
+
+
+def input_type_error(layer, input):
+    return TypeError(f"{layer!r}: expected a Tensor as input, got {type(input).__name__}")
+
+
+class Identity(Module):
+    """Returns its input unchanged (arguments are accepted and ignored, as in PyTorch)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    """``y = x @ weight.T + bias`` over the last dimension.
+
+    ``weight`` (out_features, in_features) is initialised with ``kaiming_uniform_(a=sqrt(5))`` and
+    ``bias`` with U(-1/sqrt(in_features), 1/sqrt(in_features)), as in PyTorch.
+
+    Example:
+        >>> fc = nl.nn.Linear(400, 120)
+        >>> fc(nl.randn(4, 400)).shape
+        nnlite.Size([4, 120])
+    """
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        from ...autograd.tensor import check_device
+        check_device(device)
+        self.in_features = in_features
+        self.out_features = out_features
+        dt = factory_dtype(dtype)
+        self.weight = Parameter(np.empty((out_features, in_features), dtype=dt))
+        if bias:
+            self.bias = Parameter(np.empty((out_features,), dtype=dt))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.weight.shape[1]
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        params = self._parameters
+        weight, bias = params["weight"], params["bias"]
+        try:
+            x = input._data
+        except AttributeError:
+            raise input_type_error(self, input) from None
+        if x.ndim == 2 and x.shape[1] == self.in_features:
+            return (_LinearOp if bias is not None else _LinearNoBiasOp).apply(input, weight, bias)
+        if x.ndim == 0 or x.shape[-1] != weight._data.shape[1]:
+            raise RuntimeError(f"{self!r}: expected input with last dimension {weight._data.shape[1]}, got shape "
+                               f"{tuple(x.shape)}")
+        return F.linear(input, weight, bias)
+
+    def extra_repr(self):
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"

@@ -1,0 +1,672 @@
+"""``Module``: the base class of layers and models, with PyTorch's registration rules.
+
+Parameters, buffers and submodules live in three insertion-ordered dicts (``_parameters``,
+``_buffers``, ``_modules``), so the order of ``parameters()`` and ``state_dict()`` keys is the
+order of assignment in ``__init__``, in every process. Attribute access falls back to these
+dicts through ``__getattr__``; built-in layers read ``self._parameters`` directly in ``forward``
+because that fallback is slow on the per-step path.
+"""
+from collections import OrderedDict, namedtuple
+from collections.abc import Mapping
+
+import numpy as np
+
+from ...autograd import dtypes as _dtypes
+from ...autograd.grad_mode import no_grad
+from ...autograd.tensor import Tensor, check_device
+from ..parameter import Parameter
+
+__all__ = ["Module", "typename"]
+
+
+def typename(obj):
+    """The type name PyTorch's messages use: ``nnlite.FloatTensor``, ``int``, ``mypkg.MyModule``."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    if module in ("", "builtins"):
+        return qualname
+    return f"{module}.{qualname}"
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns: the keys it did not find and the keys it did not use."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+class RemovableHandle:
+    """Returned by ``register_*_hook``; ``remove()`` unregisters the hook."""
+
+    _next_id = [0]
+
+    def __init__(self, hooks_dict):
+        self._hooks = hooks_dict
+        self.id = RemovableHandle._next_id[0]
+        RemovableHandle._next_id[0] += 1
+
+    def remove(self):
+        self._hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def _indent(text, spaces):
+    """Indent every line but the first of a multi-line repr (blank lines stay empty)."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    pad = " " * spaces
+    return "\n".join([lines[0]] + [pad + line if line.strip() else "" for line in lines[1:]])
+
+
+def _check_member_name(kind, name, module):
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
+    if "." in name:
+        raise KeyError(f"{kind} name can't contain \".\"")
+    if name == "":
+        raise KeyError(f"{kind} name can't be empty string \"\"")
+
+
+class Module:
+    """Base class of all layers and models, as ``torch.nn.Module``.
+
+    Subclasses call ``super().__init__()`` first, assign layers and ``Parameter``s as attributes,
+    and define ``forward``. Calling the module runs ``forward`` (and any forward hooks).
+
+    Example:
+        >>> class Net(nl.nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.fc = nl.nn.Linear(4, 2)
+        ...     def forward(self, x):
+        ...         return self.fc(x).relu()
+        >>> Net()(nl.randn(3, 4)).shape
+        nnlite.Size([3, 2])
+    """
+
+    training = True
+    _version = 1
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            given = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
+            raise TypeError(f"{type(self).__name__}.__init__() got unexpected arguments: {given}")
+        d = self.__dict__
+        d["training"] = True
+        d["_parameters"] = {}
+        d["_buffers"] = {}
+        d["_non_persistent_buffers_set"] = set()
+        d["_modules"] = {}
+        d["_forward_hooks"] = {}
+        d["_forward_pre_hooks"] = {}
+        d["_forward_hooks_with_kwargs"] = set()
+        d["_forward_pre_hooks_with_kwargs"] = set()
+
+    # ------------------------------------------------------------------ calling
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args, **kwargs):
+        if self._forward_pre_hooks or self._forward_hooks:
+            return self._call_with_hooks(args, kwargs)
+        return self.forward(*args, **kwargs)
+
+    def _call_with_hooks(self, args, kwargs):
+        for hook_id, hook in list(self._forward_pre_hooks.items()):
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                           f"but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        output = self.forward(*args, **kwargs)
+        for hook_id, hook in list(self._forward_hooks.items()):
+            if hook_id in self._forward_hooks_with_kwargs:
+                result = hook(self, args, kwargs, output)
+            else:
+                result = hook(self, args, output)
+            if result is not None:
+                output = result
+        return output
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """Call ``hook(module, args)`` before ``forward``; a non-None result replaces the args."""
+        return self._add_hook(self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs, hook, prepend,
+                              with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """Call ``hook(module, args, output)`` after ``forward``; a non-None result replaces the output."""
+        return self._add_hook(self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs)
+
+    @staticmethod
+    def _add_hook(hooks, with_kwargs_set, hook, prepend, with_kwargs):
+        handle = RemovableHandle(hooks)
+        if prepend:
+            items = list(hooks.items())
+            hooks.clear()
+            hooks[handle.id] = hook
+            hooks.update(items)
+        else:
+            hooks[handle.id] = hook
+        if with_kwargs:
+            with_kwargs_set.add(handle.id)
+        return handle
+
+    # ------------------------------------------------------------------ registration
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        params = d.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._remove_from(name, d, d["_buffers"], d["_modules"])
+            d["_non_persistent_buffers_set"].discard(name)
+            self.register_parameter(name, value)
+            return
+        if params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
+                                "(nnlite.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+            return
+        modules = d.get("_modules")
+        if isinstance(value, Module):
+            if modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._remove_from(name, d, params, d["_buffers"])
+            d["_non_persistent_buffers_set"].discard(name)
+            modules[name] = value
+            return
+        if modules is not None and name in modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
+                                "(nnlite.nn.Module or None expected)")
+            modules[name] = value
+            return
+        buffers = d.get("_buffers")
+        if buffers is not None and name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
+                                "(nnlite.Tensor or None expected)")
+            buffers[name] = value
+            return
+        object.__setattr__(self, name, value)
+
+    @staticmethod
+    def _remove_from(name, *dicts):
+        for d in dicts:
+            if d is not None and name in d:
+                del d[name]
+
+    def __getattr__(self, name):
+        d = self.__dict__
+        for key in ("_parameters", "_buffers", "_modules"):
+            members = d.get(key)
+            if members is not None and name in members:
+                return members[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        d = self.__dict__
+        if name in d.get("_parameters", ()):
+            del d["_parameters"][name]
+        elif name in d.get("_buffers", ()):
+            del d["_buffers"][name]
+            d["_non_persistent_buffers_set"].discard(name)
+        elif name in d.get("_modules", ()):
+            del d["_modules"][name]
+        else:
+            object.__delattr__(self, name)
+
+    def register_parameter(self, name, param):
+        """Add a parameter (or ``None``) under ``name``; as assigning ``self.name = param``."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        _check_member_name("parameter", name, self)
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is None:
+            self._parameters[name] = None
+            return
+        if not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                            "(nnlite.nn.Parameter or None required)")
+        if param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                             f"created explicitly. To express '{name}' as a function of another Tensor, compute "
+                             "the value in the forward() method.")
+        self._parameters[name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        """Add a tensor that is state but not a parameter (e.g. BatchNorm's running mean).
+
+        Non-persistent buffers are left out of ``state_dict()``.
+        """
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError("buffer name can't contain \".\"")
+        if name == "":
+            raise KeyError("buffer name can't be empty string \"\"")
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                            "(nnlite Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name, module):
+        """Add a child module under ``name`` (as assigning ``self.name = module``)."""
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f"module name can't contain \".\", got: {name}")
+        if name == "":
+            raise KeyError("module name can't be empty string \"\"")
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def get_submodule(self, target):
+        """The submodule at dotted path ``target`` (``""`` is the module itself)."""
+        if target == "":
+            return self
+        mod = self
+        for item in target.split("."):
+            if not hasattr(mod, item):
+                raise AttributeError(f"{mod._get_name()} has no attribute `{item}`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target):
+        """The parameter at dotted path ``target`` (``"layer1.0.conv1.weight"``)."""
+        module_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, name):
+            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
+        param = getattr(mod, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target):
+        module_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, name):
+            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
+        if name not in mod._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return mod._buffers[name]
+
+    # ------------------------------------------------------------------ iteration
+    def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
+        seen = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for k, v in get_members(module):
+                if v is None or id(v) in seen:
+                    continue
+                if remove_duplicate:
+                    seen.add(id(v))
+                yield (module_prefix + "." + k if module_prefix else k), v
+
+    def parameters(self, recurse=True):
+        """The parameters, in registration order (a shared parameter once)."""
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        """``(dotted name, parameter)`` pairs, e.g. ``("layer1.0.conv1.weight", p)``."""
+        return self._named_members(lambda m: m._parameters.items(), prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse=True):
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        return self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
+
+    def children(self):
+        for _, m in self.named_children():
+            yield m
+
+    def named_children(self):
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in seen:
+                seen.add(id(module))
+                yield name, module
+
+    def modules(self):
+        for _, m in self.named_modules():
+            yield m
+
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        """This module and all below it, depth first, with dotted names (``""`` for this one)."""
+        if memo is None:
+            memo = set()
+        if id(self) in memo:
+            return
+        if remove_duplicate:
+            memo.add(id(self))
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            yield from module.named_modules(memo, prefix + "." + name if prefix else name, remove_duplicate)
+
+    # ------------------------------------------------------------------ state dict
+    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        """Parameters and persistent buffers by dotted name, detached tensors sharing memory.
+
+        Keys come in PyTorch's order: a module's own parameters, then its buffers, then each child's.
+        """
+        if args:  # PyTorch's deprecated positional form (destination, prefix, keep_vars)
+            destination = args[0]
+            if len(args) > 1:
+                prefix = args[1]
+            if len(args) > 2:
+                keep_vars = args[2]
+        if destination is None:
+            destination = OrderedDict()
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        return destination
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        skip = self._non_persistent_buffers_set
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in skip:
+                destination[prefix + name] = buf if keep_vars else buf.detach()
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copy parameters and buffers from ``state_dict`` into this module, in place.
+
+        With ``strict`` (the default) missing keys, unexpected keys and shape mismatches raise one
+        RuntimeError listing them all, in PyTorch's format. Returns ``(missing_keys,
+        unexpected_keys)``.
+        """
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing, unexpected, errors = [], [], []
+
+        def load(module, prefix):
+            module._load_from_state_dict(state_dict, prefix, missing, unexpected, errors, assign)
+            for name, child in module._modules.items():
+                if child is not None:
+                    load(child, prefix + name + ".")
+
+        load(self, "")
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+                type(self).__name__, "\n\t".join(errors)))
+        return _IncompatibleKeys(missing, unexpected)
+
+    def _load_from_state_dict(self, state_dict, prefix, missing, unexpected, errors, assign=False):
+        skip = self._non_persistent_buffers_set
+        local = [(k, v) for k, v in self._parameters.items() if v is not None]
+        local += [(k, v) for k, v in self._buffers.items() if v is not None and k not in skip]
+        local_names = {k for k, _ in local}
+        for name, target in local:
+            key = prefix + name
+            if key not in state_dict:
+                missing.append(key)
+                continue
+            value = state_dict[key]
+            if isinstance(value, np.ndarray):
+                value = Tensor(value)
+            if not isinstance(value, Tensor):
+                errors.append(f'While copying the parameter named "{key}", expected nnlite.Tensor or Tensor-like '
+                              f"object from checkpoint but received {type(value)}")
+                continue
+            if value.shape != target.shape:
+                errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
+                              f"the shape in current model is {target.shape}.")
+                continue
+            try:
+                with no_grad():
+                    if assign:
+                        self._assign_member(name, target, value)
+                    else:
+                        target.copy_(value)
+            except Exception as ex:  # noqa: BLE001  (reported with the key, as PyTorch does)
+                errors.append(f'While copying the parameter named "{key}", whose dimensions in the model are '
+                              f"{target.size()} and whose dimensions in the checkpoint are {value.size()}, an "
+                              f"exception occurred : {ex.args}.")
+        for key in state_dict.keys():
+            if isinstance(key, str) and key.startswith(prefix):
+                first = key[len(prefix):].split(".", 1)[0]
+                if first not in self._modules and first not in local_names:
+                    unexpected.append(key)
+
+    def _assign_member(self, name, target, value):
+        if name in self._parameters:
+            self._parameters[name] = Parameter(value, requires_grad=target.requires_grad)
+        else:
+            self._buffers[name] = value
+
+    # ------------------------------------------------------------------ modes and gradients
+    def train(self, mode=True):
+        """Set training mode (Dropout drops, BatchNorm uses batch statistics) here and below."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.__dict__["training"] = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self):
+        """Evaluation mode: ``train(False)``."""
+        return self.train(False)
+
+    def zero_grad(self, set_to_none=True):
+        """Reset the gradients of all parameters (to ``None`` by default)."""
+        for p in self.parameters():
+            if p._grad is not None:
+                if set_to_none:
+                    p._grad = None
+                else:
+                    g = p._grad
+                    if g._grad_fn is not None:
+                        g = g.detach()
+                        p._grad = g
+                    g._data[...] = 0
+
+    def requires_grad_(self, requires_grad=True):
+        """Set ``requires_grad`` on every parameter; returns the module."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def freeze(self, *names):
+        """Stop gradients for the whole module, or for the named submodules or parameters.
+
+        A frozen parameter has ``requires_grad=False``: backward computes nothing for it and
+        optimizers skip it. Names are dotted paths as in ``named_modules()`` and
+        ``named_parameters()`` (``"layer1"``, ``"fc.bias"``). Returns the module.
+
+        Example:
+            >>> model = nl.models.resnet18().freeze()
+            >>> model.fc = nl.nn.Linear(512, 10)   # a new head, trainable
+        """
+        for p in self._params_for(names, "freeze"):
+            p.requires_grad_(False)
+        return self
+
+    def unfreeze(self, *names):
+        """Undo ``freeze``: the whole module, or the named submodules or parameters."""
+        for p in self._params_for(names, "unfreeze"):
+            p.requires_grad_(True)
+        return self
+
+    def _params_for(self, names, what):
+        if not names:
+            return list(self.parameters())
+        modules = dict(self.named_modules())
+        params = dict(self.named_parameters())
+        found = []
+        for name in names:
+            if not isinstance(name, str):
+                raise TypeError(f"{what}() expects submodule or parameter names (str), got {typename(name)}")
+            if name in modules:
+                found.extend(modules[name].parameters())
+            elif name in params:
+                found.append(params[name])
+            else:
+                children = ", ".join(n for n, _ in self.named_children()) or "none"
+                raise KeyError(f"{what}(): {type(self).__name__} has no submodule or parameter named '{name}' "
+                               f"(its children: {children})")
+        return found
+
+    def apply(self, fn):
+        """Call ``fn`` on every submodule (children first) and on this module; returns the module."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # ------------------------------------------------------------------ dtype and device
+    def _apply(self, fn, recurse=True):
+        """Convert every parameter (in place: the Parameter objects stay) and buffer with ``fn``."""
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
+        with no_grad():
+            for param in self._parameters.values():
+                if param is None:
+                    continue
+                new = fn(param)
+                if new._data is not param._data:
+                    param._data = new._data
+                    param._vc[0] += 1
+                if param._grad is not None:
+                    param._grad = fn(param._grad)
+            for name, buf in self._buffers.items():
+                if buf is not None:
+                    self._buffers[name] = fn(buf)
+        return self
+
+    def to(self, *args, **kwargs):
+        """Convert floating parameters and buffers to a dtype (``model.to(nl.float64)``).
+
+        ``"cpu"`` is accepted; nnlite has no other device.
+        """
+        dtype = kwargs.pop("dtype", None)
+        device = kwargs.pop("device", None)
+        kwargs.pop("non_blocking", None)
+        kwargs.pop("memory_format", None)
+        if kwargs:
+            raise TypeError(f"to() received an invalid combination of arguments: {sorted(kwargs)}")
+        for a in args:
+            if isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, _dtypes.dtype) or (isinstance(a, type) and issubclass(a, np.generic)) \
+                    or isinstance(a, np.dtype):
+                dtype = a
+            elif isinstance(a, bool):
+                continue
+            else:
+                device = a
+        check_device(device)
+        if dtype is None:
+            return self
+        np_dtype = _dtypes.to_numpy_dtype(dtype)
+        if np_dtype.kind not in "fc":
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                            f"dtype={_dtypes.from_numpy_dtype(np_dtype)}")
+        return self._apply(lambda t: t.to(np_dtype) if t._data.dtype.kind in "fc" else t)
+
+    def float(self):
+        return self._apply(lambda t: t.float() if t._data.dtype.kind == "f" else t)
+
+    def double(self):
+        return self._apply(lambda t: t.double() if t._data.dtype.kind == "f" else t)
+
+    def half(self):
+        return self._apply(lambda t: t.half() if t._data.dtype.kind == "f" else t)
+
+    def type(self, dst_type):
+        return self._apply(lambda t: t.to(dst_type))
+
+    def cpu(self):
+        return self
+
+    def cuda(self, device=None):
+        check_device("cuda")
+
+    # ------------------------------------------------------------------ repr
+    def _get_name(self):
+        return type(self).__name__
+
+    def extra_repr(self):
+        """The text inside the parentheses of this module's repr line (override in layers)."""
+        return ""
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({name}): " + _indent(repr(module), 2) for name, module in self._modules.items()]
+        lines = extra_lines + child_lines
+        text = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                text += extra_lines[0]
+            else:
+                text += "\n  " + "\n  ".join(lines) + "\n"
+        return text + ")"
+
+    def __dir__(self):
+        keys = set(super().__dir__())
+        keys.update(self._parameters, self._buffers, self._modules)
+        return sorted(k for k in keys if not k[0].isdigit())
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)

@@ -1,0 +1,100 @@
+"""``MaxPool2d``, ``AvgPool2d``, ``AdaptiveAvgPool2d``."""
+from .. import functional as F
+from ..ops import MaxPool2d as _MaxPoolOp
+from .module import Module
+
+__all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
+
+
+class _PoolNd(Module):
+    def _reraise(self, e):
+        return F.LayerInputError(f"{self!r}: {e}")
+
+
+class MaxPool2d(_PoolNd):
+    """2-D max pooling; ``stride`` defaults to ``kernel_size``.
+
+    Example:
+        >>> nl.nn.MaxPool2d(2, 2)
+        MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
+    """
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+        self._normalised = (None, None)
+
+    def _args(self):
+        """The window arguments as int pairs, normalised once and re-done if an attribute changes."""
+        raw = (self.kernel_size, self.stride, self.padding, self.dilation)
+        key, value = self._normalised
+        if key != raw:
+            value = F._pool_args(*raw, "max_pool2d")
+            self._normalised = (raw, value)
+        return value
+
+    def forward(self, input):
+        kernel, stride, padding, dilation = self._args()
+        try:
+            x = input._data
+        except AttributeError:
+            raise TypeError(f"{self!r}: expected a Tensor as input, got {type(input).__name__}") from None
+        if x.ndim == 4 and not self.return_indices and x.size and \
+                x.shape[2] + 2 * padding[0] >= dilation[0] * (kernel[0] - 1) + 1 and \
+                x.shape[3] + 2 * padding[1] >= dilation[1] * (kernel[1] - 1) + 1:
+            return _MaxPoolOp.apply(input, kernel=kernel, stride=stride, padding=padding, dilation=dilation,
+                                    ceil_mode=bool(self.ceil_mode))
+        try:
+            return F.max_pool2d(input, kernel, stride, padding, dilation, self.ceil_mode, self.return_indices)
+        except F.LayerInputError as e:
+            raise self._reraise(e) from None
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class AvgPool2d(_PoolNd):
+    """2-D average pooling; ``stride`` defaults to ``kernel_size``."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input):
+        try:
+            return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                self.count_include_pad, self.divisor_override)
+        except F.LayerInputError as e:
+            raise self._reraise(e) from None
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool2d(_PoolNd):
+    """Average pooling to a fixed output size (``None`` in it keeps that input dimension)."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input):
+        try:
+            return F.adaptive_avg_pool2d(input, self.output_size)
+        except F.LayerInputError as e:
+            raise self._reraise(e) from None
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"

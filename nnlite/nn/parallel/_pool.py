@@ -1,0 +1,469 @@
+"""The parent's side of DataParallel: worker processes, shared segments and the step protocol.
+
+A ``WorkerPool`` is built for one module layout. It
+
+* moves the module's parameters and buffers into one shared segment (each parent tensor's
+  ``_data`` becomes a view into it, values copied), so optimizer updates reach the workers with
+  no copy;
+* gives every worker a gradient segment (one slot per parameter plus "has a gradient" flags) and
+  two exchange segments, ``inbox`` (input chunks, output gradients) and ``outbox`` (outputs,
+  input gradients), which grow when a step needs more room;
+* starts the workers (``fork`` when that is safe, ``spawn`` otherwise) and runs the forward and
+  backward phases, each a message to every worker and one reply from each.
+
+Every wait watches the workers' process sentinels, so a dead worker is reported at once, and has
+a deadline (``timeout``). After a fault, ``KeyboardInterrupt`` or ``close()`` no process and no
+segment is left: workers are asked to exit, then terminated and killed if they do not, and the
+segments are unlinked.
+"""
+import itertools
+import multiprocessing
+import multiprocessing.connection
+import os
+import pickle
+import signal
+import sys
+import time
+
+import numpy as np
+
+from . import _shared, _worker
+
+# Seconds a worker gets to exit after "exit" before it is terminated, then killed.
+EXIT_GRACE = 2.0
+
+
+class WorkerError(RuntimeError):
+    """A DataParallel worker died or stopped answering."""
+
+
+def fork_is_safe():
+    """False when numba's GNU OpenMP threading layer already runs in this process.
+
+    GNU OpenMP does not survive ``fork``: a forked child that launches a parallel kernel is
+    terminated. Workers are then started with ``spawn`` instead.
+    """
+    if "numba" not in sys.modules:
+        return True
+    import numba
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # not started yet
+        return True
+    if layer != "omp":
+        return True
+    try:
+        from numba.np.ufunc import omppool
+        return omppool.openmp_vendor != "GNU"
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def usable_cpus():
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def signature(module):
+    """What the workers' replicas are built from: the module tree and the tensor shapes."""
+    mods = tuple((name, id(m), type(m)) for name, m in module.named_modules())
+    params = tuple((name, p._data.shape, p._data.dtype) for name, p in module.named_parameters())
+    buffers = tuple((name, b._data.shape, b._data.dtype) for name, b in module.named_buffers())
+    return mods, params, buffers
+
+
+class WorkerPool:
+    def __init__(self, module, workers, threads, timeout, start_method=None):
+        self.module = module
+        self.n = workers
+        self.threads = threads
+        self.timeout = timeout
+        self.owner = os.getpid()
+        self.closed = False
+        self.procs, self.conns = [], []
+        self.segments = []
+        self.call_ids = itertools.count()
+        self.pending_free = []
+        self.warm = set()
+        self.signature = signature(module)
+
+        self.modules = [m for _, m in module.named_modules()]
+        named_params = list(module.named_parameters())
+        named_buffers = list(module.named_buffers())
+        self.params = [p for _, p in named_params]
+        self.buffers = [b for _, b in named_buffers]
+        self.buffer_owners = _worker._buffer_owners(module)
+        self.names = [n for n, _ in named_params] + [n for n, _ in named_buffers]
+        try:
+            self._setup_memory()
+            self._start(start_method)
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ setup
+    def _new_segment(self, nbytes):
+        seg = _shared.Segment(nbytes)
+        self.segments.append(seg)
+        return seg
+
+    def _drop_segment(self, seg):
+        if seg in self.segments:
+            self.segments.remove(seg)
+        seg.release()
+
+    def _setup_memory(self):
+        entries = [(t._data.shape, t._data.dtype) for t in self.params + self.buffers]
+        entries += [(b._data.shape, b._data.dtype) for b in self.buffers]  # replica 0's staging area
+        self.state_layout = _shared.Layout(entries)
+        self.state = self._new_segment(self.state_layout.nbytes)
+        views = self.state_layout.views(self.state)
+        n, m = len(self.params), len(self.buffers)
+        self.param_views = views[:n]
+        self.buffer_views = views[n:n + m]
+        self.staging = views[n + m:]
+        for t, v in zip(self.params + self.buffers, self.param_views + self.buffer_views):
+            np.copyto(v, t._data)
+            t._data = v
+
+        grad_entries = [(p._data.shape, p._data.dtype) for p in self.params] + [((len(self.params),), np.uint8)]
+        self.grad_layout = _shared.Layout(grad_entries)
+        self.grad_segments, self.grad_views, self.grad_flags = [], [], []
+        for _ in range(self.n):
+            seg = self._new_segment(self.grad_layout.nbytes)
+            views = self.grad_layout.views(seg)
+            self.grad_segments.append(seg)
+            self.grad_flags.append(views.pop())
+            self.grad_views.append(views)
+        self.inboxes = [self._new_segment(_shared.grow(0)) for _ in range(self.n)]
+        self.outboxes = [self._new_segment(_shared.grow(0)) for _ in range(self.n)]
+        self.new_segments = [{} for _ in range(self.n)]
+
+    def _start(self, start_method):
+        method = start_method or ("fork" if fork_is_safe() else "spawn")
+        if method not in multiprocessing.get_all_start_methods():
+            raise RuntimeError(f"DataParallel needs the '{method}' start method, which this platform lacks")
+        self.start_method = method
+        ctx = multiprocessing.get_context(method)
+        seed = _seed_from_parent()
+        base = {"parent_pid": os.getpid(), "threads": self.threads, "seed": seed, "names": self.names,
+                "state": self.state.name, "state_layout": self.state_layout,
+                "grad_layout": self.grad_layout}
+        module = self.module
+        if method != "fork":
+            try:
+                module = pickle.dumps(self.module, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as ex:  # noqa: BLE001
+                raise RuntimeError(
+                    "DataParallel cannot fork its workers here: numba's GNU OpenMP threading layer already "
+                    "runs in this process and does not survive fork, so the workers must be started with "
+                    f"'spawn', which needs a picklable module ({type(ex).__name__}: {ex}). Create and run the "
+                    "DataParallel model before running numba kernels in this process, or set "
+                    "NUMBA_THREADING_LAYER=workqueue.") from ex
+        saved_env = {k: os.environ.get(k) for k in _worker.THREAD_ENV_VARS}
+        try:
+            if method != "fork":
+                _worker.set_thread_env(self.threads)  # read by the spawned interpreter's libraries
+            for rank in range(self.n):
+                parent_conn, child_conn = ctx.Pipe(duplex=True)
+                setup = dict(base, module=module, grads=self.grad_segments[rank].name,
+                             inbox=self.inboxes[rank].name, outbox=self.outboxes[rank].name)
+                args = (rank, child_conn, setup)
+                if method == "fork":
+                    args += (self.conns + [parent_conn],)
+                proc = ctx.Process(target=_worker.main, args=args, daemon=True, name=f"DataParallel-{rank}")
+                try:
+                    proc.start()
+                finally:
+                    child_conn.close()
+                self.conns.append(parent_conn)
+                self.procs.append(proc)
+        finally:
+            for k, v in saved_env.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
+    # ------------------------------------------------------------------ state
+    def sync(self):
+        """Make sure the module's parameters and buffers still live in the shared block.
+
+        A tensor whose array was replaced (``.data = ...``, ``load_state_dict(assign=True)``, a
+        new ``Parameter`` object) is copied into its slot and pointed at it again. Returns False
+        when the layout itself changed (new or reshaped tensors, replaced submodules): the pool
+        must then be rebuilt.
+        """
+        if signature(self.module) != self.signature:
+            return False
+        params = [p for _, p in self.module.named_parameters()]
+        buffers = [b for _, b in self.module.named_buffers()]
+        for t, v in zip(params + buffers, self.param_views + self.buffer_views):
+            if t._data is not v:
+                np.copyto(v, t._data)
+                t._data = v
+        self.params, self.buffers = params, buffers
+        return True
+
+    def restore(self):
+        """Give the module's tensors private arrays again (values copied out of shared memory)."""
+        views = {id(v) for v in getattr(self, "param_views", []) + getattr(self, "buffer_views", [])}
+        tensors = list(getattr(self, "params", [])) + list(getattr(self, "buffers", []))
+        try:
+            tensors += [p for p in self.module.parameters()] + [b for b in self.module.buffers()]
+        except Exception:  # noqa: BLE001  (a module left half-built by an exception)
+            pass
+        for t in tensors:
+            if id(t._data) in views:
+                t._data = t._data.copy()
+
+    # ------------------------------------------------------------------ messages
+    def _send(self, rank, msg):
+        try:
+            self.conns[rank].send(msg)
+        except (OSError, ValueError) as ex:
+            self._dead(rank, "while sending it a command", ex)
+
+    def _header(self, rank, frees):
+        h = {}
+        if frees:
+            h["free"] = frees
+        if self.new_segments[rank]:
+            h["segments"] = self.new_segments[rank]
+            self.new_segments[rank] = {}
+        return h
+
+    def free(self, call_id, ranks):
+        """Tell workers a call's graph is no longer needed (a small message, no reply)."""
+        if self.closed or os.getpid() != self.owner:
+            return
+        for r in ranks:
+            try:
+                self.conns[r].send(("free", (call_id,)))
+            except (OSError, ValueError):
+                pass  # reported at the next real command
+
+    def defer_free(self, call_id):
+        """Like ``free`` but sent along with the next command (safe from a finaliser)."""
+        if not self.closed:
+            self.pending_free.append(call_id)
+
+    def _collect(self, ranks, phase):
+        """Wait for one reply from each worker in ``ranks``; dead workers and timeouts raise."""
+        pending = set(ranks)
+        replies = {}
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        while pending:
+            waitables = {}
+            for r in pending:
+                waitables[self.conns[r]] = r
+                waitables[self.procs[r].sentinel] = r
+            wait = 1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))
+            ready = multiprocessing.connection.wait(list(waitables), timeout=wait)
+            for obj in ready:
+                r = waitables[obj]
+                if r not in pending:
+                    continue
+                conn = self.conns[r]
+                if obj is conn or conn.poll():
+                    try:
+                        replies[r] = conn.recv()
+                    except (EOFError, OSError) as ex:
+                        self._dead(r, f"during {phase}", ex)
+                    pending.discard(r)
+                else:
+                    self._dead(r, f"during {phase}")
+            if pending and deadline is not None and time.monotonic() >= deadline:
+                r = min(pending)
+                self.close()
+                raise WorkerError(f"DataParallel worker {r} did not finish its {phase} within {self.timeout} "
+                                  "seconds; the workers were shut down")
+        return replies
+
+    def _dead(self, rank, when, cause=None):
+        proc = self.procs[rank]
+        proc.join(0.5)
+        code = proc.exitcode
+        if code is None:
+            how = "stopped answering"
+        elif code < 0:
+            try:
+                how = f"was killed by signal {signal.Signals(-code).name}"
+            except ValueError:
+                how = f"was killed by signal {-code}"
+        else:
+            how = f"exited unexpectedly with exit code {code}"
+        self.close()
+        raise WorkerError(f"DataParallel worker {rank} (pid {proc.pid}) {how} {when}; the workers were shut "
+                          "down (they restart at the next forward)") from cause
+
+    def _run(self, messages, phase, serial, frees):
+        """Send ``messages[rank]`` and collect the replies; the first call of a kind runs on worker
+        0 alone before the others start (it compiles or loads the numba kernels and writes their
+        cache, which concurrent writers would race on)."""
+        ranks = sorted(messages)
+        replies = {}
+        try:
+            if serial and len(ranks) > 1:
+                first, rest = ranks[:1], ranks[1:]
+                self._send(first[0], messages[first[0]])
+                replies.update(self._collect(first, phase))
+            else:
+                rest = ranks
+            for r in rest:
+                self._send(r, messages[r])
+            replies.update(self._collect(rest, phase))
+        except BaseException:
+            # KeyboardInterrupt or a fault: the protocol is out of step, so start afresh next time.
+            self.close()
+            raise
+        del self.pending_free[:len(frees)]  # finalisers may have added more meanwhile
+        for r in ranks:
+            _, _, out, err = replies[r]
+            if out:
+                sys.stdout.write(out)
+            if err:
+                sys.stderr.write(err)
+        return replies
+
+    @staticmethod
+    def _raise_first_error(replies):
+        errors = [replies[r][1] for r in sorted(replies) if replies[r][0] == "err"]
+        if errors:
+            raise errors[0].exception()
+
+    def _ensure_inbox(self, rank, nbytes):
+        if nbytes > self.inboxes[rank].size:
+            old = self.inboxes[rank]
+            self.inboxes[rank] = self._new_segment(_shared.grow(nbytes))
+            self.new_segments[rank]["inbox"] = self.inboxes[rank].name
+            self._drop_segment(old)
+        return self.inboxes[rank]
+
+    def _read_results(self, rank, result):
+        """Arrays a worker sent: from its outbox, or inline (then the outbox grows for next time)."""
+        if result["inline"] is not None:
+            arrays = result["inline"]
+            old = self.outboxes[rank]
+            self.outboxes[rank] = self._new_segment(_shared.grow(result["need"]))
+            self.new_segments[rank]["outbox"] = self.outboxes[rank].name
+            self._drop_segment(old)
+            return arrays
+        return _shared.unpack(self.outboxes[rank], result["descriptors"], copy=False)
+
+    # ------------------------------------------------------------------ phases
+    def forward(self, chunks, input_requires_grad, structure, grad_enabled):
+        """Run the module on ``chunks[rank]`` (lists of input arrays) in workers ``0..len-1``.
+
+        Returns ``(call_id, results)`` with, per worker, the output structure, the output arrays
+        (views into the outboxes, valid until the next phase) and their ``requires_grad`` flags.
+        """
+        call_id = next(self.call_ids)
+        train = tuple(m.training for m in self.modules)
+        requires_grad = tuple(p._requires_grad for p in self.params)
+        messages = {}
+        frees = tuple(self.pending_free)
+        for rank, arrays in enumerate(chunks):
+            inbox = self._ensure_inbox(rank, _shared.pack_size(arrays))
+            h = self._header(rank, frees)
+            h.update(inputs=_shared.pack(inbox, arrays), input_requires_grad=input_requires_grad,
+                     structure=structure, grad=grad_enabled, train=train, requires_grad=requires_grad)
+            messages[rank] = ("fwd", call_id, h)
+        key = ("fwd", grad_enabled, train, tuple((a.dtype.str, a.ndim) for a in chunks[0]))
+        replies = self._run(messages, "forward", key not in self.warm, frees)
+        self.warm.add(key)
+        kept = [r for r in sorted(replies) if replies[r][0] == "ok" and replies[r][1]["kept"]]
+        if any(replies[r][0] == "err" for r in replies):
+            for r in kept:
+                self.free(call_id, [r])
+            self._raise_first_error(replies)
+        if self.staging:
+            for stage, view in zip(self.staging, self.buffer_views):
+                np.copyto(view, stage)
+            for b in self.buffers:
+                b._vc[0] += 1
+        results = []
+        for rank in sorted(replies):
+            res = replies[rank][1]
+            results.append((res["structure"], self._read_results(rank, res), res["requires_grad"]))
+        return call_id, results, key
+
+    def backward(self, call_id, grads, param_indices, retain, key):
+        """Backpropagate ``grads[rank]`` (one array or None per output) through each worker's graph
+        of call ``call_id``. Returns the summed gradients of ``params[i]`` for ``i`` in
+        ``param_indices`` (None where no worker produced one) and, per worker, its input gradients.
+        """
+        messages = {}
+        frees = tuple(self.pending_free)
+        for rank, arrays in enumerate(grads):
+            inbox = self._ensure_inbox(rank, _shared.pack_size(arrays))
+            h = self._header(rank, frees)
+            h.update(grads=_shared.pack(inbox, arrays), retain=retain)
+            messages[rank] = ("bwd", call_id, h)
+        bkey = ("bwd",) + key
+        replies = self._run(messages, "backward", bkey not in self.warm, frees)
+        self.warm.add(bkey)
+        self._raise_first_error(replies)
+        ranks = sorted(replies)
+        param_grads = []
+        for i in param_indices:
+            total = None
+            for r in ranks:
+                if self.grad_flags[r][i]:
+                    g = self.grad_views[r][i]
+                    if total is None:
+                        total = g.copy()
+                    else:
+                        np.add(total, g, out=total)
+            param_grads.append(total)
+        input_grads = [[None if a is None else a.copy() for a in self._read_results(r, replies[r][1])]
+                       for r in ranks]
+        return param_grads, input_grads
+
+    # ------------------------------------------------------------------ shutdown
+    def close(self):
+        """Stop the workers, give the module private arrays again and unlink every segment."""
+        if self.closed or os.getpid() != self.owner:
+            return
+        self.closed = True
+        try:
+            for conn, proc in zip(self.conns, self.procs):
+                if proc.is_alive():
+                    try:
+                        conn.send(("exit",))
+                    except (OSError, ValueError):
+                        pass
+            deadline = time.monotonic() + EXIT_GRACE
+            for proc in self.procs:
+                proc.join(max(0.0, deadline - time.monotonic()))
+            for proc in self.procs:
+                if proc.is_alive():
+                    proc.terminate()
+                    proc.join(1.0)
+                    if proc.is_alive():
+                        proc.kill()
+                        proc.join(1.0)
+            for conn in self.conns:
+                conn.close()
+            for proc in self.procs:
+                try:
+                    proc.close()
+                except ValueError:
+                    pass
+        finally:
+            self.restore()
+            for seg in self.segments:
+                seg.release()
+            self.segments = []
+
+
+def _seed_from_parent():
+    """A seed for the workers' generators derived from nnlite's generator without drawing from it
+    (so the parent's random stream is the same with or without DataParallel)."""
+    from ...autograd.random import get_rng_state
+    state = get_rng_state()
+    inner = state.get("state", {})
+    value = inner.get("state", 0) if isinstance(inner, dict) else 0
+    return int(value) % (1 << 128)
+

@@ -1,0 +1,330 @@
+"""The DataParallel worker process: one replica of the module, driven by commands from the parent.
+
+A worker holds a replica whose parameters are views into the parent's shared parameter block, so
+it always computes with the current weights. Its buffers (BatchNorm running statistics) are
+private copies, refreshed from the shared block before every forward; replica 0 hands its updated
+buffers back through a staging area that the parent copies into the shared block once every
+replica has finished the step.
+
+Commands arrive through a pipe as small tuples; arrays travel through shared segments (see
+``_shared``). Per call the worker keeps the autograd graph of its forward (keyed by the call id)
+until the parent says the graph is no longer needed, so that several forwards may be pending
+before their backwards, as with an ordinary module.
+
+Everything the worker prints during a command is captured and sent back, and the parent prints it
+in replica order, so output is deterministic.
+"""
+import io
+import os
+import pickle
+import signal
+import sys
+import traceback
+
+# Environment variables that fix the thread count of BLAS, OpenMP and numba.
+THREAD_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+                   "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+# How often an idle worker checks that its parent is alive (seconds).
+WATCHDOG_INTERVAL = 0.5
+
+
+class RemoteError:
+    """An exception raised in a worker, carried to the parent with its formatted traceback."""
+
+    def __init__(self, exc_type, text, rank, phase):
+        self.exc_type, self.text, self.rank, self.phase = exc_type, text, rank, phase
+
+    @classmethod
+    def current(cls, rank, phase):
+        exc_type, exc, tb = sys.exc_info()
+        text = "".join(traceback.format_exception(exc_type, exc, tb))
+        try:
+            pickle.loads(pickle.dumps(exc_type))
+        except Exception:  # noqa: BLE001  (a class defined where the parent cannot find it)
+            exc_type = RuntimeError
+        return cls(exc_type, text, rank, phase)
+
+    def exception(self):
+        """The exception to raise in the parent: the worker's type when it can carry the text."""
+        msg = (f"Caught {self.exc_type.__name__} in DataParallel worker {self.rank} ({self.phase}).\n"
+               f"Original traceback from the worker:\n{self.text}")
+        if issubclass(self.exc_type, KeyError):
+            return _KeyErrorMessage(msg)
+        try:
+            exc = self.exc_type(msg)
+        except Exception:  # noqa: BLE001
+            exc = None
+        if not isinstance(exc, BaseException) or str(exc) != msg:
+            exc = RuntimeError(msg)
+        return exc
+
+
+class _KeyErrorMessage(KeyError):
+    def __str__(self):
+        return self.args[0]
+
+
+def set_thread_env(threads):
+    """Thread-count environment for libraries that read it when they start."""
+    for var in THREAD_ENV_VARS:
+        os.environ[var] = str(threads)
+
+
+def limit_threads(threads):
+    """Use ``threads`` threads in BLAS and numba in this process."""
+    set_thread_env(threads)
+    try:
+        from threadpoolctl import threadpool_limits
+        threadpool_limits(threads)
+    except ImportError:
+        pass
+    try:
+        import numba
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    except ImportError:
+        pass
+
+
+def main(rank, conn, setup, close_fds=()):
+    """Entry point of a worker process.
+
+    ``setup`` holds the module (the object itself when forked, its pickle when spawned), the names
+    of the shared segments and their layouts.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    for c in close_fds:  # pipe ends to the other workers, inherited through fork
+        try:
+            c.close()
+        except OSError:
+            pass
+    code = 0
+    try:
+        _Replica(rank, conn, setup).serve()
+    except BaseException:  # noqa: BLE001  (the parent learns of it through the closed pipe)
+        code = 1
+        try:
+            traceback.print_exc()
+        except Exception:  # noqa: BLE001
+            pass
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001
+            pass
+        os._exit(code)  # no inherited finalisers or atexit handlers may run here
+
+
+class _Replica:
+    def __init__(self, rank, conn, setup):
+        self.rank = rank
+        self.conn = conn
+        self.parent_pid = setup["parent_pid"]
+        self.parent_ppid = os.getppid()
+        limit_threads(setup["threads"])
+
+        import numpy as np
+        from ...autograd import random as nl_random
+        from ...autograd.tensor import _make
+        from . import _shared
+        self.np, self._make, self._shared = np, _make, _shared
+
+        seed = np.random.SeedSequence(setup["seed"], spawn_key=(rank,))
+        state = seed.generate_state(2, np.uint64)
+        nl_random.manual_seed(int(state[0]) & 0x7FFFFFFFFFFFFFFF)
+        np.random.seed(int(state[1]) & 0xFFFFFFFF)
+        import random
+        random.seed(int(state[1]))
+
+        module = setup["module"]
+        if isinstance(module, bytes):
+            module = pickle.loads(module)
+        self.module = module
+        self.modules = [m for _, m in module.named_modules()]
+        self.params = [p for _, p in module.named_parameters()]
+        self.buffer_owners = _buffer_owners(module)
+        names = [n for n, _ in module.named_parameters()] + [n for n, _ in module.named_buffers()]
+        if names != setup["names"]:
+            raise RuntimeError("the replica's parameters and buffers differ from the parent's")
+
+        self.state = _shared.Segment.attach(setup["state"])
+        views = setup["state_layout"].views(self.state)
+        n = len(self.params)
+        for p, v in zip(self.params, views[:n]):
+            p._data = v
+            p._grad = None
+        self.shared_buffers = views[n:n + len(self.buffer_owners)]
+        self.staging = views[n + len(self.buffer_owners):]
+        for (mod, name), v in zip(self.buffer_owners, self.shared_buffers):
+            mod._buffers[name]._data = v.copy()
+        self.grads = _shared.Segment.attach(setup["grads"])
+        self.grad_views = setup["grad_layout"].views(self.grads)
+        self.grad_flags = self.grad_views.pop()
+        self.inbox = _shared.Segment.attach(setup["inbox"])
+        self.outbox = _shared.Segment.attach(setup["outbox"])
+        self.graphs = {}
+        self.last_train = None
+
+    # ------------------------------------------------------------------ loop
+    def serve(self):
+        conn = self.conn
+        while True:
+            if not conn.poll(WATCHDOG_INTERVAL):
+                if os.getppid() != self.parent_ppid or not _alive(self.parent_pid):
+                    return  # the parent is gone
+                continue
+            try:
+                msg = conn.recv()
+            except (EOFError, OSError):
+                return
+            kind = msg[0]
+            if kind == "exit":
+                return
+            if kind == "free":
+                self._free(msg[1])
+                continue
+            phase = "forward" if kind == "fwd" else "backward"
+            out, err = io.StringIO(), io.StringIO()
+            saved = sys.stdout, sys.stderr
+            sys.stdout, sys.stderr = out, err
+            try:
+                self._free(msg[2].get("free", ()))
+                self._attach(msg[2].get("segments"))
+                result = self._forward(msg[1], msg[2]) if kind == "fwd" else self._backward(msg[1], msg[2])
+                reply = ("ok", result)
+            except BaseException:  # noqa: BLE001  (reported to the parent, which re-raises it)
+                reply = ("err", RemoteError.current(self.rank, phase))
+            finally:
+                sys.stdout, sys.stderr = saved
+            try:
+                conn.send(reply + (out.getvalue(), err.getvalue()))
+            except Exception:  # noqa: BLE001  (e.g. an exception class that cannot be pickled)
+                err_info = RemoteError(RuntimeError, "".join(traceback.format_exc()), self.rank, phase)
+                conn.send(("err", err_info, out.getvalue(), err.getvalue()))
+
+    def _free(self, call_ids):
+        for k in call_ids:
+            self.graphs.pop(k, None)
+
+    def _attach(self, segments):
+        if not segments:
+            return
+        for which, name in segments.items():
+            old = getattr(self, which)
+            setattr(self, which, self._shared.Segment.attach(name))
+            old.release()
+
+    # ------------------------------------------------------------------ forward
+    def _forward(self, call_id, h):
+        from ...autograd import grad_mode
+        np, _make = self.np, self._make
+        train = h["train"]
+        if train != self.last_train:
+            for m, flag in zip(self.modules, train):
+                m.__dict__["training"] = flag
+            self.last_train = train
+        for p, flag in zip(self.params, h["requires_grad"]):
+            p._requires_grad = flag
+        # Fresh buffer tensors with the parent's current values (graphs still pending from earlier
+        # calls keep the tensors they saved).
+        for (mod, name), shared in zip(self.buffer_owners, self.shared_buffers):
+            mod._buffers[name] = _make(shared.copy())
+
+        arrays = self._shared.unpack(self.inbox, h["inputs"])
+        tensors = []
+        for a, rg in zip(arrays, h["input_requires_grad"]):
+            t = _make(a)
+            if rg and h["grad"]:
+                t._requires_grad = True
+            tensors.append(t)
+        from ._tree import from_slots
+        args, kwargs = from_slots(h["structure"], tensors)
+
+        with grad_mode.set_grad_enabled(h["grad"]):
+            output = self.module(*args, **kwargs)
+
+        if self.rank == 0 and self.staging:
+            for mod_name, stage in zip(self.buffer_owners, self.staging):
+                data = mod_name[0]._buffers[mod_name[1]]._data
+                if data.shape == stage.shape:
+                    np.copyto(stage, data, casting="unsafe")
+
+        from ...autograd.tensor import Tensor
+        from ._tree import to_slots
+        structure, outs = to_slots(output, lambda x: isinstance(x, Tensor))
+        out_arrays = [np.ascontiguousarray(t._data) for t in outs]
+        requires = [bool(t._requires_grad) for t in outs]
+        need = self._shared.pack_size(out_arrays)
+        if need <= self.outbox.size:
+            descriptors, inline = self._shared.pack(self.outbox, out_arrays), None
+        else:
+            descriptors, inline = None, out_arrays
+        if any(requires):
+            diff_inputs = [t for t in tensors if t._requires_grad]
+            self.graphs[call_id] = (outs, diff_inputs)
+        return {"structure": structure, "descriptors": descriptors, "inline": inline, "need": need,
+                "requires_grad": requires, "kept": any(requires)}
+
+    # ------------------------------------------------------------------ backward
+    def _backward(self, call_id, h):
+        from ...autograd.engine import backward
+        np, _make = self.np, self._make
+        graph = self.graphs.get(call_id)
+        if graph is None:
+            raise RuntimeError("DataParallel worker has no graph for this output (it was freed or never built)")
+        outs, diff_inputs = graph
+        grads = self._shared.unpack(self.inbox, h["grads"])
+        roots, seeds = [], []
+        for t, g in zip(outs, grads):
+            if g is not None and t._requires_grad:
+                roots.append(t)
+                seeds.append(_make(g))
+        for p in self.params:
+            p._grad = None
+        for t in diff_inputs:
+            t._grad = None
+        if roots:
+            backward(roots, seeds, retain_graph=True)
+        flags = self.grad_flags
+        for i, (p, view) in enumerate(zip(self.params, self.grad_views)):
+            g = p._grad
+            if g is None:
+                flags[i] = 0
+            else:
+                np.copyto(view, g._data, casting="unsafe")
+                flags[i] = 1
+                p._grad = None
+        input_grads = []
+        for t in diff_inputs:
+            input_grads.append(None if t._grad is None else np.ascontiguousarray(t._grad._data))
+            t._grad = None
+        need = self._shared.pack_size(input_grads)
+        if need <= self.outbox.size:
+            descriptors, inline = self._shared.pack(self.outbox, input_grads), None
+        else:
+            descriptors, inline = None, input_grads
+        if not h.get("retain", True):
+            self.graphs.pop(call_id, None)
+        return {"descriptors": descriptors, "inline": inline, "need": need}
+
+
+def _buffer_owners(module):
+    """``(owning module, name)`` for each buffer, in ``named_buffers()`` order (no duplicates)."""
+    owners, seen = [], set()
+    for _, mod in module.named_modules():
+        for name, b in mod._buffers.items():
+            if b is not None and id(b) not in seen:
+                seen.add(id(b))
+                owners.append((mod, name))
+    return owners
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,377 @@
+"""``nl.nn.DataParallel``: data parallelism over CPU worker processes, with PyTorch's interface.
+
+Per call the batch is split along ``dim`` with ``chunk``'s sizes, each chunk runs through a
+replica of the module in its own worker process, and the outputs are gathered in order into
+Tensors that belong to the caller's autograd graph (through the ``Gather`` function below). Its
+backward sends each worker its slice of the output gradient; the workers backpropagate through
+the graphs they kept, and the parameter gradients of all replicas are summed into the wrapped
+module's parameters' ``.grad`` by the ordinary autograd engine, so any optimizer steps unchanged.
+
+How parameters, buffers and arrays move between the processes is described in ``_pool`` and
+``_worker``.
+"""
+import warnings
+import weakref
+
+import numpy as np
+
+from ...autograd import grad_mode
+from ...autograd.function import _SECOND_BACKWARD, Function, Node, _modified_message
+from ...autograd.tensor import Tensor, _make
+from ..modules.module import Module
+from . import _pool
+from ._tree import Slot, to_slots, from_slots
+
+__all__ = ["DataParallel"]
+
+_SCALAR_GATHER = ("Was asked to gather along dimension 0, but all input tensors were scalars; will instead "
+                  "unsqueeze and return a vector.")
+
+
+def chunk_sizes(n, chunks):
+    """The sizes ``chunk`` gives when splitting ``n`` items into at most ``chunks`` pieces:
+    ``ceil(n / chunks)`` each, the last one smaller (30 in 4 -> 8, 8, 8, 6; 10 in 4 -> 3, 3, 3, 1;
+    5 in 4 -> 2, 2, 1)."""
+    if n <= 0:
+        return []
+    step = -(-n // chunks)
+    return [min(step, n - start) for start in range(0, n, step)]
+
+
+class DataParallel(Module):
+    r"""Run a module on several CPU worker processes, splitting each batch between them.
+
+    The interface is PyTorch's ``nn.DataParallel``: calling the wrapper splits every Tensor
+    argument along ``dim`` (other arguments are passed to every replica as they are), runs the
+    pieces in parallel and returns the gathered outputs. ``backward`` through them sums the
+    replicas' parameter gradients into ``module``'s parameters' ``.grad``.
+
+    Args:
+        module: the module to parallelize (``.module`` gives it back).
+        device_ids: accepted for compatibility; on the CPU only its length matters (the number of
+            workers when ``workers`` is not given).
+        output_device: accepted for compatibility (the output is always on the CPU).
+        dim (int): the dimension to split and gather along (default 0).
+        workers (int): worker processes (default: the number of usable CPUs). ``0`` runs the
+            module in this process.
+        threads (int): BLAS and numba threads per worker (default: CPUs // workers, at least 1).
+        timeout (float): seconds to wait for a step's replies before giving up (default 300;
+            ``None`` waits as long as the workers live). A dead worker is reported at once.
+
+    Workers start at the first forward and stop at ``close()``, at the end of a ``with`` block, on
+    garbage collection or at interpreter exit; after a fault they restart at the next forward.
+
+    Example:
+        >>> model = nl.nn.DataParallel(Net(), workers=2)
+        >>> loss = loss_fn(model(x), y)   # x of 30 rows: two chunks of 15
+        >>> loss.backward()               # gradients of both replicas summed into Net's .grad
+        >>> model.close()
+    """
+
+    def __init__(self, module, device_ids=None, output_device=None, dim=0, *, workers=None, threads=None,
+                 timeout=300.0, start_method=None):
+        super().__init__()
+        if not isinstance(module, Module):
+            raise TypeError(f"DataParallel expects an nnlite.nn.Module, got {type(module).__name__}")
+        for d in (device_ids or []) + ([] if output_device is None else [output_device]):
+            if not (isinstance(d, int) or str(d).split(":")[0] == "cpu"):
+                raise RuntimeError(f"nnlite runs on the CPU only; device '{d}' is not available")
+        if workers is None:
+            workers = len(device_ids) if device_ids else _pool.usable_cpus()
+        workers = int(workers)
+        if workers < 0:
+            raise ValueError(f"workers must be >= 0, got {workers}")
+        if threads is None:
+            threads = max(1, _pool.usable_cpus() // max(workers, 1))
+        threads = int(threads)
+        if threads < 1:
+            raise ValueError(f"threads must be >= 1, got {threads}")
+        if start_method not in (None, "fork", "spawn", "forkserver"):
+            raise ValueError(f"unknown start method {start_method!r}")
+        self.module = module
+        self.dim = dim
+        self.workers = workers
+        self.threads = threads
+        self.timeout = timeout
+        self.start_method = start_method
+        self.device_ids = list(range(workers))
+        self.output_device = "cpu"
+        self._init_runtime()
+
+    def _init_runtime(self):
+        runtime = _Runtime()
+        self.__dict__["_runtime"] = runtime
+        self.__dict__["_finalizer"] = weakref.finalize(self, runtime.close)
+
+    # ------------------------------------------------------------------ lifetime
+    def close(self):
+        """Stop the worker processes and free the shared memory (the wrapped module keeps its
+        current parameter values). The next forward starts new workers."""
+        self._runtime.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_runtime", None)
+        state.pop("_finalizer", None)
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        self._init_runtime()
+
+    @property
+    def pids(self):
+        """Process ids of the running workers (empty before the first forward and after close)."""
+        pool = self._runtime.pool
+        if pool is None or pool.closed:
+            return []
+        return [p.pid for p in pool.procs]
+
+    # ------------------------------------------------------------------ forward
+    def forward(self, *inputs, **kwargs):
+        if self.workers == 0:
+            return self.module(*inputs, **kwargs)
+        structure, tensors = to_slots((inputs, kwargs), lambda x: isinstance(x, Tensor))
+        dim = self.dim
+        if tensors:
+            for t in tensors:
+                if t.ndim == 0:
+                    raise ValueError("DataParallel cannot split a 0-dimensional tensor argument "
+                                     "(every tensor argument is split along dimension "
+                                     f"{dim}; pass scalars as Python numbers)")
+            d0 = dim % tensors[0].ndim
+            sizes = chunk_sizes(tensors[0].shape[d0], self.workers)
+            splits = []
+            for t in tensors:
+                d = dim % t.ndim
+                s = chunk_sizes(t.shape[d], self.workers)
+                if len(s) != len(sizes):
+                    raise ValueError(f"DataParallel splits every tensor argument along dimension {dim} into the "
+                                     f"same number of chunks; got {len(sizes)} chunks for a tensor of shape "
+                                     f"{tuple(tensors[0].shape)} and {len(s)} for one of shape {tuple(t.shape)}")
+                splits.append((d, np.cumsum([0] + s)))
+            chunks = []
+            for r in range(len(sizes)):
+                arrays = []
+                for t, (d, bounds) in zip(tensors, splits):
+                    index = (slice(None),) * d + (slice(int(bounds[r]), int(bounds[r + 1])),)
+                    arrays.append(t._data[index])
+                chunks.append(arrays)
+            if not chunks:
+                raise ValueError(f"DataParallel got an empty batch (size 0 along dimension {dim})")
+        else:
+            chunks = [[]]  # nothing to split: one replica runs the call
+        grad_enabled = grad_mode.is_grad_enabled()
+        pool = self._runtime.pool_for(self)
+        diff_inputs = [i for i, t in enumerate(tensors) if grad_enabled and t._requires_grad]
+        param_indices = [i for i, p in enumerate(pool.params) if grad_enabled and p._requires_grad]
+        job = _Job(pool, self.dim, structure, chunks, [tensors[i]._requires_grad for i in range(len(tensors))],
+                   grad_enabled, diff_inputs, [splits[i] for i in diff_inputs] if tensors else [],
+                   param_indices)
+        outputs = Gather.apply(job, *[tensors[i] for i in diff_inputs], *[pool.params[i] for i in param_indices])
+        return from_slots(job.out_structure, outputs)
+
+
+class _Runtime:
+    """The current worker pool of one DataParallel (rebuilt when the module's layout changes)."""
+
+    def __init__(self):
+        self.pool = None
+
+    def pool_for(self, dp):
+        pool = self.pool
+        if pool is not None and not pool.closed and pool.module is dp.module and pool.n == dp.workers:
+            if pool.sync():
+                return pool
+        self.close()
+        self.pool = _pool.WorkerPool(dp.module, dp.workers, dp.threads, dp.timeout, dp.start_method)
+        return self.pool
+
+    def close(self):
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.close()
+
+
+class _Job:
+    """One DataParallel call: what the forward sent and what backward needs to answer it."""
+
+    def __init__(self, pool, dim, structure, chunks, input_requires_grad, grad_enabled, diff_inputs,
+                 input_splits, param_indices):
+        self.pool = pool
+        self.dim = dim
+        self.structure = structure
+        self.chunks = chunks
+        self.input_requires_grad = input_requires_grad
+        self.grad_enabled = grad_enabled
+        self.diff_inputs = diff_inputs
+        self.input_splits = input_splits
+        self.param_indices = param_indices
+        self.param_versions = [pool.params[i]._vc[0] for i in param_indices]
+        self.call_id = None
+        self.kept = False
+        self.released = False
+        self.freed = False
+
+    def run_forward(self):
+        pool = self.pool
+        self.call_id, results, self.key = pool.forward(self.chunks, self.input_requires_grad, self.structure,
+                                                       self.grad_enabled)
+        structures = [s for s, _, _ in results]
+        counts = {len(a) for _, a, _ in results}
+        if len(counts) != 1:
+            raise RuntimeError("DataParallel replicas returned different numbers of tensors")
+        self.kept = any(any(rg) for _, _, rg in results)
+        self.out_structure = _merge_structures(structures)
+        self.ranks = len(results)
+        gathered, differentiable, self.out_splits = [], [], []
+        for k in range(counts.pop()):
+            parts = [arrays[k] for _, arrays, _ in results]
+            if all(p.ndim == 0 for p in parts):
+                if len(parts) > 1:
+                    warnings.warn(_SCALAR_GATHER, UserWarning, stacklevel=4)
+                out = np.stack(parts)
+                self.out_splits.append(None)
+            else:
+                d = self.dim % parts[0].ndim
+                out = np.concatenate(parts, axis=d)
+                self.out_splits.append((d, np.cumsum([0] + [p.shape[d] for p in parts])))
+            gathered.append(out)
+            differentiable.append([rg[k] for _, _, rg in results])
+        self.out_requires_grad = differentiable
+        return gathered, [any(flags) for flags in differentiable]
+
+    def run_backward(self, grads):
+        pool = self.pool
+        if pool.closed:
+            raise RuntimeError("the DataParallel workers that computed this output were shut down (close(), a "
+                               "fault or a change of the module) before backward")
+        per_rank = []
+        for r in range(self.ranks):
+            arrays = []
+            for k, g in enumerate(grads):
+                if g is None or not self.out_requires_grad[k][r]:
+                    arrays.append(None)
+                    continue
+                split = self.out_splits[k]
+                if split is None:
+                    arrays.append(np.ascontiguousarray(g._data[r]))
+                else:
+                    d, bounds = split
+                    index = (slice(None),) * d + (slice(int(bounds[r]), int(bounds[r + 1])),)
+                    arrays.append(g._data[index])
+            per_rank.append(arrays)
+        param_grads, input_grads = pool.backward(self.call_id, per_rank, self.param_indices, True, self.key)
+        inputs = []
+        for j, (d, bounds) in enumerate(self.input_splits):
+            parts = [input_grads[r][j] for r in range(self.ranks)]
+            if all(p is None for p in parts):
+                inputs.append(None)
+                continue
+            shape = list(next(p for p in parts if p is not None).shape)
+            filled = []
+            for r, p in enumerate(parts):
+                if p is None:
+                    shape[d] = int(bounds[r + 1] - bounds[r])
+                    p = np.zeros(shape, dtype=next(q for q in parts if q is not None).dtype)
+                filled.append(p)
+            inputs.append(_make(np.concatenate(filled, axis=d)))
+        return inputs, [None if g is None else _make(g) for g in param_grads]
+
+    def release(self):
+        """The caller's graph is gone or freed: the workers may drop theirs."""
+        if self.kept and not self.released:
+            self.released = True
+            self.pool.free(self.call_id, range(self.ranks))
+
+    def __del__(self):
+        if self.kept and not self.released:
+            self.released = True
+            try:
+                self.pool.defer_free(self.call_id)
+            except Exception:  # noqa: BLE001  (during interpreter shutdown)
+                pass
+
+
+def _merge_structures(structures):
+    """The gathered output structure: replica 0's, with each non-tensor, non-None leaf replaced by
+    the list of every replica's value."""
+    first = structures[0]
+    if type(first) is Slot:
+        return first
+    if isinstance(first, (tuple, list)):
+        items = [_merge_structures([s[i] for s in structures]) for i in range(len(first))]
+        if isinstance(first, list):
+            return items
+        return type(first)(*items) if hasattr(first, "_fields") else type(first)(items)
+    if isinstance(first, dict):
+        merged = {k: _merge_structures([s[k] for s in structures]) for k in first}
+        try:
+            return type(first)(merged)
+        except TypeError:
+            return merged
+    if first is None:
+        return None
+    return [s for s in structures]
+
+
+class Gather(Function):
+    """Joins the replicas' outputs into the caller's graph.
+
+    ``apply(job, *inputs)`` takes the tensor arguments that require grad and the parameters that
+    require grad; the forward runs the replicas, the backward returns the gathered input
+    gradients and the summed parameter gradients.
+    """
+
+    @staticmethod
+    def forward(ctx, job, *tensors):
+        ctx.job = job
+        ctx.set_materialize_grads(False)
+        arrays, differentiable = job.run_forward()
+        outs = tuple(_make(a) for a in arrays)
+        frozen = [t for t, d in zip(outs, differentiable) if not d]
+        if frozen:
+            ctx.mark_non_differentiable(*frozen)
+        return outs
+
+    @staticmethod
+    def backward(ctx, *grads):
+        job = ctx.job
+        if job.freed:
+            raise RuntimeError(_SECOND_BACKWARD)
+        if grad_mode.is_grad_enabled():
+            raise RuntimeError("DataParallel does not support create_graph=True (higher-order gradients)")
+        pool = job.pool
+        for i, version in zip(job.param_indices, job.param_versions):
+            p = pool.params[i]
+            if p._vc[0] != version:
+                raise RuntimeError(_modified_message(p, version))
+        n_inputs = len(job.diff_inputs) + len(job.param_indices)
+        if all(g is None for g in grads):
+            return (None,) * (1 + n_inputs)
+        inputs, params = job.run_backward(grads)
+        return (None, *inputs, *params)
+
+
+class _GatherBackward(Gather._node_cls):
+    """``Gather``'s graph node: freeing it (backward without ``retain_graph``) also frees the
+    workers' graphs."""
+
+    __slots__ = ()
+
+    def _free(self):
+        super()._free()
+        job = self.__dict__.get("job")
+        if job is not None:
+            job.freed = True
+            job.release()
+
+
+_GatherBackward.__name__ = _GatherBackward.__qualname__ = "GatherBackward"
+Gather._node_cls = _GatherBackward

@@ -1,0 +1,49 @@
+"""``Parameter``: a Tensor that a ``Module`` registers as learnable when assigned as an attribute."""
+import numpy as np
+
+from ..autograd.tensor import Tensor, _as_array, _init
+
+
+class Parameter(Tensor):
+    """A leaf Tensor that requires grad by default and is registered by ``Module.__setattr__``.
+
+    ``Parameter(t)`` shares ``t``'s memory, as in PyTorch.
+
+    Example:
+        >>> p = nl.nn.Parameter(nl.zeros(2))
+        >>> p
+        Parameter containing:
+        tensor([0., 0.], requires_grad=True)
+    """
+
+    def __init__(self, data=None, requires_grad=True):
+        if data is None:
+            array = np.empty((0,), dtype=np.float32)
+        elif isinstance(data, Tensor):
+            array = data._data
+        elif isinstance(data, np.ndarray):
+            array = data
+        else:
+            array = _as_array(data)
+        _init(self, array, None)
+        if requires_grad:
+            self.requires_grad_(True)
+
+    def __repr__(self):
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild_parameter, (self._data, self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        p = Parameter(self._data.copy(), self._requires_grad)
+        if self._grad is not None:
+            p._grad = Tensor(self._grad._data.copy())
+        memo[id(self)] = p
+        return p
+
+
+def _rebuild_parameter(data, requires_grad):
+    return Parameter(data, requires_grad)

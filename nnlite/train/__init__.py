@@ -1,0 +1,20 @@
+"""Config-driven training: ``python train.py CONFIG.yaml``.
+
+``load_config`` reads and validates a YAML config, ``Trainer(config).fit()`` runs it (run
+directory, metrics, checkpoints, report), ``main(argv)`` is the command line.
+
+Example:
+    >>> from nnlite.train import load_config, Trainer
+    >>> cfg = load_config("configs/lenet_fashion_mnist.yaml", ["epochs=1"])
+    >>> report = Trainer(cfg).fit()
+    >>> report["accuracy"]
+    0.85...
+"""
+from .builders import TrainError
+from .checkpoint import load_checkpoint, save_checkpoint
+from .cli import main
+from .config import ConfigError, load_config, validate
+from .trainer import NonFiniteLossError, Trainer
+
+__all__ = ["load_config", "validate", "ConfigError", "Trainer", "TrainError", "NonFiniteLossError", "main",
+           "load_checkpoint", "save_checkpoint"]

@@ -1,0 +1,361 @@
+"""Turn the sections of a resolved config into objects: transforms, datasets, model, loss,
+optimizer, scheduler, and the finetuning surgery (load, freeze, replace the head)."""
+import difflib
+import importlib
+import inspect
+import os
+import sys
+
+import numpy as np
+
+from .checkpoint import CheckpointFileError, model_state_from
+from .config import DATASETS, ConfigError
+
+__all__ = ["TrainError", "build_transforms", "build_datasets", "build_model", "build_loss", "build_optimizer",
+           "build_scheduler", "apply_finetune", "check_model_output"]
+
+
+class TrainError(RuntimeError):
+    """A run cannot go on (data missing, non-finite loss, unusable checkpoint, ...)."""
+
+
+def _suggest(word, candidates):
+    match = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)
+    return f"; did you mean {match[0]!r}?" if match else ""
+
+
+# ------------------------------------------------------------------------------------- data
+
+def build_transforms(items):
+    """A ``Compose`` of the transforms listed in a ``data.*_transforms`` section."""
+    from ..data import transforms as T
+
+    out = []
+    for t in items:
+        args = {k: v for k, v in t.items() if k != "name"}
+        name = t["name"]
+        if name == "to_tensor":
+            out.append(T.ToTensor())
+        elif name == "normalize":
+            out.append(T.Normalize(args["mean"], args["std"]))
+        elif name == "random_crop":
+            size = tuple(args["size"]) if isinstance(args["size"], list) else args["size"]
+            padding = tuple(args["padding"]) if isinstance(args["padding"], list) else args["padding"]
+            out.append(T.RandomCrop(size, padding=padding, pad_if_needed=args["pad_if_needed"], fill=args["fill"],
+                                    padding_mode=args["padding_mode"]))
+        elif name == "random_horizontal_flip":
+            out.append(T.RandomHorizontalFlip(args["p"]))
+        else:  # the schema lets no other name through
+            raise ConfigError(f"unknown transform {name!r}")
+    return T.Compose(out)
+
+
+def build_datasets(data_cfg):
+    """``(train_set, test_set)`` of the configured dataset, with their transforms."""
+    from ..data import datasets
+
+    cls = getattr(datasets, DATASETS[data_cfg["dataset"]][0])
+    root = os.path.expanduser(data_cfg["root"])
+    sets = []
+    for train, key in ((True, "train_transforms"), (False, "test_transforms")):
+        try:
+            sets.append(cls(root, train=train, download=data_cfg["download"],
+                            transform=build_transforms(data_cfg[key])))
+        except (RuntimeError, OSError, ValueError) as e:
+            raise TrainError(f"data ({data_cfg['dataset']} in {root}): {e}") from None
+    return sets[0], sets[1]
+
+
+# ------------------------------------------------------------------------------------- model
+
+def _import_attr(spec):
+    """``"pkg.module:Class"`` (or ``"pkg.module:Outer.Inner"``) -> the object."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ConfigError(f"model.name: expected a registry name or 'pkg.module:ClassName', got {spec!r}",
+                          "model.name")
+    if "" not in sys.path and os.getcwd() not in sys.path:  # the current directory, as for `python -m`
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ConfigError(f"model.name: cannot import module {module_name!r} ({e}); the module must be "
+                          f"importable from the current directory or PYTHONPATH", "model.name") from None
+    obj = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            names = [n for n in dir(module) if not n.startswith("_")]
+            raise ConfigError(f"model.name: module {module_name!r} has no attribute {attr!r}"
+                              f"{_suggest(part, names)}", "model.name") from None
+    if not callable(obj):
+        raise ConfigError(f"model.name: {spec!r} is not a class or function", "model.name")
+    return obj
+
+
+def _registry():
+    """``{name: builder}`` of ``nnlite.models`` (as far as the package tells)."""
+    from .. import models
+
+    for attr in ("list_models",):
+        fn = getattr(models, attr, None)
+        if callable(fn):
+            try:
+                names = list(fn())
+            except Exception:
+                names = []
+            if names:
+                out = {}
+                builder_of = getattr(models, "get_model_builder", None)
+                for n in names:
+                    out[n] = builder_of(n) if callable(builder_of) else None
+                return out
+    for attr in ("MODELS", "REGISTRY", "_REGISTRY", "registry", "model_registry"):
+        reg = getattr(models, attr, None)
+        if isinstance(reg, dict) and reg:
+            return dict(reg)
+    return {}
+
+
+def _builder(name):
+    """The callable building model ``name`` (``None`` when only ``get_model`` knows it)."""
+    if ":" in name:
+        return _import_attr(name)
+    from .. import models
+
+    reg = _registry()
+    if reg:
+        if name not in reg:
+            raise ConfigError(f"model.name: unknown model {name!r}; registered: {', '.join(sorted(reg))}"
+                              f"{_suggest(name, reg)} (or give 'pkg.module:ClassName')", "model.name")
+        if reg[name] is not None:
+            return reg[name]
+    if not callable(getattr(models, "get_model", None)):
+        raise ConfigError("model.name: nnlite.models has no get_model()", "model.name")
+    return None
+
+
+def _check_args(fn, args, label):
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    params = sig.parameters
+    named = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    takes_any = any(p.kind == p.VAR_KEYWORD for p in params.values())
+    for key in args:
+        if key not in named and not takes_any:
+            raise ConfigError(f"model.args.{key}: {label} has no argument {key!r}{_suggest(key, named)} "
+                              f"(arguments: {', '.join(named) or 'none'})", f"model.args.{key}")
+    for n in named:
+        p = params[n]
+        if p.default is p.empty and n not in args:
+            raise ConfigError(f"model.args.{n}: missing required argument of {label}", f"model.args.{n}")
+
+
+def build_model(model_cfg):
+    """The model named in the ``model`` section, built with its ``args``."""
+    from .. import models, nn
+
+    name, args = model_cfg["name"], dict(model_cfg["args"])
+    fn = _builder(name)
+    label = name if ":" not in name else name.partition(":")[2]
+    try:
+        if fn is not None:
+            _check_args(fn, args, label)
+            model = fn(**args)
+        else:
+            model = models.get_model(name, **args)
+    except ConfigError:
+        raise
+    except (TypeError, ValueError, KeyError) as e:
+        raise ConfigError(f"model: building {label} with args {args} failed: {e}", "model.args") from None
+    if not isinstance(model, nn.Module):
+        raise ConfigError(f"model.name: {name!r} built a {type(model).__name__}, not an nnlite.nn.Module",
+                          "model.name")
+    return model
+
+
+def check_model_output(model, dataset, num_classes):
+    """Run two images through the model (eval mode, no gradient) and check that it gives one
+    score per class: a clear error now rather than a shape error in the first step."""
+    import nnlite as nl
+
+    n = min(2, len(dataset))
+    if n == 0:
+        raise TrainError("data: the dataset is empty")
+    getitems = getattr(dataset, "__getitems__", None)
+    if callable(getitems) and getattr(dataset, "getitems_collated", False):
+        images = getitems(list(range(n)))[0]
+    else:
+        images = nl.stack([dataset[i][0] for i in range(n)])
+    was_training = model.training
+    model.eval()
+    try:
+        with nl.no_grad():
+            out = model(images)
+    except Exception as e:
+        raise TrainError(f"model: it cannot take the dataset's images (a batch of shape {tuple(images.shape)}): "
+                         f"{type(e).__name__}: {e}") from None
+    finally:
+        model.train(was_training)
+    shape = tuple(getattr(out, "shape", ()))
+    if len(shape) != 2 or shape[1] != num_classes:
+        raise TrainError(f"model: it outputs shape {shape} for a batch of {n} images, but the dataset has "
+                         f"{num_classes} classes: expected ({n}, {num_classes}) (set the model's number of "
+                         f"classes in model.args)")
+
+
+# ------------------------------------------------------------------------------------- loss, optim
+
+def build_loss(loss_cfg, num_classes):
+    import nnlite as nl
+
+    weight = loss_cfg.get("weight")
+    if weight is not None:
+        if len(weight) != num_classes:
+            raise ConfigError(f"loss.weight: expected {num_classes} values (one per class), got {len(weight)}",
+                              "loss.weight")
+        weight = nl.tensor(np.asarray(weight, dtype=np.float32))
+    if loss_cfg["name"] == "cross_entropy":
+        kwargs = {"weight": weight}
+        if loss_cfg["label_smoothing"]:
+            kwargs["label_smoothing"] = loss_cfg["label_smoothing"]
+        return nl.nn.CrossEntropyLoss(**kwargs)
+    return nl.nn.NLLLoss(weight=weight)
+
+
+def build_optimizer(opt_cfg, params):
+    from .. import optim
+
+    args = {k: v for k, v in opt_cfg.items() if k != "name"}
+    name = opt_cfg["name"]
+    if "betas" in args:
+        args["betas"] = tuple(float(b) for b in args["betas"])
+    cls = {"sgd": optim.SGD, "adam": optim.Adam, "adamw": optim.AdamW}[name]
+    try:
+        return cls(params, **args)
+    except ValueError as e:
+        raise ConfigError(f"optimizer: {e}", "optimizer") from None
+
+
+def build_scheduler(sched_cfg, optimizer):
+    if sched_cfg is None:
+        return None
+    from ..optim import lr_scheduler as S
+
+    name = sched_cfg["name"]
+    if name == "step":
+        return S.StepLR(optimizer, step_size=sched_cfg["step_size"], gamma=sched_cfg["gamma"])
+    if name == "multistep":
+        return S.MultiStepLR(optimizer, milestones=list(sched_cfg["milestones"]), gamma=sched_cfg["gamma"])
+    return S.CosineAnnealingLR(optimizer, T_max=sched_cfg["T_max"], eta_min=sched_cfg["eta_min"])
+
+
+# ------------------------------------------------------------------------------------- finetune
+
+def _modules_of(model):
+    return dict(model.named_modules())
+
+
+def _module_named(modules, name, key):
+    if name not in modules or name == "":
+        names = [n for n in modules if n]
+        raise ConfigError(f"{key}: the model has no module {name!r}{_suggest(name, names)} "
+                          f"(modules: {', '.join(names)})", key)
+    return modules[name]
+
+
+def _fresh_like(layer, num_classes):
+    from .. import nn
+
+    if isinstance(layer, nn.Linear):
+        return nn.Linear(layer.in_features, num_classes, bias=layer.bias is not None)
+    if isinstance(layer, nn.Conv2d):
+        return nn.Conv2d(layer.in_channels, num_classes, layer.kernel_size, stride=layer.stride,
+                         padding=layer.padding, dilation=layer.dilation, groups=1, bias=layer.bias is not None)
+    return None
+
+
+def _set_module(model, name, new):
+    parent_name, _, attr = name.rpartition(".")
+    parent = model.get_submodule(parent_name) if parent_name and hasattr(model, "get_submodule") \
+        else _modules_of(model)[parent_name]
+    setattr(parent, attr, new)
+    if _modules_of(model).get(name) is not new:  # e.g. a Sequential index that setattr did not reach
+        parent._modules[attr] = new
+
+
+def apply_finetune(model, ft_cfg, num_classes, load_weights=True, log=print):
+    """Load the finetuning checkpoint (all but the head), freeze the listed modules and replace
+    the head with a fresh layer of ``finetune.head.num_classes`` outputs. Returns the frozen
+    modules (kept in eval mode while training)."""
+    modules = _modules_of(model)
+    head = ft_cfg["head"]
+    head_name = head["module"] if head else None
+    if head:
+        old = _module_named(modules, head_name, "finetune.head.module")
+        if _fresh_like(old, 1) is None:
+            raise ConfigError(f"finetune.head.module: {head_name} is a {type(old).__name__}; the head must be a "
+                              f"Linear (or Conv2d) layer", "finetune.head.module")
+        if head["num_classes"] != num_classes:
+            raise ConfigError(f"finetune.head.num_classes: expected {num_classes} (the number of classes of the "
+                              f"dataset), got {head['num_classes']}", "finetune.head.num_classes")
+
+    def in_head(key):
+        return head_name is not None and (key == head_name or key.startswith(head_name + "."))
+
+    if load_weights:
+        try:
+            state = model_state_from(ft_cfg["from"])
+        except CheckpointFileError as e:
+            raise ConfigError(f"finetune.from: {e}", "finetune.from") from None
+        own = model.state_dict()
+        wanted = [k for k in own if not in_head(k)]
+        missing = [k for k in wanted if k not in state]
+        unexpected = [k for k in state if k not in own and not in_head(k)]
+        if missing or unexpected:
+            parts = []
+            if missing:
+                parts.append(f"missing {', '.join(missing[:6])}{' ...' if len(missing) > 6 else ''}")
+            if unexpected:
+                parts.append(f"unexpected {', '.join(unexpected[:6])}{' ...' if len(unexpected) > 6 else ''}")
+            raise ConfigError(f"finetune.from: {ft_cfg['from']} does not match the model ({'; '.join(parts)})",
+                              "finetune.from")
+        for k in wanted:
+            got, need = tuple(state[k].shape), tuple(own[k].shape)
+            if got != need:
+                raise ConfigError(f"finetune.from: {k} has shape {got} in {ft_cfg['from']} but {need} in the model"
+                                  f" (replace that layer with finetune.head)", "finetune.from")
+        model.load_state_dict({k: state[k] for k in wanted}, strict=False)
+        log(f"finetune: loaded {len(wanted)} tensors from {ft_cfg['from']}"
+            + (f" (all but {head_name})" if head_name else ""))
+
+    frozen = []
+    freeze = ft_cfg["freeze"]
+    if freeze == "all_but_head":
+        for name, m in modules.items():
+            if name and not in_head(name) and not head_name.startswith(name + "."):
+                frozen.append(m)
+        for name, p in model.named_parameters():
+            if not in_head(name):
+                p.requires_grad_(False)
+    else:
+        for i, name in enumerate(freeze):
+            m = _module_named(modules, name, f"finetune.freeze[{i}]")
+            m.requires_grad_(False)
+            frozen.append(m)
+    if head:
+        old = modules[head_name]
+        _set_module(model, head_name, _fresh_like(old, head["num_classes"]))
+        frozen = [m for m in frozen if m is not old]
+    total = sum(p.numel() for p in model.parameters())
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    what = "all but " + head_name if freeze == "all_but_head" else (", ".join(freeze) or "nothing")
+    log(f"finetune: frozen {what}; "
+        + (f"new head {head_name} with {head['num_classes']} outputs; " if head else "")
+        + f"training {trainable:,} of {total:,} parameters")
+    if trainable == 0:
+        raise ConfigError("finetune.freeze: every parameter is frozen, nothing would train", "finetune.freeze")
+    return frozen

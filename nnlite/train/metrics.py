@@ -1,0 +1,108 @@
+"""Evaluation counts, the per-epoch metrics log and the final report."""
+import json
+import os
+
+import numpy as np
+
+__all__ = ["ClassificationMeter", "MetricsLog", "write_json_atomic", "accuracy_lines"]
+
+
+class ClassificationMeter:
+    """Sums of loss, per-class correct predictions and per-class counts over an evaluation."""
+
+    def __init__(self, num_classes):
+        self.num_classes = num_classes
+        self.loss_sum = 0.0
+        self.correct = np.zeros(num_classes, dtype=np.int64)
+        self.total = np.zeros(num_classes, dtype=np.int64)
+
+    def update(self, logits, labels, mean_loss):
+        """One batch: ``logits`` (N, C) and ``labels`` (N,) as numpy arrays, ``mean_loss`` the
+        batch's mean loss."""
+        n = labels.shape[0]
+        predicted = logits.argmax(axis=1)
+        self.loss_sum += float(mean_loss) * n
+        c = self.num_classes
+        self.total += np.bincount(labels, minlength=c)[:c]
+        self.correct += np.bincount(labels[predicted == labels], minlength=c)[:c]
+
+    def allreduce(self, comm):
+        """Sum the counts of every MPI rank (``comm`` an mpi4py communicator)."""
+        buf = np.concatenate([[self.loss_sum], self.correct.astype(np.float64), self.total.astype(np.float64)])
+        buf = comm.allreduce(buf)
+        c = self.num_classes
+        self.loss_sum = float(buf[0])
+        self.correct = np.rint(buf[1:1 + c]).astype(np.int64)
+        self.total = np.rint(buf[1 + c:]).astype(np.int64)
+
+    @property
+    def count(self):
+        return int(self.total.sum())
+
+    @property
+    def accuracy(self):
+        return float(self.correct.sum() / max(self.count, 1))
+
+    @property
+    def loss(self):
+        return self.loss_sum / max(self.count, 1)
+
+    def per_class(self, classes):
+        """``{class name: accuracy}`` (fractions; classes without test images are left out)."""
+        return {str(name): float(self.correct[i] / self.total[i])
+                for i, name in enumerate(classes) if self.total[i] > 0}
+
+
+def accuracy_lines(meter, classes):
+    """The tutorial's printed lines: overall accuracy (whole percent) and one per class."""
+    lines = [f"Accuracy of the network on the {meter.count} test images: "
+             f"{100 * int(meter.correct.sum()) // max(meter.count, 1)} %"]
+    for name, acc in meter.per_class(classes).items():
+        lines.append(f"Accuracy for class: {name:5s} is {100 * acc:.1f} %")
+    return lines
+
+
+class MetricsLog:
+    """``metrics.jsonl``: one JSON object per line, one line per epoch."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def truncate_after(self, epoch):
+        """Drop lines of epochs after ``epoch`` (written before a crash, not covered by the
+        checkpoint the run resumes from)."""
+        if not os.path.exists(self.path):
+            return
+        keep = []
+        with open(self.path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short by a crash
+                if isinstance(record, dict) and record.get("epoch", 0) <= epoch:
+                    keep.append(json.dumps(record) + "\n")
+        tmp = self.path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.writelines(keep)
+        os.replace(tmp, self.path)
+
+    def append(self, record):
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(record) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def read(self):
+        if not os.path.exists(self.path):
+            return []
+        with open(self.path, encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+
+
+def write_json_atomic(obj, path):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(obj, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, path)

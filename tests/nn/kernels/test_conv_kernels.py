@@ -1,0 +1,235 @@
+"""conv2d kernels: naive-loop reference, directional finite differences, PyTorch oracle."""
+
+import numpy as np
+import pytest
+
+from nnlite.nn.kernels import conv as conv_mod
+from nnlite.nn.kernels import (
+    conv2d_backward_input,
+    conv2d_backward_weight,
+    conv2d_forward,
+    conv2d_output_hw,
+)
+
+# (N, C, H, W, O, (kh, kw), stride, padding, dilation, groups)
+CONFIGS = [
+    (2, 3, 9, 8, 4, (3, 3), (1, 1), (0, 0), (1, 1), 1),      # full-width path
+    (2, 3, 9, 8, 4, (3, 3), (1, 1), (1, 2), (1, 1), 1),      # full-width with padding
+    (1, 4, 10, 7, 6, (3, 2), (2, 1), (1, 0), (1, 2), 2),     # asymmetric stride, dilation, groups
+    (3, 6, 11, 12, 4, (5, 3), (3, 2), (2, 1), (2, 1), 2),    # stride does not divide
+    (2, 4, 7, 7, 8, (1, 1), (2, 2), (0, 0), (1, 1), 4),      # 1x1, depthwise-like groups
+    (1, 2, 5, 5, 3, (3, 3), (1, 1), (2, 2), (2, 2), 1),      # padding + dilation, batch 1
+    (2, 2, 6, 13, 3, (2, 4), (1, 3), (0, 1), (1, 1), 1),     # wide input, non-square kernel
+    (2, 3, 12, 12, 5, (3, 3), (1, 1), (0, 0), (3, 3), 1),    # stride 1 but too wasteful for full width
+    (3, 6, 8, 8, 6, (3, 3), (1, 1), (1, 1), (1, 1), 3),      # stride-1 groups
+    (2, 3, 16, 16, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1),    # LeNet-like conv1
+    (2, 6, 14, 14, 16, (5, 5), (1, 1), (0, 0), (1, 1), 1),   # LeNet conv2
+    (1, 1, 4, 4, 1, (4, 4), (1, 1), (0, 0), (1, 1), 1),      # single output pixel
+]
+IDS = [f"cfg{i}" for i in range(len(CONFIGS))]
+
+
+def _make(cfg, dtype, seed=0):
+    N, C, H, W, O, (kh, kw), s, p, d, g = cfg
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((N, C, H, W)).astype(dtype)
+    w = rng.standard_normal((O, C // g, kh, kw)).astype(dtype)
+    b = rng.standard_normal(O).astype(dtype)
+    Ho, Wo = conv2d_output_hw((H, W), (kh, kw), s, p, d)
+    gy = rng.standard_normal((N, O, Ho, Wo)).astype(dtype)
+    return x, w, b, gy
+
+
+def _taps(x_shape, w_shape, s, p, d):
+    """For every kernel tap (i, j): the strided window of the padded input it reads."""
+    H, W = x_shape[2], x_shape[3]
+    kh, kw = w_shape[2], w_shape[3]
+    Ho, Wo = conv2d_output_hw((H, W), (kh, kw), s, p, d)
+    for i in range(kh):
+        for j in range(kw):
+            rows = slice(i * d[0], i * d[0] + s[0] * (Ho - 1) + 1, s[0])
+            cols = slice(j * d[1], j * d[1] + s[1] * (Wo - 1) + 1, s[1])
+            yield i, j, rows, cols
+
+
+def _naive_forward(x, w, b, s, p, d, g):
+    """Definition of the convolution: a sum over taps of shifted, strided input windows."""
+    N, C, H, W = x.shape
+    O, Cg = w.shape[:2]
+    Ho, Wo = conv2d_output_hw((H, W), w.shape[2:], s, p, d)
+    xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
+    y = np.zeros((N, O, Ho, Wo))
+    for o in range(O):
+        for ci in range(Cg):
+            c = (o // (O // g)) * Cg + ci
+            for i, j, rows, cols in _taps(x.shape, w.shape, s, p, d):
+                y[:, o] += w[o, ci, i, j] * xp[:, c, rows, cols]
+    if b is not None:
+        y += b[None, :, None, None]
+    return y
+
+
+def _naive_backward(gy, x, w, s, p, d, g):
+    """Adjoint of _naive_forward, tap by tap."""
+    N, C, H, W = x.shape
+    O, Cg = w.shape[:2]
+    xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
+    gxp = np.zeros(xp.shape)
+    gw = np.zeros(w.shape)
+    for o in range(O):
+        for ci in range(Cg):
+            c = (o // (O // g)) * Cg + ci
+            for i, j, rows, cols in _taps(x.shape, w.shape, s, p, d):
+                gxp[:, c, rows, cols] += w[o, ci, i, j] * gy[:, o]
+                gw[o, ci, i, j] = np.sum(gy[:, o] * xp[:, c, rows, cols])
+    return gxp[:, :, p[0]:p[0] + H, p[1]:p[1] + W], gw
+
+
+def _rel_err(a, b):
+    return np.abs(np.asarray(a, np.float64) - b).max() / max(1.0, np.abs(b).max())
+
+
+TOL = {np.float32: 1e-5, np.float64: 1e-10}
+
+
+# --------------------------------------------------------------------------- without torch
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_matches_naive_loops(cfg):
+    _, _, _, _, _, k, s, p, d, g = cfg
+    for dtype in (np.float64, np.float32):
+        x, w, b, gy = _make(cfg, dtype)
+        ref_y = _naive_forward(x.astype(np.float64), w.astype(np.float64), b.astype(np.float64), s, p, d, g)
+        ref_gx, ref_gw = _naive_backward(gy.astype(np.float64), x.astype(np.float64),
+                                         w.astype(np.float64), s, p, d, g)
+        y = conv2d_forward(x, w, b, s, p, d, g)
+        gx = conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g)
+        gw = conv2d_backward_weight(gy, x, k, s, p, d, g)
+        for out, ref in ((y, ref_y), (gx, ref_gx), (gw, ref_gw)):
+            assert out.dtype == dtype and out.shape == ref.shape and out.flags.c_contiguous
+            assert _rel_err(out, ref) < TOL[dtype]
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_backward_directional_finite_difference(cfg):
+    # <gy, conv(x + e*dx, w + e*dw)> is quadratic in e; its central difference is
+    # exact up to rounding and must equal <gx, dx> + <gw, dw>.
+    _, _, _, _, _, k, s, p, d, g = cfg
+    x, w, b, gy = _make(cfg, np.float64, seed=1)
+    rng = np.random.default_rng(2)
+    dx, dw = rng.standard_normal(x.shape), rng.standard_normal(w.shape)
+    eps = 1e-3
+
+    def f(e):
+        return np.vdot(gy, conv2d_forward(x + e * dx, w + e * dw, b, s, p, d, g))
+
+    numeric = (f(eps) - f(-eps)) / (2 * eps)
+    gx = conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g)
+    gw = conv2d_backward_weight(gy, x, k, s, p, d, g)
+    analytic = np.vdot(gx, dx) + np.vdot(gw, dw)
+    assert abs(numeric - analytic) <= 1e-8 * max(1.0, abs(analytic))
+
+
+def test_chunk_boundaries(monkeypatch):
+    # Tiny chunks: several chunks plus a ragged last one must give the same result.
+    cfgs = [CONFIGS[0], CONFIGS[2], CONFIGS[3]]
+    for cfg in cfgs:
+        cfg = (7,) + cfg[1:]
+        _, _, _, _, _, k, s, p, d, g = cfg
+        x, w, b, gy = _make(cfg, np.float64)
+        whole = (conv2d_forward(x, w, b, s, p, d, g),
+                 conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
+                 conv2d_backward_weight(gy, x, k, s, p, d, g))
+        monkeypatch.setattr(conv_mod, "_chunk_images", lambda nbytes, n: 3)   # chunks 3, 3, 1
+        chunked = (conv2d_forward(x, w, b, s, p, d, g),
+                   conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
+                   conv2d_backward_weight(gy, x, k, s, p, d, g))
+        monkeypatch.undo()
+        for a, c in zip(whole, chunked):
+            assert _rel_err(c, a) < 1e-12
+
+
+def test_untouched_input_rows_get_zero_gradient():
+    # 1x1 kernel, stride 3: rows/cols 1, 2, 4, 5 of the input are never read.
+    gy = np.ones((1, 1, 3, 3))
+    w = np.full((1, 1, 1, 1), 2.0)
+    gx = conv2d_backward_input(gy, w, (8, 8), (3, 3), (0, 0), (1, 1), 1)
+    expect = np.zeros((8, 8))
+    expect[::3, ::3] = 2.0
+    assert np.array_equal(gx[0, 0], expect)
+
+
+def test_bias_none_and_noncontiguous_input():
+    cfg = CONFIGS[1]
+    _, _, _, _, _, k, s, p, d, g = cfg
+    x, w, _, _ = _make(cfg, np.float32)
+    xt = np.asfortranarray(x)
+    y = conv2d_forward(xt, w, None, s, p, d, g)
+    ref = _naive_forward(x.astype(np.float64), w.astype(np.float64), None, s, p, d, g)
+    assert y.dtype == np.float32 and _rel_err(y, ref) < 1e-5
+
+
+def test_batch_zero():
+    x = np.zeros((0, 3, 8, 8), np.float32)
+    w = np.zeros((4, 3, 3, 3), np.float32)
+    assert conv2d_forward(x, w, None, (1, 1), (0, 0), (1, 1), 1).shape == (0, 4, 6, 6)
+    gw = conv2d_backward_weight(np.zeros((0, 4, 6, 6), np.float32), x, (3, 3), (1, 1), (0, 0), (1, 1), 1)
+    assert gw.shape == (4, 3, 3, 3) and not gw.any()
+
+
+def test_output_hw():
+    assert conv2d_output_hw((32, 32), (5, 5), (1, 1), (0, 0), (1, 1)) == (28, 28)
+    assert conv2d_output_hw((7, 9), (3, 2), (2, 3), (1, 0), (1, 2)) == (4, 3)
+    assert conv2d_output_hw((5, 5), (3, 3), (1, 1), (2, 2), (2, 2)) == (5, 5)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: conv2d_output_hw((4, 4), (5, 5), (1, 1), (0, 0), (1, 1)), "Kernel size can't be greater"),
+    (lambda: conv2d_output_hw((8, 8), (3, 3), (0, 1), (0, 0), (1, 1)), "stride"),
+    (lambda: conv2d_output_hw((8, 8), (3, 3), (1, 1), (-1, 0), (1, 1)), "padding"),
+    (lambda: conv2d_output_hw((8, 8), (3, 3), (1, 1), (0, 0), (0, 1)), "dilation"),
+    (lambda: conv2d_forward(np.zeros((1, 3, 8, 8)), np.zeros((4, 3, 3, 3)), None,
+                            (1, 1), (0, 0), (1, 1), 2), "expected input to have 6 channels"),
+    (lambda: conv2d_forward(np.zeros((1, 4, 8, 8)), np.zeros((3, 2, 3, 3)), None,
+                            (1, 1), (0, 0), (1, 1), 2), "divisible by 2"),
+    (lambda: conv2d_forward(np.zeros((1, 4, 8, 8)), np.zeros((4, 4, 3, 3)), None,
+                            (1, 1), (0, 0), (1, 1), 0), "groups"),
+    (lambda: conv2d_forward(np.zeros((1, 4, 8, 8)), np.zeros((4, 4, 3, 3)), np.zeros(3),
+                            (1, 1), (0, 0), (1, 1), 1), "bias"),
+    (lambda: conv2d_backward_weight(np.zeros((1, 4, 6, 6)), np.zeros((1, 3, 8, 8)), (3, 3),
+                                    (1, 1), (0, 0), (1, 1), 2), "divisible by groups"),
+    (lambda: conv2d_backward_input(np.zeros((1, 4, 5, 6)), np.zeros((4, 3, 3, 3)), (8, 8),
+                                   (1, 1), (0, 0), (1, 1), 1), "grad_output has shape"),
+])
+def test_invalid_configurations_raise(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_dtype_mismatch_raises():
+    with pytest.raises(TypeError):
+        conv2d_forward(np.zeros((1, 3, 8, 8), np.float32), np.zeros((4, 3, 3, 3)), None,
+                       (1, 1), (0, 0), (1, 1), 1)
+    with pytest.raises(TypeError):
+        conv2d_forward(np.zeros((1, 3, 8, 8), np.int64), np.zeros((4, 3, 3, 3), np.int64), None,
+                       (1, 1), (0, 0), (1, 1), 1)
+
+
+# --------------------------------------------------------------------------- PyTorch oracle
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
+def test_matches_torch(cfg, dtype):
+    torch = pytest.importorskip("torch")
+    _, _, _, _, _, k, s, p, d, g = cfg
+    x, w, b, gy = _make(cfg, dtype, seed=3)
+    xt, wt, bt, gyt = (torch.from_numpy(a) for a in (x, w, b, gy))
+    ref_y = torch.nn.functional.conv2d(xt, wt, bt, s, p, d, g).numpy()
+    ref_gx = torch.nn.grad.conv2d_input(xt.shape, wt, gyt, s, p, d, g).numpy()
+    ref_gw = torch.nn.grad.conv2d_weight(xt, wt.shape, gyt, s, p, d, g).numpy()
+    y = conv2d_forward(x, w, b, s, p, d, g)
+    gx = conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g)
+    gw = conv2d_backward_weight(gy, x, k, s, p, d, g)
+    for out, ref in ((y, ref_y), (gx, ref_gx), (gw, ref_gw)):
+        assert out.shape == ref.shape and out.dtype == ref.dtype
+        assert _rel_err(out, ref) < TOL[dtype]

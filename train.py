@@ -1,0 +1,13 @@
+#!/usr/bin/env python
+"""Train a model from a YAML config.
+
+    python train.py CONFIG.yaml [--set key.path=value ...] [--resume RUN_DIR]
+
+See configs/ for examples and the README for the config reference.
+"""
+import sys
+
+from nnlite.train.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
