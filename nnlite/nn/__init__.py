@@ -7,12 +7,12 @@ Example:
     >>> loss = nn.CrossEntropyLoss()(model(nl.randn(2, 4)), nl.tensor([0, 2]))
     >>> loss.backward()
 """
-from .parameter import Parameter
+from .parameter import Parameter, Buffer
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _modules_all
 from . import functional, init
 
-__all__ = ["Parameter", "functional", "init"] + list(_modules_all)
+__all__ = ["Parameter", "Buffer", "functional", "init"] + list(_modules_all)
 
 
 def __getattr__(name):

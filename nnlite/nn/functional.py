@@ -3,6 +3,7 @@
 Each function checks and normalises its arguments (with PyTorch's error messages) and calls one
 op of ``nnlite.nn.ops``, or an op of the autograd core.
 """
+import math
 import numbers
 import warnings
 
@@ -64,17 +65,22 @@ def linear(input, weight, bias=None):
         >>> F.linear(nl.ones(2, 3), nl.ones(4, 3)).shape
         nnlite.Size([2, 4])
     """
-    op = _ops.Linear if bias is not None else _ops.LinearNoBias
     nd = input._data.ndim
     if nd == 2:
-        return op.apply(input, weight, bias)
+        return _linear2d(input, weight, bias)
     if nd == 1:
-        return op.apply(input.unsqueeze(0), weight, bias).squeeze(0)
+        return _linear2d(input.unsqueeze(0), weight, bias).squeeze(0)
     if nd == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D and 2D")
     lead = input._data.shape[:-1]
-    out = op.apply(input.reshape(-1, input._data.shape[-1]), weight, bias)
+    out = _linear2d(input.reshape(-1, input._data.shape[-1]), weight, bias)
     return out.reshape(lead + (weight._data.shape[0],))
+
+
+def _linear2d(x, weight, bias):
+    if bias is None:
+        return _ops.LinearNoBias.apply(x, weight)
+    return _ops.Linear.apply(bias, x, weight)
 
 
 # ---------------------------------------------------------------------------------------- activations
@@ -532,6 +538,12 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 # ---------------------------------------------------------------------------------------- shape
 def flatten(input, start_dim=0, end_dim=-1):
     """Merge dimensions ``start_dim`` to ``end_dim`` into one."""
+    shape = input._data.shape
+    if start_dim == 1 and end_dim == -1 and len(shape) > 2:  # (N, ...) -> (N, features): the usual case
+        out = _core.Reshape.apply(input, shape=(shape[0], math.prod(shape[1:])))
+        if out._data.base is not None:
+            out._vc = input._vc  # a view shares its base's version counter
+        return out
     return input.flatten(start_dim, end_dim)
 
 

@@ -1,4 +1,4 @@
-"""``Parameter``: a Tensor that a ``Module`` registers as learnable when assigned as an attribute."""
+"""``Parameter`` and ``Buffer``: Tensors that a ``Module`` registers when they are assigned as attributes."""
 import numpy as np
 
 from ..autograd.tensor import Tensor, _as_array, _init
@@ -47,3 +47,25 @@ class Parameter(Tensor):
 
 def _rebuild_parameter(data, requires_grad):
     return Parameter(data, requires_grad)
+
+
+class Buffer(Tensor):
+    """A Tensor that a ``Module`` registers as a buffer (state, not a parameter) when assigned.
+
+    ``persistent=False`` keeps it out of ``state_dict()``.
+
+    Example:
+        >>> module.running_total = nl.nn.Buffer(nl.zeros(3))
+    """
+
+    def __init__(self, data=None, *, persistent=True):
+        if data is None:
+            array = np.empty((0,), dtype=np.float32)
+        elif isinstance(data, Tensor):
+            array = data._data
+        else:
+            array = _as_array(data) if not isinstance(data, np.ndarray) else data
+        _init(self, array, None)
+        if isinstance(data, Tensor) and data.requires_grad:
+            self._requires_grad = True
+        self.persistent = persistent

@@ -375,6 +375,11 @@ class Any(Spec):
         return value
 
 
+class _Freeze(Spec):
+    type_name = "list of str or all_but_head"
+    expected = "a list of module names or all_but_head"
+
+
 class FreeMap(Spec):
     """A mapping with string keys and any YAML values (a model's constructor arguments); the
     keys are checked later against the model's signature."""
@@ -583,11 +588,11 @@ _DEFAULT_TRANSFORMS = [{"name": "to_tensor"}]
 SCHEMA = Section({
     "name": Str(None, nullable=True, help="run name (null: the config file's name)"),
     "seed": Int(0, min=0, help="seeds nnlite, numpy, python's random and the data loaders"),
-    "model": Section({
+    "model": Section(help="the model", fields={
         "name": Str(help="registry name (lenet, tutorial_net, resnet18, mlp) or 'pkg.module:Class'"),
         "args": FreeMap({}, help="keyword arguments of the model's constructor"),
     }, default=_REQUIRED),
-    "data": Section({
+    "data": Section(help="dataset, transforms and loaders", fields={
         "dataset": Str(choices=list(DATASETS), help="the dataset"),
         "root": Str("./data", help="folder holding (or receiving) the dataset files"),
         "download": Bool(True, help="download the files when they are missing"),
@@ -605,7 +610,7 @@ SCHEMA = Section({
                         help="learning-rate schedule, stepped once per epoch"),
     "epochs": Int(min=1, help="training epochs"),
     "log_every": Int(2000, min=1, help="print the running loss every N mini-batches"),
-    "parallel": Section({
+    "parallel": Section(help="parallel training", fields={
         "workers": Int(1, min=1, help="DataParallel worker processes (1: no DataParallel)"),
         "backend": Str(None, nullable=True, choices=["mpi"],
                        help="mpi: DistributedDataParallel across mpirun processes"),
@@ -613,11 +618,11 @@ SCHEMA = Section({
     "output_dir": Str("runs", help="where run directories are created"),
     "finetune": Section({
         "from": Str(help="checkpoint to start from (a run's .npz or a saved state_dict)"),
-        "freeze": Spec([], help="module names to freeze, or all_but_head"),
+        "freeze": _Freeze([], help="module names to freeze (requires_grad off, eval mode), or all_but_head"),
         "head": Section({
             "module": Str(help="name of the layer to replace (e.g. fc3)"),
-            "num_classes": Int(min=1, help="outputs of the new layer"),
-        }, default=None, nullable=True),
+            "num_classes": Int(min=1, help="outputs of the new layer (must equal the dataset's classes)"),
+        }, default=None, nullable=True, help="the layer replaced by a fresh one (null: keep every layer)"),
     }, default=None, nullable=True, help="start from a checkpoint, freeze and replace layers"),
 })
 
@@ -845,9 +850,15 @@ def _default_text(spec):
                   else "null") + "`"
 
 
+def _args_text(fields):
+    args = ", ".join(f"`{k}`" + ("" if f.required else f" [{_default_text(f).strip('`')}]") for k, f in fields.items())
+    return "arguments: " + (args or "none")
+
+
 def reference():
     """The config reference as Markdown table rows ``| key | type | default | meaning |``."""
     rows = ["| key | type | default | meaning |", "|---|---|---|---|"]
+    seen_lists = set()
 
     def walk(spec, prefix):
         for key, sub in spec.fields.items():
@@ -860,11 +871,14 @@ def reference():
                 rows.append(f"| `{path}` | mapping{' or null' if sub.nullable else ''} | {_default_text(sub)} | "
                             f"{sub.help} |")
                 for name, fields in sub.variants.items():
-                    args = ", ".join(f"`{k}`" + ("" if f.required else f" [{_default_text(f).strip('`')}]")
-                                     for k, f in fields.items())
-                    rows.append(f"| `{path}.name: {name}` | | | arguments: {args or 'none'} |")
+                    rows.append(f"| `{path}.name: {name}` | | | {_args_text(fields)} |")
             elif isinstance(sub, ListOf) and isinstance(sub.item, Choice):
-                rows.append(f"| `{path}` | list | {_default_text(sub)} | {sub.help} |")
+                rows.append(f"| `{path}` | list of {sub.item.kind}s | {_default_text(sub)} | {sub.help} |")
+                if path not in seen_lists:
+                    seen_lists.add(path)
+                    if key == "train_transforms":
+                        for name, fields in sub.item.variants.items():
+                            rows.append(f"| `data.*_transforms[i].name: {name}` | | | {_args_text(fields)} |")
             else:
                 rows.append(f"| `{path}` | {sub.type_name}{' or null' if sub.nullable else ''} | "
                             f"{_default_text(sub)} | {sub.help} |")

@@ -302,6 +302,8 @@ class Trainer:
         cfg = self.cfg
         epochs = cfg["epochs"]
         net, optimizer, criterion = self.net, self.optimizer, self.criterion
+        # DistributedDataParallel averages the gradients of the ranks when asked, after backward
+        sync = getattr(net, "allreduce_gradients", None) if self.dist.size > 1 else None
         loader = self._loader(True, epoch)
         log_every = cfg["log_every"]
         lr = float(optimizer.param_groups[0]["lr"])
@@ -326,6 +328,8 @@ class Trainer:
             if not math.isfinite(value):
                 self._non_finite(value, epoch, i)
             loss.backward()
+            if sync is not None:
+                sync()
             optimizer.step()
             running += value
             total += value
@@ -343,6 +347,9 @@ class Trainer:
                                      "img/s": f"{images_seen / max(now - t0, 1e-9):.0f}"}, refresh=False)
         train_seconds = time.perf_counter() - t0
         self.global_step += last_i + 1
+        in_sync = getattr(net, "parameters_in_sync", None) if self.dist.size > 1 else None
+        if in_sync is not None and not in_sync():
+            raise TrainError(f"epoch {epoch + 1}: the MPI ranks' parameters differ after training")
         if bar is not None:
             bar.close()
             self._bar_batches = None

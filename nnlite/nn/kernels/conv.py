@@ -66,7 +66,8 @@ def _as_float_array(a, name, dtype=None):
         raise TypeError(f"{name} must be float32 or float64, got {a.dtype}")
     if dtype is not None and a.dtype != dtype:
         raise TypeError(f"{name} has dtype {a.dtype} but the input has dtype {dtype}")
-    return np.ascontiguousarray(a)
+    # Read-only arrays would be a separate numba signature (another compile): copy.
+    return np.ascontiguousarray(a) if a.flags.writeable else np.array(a, order="C")
 
 
 def _check_groups(C, weight_shape, groups):
@@ -102,7 +103,7 @@ class _Geometry:
         self.Ho, self.Wo = conv2d_output_hw((H, W), (kh, kw), stride, padding, dilation)
         self.groups = groups
         wp = W + 2 * self.pw
-        # Full-width layout only when the discarded columns stay a minority of the GEMM.
+        # Full width only while the discarded columns are at most as many as the kept ones.
         self.full = self.sh == 1 and self.sw == 1 and wp <= 2 * self.Wo
         self.rs = wp if self.full else self.Wo           # row pitch of the output positions
         self.L = (self.Ho - 1) * self.rs + self.Wo       # positions per image
@@ -125,18 +126,10 @@ def _geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsize):
 @njit(inline="always")
 def _valid_range(offset, step, size, n):
     """Indices k in [0, n) with 0 <= offset + k * step < size, as (lo, hi)."""
-    lo = 0
-    if offset < 0:
-        lo = (-offset + step - 1) // step
-    hi = n
-    last = (size - 1 - offset)
-    if last < 0:
-        hi = 0
-    else:
-        hi = min(n, last // step + 1)
-    if hi < lo:
-        hi = lo
-    return lo, hi
+    lo = 0 if offset >= 0 else (-offset + step - 1) // step
+    last = size - 1 - offset
+    hi = 0 if last < 0 else min(n, last // step + 1)
+    return lo, max(hi, lo)
 
 
 @njit(inline="always")
@@ -247,8 +240,9 @@ def _load_grad_output(gy, n0, gyf, rs):
 
 @njit(cache=True, fastmath=False, nogil=True)
 def _col2im_full(col, gx, n0, kh, kw, ph, pw, dh, dw, L):
-    """Transpose of _im2col_full. One (image, channel) plane per iteration, so the
-    scatter-adds inside a plane never race with another thread."""
+    """Transpose of _im2col_full: each column row is added back onto its slice of the
+    (padded) plane. All writes of an iteration stay inside one (image, channel) plane,
+    so splitting the loop across threads would need no locking."""
     C, H, W = gx.shape[1], gx.shape[2], gx.shape[3]
     B = col.shape[1]
     Hp = H + 2 * ph
@@ -280,8 +274,8 @@ def _col2im_full(col, gx, n0, kh, kw, ph, pw, dh, dw, L):
 
 @njit(cache=True, fastmath=False, nogil=True)
 def _col2im_strided(col, gx, n0, kh, kw, sh, sw, ph, pw, dh, dw, Ho, Wo):
-    """Transpose of _im2col_strided, one plane per iteration (race-free).
-    Input pixels no window touches keep their zero."""
+    """Transpose of _im2col_strided, one (image, channel) plane per iteration.
+    Input pixels that no window touches keep their zero."""
     C, H, W = gx.shape[1], gx.shape[2], gx.shape[3]
     B = col.shape[1]
     for t in range(B * C):
@@ -378,6 +372,8 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
     """Gradient of conv2d w.r.t. its input (a transposed convolution of grad_y)."""
     grad_y = _as_float_array(grad_y, "grad_output")
     weight = _as_float_array(weight, "weight", grad_y.dtype)
+    if grad_y.ndim != 4 or weight.ndim != 4:
+        raise ValueError(f"expected 4-D grad_output and weight, got {grad_y.shape} and {weight.shape}")
     N, O = grad_y.shape[0], grad_y.shape[1]
     C = weight.shape[1] * groups
     H, W = input_hw
@@ -412,6 +408,8 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
     """Gradient of conv2d w.r.t. its weight, shape (O, C/groups, kh, kw)."""
     grad_y = _as_float_array(grad_y, "grad_output")
     x = _as_float_array(x, "input", grad_y.dtype)
+    if grad_y.ndim != 4 or x.ndim != 4:
+        raise ValueError(f"expected 4-D grad_output and input, got {grad_y.shape} and {x.shape}")
     N, C = x.shape[0], x.shape[1]
     O = grad_y.shape[1]
     if groups <= 0 or C % groups != 0:

@@ -74,42 +74,66 @@ def _as_planes(x, name):
         raise TypeError(f"{name} must be float32 or float64, got {x.dtype}")
     if x.ndim != 4:
         raise ValueError(f"expected a 4-D (N, C, H, W) {name}, got shape {x.shape}")
-    return np.ascontiguousarray(x)
+    # Read-only arrays would be a separate numba signature (another compile): copy.
+    return np.ascontiguousarray(x) if x.flags.writeable else np.array(x, order="C")
 
 
 # ----------------------------------------------------------------------------
 # Max pooling
 # ----------------------------------------------------------------------------
 
+@njit(cache=True)
+def _axis_tables(size, k, s, p, d, n):
+    """Taps [lo[o], hi[o]) of output o that fall inside the input along one axis
+    (tap i sits at o * s - p + i * d). Precomputed so the hot loops divide nothing."""
+    lo = np.empty(n, np.int64)
+    hi = np.empty(n, np.int64)
+    for o in range(n):
+        start = o * s - p
+        first = 0 if start >= 0 else (-start + d - 1) // d
+        last = size - 1 - start
+        end = 0 if last < 0 else min(k, last // d + 1)
+        lo[o] = first
+        hi[o] = max(end, first)
+    return lo, hi
+
+
+@njit(cache=True, fastmath=False)
+def _max_plane(xp, yp, ip, sh, sw, ph, pw, dh, dw, r_lo, r_hi, c_lo, c_hi):
+    """One plane of generic max pooling. A separate (non-parfor) function: inside a
+    prange body the same loops compiled about twice as slow."""
+    W = xp.shape[1]
+    Ho, Wo = yp.shape
+    ninf = xp.dtype.type(-np.inf)
+    for oh in range(Ho):
+        hs = oh * sh - ph
+        for ow in range(Wo):
+            ws = ow * sw - pw
+            # PyTorch starts from -inf at the first in-bounds element of the window.
+            arg = (hs + r_lo[oh] * dh) * W + ws + c_lo[ow] * dw
+            best = ninf
+            for i in range(r_lo[oh], r_hi[oh]):
+                h = hs + i * dh
+                row = xp[h]
+                for j in range(c_lo[ow], c_hi[ow]):
+                    w = ws + j * dw
+                    v = row[w]
+                    # NaN wins (and propagates), ties keep the first maximum.
+                    if v > best or v != v:
+                        best = v
+                        arg = h * W + w
+            yp[oh, ow] = best
+            ip[oh, ow] = arg
+
+
 @njit(parallel=True, cache=True, fastmath=False)
 def _max_fwd(x, y, idx, kh, kw, sh, sw, ph, pw, dh, dw):
     P, H, W = x.shape
     Ho, Wo = y.shape[1], y.shape[2]
-    ninf = -np.inf
+    r_lo, r_hi = _axis_tables(H, kh, sh, ph, dh, Ho)
+    c_lo, c_hi = _axis_tables(W, kw, sw, pw, dw, Wo)
     for q in prange(P):
-        xp = x[q]
-        for oh in range(Ho):
-            h0 = oh * sh - ph
-            h1 = min(h0 + (kh - 1) * dh + 1, H)
-            while h0 < 0:
-                h0 += dh
-            for ow in range(Wo):
-                w0 = ow * sw - pw
-                w1 = min(w0 + (kw - 1) * dw + 1, W)
-                while w0 < 0:
-                    w0 += dw
-                best = ninf
-                arg = h0 * W + w0
-                for h in range(h0, h1, dh):
-                    row = xp[h]
-                    for w in range(w0, w1, dw):
-                        v = row[w]
-                        # NaN wins (and propagates), ties keep the first maximum.
-                        if v > best or v != v:
-                            best = v
-                            arg = h * W + w
-                y[q, oh, ow] = best
-                idx[q, oh, ow] = arg
+        _max_plane(x[q], y[q], idx[q], sh, sw, ph, pw, dh, dw, r_lo, r_hi, c_lo, c_hi)
 
 
 @njit(parallel=True, cache=True, fastmath=False)
@@ -183,6 +207,8 @@ def max_pool2d_backward(grad_y, argmax, input_hw):
     """Gradient of max pooling: each grad_y entry goes to the input element it selected."""
     grad_y = _as_planes(grad_y, "grad_output")
     argmax = np.ascontiguousarray(argmax, dtype=np.int64)
+    if not argmax.flags.writeable:
+        argmax = argmax.copy()
     if argmax.shape != grad_y.shape:
         raise ValueError(f"argmax has shape {argmax.shape}, grad_output has {grad_y.shape}")
     N, C, Ho, Wo = grad_y.shape
@@ -199,40 +225,49 @@ def max_pool2d_backward(grad_y, argmax, input_hw):
 # Average pooling
 # ----------------------------------------------------------------------------
 
-@njit(inline="always")
-def _avg_window(o, s, p, k, size, include_pad):
-    """Clipped window [a, b) of output index o and its divisor factor along one axis."""
-    a = o * s - p
-    b = min(a + k, size + p)
-    span = b - a
-    a = max(a, 0)
-    b = min(b, size)
-    if not include_pad:
-        span = b - a
-    return a, b, span
+@njit(cache=True)
+def _avg_divisors(size, k, s, p, n, include_pad):
+    """Per-axis factor of each window's divisor (the divisor is their product)."""
+    f = np.empty(n, np.int64)
+    for o in range(n):
+        a = o * s - p
+        b = min(a + k, size + p)      # windows never extend past the right padding
+        if include_pad:
+            f[o] = b - a
+        else:
+            f[o] = min(b, size) - max(a, 0)
+    return f
+
+
+@njit(cache=True, fastmath=False)
+def _avg_plane(xp, yp, sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor):
+    """One plane of generic average pooling (separate function: see _max_plane)."""
+    Ho, Wo = yp.shape
+    zero = xp.dtype.type(0)
+    for oh in range(Ho):
+        hs = oh * sh - ph
+        for ow in range(Wo):
+            ws = ow * sw - pw
+            acc = zero
+            for i in range(r_lo[oh], r_hi[oh]):
+                row = xp[hs + i]
+                for j in range(c_lo[ow], c_hi[ow]):
+                    acc += row[ws + j]
+            div = divisor if divisor != 0 else fh[oh] * fw[ow]
+            # Divide in the array's dtype, as PyTorch does (no float64 detour).
+            yp[oh, ow] = acc / xp.dtype.type(div) if div != 0 else zero
 
 
 @njit(parallel=True, cache=True, fastmath=False)
 def _avg_fwd(x, y, kh, kw, sh, sw, ph, pw, include_pad, divisor):
     P, H, W = x.shape
     Ho, Wo = y.shape[1], y.shape[2]
+    r_lo, r_hi = _axis_tables(H, kh, sh, ph, 1, Ho)
+    c_lo, c_hi = _axis_tables(W, kw, sw, pw, 1, Wo)
+    fh = _avg_divisors(H, kh, sh, ph, Ho, include_pad)
+    fw = _avg_divisors(W, kw, sw, pw, Wo, include_pad)
     for q in prange(P):
-        xp = x[q]
-        for oh in range(Ho):
-            h0, h1, nh = _avg_window(oh, sh, ph, kh, H, include_pad)
-            for ow in range(Wo):
-                w0, w1, nw = _avg_window(ow, sw, pw, kw, W, include_pad)
-                if h0 >= h1 or w0 >= w1:
-                    y[q, oh, ow] = 0
-                    continue
-                acc = x.dtype.type(0)
-                for h in range(h0, h1):
-                    row = xp[h]
-                    for w in range(w0, w1):
-                        acc += row[w]
-                div = divisor if divisor != 0 else nh * nw
-                # Divide in the array's dtype, as PyTorch does (no float64 detour).
-                y[q, oh, ow] = acc / x.dtype.type(div)
+        _avg_plane(x[q], y[q], sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor)
 
 
 @njit(parallel=True, cache=True, fastmath=False)
@@ -278,27 +313,39 @@ def _avg_bwd_2x2(gy, gx, divisor):
                 r1[w + 1] = d
 
 
+@njit(cache=True, fastmath=False)
+def _avg_plane_bwd(gp, xp, sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor):
+    """Scatter one plane's window gradients (separate function: see _max_plane)."""
+    Ho, Wo = gp.shape
+    H, W = xp.shape
+    zero = gp.dtype.type(0)
+    for h in range(H):
+        for w in range(W):
+            xp[h, w] = zero
+    for oh in range(Ho):
+        hs = oh * sh - ph
+        for ow in range(Wo):
+            ws = ow * sw - pw
+            div = divisor if divisor != 0 else fh[oh] * fw[ow]
+            if div == 0:
+                continue
+            d = gp[oh, ow] / gp.dtype.type(div)
+            for i in range(r_lo[oh], r_hi[oh]):
+                row = xp[hs + i]
+                for j in range(c_lo[ow], c_hi[ow]):
+                    row[ws + j] += d
+
+
 @njit(parallel=True, cache=True, fastmath=False)
 def _avg_bwd(gy, gx, kh, kw, sh, sw, ph, pw, include_pad, divisor):
     P, H, W = gx.shape
     Ho, Wo = gy.shape[1], gy.shape[2]
+    r_lo, r_hi = _axis_tables(H, kh, sh, ph, 1, Ho)
+    c_lo, c_hi = _axis_tables(W, kw, sw, pw, 1, Wo)
+    fh = _avg_divisors(H, kh, sh, ph, Ho, include_pad)
+    fw = _avg_divisors(W, kw, sw, pw, Wo, include_pad)
     for q in prange(P):
-        g = gx[q]
-        for h in range(H):
-            for w in range(W):
-                g[h, w] = 0
-        for oh in range(Ho):
-            h0, h1, nh = _avg_window(oh, sh, ph, kh, H, include_pad)
-            for ow in range(Wo):
-                w0, w1, nw = _avg_window(ow, sw, pw, kw, W, include_pad)
-                if h0 >= h1 or w0 >= w1:
-                    continue
-                div = divisor if divisor != 0 else nh * nw
-                d = gy[q, oh, ow] / gy.dtype.type(div)
-                for h in range(h0, h1):
-                    row = g[h]
-                    for w in range(w0, w1):
-                        row[w] += d
+        _avg_plane_bwd(gy[q], gx[q], sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor)
 
 
 def _check_divisor(divisor_override):

@@ -14,13 +14,14 @@ __all__ = ["BatchNorm1d", "BatchNorm2d"]
 class _BatchNorm(Module):
     """Batch normalisation over the channel dimension, with running statistics as buffers.
 
+    ``bias=False`` (keyword only, as in PyTorch 2.13) keeps the scale but drops the shift.
     In training mode the batch statistics normalise the input and update ``running_mean`` and
     ``running_var`` (``momentum=None`` gives a cumulative average); in eval mode the running
     statistics are used. ``num_batches_tracked`` counts the training batches.
     """
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
-                 dtype=None):
+                 dtype=None, *, bias=True):
         super().__init__()
         from ...autograd.tensor import check_device
         check_device(device)
@@ -32,7 +33,10 @@ class _BatchNorm(Module):
         dt = factory_dtype(dtype)
         if affine:
             self.weight = Parameter(np.empty((num_features,), dtype=dt))
-            self.bias = Parameter(np.empty((num_features,), dtype=dt))
+            if bias:
+                self.bias = Parameter(np.empty((num_features,), dtype=dt))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -56,7 +60,8 @@ class _BatchNorm(Module):
         self.reset_running_stats()
         if self.affine:
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if self.bias is not None:
+                init.zeros_(self.bias)
 
     def _check_input_dim(self, input):
         raise NotImplementedError
@@ -93,8 +98,9 @@ class _BatchNorm(Module):
         super()._load_from_state_dict(state_dict, prefix, missing, unexpected, errors, assign)
 
     def extra_repr(self):
+        # PyTorch 2.13 prints the bias flag too (its BatchNorm gained a ``bias`` argument)
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"track_running_stats={self.track_running_stats}")
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
 
 class BatchNorm1d(_BatchNorm):
@@ -111,7 +117,7 @@ class BatchNorm2d(_BatchNorm):
 
     Example:
         >>> nl.nn.BatchNorm2d(64)
-        BatchNorm2d(64, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)
+        BatchNorm2d(64, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
     """
 
     def _check_input_dim(self, input):

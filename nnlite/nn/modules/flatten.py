@@ -1,4 +1,5 @@
 """``Flatten``."""
+from .. import functional as F
 from .module import Module
 
 __all__ = ["Flatten"]
@@ -13,7 +14,7 @@ class Flatten(Module):
         self.end_dim = end_dim
 
     def forward(self, input):
-        return input.flatten(self.start_dim, self.end_dim)
+        return F.flatten(input, self.start_dim, self.end_dim)
 
     def extra_repr(self):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"

@@ -73,7 +73,9 @@ class Linear(Module):
         except AttributeError:
             raise input_type_error(self, input) from None
         if x.ndim == 2 and x.shape[1] == self.in_features:
-            return (_LinearOp if bias is not None else _LinearNoBiasOp).apply(input, weight, bias)
+            if bias is not None:
+                return _LinearOp.apply(bias, input, weight)
+            return _LinearNoBiasOp.apply(input, weight)
         if x.ndim == 0 or x.shape[-1] != weight._data.shape[1]:
             raise RuntimeError(f"{self!r}: expected input with last dimension {weight._data.shape[1]}, got shape "
                                f"{tuple(x.shape)}")

@@ -14,7 +14,7 @@ import numpy as np
 from ...autograd import dtypes as _dtypes
 from ...autograd.grad_mode import no_grad
 from ...autograd.tensor import Tensor, check_device
-from ..parameter import Parameter
+from ..parameter import Buffer, Parameter
 
 __all__ = ["Module", "typename"]
 
@@ -209,11 +209,18 @@ class Module:
             modules[name] = value
             return
         buffers = d.get("_buffers")
-        if buffers is not None and name in buffers:
+        if isinstance(value, Buffer) or (buffers is not None and name in buffers):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
-                                "(nnlite.Tensor or None expected)")
-            buffers[name] = value
+                                "(nnlite.nn.Buffer, nnlite.Tensor or None expected)")
+            if isinstance(value, Buffer):
+                if buffers is None:
+                    raise AttributeError("cannot assign buffer before Module.__init__() call")
+                if name in d:
+                    del d[name]
+                self.register_buffer(name, value, value.persistent)
+            else:
+                buffers[name] = value
             return
         object.__setattr__(self, name, value)
 

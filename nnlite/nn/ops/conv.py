@@ -6,9 +6,15 @@ is written with the other two, so gradients of any order exist.
 
 All three take the same keyword parameters: ``stride``, ``padding``, ``dilation`` (int pairs) and
 ``groups``; the two gradient ops also need the shape they produce (``input_hw`` / ``kernel_hw``).
+When the backward pass is not recorded, ``Conv2d``'s backward calls the kernels directly instead
+of going through the gradient ops (same computation, no intermediate nodes).
 """
+from ...autograd import grad_mode
 from ...autograd.function import Function
+from ...autograd.tensor import _make
 from ._kernels import kernels
+
+_grad_state = grad_mode._state
 
 
 class Conv2d(Function):
@@ -26,6 +32,17 @@ class Conv2d(Function):
         p = ctx._params
         edges = ctx.next_functions
         gx = gw = gb = None
+        if not _grad_state[0]:
+            k = kernels()
+            g, xa, wa = grad._data, x._data, w._data
+            args = (p["stride"], p["padding"], p["dilation"], p["groups"])
+            if edges[0][0] is not None:
+                gx = _make(k.conv2d_backward_input(g, wa, xa.shape[2:], *args))
+            if edges[1][0] is not None:
+                gw = _make(k.conv2d_backward_weight(g, xa, wa.shape[2:], *args))
+            if edges[2][0] is not None:
+                gb = _make(g.sum((0, 2, 3)))
+            return gx, gw, gb
         if edges[0][0] is not None:
             gx = Conv2dGradInput.apply(grad, w, input_hw=x.shape[2:], **p)
         if edges[1][0] is not None:

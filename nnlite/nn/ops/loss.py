@@ -43,6 +43,15 @@ class MseLoss(Function):
     @staticmethod
     def backward(ctx, grad):
         x, target = ctx.saved_tensors
+        if not _grad_state[0]:
+            diff = x._data - target._data
+            scale = grad._data * 2.0
+            if ctx._params["reduction"] == "mean":
+                scale = scale / diff.size
+            g = diff * scale
+            edges = ctx.next_functions
+            return (_make(_sum_to(g, x._data.shape)) if edges[0][0] is not None else None,
+                    _make(_sum_to(-g, target._data.shape)) if edges[1][0] is not None else None)
         diff = x - target
         g = diff * _scaled(grad * 2.0, ctx._params["reduction"], diff.numel())
         edges = ctx.next_functions
@@ -68,6 +77,15 @@ class L1Loss(Function):
         gx = sum_to(g, x.shape) if edges[0][0] is not None else None
         gt = sum_to(-g, target.shape) if edges[1][0] is not None else None
         return gx, gt
+
+
+def _sum_to(a, shape):
+    """Sum a broadcast array down to ``shape``."""
+    if a.shape == shape:
+        return a
+    lead = a.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(shape) if n == 1 and a.shape[i + lead] != 1)
+    return a.sum(axis=axes, keepdims=True).reshape(shape) if axes else a.reshape(shape)
 
 
 def _class_targets(target, ignore_index, n_classes):
@@ -167,6 +185,20 @@ class CrossEntropy(Function):
         p = ctx._params
         s = p["label_smoothing"]
         logp, safe = ctx.logp, ctx.safe
+        if not s and not _grad_state[0]:
+            # the common case on arrays: softmax * w_t - w_t at the target, scaled
+            r = ctx.w_t
+            if p["reduction"] == "mean":
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    r = r / ctx.denom
+            r = np.expand_dims(r, 1)
+            k = np.exp(logp)
+            k *= r
+            index = safe[:, None]
+            np.put_along_axis(k, index, np.take_along_axis(k, index, axis=1) - r, axis=1)
+            g = grad._data
+            k *= np.expand_dims(g, 1) if p["reduction"] == "none" else g
+            return _make(k), None, None
         # d(loss)/d(logp) = -coef; then d/dx = coef.sum(1) * softmax - coef
         w_t = ctx.w_t * (1 - s) if s else ctx.w_t
         coef = np.zeros_like(logp)

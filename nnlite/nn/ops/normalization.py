@@ -47,7 +47,10 @@ class BatchNorm(Function):
         axes = reduce_axes(x.ndim)
         shape = channel_shape(x.ndim, x.shape[1])
         batch_stats = p["batch_stats"]
-        if batch_stats and _grad_state[0]:
+        if not _grad_state[0]:
+            return _batch_norm_backward_arrays(grad._data, x._data, None if w is None else w._data, p, edges,
+                                               axes, shape)
+        if batch_stats:
             # recorded backward: the statistics as functions of x, so that x's second derivative exists
             centered = x - x.mean(axes, keepdim=True)
             invstd = ((centered * centered).mean(axes, keepdim=True) + p["eps"]) ** -0.5
@@ -55,10 +58,7 @@ class BatchNorm(Function):
         else:
             inv = p["invstd"].reshape(shape)
             invstd = _make(inv)
-            if _grad_state[0]:  # fixed statistics, but xhat is still a function of x
-                xhat = (x - _make(p["mean"].reshape(shape))) * invstd
-            else:
-                xhat = _make((x._data - p["mean"].reshape(shape)) * inv)
+            xhat = (x - _make(p["mean"].reshape(shape))) * invstd  # fixed statistics; xhat still depends on x
         gx = gw = gb = None
         if edges[1][0] is not None:
             gw = (grad * xhat).sum(axes)
@@ -70,3 +70,18 @@ class BatchNorm(Function):
                 g = g - g.mean(axes, keepdim=True) - xhat * (g * xhat).mean(axes, keepdim=True)
             gx = g * invstd
         return gx, gw, gb
+
+
+def _batch_norm_backward_arrays(g, x, w, p, edges, axes, shape):
+    """First-order backward on arrays (the Tensor formulas above, evaluated without a graph)."""
+    invstd = p["invstd"].reshape(shape)
+    xhat = (x - p["mean"].reshape(shape)) * invstd
+    gw = _make((g * xhat).sum(axes)) if edges[1][0] is not None else None
+    gb = _make(g.sum(axes)) if edges[2][0] is not None else None
+    gx = None
+    if edges[0][0] is not None:
+        gh = g if w is None else g * w.reshape(shape)
+        if p["batch_stats"]:
+            gh = gh - gh.mean(axes, keepdims=True) - xhat * (gh * xhat).mean(axes, keepdims=True)
+        gx = _make(gh * invstd)
+    return gx, gw, gb

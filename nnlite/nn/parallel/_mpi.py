@@ -175,6 +175,8 @@ def broadcast_value(MPI, comm, value, root=0):
         if code is None:
             raise TypeError(f"broadcast: unsupported type {type(value).__name__}")
         array = None
+    if array is not None and array.dtype.hasobject:
+        raise TypeError("broadcast: arrays of Python objects are not supported")
     header = np.zeros(4, dtype=np.int64)
     if rank == root:
         if code in (6, 7):

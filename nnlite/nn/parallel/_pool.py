@@ -8,7 +8,7 @@ A ``WorkerPool`` is built for one module layout. It
 * gives every worker a gradient segment (one slot per parameter plus "has a gradient" flags) and
   two exchange segments, ``inbox`` (input chunks, output gradients) and ``outbox`` (outputs,
   input gradients), which grow when a step needs more room;
-* starts the workers (``fork`` when that is safe, ``spawn`` otherwise) and runs the forward and
+* starts the workers (``fork`` when that is safe, ``forkserver`` otherwise) and runs the forward and
   backward phases, each a message to every worker and one reply from each.
 
 Every wait watches the workers' process sentinels, so a dead worker is reported at once, and has
@@ -41,7 +41,7 @@ def fork_is_safe():
     """False when numba's GNU OpenMP threading layer already runs in this process.
 
     GNU OpenMP does not survive ``fork``: a forked child that launches a parallel kernel is
-    terminated. Workers are then started with ``spawn`` instead.
+    terminated. Workers are then started by a fork server (a clean process that forks them).
     """
     if "numba" not in sys.modules:
         return True
@@ -74,7 +74,7 @@ def signature(module):
 
 
 class WorkerPool:
-    def __init__(self, module, workers, threads, timeout, start_method=None):
+    def __init__(self, module, workers, threads, timeout, start_method=None, inbox_bytes=0):
         self.module = module
         self.n = workers
         self.threads = threads
@@ -84,8 +84,9 @@ class WorkerPool:
         self.procs, self.conns = [], []
         self.segments = []
         self.call_ids = itertools.count()
-        self.pending_free = []
+        self.pending_free = [[] for _ in range(workers)]  # per worker: call ids whose graphs can go
         self.warm = set()
+        self.busy = False  # a step is under way
         self.signature = signature(module)
 
         self.modules = [m for _, m in module.named_modules()]
@@ -96,7 +97,7 @@ class WorkerPool:
         self.buffer_owners = _worker._buffer_owners(module)
         self.names = [n for n, _ in named_params] + [n for n, _ in named_buffers]
         try:
-            self._setup_memory()
+            self._setup_memory(inbox_bytes)
             self._start(start_method)
         except BaseException:
             self.close()
@@ -113,7 +114,7 @@ class WorkerPool:
             self.segments.remove(seg)
         seg.release()
 
-    def _setup_memory(self):
+    def _setup_memory(self, inbox_bytes):
         entries = [(t._data.shape, t._data.dtype) for t in self.params + self.buffers]
         entries += [(b._data.shape, b._data.dtype) for b in self.buffers]  # replica 0's staging area
         self.state_layout = _shared.Layout(entries)
@@ -136,16 +137,19 @@ class WorkerPool:
             self.grad_segments.append(seg)
             self.grad_flags.append(views.pop())
             self.grad_views.append(views)
-        self.inboxes = [self._new_segment(_shared.grow(0)) for _ in range(self.n)]
+        self.inboxes = [self._new_segment(_shared.grow(inbox_bytes)) for _ in range(self.n)]
         self.outboxes = [self._new_segment(_shared.grow(0)) for _ in range(self.n)]
         self.new_segments = [{} for _ in range(self.n)]
 
     def _start(self, start_method):
-        method = start_method or ("fork" if fork_is_safe() else "spawn")
+        method = start_method or ("fork" if fork_is_safe() else "forkserver")
         if method not in multiprocessing.get_all_start_methods():
             raise RuntimeError(f"DataParallel needs the '{method}' start method, which this platform lacks")
         self.start_method = method
         ctx = multiprocessing.get_context(method)
+        if method == "forkserver":
+            # the server imports these once; each worker is then a cheap fork of it
+            ctx.set_forkserver_preload(["nnlite.nn.parallel._worker", "nnlite.nn"])
         seed = _seed_from_parent()
         base = {"parent_pid": os.getpid(), "threads": self.threads, "seed": seed, "names": self.names,
                 "state": self.state.name, "state_layout": self.state_layout,
@@ -158,13 +162,13 @@ class WorkerPool:
                 raise RuntimeError(
                     "DataParallel cannot fork its workers here: numba's GNU OpenMP threading layer already "
                     "runs in this process and does not survive fork, so the workers must be started with "
-                    f"'spawn', which needs a picklable module ({type(ex).__name__}: {ex}). Create and run the "
+                    f"'{method}', which needs a picklable module ({type(ex).__name__}: {ex}). Create and run the "
                     "DataParallel model before running numba kernels in this process, or set "
                     "NUMBA_THREADING_LAYER=workqueue.") from ex
         saved_env = {k: os.environ.get(k) for k in _worker.THREAD_ENV_VARS}
         try:
             if method != "fork":
-                _worker.set_thread_env(self.threads)  # read by the spawned interpreter's libraries
+                _worker.set_thread_env(self.threads)  # read by a newly started interpreter's libraries
             for rank in range(self.n):
                 parent_conn, child_conn = ctx.Pipe(duplex=True)
                 setup = dict(base, module=module, grads=self.grad_segments[rank].name,
@@ -185,6 +189,10 @@ class WorkerPool:
                     os.environ.pop(k, None)
                 else:
                     os.environ[k] = v
+        # Each worker reports once it has attached every segment (only then may a segment be
+        # replaced) or why it could not start.
+        replies = self._collect(range(self.n), "start-up")
+        self._raise_first_error(replies)
 
     # ------------------------------------------------------------------ state
     def sync(self):
@@ -227,27 +235,19 @@ class WorkerPool:
 
     def _header(self, rank, frees):
         h = {}
-        if frees:
-            h["free"] = frees
+        if frees[rank]:
+            h["free"] = frees[rank]
         if self.new_segments[rank]:
             h["segments"] = self.new_segments[rank]
             self.new_segments[rank] = {}
         return h
 
-    def free(self, call_id, ranks):
-        """Tell workers a call's graph is no longer needed (a small message, no reply)."""
-        if self.closed or os.getpid() != self.owner:
-            return
-        for r in ranks:
-            try:
-                self.conns[r].send(("free", (call_id,)))
-            except (OSError, ValueError):
-                pass  # reported at the next real command
-
-    def defer_free(self, call_id):
-        """Like ``free`` but sent along with the next command (safe from a finaliser)."""
+    def defer_free(self, call_id, ranks):
+        """Workers ``ranks`` may drop their graphs of call ``call_id``; they hear it with their next
+        command (this only appends to lists, so it is safe from a finaliser)."""
         if not self.closed:
-            self.pending_free.append(call_id)
+            for r in ranks:
+                self.pending_free[r].append(call_id)
 
     def _collect(self, ranks, phase):
         """Wait for one reply from each worker in ``ranks``; dead workers and timeouts raise."""
@@ -284,7 +284,7 @@ class WorkerPool:
     def _dead(self, rank, when, cause=None):
         proc = self.procs[rank]
         proc.join(0.5)
-        code = proc.exitcode
+        code, pid = proc.exitcode, proc.pid
         if code is None:
             how = "stopped answering"
         elif code < 0:
@@ -295,7 +295,7 @@ class WorkerPool:
         else:
             how = f"exited unexpectedly with exit code {code}"
         self.close()
-        raise WorkerError(f"DataParallel worker {rank} (pid {proc.pid}) {how} {when}; the workers were shut "
+        raise WorkerError(f"DataParallel worker {rank} (pid {pid}) {how} {when}; the workers were shut "
                           "down (they restart at the next forward)") from cause
 
     def _run(self, messages, phase, serial, frees):
@@ -304,6 +304,7 @@ class WorkerPool:
         cache, which concurrent writers would race on)."""
         ranks = sorted(messages)
         replies = {}
+        self.busy = True
         try:
             if serial and len(ranks) > 1:
                 first, rest = ranks[:1], ranks[1:]
@@ -318,7 +319,9 @@ class WorkerPool:
             # KeyboardInterrupt or a fault: the protocol is out of step, so start afresh next time.
             self.close()
             raise
-        del self.pending_free[:len(frees)]  # finalisers may have added more meanwhile
+        self.busy = False
+        for r in ranks:
+            del self.pending_free[r][:len(frees[r])]  # finalisers may have added more meanwhile
         for r in ranks:
             _, _, out, err = replies[r]
             if out:
@@ -363,7 +366,7 @@ class WorkerPool:
         train = tuple(m.training for m in self.modules)
         requires_grad = tuple(p._requires_grad for p in self.params)
         messages = {}
-        frees = tuple(self.pending_free)
+        frees = [tuple(f) for f in self.pending_free]
         for rank, arrays in enumerate(chunks):
             inbox = self._ensure_inbox(rank, _shared.pack_size(arrays))
             h = self._header(rank, frees)
@@ -373,10 +376,8 @@ class WorkerPool:
         key = ("fwd", grad_enabled, train, tuple((a.dtype.str, a.ndim) for a in chunks[0]))
         replies = self._run(messages, "forward", key not in self.warm, frees)
         self.warm.add(key)
-        kept = [r for r in sorted(replies) if replies[r][0] == "ok" and replies[r][1]["kept"]]
         if any(replies[r][0] == "err" for r in replies):
-            for r in kept:
-                self.free(call_id, [r])
+            self.defer_free(call_id, replies)  # replicas that succeeded kept a graph
             self._raise_first_error(replies)
         if self.staging:
             for stage, view in zip(self.staging, self.buffer_views):
@@ -395,7 +396,7 @@ class WorkerPool:
         ``param_indices`` (None where no worker produced one) and, per worker, its input gradients.
         """
         messages = {}
-        frees = tuple(self.pending_free)
+        frees = [tuple(f) for f in self.pending_free]
         for rank, arrays in enumerate(grads):
             inbox = self._ensure_inbox(rank, _shared.pack_size(arrays))
             h = self._header(rank, frees)
@@ -434,7 +435,8 @@ class WorkerPool:
                         conn.send(("exit",))
                     except (OSError, ValueError):
                         pass
-            deadline = time.monotonic() + EXIT_GRACE
+            # Workers in the middle of a step (interrupted, timed out) are not waited for.
+            deadline = time.monotonic() + (0.0 if self.busy else EXIT_GRACE)
             for proc in self.procs:
                 proc.join(max(0.0, deadline - time.monotonic()))
             for proc in self.procs:

@@ -79,11 +79,21 @@ def limit_threads(threads):
         threadpool_limits(threads)
     except ImportError:
         pass
+    if "numba" not in sys.modules:
+        return  # NUMBA_NUM_THREADS in the environment applies when it is imported
+    import numba
+    threads = min(threads, numba.config.NUMBA_NUM_THREADS)
     try:
-        import numba
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    except ImportError:
-        pass
+        numba.threading_layer()
+    except ValueError:
+        # numba's thread pool is not running yet: size it now, so that it starts (at the first
+        # parallel kernel, if any) with ``threads`` threads, instead of starting it here, which
+        # costs about half a second.
+        from numba.np.ufunc import parallel
+        if hasattr(parallel, "NUM_THREADS"):
+            parallel.NUM_THREADS = threads
+            return
+    numba.set_num_threads(threads)
 
 
 def main(rank, conn, setup, close_fds=()):
@@ -100,7 +110,13 @@ def main(rank, conn, setup, close_fds=()):
             pass
     code = 0
     try:
-        _Replica(rank, conn, setup).serve()
+        try:
+            replica = _Replica(rank, conn, setup)
+        except BaseException:  # noqa: BLE001  (reported to the parent, which re-raises it)
+            conn.send(("err", RemoteError.current(rank, "start-up"), "", ""))
+            return
+        conn.send(("ok", None, "", ""))
+        replica.serve()
     except BaseException:  # noqa: BLE001  (the parent learns of it through the closed pipe)
         code = 1
         try:
@@ -181,9 +197,6 @@ class _Replica:
             kind = msg[0]
             if kind == "exit":
                 return
-            if kind == "free":
-                self._free(msg[1])
-                continue
             phase = "forward" if kind == "fwd" else "backward"
             out, err = io.StringIO(), io.StringIO()
             saved = sys.stdout, sys.stderr

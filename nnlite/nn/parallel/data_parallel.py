@@ -73,7 +73,7 @@ class DataParallel(Module):
         super().__init__()
         if not isinstance(module, Module):
             raise TypeError(f"DataParallel expects an nnlite.nn.Module, got {type(module).__name__}")
-        for d in (device_ids or []) + ([] if output_device is None else [output_device]):
+        for d in list(device_ids or []) + ([] if output_device is None else [output_device]):
             if not (isinstance(d, int) or str(d).split(":")[0] == "cpu"):
                 raise RuntimeError(f"nnlite runs on the CPU only; device '{d}' is not available")
         if workers is None:
@@ -168,7 +168,7 @@ class DataParallel(Module):
         else:
             chunks = [[]]  # nothing to split: one replica runs the call
         grad_enabled = grad_mode.is_grad_enabled()
-        pool = self._runtime.pool_for(self)
+        pool = self._runtime.pool_for(self, max(sum(a.nbytes for a in c) for c in chunks))
         diff_inputs = [i for i, t in enumerate(tensors) if grad_enabled and t._requires_grad]
         param_indices = [i for i, p in enumerate(pool.params) if grad_enabled and p._requires_grad]
         job = _Job(pool, self.dim, structure, chunks, [tensors[i]._requires_grad for i in range(len(tensors))],
@@ -184,13 +184,13 @@ class _Runtime:
     def __init__(self):
         self.pool = None
 
-    def pool_for(self, dp):
+    def pool_for(self, dp, inbox_bytes):
         pool = self.pool
         if pool is not None and not pool.closed and pool.module is dp.module and pool.n == dp.workers:
             if pool.sync():
                 return pool
         self.close()
-        self.pool = _pool.WorkerPool(dp.module, dp.workers, dp.threads, dp.timeout, dp.start_method)
+        self.pool = _pool.WorkerPool(dp.module, dp.workers, dp.threads, dp.timeout, dp.start_method, inbox_bytes)
         return self.pool
 
     def close(self):
@@ -213,7 +213,8 @@ class _Job:
         self.diff_inputs = diff_inputs
         self.input_splits = input_splits
         self.param_indices = param_indices
-        self.param_versions = [pool.params[i]._vc[0] for i in param_indices]
+        self.params = [pool.params[i] for i in param_indices]
+        self.param_versions = [p._vc[0] for p in self.params]
         self.call_id = None
         self.kept = False
         self.released = False
@@ -285,18 +286,17 @@ class _Job:
         return inputs, [None if g is None else _make(g) for g in param_grads]
 
     def release(self):
-        """The caller's graph is gone or freed: the workers may drop theirs."""
-        if self.kept and not self.released:
-            self.released = True
-            self.pool.free(self.call_id, range(self.ranks))
-
-    def __del__(self):
+        """The caller's graph is freed or gone: the workers drop theirs with the next command
+        (a message of its own would cost a pipe round per step)."""
         if self.kept and not self.released:
             self.released = True
             try:
-                self.pool.defer_free(self.call_id)
+                self.pool.defer_free(self.call_id, range(self.ranks))
             except Exception:  # noqa: BLE001  (during interpreter shutdown)
                 pass
+
+    def __del__(self):
+        self.release()
 
 
 def _merge_structures(structures):
@@ -347,9 +347,7 @@ class Gather(Function):
             raise RuntimeError(_SECOND_BACKWARD)
         if grad_mode.is_grad_enabled():
             raise RuntimeError("DataParallel does not support create_graph=True (higher-order gradients)")
-        pool = job.pool
-        for i, version in zip(job.param_indices, job.param_versions):
-            p = pool.params[i]
+        for p, version in zip(job.params, job.param_versions):
             if p._vc[0] != version:
                 raise RuntimeError(_modified_message(p, version))
         n_inputs = len(job.diff_inputs) + len(job.param_indices)

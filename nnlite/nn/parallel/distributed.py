@@ -29,15 +29,20 @@ an ImportError that says what to install: Open MPI from the system's packages (D
 ``apt-get install openmpi-bin libopenmpi-dev``) and ``pip install 'nnlite[mpi]'``.
 """
 import hashlib
+import warnings
 
 import numpy as np
 
+from ...autograd.grad_mode import is_grad_enabled
 from ...autograd.tensor import Tensor
 from ..modules.module import Module
 from ._mpi import (abort_on_exception, allreduce_value, broadcast_value, check_same_on_all_ranks,
                    import_mpi)
 
 __all__ = ["DistributedDataParallel", "abort_on_exception"]
+
+# training forwards without any allreduce_gradients() call after which a warning says it is missing
+_FORGOTTEN_SYNC_FORWARDS = 100
 
 
 def _layout(module):
@@ -94,6 +99,12 @@ class DistributedDataParallel(Module):
     ``None`` only if it is ``None`` on every rank. Frozen parameters (``requires_grad=False``)
     are left out.
 
+    Every rank must run the same number of training forwards and :meth:`allreduce_gradients`
+    calls (a ``DistributedSampler`` gives every rank the same number of batches). In ``eval()``
+    mode the forward communicates nothing, so ranks may evaluate different numbers of batches.
+    If 100 training forwards pass without any :meth:`allreduce_gradients` call, a RuntimeWarning
+    says that the call is missing.
+
     ``ddp(x)`` runs ``ddp.module(x)``; ``state_dict()`` keys carry the ``module.`` prefix, as in
     PyTorch (``ddp.module.state_dict()`` gives the plain keys); ``parameters()``, ``train()``,
     ``eval()``, ``zero_grad()`` work on the wrapped module.
@@ -121,6 +132,8 @@ class DistributedDataParallel(Module):
         self.broadcast_buffers = bool(broadcast_buffers)
         self._MPI = MPI
         self._grad_layout = None
+        self._forwards_before_first_sync = 0
+        self._synced = False
         abort_on_exception()
         check_same_on_all_ranks(MPI, comm, _layout(module), "parameters and buffers")
         self.broadcast_parameters()
@@ -138,8 +151,16 @@ class DistributedDataParallel(Module):
 
     # ------------------------------------------------------------------ forward
     def forward(self, *args, **kwargs):
-        if self.broadcast_buffers and self.module.training and self.comm.Get_size() > 1:
-            self._sync_buffers()
+        if self.module.training:
+            if self.broadcast_buffers and self.comm.Get_size() > 1:
+                self._sync_buffers()
+            if not self._synced and is_grad_enabled():
+                self._forwards_before_first_sync += 1
+                if self._forwards_before_first_sync == _FORGOTTEN_SYNC_FORWARDS:
+                    warnings.warn(f"DistributedDataParallel: {_FORGOTTEN_SYNC_FORWARDS} training forwards and "
+                                  "allreduce_gradients() was never called: the ranks' gradients are not averaged "
+                                  "and their parameters drift apart. Call ddp.allreduce_gradients() after "
+                                  "loss.backward() and before optimizer.step().", RuntimeWarning, stacklevel=2)
         return self.module(*args, **kwargs)
 
     def _sync_buffers(self):
@@ -176,6 +197,7 @@ class DistributedDataParallel(Module):
         keeps ``None`` (the optimizer skips it, as it would in one process). The new ``.grad``
         tensors are fresh (they do not require grad and share no memory with the old ones).
         """
+        self._synced = True
         params = self._trainable()
         if not params:
             return

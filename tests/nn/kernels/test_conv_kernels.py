@@ -169,6 +169,17 @@ def test_bias_none_and_noncontiguous_input():
     assert y.dtype == np.float32 and _rel_err(y, ref) < 1e-5
 
 
+def test_readonly_inputs():
+    cfg = CONFIGS[0]
+    _, _, _, _, _, k, s, p, d, g = cfg
+    x, w, b, gy = _make(cfg, np.float64)
+    expect = conv2d_forward(x, w, b, s, p, d, g), conv2d_backward_weight(gy, x, k, s, p, d, g)
+    for a in (x, w, b, gy):
+        a.setflags(write=False)
+    got = conv2d_forward(x, w, b, s, p, d, g), conv2d_backward_weight(gy, x, k, s, p, d, g)
+    assert all(np.array_equal(e, r) for e, r in zip(expect, got))
+
+
 def test_batch_zero():
     x = np.zeros((0, 3, 8, 8), np.float32)
     w = np.zeros((4, 3, 3, 3), np.float32)

@@ -147,6 +147,19 @@ def test_max_pool_backward_accumulates_overlaps():
     assert np.array_equal(gx, [[[[0.0, 2.0, 0.0, 0.0]]]])
 
 
+def test_readonly_inputs():
+    x = _x(CONFIGS[3], np.float32)
+    y, idx = max_pool2d_forward(x, (3, 2), (2, 1), (1, 1), (1, 1), True)
+    gy = np.ones_like(y)
+    expect = max_pool2d_backward(gy, idx, x.shape[2:])
+    for a in (x, y, idx, gy):
+        a.setflags(write=False)
+    y2, idx2 = max_pool2d_forward(x, (3, 2), (2, 1), (1, 1), (1, 1), True)
+    assert np.array_equal(y, y2) and np.array_equal(idx, idx2)
+    assert np.array_equal(max_pool2d_backward(gy, idx, x.shape[2:]), expect)
+    assert avg_pool2d_forward(x, (2, 2), (2, 2), (0, 0), False, True).shape == (2, 3, 4, 3)
+
+
 def test_output_hw_ceil_rule():
     assert pool2d_output_hw((28, 28), (2, 2), (2, 2), (0, 0), (1, 1), False) == (14, 14)
     assert pool2d_output_hw((9, 7), (2, 2), (2, 2), (0, 0), (1, 1), True) == (5, 4)

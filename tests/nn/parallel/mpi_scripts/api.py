@@ -133,4 +133,21 @@ except TypeError:
     pass
 else:
     raise AssertionError("a function accepted as module")
+# a loop that never calls allreduce_gradients() is told so, once
+import warnings  # noqa: E402
+
+forgetful = DistributedDataParallel(TinyNet())
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    for _ in range(150):
+        forgetful(nl.tensor(x))
+    with nl.no_grad():
+        forgetful(nl.tensor(x))
+assert [str(w.message).split(":")[0] for w in caught] == ["DistributedDataParallel"], [str(w.message) for w in caught]
+assert "allreduce_gradients() was never called" in str(caught[0].message)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    for _ in range(150):   # ddp has synced before: no warning
+        ddp(nl.tensor(x))
+assert not caught, [str(w.message) for w in caught]
 print(f"api ok {rank}", flush=True)

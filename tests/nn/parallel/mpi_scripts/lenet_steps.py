@@ -1,7 +1,7 @@
 """nnlite.models.LeNet (convolutions, pooling) under data parallelism.
 Usage: mpirun -n N python lenet_steps.py OUT_DIR
 
-Saves the all-reduced gradients of the first step and the parameters after LENET_STEPS SGD steps
+Saves the all-reduced gradients of the first step and the parameters after the SGD steps
 to OUT_DIR/rank<r>.npz."""
 import os
 import sys
@@ -12,7 +12,7 @@ from mpi4py import MPI
 import nnlite as nl
 from nnlite.nn.parallel.distributed import DistributedDataParallel
 
-from _common import LENET_STEPS, lenet_data, shard
+from _common import lenet_data, shard
 
 out_dir = sys.argv[1]
 comm = MPI.COMM_WORLD
