@@ -25,17 +25,20 @@ LENET_STEP = {"conv1 fwd", "conv1 bwd_weight", "conv2 fwd", "conv2 bwd_input", "
               "pool1 max fwd", "pool1 max bwd", "pool2 max fwd", "pool2 max bwd"}
 
 
+CLOCK = time.perf_counter
+
+
 def best_ms(fn, rounds=15, min_time=0.02):
     """Best over `rounds` of the mean time of `fn` over at least `min_time` seconds."""
     fn()
     best = float("inf")
     for _ in range(rounds):
         n = 0
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         while True:
             fn()
             n += 1
-            elapsed = time.perf_counter() - t0
+            elapsed = CLOCK() - t0
             if elapsed >= min_time:
                 break
         best = min(best, elapsed / n)
@@ -117,7 +120,11 @@ def main():
     ap.add_argument("--batches", type=int, nargs="+", default=[4, 64, 256])
     ap.add_argument("--dtype", choices=["float32", "float64"], default="float32")
     ap.add_argument("--no-torch", action="store_true", help="time nnlite only")
+    ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                    help="cpu: process CPU time, steadier on a busy machine (with --threads 1)")
     args = ap.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
 
     import numba
     from threadpoolctl import threadpool_limits
@@ -132,7 +139,8 @@ def main():
             torch = None
 
     dt = np.dtype(args.dtype)
-    print(f"threads={args.threads} dtype={dt} torch={'%s' % torch.__version__ if torch else 'absent'}")
+    print(f"threads={args.threads} dtype={dt} clock={args.clock} "
+          f"torch={torch.__version__ if torch else 'absent'}")
     header = f"{'batch':>5}  {'op':<18} {'nnlite ms':>10} {'torch ms':>10} {'ratio':>7}"
     print(header)
     print("-" * len(header))

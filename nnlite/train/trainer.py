@@ -169,7 +169,15 @@ class Trainer:
         self.model = model
         self.criterion = build_loss(cfg["loss"], num_classes)
 
-        # the run directory
+        params = [p for p in model.parameters() if p.requires_grad]
+        self.optimizer = build_optimizer(cfg["optimizer"], params)
+        self.scheduler = build_scheduler(cfg["scheduler"], self.optimizer)
+        self.start_epoch, self.global_step, self.best_accuracy, self.seconds = 0, 0, -1.0, 0.0
+        self.best_epoch = 0
+        self.last_meter = None
+        state = self._restore(self._last_path(self.resume_dir)) if resuming else None
+
+        # the run directory, once everything above has been checked
         if self.resume_dir is not None:
             self.run_dir = self.resume_dir
         else:
@@ -178,21 +186,17 @@ class Trainer:
                 run_dir = new_run_dir(cfg["output_dir"], cfg["name"])
                 with open(os.path.join(run_dir, "config.yaml"), "w", encoding="utf-8") as f:
                     f.write(dump_config(cfg))
-                os.makedirs(os.path.join(run_dir, "checkpoints"), exist_ok=True)
                 _link_latest(run_dir, cfg["output_dir"], cfg["name"])
             self.run_dir = self.dist.bcast(run_dir)
+        if self.dist.is_main:
+            os.makedirs(os.path.join(self.run_dir, "checkpoints"), exist_ok=True)
         self.metrics = MetricsLog(os.path.join(self.run_dir, "metrics.jsonl"))
-
-        state = None
-        if resuming:
-            try:
-                state = ckpt_io.load_checkpoint(self._last_path(self.run_dir))
-            except ckpt_io.CheckpointFileError as e:
-                raise TrainError(str(e)) from None
-            try:
-                model.load_state_dict(state["model"])
-            except (KeyError, RuntimeError, ValueError) as e:
-                raise TrainError(f"checkpoint {self._last_path(self.run_dir)} does not fit the model: {e}") from None
+        if self.dist.is_main and self.resume_dir is not None:
+            self.metrics.truncate_after(self.start_epoch)  # lines written after the checkpoint
+        if state is not None:
+            self.print(f"Resuming {self.run_dir} after epoch {self.start_epoch} (checkpoints/last.npz)")
+        elif self.resume_dir is not None:
+            self.print(f"No checkpoint in {self.run_dir} yet: starting it from the beginning")
 
         # parallel wrapping (the plain model keeps the parameters the optimizer steps)
         workers = cfg["parallel"]["workers"]
@@ -203,35 +207,31 @@ class Trainer:
             self.net = nl.nn.DataParallel(model, workers=workers)
         else:
             self.net = model
-
-        params = [p for p in model.parameters() if p.requires_grad]
-        self.optimizer = build_optimizer(cfg["optimizer"], params)
-        self.scheduler = build_scheduler(cfg["scheduler"], self.optimizer)
-
-        self.start_epoch, self.global_step, self.best_accuracy, self.seconds = 0, 0, -1.0, 0.0
-        self.best_epoch = 0
-        self.last_meter = None
-        if state is not None:
-            try:
-                self.optimizer.load_state_dict(state["optimizer"])
-                if self.scheduler is not None and state.get("scheduler") is not None:
-                    self.scheduler.load_state_dict(state["scheduler"])
-            except (KeyError, ValueError, RuntimeError) as e:
-                raise TrainError(f"checkpoint {self._last_path(self.run_dir)}: cannot restore the optimizer: "
-                                 f"{e}") from None
-            self.start_epoch = int(state["epoch"])
-            self.global_step = int(state["global_step"])
-            self.best_accuracy = float(state["best_accuracy"])
-            self.best_epoch = int(state.get("best_epoch", 0))
-            self.seconds = float(state.get("seconds", 0.0))
+        if state is not None:  # last, so that nothing above draws from the restored generators
             ckpt_io.set_rng_state(state["rng"])
-            if self.dist.is_main:
-                self.metrics.truncate_after(self.start_epoch)
-            self.print(f"Resuming {self.run_dir} after epoch {self.start_epoch} (checkpoints/last.npz)")
-        elif self.resume_dir is not None and self.dist.is_main:
-            self.metrics.truncate_after(0)
-            os.makedirs(os.path.join(self.run_dir, "checkpoints"), exist_ok=True)
-            self.print(f"No checkpoint in {self.run_dir} yet: starting it from the beginning")
+
+    def _restore(self, path):
+        """Load model, optimizer, scheduler and counters from the checkpoint ``path``."""
+        try:
+            state = ckpt_io.load_checkpoint(path)
+        except ckpt_io.CheckpointFileError as e:
+            raise TrainError(str(e)) from None
+        try:
+            self.model.load_state_dict(state["model"])
+        except (KeyError, RuntimeError, ValueError) as e:
+            raise TrainError(f"checkpoint {path} does not fit the model: {e}") from None
+        try:
+            self.optimizer.load_state_dict(state["optimizer"])
+            if self.scheduler is not None and state.get("scheduler") is not None:
+                self.scheduler.load_state_dict(state["scheduler"])
+        except (KeyError, ValueError, RuntimeError) as e:
+            raise TrainError(f"checkpoint {path}: cannot restore the optimizer: {e}") from None
+        self.start_epoch = int(state["epoch"])
+        self.global_step = int(state["global_step"])
+        self.best_accuracy = float(state["best_accuracy"])
+        self.best_epoch = int(state.get("best_epoch", 0))
+        self.seconds = float(state.get("seconds", 0.0))
+        return state
 
     @staticmethod
     def _last_path(run_dir):
@@ -273,6 +273,8 @@ class Trainer:
             for epoch in range(self.start_epoch, epochs):
                 self._run_epoch(epoch)
                 if self._bar_epochs is not None:
+                    self._bar_epochs.set_postfix({"test_acc": f"{100 * self.last_meter.accuracy:.2f}%"},
+                                                 refresh=False)
                     self._bar_epochs.update(1)
             self._close_bars()
             if self.last_meter is None:  # nothing left to train: evaluate what the checkpoint holds

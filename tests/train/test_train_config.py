@@ -219,6 +219,9 @@ def test_reference_table_lists_every_key():
     (lambda p: [make_config(p, model={"name": "lenet", "args": {"num_clases": 10}})],
      ["model.args.num_clases", "did you mean 'num_classes'"]),
     (lambda p: [make_config(p, model={"name": "no_such_pkg.models:Net"})], ["model.name", "cannot import"]),
+    (lambda p: [make_config(p, optimizer={"name": "sgd", "lr": 0.1, "nesterov": True})], ["optimizer: ", "esterov"]),
+    (lambda p: [make_config(p, loss={"name": "cross_entropy", "weight": [1.0, 2.0]})],
+     ["loss.weight: expected 10 values"]),
 ])
 def test_cli_config_errors_are_one_line(tmp_path, setup, words):
     from train_helpers import write_cifar10

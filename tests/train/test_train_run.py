@@ -219,18 +219,35 @@ def _have_mpi():
     return True
 
 
-@pytest.mark.skipif(not _have_mpi(), reason="needs mpirun and mpi4py")
-def test_mpi_two_ranks(tmp_path, fashion_root):
+def _mpirun(args, cwd):
     import os
-    cfg_path = make_config(tmp_path, parallel={"backend": "mpi"}, epochs=2, **fashion_sections(tmp_path))
-    env = dict(os.environ, PYTHONPATH=str(ROOT), OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    proc = subprocess.run(["mpirun", "--oversubscribe", "-n", "2", sys.executable, str(ROOT / "train.py"),
-                           str(cfg_path)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    proc = subprocess.run(["mpirun", "-n", "2", sys.executable, str(ROOT / "train.py"), *map(str, args)],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc
+
+
+@pytest.mark.skipif(not _have_mpi(), reason="needs mpirun and mpi4py")
+def test_mpi_two_ranks_and_resume(tmp_path, fashion_root):
+    secs = fashion_sections(tmp_path, train_transforms=[{"name": "random_horizontal_flip"}, {"name": "to_tensor"}])
+    cfg_path = make_config(tmp_path, parallel={"backend": "mpi"}, epochs=2, **secs)
+    proc = _mpirun([cfg_path], tmp_path)
     (run,) = run_dirs(tmp_path / "runs")  # one run directory, written by rank 0
     assert proc.stdout.count("Finished Training") == 1
     assert "Accuracy of the network on the 20 test images" in proc.stdout  # counts summed over the ranks
     report = json.loads((run / "report.json").read_text())
-    assert sum(1 for _ in report["per_class_accuracy"]) > 0
+    assert len(report["per_class_accuracy"]) > 0
     model = nl.models.get_model("lenet", in_channels=1, num_classes=10, input_size=28)
-    model.load_state_dict(nl.load(run / "checkpoints" / "last.npz")["model"])
+    model.load_state_dict(nl.load(run / "checkpoints" / "last.npz")["model"])  # plain keys
+    # 64 images over 2 ranks, batch 8: 4 steps per epoch
+    assert nl.load(run / "checkpoints" / "last.npz")["global_step"] == 8
+
+    one = make_config(tmp_path, name="one", parallel={"backend": "mpi"}, epochs=1, output_dir=str(tmp_path / "one"),
+                      **secs)
+    _mpirun([one], tmp_path)
+    (part,) = run_dirs(tmp_path / "one")
+    _mpirun([one, "--set", "epochs=2", "--resume", part], tmp_path)
+    a, b = nl.load(run / "checkpoints" / "last.npz")["model"], nl.load(part / "checkpoints" / "last.npz")["model"]
+    assert all(a[k].numpy().tobytes() == b[k].numpy().tobytes() for k in a)

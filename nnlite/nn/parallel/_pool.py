@@ -31,6 +31,8 @@ from . import _shared, _worker
 
 # Seconds a worker gets to exit after "exit" before it is terminated, then killed.
 EXIT_GRACE = 2.0
+# Start-up and the first call of each kind may compile numba kernels: they get at least this long.
+FIRST_CALL_TIMEOUT = 600.0
 
 
 class WorkerError(RuntimeError):
@@ -191,7 +193,7 @@ class WorkerPool:
                     os.environ[k] = v
         # Each worker reports once it has attached every segment (only then may a segment be
         # replaced) or why it could not start.
-        replies = self._collect(range(self.n), "start-up")
+        replies = self._collect(range(self.n), "start-up", first=True)
         self._raise_first_error(replies)
 
     # ------------------------------------------------------------------ state
@@ -249,11 +251,14 @@ class WorkerPool:
             for r in ranks:
                 self.pending_free[r].append(call_id)
 
-    def _collect(self, ranks, phase):
+    def _collect(self, ranks, phase, first=False):
         """Wait for one reply from each worker in ``ranks``; dead workers and timeouts raise."""
         pending = set(ranks)
         replies = {}
-        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        timeout = self.timeout
+        if first and timeout is not None:
+            timeout = max(timeout, FIRST_CALL_TIMEOUT)
+        deadline = None if timeout is None else time.monotonic() + timeout
         while pending:
             waitables = {}
             for r in pending:
@@ -277,7 +282,7 @@ class WorkerPool:
             if pending and deadline is not None and time.monotonic() >= deadline:
                 r = min(pending)
                 self.close()
-                raise WorkerError(f"DataParallel worker {r} did not finish its {phase} within {self.timeout} "
+                raise WorkerError(f"DataParallel worker {r} did not finish its {phase} within {timeout} "
                                   "seconds; the workers were shut down")
         return replies
 
@@ -309,12 +314,12 @@ class WorkerPool:
             if serial and len(ranks) > 1:
                 first, rest = ranks[:1], ranks[1:]
                 self._send(first[0], messages[first[0]])
-                replies.update(self._collect(first, phase))
+                replies.update(self._collect(first, phase, first=True))
             else:
                 rest = ranks
             for r in rest:
                 self._send(r, messages[r])
-            replies.update(self._collect(rest, phase))
+            replies.update(self._collect(rest, phase, first=serial))
         except BaseException:
             # KeyboardInterrupt or a fault: the protocol is out of step, so start afresh next time.
             self.close()

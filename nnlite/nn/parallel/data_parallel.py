@@ -55,8 +55,10 @@ class DataParallel(Module):
         workers (int): worker processes (default: the number of usable CPUs). ``0`` runs the
             module in this process.
         threads (int): BLAS and numba threads per worker (default: CPUs // workers, at least 1).
-        timeout (float): seconds to wait for a step's replies before giving up (default 300;
-            ``None`` waits as long as the workers live). A dead worker is reported at once.
+        timeout (float): seconds to wait for the workers' replies in a forward or backward before
+            giving up (default 300; ``None`` waits as long as the workers live). Start-up and the
+            first call of each kind, which may compile numba kernels, get at least 10 minutes. A
+            dead worker is reported at once.
 
     Workers start at the first forward and stop at ``close()``, at the end of a ``with`` block, on
     garbage collection or at interpreter exit; after a fault they restart at the next forward.

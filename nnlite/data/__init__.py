@@ -1,0 +1,20 @@
+"""Data loading with PyTorch's API: datasets, samplers, ``DataLoader`` (with worker processes),
+image transforms and the CIFAR-10 / MNIST / Fashion-MNIST datasets.
+
+Example:
+    >>> from nnlite.data import DataLoader, transforms, datasets
+    >>> tf = transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.5,), (0.5,))])
+    >>> train = datasets.FashionMNIST("./data", train=True, download=True, transform=tf)
+    >>> for images, labels in DataLoader(train, batch_size=64, shuffle=True, seed=0, num_workers=2):
+    ...     pass
+"""
+from . import datasets, transforms
+from .collate import default_collate, default_convert
+from .dataloader import DataLoader, get_worker_info
+from .dataset import ConcatDataset, Dataset, Subset, TensorDataset, random_split
+from .sampler import (BatchSampler, DistributedSampler, RandomSampler, Sampler, SequentialSampler,
+                      SubsetRandomSampler)
+
+__all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split", "Sampler",
+           "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler", "DistributedSampler",
+           "DataLoader", "default_collate", "default_convert", "get_worker_info", "transforms", "datasets"]

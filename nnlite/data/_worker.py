@@ -1,0 +1,332 @@
+"""What runs inside a DataLoader worker process, and the messages it exchanges with the parent.
+
+Each worker has two pipes of its own: tasks come in on one, results go back on the other (no
+queue feeder threads, no lock shared between workers, and a worker's death shows as end of file
+on its own pipe only). A batch leaves the worker as plain numpy arrays (every Tensor replaced by an
+``_ArrayBox``) pickled with protocol 5, the array data sent out of band straight from memory and
+read by the parent directly into the buffers the new arrays use; the parent wraps them back into
+Tensors. The worker pickles each message before writing any of it, so a batch that cannot be
+pickled becomes an error sent to the parent, never a half-written message.
+"""
+import collections.abc
+import os
+import pickle
+import random
+import select
+import signal
+import struct
+import sys
+import traceback
+
+import numpy as np
+
+from . import _core
+
+# How often a waiting worker checks that its parent is still alive.
+WATCHDOG_INTERVAL = 1.0
+
+_THREAD_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS",
+                    "VECLIB_MAXIMUM_THREADS", "NUMBA_NUM_THREADS", "BLIS_NUM_THREADS")
+
+
+class WorkerInfo:
+    """What ``get_worker_info()`` returns inside a worker: ``id``, ``num_workers``, ``seed``,
+    ``dataset``."""
+
+    __slots__ = ("id", "num_workers", "seed", "dataset")
+
+    def __init__(self, id, num_workers, seed, dataset):
+        self.id = id
+        self.num_workers = num_workers
+        self.seed = seed
+        self.dataset = dataset
+
+    def __repr__(self):
+        return (f"WorkerInfo(id={self.id}, num_workers={self.num_workers}, seed={self.seed}, "
+                f"dataset={type(self.dataset).__name__})")
+
+
+_worker_info = None
+
+
+def get_worker_info():
+    """Inside a DataLoader worker process, its ``WorkerInfo``; in the main process, ``None``."""
+    return _worker_info
+
+
+class ExceptionWrapper:
+    """An exception raised in a worker, carried to the parent with its formatted traceback."""
+
+    def __init__(self, exc_type, text, where):
+        self.exc_type = exc_type
+        self.text = text
+        self.where = where
+
+    @classmethod
+    def from_current(cls, where):
+        exc_type, exc, tb = sys.exc_info()
+        text = "".join(traceback.format_exception(exc_type, exc, tb))
+        try:
+            pickle.dumps(exc_type)
+        except Exception:
+            exc_type = RuntimeError
+        return cls(exc_type, text, where)
+
+    def reraise(self):
+        msg = f"Caught {self.exc_type.__name__} in {self.where}.\nOriginal traceback from the worker:\n{self.text}"
+        if issubclass(self.exc_type, KeyError):
+            raise _KeyErrorMessage(msg)
+        try:
+            exc = self.exc_type(msg)
+        except Exception:
+            exc = None
+        if not isinstance(exc, BaseException) or str(exc) != msg:
+            raise RuntimeError(msg)
+        raise exc
+
+
+class _KeyErrorMessage(KeyError):
+    """A KeyError whose str is its message as is (KeyError's own str quotes it)."""
+
+    def __str__(self):
+        return self.args[0]
+
+
+class _ArrayBox:
+    """A Tensor's array on its way from a worker to the parent."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    def __reduce__(self):
+        return (_ArrayBox, (self.array,))
+
+
+def pack(data):
+    """Replace Tensors by ``_ArrayBox``es, recursively through lists, tuples and dicts."""
+    if isinstance(data, np.ndarray):
+        return data
+    if _core.is_tensor(data):
+        return _ArrayBox(_core.array_of(data))
+    if isinstance(data, list):
+        return [pack(x) for x in data]
+    if isinstance(data, tuple):
+        if hasattr(data, "_fields"):
+            return type(data)(*(pack(x) for x in data))
+        return tuple(pack(x) for x in data)
+    if isinstance(data, collections.abc.Mapping):
+        return _rebuild_mapping(data, {k: pack(v) for k, v in data.items()})
+    return data
+
+
+def _rebuild_mapping(original, items):
+    if type(original) is dict:
+        return items
+    try:
+        return type(original)(items)
+    except TypeError:
+        return items
+
+
+def unpack(data):
+    """Inverse of ``pack``: ``_ArrayBox``es become Tensors again."""
+    if isinstance(data, _ArrayBox):
+        return _core.from_numpy(data.array)
+    if isinstance(data, list):
+        return [unpack(x) for x in data]
+    if isinstance(data, tuple):
+        if hasattr(data, "_fields"):
+            return type(data)(*(unpack(x) for x in data))
+        return tuple(unpack(x) for x in data)
+    if isinstance(data, collections.abc.Mapping):
+        return _rebuild_mapping(data, {k: unpack(v) for k, v in data.items()})
+    return data
+
+
+def limit_threads():
+    """One thread for BLAS, OpenMP and numba in this process (workers run side by side)."""
+    for var in _THREAD_ENV_VARS:
+        os.environ[var] = "1"
+    try:
+        from threadpoolctl import threadpool_limits
+        threadpool_limits(1)
+    except Exception:  # threadpoolctl missing or unable to inspect a library: env vars still apply
+        pass
+    # numba: only a thread pool the parent already started needs masking down to one thread;
+    # set_num_threads would otherwise launch a new pool in every worker, which most never use.
+    parallel = sys.modules.get("numba.np.ufunc.parallel")
+    if parallel is not None and getattr(parallel, "_is_initialized", False):
+        try:
+            sys.modules["numba"].set_num_threads(1)
+        except Exception:
+            pass
+
+
+def seed_everything(seed):
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    if "nnlite.autograd.random" in sys.modules:
+        sys.modules["nnlite.autograd.random"].manual_seed(seed)
+
+
+class _Abort(Exception):
+    """The parent is gone or shutting down while this worker waits to send."""
+
+
+def _write_all(fd, data, done_event, parent_pid):
+    view = memoryview(data).cast("B")
+    poller = None
+    while view.nbytes:
+        try:
+            n = os.write(fd, view)
+        except BlockingIOError:
+            n = 0
+        except (BrokenPipeError, OSError):
+            raise _Abort from None
+        if n:
+            view = view[n:]
+            continue
+        if poller is None:
+            poller = select.poll()
+            poller.register(fd, select.POLLOUT)
+        if not poller.poll(WATCHDOG_INTERVAL * 1000) and (done_event.is_set() or os.getppid() != parent_pid):
+            raise _Abort
+
+
+def encode(message):
+    """``message`` as (frame header, out-of-band buffers): pickle protocol 5 keeps array data out
+    of the pickle, so it goes to the pipe straight from the arrays' memory."""
+    buffers = []
+    header = pickle.dumps(message, protocol=5, buffer_callback=buffers.append)
+    raws = [b.raw() for b in buffers]
+    meta = struct.pack(f"<I{len(raws)}Q", len(raws), *(r.nbytes for r in raws)) + header
+    return struct.pack("<Q", len(meta)) + meta, raws
+
+
+def _read_exact(fd, size):
+    out = bytearray(size)
+    view = memoryview(out)
+    pos = 0
+    while pos < size:
+        n = os.readv(fd, [view[pos:]])
+        if n == 0:
+            raise EOFError("the worker closed its pipe in the middle of a message")
+        pos += n
+    return out
+
+
+def receive(fd):
+    """Read one message written by ``encode``; array data lands directly in writable buffers."""
+    (meta_len,) = struct.unpack("<Q", _read_exact(fd, 8))
+    meta = _read_exact(fd, meta_len)
+    (count,) = struct.unpack_from("<I", meta)
+    sizes = struct.unpack_from(f"<{count}Q", meta, 4)
+    header = memoryview(meta)[4 + 8 * count:]
+    buffers = [_read_exact(fd, size) for size in sizes]
+    return pickle.loads(header, buffers=buffers)
+
+
+def encode_task(task):
+    """A task as a length-prefixed frame for the task pipe."""
+    frame = pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
+    return struct.pack("<I", len(frame)) + frame
+
+
+class _TaskReader:
+    """Reads task frames from the non-blocking task pipe, waking up every ``WATCHDOG_INTERVAL``
+    to notice a shutdown or a dead parent."""
+
+    def __init__(self, fd, done_event, parent_pid):
+        self.fd = fd
+        self.done_event = done_event
+        self.parent_pid = parent_pid
+        self.buf = bytearray()
+        self.poller = select.poll()
+        self.poller.register(fd, select.POLLIN)
+
+    def next(self):
+        """The next task, or ``None`` when the worker should stop."""
+        buf = self.buf
+        while True:
+            if len(buf) >= 4:
+                (n,) = struct.unpack_from("<I", buf)
+                if len(buf) >= 4 + n:
+                    task = pickle.loads(memoryview(buf)[4:4 + n])
+                    del buf[:4 + n]
+                    return task
+            if not self.poller.poll(WATCHDOG_INTERVAL * 1000):
+                if self.done_event.is_set() or os.getppid() != self.parent_pid:
+                    return None
+                continue
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                continue
+            except OSError:
+                return None
+            if not chunk:  # the parent closed the pipe
+                return None
+            buf += chunk
+
+
+def worker_loop(dataset, fetch, task_conn, result_conn, done_event, current_tag, seed, worker_id,
+                num_workers, worker_init_fn, parent_pid, close_conns):
+    """Main function of a worker process.
+
+    Takes ``(tag, task_id, indices)`` tasks from its task pipe until the pipe is closed, the
+    ``done_event`` is set or the parent process is gone; answers each task whose tag is still
+    current with ``(tag, task_id, batch or ExceptionWrapper)`` on its result pipe, in task
+    order. Both pipes are used without blocking for long, so that the worker always notices a
+    shutdown.
+    """
+    global _worker_info
+    # The parent handles Ctrl-C and shuts the workers down.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for conn in close_conns:  # inherited copies of the parent's pipe ends (fork)
+        conn.close()
+    fd = result_conn.fileno()
+    os.set_blocking(fd, False)
+    os.set_blocking(task_conn.fileno(), False)
+    tasks = _TaskReader(task_conn.fileno(), done_event, parent_pid)
+    limit_threads()
+    seed_everything(seed)
+    _worker_info = WorkerInfo(worker_id, num_workers, seed, dataset)
+    where = f"DataLoader worker process {worker_id} (pid {os.getpid()})"
+    init_error = None
+    if worker_init_fn is not None:
+        try:
+            worker_init_fn(worker_id)
+        except Exception:
+            init_error = ExceptionWrapper.from_current(where + " in worker_init_fn")
+    try:
+        while True:
+            task = tasks.next()
+            if task is None or done_event.is_set():
+                break
+            tag, task_id, indices = task
+            if tag != current_tag.value:  # left over from an epoch the parent abandoned
+                continue
+            if init_error is not None:
+                payload = init_error
+            else:
+                try:
+                    payload = pack(fetch(dataset, indices))
+                except Exception:
+                    payload = ExceptionWrapper.from_current(where)
+            try:
+                frame, buffers = encode((tag, task_id, payload))
+            except Exception:
+                frame, buffers = encode((tag, task_id, ExceptionWrapper.from_current(where + " while sending a batch")))
+            del payload
+            _write_all(fd, frame, done_event, parent_pid)
+            for buf in buffers:
+                _write_all(fd, buf, done_event, parent_pid)
+            del frame, buffers
+    except (KeyboardInterrupt, _Abort):
+        pass
+    finally:
+        _worker_info = None
+        result_conn.close()
+        task_conn.close()

@@ -1,0 +1,445 @@
+"""``DataLoader``: batches from a dataset, in the main process or in worker processes."""
+import atexit
+import itertools
+import multiprocessing
+import numbers
+import os
+import select
+import signal
+import sys
+import time
+import warnings
+import weakref
+
+import numpy as np
+
+from . import _core, _worker
+from .collate import default_collate, default_convert
+from .sampler import BatchSampler, RandomSampler, SequentialSampler
+
+__all__ = ["DataLoader", "get_worker_info"]
+
+get_worker_info = _worker.get_worker_info
+
+# How long shutdown waits for workers to exit on their own before terminating them.
+JOIN_TIMEOUT = 5.0
+
+
+class _Fetcher:
+    """Turns a list of indices (or one index, without auto-batching) into a batch."""
+
+    def __init__(self, auto_collation, collate_fn, custom_collate, use_getitems, getitems_collated):
+        self.auto_collation = auto_collation
+        self.collate_fn = collate_fn
+        self.custom_collate = custom_collate
+        self.use_getitems = use_getitems
+        self.getitems_collated = getitems_collated
+
+    def __call__(self, dataset, indices):
+        if not self.auto_collation:
+            return self.collate_fn(dataset[indices])
+        if self.use_getitems:
+            data = dataset.__getitems__(indices)
+            if self.getitems_collated or (not self.custom_collate and not isinstance(data, list)):
+                return default_convert(data)
+            return self.collate_fn(data)
+        return self.collate_fn([dataset[i] for i in indices])
+
+
+def _check_int(name, value, minimum, message=None):
+    if not isinstance(value, (numbers.Integral, np.integer)) or isinstance(value, bool) or value < minimum:
+        raise ValueError(message or f"{name} should be an integer >= {minimum}, but got {name}={value!r}")
+
+
+class DataLoader:
+    """Iterates over a dataset in batches, as ``torch.utils.data.DataLoader``.
+
+    Arguments as PyTorch's; ``pin_memory`` is accepted and has no effect (CPU only). ``seed``
+    (nnlite's addition) makes the batch order reproducible: with ``shuffle=True`` epoch ``e``
+    (the ``e``-th ``iter`` of this loader) is ordered by ``numpy.random.default_rng([seed, e])``,
+    the same for any ``num_workers``, and the workers' seeds derive from ``(seed, e)`` too.
+
+    If the dataset has ``__getitems__(indices)`` the loader fetches each batch with one call
+    (see ``Dataset``). With ``num_workers > 0`` batches are produced by worker processes
+    (``fork`` where available), each with ``prefetch_factor`` batches in flight, single-threaded
+    BLAS/numba and numpy seeded with ``base_seed + worker_id``; batches come back in order. A
+    worker's exception is raised here with the worker's traceback; a worker that dies raises a
+    RuntimeError naming it and its exit code. Workers stop when the iterator is exhausted,
+    deleted or interrupted (Ctrl-C), and at interpreter exit; with ``persistent_workers`` they
+    live as long as the loader.
+    """
+
+    def __init__(self, dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None,
+                 num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
+                 worker_init_fn=None, multiprocessing_context=None, generator=None, *,
+                 prefetch_factor=2, persistent_workers=False, seed=None):
+        _check_int("num_workers", num_workers, 0, "num_workers option should be non-negative; "
+                   "use num_workers=0 to disable multiprocessing.")
+        if not isinstance(timeout, numbers.Real) or timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
+        if prefetch_factor is None:
+            prefetch_factor = 2
+        _check_int("prefetch_factor", prefetch_factor, 1)
+        if collate_fn is not None and not callable(collate_fn):
+            raise TypeError(f"collate_fn must be callable, got {type(collate_fn).__name__}")
+        if worker_init_fn is not None and not callable(worker_init_fn):
+            raise TypeError(f"worker_init_fn must be callable, got {type(worker_init_fn).__name__}")
+        if seed is not None:
+            _check_int("seed", seed, 0)
+            if generator is not None:
+                raise ValueError("DataLoader: pass either seed or generator, not both")
+        if pin_memory:
+            warnings.warn("pin_memory=True has no effect: nnlite runs on the CPU only", stacklevel=2)
+        shuffle = bool(shuffle)
+
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError("batch_sampler option is mutually exclusive with batch_size, shuffle, "
+                                 "sampler, and drop_last")
+            batch_size = None
+            drop_last = False
+        elif batch_size is None:
+            if drop_last:
+                raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive "
+                                 "with drop_last")
+        else:
+            _check_int("batch_size", batch_size, 1)
+
+        self._own_random_sampler = False
+        if sampler is None:
+            if shuffle:
+                sampler = RandomSampler(dataset, generator=generator, seed=seed)
+                self._own_random_sampler = True
+            else:
+                sampler = SequentialSampler(dataset)
+        if batch_size is not None and batch_sampler is None:
+            batch_sampler = BatchSampler(sampler, batch_size, bool(drop_last))
+
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.drop_last = bool(drop_last)
+        self.sampler = sampler
+        self.batch_sampler = batch_sampler
+        self.num_workers = int(num_workers)
+        self.prefetch_factor = int(prefetch_factor)
+        self.persistent_workers = bool(persistent_workers)
+        self.pin_memory = False
+        self.timeout = timeout
+        self.worker_init_fn = worker_init_fn
+        self.multiprocessing_context = multiprocessing_context
+        self.generator = generator
+        self.seed = seed
+        self._custom_collate = collate_fn is not None
+        if collate_fn is None:
+            collate_fn = default_collate if batch_sampler is not None else default_convert
+        self.collate_fn = collate_fn
+        self._epoch = 0
+        self._iterator = None
+
+    @property
+    def _auto_collation(self):
+        return self.batch_sampler is not None
+
+    @property
+    def _index_sampler(self):
+        return self.batch_sampler if self._auto_collation else self.sampler
+
+    def _make_fetcher(self):
+        getitems = callable(getattr(self.dataset, "__getitems__", None))
+        collated = bool(getattr(self.dataset, "getitems_collated", False))
+        # A dataset whose __getitems__ returns ready batches can't serve a custom collate_fn,
+        # which expects a list of samples: that case goes sample by sample.
+        use_getitems = self._auto_collation and getitems and not (self._custom_collate and collated)
+        return _Fetcher(self._auto_collation, self.collate_fn, self._custom_collate, use_getitems,
+                        collated and use_getitems)
+
+    def _base_seed(self, epoch):
+        if self.seed is not None:
+            rng = np.random.default_rng([self.seed, epoch, 0x5EED])
+        elif isinstance(self.generator, np.random.Generator):
+            rng = self.generator
+        else:
+            return _core.draw_seed()
+        return int(rng.integers(0, 2**62))
+
+    def __iter__(self):
+        epoch = self._epoch
+        self._epoch += 1
+        if self.seed is not None and self._own_random_sampler:
+            self.sampler.set_epoch(epoch)
+        if self.num_workers == 0:
+            return _SingleProcessIter(self)
+        if self.persistent_workers:
+            if self._iterator is None or self._iterator._closed:
+                self._iterator = _MultiProcessIter(self, epoch)
+            else:
+                self._iterator._reset(self)
+            return self._iterator
+        return _MultiProcessIter(self, epoch)
+
+    def __len__(self):
+        return len(self._index_sampler)
+
+    def __del__(self):
+        it = getattr(self, "_iterator", None)
+        if it is not None:
+            it._shutdown()
+
+
+def _len_or_none(obj):
+    try:
+        return len(obj)
+    except TypeError:  # a sampler without __len__
+        return None
+
+
+class _BaseIter:
+    def __iter__(self):
+        return self
+
+    def __len__(self):
+        if self._length is None:
+            raise TypeError("this DataLoader's sampler has no len()")
+        return self._length
+
+
+class _SingleProcessIter(_BaseIter):
+    def __init__(self, loader):
+        self._dataset = loader.dataset
+        self._fetch = loader._make_fetcher()
+        self._indices = iter(loader._index_sampler)
+        self._length = _len_or_none(loader)
+
+    def __next__(self):
+        return self._fetch(self._dataset, next(self._indices))
+
+
+_live_iterators = weakref.WeakSet()
+
+
+def _shutdown_all():
+    for it in list(_live_iterators):
+        try:
+            it._shutdown()
+        except Exception:
+            pass
+
+
+atexit.register(_shutdown_all)
+
+
+def _default_context():
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+def _describe_exit(code):
+    if code is None:
+        return "is no longer running"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"exited unexpectedly with exit code {code} (killed by {name})"
+    return f"exited unexpectedly with exit code {code}"
+
+
+def _grow_pipe(fd, size=1 << 20):
+    """Let a few batches wait in the kernel's pipe buffer (Linux's F_SETPIPE_SZ; best effort)."""
+    try:
+        import fcntl
+        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), size)
+    except (ImportError, OSError):
+        pass
+
+
+class _MultiProcessIter(_BaseIter):
+    """Worker processes, each with a task pipe and a result pipe of its own; batches read in order."""
+
+    def __init__(self, loader, epoch):
+        self._closed = True  # until the workers exist, nothing to shut down
+        self._persistent = loader.persistent_workers
+        self._num_workers = loader.num_workers
+        self._prefetch = loader.prefetch_factor * loader.num_workers
+        self._timeout = loader.timeout
+        ctx = loader.multiprocessing_context
+        if ctx is None:
+            ctx = _default_context()
+        elif isinstance(ctx, str):
+            ctx = multiprocessing.get_context(ctx)
+        forking = ctx.get_start_method() == "fork"
+        fetch = loader._make_fetcher()
+        base_seed = loader._base_seed(epoch)
+        self._done_event = ctx.Event()
+        self._tag = ctx.Value("q", 0, lock=False)
+        self._task_writers = []
+        self._outbufs = []
+        self._readers = []
+        self._workers = []
+        self._closed = False
+        _live_iterators.add(self)
+        try:
+            for worker_id in range(self._num_workers):
+                task_reader, task_writer = ctx.Pipe(duplex=False)
+                reader, writer = ctx.Pipe(duplex=False)
+                _grow_pipe(writer.fileno())
+                self._task_writers.append(task_writer)
+                self._readers.append(reader)
+                inherited = self._task_writers + self._readers if forking else []
+                w = ctx.Process(
+                    target=_worker.worker_loop,
+                    args=(loader.dataset, fetch, task_reader, writer, self._done_event, self._tag,
+                          base_seed + worker_id, worker_id, self._num_workers, loader.worker_init_fn,
+                          os.getpid(), inherited),
+                    daemon=True)
+                w.start()
+                # the worker holds the only other ends: its death means end of file here
+                writer.close()
+                task_reader.close()
+                os.set_blocking(task_writer.fileno(), False)
+                self._outbufs.append(bytearray())
+                self._workers.append(w)
+        except BaseException:
+            self._shutdown()
+            raise
+        self._reset(loader)
+
+    def _reset(self, loader):
+        self._indices = iter(loader._index_sampler)
+        self._length = _len_or_none(loader)
+        self._tag.value += 1  # results of an abandoned epoch are dropped
+        self._send_idx = 0
+        self._rcvd_idx = 0
+        self._task_worker = {}
+        self._worker_cycle = itertools.cycle(range(self._num_workers))
+        for _ in range(self._prefetch):
+            self._put_task()
+
+    def _put_task(self):
+        try:
+            indices = next(self._indices)
+        except StopIteration:
+            return
+        worker_id = next(self._worker_cycle)
+        self._outbufs[worker_id] += _worker.encode_task((self._tag.value, self._send_idx, indices))
+        self._flush(worker_id)
+        self._task_worker[self._send_idx] = worker_id
+        self._send_idx += 1
+
+    def _flush(self, worker_id):
+        """Write what the task pipe takes now; the rest goes when ``_get`` sees it writable."""
+        buf = self._outbufs[worker_id]
+        while buf:
+            try:
+                n = os.write(self._task_writers[worker_id].fileno(), buf)
+            except BlockingIOError:
+                return
+            except OSError:  # the worker is gone: reported when its result is awaited
+                buf.clear()
+                return
+            del buf[:n]
+
+    def __next__(self):
+        try:
+            if self._closed or self._rcvd_idx == self._send_idx:
+                if not self._persistent:
+                    self._shutdown()
+                raise StopIteration
+            worker_id = self._task_worker.pop(self._rcvd_idx)
+            while True:
+                tag, task_id, payload = self._get(worker_id)
+                if tag == self._tag.value:
+                    break
+            assert task_id == self._rcvd_idx, (task_id, self._rcvd_idx)
+            self._rcvd_idx += 1
+            self._put_task()
+        except KeyboardInterrupt:
+            self._shutdown()
+            raise
+        if isinstance(payload, _worker.ExceptionWrapper):
+            payload.reraise()
+        return _worker.unpack(payload)
+
+    def _get(self, worker_id):
+        """The next message from worker ``worker_id``; an error if it dies or the timeout passes.
+        Task bytes that did not fit in a task pipe are written while waiting."""
+        reader, proc = self._readers[worker_id], self._workers[worker_id]
+        rfd, sentinel = reader.fileno(), proc.sentinel
+        deadline = time.monotonic() + self._timeout if self._timeout else None
+        while True:
+            poller = select.poll()
+            poller.register(rfd, select.POLLIN)
+            poller.register(sentinel, select.POLLIN)
+            pending = {}
+            for w, buf in enumerate(self._outbufs):
+                if buf:
+                    fd = self._task_writers[w].fileno()
+                    pending[fd] = w
+                    poller.register(fd, select.POLLOUT)
+            wait_ms = None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
+            events = dict(poller.poll(wait_ms))
+            if not events:
+                self._shutdown()
+                raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
+            for fd, w in pending.items():
+                if fd in events:
+                    self._flush(w)
+            if rfd in events:
+                break
+            if sentinel in events:
+                self._worker_died(worker_id)
+        try:
+            return _worker.receive(rfd)
+        except (EOFError, OSError):
+            self._worker_died(worker_id)
+        except Exception as e:
+            self._shutdown()
+            raise RuntimeError(f"DataLoader could not unpickle a batch sent by worker {worker_id}: {e!r}") from e
+
+    def _worker_died(self, worker_id):
+        w = self._workers[worker_id]
+        w.join(timeout=JOIN_TIMEOUT)
+        pid, code = w.pid, w.exitcode
+        self._shutdown()
+        raise RuntimeError(
+            f"DataLoader worker {worker_id} (pid {pid}) {_describe_exit(code)}. A worker killed by a signal is "
+            f"often the out-of-memory killer or a crash in native code (a forked worker must not run "
+            f"OpenMP/numba parallel code the parent already ran: use multiprocessing_context='spawn' for "
+            f"that); run with num_workers=0 to load the data in the main process and see the error there.")
+
+    def _shutdown(self):
+        if self._closed:
+            return
+        self._closed = True
+        _live_iterators.discard(self)
+        try:
+            self._done_event.set()
+            # end of file on the task pipes, EPIPE on the result pipes: workers stop at once
+            for conn in self._task_writers + self._readers:
+                conn.close()
+            deadline = time.monotonic() + JOIN_TIMEOUT
+            for w in self._workers:
+                w.join(timeout=max(0.0, deadline - time.monotonic()))
+            for w in self._workers:
+                if w.is_alive():
+                    w.terminate()
+            for w in self._workers:
+                w.join(timeout=1.0)
+                if w.is_alive():
+                    w.kill()
+                    w.join()
+        finally:
+            for conn in self._task_writers + self._readers:
+                conn.close()
+
+    def __del__(self):
+        try:
+            self._shutdown()
+        except Exception:
+            pass

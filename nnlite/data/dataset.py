@@ -1,0 +1,189 @@
+"""Map-style datasets: ``Dataset``, ``TensorDataset``, ``Subset``, ``ConcatDataset``, ``random_split``."""
+import bisect
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split"]
+
+
+class Dataset:
+    """A map from indices to samples, as ``torch.utils.data.Dataset``.
+
+    Subclasses implement ``__getitem__(index)`` and ``__len__()``. A subclass may also implement
+    ``__getitems__(indices)`` to fetch a whole batch in one call; ``DataLoader`` then uses it
+    instead of one ``__getitem__`` per sample. ``__getitems__`` returns either a list of samples
+    (which the loader collates, PyTorch's contract) or, when the class sets
+    ``getitems_collated = True``, the batch already collated exactly as ``default_collate`` would
+    have collated the samples (the built-in datasets do this with vectorised numpy indexing and
+    batched transforms).
+    """
+
+    #: ``__getitems__`` returns a ready batch rather than a list of samples.
+    getitems_collated = False
+
+    def __getitem__(self, index):
+        raise NotImplementedError(f"{type(self).__name__} must implement __getitem__")
+
+    def __add__(self, other):
+        return ConcatDataset([self, other])
+
+
+def _is_int_index(index):
+    return isinstance(index, (numbers.Integral, np.integer)) and not isinstance(index, bool)
+
+
+class TensorDataset(Dataset):
+    """Samples are the i-th rows of the given tensors (numpy arrays are accepted and wrapped)."""
+
+    getitems_collated = True
+
+    def __init__(self, *tensors):
+        if not tensors:
+            raise ValueError("TensorDataset needs at least one tensor")
+        wrapped = []
+        for i, t in enumerate(tensors):
+            if isinstance(t, np.ndarray):
+                t = _core.from_numpy(t)
+            elif not _core.is_tensor(t):
+                raise TypeError(f"TensorDataset: argument {i} must be a Tensor or a numpy array, "
+                                f"got {type(t).__name__}")
+            if t.ndim == 0:
+                raise ValueError(f"TensorDataset: argument {i} is a 0-d tensor; every tensor needs a "
+                                 f"first (sample) dimension")
+            wrapped.append(t)
+        n = wrapped[0].shape[0]
+        if any(t.shape[0] != n for t in wrapped):
+            sizes = [t.shape[0] for t in wrapped]
+            raise ValueError(f"Size mismatch between tensors: first dimensions are {sizes}")
+        self.tensors = tuple(wrapped)
+
+    def __getitem__(self, index):
+        return tuple(t[index] for t in self.tensors)
+
+    def __getitems__(self, indices):
+        idx = np.asarray(indices, dtype=np.int64)
+        out = []
+        for t in self.tensors:
+            if t.requires_grad:  # keep the graph: stack the per-row views
+                out.append(_core.stack_with_grad([t[int(i)] for i in idx]))
+            else:
+                out.append(_core.from_numpy(_core.array_of(t)[idx]))
+        return out
+
+    def __len__(self):
+        return self.tensors[0].shape[0]
+
+
+class Subset(Dataset):
+    """The samples of ``dataset`` at ``indices``."""
+
+    def __init__(self, dataset, indices):
+        self.dataset = dataset
+        self.indices = indices
+
+    @property
+    def getitems_collated(self):
+        return bool(getattr(self.dataset, "getitems_collated", False)) and hasattr(self.dataset, "__getitems__")
+
+    def __getitem__(self, idx):
+        if isinstance(idx, list):
+            return self.dataset[[self.indices[i] for i in idx]]
+        return self.dataset[self.indices[idx]]
+
+    def __getitems__(self, indices):
+        mapped = [self.indices[i] for i in indices]
+        getitems = getattr(self.dataset, "__getitems__", None)
+        if callable(getitems):
+            return getitems(mapped)
+        return [self.dataset[i] for i in mapped]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    """The concatenation of several datasets."""
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise ValueError("datasets should not be an empty iterable")
+        self.cumulative_sizes = []
+        total = 0
+        for d in self.datasets:
+            total += len(d)
+            self.cumulative_sizes.append(total)
+
+    def __len__(self):
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx):
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        if idx >= len(self):
+            raise IndexError(f"index {idx} is out of range for a ConcatDataset of length {len(self)}")
+        which = bisect.bisect_right(self.cumulative_sizes, idx)
+        start = self.cumulative_sizes[which - 1] if which > 0 else 0
+        return self.datasets[which][idx - start]
+
+
+def _generator(generator, seed):
+    """A numpy Generator from ``generator`` (Generator, int seed or None) or ``seed``."""
+    if generator is not None and seed is not None:
+        raise ValueError("pass either generator or seed, not both")
+    if generator is None:
+        generator = seed
+    if generator is None:
+        return np.random.default_rng(_core.draw_seed())
+    if isinstance(generator, np.random.Generator):
+        return generator
+    if isinstance(generator, np.random.RandomState):
+        return np.random.default_rng(generator.randint(0, 2**63 - 1, dtype=np.int64))
+    if _is_int_index(generator):
+        return np.random.default_rng(int(generator))
+    raise TypeError(f"generator must be a numpy Generator, an int seed or None, got {type(generator).__name__}")
+
+
+def random_split(dataset, lengths, generator=None, seed=None):
+    """Split ``dataset`` into non-overlapping random ``Subset``s of the given lengths.
+
+    ``lengths`` are sizes summing to ``len(dataset)`` or fractions summing to 1 (the remainder
+    of the floored sizes goes round-robin to the first subsets, as in PyTorch). The permutation
+    comes from ``generator`` (a numpy ``Generator`` or an int seed) or ``seed``; without either,
+    from nnlite's generator (seeded by ``nl.manual_seed``).
+    """
+    lengths = list(lengths)
+    n = len(dataset)
+    if lengths and math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        sizes = []
+        for i, frac in enumerate(lengths):
+            if frac < 0 or frac > 1:
+                raise ValueError(f"Fraction at index {i} is not between 0 and 1")
+            sizes.append(int(math.floor(n * frac)))
+        for i in range(n - sum(sizes)):
+            sizes[i % len(sizes)] += 1
+        for i, size in enumerate(sizes):
+            if size == 0:
+                warnings.warn(f"Length of split at index {i} is 0. This might result in an empty dataset.",
+                              stacklevel=2)
+        lengths = sizes
+    for i, size in enumerate(lengths):
+        if not _is_int_index(size) or size < 0:
+            raise ValueError(f"random_split: length at index {i} must be a non-negative int "
+                             f"(or all lengths fractions summing to 1), got {size!r}")
+    if sum(lengths) != n:
+        raise ValueError(f"Sum of input lengths ({sum(lengths)}) does not equal the length of the input "
+                         f"dataset ({n})!")
+    perm = _generator(generator, seed).permutation(n).tolist()
+    out, offset = [], 0
+    for size in lengths:
+        out.append(Subset(dataset, perm[offset:offset + size]))
+        offset += size
+    return out

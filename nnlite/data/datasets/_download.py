@@ -1,0 +1,159 @@
+"""Downloading with checksum verification, and archive extraction that stays inside its folder."""
+import hashlib
+import os
+import sys
+import tarfile
+import tempfile
+import urllib.error
+import urllib.request
+
+__all__ = ["file_md5", "check_md5", "download_url", "extract_archive", "download_and_extract_archive",
+           "DownloadError"]
+
+CHUNK = 1 << 20
+TIMEOUT = 30.0
+
+
+class DownloadError(RuntimeError):
+    """A file could not be downloaded (network failure or checksum mismatch)."""
+
+
+def file_md5(path, chunk_size=CHUNK):
+    h = hashlib.md5(usedforsecurity=False)
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(chunk_size), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_md5(path, md5):
+    return os.path.isfile(path) and (md5 is None or file_md5(path) == md5)
+
+
+def urlopen(url, timeout=TIMEOUT):
+    """Open ``url`` for reading (module-level so that tests can replace it)."""
+    request = urllib.request.Request(url, headers={"User-Agent": "nnlite"})
+    return urllib.request.urlopen(request, timeout=timeout)
+
+
+def _progress(total, desc):
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, desc=desc, leave=False,
+                disable=not sys.stderr.isatty())
+
+
+def _fetch_one(url, dest_dir, filename, md5):
+    """Download ``url`` to ``dest_dir/filename`` through a temporary file renamed into place
+    once the MD5 is right; nothing is left behind on failure."""
+    final = os.path.join(dest_dir, filename)
+    fd, tmp = tempfile.mkstemp(dir=dest_dir, prefix=f".{filename}.", suffix=".part")
+    try:
+        h = hashlib.md5(usedforsecurity=False)
+        with os.fdopen(fd, "wb") as out, urlopen(url) as resp:
+            length = resp.headers.get("Content-Length") if getattr(resp, "headers", None) else None
+            bar = _progress(int(length) if length and str(length).isdigit() else None, filename)
+            try:
+                while True:
+                    block = resp.read(CHUNK)
+                    if not block:
+                        break
+                    out.write(block)
+                    h.update(block)
+                    if bar is not None:
+                        bar.update(len(block))
+            finally:
+                if bar is not None:
+                    bar.close()
+        digest = h.hexdigest()
+        if md5 is not None and digest != md5:
+            raise DownloadError(f"MD5 mismatch for {url}: expected {md5}, got {digest} (a corrupt or changed "
+                                f"download); {final} was not written")
+        os.replace(tmp, final)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return final
+
+
+def download_url(urls, dest_dir, filename, md5=None):
+    """Download ``filename`` from the first of ``urls`` (a URL or a list of mirrors) that works
+    into ``dest_dir``; skip it when the file is already there with the right MD5."""
+    if isinstance(urls, str):
+        urls = [urls]
+    os.makedirs(dest_dir, exist_ok=True)
+    final = os.path.join(dest_dir, filename)
+    if md5 is not None and check_md5(final, md5):
+        return final
+    failures = []
+    for url in urls:
+        try:
+            return _fetch_one(url, dest_dir, filename, md5)
+        except DownloadError as e:
+            failures.append(str(e))
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            failures.append(f"{url}: {e}")
+    raise DownloadError(f"could not download {filename}:\n  " + "\n  ".join(failures))
+
+
+def _within(path, root):
+    return os.path.commonpath([path, root]) == root
+
+
+def _check_member(member, dest_real, archive):
+    name = member.name
+    def refuse(reason):
+        raise RuntimeError(f"refusing to extract {archive}: member {name!r} {reason}")
+    norm = name.replace("\\", "/")
+    if os.path.isabs(name) or norm.startswith("/") or (len(norm) > 1 and norm[1] == ":"):
+        refuse("has an absolute path")
+    if ".." in norm.split("/"):
+        refuse("contains '..'")
+    target = os.path.realpath(os.path.join(dest_real, name))
+    if not _within(target, dest_real):
+        refuse("would land outside the destination folder")
+    if member.issym():
+        link = member.linkname
+        if os.path.isabs(link) or link.replace("\\", "/").startswith("/"):
+            refuse(f"is a symbolic link to the absolute path {link!r}")
+        resolved = os.path.realpath(os.path.join(os.path.dirname(target), link))
+        if not _within(resolved, dest_real):
+            refuse(f"is a symbolic link to {link!r}, outside the destination folder")
+    elif member.islnk():
+        resolved = os.path.realpath(os.path.join(dest_real, member.linkname))
+        if not _within(resolved, dest_real):
+            refuse(f"is a hard link to {member.linkname!r}, outside the destination folder")
+    elif not (member.isfile() or member.isdir()):
+        refuse("is a device or other special file")
+
+
+def extract_archive(path, dest):
+    """Extract the tar archive ``path`` (any compression) into ``dest``.
+
+    Every member is checked first; an absolute path, a ``..`` component, a link pointing outside
+    ``dest`` or a special file stops the extraction before anything is written.
+    """
+    os.makedirs(dest, exist_ok=True)
+    dest_real = os.path.realpath(dest)
+    try:
+        tar = tarfile.open(path, "r:*")
+    except tarfile.TarError as e:
+        raise RuntimeError(f"{path} is not a readable tar archive: {e}") from e
+    with tar:
+        members = tar.getmembers()
+        for m in members:
+            _check_member(m, dest_real, path)
+        kwargs = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        for m in members:
+            tar.extract(m, dest_real, set_attrs=False, **kwargs)
+
+
+def download_and_extract_archive(urls, download_root, filename, md5, extract_root=None):
+    archive = download_url(urls, download_root, filename, md5)
+    extract_archive(archive, extract_root or download_root)
+    return archive

@@ -1,0 +1,108 @@
+"""CIFAR-10, read from its python batches."""
+import os
+
+import numpy as np
+
+from . import _download
+from ._formats import DatasetFormatError, read_cifar_batch, read_cifar_meta
+from .vision import ImageClassificationDataset, torchvision_datasets
+
+__all__ = ["CIFAR10"]
+
+
+class CIFAR10(ImageClassificationDataset):
+    """The CIFAR-10 dataset: 50000 training and 10000 test 32x32 colour images in 10 classes.
+
+    Reads ``root/cifar-10-batches-py/{data_batch_1..5, test_batch, batches.meta}`` (the python
+    version of the dataset, as extracted from ``cifar-10-python.tar.gz``). ``.data`` is
+    ``N x 32 x 32 x 3`` uint8, ``.targets`` int64. With ``download=True`` files already present
+    (right MD5, or readable) are used as they are; otherwise torchvision downloads them when it is
+    installed, else nnlite fetches the official archive, checks its MD5 and extracts it.
+    """
+
+    base_folder = "cifar-10-batches-py"
+    url = "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"
+    filename = "cifar-10-python.tar.gz"
+    tgz_md5 = "c58f30108f718f92721af3b95e74349a"
+    train_list = [
+        ("data_batch_1", "c99cafc152244af753f735de768cd75f"),
+        ("data_batch_2", "d4bba439e000b95fd0a9bffe97cbabec"),
+        ("data_batch_3", "54ebc095f3ab1f0389bbae665268c751"),
+        ("data_batch_4", "634d18415352ddfa80567beed471001a"),
+        ("data_batch_5", "482c414d41f54cd18b22e5b47cb7c3cb"),
+    ]
+    test_list = [("test_batch", "40351d587109b95175f43aff81a1287e")]
+    meta = {"filename": "batches.meta", "key": "label_names", "md5": "5ff9c542aee3614f3951f8cda6e48888"}
+    classes = ["airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck"]
+
+    def __init__(self, root, train=True, download=False, transform=None, target_transform=None):
+        super().__init__(root, train=train, transform=transform, target_transform=target_transform)
+        if download:
+            self.download()
+        files = self.train_list if train else self.test_list
+        missing = [name for name, _ in files if not os.path.isfile(self._path(name))]
+        if missing:
+            raise RuntimeError(self._missing_message(missing))
+        datas, labels = [], []
+        for name, _ in files:
+            d, l = read_cifar_batch(self._path(name))
+            datas.append(d)
+            labels.append(l)
+        data = np.concatenate(datas) if len(datas) > 1 else datas[0]
+        self.data = np.ascontiguousarray(data.reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1))
+        self.targets = np.concatenate(labels)
+        meta_path = self._path(self.meta["filename"])
+        if os.path.isfile(meta_path):
+            self.classes = read_cifar_meta(meta_path, self.meta["key"])
+
+    @property
+    def folder(self):
+        return os.path.join(self.root, self.base_folder)
+
+    def _path(self, name):
+        return os.path.join(self.folder, name)
+
+    def _missing_message(self, missing):
+        return (f"{type(self).__name__}: dataset files not found: {', '.join(missing)} expected in {self.folder}. "
+                f"Use download=True to download them, or download {self.url} yourself and extract it in "
+                f"{self.root} (it creates {self.base_folder}/ with data_batch_1..5, test_batch and batches.meta).")
+
+    def _file_ok(self, name, md5, reader):
+        path = self._path(name)
+        if not os.path.isfile(path):
+            return False
+        if _download.file_md5(path) == md5:
+            return True
+        try:  # a copy from elsewhere that is still a valid batch
+            reader(path)
+        except DatasetFormatError:
+            return False
+        return True
+
+    def _check_integrity(self):
+        return (all(self._file_ok(n, m, read_cifar_batch) for n, m in self.train_list + self.test_list)
+                and self._file_ok(self.meta["filename"], self.meta["md5"], read_cifar_meta))
+
+    def download(self):
+        """Make the dataset files present under ``root`` (nothing to do if they already are)."""
+        if self._check_integrity():
+            return
+        tvd = torchvision_datasets()
+        if tvd is not None:
+            try:
+                tvd.CIFAR10(self.root, train=self.train, download=True)
+            except Exception as e:
+                raise RuntimeError(f"torchvision could not download CIFAR-10 into {self.root}: {e}. "
+                                   + self._offline_hint()) from e
+            return
+        try:
+            _download.download_and_extract_archive(self.url, self.root, self.filename, self.tgz_md5)
+        except _download.DownloadError as e:
+            raise RuntimeError(f"{type(self).__name__}: {e}\n" + self._offline_hint()) from e
+
+    def _offline_hint(self):
+        return (f"Without network access, download {self.url} elsewhere and put it in {self.root} "
+                f"(or extract it there so that {self.folder}/data_batch_1 exists).")
+
+    def extra_repr(self):
+        return ""

@@ -1,0 +1,95 @@
+"""Base class of the in-memory image classification datasets."""
+import os
+
+import numpy as np
+
+from .. import _core
+from ..collate import default_collate, default_convert
+from ..dataset import Dataset
+from ..transforms import apply_batch
+
+__all__ = ["ImageClassificationDataset"]
+
+
+class ImageClassificationDataset(Dataset):
+    """Images in ``self.data`` (``N x H x W x C`` or ``N x H x W`` uint8), labels in
+    ``self.targets`` (int64), class names in ``classes``.
+
+    ``dataset[i]`` is ``(image, label)``: with ``transform=None`` an ``H x W x C`` uint8 numpy
+    array (``H x W x 1`` for grayscale) and an int. ``__getitems__(indices)`` returns the whole
+    batch already collated, ``[images, labels]``, equal to collating the items one by one: one
+    fancy-indexing of ``data`` and the transform's batched path (``apply_batch``).
+    """
+
+    getitems_collated = True
+    classes = []
+
+    def __init__(self, root, train=True, transform=None, target_transform=None):
+        self.root = os.path.expanduser(os.fspath(root))
+        self.train = train
+        if transform is not None and not callable(transform):
+            raise TypeError(f"transform must be callable, got {type(transform).__name__}")
+        if target_transform is not None and not callable(target_transform):
+            raise TypeError(f"target_transform must be callable, got {type(target_transform).__name__}")
+        self.transform = transform
+        self.target_transform = target_transform
+
+    @property
+    def class_to_idx(self):
+        return {name: i for i, name in enumerate(self.classes)}
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, index):
+        img = self.data[index]
+        if img.ndim == 2:
+            img = img[:, :, None]
+        target = int(self.targets[index])
+        if self.transform is not None:
+            img = self.transform(img)
+        if self.target_transform is not None:
+            target = self.target_transform(target)
+        return img, target
+
+    def __getitems__(self, indices):
+        idx = np.asarray(indices, dtype=np.int64)
+        imgs = self.data[idx]
+        if imgs.ndim == 3:
+            imgs = imgs[:, :, :, None]
+        if self.transform is None:
+            images = _core.from_numpy(imgs)
+        elif hasattr(self.transform, "apply_batch"):
+            images = default_convert(apply_batch(self.transform, imgs))
+        else:
+            images = default_collate([self.transform(imgs[i]) for i in range(len(idx))])
+        targets = self.targets[idx]
+        if self.target_transform is None:
+            labels = _core.from_numpy(targets.astype(np.int64, copy=False))
+        else:
+            labels = default_collate([self.target_transform(int(t)) for t in targets])
+        return [images, labels]
+
+    def extra_repr(self):
+        return ""
+
+    def __repr__(self):
+        lines = [f"Dataset {type(self).__name__}", f"    Number of datapoints: {len(self)}",
+                 f"    Root location: {self.root}", f"    Split: {'Train' if self.train else 'Test'}"]
+        extra = self.extra_repr()
+        if extra:
+            lines += ["    " + line for line in extra.splitlines()]
+        if self.transform is not None:
+            lines += ["    Transform: " + repr(self.transform).replace("\n", "\n    ")]
+        if self.target_transform is not None:
+            lines += ["    Target transform: " + repr(self.target_transform).replace("\n", "\n    ")]
+        return "\n".join(lines)
+
+
+def torchvision_datasets():
+    """``torchvision.datasets`` when torchvision is installed, else ``None``."""
+    try:
+        import torchvision.datasets as tvd
+    except Exception:  # not installed, or broken (e.g. mismatched torch): use nnlite's downloader
+        return None
+    return tvd

@@ -1,0 +1,215 @@
+"""Index samplers: sequential, random, subset-random, batch and distributed."""
+import math
+import numbers
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler",
+           "DistributedSampler"]
+
+
+class Sampler:
+    """Iterates over dataset indices (or lists of indices, for batch samplers)."""
+
+    def __init__(self, data_source=None):
+        pass
+
+    def __iter__(self):
+        raise NotImplementedError
+
+
+def _check_int(name, value, minimum):
+    if not isinstance(value, (numbers.Integral, np.integer)) or isinstance(value, bool) or value < minimum:
+        raise ValueError(f"{name} should be an integer >= {minimum}, but got {name}={value!r}")
+
+
+def _make_rng(generator):
+    if generator is None:
+        return np.random.default_rng(_core.draw_seed())
+    if isinstance(generator, np.random.Generator):
+        return generator
+    if isinstance(generator, (numbers.Integral, np.integer)) and not isinstance(generator, bool):
+        return np.random.default_rng(int(generator))
+    raise TypeError(f"generator must be a numpy Generator, an int seed or None, got {type(generator).__name__}")
+
+
+class SequentialSampler(Sampler):
+    """Indices ``0 .. len(data_source) - 1`` in order."""
+
+    def __init__(self, data_source):
+        self.data_source = data_source
+
+    def __iter__(self):
+        return iter(range(len(self.data_source)))
+
+    def __len__(self):
+        return len(self.data_source)
+
+
+class RandomSampler(Sampler):
+    """Indices in random order (a permutation, or draws with replacement).
+
+    ``generator`` may be a numpy ``Generator`` (used as is) or an int seed. ``seed`` makes every
+    pass's order a function of ``(seed, epoch)``: a pass uses ``numpy.random.default_rng([seed,
+    epoch])`` and then advances ``epoch`` by one (``set_epoch`` sets it).
+    With neither, each pass draws a fresh seed from nnlite's generator (``nl.manual_seed``).
+    """
+
+    def __init__(self, data_source, replacement=False, num_samples=None, generator=None, seed=None):
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement should be a boolean value, but got replacement={replacement!r}")
+        if generator is not None and seed is not None:
+            raise ValueError("RandomSampler: pass either generator or seed, not both")
+        self.data_source = data_source
+        self.replacement = replacement
+        self._num_samples = num_samples
+        self.generator = generator
+        self.seed = seed
+        self.epoch = 0
+        if num_samples is not None:
+            _check_int("num_samples", num_samples, 1)
+
+    @property
+    def num_samples(self):
+        return len(self.data_source) if self._num_samples is None else self._num_samples
+
+    def set_epoch(self, epoch):
+        """Make the next ``iter`` use ``epoch``'s order (only meaningful with ``seed``)."""
+        self.epoch = int(epoch)
+
+    def _rng(self):
+        if self.seed is None:
+            return _make_rng(self.generator)
+        epoch = self.epoch
+        self.epoch += 1
+        return np.random.default_rng([int(self.seed), epoch])
+
+    def __iter__(self):
+        n = len(self.data_source)
+        rng = self._rng()
+        if n == 0:
+            return iter(())
+        if self.replacement:
+            return iter(rng.integers(0, n, size=self.num_samples).tolist())
+        full, rest = divmod(self.num_samples, n)
+        parts = [rng.permutation(n) for _ in range(full)]
+        if rest:
+            parts.append(rng.permutation(n)[:rest])
+        return iter(np.concatenate(parts).tolist() if parts else ())
+
+    def __len__(self):
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given indices in random order."""
+
+    def __init__(self, indices, generator=None):
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self):
+        rng = _make_rng(self.generator)
+        return iter([self.indices[i] for i in rng.permutation(len(self.indices)).tolist()])
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class BatchSampler(Sampler):
+    """Groups the indices of ``sampler`` into lists of ``batch_size`` (the last one shorter unless
+    ``drop_last``)."""
+
+    def __init__(self, sampler, batch_size, drop_last):
+        _check_int("batch_size", batch_size, 1)
+        if not isinstance(drop_last, bool):
+            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last!r}")
+        self.sampler = sampler
+        self.batch_size = int(batch_size)
+        self.drop_last = drop_last
+
+    def __iter__(self):
+        bs = self.batch_size
+        batch = []
+        for idx in self.sampler:
+            batch.append(idx)
+            if len(batch) == bs:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __len__(self):
+        n = len(self.sampler)
+        return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+
+
+def _mpi_world():
+    try:
+        from mpi4py import MPI
+    except ImportError:
+        raise RuntimeError(
+            "DistributedSampler needs num_replicas and rank: pass them explicitly, or install mpi4py "
+            "(pip install 'nnlite[mpi]', with Open MPI from your system's packages) and launch with "
+            "mpirun to take them from MPI.COMM_WORLD") from None
+    comm = MPI.COMM_WORLD
+    return comm.Get_size(), comm.Get_rank()
+
+
+class DistributedSampler(Sampler):
+    """The shard of the dataset's indices that belongs to one of ``num_replicas`` processes.
+
+    As PyTorch's: the (optionally shuffled, by ``seed + epoch``) index list is padded by repeating
+    its head to a multiple of ``num_replicas`` (or, with ``drop_last``, cut to one), and rank ``r``
+    takes ``indices[r::num_replicas]``; every rank gets the same number of samples. Call
+    ``set_epoch(epoch)`` before each epoch to get a new order. ``num_replicas``/``rank`` default to
+    ``MPI.COMM_WORLD``'s size and rank when mpi4py is installed.
+    """
+
+    def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False):
+        if num_replicas is None or rank is None:
+            size, world_rank = _mpi_world()
+            num_replicas = size if num_replicas is None else num_replicas
+            rank = world_rank if rank is None else rank
+        _check_int("num_replicas", num_replicas, 1)
+        if not isinstance(rank, (numbers.Integral, np.integer)) or rank >= num_replicas or rank < 0:
+            raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
+        self.dataset = dataset
+        self.num_replicas = int(num_replicas)
+        self.rank = int(rank)
+        self.epoch = 0
+        self.drop_last = drop_last
+        self.shuffle = shuffle
+        self.seed = int(seed)
+        n = len(dataset)
+        if drop_last and n % self.num_replicas != 0:
+            self.num_samples = math.ceil((n - self.num_replicas) / self.num_replicas)
+        else:
+            self.num_samples = math.ceil(n / self.num_replicas)
+        self.total_size = self.num_samples * self.num_replicas
+
+    def __iter__(self):
+        n = len(self.dataset)
+        if self.shuffle:
+            indices = np.random.default_rng(self.seed + self.epoch).permutation(n)
+        else:
+            indices = np.arange(n)
+        if not self.drop_last:
+            pad = self.total_size - n
+            if pad > 0:
+                indices = np.concatenate([indices, np.resize(indices, pad)])
+        else:
+            indices = indices[:self.total_size]
+        assert len(indices) == self.total_size
+        shard = indices[self.rank:self.total_size:self.num_replicas]
+        assert len(shard) == self.num_samples
+        return iter(shard.tolist())
+
+    def __len__(self):
+        return self.num_samples
+
+    def set_epoch(self, epoch):
+        """Set the epoch; with ``shuffle=True`` each epoch has its own order (same on every rank)."""
+        self.epoch = int(epoch)

@@ -1,0 +1,341 @@
+"""CIFAR10 / MNIST / FashionMNIST readers on generated files, and the download path (network faked)."""
+import gzip
+import hashlib
+import io
+import os
+import pickle
+import sys
+import tarfile
+import types
+
+import numpy as np
+import pytest
+
+import nnlite as nl
+from nnlite.data import DataLoader, datasets, transforms
+from nnlite.data.datasets import _download
+from nnlite.data.datasets import DatasetFormatError
+
+
+# ------------------------------------------------------------------------------ IDX / MNIST family
+
+@pytest.mark.parametrize("cls", [datasets.MNIST, datasets.FashionMNIST])
+@pytest.mark.parametrize("gz", [True, False])
+@pytest.mark.parametrize("layout", ["flat", "torchvision"])
+def test_idx_dataset_reads_every_layout(tmp_path, idx_files, cls, gz, layout):
+    folder = tmp_path if layout == "flat" else tmp_path / cls.__name__ / "raw"
+    written = idx_files(str(folder), gz=gz)
+    for train, key in ((True, "train"), (False, "t10k")):
+        ds = cls(str(tmp_path), train=train)
+        images, labels = written[key]
+        assert len(ds) == len(images)
+        assert ds.data.shape == images.shape and ds.data.dtype == np.uint8
+        np.testing.assert_array_equal(ds.data, images)
+        np.testing.assert_array_equal(ds.targets, labels)
+        img, target = ds[3]
+        assert isinstance(img, np.ndarray) and img.shape == (28, 28, 1) and img.dtype == np.uint8
+        np.testing.assert_array_equal(img[:, :, 0], images[3])
+        assert type(target) is int and target == labels[3]
+    assert len(ds.classes) == 10
+    assert ds.class_to_idx[ds.classes[2]] == 2
+    assert cls.__name__ in repr(ds)
+
+
+def test_fashion_mnist_classes():
+    assert datasets.FashionMNIST.classes[0] == "T-shirt/top"
+    assert datasets.FashionMNIST.classes[9] == "Ankle boot"
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("bad magic", b"\x12\x34\x08\x03" + b"\0" * 12, "bad magic number 0x12340803"),
+    ("labels file as images", None, "magic number 0x00000801, expected 0x00000803"),
+    ("truncated", b"\0\0\x08\x03" + (2).to_bytes(4, "big") + (28).to_bytes(4, "big") * 2 + b"\0" * 100,
+     "truncated or corrupt"),
+    ("too short", b"\0\0", "too short"),
+])
+def test_idx_format_errors_name_the_file(tmp_path, idx_files, idx_writer, name, content, message):
+    idx_files(str(tmp_path), gz=False)
+    path = tmp_path / "train-images-idx3-ubyte"
+    if content is None:
+        idx_writer(str(path), np.zeros(12, np.uint8))
+    else:
+        path.write_bytes(content)
+    with pytest.raises(DatasetFormatError, match=message) as e:
+        datasets.MNIST(str(tmp_path))
+    assert str(path) in str(e.value)
+
+
+def test_idx_corrupt_gzip(tmp_path, idx_files):
+    idx_files(str(tmp_path), gz=True)
+    path = tmp_path / "train-labels-idx1-ubyte.gz"
+    path.write_bytes(path.read_bytes()[:-6])
+    with pytest.raises(DatasetFormatError, match="corrupt gzip") as e:
+        datasets.MNIST(str(tmp_path))
+    assert str(path) in str(e.value)
+
+
+def test_idx_count_mismatch(tmp_path, idx_files, idx_writer):
+    idx_files(str(tmp_path), gz=False)
+    idx_writer(str(tmp_path / "train-labels-idx1-ubyte"), np.zeros(5, np.uint8))
+    with pytest.raises(DatasetFormatError, match="12 images but .* 5 labels"):
+        datasets.MNIST(str(tmp_path))
+
+
+def test_idx_missing_files_message(tmp_path):
+    with pytest.raises(RuntimeError) as e:
+        datasets.FashionMNIST(str(tmp_path))
+    msg = str(e.value)
+    assert "train-images-idx3-ubyte" in msg and "train-labels-idx1-ubyte" in msg
+    assert "download=True" in msg and os.path.join(str(tmp_path), "FashionMNIST", "raw") in msg
+
+
+# ---------------------------------------------------------------------------------------- CIFAR-10
+
+@pytest.mark.parametrize("protocol", [2, pickle.HIGHEST_PROTOCOL])
+def test_cifar10_reads_python_batches(tmp_path, cifar_files, protocol):
+    written = cifar_files(str(tmp_path), protocol=protocol)
+    train = datasets.CIFAR10(str(tmp_path), train=True)
+    test = datasets.CIFAR10(str(tmp_path), train=False)
+    for ds, key in ((train, "train"), (test, "test")):
+        images, labels = written[key]
+        assert ds.data.shape == images.shape == (len(labels), 32, 32, 3)
+        np.testing.assert_array_equal(ds.data, images)
+        np.testing.assert_array_equal(ds.targets, labels)
+    img, target = train[7]
+    assert img.shape == (32, 32, 3) and img.dtype == np.uint8 and type(target) is int
+    np.testing.assert_array_equal(img, written["train"][0][7])
+    assert train.classes == [f"c{i}" for i in range(10)]
+    assert len(train) == 20 and len(test) == 5
+
+
+def test_cifar10_refuses_code_in_pickle(tmp_path, cifar_files):
+    cifar_files(str(tmp_path))
+
+    class Evil:
+        def __reduce__(self):
+            return (os.system, ("echo pwned",))
+    path = tmp_path / "cifar-10-batches-py" / "data_batch_3"
+    path.write_bytes(pickle.dumps({"data": Evil(), "labels": []}, protocol=2))
+    with pytest.raises(DatasetFormatError, match="refusing to load (posix|os|nt).system") as e:
+        datasets.CIFAR10(str(tmp_path))
+    assert str(path) in str(e.value)
+
+
+@pytest.mark.parametrize("entry, message", [
+    ({"data": np.zeros((2, 100), np.uint8), "labels": [0, 1]}, r"shape \(N, 3072\)"),
+    ({"data": np.zeros((2, 3072), np.float32), "labels": [0, 1]}, "must be a uint8 array"),
+    ({"data": np.zeros((2, 3072), np.uint8), "labels": [0]}, "2 images but labels"),
+    ({"data": np.zeros((2, 3072), np.uint8), "labels": [0, 12]}, r"labels must be in \[0, 9\]"),
+    ([1, 2, 3], "is a dict"),
+])
+def test_cifar10_format_errors(tmp_path, cifar_files, entry, message):
+    cifar_files(str(tmp_path))
+    path = tmp_path / "cifar-10-batches-py" / "test_batch"
+    path.write_bytes(pickle.dumps(entry, protocol=2))
+    with pytest.raises(DatasetFormatError, match=message):
+        datasets.CIFAR10(str(tmp_path), train=False)
+
+
+def test_cifar10_missing_files_message(tmp_path):
+    with pytest.raises(RuntimeError) as e:
+        datasets.CIFAR10(str(tmp_path), train=True)
+    msg = str(e.value)
+    assert "data_batch_1" in msg and "data_batch_5" in msg and "download=True" in msg
+    assert "cifar-10-python.tar.gz" in msg
+
+
+# ------------------------------------------------------------------------- batched path of datasets
+
+@pytest.mark.parametrize("transform", [
+    None,
+    transforms.ToTensor(),
+    transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.5,), (0.25,))]),
+    transforms.Compose([transforms.ToTensor(), lambda t: t * 2]),   # a plain function inside Compose
+    lambda img: img.astype(np.float32).sum(),                       # a transform without a batched path
+])
+def test_getitems_equals_items_collated(tmp_path, idx_files, transform):
+    idx_files(str(tmp_path))
+    ds = datasets.MNIST(str(tmp_path), transform=transform, target_transform=lambda y: y + 100)
+    fast = list(DataLoader(ds, batch_size=5))
+    slow = list(DataLoader(ds, batch_size=5, collate_fn=nl.data.default_collate))  # custom collate: per item
+    assert len(fast) == len(slow) == 3
+    for (xf, yf), (xs, ys) in zip(fast, slow):
+        assert xf.dtype == xs.dtype and xf.shape == xs.shape
+        np.testing.assert_array_equal(xf.numpy(), xs.numpy())
+        np.testing.assert_array_equal(yf.numpy(), ys.numpy())
+        assert yf.dtype == nl.int64 and int(yf.numpy().min()) >= 100
+
+
+def test_loader_on_cifar_batches(tmp_path, cifar_files):
+    written = cifar_files(str(tmp_path))
+    tf = transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.5,) * 3, (0.5,) * 3)])
+    ds = datasets.CIFAR10(str(tmp_path), transform=tf)
+    x, y = next(iter(DataLoader(ds, batch_size=4)))
+    assert x.shape == (4, 3, 32, 32) and x.dtype == nl.float32
+    expect = (written["train"][0][:4].transpose(0, 3, 1, 2).astype(np.float32) / 255 - 0.5) / 0.5
+    np.testing.assert_allclose(x.numpy(), expect, rtol=0, atol=1e-6)
+    np.testing.assert_array_equal(y.numpy(), written["train"][1][:4])
+
+
+# ----------------------------------------------------------------------------- download (no network)
+
+class _FakeResponse(io.BytesIO):
+    def __init__(self, payload):
+        super().__init__(payload)
+        self.headers = {"Content-Length": str(len(payload))}
+
+
+def _serve(monkeypatch, table, log):
+    """Replace the URL opener: URLs in ``table`` serve their bytes, others fail like no network."""
+    import urllib.error
+
+    def fake_urlopen(url, timeout=None):
+        log.append(url)
+        if url not in table:
+            raise urllib.error.URLError("no network in tests")
+        return _FakeResponse(table[url])
+    monkeypatch.setattr(_download, "urlopen", fake_urlopen)
+
+
+@pytest.fixture
+def no_torchvision(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torchvision", None)
+    monkeypatch.setitem(sys.modules, "torchvision.datasets", None)
+
+
+def _md5(data):
+    return hashlib.md5(data).hexdigest()
+
+
+def _cifar_archive(tmp_path, cifar_files, extra_member=None):
+    src = tmp_path / "src"
+    cifar_files(str(src))
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        tar.add(str(src / "cifar-10-batches-py"), arcname="cifar-10-batches-py")
+        if extra_member is not None:
+            extra_member(tar)
+    return buf.getvalue(), src
+
+
+def _patch_cifar_md5s(monkeypatch, src, archive):
+    folder = src / "cifar-10-batches-py"
+    monkeypatch.setattr(datasets.CIFAR10, "tgz_md5", _md5(archive))
+    monkeypatch.setattr(datasets.CIFAR10, "train_list",
+                        [(f"data_batch_{i}", _md5((folder / f"data_batch_{i}").read_bytes())) for i in range(1, 6)])
+    monkeypatch.setattr(datasets.CIFAR10, "test_list", [("test_batch", _md5((folder / "test_batch").read_bytes()))])
+    monkeypatch.setattr(datasets.CIFAR10, "meta", dict(datasets.CIFAR10.meta,
+                                                       md5=_md5((folder / "batches.meta").read_bytes())))
+
+
+def test_cifar_download_own_fallback(tmp_path, monkeypatch, cifar_files, no_torchvision):
+    archive, src = _cifar_archive(tmp_path, cifar_files)
+    _patch_cifar_md5s(monkeypatch, src, archive)
+    log = []
+    _serve(monkeypatch, {datasets.CIFAR10.url: archive}, log)
+    root = tmp_path / "root"
+    ds = datasets.CIFAR10(str(root), train=True, download=True)
+    assert len(ds) == 20 and log == [datasets.CIFAR10.url]
+    assert (root / "cifar-10-python.tar.gz").read_bytes() == archive
+    assert not [p for p in os.listdir(root) if p.endswith(".part")]
+    # files present with the right MD5: no second download
+    datasets.CIFAR10(str(root), train=False, download=True)
+    assert log == [datasets.CIFAR10.url]
+
+
+def test_download_checksum_mismatch(tmp_path, monkeypatch, cifar_files, no_torchvision):
+    archive, _ = _cifar_archive(tmp_path, cifar_files)
+    _serve(monkeypatch, {datasets.CIFAR10.url: archive}, [])  # official MD5 kept: the bytes don't match it
+    root = tmp_path / "root"
+    with pytest.raises(RuntimeError, match="MD5 mismatch") as e:
+        datasets.CIFAR10(str(root), download=True)
+    assert datasets.CIFAR10.tgz_md5 in str(e.value)
+    assert os.listdir(root) == []  # the temporary file is gone, nothing renamed into place
+
+
+@pytest.mark.parametrize("kind", ["dotdot", "absolute", "symlink_out", "hardlink_out"])
+def test_archive_member_outside_root_refused(tmp_path, monkeypatch, cifar_files, no_torchvision, kind):
+    def add_evil(tar):
+        info = tarfile.TarInfo({"dotdot": "cifar-10-batches-py/../../evil.txt", "absolute": "/tmp/evil.txt",
+                                "symlink_out": "cifar-10-batches-py/link",
+                                "hardlink_out": "cifar-10-batches-py/hard"}[kind])
+        payload = b"gotcha"
+        if kind == "symlink_out":
+            info.type, info.linkname = tarfile.SYMTYPE, "../../outside"
+            payload = b""
+        elif kind == "hardlink_out":
+            info.type, info.linkname = tarfile.LNKTYPE, "../outside"
+            payload = b""
+        info.size = len(payload)
+        tar.addfile(info, io.BytesIO(payload))
+    archive, src = _cifar_archive(tmp_path, cifar_files, add_evil)
+    _patch_cifar_md5s(monkeypatch, src, archive)
+    _serve(monkeypatch, {datasets.CIFAR10.url: archive}, [])
+    root = tmp_path / "root"
+    with pytest.raises(RuntimeError, match="refusing to extract"):
+        datasets.CIFAR10(str(root), download=True)
+    assert not (tmp_path / "evil.txt").exists()
+    assert not (root / "cifar-10-batches-py").exists()  # nothing extracted at all
+
+
+def test_offline_download_error_names_files(tmp_path, monkeypatch, no_torchvision):
+    log = []
+    _serve(monkeypatch, {}, log)
+    with pytest.raises(RuntimeError) as e:
+        datasets.FashionMNIST(str(tmp_path), download=True)
+    msg = str(e.value)
+    assert "train-images-idx3-ubyte.gz" in msg and "no network" in msg
+    assert str(tmp_path) in msg
+    assert log and log[0].startswith("http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/")
+
+
+def test_mnist_download_own_fallback_with_mirrors(tmp_path, monkeypatch, idx_files, no_torchvision):
+    src = tmp_path / "src"
+    idx_files(str(src), gz=True)
+    files = {f: (src / f).read_bytes() for f, _ in datasets.MNIST.resources}
+    monkeypatch.setattr(datasets.MNIST, "resources", [(f, _md5(b)) for f, b in files.items()])
+    second = datasets.MNIST.mirrors[1]
+    log = []
+    _serve(monkeypatch, {second + f: b for f, b in files.items()}, log)  # first mirror is "down"
+    root = tmp_path / "root"
+    ds = datasets.MNIST(str(root), train=False, download=True)
+    assert len(ds) == 6
+    assert sorted(os.listdir(root / "MNIST" / "raw")) == sorted(files)
+    n = len(log)
+    datasets.MNIST(str(root), download=True)
+    assert len(log) == n  # already there
+
+
+def test_present_files_with_other_md5_are_used(tmp_path, monkeypatch, idx_files, no_torchvision):
+    """Valid IDX files compressed by someone else (so another MD5) need no download."""
+    idx_files(str(tmp_path), gz=True)
+    log = []
+    _serve(monkeypatch, {}, log)
+    ds = datasets.FashionMNIST(str(tmp_path), download=True)
+    assert len(ds) == 12 and log == []
+
+
+def test_download_uses_torchvision_when_installed(tmp_path, monkeypatch, idx_files):
+    calls = []
+
+    def fake_fashion(root, train=True, download=False):
+        calls.append((root, train, download))
+        idx_files(os.path.join(root, "FashionMNIST", "raw"), gz=True)
+    tv = types.ModuleType("torchvision")
+    tvd = types.ModuleType("torchvision.datasets")
+    tvd.FashionMNIST = fake_fashion
+    tv.datasets = tvd
+    monkeypatch.setitem(sys.modules, "torchvision", tv)
+    monkeypatch.setitem(sys.modules, "torchvision.datasets", tvd)
+    ds = datasets.FashionMNIST(str(tmp_path), train=True, download=True)
+    assert calls == [(str(tmp_path), True, True)] and len(ds) == 12
+
+
+def test_read_idx_other_dtypes(tmp_path):
+    import struct
+    arr = np.arange(6, dtype=">i4").reshape(2, 3)
+    raw = struct.pack(">HBB", 0, 0x0C, 2) + struct.pack(">2I", 2, 3) + arr.tobytes()
+    (tmp_path / "x.idx.gz").write_bytes(gzip.compress(raw))
+    out = datasets.read_idx(str(tmp_path / "x.idx.gz"))
+    assert out.dtype == np.int32 and out.dtype.byteorder in "=<|"
+    np.testing.assert_array_equal(out, arr)
