@@ -1,6 +1,7 @@
 """Unary elementwise ops, ``where``, ``maximum``/``minimum`` and dtype casts."""
 import numpy as np
 
+from .. import grad_mode
 from ..function import Function
 from ..tensor import _make
 from .arithmetic import _Binary
@@ -95,6 +96,8 @@ class Relu(_Unary):
     @staticmethod
     def backward(ctx, grad):
         # relu'(x) depends on the sign only, so the output array is enough even for higher order
+        if not grad_mode._state[0]:  # first-order backward: the same product on arrays, no node
+            return _make(grad._data * (ctx._output_array() > 0))
         return grad * _mask(ctx._output_array() > 0, grad)
 
 

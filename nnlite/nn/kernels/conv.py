@@ -222,7 +222,7 @@ def _store_output(yf, y, n0, bias, rs):
 @njit(cache=True, fastmath=False, nogil=True)
 def _load_grad_output(gy, n0, gyf, rs):
     """gyf[o, b] = gy[n0 + b, o] at row pitch rs, zeros in the discarded columns."""
-    O, B, L = gyf.shape[0], gyf.shape[1], gyf.shape[2]
+    O, B = gyf.shape[0], gyf.shape[1]
     Ho, Wo = gy.shape[2], gy.shape[3]
     for t in range(B * O):
         b = t // O

@@ -23,6 +23,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
 
 import numpy as np
@@ -89,6 +90,7 @@ class WorkerPool:
         self.pending_free = [[] for _ in range(workers)]  # per worker: call ids whose graphs can go
         self.warm = set()
         self.busy = False  # a step is under way
+        self.lock = threading.RLock()  # one call at a time talks to the workers
         self.signature = signature(module)
 
         self.modules = [m for _, m in module.named_modules()]
@@ -395,7 +397,7 @@ class WorkerPool:
             results.append((res["structure"], self._read_results(rank, res), res["requires_grad"]))
         return call_id, results, key
 
-    def backward(self, call_id, grads, param_indices, retain, key):
+    def backward(self, call_id, grads, param_indices, key):
         """Backpropagate ``grads[rank]`` (one array or None per output) through each worker's graph
         of call ``call_id``. Returns the summed gradients of ``params[i]`` for ``i`` in
         ``param_indices`` (None where no worker produced one) and, per worker, its input gradients.
@@ -405,7 +407,7 @@ class WorkerPool:
         for rank, arrays in enumerate(grads):
             inbox = self._ensure_inbox(rank, _shared.pack_size(arrays))
             h = self._header(rank, frees)
-            h.update(grads=_shared.pack(inbox, arrays), retain=retain)
+            h.update(grads=_shared.pack(inbox, arrays))
             messages[rank] = ("bwd", call_id, h)
         bkey = ("bwd",) + key
         replies = self._run(messages, "backward", bkey not in self.warm, frees)
@@ -414,17 +416,15 @@ class WorkerPool:
         ranks = sorted(replies)
         param_grads = []
         for i in param_indices:
-            total = None
-            for r in ranks:
-                if self.grad_flags[r][i]:
-                    g = self.grad_views[r][i]
-                    if total is None:
-                        total = g.copy()
-                    else:
-                        np.add(total, g, out=total)
+            parts = [self.grad_views[r][i] for r in ranks if self.grad_flags[r][i]]
+            if not parts:
+                param_grads.append(None)
+                continue
+            total = parts[0].copy() if len(parts) == 1 else np.add(parts[0], parts[1])  # a fresh array
+            for g in parts[2:]:
+                np.add(total, g, out=total)
             param_grads.append(total)
-        input_grads = [[None if a is None else a.copy() for a in self._read_results(r, replies[r][1])]
-                       for r in ranks]
+        input_grads = [self._read_results(r, replies[r][1]) for r in ranks]  # views: copy before the next call
         return param_grads, input_grads
 
     # ------------------------------------------------------------------ shutdown

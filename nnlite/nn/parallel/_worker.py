@@ -266,7 +266,7 @@ class _Replica:
         from ...autograd.tensor import Tensor
         from ._tree import to_slots
         structure, outs = to_slots(output, lambda x: isinstance(x, Tensor))
-        out_arrays = [np.ascontiguousarray(t._data) for t in outs]
+        out_arrays = [t._data for t in outs]
         requires = [bool(t._requires_grad) for t in outs]
         need = self._shared.pack_size(out_arrays)
         if need <= self.outbox.size:
@@ -310,15 +310,13 @@ class _Replica:
                 p._grad = None
         input_grads = []
         for t in diff_inputs:
-            input_grads.append(None if t._grad is None else np.ascontiguousarray(t._grad._data))
+            input_grads.append(None if t._grad is None else t._grad._data)
             t._grad = None
         need = self._shared.pack_size(input_grads)
         if need <= self.outbox.size:
             descriptors, inline = self._shared.pack(self.outbox, input_grads), None
         else:
             descriptors, inline = None, input_grads
-        if not h.get("retain", True):
-            self.graphs.pop(call_id, None)
         return {"descriptors": descriptors, "inline": inline, "need": need}
 
 

@@ -223,6 +223,10 @@ class _Job:
         self.freed = False
 
     def run_forward(self):
+        with self.pool.lock:  # the outputs are read out of the workers' outboxes below
+            return self._run_forward()
+
+    def _run_forward(self):
         pool = self.pool
         self.call_id, results, self.key = pool.forward(self.chunks, self.input_requires_grad, self.structure,
                                                        self.grad_enabled)
@@ -264,28 +268,35 @@ class _Job:
                     continue
                 split = self.out_splits[k]
                 if split is None:
-                    arrays.append(np.ascontiguousarray(g._data[r]))
+                    arrays.append(g._data[r])
                 else:
                     d, bounds = split
                     index = (slice(None),) * d + (slice(int(bounds[r]), int(bounds[r + 1])),)
                     arrays.append(g._data[index])
             per_rank.append(arrays)
-        param_grads, input_grads = pool.backward(self.call_id, per_rank, self.param_indices, True, self.key)
+        with pool.lock:
+            param_grads, input_grads = pool.backward(self.call_id, per_rank, self.param_indices, self.key)
+            inputs = self._input_grads(input_grads)
+        return inputs, [None if g is None else _make(g) for g in param_grads]
+
+    def _input_grads(self, input_grads):
+        """Concatenate the workers' input-gradient chunks (zeros where a worker has none)."""
         inputs = []
         for j, (d, bounds) in enumerate(self.input_splits):
             parts = [input_grads[r][j] for r in range(self.ranks)]
             if all(p is None for p in parts):
                 inputs.append(None)
                 continue
-            shape = list(next(p for p in parts if p is not None).shape)
+            like = next(p for p in parts if p is not None)
             filled = []
             for r, p in enumerate(parts):
                 if p is None:
+                    shape = list(like.shape)
                     shape[d] = int(bounds[r + 1] - bounds[r])
-                    p = np.zeros(shape, dtype=next(q for q in parts if q is not None).dtype)
+                    p = np.zeros(shape, dtype=like.dtype)
                 filled.append(p)
             inputs.append(_make(np.concatenate(filled, axis=d)))
-        return inputs, [None if g is None else _make(g) for g in param_grads]
+        return inputs
 
     def release(self):
         """The caller's graph is freed or gone: the workers drop theirs with the next command

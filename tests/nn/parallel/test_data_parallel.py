@@ -497,3 +497,54 @@ def test_lenet_matches_plain_module_over_sgd_steps(no_leftovers):
         np.testing.assert_allclose(q.detach().numpy(), p.detach().numpy(), rtol=1e-3, atol=1e-5, err_msg=name)
     with nl.no_grad():
         np.testing.assert_allclose(final_dp, plain(batches[0][0]).numpy(), rtol=1e-3, atol=1e-4)
+
+
+class ScalarLoss(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 1)
+
+    def forward(self, x):
+        return self.fc(x).pow(2).mean()
+
+
+def test_scalar_outputs_are_gathered_into_a_vector():
+    model = ScalarLoss()
+    x = nl.randn(8, 3)
+    with nn.DataParallel(copy.deepcopy(model), workers=2) as dp:
+        with pytest.warns(UserWarning, match="all input tensors were scalars"):
+            out = dp(x)
+        assert out.shape == (2,)
+        out.sum().backward()
+        expected = [model(x[:4]), model(x[4:])]
+        np.testing.assert_allclose(out.detach().numpy(), [e.item() for e in expected], rtol=RTOL)
+        (expected[0] + expected[1]).backward()
+        _assert_grads_equal(_grads(dp.module), _grads(model))
+
+
+def test_dtype_change_after_start():
+    model = MLP()
+    with nn.DataParallel(model, workers=2) as dp:
+        dp(nl.randn(3, 5))
+        dp.double()
+        x = nl.randn(3, 5, dtype=nl.float64)
+        out = dp(x)
+        assert out.dtype == nl.float64
+        np.testing.assert_allclose(out.detach().numpy(), model(x).detach().numpy(), rtol=1e-12)
+
+
+def test_example_script_reproduces_the_seed():
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(nl.__file__)))
+    result = subprocess.run([sys.executable, os.path.join(root, "examples", "data_parallel.py"), "--workers", "4"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Let's use 4 worker processes!"
+    replica = "\tIn Model: input size nnlite.Size([{0}, 5]) output size nnlite.Size([{0}, 2])"
+    outside = "Outside: input size nnlite.Size([{0}, 5]) output_size nnlite.Size([{0}, 2])"
+    expected = []
+    for sizes, total in (([8, 8, 8, 6], 30),) * 3 + (([3, 3, 3, 1], 10),):
+        expected += [replica.format(s) for s in sizes] + [outside.format(total)]
+    assert lines[1:] == expected
