@@ -69,6 +69,7 @@ def timed(comm, fn, repeats, warmup):
 
 def worker(args):
     sys.path.insert(0, ROOT)
+    import mpi4py
     from mpi4py import MPI
 
     import nnlite as nl
@@ -83,7 +84,9 @@ def worker(args):
         pass
 
     if rank == 0:
-        print(f"{size} ranks, Open MPI/mpi4py: {MPI.Get_library_version().splitlines()[0].strip()}")
+        print(f"{size} ranks on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} "
+              "(other processes on the machine slow the numbers down)")
+        print(f"MPI: {MPI.Get_library_version().splitlines()[0].strip()}, mpi4py {mpi4py.__version__}")
         print(f"{'model':<10} {'floats':>10} {'MB':>7} {'what':<20} {'median ms':>10} {'p10 ms':>8} "
               f"{'p90 ms':>8} {'algbw GB/s':>10} {'busbw GB/s':>10} {'reps':>5}")
 
@@ -124,6 +127,8 @@ def worker(args):
             times = timed(comm, step, repeats, warmup)
             report(name, n, "allreduce_gradients", times)
             assert all(float(p.grad._data.reshape(-1)[0]) == 0.5 for p in params)
+    if rank == 0:
+        print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
 def main():

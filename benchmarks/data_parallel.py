@@ -1,9 +1,10 @@
 """DataParallel speed: the CIFAR-10 LeNet training step, plain and on 1 and 2 worker processes.
 
-First the machine's real parallel capacity is measured: the same single-threaded numpy matmul
-loop runs in one process alone, then in two processes at once; ``capacity = 2 * t_alone /
+The machine's real parallel capacity is measured alongside: the same single-threaded numpy
+matmul loop runs in one process alone, then in two processes at once; ``capacity = 2 * t_alone /
 t_together`` is 2.0 on two free cores, about 1.0 when the two vCPUs share one physical core. That
-capacity is the ideal speedup of two workers.
+capacity is the ideal speedup of two workers; it is measured once per round, between the
+configurations, because load from other programs changes it.
 
 Then one training step (forward, cross-entropy, backward, SGD with momentum; random 3x32x32
 images, batch 64 and 256) is timed for
@@ -39,52 +40,58 @@ CONFIGS = {
 # ---------------------------------------------------------------------------- parallel capacity
 
 
-def _matmul_loop(seconds_hint, n=256, reps=None, ready=None, go=None, out=None):
+def _matmul_server(conn, n=256):
+    """Run the single-threaded matmul loop whenever asked; answer with its duration."""
     from threadpoolctl import threadpool_limits
     import numpy as np
     threadpool_limits(1)
     a = np.random.default_rng(0).random((n, n), dtype=np.float32)
-    b = a.copy()
-    a @ b
-    if ready is not None:
-        ready.set()
-        go.wait()
-    t = time.perf_counter()
-    for _ in range(reps):
-        a @ b
-    elapsed = time.perf_counter() - t
-    if out is not None:
-        out.put(elapsed)
-    return elapsed
-
-
-def parallel_capacity(reps=400):
-    """``2 * t_alone / t_together`` for a single-threaded matmul loop (2.0 = two free cores)."""
-    import multiprocessing as mp
-    ctx = mp.get_context("spawn")
-
-    def run(k):
-        q = ctx.Queue()
-        ready = [ctx.Event() for _ in range(k)]
-        go = ctx.Event()
-        procs = [ctx.Process(target=_matmul_loop, args=(0,), kwargs=dict(reps=reps, ready=ready[i], go=go, out=q))
-                 for i in range(k)]
-        for p in procs:
-            p.start()
-        for r in ready:
-            r.wait()
+    a @ a
+    conn.send("ready")
+    while True:
+        reps = conn.recv()
+        if reps is None:
+            return
         t = time.perf_counter()
-        go.set()
-        for _ in procs:
-            q.get()
-        wall = time.perf_counter() - t
-        for p in procs:
-            p.join()
-        return wall
+        for _ in range(reps):
+            a @ a
+        conn.send(time.perf_counter() - t)
 
-    alone = min(run(1) for _ in range(3))
-    together = min(run(2) for _ in range(3))
-    return 2 * alone / together, alone, together
+
+class Capacity:
+    """Two single-threaded matmul servers; ``round()`` returns ``2 * t_alone / t_together``
+    (2.0 = two free cores, about 1.0 = one physical core)."""
+
+    def __init__(self, reps=300):
+        import multiprocessing as mp
+        ctx = mp.get_context("spawn")
+        self.reps = reps
+        pipes = [ctx.Pipe() for _ in range(2)]
+        self.procs = [ctx.Process(target=_matmul_server, args=(child,)) for _, child in pipes]
+        for p in self.procs:
+            p.start()
+        self.conns = [parent for parent, _ in pipes]
+        for c in self.conns:
+            c.recv()
+        self.count = 0
+
+    def round(self):
+        first = self.conns[self.count % 2]
+        self.count += 1
+        first.send(self.reps)
+        alone = first.recv()
+        t = time.perf_counter()
+        for c in self.conns:
+            c.send(self.reps)
+        for c in self.conns:
+            c.recv()
+        return 2 * alone / (time.perf_counter() - t)
+
+    def close(self):
+        for c in self.conns:
+            c.send(None)
+        for p in self.procs:
+            p.join()
 
 
 # ---------------------------------------------------------------------------- the training step
@@ -92,7 +99,6 @@ def parallel_capacity(reps=400):
 
 def child(config, batch):
     """Serve timing requests for one configuration: read a step count, answer with ms per step."""
-    import numpy as np
     import nnlite as nl
     from nnlite import nn
     from nnlite.models import LeNet
@@ -132,12 +138,15 @@ def child(config, batch):
         net.close()
 
 
-def measure(batch, rounds, steps):
+def measure(batch, rounds, steps, capacity):
+    """Median ms/step per configuration, and the median parallel capacity measured between them."""
+    import numpy as np
     procs = {}
     for config in CONFIGS:
         procs[config] = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child", config, str(batch)],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     times = {config: [] for config in CONFIGS}
+    ratios = []
     try:
         for config, p in procs.items():
             line = p.stdout.readline()
@@ -145,6 +154,7 @@ def measure(batch, rounds, steps):
                 raise RuntimeError(f"{config} failed to start")
         order = list(CONFIGS)
         for r in range(rounds):
+            ratios.append(capacity.round())
             for config in order[r % len(order):] + order[:r % len(order)]:
                 p = procs[config]
                 p.stdin.write(f"{steps}\n")
@@ -155,8 +165,7 @@ def measure(batch, rounds, steps):
             p.stdin.close()
         for p in procs.values():
             p.wait(60)
-    import numpy as np
-    return {config: float(np.median(t)) for config, t in times.items()}
+    return {config: float(np.median(t)) for config, t in times.items()}, float(np.median(ratios))
 
 
 def main():
@@ -172,24 +181,28 @@ def main():
 
     n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"CPUs: {n}; load average before: {os.getloadavg()[0]:.2f}")
-    capacity, alone, together = parallel_capacity()
-    print(f"parallel capacity: one matmul loop alone {alone * 1000:.0f} ms, two at once {together * 1000:.0f} ms "
-          f"-> ideal speedup of 2 workers = {capacity:.2f}x")
+    capacity = Capacity()
+    rows = []
+    try:
+        for batch in args.batches:
+            ms, ideal = measure(batch, args.rounds, args.steps, capacity)
+            rows.append((batch, ms, ideal))
+    finally:
+        capacity.close()
     print()
     print("| batch | configuration | ms/step | speedup vs plain 1 thread | % of ideal |")
     print("|---:|---|---:|---:|---:|")
-    for batch in args.batches:
-        ms = measure(batch, args.rounds, args.steps)
+    for batch, ms, ideal in rows:
         base = ms["plain-1"]
         for config, label in CONFIGS.items():
             speedup = base / ms[config]
-            ideal = capacity if config == "dp-2" else 1.0
-            pct = f"{100 * speedup / ideal:.0f}%" if config.startswith("dp") else ""
+            target = ideal if config == "dp-2" else 1.0
+            pct = f"{100 * speedup / target:.0f}%" if config.startswith("dp") else ""
             print(f"| {batch} | {label.format(n=n)} | {ms[config]:.1f} | {speedup:.2f}x | {pct} |")
-    capacity_after, _, _ = parallel_capacity()
     print()
-    print(f"parallel capacity measured again after the runs: {capacity_after:.2f}x; "
-          f"load average after: {os.getloadavg()[0]:.2f}")
+    for batch, _, ideal in rows:
+        print(f"batch {batch}: measured parallel capacity (ideal speedup of 2 workers) {ideal:.2f}x")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ def _add(a, b):
 
 
 def _accumulate_into_leaf(tensor, grad):
-    if grad.shape != tensor.shape:
+    if grad._data.shape != tensor._data.shape:  # arrays' shapes: no Size objects on the hot path
         grad = grad.sum_to_size(tensor.shape)
     if not _grad_state[0]:
         grad = _make(grad._data) if grad._grad_fn is not None else grad

@@ -12,7 +12,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd import ops as _core
 from ..autograd.random import default_generator
-from ..autograd.tensor import Tensor, _make
+from ..autograd.tensor import _make
 from . import ops as _ops
 from .ops.normalization import channel_shape, reduce_axes
 
@@ -49,12 +49,6 @@ def _pair(value, name="value", fn="conv2d"):
                            f"convolution dimensions, but got {name}={list(value)}" if fn == "conv2d" else
                            f"{fn}: {name} must either be a single int, or a tuple of two ints")
     return (int(value[0]), int(value[1]))
-
-
-def _tensor(x, name="input"):
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{name} must be a Tensor, not {type(x).__name__}")
-    return x
 
 
 # ---------------------------------------------------------------------------------------- linear
@@ -152,7 +146,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     x = input._data
     w = weight._data
     if w.ndim != 4:
-        raise LayerInputError(f"weight should have at least three dimensions" if w.ndim < 3 else
+        raise LayerInputError("weight should have at least three dimensions" if w.ndim < 3 else
                               f"Expected 4-dimensional weight for 4-dimensional input, but got {w.ndim}-dimensional "
                               f"weight of size {_dims(w.shape)} instead")
     if x.ndim == 3:

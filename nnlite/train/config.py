@@ -256,8 +256,6 @@ class Bool(Spec):
 
 
 class Str(Spec):
-    type_name = "str"
-
     def __init__(self, default=_REQUIRED, help="", nullable=False, choices=None, nonempty=True):
         super().__init__(default, help, nullable)
         self.choices = choices
@@ -360,13 +358,10 @@ class IntOrPair(Spec):
         return value
 
 
-class Any(Spec):
-    """A scalar number, string or boolean (a padding fill value, ...)."""
+class Number(Spec):
+    """A number, int or float kept as given (a padding fill value)."""
 
-    def __init__(self, default=_REQUIRED, help="", nullable=False, expected="a number"):
-        super().__init__(default, help, nullable)
-        self.expected = expected
-
+    expected = "a number"
     type_name = "number"
 
     def _check(self, value, path):
@@ -526,7 +521,7 @@ _TRANSFORMS = {
         "size": IntOrPair(min=1, help="crop height and width (an int for a square)"),
         "padding": IntOrPair(None, nullable=True, lengths=(2, 4), help="padding added before cropping"),
         "pad_if_needed": Bool(False, help="pad images smaller than size"),
-        "fill": Any(0, help="constant padding value"),
+        "fill": Number(0, help="constant padding value"),
         "padding_mode": Str("constant", choices=["constant", "edge", "reflect", "symmetric"]),
     },
     "random_horizontal_flip": {

@@ -2,7 +2,6 @@
 from pathlib import Path
 
 import pytest
-import yaml
 
 from nnlite.train.config import ConfigError, load_config, parse_override, reference, validate
 from train_helpers import ROOT, make_config, run_train

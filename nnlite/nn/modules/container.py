@@ -197,9 +197,6 @@ class ModuleList(Module):
             lines.append(_indent(head + text, 2))
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
-    def forward(self, *args, **kwargs):
-        raise NotImplementedError('Module [ModuleList] is missing the required "forward" function')
-
 
 class ModuleDict(Module):
     """An ordered dict of modules, registered under their keys."""
@@ -254,6 +251,3 @@ class ModuleDict(Module):
                     raise ValueError(f"ModuleDict update sequence element #{j} has length "
                                      f"{len(pair) if hasattr(pair, '__len__') else '?'}; 2 is required")
                 self[pair[0]] = pair[1]
-
-    def forward(self, *args, **kwargs):
-        raise NotImplementedError('Module [ModuleDict] is missing the required "forward" function')

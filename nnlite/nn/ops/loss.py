@@ -91,6 +91,11 @@ def _sum_to(a, shape):
 def _class_targets(target, ignore_index, n_classes):
     """Targets with ignored entries replaced by class 0, and the mask of entries that count."""
     keep = target != ignore_index
+    if keep.all():
+        if target.size and (target.min() < 0 or target.max() >= n_classes):
+            bad = (target < 0) | (target >= n_classes)
+            raise IndexError(f"Target {int(target[bad].reshape(-1)[0])} is out of bounds.")
+        return target, keep
     safe = np.where(keep, target, 0)
     bad = keep & ((target < 0) | (target >= n_classes))
     if bad.any():
@@ -99,15 +104,19 @@ def _class_targets(target, ignore_index, n_classes):
 
 
 def _pick(a, index):
-    """``a[n, index[n, ...], ...]`` along axis 1."""
+    """``a[n, index[n, ...], ...]``: the entries of the target classes along axis 1."""
+    if a.ndim == 2:
+        return a[np.arange(a.shape[0]), index]
     return np.take_along_axis(a, index[:, None], axis=1)[:, 0]
 
 
-def _one_hot_like(a, index, values):
-    """Zeros shaped like ``a`` with ``values`` at ``index`` along axis 1."""
-    out = np.zeros_like(a)
-    np.put_along_axis(out, index[:, None], values[:, None], axis=1)
-    return out
+def _add_at_targets(a, index, values):
+    """``a[n, index[n, ...], ...] += values[n, ...]`` in place (one target per entry)."""
+    if a.ndim == 2:
+        a[np.arange(a.shape[0]), index] += values
+    else:
+        np.put_along_axis(a, index[:, None], np.take_along_axis(a, index[:, None], axis=1) + values[:, None],
+                          axis=1)
 
 
 def _class_weights(weight, ndim, dtype):
@@ -143,7 +152,7 @@ class NllLoss(Function):
         elif reduction == "none":
             grad = grad.unsqueeze(1)
         coef = np.zeros(ctx.x_shape, dtype=w.dtype)
-        np.put_along_axis(coef, ctx.safe[:, None], -w[:, None], axis=1)
+        _add_at_targets(coef, ctx.safe, -w)
         return grad * _make(coef), None, None
 
 
@@ -191,18 +200,16 @@ class CrossEntropy(Function):
             if p["reduction"] == "mean":
                 with np.errstate(invalid="ignore", divide="ignore"):
                     r = r / ctx.denom
-            r = np.expand_dims(r, 1)
             k = np.exp(logp)
-            k *= r
-            index = safe[:, None]
-            np.put_along_axis(k, index, np.take_along_axis(k, index, axis=1) - r, axis=1)
+            k *= np.expand_dims(r, 1)
+            _add_at_targets(k, safe, -r)
             g = grad._data
             k *= np.expand_dims(g, 1) if p["reduction"] == "none" else g
             return _make(k), None, None
         # d(loss)/d(logp) = -coef; then d/dx = coef.sum(1) * softmax - coef
         w_t = ctx.w_t * (1 - s) if s else ctx.w_t
         coef = np.zeros_like(logp)
-        np.put_along_axis(coef, safe[:, None], w_t[:, None], axis=1)
+        _add_at_targets(coef, safe, w_t)
         if s:
             keep = np.expand_dims(ctx.keep, 1).astype(logp.dtype)
             per_class = 1.0 if p["weight"] is None else _class_weights(p["weight"], logp.ndim, logp.dtype)

@@ -1,6 +1,4 @@
 """Batch normalisation over dimension 1 (channels) as one op."""
-import numpy as np
-
 from ...autograd import grad_mode
 from ...autograd.function import Function
 from ...autograd.tensor import _make

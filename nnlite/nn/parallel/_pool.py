@@ -88,6 +88,9 @@ class WorkerPool:
         self.segments = []
         self.call_ids = itertools.count()
         self.pending_free = [[] for _ in range(workers)]  # per worker: call ids whose graphs can go
+        # Per worker: inbox byte ranges holding the inputs of calls whose graphs the worker keeps
+        # (it computes on them in place, so they are not overwritten until the graph is released).
+        self.regions = [{} for _ in range(workers)]
         self.warm = set()
         self.busy = False  # a step is under way
         self.lock = threading.RLock()  # one call at a time talks to the workers
@@ -252,6 +255,7 @@ class WorkerPool:
         if not self.closed:
             for r in ranks:
                 self.pending_free[r].append(call_id)
+                self.regions[r].pop(call_id, None)
 
     def _collect(self, ranks, phase, first=False):
         """Wait for one reply from each worker in ``ranks``; dead workers and timeouts raise."""
@@ -305,22 +309,25 @@ class WorkerPool:
         raise WorkerError(f"DataParallel worker {rank} (pid {pid}) {how} {when}; the workers were shut "
                           "down (they restart at the next forward)") from cause
 
-    def _run(self, messages, phase, serial, frees):
-        """Send ``messages[rank]`` and collect the replies; the first call of a kind runs on worker
-        0 alone before the others start (it compiles or loads the numba kernels and writes their
-        cache, which concurrent writers would race on)."""
-        ranks = sorted(messages)
+    def _run(self, ranks, message, phase, serial, frees):
+        """Send ``message(rank)`` to each worker and collect the replies.
+
+        Each message is built (its arrays copied into shared memory) just before it is sent, so
+        the first workers start while the parent prepares the others. The first call of a kind
+        runs on worker 0 alone before the others start: it compiles or loads the numba kernels
+        and writes their cache, which concurrent writers would race on.
+        """
         replies = {}
         self.busy = True
         try:
             if serial and len(ranks) > 1:
                 first, rest = ranks[:1], ranks[1:]
-                self._send(first[0], messages[first[0]])
+                self._send(first[0], message(first[0]))
                 replies.update(self._collect(first, phase, first=True))
             else:
                 rest = ranks
             for r in rest:
-                self._send(r, messages[r])
+                self._send(r, message(r))
             replies.update(self._collect(rest, phase, first=serial))
         except BaseException:
             # KeyboardInterrupt or a fault: the protocol is out of step, so start afresh next time.
@@ -343,13 +350,23 @@ class WorkerPool:
         if errors:
             raise errors[0].exception()
 
-    def _ensure_inbox(self, rank, nbytes):
-        if nbytes > self.inboxes[rank].size:
+    def _place(self, rank, nbytes):
+        """A byte offset in worker ``rank``'s inbox where ``nbytes`` fit without touching the
+        inputs of pending graphs (first fit); the inbox grows when they do not fit."""
+        offset = 0
+        for start, end in sorted(self.regions[rank].values()):
+            if offset + nbytes <= start:
+                break
+            offset = max(offset, end)
+        if offset + nbytes > self.inboxes[rank].size:
+            # A new, larger inbox; the worker keeps the old one mapped while its graphs use it.
             old = self.inboxes[rank]
-            self.inboxes[rank] = self._new_segment(_shared.grow(nbytes))
+            self.inboxes[rank] = self._new_segment(_shared.grow(offset + nbytes))
             self.new_segments[rank]["inbox"] = self.inboxes[rank].name
             self._drop_segment(old)
-        return self.inboxes[rank]
+            self.regions[rank].clear()
+            offset = 0
+        return offset
 
     def _read_results(self, rank, result):
         """Arrays a worker sent: from its outbox, or inline (then the outbox grows for next time)."""
@@ -372,17 +389,26 @@ class WorkerPool:
         call_id = next(self.call_ids)
         train = tuple(m.training for m in self.modules)
         requires_grad = tuple(p._requires_grad for p in self.params)
-        messages = {}
         frees = [tuple(f) for f in self.pending_free]
-        for rank, arrays in enumerate(chunks):
-            inbox = self._ensure_inbox(rank, _shared.pack_size(arrays))
+        placed = {}
+
+        def message(rank):
+            arrays = chunks[rank]
+            nbytes = _shared.pack_size(arrays)
+            offset = self._place(rank, nbytes)
+            placed[rank] = (offset, offset + nbytes)
             h = self._header(rank, frees)
-            h.update(inputs=_shared.pack(inbox, arrays), input_requires_grad=input_requires_grad,
-                     structure=structure, grad=grad_enabled, train=train, requires_grad=requires_grad)
-            messages[rank] = ("fwd", call_id, h)
+            h.update(inputs=_shared.pack(self.inboxes[rank], arrays, offset),
+                     input_requires_grad=input_requires_grad, structure=structure, grad=grad_enabled,
+                     train=train, requires_grad=requires_grad)
+            return ("fwd", call_id, h)
+
         key = ("fwd", grad_enabled, train, tuple((a.dtype.str, a.ndim) for a in chunks[0]))
-        replies = self._run(messages, "forward", key not in self.warm, frees)
+        replies = self._run(list(range(len(chunks))), message, "forward", key not in self.warm, frees)
         self.warm.add(key)
+        for rank, reply in replies.items():
+            if reply[0] == "ok" and reply[1]["kept"]:
+                self.regions[rank][call_id] = placed[rank]
         if any(replies[r][0] == "err" for r in replies):
             self.defer_free(call_id, replies)  # replicas that succeeded kept a graph
             self._raise_first_error(replies)
@@ -402,15 +428,17 @@ class WorkerPool:
         of call ``call_id``. Returns the summed gradients of ``params[i]`` for ``i`` in
         ``param_indices`` (None where no worker produced one) and, per worker, its input gradients.
         """
-        messages = {}
         frees = [tuple(f) for f in self.pending_free]
-        for rank, arrays in enumerate(grads):
-            inbox = self._ensure_inbox(rank, _shared.pack_size(arrays))
+
+        def message(rank):
+            arrays = grads[rank]
+            offset = self._place(rank, _shared.pack_size(arrays))
             h = self._header(rank, frees)
-            h.update(grads=_shared.pack(inbox, arrays))
-            messages[rank] = ("bwd", call_id, h)
+            h.update(grads=_shared.pack(self.inboxes[rank], arrays, offset))
+            return ("bwd", call_id, h)
+
         bkey = ("bwd",) + key
-        replies = self._run(messages, "backward", bkey not in self.warm, frees)
+        replies = self._run(list(range(len(grads))), message, "backward", bkey not in self.warm, frees)
         self.warm.add(bkey)
         self._raise_first_error(replies)
         ranks = sorted(replies)

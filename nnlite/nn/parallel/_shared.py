@@ -27,8 +27,20 @@ def _aligned(n):
 
 
 class _SharedMemory(shared_memory.SharedMemory):
-    """``SharedMemory`` whose finaliser stays quiet when numpy views still point into it (the
-    mapping then lives on until the last view is gone)."""
+    """``SharedMemory`` that never unmaps memory still in use.
+
+    Views are made with ``np.frombuffer``, which holds a buffer export, so ``close()`` raises
+    ``BufferError`` instead of unmapping while a view is alive; the mapping is then released when
+    the last view is collected. The file descriptor is closed at once (the mapping keeps its
+    own), so nothing leaks when ``close()`` cannot run.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        fd = getattr(self, "_fd", -1)
+        if fd >= 0:
+            os.close(fd)
+            self._fd = -1
 
     def __del__(self):
         try:
@@ -60,8 +72,14 @@ class Segment:
         return cls(name=name)
 
     def view(self, offset, shape, dtype):
-        """A numpy array of ``shape``/``dtype`` at byte ``offset`` inside the segment (no copy)."""
-        return np.ndarray(shape, dtype=dtype, buffer=self.shm.buf, offset=offset)
+        """A numpy array of ``shape``/``dtype`` at byte ``offset`` inside the segment (no copy).
+
+        The view keeps the mapping alive: ``release()`` never pulls memory from under it.
+        """
+        count = 1
+        for n in shape:
+            count *= int(n)
+        return np.frombuffer(self.shm.buf, dtype=dtype, count=count, offset=offset).reshape(shape)
 
     def release(self):
         """Unmap (and, in the creating process, unlink) the segment.
@@ -82,7 +100,7 @@ class Segment:
         try:
             shm.close()
         except BufferError:
-            pass  # views still alive; ``_SharedMemory.__del__`` closes it quietly later
+            pass  # views are still alive: the memory is unmapped when the last one is collected
 
 
 class Layout:
@@ -107,16 +125,15 @@ def pack_size(arrays):
     return sum(_aligned(a.nbytes) for a in arrays if a is not None)
 
 
-def pack(segment, arrays):
-    """Copy ``arrays`` into ``segment`` one after the other.
+def pack(segment, arrays, offset=0):
+    """Copy ``arrays`` into ``segment`` one after the other, from byte ``offset`` on.
 
     Returns one descriptor per array: ``(offset, shape, dtype)``, or ``None`` for a ``None``
     entry. Raises ``ValueError`` when the arrays do not fit (check ``pack_size`` first).
     """
-    if pack_size(arrays) > segment.size:
+    if offset + pack_size(arrays) > segment.size:
         raise ValueError("arrays do not fit in the shared segment")
     out = []
-    offset = 0
     for a in arrays:
         if a is None:
             out.append(None)

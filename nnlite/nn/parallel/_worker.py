@@ -244,7 +244,8 @@ class _Replica:
         for (mod, name), shared in zip(self.buffer_owners, self.shared_buffers):
             mod._buffers[name] = _make(shared.copy())
 
-        arrays = self._shared.unpack(self.inbox, h["inputs"])
+        # The inputs are used in place: the parent does not overwrite them while a graph needs them.
+        arrays = self._shared.unpack(self.inbox, h["inputs"], copy=False)
         tensors = []
         for a, rg in zip(arrays, h["input_requires_grad"]):
             t = _make(a)

@@ -16,7 +16,7 @@ import weakref
 import numpy as np
 
 from ...autograd import grad_mode
-from ...autograd.function import _SECOND_BACKWARD, Function, Node, _modified_message
+from ...autograd.function import _SECOND_BACKWARD, Function, _modified_message
 from ...autograd.tensor import Tensor, _make
 from ..modules.module import Module
 from . import _pool
@@ -60,8 +60,31 @@ class DataParallel(Module):
             first call of each kind, which may compile numba kernels, get at least 10 minutes. A
             dead worker is reported at once.
 
+        start_method (str): ``"fork"`` or ``"forkserver"``; by default ``fork``, or the fork
+            server when numba's GNU OpenMP thread pool already runs in this process (it does not
+            survive ``fork``; the module must then be picklable).
+
+    What the replicas share:
+
+    * Parameters and buffers live in one shared-memory block that the wrapped module's tensors
+      also use, so optimizer updates and ``load_state_dict`` reach the workers without a copy.
+      ``requires_grad``, ``train()``/``eval()`` and replaced tensors are passed on at every call;
+      a changed module structure (a new submodule, a new shape or dtype) restarts the workers.
+      Other attribute changes made after the workers started are not seen by them.
+    * Gradients: every replica backpropagates its slice of the output gradient, and the
+      replicas' parameter gradients are summed (a parameter no replica produced a gradient for
+      keeps ``.grad`` as it was). With a loss computed on the gathered output this is exactly the
+      full-batch gradient.
+    * BatchNorm normalises each chunk with its own batch statistics, as PyTorch's DataParallel
+      does; the running statistics (and ``num_batches_tracked``) are replica 0's update, i.e.
+      computed from the first chunk, and are written back to the module after every call.
+    * Random numbers (dropout) come from a generator per worker, seeded from nnlite's generator
+      when the workers start.
+
     Workers start at the first forward and stop at ``close()``, at the end of a ``with`` block, on
-    garbage collection or at interpreter exit; after a fault they restart at the next forward.
+    garbage collection or at interpreter exit. An exception in a replica is raised again here
+    with the worker's traceback; a worker that dies, a timeout or a ``KeyboardInterrupt`` stops
+    all workers and frees their shared memory, and the next call starts new ones.
 
     Example:
         >>> model = nl.nn.DataParallel(Net(), workers=2)

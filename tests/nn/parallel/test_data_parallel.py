@@ -548,3 +548,19 @@ def test_example_script_reproduces_the_seed():
     for sizes, total in (([8, 8, 8, 6], 30),) * 3 + (([3, 3, 3, 1], 10),):
         expected += [replica.format(s) for s in sizes] + [outside.format(total)]
     assert lines[1:] == expected
+
+
+def test_many_pending_graphs_and_views_that_outlive_close():
+    plain = nn.Sequential(nn.Linear(100, 10))
+    wrapped = copy.deepcopy(plain)
+    x = [nl.randn(1000, 100) for _ in range(5)]
+    dp = nn.DataParallel(wrapped, workers=2)
+    outs = [dp(xi) for xi in x]  # the workers keep five graphs; their input memory grows meanwhile
+    sum(((o * (i + 1)) ** 2).mean() for i, o in enumerate(outs)).backward()
+    sum(((plain(xi) * (i + 1)) ** 2).mean() for i, xi in enumerate(x)).backward()
+    _assert_grads_equal(_grads(wrapped), _grads(plain))
+    state = dp.state_dict()  # tensors sharing the parameters' memory
+    alias = wrapped[0].weight.detach()
+    dp.close()
+    np.testing.assert_array_equal(state["module.0.weight"].numpy(), plain[0].weight.detach().numpy())
+    np.testing.assert_array_equal(alias.numpy(), plain[0].weight.detach().numpy())
