@@ -9,7 +9,6 @@ import warnings
 
 import numpy as np
 
-from ..autograd import grad_mode
 from ..autograd import ops as _core
 from ..autograd.random import default_generator
 from ..autograd.tensor import _make
@@ -20,7 +19,6 @@ __all__ = ["linear", "relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax
            "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout", "mse_loss", "l1_loss", "cross_entropy",
            "nll_loss", "binary_cross_entropy_with_logits", "flatten", "pad"]
 
-_grad_state = grad_mode._state
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
                "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 

@@ -189,3 +189,41 @@ def test_registry_names_and_import_paths(tmp_path, monkeypatch):
     with pytest.raises(TypeError, match="not an nnlite.nn.Module"):
         models.get_model("user_nets_for_test:not_a_model")
     assert models.get_model_builder("lenet") is models.LeNet
+
+
+def test_lenet_training_steps_stay_with_torch():
+    """20 SGD-momentum steps of the CIFAR-10 LeNet from the same weights on the same batches."""
+    torch = pytest.importorskip("torch")
+    from nnlite import optim
+    tnn, TF = torch.nn, torch.nn.functional
+
+    class TorchLeNet(tnn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.pool, self.conv2 = tnn.Conv2d(3, 6, 5), tnn.MaxPool2d(2, 2), tnn.Conv2d(6, 16, 5)
+            self.fc1, self.fc2, self.fc3 = tnn.Linear(400, 120), tnn.Linear(120, 84), tnn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(TF.relu(self.conv1(x)))
+            x = torch.flatten(self.pool(TF.relu(self.conv2(x))), 1)
+            return self.fc3(TF.relu(self.fc2(TF.relu(self.fc1(x)))))
+
+    ours, theirs = models.LeNet(), TorchLeNet()
+    theirs.load_state_dict({k: torch.from_numpy(v.numpy().copy()) for k, v in ours.state_dict().items()})
+    opt_a = optim.SGD(ours.parameters(), lr=0.05, momentum=0.9)
+    opt_b = torch.optim.SGD(theirs.parameters(), lr=0.05, momentum=0.9)
+    rng = np.random.default_rng(0)
+    for step in range(20):
+        x = rng.standard_normal((8, 3, 32, 32)).astype(np.float32)
+        y = rng.integers(0, 10, 8)
+        opt_a.zero_grad()
+        opt_b.zero_grad()
+        la = nn.CrossEntropyLoss()(ours(nl.tensor(x)), nl.tensor(y))
+        lb = tnn.CrossEntropyLoss()(theirs(torch.tensor(x)), torch.from_numpy(y))
+        np.testing.assert_allclose(la.item(), lb.item(), rtol=1e-4, err_msg=f"step {step}")
+        la.backward()
+        lb.backward()
+        opt_a.step()
+        opt_b.step()
+    for (name, a), b in zip(ours.named_parameters(), theirs.parameters()):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-3, atol=1e-5, err_msg=name)

@@ -221,3 +221,30 @@ def test_cross_entropy_is_stable_for_huge_logits():
     loss = nn.BCEWithLogitsLoss()(big, nl.tensor([[1.0, 0.0]]))
     assert np.isfinite(loss.item())
     close(loss, tnn.BCEWithLogitsLoss()(torch.tensor([[-1e4, 1e4]]), torch.tensor([[1.0, 0.0]])), "bce")
+
+
+def test_gradient_penalty_double_backward_matches_torch():
+    """A gradient penalty (grad of a grad norm) through conv, batch norm, pooling and linear layers."""
+    def build(m):
+        return m.Sequential(m.Conv2d(2, 3, 3, padding=1), m.BatchNorm2d(3), m.Tanh(), m.MaxPool2d(2),
+                            m.Conv2d(3, 2, 2), m.Sigmoid(), m.AvgPool2d(1), m.Flatten(), m.Linear(8, 3))
+    nl.manual_seed(0)
+    ours, theirs = build(nn), build(tnn)
+    copy_weights(ours, theirs)
+    ours.double()
+    theirs.double()
+    x = np.random.default_rng(0).standard_normal((3, 2, 6, 6))
+    t = np.array([0, 2, 1])
+    xa, xb = nl.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    la = nn.functional.cross_entropy(ours(xa), nl.tensor(t))
+    lb = torch.nn.functional.cross_entropy(theirs(xb), torch.from_numpy(t))
+    ga = nl.autograd.grad(la, [xa] + list(ours.parameters()), create_graph=True)
+    gb = torch.autograd.grad(lb, [xb] + list(theirs.parameters()), create_graph=True)
+    pa = sum((g * g).sum() for g in ga)
+    pb = sum((g * g).sum() for g in gb)
+    np.testing.assert_allclose(pa.item(), pb.item(), rtol=1e-9)
+    pa.backward()
+    pb.backward()
+    np.testing.assert_allclose(xa.grad.numpy(), xb.grad.numpy(), rtol=1e-7, atol=1e-12)
+    for (name, a), b in zip(ours.named_parameters(), theirs.parameters()):
+        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-7, atol=1e-12, err_msg=name)

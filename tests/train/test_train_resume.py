@@ -194,3 +194,24 @@ def test_finetune_from_mismatching_checkpoint(tmp_path, source_checkpoint):
     with pytest.raises(ConfigError) as info:
         Trainer(load_config(finetune_config(tmp_path, other)), progress=False).fit()
     assert info.value.key == "finetune.from" and "conv1.weight has shape" in str(info.value)
+
+
+def test_ctrl_c_says_how_to_resume(tmp_path):
+    write_idx_dataset(tmp_path / "fm", n_train=2400, n_test=20)
+    cfg = resume_config(tmp_path, "interrupted", model=MLP, epochs=50)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, str(TRAIN_PY), str(cfg)], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not list((tmp_path / "interrupted").glob("*/checkpoints/last.npz")):
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    (run,) = run_dirs(tmp_path / "interrupted")
+    assert f"train.py: interrupted; continue with: python train.py --resume {run}" in err
+    assert "Traceback" not in err

@@ -1,7 +1,10 @@
 """2-D convolution kernels on raw NCHW numpy arrays (float32 / float64).
 
-Every convolution is lowered to im2col + one BLAS GEMM per group, processed in
-chunks of a few images so that the column buffer stays in cache.
+Stride-1 single-group convolutions of at least one vector of images (16 float32
+or 8 float64) run as direct numba kernels with the images in the vector lanes
+(see ``_conv_lanes``); they use numba's threads and never BLAS. Everything else
+is lowered to im2col + one BLAS GEMM per group, processed in chunks of a few
+images so that the column buffer stays in cache.
 
 Column layout: ``col[k, b, p]`` with ``k = (c, i, j)`` the kernel tap and ``p``
 the output position of image ``b`` of the chunk. A chunk is therefore one
@@ -335,7 +338,7 @@ def _use_lanes(N, stride, groups, itemsize):
     direct kernels of _conv_lanes (images in the vector lanes, numba threads only);
     everything else to im2col + BLAS GEMM (BLAS threads only)."""
     return (groups == 1 and stride[0] == 1 and stride[1] == 1
-            and N >= _LANES_MIN_IMAGES * (4 // itemsize or 1))
+            and N * itemsize >= _LANES_MIN_IMAGES * 4)
 
 
 # Smallest float32 batch that takes the direct path (half as many for float64, whose

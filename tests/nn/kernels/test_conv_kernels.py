@@ -244,3 +244,90 @@ def test_matches_torch(cfg, dtype):
     for out, ref in ((y, ref_y), (gx, ref_gx), (gw, ref_gw)):
         assert out.shape == ref.shape and out.dtype == ref.dtype
         assert _rel_err(out, ref) < TOL[dtype]
+
+
+# --------------------------------------------------------------------------- direct (lanes) path
+
+# Stride-1 single-group batches of at least one vector of images take the direct kernels.
+LANES_CONFIGS = [
+    (17, 3, 12, 11, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1),    # ragged last block, O % 4 == 2, Wo = 4+2+1
+    (33, 2, 9, 10, 5, (3, 2), (1, 1), (1, 2), (2, 1), 1),     # padding + dilation, O = 5
+    (16, 6, 14, 14, 16, (5, 5), (1, 1), (0, 0), (1, 1), 1),   # LeNet conv2, one full float32 block
+    (20, 3, 8, 8, 4, (3, 3), (1, 1), (3, 3), (1, 1), 1),      # padding > k - 1: input grad via GEMM
+    (18, 4, 7, 9, 3, (1, 4), (1, 1), (0, 1), (1, 1), 1),      # kw = 4, 1-row kernel
+    (9, 2, 6, 6, 7, (2, 2), (1, 1), (0, 0), (1, 1), 1),       # float64 only: 9 images, O = 7
+]
+LANES_IDS = [f"lanes{i}" for i in range(len(LANES_CONFIGS))]
+
+
+@pytest.mark.parametrize("cfg", LANES_CONFIGS, ids=LANES_IDS)
+def test_lanes_path_matches_naive_loops(cfg):
+    N, _, _, _, _, k, s, p, d, g = cfg
+    for dtype in (np.float64, np.float32):
+        if not conv_mod._use_lanes(N, s, g, np.dtype(dtype).itemsize):
+            assert dtype == np.float32 and N < 16
+            continue
+        x, w, b, gy = _make(cfg, dtype, seed=4)
+        ref_y = _naive_forward(x.astype(np.float64), w.astype(np.float64), b.astype(np.float64), s, p, d, g)
+        ref_gx, ref_gw = _naive_backward(gy.astype(np.float64), x.astype(np.float64),
+                                         w.astype(np.float64), s, p, d, g)
+        y = conv2d_forward(x, w, b, s, p, d, g)
+        y_nobias = conv2d_forward(x, w, None, s, p, d, g)
+        gx = conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g)
+        gw = conv2d_backward_weight(gy, x, k, s, p, d, g)
+        ref_nobias = ref_y - b.astype(np.float64)[None, :, None, None]
+        for out, ref in ((y, ref_y), (y_nobias, ref_nobias), (gx, ref_gx), (gw, ref_gw)):
+            assert out.dtype == dtype and out.shape == ref.shape and out.flags.c_contiguous
+            assert _rel_err(out, ref) < TOL[dtype]
+
+
+@pytest.mark.parametrize("cfg", LANES_CONFIGS[:3], ids=LANES_IDS[:3])
+def test_lanes_path_matches_torch(cfg):
+    torch = pytest.importorskip("torch")
+    _, _, _, _, _, k, s, p, d, g = cfg
+    x, w, b, gy = _make(cfg, np.float32, seed=5)
+    xt, wt, bt, gyt = (torch.from_numpy(a) for a in (x, w, b, gy))
+    refs = (torch.nn.functional.conv2d(xt, wt, bt, s, p, d, g).numpy(),
+            torch.nn.grad.conv2d_input(xt.shape, wt, gyt, s, p, d, g).numpy(),
+            torch.nn.grad.conv2d_weight(xt, wt.shape, gyt, s, p, d, g).numpy())
+    outs = (conv2d_forward(x, w, b, s, p, d, g),
+            conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
+            conv2d_backward_weight(gy, x, k, s, p, d, g))
+    for out, ref in zip(outs, refs):
+        assert out.shape == ref.shape and out.dtype == ref.dtype
+        assert _rel_err(out, ref) < 1e-5
+
+
+def test_lanes_path_large_batch_weight_gradient_accuracy():
+    # 256 images x 28 x 28 positions summed per weight: float32 must stay near float64.
+    cfg = (256, 3, 32, 32, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1)
+    x, w, _, gy = _make(cfg, np.float32, seed=6)
+    gw = conv2d_backward_weight(gy, x, (5, 5), (1, 1), (0, 0), (1, 1), 1)
+    ref = conv2d_backward_weight(gy.astype(np.float64), x.astype(np.float64), (5, 5),
+                                 (1, 1), (0, 0), (1, 1), 1)
+    assert _rel_err(gw, ref) < 1e-6
+
+
+def test_lanes_path_threads_agree():
+    numba = pytest.importorskip("numba")
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("needs 2 numba threads")
+    cfg = LANES_CONFIGS[1]
+    _, _, _, _, _, k, s, p, d, g = cfg
+    x, w, b, gy = _make(cfg, np.float32, seed=7)
+
+    def run():
+        return (conv2d_forward(x, w, b, s, p, d, g),
+                conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
+                conv2d_backward_weight(gy, x, k, s, p, d, g))
+
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = run()
+        numba.set_num_threads(2)
+        two = run()
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
+    assert _rel_err(two[2], one[2].astype(np.float64)) < 1e-6
