@@ -656,7 +656,7 @@ def validate(raw, default_name=None):
     config with every default filled in. Raises ``ConfigError`` naming the first bad key."""
     cfg = SCHEMA.check(raw, "")
     if cfg["name"] is None:
-        cfg["name"] = default_name or "run"
+        cfg["name"] = re.sub(r"[^A-Za-z0-9._-]+", "_", default_name or "run").lstrip("._-") or "run"
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", cfg["name"]):
         raise ConfigError(f"name: expected letters, digits, '.', '_' or '-' (it names the run directory), "
                           f"got {_show(cfg['name'])}", "name")

@@ -423,10 +423,11 @@ class WorkerPool:
             results.append((res["structure"], self._read_results(rank, res), res["requires_grad"]))
         return call_id, results, key
 
-    def backward(self, call_id, grads, param_indices, key):
+    def backward(self, call_id, grads, param_indices, key, retain=True):
         """Backpropagate ``grads[rank]`` (one array or None per output) through each worker's graph
-        of call ``call_id``. Returns the summed gradients of ``params[i]`` for ``i`` in
-        ``param_indices`` (None where no worker produced one) and, per worker, its input gradients.
+        of call ``call_id`` (kept afterwards if ``retain``). Returns the summed gradients of
+        ``params[i]`` for ``i`` in ``param_indices`` (None where no worker produced one) and, per
+        worker, its input gradients.
         """
         frees = [tuple(f) for f in self.pending_free]
 
@@ -434,7 +435,7 @@ class WorkerPool:
             arrays = grads[rank]
             offset = self._place(rank, _shared.pack_size(arrays))
             h = self._header(rank, frees)
-            h.update(grads=_shared.pack(self.inboxes[rank], arrays, offset))
+            h.update(grads=_shared.pack(self.inboxes[rank], arrays, offset), retain=retain)
             return ("bwd", call_id, h)
 
         bkey = ("bwd",) + key

@@ -564,3 +564,31 @@ def test_many_pending_graphs_and_views_that_outlive_close():
     dp.close()
     np.testing.assert_array_equal(state["module.0.weight"].numpy(), plain[0].weight.detach().numpy())
     np.testing.assert_array_equal(alias.numpy(), plain[0].weight.detach().numpy())
+
+
+class ThreadProbe(nn.Module):
+    """Reports the thread counts its process uses (BLAS, numba) and its pid."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(1, 1)
+
+    def forward(self, x):
+        import numba
+        from threadpoolctl import threadpool_info
+        blas = [i["num_threads"] for i in threadpool_info() if i.get("user_api") == "blas"]
+        row = [max(blas) if blas else -1, numba.get_num_threads(), os.getpid()]
+        return self.fc(x) * 0 + nl.tensor([row] * x.shape[0], dtype=nl.float64)
+
+
+def test_workers_pin_their_thread_pools():
+    cpus = len(os.sched_getaffinity(0))
+    with nn.DataParallel(ThreadProbe(), workers=2) as dp:
+        rows = dp(nl.zeros(4, 1)).detach().numpy()
+        threads = max(1, cpus // 2)
+        assert dp.threads == threads
+        assert set(rows[:, 0]) <= {threads, -1.0} and set(rows[:, 1]) == {threads}
+        assert set(rows[:, 2].astype(int)) == set(dp.pids)
+    with nn.DataParallel(ThreadProbe(), workers=2, threads=1) as dp:
+        rows = dp(nl.zeros(4, 1)).detach().numpy()
+        assert set(rows[:, 1]) == {1}
