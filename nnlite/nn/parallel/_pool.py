@@ -154,9 +154,15 @@ class WorkerPool:
             raise RuntimeError(f"DataParallel needs the '{method}' start method, which this platform lacks")
         self.start_method = method
         ctx = multiprocessing.get_context(method)
+        # numba is imported here, once, so that every worker can choose and size its thread pool
+        # before its first kernel (see ``_worker.limit_threads``) without importing it itself.
+        try:
+            import numba  # noqa: F401
+        except ImportError:
+            pass
         if method == "forkserver":
             # the server imports these once; each worker is then a cheap fork of it
-            ctx.set_forkserver_preload(["nnlite.nn.parallel._worker", "nnlite.nn"])
+            ctx.set_forkserver_preload(["nnlite.nn.parallel._worker", "nnlite.nn", "numba"])
         seed = _seed_from_parent()
         base = {"parent_pid": os.getpid(), "threads": self.threads, "seed": seed, "names": self.names,
                 "state": self.state.name, "state_layout": self.state_layout,

@@ -7,9 +7,15 @@ buffers back through a staging area that the parent copies into the shared block
 replica has finished the step.
 
 Commands arrive through a pipe as small tuples; arrays travel through shared segments (see
-``_shared``). Per call the worker keeps the autograd graph of its forward (keyed by the call id)
-until the parent says the graph is no longer needed, so that several forwards may be pending
+``_shared``). The input chunks are used in place in the inbox segment (the parent does not
+overwrite them while a graph needs them). Per call the worker keeps the autograd graph of its
+forward (keyed by the call id) until a backward that does not retain it, or until the parent
+reports, with a later command, that the caller dropped it; so several forwards may be pending
 before their backwards, as with an ordinary module.
+
+The worker sizes its BLAS and numba thread pools at start; if numba's pool is not running yet it
+also picks the OpenMP layer (a worker never forks), and it ignores SIGINT and exits when its
+parent is gone.
 
 Everything the worker prints during a command is captured and sent back, and the parent prints it
 in replica order, so output is deterministic.
@@ -111,6 +117,12 @@ def main(rank, conn, setup, close_fds=()):
     of the shared segments and their layouts.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if sys.platform.startswith("linux"):
+        # numba's thread-pool start takes a multiprocessing lock; under "fork" its semaphore is
+        # unlinked at once, otherwise it would stay registered after os._exit below and be
+        # reported as leaked when the program ends.
+        import multiprocessing
+        multiprocessing.set_start_method("fork", force=True)
     for c in close_fds:  # pipe ends to the other workers, inherited through fork
         try:
             c.close()

@@ -4,7 +4,6 @@ Faults and clean-up are in ``test_data_parallel_faults.py``.
 """
 import copy
 import os
-import time
 
 import numpy as np
 import pytest
@@ -469,7 +468,6 @@ def test_lenet_matches_plain_module_over_sgd_steps(no_leftovers):
     dp = nn.DataParallel(wrapped, workers=2)
     opt_dp = nl.optim.SGD(dp.parameters(), lr=0.05, momentum=0.9)
     first = None
-    t0 = time.perf_counter()
     try:
         for i, (x, y) in enumerate(batches):
             opt_dp.zero_grad()
@@ -482,7 +480,6 @@ def test_lenet_matches_plain_module_over_sgd_steps(no_leftovers):
             final_dp = dp(batches[0][0]).numpy()
     finally:
         dp.close()
-    assert time.perf_counter() - t0 < 60
     # the plain run comes second: it starts numba's thread pool in this process
     opt = nl.optim.SGD(plain.parameters(), lr=0.05, momentum=0.9)
     for i, (x, y) in enumerate(batches):

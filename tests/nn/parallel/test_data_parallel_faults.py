@@ -217,7 +217,7 @@ def test_spawned_workers_when_fork_is_unsafe():
         nn.DataParallel(Unpicklable(), workers=2, start_method="forkserver")(x)
 
 
-def run_script(body, timeout=60, wait=True):
+def run_script(body, folder, timeout=60, wait=True):
     code = textwrap.dedent(f"""
         import os, sys, time
         sys.path.insert(0, {REPO!r})
@@ -233,9 +233,20 @@ def run_script(body, timeout=60, wait=True):
                 time.sleep(sleep)
                 return self.fc(x)
 
+        class ConvNet(nn.Module):  # runs numba's parallel kernels in the workers
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(1, 2, 3)
+                self.pool = nn.MaxPool2d(2)
+
+            def forward(self, x):
+                return self.pool(self.conv(x)).flatten(1)
+
         if __name__ == "__main__":
     """) + textwrap.indent(textwrap.dedent(body), "    ")
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    script = folder / "script.py"  # a file, not -c: a fork server imports the main module
+    script.write_text(code)
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if not wait:
         return proc
     out, err = proc.communicate(timeout=timeout)
@@ -252,26 +263,29 @@ def _wait_gone(pid, pids, timeout=10):
     raise AssertionError(f"left behind: segments {segments(pid)}, processes {[p for p in pids if alive(p)]}")
 
 
-def test_interpreter_exit_leaves_nothing():
-    proc, out, err = run_script("""
-        dp = nn.DataParallel(Net(), workers=2)
+@pytest.mark.parametrize("method", ["fork", "forkserver"])
+def test_interpreter_exit_leaves_nothing(method, tmp_path):
+    proc, out, err = run_script(f"""
+        dp = nn.DataParallel(Net(), workers=2, start_method={method!r})
         dp(nl.randn(4, 3)).sum().backward()
-        print(" ".join(map(str, dp.pids)), flush=True)
+        conv = nn.DataParallel(ConvNet(), workers=2, start_method={method!r})
+        conv(nl.randn(4, 1, 8, 8)).sum().backward()
+        print(" ".join(map(str, dp.pids + conv.pids)), flush=True)
         # no close(): the interpreter exits with the workers running
-    """)
+    """, tmp_path)
     pids = [int(p) for p in out.split()]
-    assert len(pids) == 2
+    assert len(pids) == 4
     _wait_gone(proc.pid, pids, timeout=5)
     assert "leaked" not in err and "Error" not in err, err
 
 
-def test_ctrl_c_in_the_parent_leaves_nothing():
+def test_ctrl_c_in_the_parent_leaves_nothing(tmp_path):
     proc = run_script("""
         dp = nn.DataParallel(Net(), workers=2)
         dp(nl.randn(4, 3))
         print(" ".join(map(str, dp.pids)), flush=True)
         dp(nl.randn(4, 3), sleep=60)
-    """, wait=False)
+    """, tmp_path, wait=False)
     pids = [int(p) for p in proc.stdout.readline().split()]
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
@@ -280,13 +294,13 @@ def test_ctrl_c_in_the_parent_leaves_nothing():
     _wait_gone(proc.pid, pids, timeout=5)
 
 
-def test_killed_parent_takes_its_workers_along():
+def test_killed_parent_takes_its_workers_along(tmp_path):
     proc = run_script("""
         dp = nn.DataParallel(Net(), workers=2)
         dp(nl.randn(4, 3))
         print(" ".join(map(str, dp.pids)), flush=True)
         time.sleep(60)
-    """, wait=False)
+    """, tmp_path, wait=False)
     pids = [int(p) for p in proc.stdout.readline().split()]
     proc.kill()
     proc.wait(10)
