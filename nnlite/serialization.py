@@ -26,6 +26,7 @@ Node encoding in the header (JSON values)::
     {"ref": n}                             the n-th tensor/array node again (shared object)
 """
 import collections
+import contextlib
 import json
 import os
 import struct
@@ -224,23 +225,9 @@ def save(obj, f):
         return
 
     path = os.fspath(f)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
-                               suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            _write_archive(out, header_bytes, encoder.arrays)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, _new_file_mode(path))
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_directory(directory)
+    with replace_atomically(path, _new_file_mode(path)) as out:
+        _write_archive(out, header_bytes, encoder.arrays)
+    _fsync_directory(os.path.dirname(os.path.abspath(path)))
 
 
 def _write_archive(fileobj, header_bytes, arrays):
@@ -251,6 +238,30 @@ def _write_archive(fileobj, header_bytes, arrays):
         for i, arr in enumerate(arrays):
             with zf.open(f"a{i}.npy", mode="w", force_zip64=True) as member:
                 np.lib.format.write_array(member, np.asarray(arr), allow_pickle=False)
+
+
+@contextlib.contextmanager
+def replace_atomically(path, mode=None):
+    """A binary file to write ``path`` through: a temporary file in the same folder that is
+    flushed, fsynced, given ``mode`` (if not None) and renamed over ``path`` when the block ends,
+    and removed if the block raises, so ``path`` is never half written."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
+                               suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 _umask = None

@@ -41,6 +41,9 @@ class Adam(Optimizer):
         differentiable: must be ``False``.
     """
 
+    _load_defaults = {"amsgrad": False, "maximize": False, "foreach": None, "capturable": False,
+                      "differentiable": False, "decoupled_weight_decay": False, "fused": None}
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
@@ -76,14 +79,8 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
 
     def _after_load(self):
+        super()._after_load()
         for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            group.setdefault("fused", None)
             for p in group["params"]:
                 pstate = self.state.get(p)
                 if pstate and not isinstance(pstate.get("step"), Tensor):

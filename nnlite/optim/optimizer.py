@@ -283,8 +283,15 @@ class Optimizer:
         self.param_groups = saved_groups
         self._after_load()
 
+    # Options a loaded state dict may lack (saved by an older version), with the values to fill in.
+    _load_defaults = {}
+
     def _after_load(self):
-        """Hook for subclasses: fill in options or state missing from older state dicts."""
+        """Fill in the ``_load_defaults`` options missing from the loaded groups; subclasses
+        extend it for state missing from older state dicts."""
+        for group in self.param_groups:
+            for key, value in self._load_defaults.items():
+                group.setdefault(key, value)
 
     # ------------------------------------------------------------------ pickling, repr
 

@@ -43,6 +43,9 @@ class SGD(Optimizer):
         >>> opt.zero_grad(); loss_fn(model(x), y).backward(); opt.step()
     """
 
+    _load_defaults = {"nesterov": False, "maximize": False, "foreach": None, "differentiable": False,
+                      "fused": False}
+
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False,
                  *, maximize=False, foreach=None, differentiable=False, fused=None):
         if isinstance(lr, Tensor) and lr.numel() != 1:
@@ -69,14 +72,6 @@ class SGD(Optimizer):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
-
-    def _after_load(self):
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", False)
 
     def step(self, closure=None):
         """Perform one optimization step; returns the closure's loss if a closure is given."""

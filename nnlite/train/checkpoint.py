@@ -16,10 +16,8 @@ A checkpoint is an ``nl.save`` file (``.npz`` + JSON header, no pickle) holding 
     config        the resolved config of the run
     classes       the dataset's class names
 """
-import os
 import random
 import shutil
-import tempfile
 
 import numpy as np
 
@@ -78,20 +76,8 @@ def save_checkpoint(state, path):
 
 def copy_atomic(src, dst):
     """Copy ``src`` to ``dst`` through a temporary file and ``os.replace``."""
-    folder = os.path.dirname(os.path.abspath(dst))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(dst) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out, open(src, "rb") as f:
-            shutil.copyfileobj(f, out, 1 << 20)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, dst)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with serialization.replace_atomically(dst) as out, open(src, "rb") as f:
+        shutil.copyfileobj(f, out, 1 << 20)
 
 
 class CheckpointFileError(RuntimeError):

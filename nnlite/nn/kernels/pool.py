@@ -258,14 +258,22 @@ def _avg_plane(xp, yp, sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor):
             yp[oh, ow] = acc / xp.dtype.type(div) if div != 0 else zero
 
 
-@njit(parallel=True, cache=True, fastmath=False)
-def _avg_fwd(x, y, kh, kw, sh, sw, ph, pw, include_pad, divisor):
-    P, H, W = x.shape
-    Ho, Wo = y.shape[1], y.shape[2]
+@njit(cache=True)
+def _avg_tables(H, W, Ho, Wo, kh, kw, sh, sw, ph, pw, include_pad):
+    """Tap ranges (r_lo, r_hi, c_lo, c_hi) and divisor factors (fh, fw) of every window,
+    computed once per call, outside the parallel loop."""
     r_lo, r_hi = _axis_tables(H, kh, sh, ph, 1, Ho)
     c_lo, c_hi = _axis_tables(W, kw, sw, pw, 1, Wo)
     fh = _avg_divisors(H, kh, sh, ph, Ho, include_pad)
     fw = _avg_divisors(W, kw, sw, pw, Wo, include_pad)
+    return r_lo, r_hi, c_lo, c_hi, fh, fw
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def _avg_fwd(x, y, kh, kw, sh, sw, ph, pw, include_pad, divisor):
+    P, H, W = x.shape
+    Ho, Wo = y.shape[1], y.shape[2]
+    r_lo, r_hi, c_lo, c_hi, fh, fw = _avg_tables(H, W, Ho, Wo, kh, kw, sh, sw, ph, pw, include_pad)
     for q in prange(P):
         _avg_plane(x[q], y[q], sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor)
 
@@ -340,10 +348,7 @@ def _avg_plane_bwd(gp, xp, sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divis
 def _avg_bwd(gy, gx, kh, kw, sh, sw, ph, pw, include_pad, divisor):
     P, H, W = gx.shape
     Ho, Wo = gy.shape[1], gy.shape[2]
-    r_lo, r_hi = _axis_tables(H, kh, sh, ph, 1, Ho)
-    c_lo, c_hi = _axis_tables(W, kw, sw, pw, 1, Wo)
-    fh = _avg_divisors(H, kh, sh, ph, Ho, include_pad)
-    fw = _avg_divisors(W, kw, sw, pw, Wo, include_pad)
+    r_lo, r_hi, c_lo, c_hi, fh, fw = _avg_tables(H, W, Ho, Wo, kh, kw, sh, sw, ph, pw, include_pad)
     for q in prange(P):
         _avg_plane_bwd(gy[q], gx[q], sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor)
 

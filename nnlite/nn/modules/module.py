@@ -322,22 +322,24 @@ class Module:
                 raise AttributeError(f"`{item}` is not an nn.Module")
         return mod
 
-    def get_parameter(self, target):
-        """The parameter at dotted path ``target`` (``"layer1.0.conv1.weight"``)."""
+    def _owner_of(self, target):
+        """The submodule holding the attribute at dotted path ``target``, and the attribute's name."""
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, name):
             raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
+        return mod, name
+
+    def get_parameter(self, target):
+        """The parameter at dotted path ``target`` (``"layer1.0.conv1.weight"``)."""
+        mod, name = self._owner_of(target)
         param = getattr(mod, name)
         if not isinstance(param, Parameter):
             raise AttributeError(f"`{name}` is not an nn.Parameter")
         return param
 
     def get_buffer(self, target):
-        module_path, _, name = target.rpartition(".")
-        mod = self.get_submodule(module_path)
-        if not hasattr(mod, name):
-            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
+        mod, name = self._owner_of(target)
         if name not in mod._buffers:
             raise AttributeError(f"`{name}` is not a buffer")
         return mod._buffers[name]

@@ -124,6 +124,20 @@ def _class_weights(weight, ndim, dtype):
     return weight.astype(dtype, copy=False).reshape((1, -1) + (1,) * (ndim - 2))
 
 
+def _target_weights(weight, safe, keep, dtype):
+    """The weight of each entry's target class (zero where the target is ignored)."""
+    return keep.astype(dtype) if weight is None else weight.astype(dtype)[safe] * keep
+
+
+def _reduce_weighted(ctx, losses, w, reduction, dtype):
+    """Reduce class-weighted losses; "mean" divides by the summed weights, kept as ``ctx.denom``."""
+    if reduction == "mean":
+        ctx.denom = w.sum()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(losses.sum() / ctx.denom, dtype=dtype)
+    return _reduce(losses, reduction)
+
+
 class NllLoss(Function):
     """Negative log-likelihood of class ``target`` under log-probabilities ``x`` (N, C, ...)."""
 
@@ -133,14 +147,10 @@ class NllLoss(Function):
     @staticmethod
     def forward(ctx, x, target, weight, ignore_index, reduction):
         safe, keep = _class_targets(target, ignore_index, x.shape[1])
-        w = keep.astype(x.dtype) if weight is None else weight.astype(x.dtype)[safe] * keep
+        w = _target_weights(weight, safe, keep, x.dtype)
         losses = -_pick(x, safe) * w
         ctx.safe, ctx.w, ctx.x_shape = safe, w, x.shape
-        if reduction == "mean":
-            ctx.denom = w.sum()
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return np.asarray(losses.sum() / ctx.denom, dtype=x.dtype)
-        return _reduce(losses, reduction)
+        return _reduce_weighted(ctx, losses, w, reduction, x.dtype)
 
     @staticmethod
     def backward(ctx, grad):
@@ -173,7 +183,7 @@ class CrossEntropy(Function):
         n_classes = x.shape[1]
         safe, keep = _class_targets(target, ignore_index, n_classes)
         logp = _log_softmax(x, 1)
-        w_t = keep.astype(x.dtype) if weight is None else weight.astype(x.dtype)[safe] * keep
+        w_t = _target_weights(weight, safe, keep, x.dtype)
         losses = -_pick(logp, safe) * w_t
         if label_smoothing:
             if weight is None:
@@ -182,11 +192,7 @@ class CrossEntropy(Function):
                 smooth = -(logp * _class_weights(weight, x.ndim, x.dtype)).sum(axis=1) * keep
             losses = losses * (1 - label_smoothing) + smooth * (label_smoothing / n_classes)
         ctx.logp, ctx.safe, ctx.keep, ctx.w_t = logp, safe, keep, w_t
-        if reduction == "mean":
-            ctx.denom = w_t.sum()
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return np.asarray(losses.sum() / ctx.denom, dtype=x.dtype)
-        return _reduce(losses, reduction)
+        return _reduce_weighted(ctx, losses, w_t, reduction, x.dtype)
 
     @staticmethod
     def backward(ctx, grad):
