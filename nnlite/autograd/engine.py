@@ -12,6 +12,16 @@ from .function import AccumulateGrad, _gradient_edge
 _grad_state = grad_mode._state
 
 
+# retain_graph of the backward passes running now (innermost last), for ops whose backward must
+# know whether the graph is kept (DataParallel frees its workers' graphs as it goes).
+_retain_stack = []
+
+
+def backward_retains_graph():
+    """Inside a backward: whether it keeps the graph (``retain_graph``). True outside any backward."""
+    return _retain_stack[-1] if _retain_stack else True
+
+
 def _count_dependencies(roots):
     """For every node reachable from ``roots``: how many edges lead into it (iterative walk)."""
     dependencies = {}
@@ -97,6 +107,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
 
     prev = _grad_state[0]
     _grad_state[0] = create_graph
+    _retain_stack.append(retain_graph)
     try:
         # Kahn's algorithm: a node runs once every node that sends it a gradient has run.
         while ready:
@@ -128,6 +139,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     ready.append(child)
     finally:
         _grad_state[0] = prev
+        _retain_stack.pop()
 
     if inputs is not None:
         for i, r in enumerate(results):

@@ -10,13 +10,13 @@ module's parameters' ``.grad`` by the ordinary autograd engine, so any optimizer
 How parameters, buffers and arrays move between the processes is described in ``_pool`` and
 ``_worker``.
 """
-import sys
 import warnings
 import weakref
 
 import numpy as np
 
 from ...autograd import grad_mode
+from ...autograd.engine import backward_retains_graph
 from ...autograd.function import _SECOND_BACKWARD, Function, _modified_message
 from ...autograd.tensor import Tensor, _make
 from ..modules.module import Module
@@ -390,29 +390,8 @@ class Gather(Function):
         n_inputs = len(job.diff_inputs) + len(job.param_indices)
         if all(g is None for g in grads):
             return (None,) * (1 + n_inputs)
-        inputs, params = job.run_backward(grads, _retains_graph())
+        inputs, params = job.run_backward(grads, backward_retains_graph())
         return (None, *inputs, *params)
-
-
-def _retains_graph():
-    """Whether the running backward keeps the graph (``retain_graph``), read from the engine's frame.
-
-    Workers free their graph's saved tensors during a backward that does not retain it, as an
-    ordinary backward does; keeping them until the next call raised the peak memory of a step and
-    cost about a tenth of the LeNet step time. When the engine's frame is not found the graph is
-    kept, which is always correct.
-    """
-    from ...autograd import engine
-    code = getattr(engine, "_run_node", None)
-    code = getattr(code, "__code__", None)
-    f = sys._getframe(2)
-    for _ in range(6):
-        if f is None:
-            break
-        if f.f_code is code:
-            return bool(f.f_locals.get("retain_graph", True))
-        f = f.f_back
-    return True
 
 
 class _GatherBackward(Gather._node_cls):
