@@ -17,9 +17,12 @@ def set_num_threads(n):
     threadpool_limits(n)
     try:
         import numba
-        numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
     except ImportError:
         pass
+    else:
+        from .nn.kernels._dispatch import configure_threading_layer
+        configure_threading_layer()  # numba's pool starts below: choose its layer first
+        numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
     _threads[0] = n
 
 

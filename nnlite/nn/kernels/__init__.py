@@ -1,18 +1,10 @@
 """numba compute kernels for convolution and pooling on raw NCHW numpy arrays.
 
 No autograd here: the layer code calls these from its Function forward/backward.
-
-nnlite forks processes (data-loader workers, DataParallel replicas) that run these kernels. GNU
-OpenMP, numba's default threading layer on Linux, does not survive a fork once its pool is
-running, so a fork-safe layer is chosen unless the user picked one.
 """
-import os
+from ._dispatch import configure_threading_layer
 
-if "NUMBA_THREADING_LAYER" not in os.environ:
-    import numba
-
-    if numba.config.THREADING_LAYER == "default":
-        numba.config.THREADING_LAYER = "forksafe"
+configure_threading_layer()  # before any kernel starts numba's pool
 
 from .conv import (
     conv2d_backward_input,

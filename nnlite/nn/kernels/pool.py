@@ -9,6 +9,8 @@ propagation, tie-breaking towards the first maximum) follow PyTorch's CPU kernel
 import numpy as np
 from numba import njit, prange
 
+from ._dispatch import PlaneParallel
+
 __all__ = [
     "max_pool2d_forward",
     "max_pool2d_backward",
@@ -126,7 +128,7 @@ def _max_plane(xp, yp, ip, sh, sw, ph, pw, dh, dw, r_lo, r_hi, c_lo, c_hi):
             ip[oh, ow] = arg
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@PlaneParallel
 def _max_fwd(x, y, idx, kh, kw, sh, sw, ph, pw, dh, dw):
     P, H, W = x.shape
     Ho, Wo = y.shape[1], y.shape[2]
@@ -136,7 +138,7 @@ def _max_fwd(x, y, idx, kh, kw, sh, sw, ph, pw, dh, dw):
         _max_plane(x[q], y[q], idx[q], sh, sw, ph, pw, dh, dw, r_lo, r_hi, c_lo, c_hi)
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@PlaneParallel
 def _max_fwd_2x2(x, y, idx):
     """kernel = stride = 2, no padding, every window inside the plane."""
     P, H, W = x.shape
@@ -169,7 +171,7 @@ def _max_fwd_2x2(x, y, idx):
                 ir[ow] = arg
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@PlaneParallel
 def _max_bwd(gy, idx, gx):
     P, HW = gx.shape
     L = gy.shape[1]
@@ -269,7 +271,7 @@ def _avg_tables(H, W, Ho, Wo, kh, kw, sh, sw, ph, pw, include_pad):
     return r_lo, r_hi, c_lo, c_hi, fh, fw
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@PlaneParallel
 def _avg_fwd(x, y, kh, kw, sh, sw, ph, pw, include_pad, divisor):
     P, H, W = x.shape
     Ho, Wo = y.shape[1], y.shape[2]
@@ -278,7 +280,7 @@ def _avg_fwd(x, y, kh, kw, sh, sw, ph, pw, include_pad, divisor):
         _avg_plane(x[q], y[q], sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor)
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@PlaneParallel
 def _avg_fwd_2x2(x, y, divisor):
     """kernel = stride = 2, no padding, every window inside the plane: divisor is 4."""
     P, H, W = x.shape
@@ -296,7 +298,7 @@ def _avg_fwd_2x2(x, y, divisor):
                 yr[ow] = (((r0[w] + r0[w + 1]) + r1[w]) + r1[w + 1]) / div
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@PlaneParallel
 def _avg_bwd_2x2(gy, gx, divisor):
     """Gradient of _avg_fwd_2x2: every input lies in exactly one window (or none)."""
     P, H, W = gx.shape
@@ -344,7 +346,7 @@ def _avg_plane_bwd(gp, xp, sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divis
                     row[ws + j] += d
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@PlaneParallel
 def _avg_bwd(gy, gx, kh, kw, sh, sw, ph, pw, include_pad, divisor):
     P, H, W = gx.shape
     Ho, Wo = gy.shape[1], gy.shape[2]

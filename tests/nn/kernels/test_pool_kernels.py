@@ -222,3 +222,21 @@ def test_avg_pool_matches_torch(cfg, dtype):
             torch.from_numpy(gy), xt, list(k), list(s), list(p), ceil, include_pad, divisor).numpy()
         gx = avg_pool2d_backward(gy, (H, W), k, s, p, ceil, include_pad, divisor)
         assert gx.dtype == dtype and _rel_err(gx, ref_gx) < TOL[dtype]
+
+
+def test_parallel_and_serial_builds_agree_on_large_inputs():
+    """Small work runs the serial build; large work the parallel one: both must give the same bits."""
+    from nnlite.nn.kernels import pool
+    from nnlite.nn.kernels._dispatch import MIN_PARALLEL_ELEMENTS, PlaneParallel
+    rng = np.random.default_rng(7)
+    planes = MIN_PARALLEL_ELEMENTS // (16 * 16) + 3
+    x = rng.standard_normal((planes, 16, 16)).astype(np.float32)
+    kernels = [k for k in vars(pool).values() if isinstance(k, PlaneParallel)]
+    assert kernels
+    y_par, y_ser = np.empty((planes, 8, 8), np.float32), np.empty((planes, 8, 8), np.float32)
+    i_par, i_ser = np.empty((planes, 8, 8), np.int64), np.empty((planes, 8, 8), np.int64)
+    pool._max_fwd_2x2.parallel(x, y_par, i_par)
+    pool._max_fwd_2x2.serial(x, y_ser, i_ser)
+    assert np.array_equal(y_par, y_ser) and np.array_equal(i_par, i_ser)
+    full = pool.max_pool2d_forward(x.reshape(1, planes, 16, 16), (2, 2), (2, 2), (0, 0), (1, 1), False)
+    assert np.array_equal(full[0].reshape(planes, 8, 8), y_ser)

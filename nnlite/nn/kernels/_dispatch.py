@@ -1,0 +1,50 @@
+"""Threading for the numba kernels: the threading layer, and serial runs of small work.
+
+Launching numba's thread pool costs tens to hundreds of microseconds per call, more than a whole
+small kernel (a batch-4 LeNet pooling layer); worse, two busy pools (numba's and BLAS's) on two
+cores slowed a batch-4 training step tenfold. So every parallel kernel is also compiled serially,
+and the serial build runs when the work is small or nnlite is set to one thread.
+"""
+import os
+import types
+
+import numba
+from numba import njit
+
+# below this many input elements a kernel runs on the calling thread
+MIN_PARALLEL_ELEMENTS = 1 << 17
+
+
+def configure_threading_layer():
+    """Choose numba's fork-safe threading layer unless the user picked one.
+
+    nnlite forks processes (data-loader workers, DataParallel replicas) that run these kernels;
+    GNU OpenMP, numba's default layer on Linux, does not survive a fork once its pool runs. This
+    must happen before numba's pool starts, so ``nl.set_num_threads`` calls it too.
+    """
+    if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
+        numba.config.THREADING_LAYER = "forksafe"
+
+
+def _renamed(fn, suffix):
+    """A copy of ``fn`` under another name, so the two builds keep separate cache files."""
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__ + suffix, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = fn.__qualname__ + suffix
+    copy.__module__ = fn.__module__
+    copy.__doc__ = fn.__doc__
+    return copy
+
+
+class PlaneParallel:
+    """A kernel with a ``prange`` over its first argument's planes, in a parallel and a serial build."""
+
+    def __init__(self, fn):
+        self.parallel = njit(parallel=True, cache=True, fastmath=False)(fn)
+        self.serial = njit(cache=True, fastmath=False)(_renamed(fn, "_serial"))
+        self.__doc__ = fn.__doc__
+
+    def __call__(self, *args):
+        from ... import _threads
+        if args[0].size < MIN_PARALLEL_ELEMENTS or _threads.get_num_threads() == 1:
+            return self.serial(*args)
+        return self.parallel(*args)
