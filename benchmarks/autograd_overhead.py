@@ -1,8 +1,9 @@
 """Per-op overhead of the autograd engine: nnlite vs PyTorch (when installed).
 
-Two workloads, each timed forward-only and forward+backward:
+Workloads, each timed forward-only and forward+backward, reported per recorded op:
   * a chain of 50 small elementwise ops on an 8-element tensor (pure dispatch overhead);
-  * one step of a 2-layer MLP (32x64 -> 128 -> 10) with an MSE loss.
+  * a 2-layer MLP (32x64 -> 128 -> 10) with an MSE loss written with raw tensor ops;
+  * the same MLP as a training step with the nn API (nn.Linear, nn.MSELoss, optim.SGD).
 
 Run: python benchmarks/autograd_overhead.py
 """
@@ -57,12 +58,34 @@ def measure(lib, make):
             p.grad = None
         mlp_program(lib, params, xb, yb).backward()
 
+    nn_step = make_nn_step(lib, params, xb, yb)
     return {
         "chain forward": best_time(lambda: chain_program(lib, x)) / CHAIN_OPS,
         "chain forward+backward": best_time(chain_backward) / CHAIN_OPS,
         "mlp forward": best_time(lambda: mlp_program(lib, params, xb, yb)) / MLP_OPS,
         "mlp forward+backward": best_time(mlp_backward) / MLP_OPS,
+        "mlp nn step (per step)": best_time(nn_step) / NN_STEP_OPS,
     }
+
+
+NN_STEP_OPS = 1  # reported per whole step
+
+
+def make_nn_step(lib, params, xb, yb):
+    """zero_grad, forward through two nn.Linear layers and ReLU, MSELoss, backward, SGD step."""
+    nn = lib.nn
+    model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
+    with lib.no_grad():
+        for p, value in zip(model.parameters(), params):
+            p.copy_(value)
+    opt = lib.optim.SGD(model.parameters(), lr=0.01)
+    loss_fn = nn.MSELoss()
+
+    def step():
+        opt.zero_grad()
+        loss_fn(model(xb), yb).backward()
+        opt.step()
+    return step
 
 
 def main():

@@ -191,8 +191,12 @@ def _infer_shape(shape, size):
 
 
 def _shared_view(base, out):
-    """Outputs that are numpy views share the base's version counter, as PyTorch views do."""
-    if out._data.base is not None and np.shares_memory(out._data, base._data):
+    """Outputs that are numpy views share the base's version counter, as PyTorch views do.
+
+    Shape ops either return a view of their input or a fresh array; a fresh array from reshape
+    or transpose has no ``base``, so checking it is enough (and far cheaper than comparing memory).
+    """
+    if out._data.base is not None:
         out._vc = base._vc
     return out
 
@@ -261,9 +265,10 @@ def _t(self):
 
 
 def _T(self):
-    if self._data.ndim < 2:
+    nd = self._data.ndim
+    if nd < 2:
         return self
-    return self.permute(tuple(range(self._data.ndim - 1, -1, -1)))
+    return _shared_view(self, ops.Permute.apply(self, dims=(1, 0) if nd == 2 else tuple(range(nd - 1, -1, -1))))
 
 
 def _mT(self):

@@ -21,7 +21,7 @@ class MatMul(Function):
             ra = "x".join(map(str, a.shape if a.ndim > 1 else (1,) + a.shape))
             rb = "x".join(map(str, b.shape if b.ndim > 1 else b.shape + (1,)))
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({ra} and {rb})")
-        return np.matmul(a, b)
+        return np.matmul(_blas_friendly(a), _blas_friendly(b))
 
     @staticmethod
     def backward(ctx, grad):
@@ -45,3 +45,13 @@ class MatMul(Function):
             if b.ndim == 1:
                 gb = gb.squeeze(-1)
         return ga, gb
+
+
+# Small transposed operands: BLAS's transposed kernels are slower than a copy plus the plain one.
+_SMALL_OPERAND = 1 << 16
+
+
+def _blas_friendly(m):
+    if m.ndim == 2 and m.size <= _SMALL_OPERAND and not m.flags.c_contiguous:
+        return np.ascontiguousarray(m)
+    return m

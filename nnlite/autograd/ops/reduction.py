@@ -1,4 +1,6 @@
 """Reductions: sum, mean, max/min, var, logsumexp, and the sum-to-shape used to un-broadcast."""
+import math
+
 import numpy as np
 
 from ..function import Function
@@ -70,7 +72,10 @@ class Mean(_Reduction):
             raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                                f"point or complex dtype. Got: {a.dtype.name.capitalize()}")
         ctx.shape, ctx.axes = a.shape, _dims(dim, a.ndim)
-        ctx.count = int(np.prod([a.shape[i] for i in ctx.axes])) if a.ndim else 1
+        ctx.count = math.prod([a.shape[i] for i in ctx.axes])
+        if dtype is None and ctx.count:
+            # sum / n: numpy's mean adds a dtype round trip that costs more than the sum itself
+            return np.add.reduce(a, axis=ctx.axes, keepdims=keepdim) / a.dtype.type(ctx.count)
         return np.mean(a, axis=ctx.axes, keepdims=keepdim, dtype=dtype)
 
     @staticmethod
@@ -143,7 +148,7 @@ class Var(_Reduction):
     @staticmethod
     def forward(ctx, a, dim=None, correction=1, keepdim=False):
         ctx.shape, ctx.axes = a.shape, _dims(dim, a.ndim)
-        ctx.count = int(np.prod([a.shape[i] for i in ctx.axes])) if a.ndim else 1
+        ctx.count = math.prod([a.shape[i] for i in ctx.axes])
         return np.var(a, axis=ctx.axes, ddof=correction, keepdims=keepdim)
 
     @staticmethod
