@@ -22,11 +22,11 @@ chunk made the two spinning thread pools fight over the cores (up to 100x
 slower on a 2-core machine); the copies are cheap next to the GEMM anyway.
 """
 
-import numba
 import numpy as np
 from numba import njit
 
 from . import _conv_lanes
+from ._dispatch import parallel_parts
 
 __all__ = [
     "conv2d_forward",
@@ -363,7 +363,7 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
             raise ValueError(f"bias must have shape ({g.O},), got {bias.shape}")
     if _use_lanes(g.N, (g.sh, g.sw), groups, x.itemsize):
         return _conv_lanes.forward(x, weight, bias, g.ph, g.pw, g.dh, g.dw, g.Ho, g.Wo,
-                                   numba.get_num_threads())
+                                   parallel_parts(x.size))
     if bias is None:
         bias = np.zeros(g.O, x.dtype)
     N, O, K, L, G = g.N, g.O, g.K, g.L, groups
@@ -405,7 +405,7 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
     if (_use_lanes(N, (g.sh, g.sw), groups, grad_y.itemsize)
             and g.ph <= g.dh * (g.kh - 1) and g.pw <= g.dw * (g.kw - 1)):
         return _conv_lanes.backward_input(grad_y, weight, H, W, g.ph, g.pw, g.dh, g.dw,
-                                          numba.get_num_threads())
+                                          parallel_parts(grad_y.size))
     K, L, G = g.K, g.L, groups
     Og, Kg = O // G, K // G
     gx = np.empty((N, C, H, W), grad_y.dtype)
@@ -446,7 +446,7 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, O, g.Ho, g.Wo)}")
     if _use_lanes(N, (g.sh, g.sw), groups, x.itemsize):
         return _conv_lanes.backward_weight(grad_y, x, g.kh, g.kw, g.ph, g.pw, g.dh, g.dw,
-                                           numba.get_num_threads())
+                                           parallel_parts(x.size))
     K, L, G = g.K, g.L, groups
     Og, Kg = O // G, K // G
     # Per group g, gwt[g] is the (Kg, Og) transpose of that group's weight gradient.

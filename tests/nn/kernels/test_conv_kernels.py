@@ -308,10 +308,12 @@ def test_lanes_path_large_batch_weight_gradient_accuracy():
     assert _rel_err(gw, ref) < 1e-6
 
 
-def test_lanes_path_threads_agree():
+def test_lanes_path_threads_agree(monkeypatch):
     numba = pytest.importorskip("numba")
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("needs 2 numba threads")
+    from nnlite.nn.kernels import _dispatch
+    monkeypatch.setattr(_dispatch, "MIN_PARALLEL_ELEMENTS", 0)  # small test inputs take the threaded path
     cfg = LANES_CONFIGS[1]
     _, _, _, _, _, k, s, p, d, g = cfg
     x, w, b, gy = _make(cfg, np.float32, seed=7)
