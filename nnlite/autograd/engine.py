@@ -120,7 +120,17 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                                          else any(g is not None for g in grads))
             if run and capture is not None and node not in execute:
                 run = False
-            input_grads = _run_node(node, grads, capture, retain_graph) if run else None
+            if not run:
+                input_grads = None
+            elif node._plain:
+                # the common case, inlined: a built-in op without hooks or retained grads
+                input_grads = node._fn.backward(node, grads[0])
+                if type(input_grads) is not tuple:
+                    input_grads = (input_grads,)
+                if not retain_graph:
+                    node._free()
+            else:
+                input_grads = _run_node(node, grads, capture, retain_graph)
             for k, (child, index) in enumerate(node.next_functions):
                 if child is None:
                     continue

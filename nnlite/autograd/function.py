@@ -46,6 +46,9 @@ class Node:
     _pre_hooks = None
     _out_meta = None
     _params = {}
+    # True on nodes of built-in ops until a hook or retain_grad() is attached: the engine then
+    # runs them inline
+    _plain = False
 
     def name(self):
         """The node's class name, e.g. ``'MulBackward0'``."""
@@ -118,6 +121,7 @@ class Node:
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(fn)
+        self._plain = False
 
     # ------------------------------------------------------------------ engine side
     def _free(self):
@@ -223,8 +227,9 @@ class _FunctionMeta(type):
         super().__init__(name, bases, ns)
         node_name = ns.get("node_name") or (name + ("Backward0" if ns.get("_array_forward", False)
                                                    or getattr(cls, "_array_forward", False) else "Backward"))
-        cls._node_cls = type(node_name, (Node,), {"_fn": cls, "__slots__": ()})
-        if ns.get("_array_forward", getattr(cls, "_array_forward", False)):
+        is_array_op = ns.get("_array_forward", getattr(cls, "_array_forward", False))
+        cls._node_cls = type(node_name, (Node,), {"_fn": cls, "__slots__": (), "_plain": is_array_op})
+        if is_array_op:
             cls.apply = classmethod(_apply_array_op)  # built-in ops: straight to the hot path
 
 

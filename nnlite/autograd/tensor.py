@@ -215,6 +215,7 @@ class Tensor:
             return
         import weakref
         node = self._grad_fn
+        node._plain = False
         if node._retained is None:
             node._retained = {}
         node._retained[self._output_nr] = weakref.ref(self)
@@ -233,6 +234,7 @@ class Tensor:
         if node._pre_hooks is None:
             node._pre_hooks = []
         node._pre_hooks.append((index, hook))
+        node._plain = False
         return _RemovableHook(node, (index, hook))
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

@@ -605,6 +605,8 @@ SCHEMA = Section({
                         help="learning-rate schedule, stepped once per epoch"),
     "epochs": Int(min=1, help="training epochs"),
     "log_every": Int(2000, min=1, help="print the running loss every N mini-batches"),
+    "threads": Int(None, nullable=True, min=1,
+                   help="threads of nnlite's kernels and BLAS, as nl.set_num_threads (null: all CPUs)"),
     "parallel": Section(help="parallel training", fields={
         "workers": Int(1, min=1, help="DataParallel worker processes (1: no DataParallel)"),
         "backend": Str(None, nullable=True, choices=["mpi"],

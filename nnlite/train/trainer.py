@@ -152,6 +152,8 @@ class Trainer:
         import nnlite as nl
 
         cfg = self.cfg
+        if cfg["threads"] is not None:
+            nl.set_num_threads(cfg["threads"])
         seed_everything(cfg["seed"])
         self.train_set, self.test_set = build_datasets(cfg["data"])
         self.classes = [str(c) for c in getattr(self.train_set, "classes", [])]

@@ -130,6 +130,8 @@ def test_unknown_keys_named_with_suggestion(raw, key, words):
     ({"finetune": {"from": "a.npz", "head": {"module": "fc3", "num_classes": 0}}}, "finetune.head.num_classes",
      [">= 1"]),
     ({"log_every": None}, "log_every", ["got null"]),
+    ({"threads": 0}, "threads", [">= 1"]),
+    ({"threads": "many"}, "threads", ["an integer"]),
 ])
 def test_wrong_types_and_values_named(changes, key, words):
     e = error_of(good(**changes))
@@ -196,7 +198,7 @@ def test_reference_table_lists_every_key():
     table = reference()
     for key in ("name", "seed", "model.name", "model.args", "data.dataset", "data.root", "data.download",
                 "data.batch_size", "data.test_batch_size", "data.num_workers", "data.train_transforms",
-                "data.test_transforms", "loss", "optimizer", "scheduler", "epochs", "log_every", "parallel.workers",
+                "data.test_transforms", "loss", "optimizer", "scheduler", "epochs", "log_every", "threads", "parallel.workers",
                 "parallel.backend", "output_dir", "finetune.from", "finetune.freeze", "finetune.head.module",
                 "finetune.head.num_classes"):
         assert f"| `{key}` |" in table, key

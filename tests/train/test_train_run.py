@@ -248,3 +248,14 @@ def test_mpi_two_ranks_and_resume(tmp_path, fashion_root):
     _mpirun([one, "--set", "epochs=2", "--resume", part], tmp_path)
     a, b = nl.load(run / "checkpoints" / "last.npz")["model"], nl.load(part / "checkpoints" / "last.npz")["model"]
     assert all(a[k].numpy().tobytes() == b[k].numpy().tobytes() for k in a)
+
+
+def test_threads_key_sets_nnlite_threads(tmp_path, cifar_root):
+    from nnlite.train import Trainer, load_config
+    before = nl.get_num_threads()
+    try:
+        nl.set_num_threads(2)
+        Trainer(load_config(make_config(tmp_path, threads=1)), progress=False).fit()
+        assert nl.get_num_threads() == 1
+    finally:
+        nl.set_num_threads(before)
