@@ -59,6 +59,11 @@ def _accumulate_into_leaf(tensor, grad):
         grad = _make(grad._data) if grad._grad_fn is not None else grad
     old = tensor._grad
     if old is None:
+        data = grad._data
+        if not (data.flags.writeable and data.flags.c_contiguous):
+            # a broadcast or strided view (e.g. from sum's backward): .grad gets memory of its own,
+            # laid out like the parameter, so optimizers and zero_grad can write into it
+            grad = grad.clone() if _grad_state[0] else _make(np.array(data, order="C"))
         tensor._grad = grad
     elif _grad_state[0]:
         tensor._grad = old + grad

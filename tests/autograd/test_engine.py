@@ -266,3 +266,14 @@ def test_saved_tensors_are_released_after_backward():
     assert ref() is None
     with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
         node.saved_tensors
+
+
+def test_leaf_grad_owns_writable_memory():
+    # sum's backward broadcasts a scalar; the stored .grad must still be an ordinary array
+    x = nl.ones(3, requires_grad=True)
+    x.sum().backward()
+    assert x.grad._data.flags.writeable and x.grad._data.flags.c_contiguous
+    x.grad.zero_()
+    w = nl.ones(2, 3, requires_grad=True)
+    (w.T * 2).sum().backward()
+    assert w.grad._data.flags.c_contiguous and w.grad.tolist() == [[2.0] * 3] * 2

@@ -1,7 +1,12 @@
 """Binary arithmetic with numpy broadcasting; gradients are reduced back to each input's shape."""
 import numpy as np
 
+from .. import grad_mode
 from ..function import Function
+from ..tensor import _make
+from .reduction import sum_array_to
+
+_grad_state = grad_mode._state
 
 _F64 = np.dtype(np.float64)
 
@@ -21,14 +26,27 @@ def _promote(out, a, b):
 
 
 class _Binary(Function):
-    """Elementwise binary op; ``grads`` returns raw gradients, un-broadcast here for both inputs."""
+    """Elementwise binary op; ``grads`` returns raw gradients, un-broadcast here for both inputs.
+
+    Hot ops also define ``array_grads``: the same formula on arrays, used for first-order
+    backward (nothing recorded), where building Tensors for intermediate products is pure
+    overhead. ``grads`` (Tensor ops) serves higher-order gradients; gradcheck tests the first,
+    gradgradcheck the second.
+    """
 
     _array_forward = True
+    array_grads = None
 
     @classmethod
     def backward(cls, ctx, grad):
         edges = ctx.next_functions
-        ga, gb = cls.grads(ctx, grad, edges[0][0] is not None, edges[1][0] is not None)
+        need_a, need_b = edges[0][0] is not None, edges[1][0] is not None
+        if cls.array_grads is not None and not _grad_state[0]:
+            ga, gb = cls.array_grads(ctx, grad._data, need_a, need_b)
+            shapes = ctx.shapes
+            return (None if ga is None else _make(ga if ga.shape == shapes[0] else sum_array_to(ga, shapes[0])),
+                    None if gb is None else _make(gb if gb.shape == shapes[1] else sum_array_to(gb, shapes[1])))
+        ga, gb = cls.grads(ctx, grad, need_a, need_b)
         shapes = ctx.shapes
         if ga is not None and ga._data.shape != shapes[0]:
             ga = ga.sum_to_size(shapes[0])
@@ -53,6 +71,8 @@ class Add(_Binary):
     def grads(ctx, grad, need_a, need_b):
         return grad if need_a else None, (grad if ctx.alpha == 1 else grad * ctx.alpha) if need_b else None
 
+    array_grads = grads
+
 
 class Sub(_Binary):
     @staticmethod
@@ -64,6 +84,8 @@ class Sub(_Binary):
     @staticmethod
     def grads(ctx, grad, need_a, need_b):
         return grad if need_a else None, (-grad if ctx.alpha == 1 else grad * -ctx.alpha) if need_b else None
+
+    array_grads = grads
 
 
 class Mul(_Binary):
@@ -86,6 +108,12 @@ class Mul(_Binary):
         a, b = ctx.saved_tensors
         return grad * b if need_a else None, grad * a if need_b else None
 
+    @staticmethod
+    def array_grads(ctx, grad, need_a, need_b):
+        a, b = ctx.saved_tensors
+        return (grad * getattr(b, "_data", b) if need_a else None,
+                grad * getattr(a, "_data", a) if need_b else None)
+
 
 class Div(_Binary):
     saved_inputs = (0, 1)
@@ -101,6 +129,13 @@ class Div(_Binary):
     @staticmethod
     def grads(ctx, grad, need_a, need_b):
         a, b = ctx.saved_tensors
+        ga = grad / b
+        return ga if need_a else None, -ga * a / b if need_b else None
+
+    @staticmethod
+    def array_grads(ctx, grad, need_a, need_b):
+        a, b = ctx.saved_tensors
+        a, b = getattr(a, "_data", a), getattr(b, "_data", b)
         ga = grad / b
         return ga if need_a else None, -ga * a / b if need_b else None
 

@@ -1,7 +1,9 @@
 """Matrix products (numpy's BLAS)."""
 import numpy as np
 
+from .. import grad_mode
 from ..function import Function
+from ..tensor import _make
 from .arithmetic import sum_to
 
 
@@ -26,6 +28,11 @@ class MatMul(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
+        if a.ndim == 2 and b.ndim == 2 and not _grad_state[0]:
+            # first-order backward of the plain matrix product, on arrays
+            g, edges = grad._data, ctx.next_functions
+            return (_make(np.matmul(g, _blas_friendly(b._data.T))) if edges[0][0] is not None else None,
+                    _make(np.matmul(_blas_friendly(a._data.T), g)) if edges[1][0] is not None else None)
         ga = gb = None
         a2 = a if a.ndim > 1 else a.unsqueeze(0)
         b2 = b if b.ndim > 1 else b.unsqueeze(-1)
@@ -46,6 +53,8 @@ class MatMul(Function):
                 gb = gb.squeeze(-1)
         return ga, gb
 
+
+_grad_state = grad_mode._state
 
 # Small transposed operands: BLAS's transposed kernels are slower than a copy plus the plain one.
 _SMALL_OPERAND = 1 << 16

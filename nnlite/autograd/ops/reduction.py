@@ -49,16 +49,21 @@ class Sum(_Reduction):
         return _expand_back(grad, ctx.shape, ctx.axes, ctx._params.get("keepdim", False))
 
 
+def sum_array_to(a, shape):
+    """Sum a broadcast array down to ``shape`` (the leading and the size-1 dimensions)."""
+    lead = a.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and a.shape[i + lead] != 1)
+    out = np.sum(a, axis=axes, keepdims=True) if axes else a
+    return out.reshape(shape)
+
+
 class SumToSize(_Reduction):
     """Sum a broadcast tensor down to ``shape``; backward expands it again."""
 
     @staticmethod
     def forward(ctx, a, shape):
         ctx.shape = a.shape
-        lead = a.ndim - len(shape)
-        axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and a.shape[i + lead] != 1)
-        out = np.sum(a, axis=axes, keepdims=True) if axes else a
-        return out.reshape(shape)
+        return sum_array_to(a, shape)
 
     @staticmethod
     def backward(ctx, grad):
