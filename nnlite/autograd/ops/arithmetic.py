@@ -162,6 +162,15 @@ class Pow(_Binary):
             gb = grad * where(a == 0, 0.0, a ** b * a.log())
         return ga, gb
 
+    @staticmethod
+    def array_grads(ctx, grad, need_a, need_b):
+        a, b = ctx.saved_tensors
+        if need_b or not _is_number(b):  # tensor exponents: the Tensor formula, on arrays
+            ga, gb = Pow.grads(ctx, _make(grad), need_a, need_b)
+            return (None if ga is None else ga._data), (None if gb is None else gb._data)
+        a = a._data
+        return (grad * 0.0 if b == 0 else grad * (b * a ** (b - 1))), None
+
 
 class RPow(_Binary):
     """``number ** tensor``."""

@@ -3,6 +3,7 @@ import math
 
 import numpy as np
 
+from .. import grad_mode
 from ..function import Function
 from ..tensor import _make
 
@@ -23,13 +24,25 @@ def _dims(dim, ndim):
 
 
 def _expand_back(grad, shape, axes, keepdim):
-    """Broadcast a reduced gradient back to the input's ``shape``."""
+    """Broadcast a reduced gradient back to the input's ``shape``.
+
+    First-order backward (nothing recorded) broadcasts the array directly: a read-only view, which
+    later gradient sums and leaf accumulation copy as needed.
+    """
+    if not _grad_state[0]:
+        g = grad._data
+        if not keepdim and axes:
+            g = np.expand_dims(g, axes)
+        return _make(np.broadcast_to(g, shape))
     if not keepdim and axes:
         kept = list(shape)
         for a in axes:
             kept[a] = 1
         grad = grad.reshape(tuple(kept))
     return grad.expand(shape)
+
+
+_grad_state = grad_mode._state
 
 
 class _Reduction(Function):
