@@ -370,15 +370,11 @@ def avg_pool2d_forward(x, kernel, stride, padding, ceil_mode, count_include_pad,
     divisor = _check_divisor(divisor_override)
     N, C, H, W = x.shape
     Ho, Wo = pool2d_output_hw((H, W), kernel, stride, padding, (1, 1), ceil_mode)
-    (kh, kw), (sh, sw), (ph, pw) = kernel, stride, padding
     y = np.empty((N, C, Ho, Wo), x.dtype)
     if y.size == 0:
         return y
-    if _is_2x2(kernel, stride, padding, H, W, Ho, Wo):
-        _avg_fwd_2x2(x.reshape(N * C, H, W), y.reshape(N * C, Ho, Wo), divisor)
-    else:
-        _avg_fwd(x.reshape(N * C, H, W), y.reshape(N * C, Ho, Wo), kh, kw, sh, sw, ph, pw,
-                 bool(count_include_pad), divisor)
+    _run_avg(_avg_fwd_2x2, _avg_fwd, x.reshape(N * C, H, W), y.reshape(N * C, Ho, Wo), (H, W), (Ho, Wo),
+             kernel, stride, padding, count_include_pad, divisor)
     return y
 
 
@@ -392,13 +388,19 @@ def avg_pool2d_backward(grad_y, input_hw, kernel, stride, padding, ceil_mode,
     Ho, Wo = pool2d_output_hw((H, W), kernel, stride, padding, (1, 1), ceil_mode)
     if grad_y.shape[2:] != (Ho, Wo):
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, C, Ho, Wo)}")
-    (kh, kw), (sh, sw), (ph, pw) = kernel, stride, padding
     gx = np.empty((N, C, H, W), grad_y.dtype)
     if gx.size == 0:
         return gx
-    if _is_2x2(kernel, stride, padding, H, W, Ho, Wo):
-        _avg_bwd_2x2(grad_y.reshape(N * C, Ho, Wo), gx.reshape(N * C, H, W), divisor)
-    else:
-        _avg_bwd(grad_y.reshape(N * C, Ho, Wo), gx.reshape(N * C, H, W), kh, kw, sh, sw, ph, pw,
-                 bool(count_include_pad), divisor)
+    _run_avg(_avg_bwd_2x2, _avg_bwd, grad_y.reshape(N * C, Ho, Wo), gx.reshape(N * C, H, W), (H, W), (Ho, Wo),
+             kernel, stride, padding, count_include_pad, divisor)
     return gx
+
+
+def _run_avg(fast_2x2, general, src, dst, input_hw, output_hw, kernel, stride, padding, count_include_pad,
+             divisor):
+    """Run the 2x2 specialisation of an average-pooling kernel when it applies, else the general one."""
+    if _is_2x2(kernel, stride, padding, *input_hw, *output_hw):
+        fast_2x2(src, dst, divisor)
+    else:
+        (kh, kw), (sh, sw), (ph, pw) = kernel, stride, padding
+        general(src, dst, kh, kw, sh, sw, ph, pw, bool(count_include_pad), divisor)
