@@ -1,4 +1,4 @@
-"""Tensor creation (``nl.tensor``, ``nl.zeros``, ``nl.randn`` ...) and the ``nl.*`` function forms of ops."""
+"""Tensor creation (``nl.tensor``, ``nl.zeros``, ``nl.randn`` ...) and joining (``nl.cat``, ``nl.stack``, ``nl.where``)."""
 import numpy as np
 
 from . import ops
@@ -170,7 +170,7 @@ def cat(tensors, dim=0):
     """
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise RuntimeError("nnlite.cat(): expected a non-empty list of Tensors")
     nd = tensors[0].ndim
     dim = dim % max(nd, 1) if -max(nd, 1) <= dim < max(nd, 1) else _bad_dim(dim, nd)
     return ops.Cat.apply(*tensors, dim=dim)

@@ -1,13 +1,21 @@
 """The backward engine: walks the graph from the outputs in dependency order, without recursion.
 
+A first-order backward (``create_graph=False``) carries gradients as numpy arrays and runs each
+op's backward formula on arrays: nothing is recorded and no Tensor is built until a gradient
+lands in a ``.grad``, a hook or a user ``Function``. Under ``create_graph=True`` gradients are
+Tensors and the same formulas record a graph. The engine tells each op which of its inputs need
+a gradient (``Op.backward(grad, needs)``).
+
 Gradients meeting at a node are summed out of place (an in-place ``+=`` would corrupt a gradient
-that two inputs share, as ``Add`` hands the same tensor to both). A node whose incoming gradients
+that two inputs share, as ``Add`` hands the same one to both). A node whose incoming gradients
 are all ``None`` is skipped: ``None`` means zero and costs nothing.
 """
 import numpy as np
 
 from . import grad_mode
-from .function import AccumulateGrad, _gradient_edge
+from . import op as _op
+from .node import AccumulateGrad, gradient_edge
+from .ops.vjp import sum_array_to
 
 _grad_state = grad_mode._state
 
@@ -42,51 +50,66 @@ def _count_dependencies(roots):
 
 
 def _add(a, b):
-    """Sum two gradients out of place; recorded only when the backward pass itself is recorded."""
+    """Sum two gradients out of place (arrays, or Tensors recorded under ``create_graph``)."""
     if a is None:
         return b
     if b is None:
         return a
-    if _grad_state[0]:
-        return a + b
-    return _make(a._data + b._data)
+    return a + b
 
 
 def _accumulate_into_leaf(tensor, grad):
+    """Add a Tensor gradient into ``tensor.grad`` (``Tensor.backward(inputs=...)``, ``create_graph``)."""
     if grad._data.shape != tensor._data.shape:  # arrays' shapes: no Size objects on the hot path
         grad = grad.sum_to_size(tensor.shape)
     if not _grad_state[0]:
-        grad = _make(grad._data) if grad._grad_fn is not None else grad
+        grad = _op.make_tensor(grad._data) if grad._grad_fn is not None else grad
     old = tensor._grad
     if old is None:
         data = grad._data
         if not (data.flags.writeable and data.flags.c_contiguous):
             # a broadcast or strided view (e.g. from sum's backward): .grad gets memory of its own,
             # laid out like the parameter, so optimizers and zero_grad can write into it
-            grad = grad.clone() if _grad_state[0] else _make(np.array(data, order="C"))
+            grad = grad.clone() if _grad_state[0] else _op.make_tensor(np.array(data, order="C"))
         tensor._grad = grad
     elif _grad_state[0]:
         tensor._grad = old + grad
     else:
         # a fresh array: the old one may be shared (DeZero's lesson), so never add in place
-        tensor._grad = _make(old._data + grad._data)
+        tensor._grad = _op.make_tensor(old._data + grad._data)
+
+
+def _accumulate_array(tensor, g):
+    """Add an array gradient into ``tensor.grad`` (first-order backward)."""
+    shape = tensor._data.shape
+    if g.shape != shape:
+        g = sum_array_to(np.asarray(g), shape)
+    old = tensor._grad
+    if old is None:
+        if type(g) is not np.ndarray or not (g.flags.writeable and g.flags.c_contiguous):
+            g = np.array(g, order="C")  # see _accumulate_into_leaf
+        tensor._grad = _op.make_tensor(g)
+    else:
+        # a fresh array: the old one may be shared (DeZero's lesson), so never add in place
+        tensor._grad = _op.make_tensor(old._data + g)
 
 
 def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None, allow_unused=False):
-    """Backpropagate ``grad_outputs`` from ``outputs``.
+    """Backpropagate ``grad_outputs`` (Tensors) from ``outputs``.
 
     Without ``inputs`` gradients accumulate into the ``.grad`` of leaves (``Tensor.backward``);
     with ``inputs`` the gradients with respect to them are returned and no ``.grad`` is touched
     (``autograd.grad``).
     """
+    as_arrays = not create_graph
     buffers = {}
     roots = []
-    for out, g in zip(outputs, grad_outputs):
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         node = out._grad_fn
         if node is None:
             if not out._requires_grad:
-                raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
-            node = _gradient_edge(out)[0]
+                raise RuntimeError(_NO_GRAD_FN.format(i))
+            node = gradient_edge(out)[0]
             index = 0
         else:
             index = out._output_nr
@@ -94,13 +117,13 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         if slot is None:
             slot = buffers[node] = [None] * _n_outputs(node)
             roots.append(node)
-        slot[index] = _add(slot[index], g)
+        slot[index] = _add(slot[index], g._data if as_arrays else g)
 
     capture = None
     if inputs is not None:
         capture = {}
         for i, t in enumerate(inputs):
-            node, index = _gradient_edge(t)
+            node, index = gradient_edge(t)
             if node is None:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             capture.setdefault(node, []).append((index, i))
@@ -120,7 +143,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             grads = buffers.pop(node, None)
             if capture is not None and node in capture:
                 for index, i in capture[node]:
-                    results[i] = grads[index] if grads is not None else None
+                    g = grads[index] if grads is not None else None
+                    results[i] = _op.make_tensor(g) if as_arrays and g is not None else g
             run = grads is not None and (grads[0] is not None if len(grads) == 1
                                          else any(g is not None for g in grads))
             if run and capture is not None and node not in execute:
@@ -129,13 +153,13 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 input_grads = None
             elif node._plain:
                 # the common case, inlined: a built-in op without hooks or retained grads
-                input_grads = node._fn.backward(node, grads[0])
+                input_grads = node.backward(grads[0], node._needs)
                 if type(input_grads) is not tuple:
                     input_grads = (input_grads,)
                 if not retain_graph:
                     node._free()
             else:
-                input_grads = _run_node(node, grads, capture, retain_graph)
+                input_grads = _run_node(node, grads, capture, retain_graph, as_arrays)
             for k, (child, index) in enumerate(node.next_functions):
                 if child is None:
                     continue
@@ -167,22 +191,42 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     return None
 
 
-def _run_node(node, grads, capture, retain_graph):
-    """Run one node's backward (or accumulate into a leaf); returns its input gradients."""
+def _run_node(node, grads, capture, retain_graph, as_arrays):
+    """Run a node with hooks, retained grads or user code (or a leaf's accumulator).
+
+    Hooks and user Functions see Tensors; in a first-order backward the gradients are wrapped on
+    the way in and unwrapped on the way out.
+    """
+    if as_arrays:
+        grads = [None if g is None else _op.make_tensor(g) for g in grads]
     if node._retained is not None:
         _set_retained_grads(node, grads)
     if node._pre_hooks is not None:
         grads = _run_pre_hooks(node._pre_hooks, grads)
     if type(node) is AccumulateGrad:
         if capture is None:
-            _accumulate_into_leaf(node.variable, grads[0])
+            g = grads[0]
+            if as_arrays:
+                _accumulate_array(node.variable, g._data)
+            else:
+                _accumulate_into_leaf(node.variable, g)
         return None
-    input_grads = node._run(grads)
+    if isinstance(node, _op.Op):
+        g = grads[0]
+        input_grads = node.backward(g._data if as_arrays else g, node._needs)
+        if type(input_grads) is not tuple:
+            input_grads = (input_grads,)
+        if as_arrays:
+            input_grads = tuple(None if r is None else _op.make_tensor(r) for r in input_grads)
+    else:
+        input_grads = node._run(grads)
     if node._hooks:
         for hook in node._hooks:
             hook(input_grads, grads)
     if not retain_graph:
         node._free()
+    if as_arrays:
+        return tuple(None if r is None else r._data for r in input_grads)
     return input_grads
 
 
@@ -240,15 +284,32 @@ def _set_retained_grads(node, grads):
         tensor._grad = g if tensor._grad is None else _add(tensor._grad, g)
 
 
+_NO_GRAD_FN = "element {} of tensors does not require grad and does not have a grad_fn"
+
+
 def _make_seed(out):
     if out.numel() != 1:
         raise RuntimeError("grad can be implicitly created only for scalar outputs")
-    return _make(np.ones(out.shape, dtype=out._data.dtype))
+    return _op.make_tensor(np.ones(out.shape, dtype=out._data.dtype))
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
-    """Compute the gradients of ``tensors`` with respect to the graph leaves (into their ``.grad``)."""
-    tensors = [tensors] if isinstance(tensors, Tensor) else list(tensors)
+    """Compute the gradients of ``tensors`` with respect to the graph leaves (into their ``.grad``).
+
+    Args:
+        tensors: a Tensor or sequence of Tensors to differentiate.
+        grad_tensors: the vector in the vector-Jacobian product, one per tensor (may be omitted for
+            one-element tensors).
+        retain_graph: keep the graph for another backward; defaults to ``create_graph``.
+        create_graph: record the backward pass so that higher-order gradients can be taken.
+
+    Example:
+        >>> x = nl.tensor([3.], requires_grad=True)
+        >>> nl.autograd.backward((x * x).sum())
+        >>> x.grad
+        tensor([6.])
+    """
+    tensors = [tensors] if isinstance(tensors, _op.Tensor) else list(tensors)
     grads = _prepare_grads(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
@@ -275,9 +336,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> nl.autograd.grad(gx, x)
         (tensor([2.]),)
     """
-    outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
-    single_input = isinstance(inputs, Tensor)
-    inputs = [inputs] if single_input else list(inputs)
+    outputs = [outputs] if isinstance(outputs, _op.Tensor) else list(outputs)
+    inputs = [inputs] if isinstance(inputs, _op.Tensor) else list(inputs)
     grads = _prepare_grads(outputs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
@@ -287,26 +347,22 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 def _prepare_grads(outputs, grad_outputs):
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
-    elif isinstance(grad_outputs, Tensor):
+    elif isinstance(grad_outputs, _op.Tensor):
         grad_outputs = [grad_outputs]
     else:
         grad_outputs = list(grad_outputs)
     if len(grad_outputs) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs: got {len(grad_outputs)} "
-                           f"gradients for {len(outputs)} outputs")
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
     result = []
-    for out, g in zip(outputs, grad_outputs):
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if not out._requires_grad:
-            raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+            raise RuntimeError(_NO_GRAD_FN.format(i))
         if g is None:
             g = _make_seed(out)
-        elif not isinstance(g, Tensor):
-            g = _make(np.asarray(g, dtype=out._data.dtype))
+        elif not isinstance(g, _op.Tensor):
+            g = _op.make_tensor(np.asarray(g, dtype=out._data.dtype))
         elif g.shape != out.shape:
-            raise RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of {g.shape} and output[0] "
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
                                f"has a shape of {out.shape}.")
         result.append(g)
     return result
-
-
-from .tensor import Tensor, _make  # noqa: E402  (import cycle: the tensor module needs the engine)

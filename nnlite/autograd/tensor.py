@@ -1,16 +1,24 @@
 """The Tensor: a numpy array plus what autograd needs to know about it.
 
-Every differentiable method is a thin call into one ``Function`` in ``autograd/ops/``; this file
-holds only properties, conversions, in-place plumbing and the method table.
+This file holds the state, properties, conversions and in-place plumbing; the math and shape
+methods come from the ``TensorMethods`` mixin (``tensor_methods.py``), each a thin call into one
+op of ``autograd/ops/``.
 """
 import warnings
-from collections import namedtuple
 
 import numpy as np
 
 from . import dtypes as _dtypes
 from . import grad_mode
+from . import op as _op
+from . import ops as _ops
 from ._formatting import tensor_repr
+from .random import default_generator
+from .engine import backward as _backward, grad as _grad, _accumulate_into_leaf
+from .node import gradient_edge
+from .ops.shape import assign as _assign
+from .sizes import Size, shape_arg as _shape_arg, wrap_dim as _wrap_dim
+from .tensor_methods import TensorMethods
 
 _grad_state = grad_mode._state
 _new = object.__new__
@@ -22,24 +30,6 @@ _NON_LEAF_GRAD = (
     "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
     "by mistake, make sure you access the leaf Tensor instead.")
 _INT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
-
-values_indices = namedtuple("values_indices", ["values", "indices"])
-
-
-class Size(tuple):
-    """A tensor's shape: a tuple printed as ``nnlite.Size([2, 3])``."""
-
-    __slots__ = ()
-
-    def __repr__(self):
-        return f"nnlite.Size([{', '.join(str(s) for s in self)}])"
-
-    def numel(self):
-        n = 1
-        for s in self:
-            n *= s
-        return n
-
 
 class device:
     """The only device nnlite has: the CPU."""
@@ -73,7 +63,7 @@ def check_device(d):
         raise RuntimeError(f"nnlite runs on the CPU only; device '{name}' is not available")
 
 
-class Tensor:
+class Tensor(TensorMethods):
     """A multi-dimensional array with autograd, as ``torch.Tensor``.
 
     Create tensors with ``nl.tensor``, ``nl.zeros``, ``nl.from_numpy`` and friends rather than
@@ -213,12 +203,7 @@ class Tensor:
             return
         if self._retains_grad:
             return
-        import weakref
-        node = self._grad_fn
-        node._plain = False
-        if node._retained is None:
-            node._retained = {}
-        node._retained[self._output_nr] = weakref.ref(self)
+        self._grad_fn.retain_output_grad(self)
         self._retains_grad = True
 
     def register_hook(self, hook):
@@ -226,16 +211,11 @@ class Tensor:
         accumulation; the hook may return a replacement gradient)."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        from .function import _gradient_edge
-        node, index = _gradient_edge(self)
+        node, index = gradient_edge(self)
         if self._grad_fn is None:
             # keep the accumulator alive as long as the tensor: hooks live on it
             self._hooks = node
-        if node._pre_hooks is None:
-            node._pre_hooks = []
-        node._pre_hooks.append((index, hook))
-        node._plain = False
-        return _RemovableHook(node, (index, hook))
+        return _RemovableHook(node, node.register_prehook(index, hook))
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this tensor with respect to graph leaves into their ``.grad``.
@@ -253,17 +233,14 @@ class Tensor:
             >>> w.grad
             tensor([10., 20.])
         """
-        from .engine import backward
         if inputs is not None:
-            from .engine import grad as _grad
             inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
             grads = _grad(self, inputs, gradient, retain_graph, create_graph, allow_unused=True)
-            from .engine import _accumulate_into_leaf
             for t, g in zip(inputs, grads):
                 if g is not None:
                     _accumulate_into_leaf(t, g)
             return
-        backward(self, gradient, retain_graph, create_graph)
+        _backward(self, gradient, retain_graph, create_graph)
 
     def detach(self):
         """A tensor sharing this one's data, outside the graph."""
@@ -338,9 +315,10 @@ class Tensor:
         return tensor_repr(self)
 
     def __format__(self, spec):
-        if self._data.ndim == 0 and spec:
+        # as PyTorch: a 0-d tensor formats its value (f"{loss:>7f}"), others only with an empty spec
+        if self._data.ndim == 0:
             return format(self.item(), spec)
-        return repr(self)
+        return object.__format__(self, spec)
 
     def __reduce_ex__(self, protocol):
         # Tensors cross process boundaries (data-loader workers) as arrays.
@@ -409,8 +387,9 @@ class Tensor:
         return self.to(_dtypes.uint8)
 
     def new_tensor(self, data, dtype=None, requires_grad=False):
-        from .creation import tensor
-        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        array = data._data.copy() if isinstance(data, Tensor) else np.array(_as_array(data))
+        t = _make(array.astype(_dtypes.to_numpy_dtype(dtype or self.dtype), copy=False))
+        return t.requires_grad_(True) if requires_grad else t
 
     def new_zeros(self, *size, dtype=None):
         return _make(np.zeros(_shape_arg(size), dtype=_dtypes.to_numpy_dtype(dtype or self.dtype)))
@@ -472,15 +451,12 @@ class Tensor:
         return self._array_inplace(lambda a: np.copyto(a, np.broadcast_to(src_data, a.shape), casting="unsafe"))
 
     def uniform_(self, a=0.0, b=1.0):
-        from .random import default_generator
         return self._array_inplace(lambda x: x.__setitem__(..., default_generator.uniform(a, b, x.shape)))
 
     def normal_(self, mean=0.0, std=1.0):
-        from .random import default_generator
         return self._array_inplace(lambda x: x.__setitem__(..., default_generator.normal(mean, std, x.shape)))
 
     def bernoulli_(self, p=0.5):
-        from .random import default_generator
         return self._array_inplace(lambda x: x.__setitem__(..., default_generator.random(x.shape) < p))
 
     def t_(self):
@@ -600,23 +576,5 @@ def _as_array(data):
     return a
 
 
-def _wrap_dim(dim, ndim):
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
-    return dim % n
-
-
-def _shape_arg(size):
-    """``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(nl.Size([2, 3]))`` all mean shape (2, 3)."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = size[0]
-    try:
-        return tuple(int(s) for s in size)
-    except TypeError:
-        raise TypeError(f"size must be a sequence of ints, got {size!r}") from None
-
-
-from . import ops as _ops  # noqa: E402  (ops need the Tensor class defined above)
-from .ops.shape import assign as _assign  # noqa: E402
-from . import tensor_methods as _tensor_methods  # noqa: E402,F401  (installs the op methods on Tensor)
+# ops return Tensors of this class (they sit below it and cannot import it)
+_op.register_tensor_type(Tensor, _make)

@@ -5,12 +5,15 @@ the table of what a Tensor can do.
 """
 import numpy as np
 
+from . import op as _op
 from . import ops
-from .tensor import Tensor, _make, _wrap_dim, _shape_arg, values_indices
+from .dtypes import to_numpy_dtype
+from .ops.activation import log_softmax, softmax
+from .sizes import shape_arg as _shape_arg, values_indices, wrap_dim as _wrap_dim
 
 
 def _data(x):
-    return x._data if isinstance(x, Tensor) else x
+    return x._data if isinstance(x, _op.Tensor) else x
 
 
 # ---------------------------------------------------------------------- arithmetic operators
@@ -67,23 +70,11 @@ def _neg(self):
 
 
 def _floordiv(self, other):
-    return _make(np.floor_divide(self._data, _data(other)))
+    return _op.make_tensor(np.floor_divide(self._data, _data(other)))
 
 
 def _mod(self, other):
-    return _make(np.mod(self._data, _data(other)))
-
-
-def _compare(ufunc):
-    def method(self, other):
-        return _make(ufunc(self._data, _data(other)))
-    return method
-
-
-def _logical(ufunc):
-    def method(self, other):
-        return _make(ufunc(self._data, _data(other)))
-    return method
+    return _op.make_tensor(np.mod(self._data, _data(other)))
 
 
 # ---------------------------------------------------------------------- pointwise math
@@ -110,24 +101,24 @@ def _mean(self, dim=None, keepdim=False, dtype=None):
 
 def _extreme(all_op, dim_op, arg):
     def method(self, dim=None, keepdim=False):
-        if isinstance(dim, Tensor):  # max(other): elementwise
+        if isinstance(dim, _op.Tensor):  # max(other): elementwise
             return (ops.Maximum if all_op is ops.MaxAll else ops.Minimum).apply(self, dim)
         if dim is None:
             return all_op.apply(self)
         dim = _wrap_dim(dim, self._data.ndim)
         if self._data.ndim == 0:
-            return values_indices(self.clone(), _make(np.zeros((), np.int64)))
+            return values_indices(self.clone(), _op.make_tensor(np.zeros((), np.int64)))
         indices = arg(self._data, axis=dim)
         values = dim_op.apply(self, dim=dim, keepdim=keepdim, indices=indices)
-        return values_indices(values, _make(np.expand_dims(indices, dim) if keepdim else indices))
+        return values_indices(values, _op.make_tensor(np.expand_dims(indices, dim) if keepdim else indices))
     return method
 
 
 def _arg(fn):
     def method(self, dim=None, keepdim=False):
         if dim is None:
-            return _make(np.asarray(fn(self._data), dtype=np.int64))
-        return _make(fn(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim).astype(np.int64))
+            return _op.make_tensor(np.asarray(fn(self._data), dtype=np.int64))
+        return _op.make_tensor(fn(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim).astype(np.int64))
     return method
 
 
@@ -148,13 +139,11 @@ def _logsumexp(self, dim, keepdim=False):
 
 
 def _softmax(self, dim):
-    from ..nn import functional as F
-    return F.softmax(self, dim)
+    return softmax(self, dim)
 
 
 def _log_softmax(self, dim):
-    from ..nn import functional as F
-    return F.log_softmax(self, dim)
+    return log_softmax(self, dim)
 
 
 # ---------------------------------------------------------------------- shape
@@ -357,21 +346,19 @@ def _type_as(self, other):
 
 
 def _masked_fill(self, mask, value):
-    from .creation import where
-    return where(mask, value, self)
+    return ops.Where.apply(np.asarray(_data(mask)).astype(bool, copy=False), value, self)
 
 
 def _np_dtype(d):
-    from .dtypes import to_numpy_dtype
     return to_numpy_dtype(d)
 
 
 def _all(self, dim=None, keepdim=False):
-    return _make(np.all(self._data, axis=dim, keepdims=keepdim))
+    return _op.make_tensor(np.all(self._data, axis=dim, keepdims=keepdim))
 
 
 def _any(self, dim=None, keepdim=False):
-    return _make(np.any(self._data, axis=dim, keepdims=keepdim))
+    return _op.make_tensor(np.any(self._data, axis=dim, keepdims=keepdim))
 
 
 def _inplace_method(op, **fixed):
@@ -389,56 +376,166 @@ def _inplace_from(method_name):
     return method
 
 
-_METHODS = {
-    "__add__": _add, "__radd__": _radd, "add": _add,
-    "__sub__": _sub, "__rsub__": _rsub, "sub": _sub,
-    "__mul__": _mul, "__rmul__": _rmul, "mul": _mul,
-    "__truediv__": _truediv, "__rtruediv__": _rtruediv, "div": _truediv,
-    "__pow__": _pow, "__rpow__": _rpow, "pow": _pow,
-    "__matmul__": _matmul, "__rmatmul__": _rmatmul, "matmul": _matmul, "mm": _matmul,
-    "__neg__": _neg, "neg": _neg, "__floordiv__": _floordiv, "__mod__": _mod,
-    "__pos__": lambda self: self,
-    "__eq__": _compare(np.equal), "__ne__": _compare(np.not_equal), "__lt__": _compare(np.less),
-    "__le__": _compare(np.less_equal), "__gt__": _compare(np.greater), "__ge__": _compare(np.greater_equal),
-    "eq": _compare(np.equal), "ne": _compare(np.not_equal), "lt": _compare(np.less), "le": _compare(np.less_equal),
-    "gt": _compare(np.greater), "ge": _compare(np.greater_equal),
-    "__and__": _logical(np.logical_and), "__or__": _logical(np.logical_or), "__xor__": _logical(np.logical_xor),
-    "__invert__": lambda self: _make(np.logical_not(self._data) if self._data.dtype == bool else ~self._data),
-    "logical_not": lambda self: _make(np.logical_not(self._data)),
-    "isnan": lambda self: _make(np.isnan(self._data)), "isinf": lambda self: _make(np.isinf(self._data)),
-    "isfinite": lambda self: _make(np.isfinite(self._data)),
-    "equal": lambda self, other: self.shape == other.shape and bool(np.array_equal(self._data, other._data)),
-    "allclose": lambda self, other, rtol=1e-5, atol=1e-8: bool(np.allclose(self._data, _data(other), rtol, atol)),
-    "exp": lambda self: ops.Exp.apply(self), "log": lambda self: ops.Log.apply(self),
-    "sqrt": lambda self: ops.Sqrt.apply(self), "abs": lambda self: ops.Abs.apply(self),
-    "__abs__": lambda self: ops.Abs.apply(self), "sign": lambda self: ops.Sign.apply(self),
-    "relu": lambda self: ops.Relu.apply(self), "sigmoid": lambda self: ops.Sigmoid.apply(self),
-    "tanh": lambda self: ops.Tanh.apply(self), "clamp": _clamp, "clip": _clamp,
-    "square": lambda self: self * self, "rsqrt": lambda self: self.sqrt().reciprocal(),
-    "reciprocal": lambda self: 1.0 / self,
-    "maximum": _maximum, "minimum": _minimum,
-    "sum": _sum, "mean": _mean, "var": _var, "std": _std, "logsumexp": _logsumexp,
-    "max": _extreme(ops.MaxAll, ops.MaxDim, np.argmax), "min": _extreme(ops.MinAll, ops.MinDim, np.argmin),
-    "amax": lambda self, dim=None, keepdim=False: self.max() if dim is None else self.max(dim, keepdim).values,
-    "amin": lambda self, dim=None, keepdim=False: self.min() if dim is None else self.min(dim, keepdim).values,
-    "argmax": _arg(np.argmax), "argmin": _arg(np.argmin), "all": _all, "any": _any,
-    "softmax": _softmax, "log_softmax": _log_softmax,
-    "view": _view, "reshape": _reshape, "flatten": _flatten, "unflatten": _unflatten,
-    "squeeze": _squeeze, "unsqueeze": _unsqueeze,
-    "permute": _permute, "transpose": _transpose, "t": _t, "T": property(_T), "mT": property(_mT),
-    "expand": _expand, "expand_as": _expand_as, "view_as": lambda self, other: self.view(other.shape),
-    "reshape_as": lambda self, other: self.reshape(other.shape),
-    "sum_to_size": _sum_to_size, "narrow": _narrow, "select": _select, "chunk": _chunk, "split": _split,
-    "gather": _gather, "repeat": _repeat, "type_as": _type_as, "masked_fill": _masked_fill,
-    "add_": _inplace_method(ops.Add), "sub_": _inplace_method(ops.Sub), "mul_": _inplace_method(ops.Mul),
-    "div_": _inplace_method(ops.Div), "pow_": _inplace_method(ops.Pow), "neg_": _inplace_method(ops.Neg),
-    "__iadd__": _inplace_method(ops.Add), "__isub__": _inplace_method(ops.Sub),
-    "__imul__": _inplace_method(ops.Mul), "__itruediv__": _inplace_method(ops.Div),
-    "exp_": _inplace_method(ops.Exp), "log_": _inplace_method(ops.Log), "sqrt_": _inplace_method(ops.Sqrt),
-    "abs_": _inplace_method(ops.Abs), "relu_": _inplace_method(ops.Relu),
-    "sigmoid_": _inplace_method(ops.Sigmoid), "tanh_": _inplace_method(ops.Tanh),
-    "clamp_": _inplace_from("clamp"), "masked_fill_": _inplace_from("masked_fill"),
-}
+def _unary(op):
+    def method(self):
+        return op.apply(self)
+    method.__name__ = op.__name__.lower()
+    return method
 
-for _name, _fn in _METHODS.items():
-    setattr(Tensor, _name, _fn)
+
+def _elementwise(ufunc):
+    """A method computing ``ufunc`` on the data, outside autograd (comparisons, masks)."""
+    def method(self, other):
+        return _op.make_tensor(ufunc(self._data, _data(other)))
+    return method
+
+
+def _predicate(ufunc):
+    def method(self):
+        return _op.make_tensor(ufunc(self._data))
+    return method
+
+
+class TensorMethods:
+    """The math, shape and in-place methods of ``Tensor`` (a mixin: ``Tensor`` holds the state).
+
+    Each method is a thin call into one op of ``autograd/ops``.
+    """
+
+    __slots__ = ()
+
+    # arithmetic operators
+    __add__ = add = _add
+    __radd__ = _radd
+    __sub__ = sub = _sub
+    __rsub__ = _rsub
+    __mul__ = mul = _mul
+    __rmul__ = _rmul
+    __truediv__ = div = _truediv
+    __rtruediv__ = _rtruediv
+    __pow__ = pow = _pow
+    __rpow__ = _rpow
+    __matmul__ = matmul = mm = _matmul
+    __rmatmul__ = _rmatmul
+    __neg__ = neg = _neg
+    __floordiv__ = _floordiv
+    __mod__ = _mod
+
+    def __pos__(self):
+        return self
+
+    # comparisons and logic (not differentiable)
+    __eq__ = eq = _elementwise(np.equal)
+    __ne__ = ne = _elementwise(np.not_equal)
+    __lt__ = lt = _elementwise(np.less)
+    __le__ = le = _elementwise(np.less_equal)
+    __gt__ = gt = _elementwise(np.greater)
+    __ge__ = ge = _elementwise(np.greater_equal)
+    __and__ = _elementwise(np.logical_and)
+    __or__ = _elementwise(np.logical_or)
+    __xor__ = _elementwise(np.logical_xor)
+    logical_not = _predicate(np.logical_not)
+    isnan = _predicate(np.isnan)
+    isinf = _predicate(np.isinf)
+    isfinite = _predicate(np.isfinite)
+
+    def __invert__(self):
+        return _op.make_tensor(np.logical_not(self._data) if self._data.dtype == bool else ~self._data)
+
+    def equal(self, other):
+        return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
+
+    def allclose(self, other, rtol=1e-5, atol=1e-8):
+        return bool(np.allclose(self._data, _data(other), rtol, atol))
+
+    # pointwise math
+    exp = _unary(ops.Exp)
+    log = _unary(ops.Log)
+    sqrt = _unary(ops.Sqrt)
+    abs = __abs__ = _unary(ops.Abs)
+    sign = _unary(ops.Sign)
+    relu = _unary(ops.Relu)
+    sigmoid = _unary(ops.Sigmoid)
+    tanh = _unary(ops.Tanh)
+    clamp = clip = _clamp
+    maximum = _maximum
+    minimum = _minimum
+
+    def square(self):
+        return self * self
+
+    def rsqrt(self):
+        return self.sqrt().reciprocal()
+
+    def reciprocal(self):
+        return 1.0 / self
+
+    # reductions
+    sum = _sum
+    mean = _mean
+    var = _var
+    std = _std
+    logsumexp = _logsumexp
+    max = _extreme(ops.MaxAll, ops.MaxDim, np.argmax)
+    min = _extreme(ops.MinAll, ops.MinDim, np.argmin)
+
+    def amax(self, dim=None, keepdim=False):
+        return self.max() if dim is None else self.max(dim, keepdim).values
+
+    def amin(self, dim=None, keepdim=False):
+        return self.min() if dim is None else self.min(dim, keepdim).values
+
+    argmax = _arg(np.argmax)
+    argmin = _arg(np.argmin)
+    all = _all
+    any = _any
+    softmax = _softmax
+    log_softmax = _log_softmax
+
+    # shape
+    view = _view
+    reshape = _reshape
+    flatten = _flatten
+    unflatten = _unflatten
+    squeeze = _squeeze
+    unsqueeze = _unsqueeze
+    permute = _permute
+    transpose = _transpose
+    t = _t
+    T = property(_T)
+    mT = property(_mT)
+    expand = _expand
+    expand_as = _expand_as
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    sum_to_size = _sum_to_size
+    narrow = _narrow
+    select = _select
+    chunk = _chunk
+    split = _split
+    gather = _gather
+    repeat = _repeat
+    type_as = _type_as
+    masked_fill = _masked_fill
+
+    # in place
+    add_ = __iadd__ = _inplace_method(ops.Add)
+    sub_ = __isub__ = _inplace_method(ops.Sub)
+    mul_ = __imul__ = _inplace_method(ops.Mul)
+    div_ = __itruediv__ = _inplace_method(ops.Div)
+    pow_ = _inplace_method(ops.Pow)
+    neg_ = _inplace_method(ops.Neg)
+    exp_ = _inplace_method(ops.Exp)
+    log_ = _inplace_method(ops.Log)
+    sqrt_ = _inplace_method(ops.Sqrt)
+    abs_ = _inplace_method(ops.Abs)
+    relu_ = _inplace_method(ops.Relu)
+    sigmoid_ = _inplace_method(ops.Sigmoid)
+    tanh_ = _inplace_method(ops.Tanh)
+    clamp_ = _inplace_from("clamp")
+    masked_fill_ = _inplace_from("masked_fill")

@@ -42,7 +42,7 @@ def _fill(tensor, values):
     with no_grad():
         a = tensor._data
         a[...] = values
-        tensor._vc[0] += 1
+        tensor._bump_version()
     return tensor
 
 

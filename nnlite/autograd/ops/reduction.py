@@ -3,9 +3,9 @@ import math
 
 import numpy as np
 
-from .. import grad_mode
-from ..function import Function
-from ..tensor import _make
+from ..op import Op
+from . import vjp
+from .shape import IndexAddZeros
 
 
 def _dims(dim, ndim):
@@ -24,103 +24,82 @@ def _dims(dim, ndim):
 
 
 def _expand_back(grad, shape, axes, keepdim):
-    """Broadcast a reduced gradient back to the input's ``shape``.
-
-    First-order backward (nothing recorded) broadcasts the array directly: a read-only view, which
-    later gradient sums and leaf accumulation copy as needed.
-    """
-    if not _grad_state[0]:
-        g = grad._data
-        if not keepdim and axes:
-            g = np.expand_dims(g, axes)
-        return _make(np.broadcast_to(g, shape))
+    """Broadcast a reduced gradient back to the input's ``shape``."""
     if not keepdim and axes:
         kept = list(shape)
         for a in axes:
             kept[a] = 1
         grad = grad.reshape(tuple(kept))
-    return grad.expand(shape)
+    return vjp.expand(grad, shape)
 
 
-_grad_state = grad_mode._state
+class Sum(Op):
+    dim = None
+    keepdim = False
+    dtype = None
 
-
-class _Reduction(Function):
-    _array_forward = True
-
-
-class Sum(_Reduction):
-    @staticmethod
-    def forward(ctx, a, dim=None, keepdim=False, dtype=None):
-        ctx.shape, ctx.axes = a.shape, _dims(dim, a.ndim)
+    def forward(self, a):
+        self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
+        dtype = self.dtype
         if dtype is None and a.dtype.kind in "biu":
             dtype = np.int64
-        return np.sum(a, axis=ctx.axes, keepdims=keepdim, dtype=dtype)
+        return np.sum(a, axis=self.axes, keepdims=self.keepdim, dtype=dtype)
 
-    @staticmethod
-    def backward(ctx, grad):
-        return _expand_back(grad, ctx.shape, ctx.axes, ctx._params.get("keepdim", False))
-
-
-def sum_array_to(a, shape):
-    """Sum a broadcast array down to ``shape`` (the leading and the size-1 dimensions)."""
-    lead = a.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and a.shape[i + lead] != 1)
-    out = np.sum(a, axis=axes, keepdims=True) if axes else a
-    return out.reshape(shape)
+    def backward(self, grad, needs):
+        return _expand_back(grad, self.shape, self.axes, self.keepdim)
 
 
-class SumToSize(_Reduction):
+class SumToSize(Op):
     """Sum a broadcast tensor down to ``shape``; backward expands it again."""
 
-    @staticmethod
-    def forward(ctx, a, shape):
-        ctx.shape = a.shape
-        return sum_array_to(a, shape)
+    shape = None
 
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.expand(ctx.shape)
+    def forward(self, a):
+        self.input_shape = a.shape
+        return vjp.sum_array_to(a, self.shape)
+
+    def backward(self, grad, needs):
+        return vjp.expand(grad, self.input_shape)
 
 
-class Mean(_Reduction):
-    @staticmethod
-    def forward(ctx, a, dim=None, keepdim=False, dtype=None):
-        if a.dtype.kind not in "fc" and dtype is None:
+class Mean(Op):
+    dim = None
+    keepdim = False
+    dtype = None
+
+    def forward(self, a):
+        if a.dtype.kind not in "fc" and self.dtype is None:
             raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                                f"point or complex dtype. Got: {a.dtype.name.capitalize()}")
-        ctx.shape, ctx.axes = a.shape, _dims(dim, a.ndim)
-        ctx.count = math.prod([a.shape[i] for i in ctx.axes])
-        if dtype is None and ctx.count:
+        self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
+        self.count = math.prod([a.shape[i] for i in self.axes])
+        if self.dtype is None and self.count:
             # sum / n: numpy's mean adds a dtype round trip that costs more than the sum itself
-            return np.add.reduce(a, axis=ctx.axes, keepdims=keepdim) / a.dtype.type(ctx.count)
-        return np.mean(a, axis=ctx.axes, keepdims=keepdim, dtype=dtype)
+            return np.add.reduce(a, axis=self.axes, keepdims=self.keepdim) / a.dtype.type(self.count)
+        return np.mean(a, axis=self.axes, keepdims=self.keepdim, dtype=self.dtype)
 
-    @staticmethod
-    def backward(ctx, grad):
-        return _expand_back(grad / ctx.count, ctx.shape, ctx.axes, ctx._params.get("keepdim", False))
+    def backward(self, grad, needs):
+        return _expand_back(grad / self.count, self.shape, self.axes, self.keepdim)
 
 
-class _Extreme(_Reduction):
+class _Extreme(Op):
     """Max or min of all elements; the gradient is shared evenly among ties (as PyTorch)."""
 
     saved_inputs = (0,)
     saves_output = True
     reduce = None
 
-    @classmethod
-    def forward(cls, ctx, a):
+    def forward(self, a):
         if a.size == 0:
-            raise RuntimeError(f"{cls.__name__[:3].lower()}(): Expected reduction dim to be specified for "
+            raise RuntimeError(f"{type(self).__name__[:3].lower()}(): Expected reduction dim to be specified for "
                                "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
-        return cls.reduce(a)
+        return self.reduce(a)
 
-    @staticmethod
-    def backward(ctx, grad):
-        a, = ctx.saved_tensors
-        hits = (a._data == ctx._output_array()).astype(a._data.dtype)
+    def backward(self, grad, needs):
+        a = self.saved_tensors[0]._data  # which elements won is a constant
+        hits = (a == self.output_array()).astype(a.dtype)
         hits /= hits.sum()
-        return grad * _make(hits)
+        return grad * vjp.const(hits, grad)
 
 
 class MaxAll(_Extreme):
@@ -133,23 +112,23 @@ class MinAll(_Extreme):
     reduce = staticmethod(np.min)
 
 
-class _ExtremeDim(_Reduction):
+class _ExtremeDim(Op):
     """Max or min along ``dim`` given the winning ``indices``; the gradient goes to the winners."""
 
-    @staticmethod
-    def forward(ctx, a, dim, keepdim, indices):
-        ctx.shape, ctx.dim = a.shape, dim
-        values = np.take_along_axis(a, np.expand_dims(indices, dim), axis=dim)
-        return values if keepdim else np.squeeze(values, axis=dim)
+    dim = None
+    keepdim = False
+    indices = None
 
-    @staticmethod
-    def backward(ctx, grad):
-        from .shape import IndexAddZeros
-        p = ctx._params
-        index = np.expand_dims(p["indices"], ctx.dim)
-        if p["keepdim"]:
-            grad = grad.squeeze(ctx.dim)
-        return IndexAddZeros.apply(grad.unsqueeze(ctx.dim), shape=ctx.shape, index=("along", ctx.dim, index))
+    def forward(self, a):
+        self.shape = a.shape
+        values = np.take_along_axis(a, np.expand_dims(self.indices, self.dim), axis=self.dim)
+        return values if self.keepdim else np.squeeze(values, axis=self.dim)
+
+    def backward(self, grad, needs):
+        index = np.expand_dims(self.indices, self.dim)
+        if not self.keepdim:
+            grad = grad.reshape(index.shape)
+        return vjp.call(IndexAddZeros, grad, shape=self.shape, index=("along", self.dim, index))
 
 
 class MaxDim(_ExtremeDim):
@@ -160,41 +139,40 @@ class MinDim(_ExtremeDim):
     node_name = "MinBackward0"
 
 
-class Var(_Reduction):
+class Var(Op):
     saved_inputs = (0,)
+    dim = None
+    correction = 1
+    keepdim = False
 
-    @staticmethod
-    def forward(ctx, a, dim=None, correction=1, keepdim=False):
-        ctx.shape, ctx.axes = a.shape, _dims(dim, a.ndim)
-        ctx.count = math.prod([a.shape[i] for i in ctx.axes])
-        return np.var(a, axis=ctx.axes, ddof=correction, keepdims=keepdim)
+    def forward(self, a):
+        self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
+        self.count = math.prod([a.shape[i] for i in self.axes])
+        return np.var(a, axis=self.axes, ddof=self.correction, keepdims=self.keepdim)
 
-    @staticmethod
-    def backward(ctx, grad):
-        a, = ctx.saved_tensors
-        p = ctx._params
-        centered = a - a.mean(dim=ctx.axes, keepdim=True)
-        scale = 2.0 / max(ctx.count - p.get("correction", 1), 0) if ctx.count > p.get("correction", 1) else float("nan")
-        return _expand_back(grad, ctx.shape, ctx.axes, p.get("keepdim", False)) * centered * scale
+    def backward(self, grad, needs):
+        a, = self.inputs()
+        centered = a - vjp.mean(a, self.axes, keepdims=True)
+        scale = 2.0 / (self.count - self.correction) if self.count > self.correction else float("nan")
+        return _expand_back(grad, self.shape, self.axes, self.keepdim) * centered * scale
 
 
-class LogSumExp(_Reduction):
+class LogSumExp(Op):
     """``log(sum(exp(a)))`` along ``dim``, computed stably by shifting with the maximum."""
 
     saved_inputs = (0,)
     saves_output = True
+    dim = None
+    keepdim = False
 
-    @staticmethod
-    def forward(ctx, a, dim, keepdim=False):
-        ctx.shape, ctx.axes = a.shape, _dims(dim, a.ndim)
-        m = np.max(a, axis=ctx.axes, keepdims=True)
+    def forward(self, a):
+        self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
+        m = np.max(a, axis=self.axes, keepdims=True)
         m = np.where(np.isfinite(m), m, 0)
-        out = np.log(np.sum(np.exp(a - m), axis=ctx.axes, keepdims=True)) + m
-        return out if keepdim else np.squeeze(out, axis=ctx.axes)
+        out = np.log(np.sum(np.exp(a - m), axis=self.axes, keepdims=True)) + m
+        return out if self.keepdim else np.squeeze(out, axis=self.axes)
 
-    @staticmethod
-    def backward(ctx, grad):
-        a, = ctx.saved_tensors
-        keepdim = ctx._params.get("keepdim", False)
-        out = _expand_back(ctx.saved_output(), ctx.shape, ctx.axes, keepdim)
-        return _expand_back(grad, ctx.shape, ctx.axes, keepdim) * (a - out).exp()
+    def backward(self, grad, needs):
+        a, = self.inputs()
+        out = _expand_back(self.output(), self.shape, self.axes, self.keepdim)
+        return _expand_back(grad, self.shape, self.axes, self.keepdim) * vjp.exp(a - out)

@@ -1,34 +1,31 @@
 """Shape ops (views where numpy gives views), joining, and indexing with its scatter backward."""
 import numpy as np
 
-from ..function import Function
-from ..tensor import _make
+from ..op import Op
+from . import vjp
 
 
-class _ShapeOp(Function):
-    _array_forward = True
-
-
-class Reshape(_ShapeOp):
+class Reshape(Op):
     node_name = "ViewBackward0"
+    shape = None
 
-    @staticmethod
-    def forward(ctx, a, shape):
-        ctx.shape = a.shape
+    def forward(self, a):
+        self.input_shape = a.shape
         try:
-            return a.reshape(shape)
+            return a.reshape(self.shape)
         except ValueError:
-            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size "
+            raise RuntimeError(f"shape '[{', '.join(map(str, self.shape))}]' is invalid for input of size "
                                f"{a.size}") from None
 
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.reshape(ctx.shape)
+    def backward(self, grad, needs):
+        return grad.reshape(self.input_shape)
 
 
-class Permute(_ShapeOp):
-    @staticmethod
-    def forward(ctx, a, dims):
+class Permute(Op):
+    dims = None
+
+    def forward(self, a):
+        dims = self.dims
         if sorted(dims) != list(range(a.ndim)):
             raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match "
                                f"the length of the desired ordering of dimensions i.e. input.dim() = {a.ndim} "
@@ -36,15 +33,16 @@ class Permute(_ShapeOp):
                                else f"permute(): duplicate or out-of-range dims in {tuple(dims)}")
         return a.transpose(dims)
 
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.permute(tuple(np.argsort(ctx._params["dims"])))
+    def backward(self, grad, needs):
+        return vjp.permute(grad, tuple(np.argsort(self.dims)))
 
 
-class Expand(_ShapeOp):
-    @staticmethod
-    def forward(ctx, a, shape):
-        ctx.shape = a.shape
+class Expand(Op):
+    shape = None
+
+    def forward(self, a):
+        self.input_shape = a.shape
+        shape = self.shape
         try:
             return np.broadcast_to(a, shape)
         except ValueError:
@@ -53,72 +51,77 @@ class Expand(_ShapeOp):
                                f"Target sizes: [{', '.join(map(str, shape))}].  Tensor sizes: "
                                f"[{', '.join(map(str, a.shape))}]") from None
 
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.sum_to_size(ctx.shape)
+    def backward(self, grad, needs):
+        return vjp.sum_to(grad, self.input_shape)
 
 
-class Cat(_ShapeOp):
+class Cat(Op):
     """``cat(tensors, dim)``: inputs are the positional arguments."""
 
-    @staticmethod
-    def forward(ctx, *arrays, dim=0):
-        ctx.sizes = [a.shape[dim] for a in arrays]
+    dim = 0
+
+    def forward(self, *arrays):
+        dim = self.dim
+        self.sizes = [a.shape[dim] for a in arrays]
         try:
             return np.concatenate(arrays, axis=dim)
         except ValueError as e:
             raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}: "
                                f"{[tuple(a.shape) for a in arrays]}") from e
 
-    @staticmethod
-    def backward(ctx, grad):
-        dim = ctx._params.get("dim", 0)
+    def backward(self, grad, needs):
+        lead = (slice(None),) * self.dim
         out, start = [], 0
-        for size in ctx.sizes:
-            out.append(grad.narrow(dim, start, size))
+        for size in self.sizes:
+            out.append(grad[lead + (slice(start, start + size),)])
             start += size
         return tuple(out)
 
 
-class Stack(_ShapeOp):
-    @staticmethod
-    def forward(ctx, *arrays, dim=0):
+class Stack(Op):
+    dim = 0
+
+    def forward(self, *arrays):
         shapes = {a.shape for a in arrays}
         if len(shapes) > 1:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {[tuple(a.shape) for a in arrays]}")
-        return np.stack(arrays, axis=dim)
+        return np.stack(arrays, axis=self.dim)
 
-    @staticmethod
-    def backward(ctx, grad):
-        dim = ctx._params.get("dim", 0)
-        return tuple(grad.select(dim, i) for i in range(grad.shape[dim]))
+    def backward(self, grad, needs):
+        lead = (slice(None),) * self.dim
+        return tuple(grad[lead + (i,)] for i in range(grad.shape[self.dim]))
 
 
-class GetItem(_ShapeOp):
+class GetItem(Op):
     """``a[index]``; backward scatters into zeros, accumulating repeated advanced indices."""
 
     node_name = "IndexBackward0"
+    index = None
 
-    @staticmethod
-    def forward(ctx, a, index):
-        ctx.shape = a.shape
+    def forward(self, a):
+        self.shape = a.shape
         try:
-            return a[index]
+            return a[self.index]
         except IndexError as e:
             raise IndexError(str(e).replace("axis", "dimension")) from None
 
-    @staticmethod
-    def backward(ctx, grad):
-        return IndexAddZeros.apply(grad, shape=ctx.shape, index=ctx._params["index"])
+    def backward(self, grad, needs):
+        return vjp.call(IndexAddZeros, grad, shape=self.shape, index=self.index)
 
 
-class IndexAddZeros(_ShapeOp):
-    """Zeros of ``shape`` with ``grad`` added at ``index``; the adjoint of indexing."""
+class IndexAddZeros(Op):
+    """Zeros of ``shape`` with ``grad`` added at ``index``; the adjoint of indexing.
 
-    @staticmethod
-    def forward(ctx, grad, shape, index):
-        out = np.zeros(shape, dtype=grad.dtype)
-        if isinstance(index, tuple) and len(index) == 3 and index[0] == "along":
+    ``index`` is an indexing expression, or ``("along", dim, idx)`` for ``take_along_axis``'s.
+    """
+
+    shape = None
+    index = None
+
+    def forward(self, grad):
+        index = self.index
+        out = np.zeros(self.shape, dtype=grad.dtype)
+        if _is_along(index):
             _, dim, idx = index
             np.add.at(out, _along_axis_index(idx, dim), grad)  # add: repeated indices accumulate
         elif _is_basic(index):
@@ -127,46 +130,46 @@ class IndexAddZeros(_ShapeOp):
             np.add.at(out, index, grad)
         return out
 
-    @staticmethod
-    def backward(ctx, grad):
-        index = ctx._params["index"]
-        if isinstance(index, tuple) and len(index) == 3 and index[0] == "along":
+    def backward(self, grad, needs):
+        index = self.index
+        if _is_along(index):
             _, dim, idx = index
-            return GatherAlong.apply(grad, dim=dim, index=idx)
+            return vjp.call(GatherAlong, grad, dim=dim, index=idx)
         return grad[index]
 
 
-class GatherAlong(_ShapeOp):
-    @staticmethod
-    def forward(ctx, a, dim, index):
-        ctx.shape = a.shape
-        return np.take_along_axis(a, index, axis=dim)
+class GatherAlong(Op):
+    dim = None
+    index = None
 
-    @staticmethod
-    def backward(ctx, grad):
-        p = ctx._params
-        return IndexAddZeros.apply(grad, shape=ctx.shape, index=("along", p["dim"], p["index"]))
+    def forward(self, a):
+        self.shape = a.shape
+        return np.take_along_axis(a, self.index, axis=self.dim)
+
+    def backward(self, grad, needs):
+        return vjp.call(IndexAddZeros, grad, shape=self.shape, index=("along", self.dim, self.index))
 
 
-class IndexPut(_ShapeOp):
+class IndexPut(Op):
     """``a[index] = value`` recorded in place: the result *is* ``a``'s array, updated."""
 
-    @staticmethod
-    def forward(ctx, a, value, index):
-        ctx.value_shape = np.shape(value)
-        assign(a, index, value)
+    index = None
+
+    def forward(self, a, value):
+        self.value_shape = np.shape(value)
+        assign(a, self.index, value)
         return a
 
-    @staticmethod
-    def backward(ctx, grad):
-        from .arithmetic import sum_to
-        index = ctx._params["index"]
+    def backward(self, grad, needs):
+        index = self.index
         ga = gv = None
-        if ctx.next_functions[0][0] is not None:
-            ga = grad * _zeros_at(grad, index)
-        if ctx.next_functions[1][0] is not None:
+        if needs[0]:
+            keep = np.ones(grad.shape, dtype=bool)
+            keep[index] = False
+            ga = grad * vjp.mask(keep, grad)
+        if needs[1]:
             gv = grad[index]
-            gv = gv.reshape(ctx.value_shape) if gv.ndim < len(ctx.value_shape) else sum_to(gv, ctx.value_shape)
+            gv = gv.reshape(self.value_shape) if gv.ndim < len(self.value_shape) else vjp.sum_to(gv, self.value_shape)
         return ga, gv
 
 
@@ -185,16 +188,14 @@ def assign(a, index, value):
                                f"be broadcast to indexing result of shape [{', '.join(map(str, target))}]") from None
 
 
+def _is_along(index):
+    return isinstance(index, tuple) and len(index) == 3 and isinstance(index[0], str) and index[0] == "along"
+
+
 def _along_axis_index(idx, dim):
     """The fancy index that ``take_along_axis(a, idx, dim)`` reads, usable with ``np.add.at``."""
     grids = np.indices(idx.shape, sparse=True)
     return tuple(idx if d == dim else grids[d] for d in range(idx.ndim))
-
-
-def _zeros_at(like, index):
-    keep = np.ones(like.shape, dtype=like._data.dtype)
-    keep[index] = 0
-    return _make(keep)
 
 
 def _is_basic(index):

@@ -1,9 +1,8 @@
-"""Activation layers: ``ReLU``, ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``."""
-from ...autograd.ops import Relu as _Relu, Sigmoid as _Sigmoid, Tanh as _Tanh
+"""Activation layers: ``ReLU``, ``LeakyReLU``, ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``."""
 from .. import functional as F
 from .module import Module
 
-__all__ = ["ReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
+__all__ = ["ReLU", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
 
 
 class ReLU(Module):
@@ -14,22 +13,40 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        if self.inplace:
-            return input.relu_()
-        return _Relu.apply(input)
+        return F.relu(input, self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
 
 
+class LeakyReLU(Module):
+    """``x`` where positive, ``negative_slope * x`` elsewhere; with ``inplace=True`` the input is overwritten.
+
+    Example:
+        >>> nl.nn.LeakyReLU(0.2)
+        LeakyReLU(negative_slope=0.2)
+    """
+
+    def __init__(self, negative_slope=1e-2, inplace=False):
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self):
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
 class Sigmoid(Module):
     def forward(self, input):
-        return _Sigmoid.apply(input)
+        return F.sigmoid(input)
 
 
 class Tanh(Module):
     def forward(self, input):
-        return _Tanh.apply(input)
+        return F.tanh(input)
 
 
 class Softmax(Module):

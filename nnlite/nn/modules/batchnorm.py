@@ -74,7 +74,7 @@ class _BatchNorm(Module):
             tracked = buffers["num_batches_tracked"]
             if tracked is not None:
                 tracked._data += 1
-                tracked._vc[0] += 1
+                tracked._bump_version()
                 factor = 1.0 / float(tracked._data) if self.momentum is None else self.momentum
         use_batch_stats = self.training or (buffers["running_mean"] is None and buffers["running_var"] is None)
         use_running = not self.training or self.track_running_stats

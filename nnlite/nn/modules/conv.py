@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import functional as F
 from .. import init
-from ..ops import Conv2d as _Conv2dOp
+from ..ops._messages import pair
 from ..parameter import Parameter
 from .linear import factory_dtype, input_type_error
 from .module import Module
@@ -38,14 +38,14 @@ class Conv2d(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
-        kernel_size, stride, dilation = F._pair(kernel_size), F._pair(stride), F._pair(dilation)
+        kernel_size, stride, dilation = pair(kernel_size), pair(stride), pair(dilation)
         if isinstance(padding, str):
             if padding not in ("valid", "same"):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
             if padding == "same" and stride != (1, 1):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         else:
-            padding = F._pair(padding)
+            padding = pair(padding)
         if padding_mode not in _PADDING_MODES:
             raise ValueError("padding_mode must be one of {'zeros', 'replicate', 'circular', 'reflect'}, but got "
                              f"padding_mode='{padding_mode}'")
@@ -81,20 +81,10 @@ class Conv2d(Module):
     def forward(self, input):
         params = self._parameters
         weight, bias = params["weight"], params["bias"]
+        if not hasattr(input, "_data"):
+            raise input_type_error(self, input)
         try:
-            x = input._data
-        except AttributeError:
-            raise input_type_error(self, input) from None
-        padding = self.padding
-        if (x.ndim == 4 and x.shape[1] == self.in_channels and type(padding) is tuple
-                and x.dtype == weight._data.dtype):
-            kh, kw = weight._data.shape[2:]
-            dh, dw = self.dilation
-            if x.shape[2] + 2 * padding[0] > dh * (kh - 1) and x.shape[3] + 2 * padding[1] > dw * (kw - 1):
-                return _Conv2dOp.apply(input, weight, bias, stride=self.stride, padding=padding,
-                                       dilation=self.dilation, groups=self.groups)
-        try:
-            return F.conv2d(input, weight, bias, self.stride, padding, self.dilation, self.groups)
+            return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
         except F.LayerInputError as e:
             raise F.LayerInputError(f"{self!r}: {e}") from None
 

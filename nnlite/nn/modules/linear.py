@@ -6,7 +6,6 @@ import numpy as np
 from ...autograd import dtypes as _dtypes
 from .. import functional as F
 from .. import init
-from ..ops import Linear as _LinearOp, LinearNoBias as _LinearNoBiasOp
 from ..parameter import Parameter
 from .module import Module
 
@@ -72,10 +71,6 @@ class Linear(Module):
             x = input._data
         except AttributeError:
             raise input_type_error(self, input) from None
-        if x.ndim == 2 and x.shape[1] == self.in_features:
-            if bias is not None:
-                return _LinearOp.apply(bias, input, weight)
-            return _LinearNoBiasOp.apply(input, weight)
         if x.ndim == 0 or x.shape[-1] != weight._data.shape[1]:
             raise RuntimeError(f"{self!r}: expected input with last dimension {weight._data.shape[1]}, got shape "
                                f"{tuple(x.shape)}")

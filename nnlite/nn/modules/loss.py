@@ -1,5 +1,6 @@
 """Loss modules: ``MSELoss``, ``L1Loss``, ``NLLLoss``, ``CrossEntropyLoss``, ``BCEWithLogitsLoss``."""
 from .. import functional as F
+from ..ops.loss import _reduction as reduction_mode
 from .module import Module
 
 __all__ = ["MSELoss", "L1Loss", "NLLLoss", "CrossEntropyLoss", "BCEWithLogitsLoss"]
@@ -9,7 +10,7 @@ class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
         if size_average is not None or reduce is not None:
-            reduction = F._reduction(reduction, size_average, reduce)
+            reduction = reduction_mode(reduction, size_average, reduce)
         self.reduction = reduction
 
 

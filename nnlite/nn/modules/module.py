@@ -595,7 +595,7 @@ class Module:
                 new = fn(param)
                 if new._data is not param._data:
                     param._data = new._data
-                    param._vc[0] += 1
+                    param._bump_version()
                 if param._grad is not None:
                     param._grad = fn(param._grad)
             for name, buf in self._buffers.items():

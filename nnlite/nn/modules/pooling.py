@@ -1,6 +1,5 @@
 """``MaxPool2d``, ``AvgPool2d``, ``AdaptiveAvgPool2d``."""
 from .. import functional as F
-from ..ops import MaxPool2d as _MaxPoolOp
 from .module import Module
 
 __all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
@@ -27,30 +26,13 @@ class MaxPool2d(_PoolNd):
         self.dilation = dilation
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
-        self._normalised = (None, None)
-
-    def _args(self):
-        """The window arguments as int pairs, normalised once and re-done if an attribute changes."""
-        raw = (self.kernel_size, self.stride, self.padding, self.dilation)
-        key, value = self._normalised
-        if key != raw:
-            value = F._pool_args(*raw, "max_pool2d")
-            self._normalised = (raw, value)
-        return value
 
     def forward(self, input):
-        kernel, stride, padding, dilation = self._args()
+        if not hasattr(input, "_data"):
+            raise TypeError(f"{self!r}: expected a Tensor as input, got {type(input).__name__}")
         try:
-            x = input._data
-        except AttributeError:
-            raise TypeError(f"{self!r}: expected a Tensor as input, got {type(input).__name__}") from None
-        if x.ndim == 4 and not self.return_indices and x.size and \
-                x.shape[2] + 2 * padding[0] >= dilation[0] * (kernel[0] - 1) + 1 and \
-                x.shape[3] + 2 * padding[1] >= dilation[1] * (kernel[1] - 1) + 1:
-            return _MaxPoolOp.apply(input, kernel=kernel, stride=stride, padding=padding, dilation=dilation,
-                                    ceil_mode=bool(self.ceil_mode))
-        try:
-            return F.max_pool2d(input, kernel, stride, padding, dilation, self.ceil_mode, self.return_indices)
+            return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
+                                self.return_indices)
         except F.LayerInputError as e:
             raise self._reraise(e) from None
 

@@ -1,104 +1,163 @@
-"""2-D convolution as three ops that differentiate into one another (as Chainer does).
+"""2-D convolution as three ops that differentiate into one another (as Chainer does), and ``conv2d``.
 
 ``Conv2d(x, w, b)`` is the convolution, ``Conv2dGradInput(gy, w)`` its input gradient (a
 transposed convolution) and ``Conv2dGradWeight(gy, x)`` its weight gradient. The backward of each
-is written with the other two, so gradients of any order exist.
+is written with the other two, so gradients of any order exist; a first-order backward runs the
+other two ops' kernels directly on arrays.
 
-All three take the same keyword parameters: ``stride``, ``padding``, ``dilation`` (int pairs) and
+All three take the same parameters: ``stride``, ``padding``, ``dilation`` (int pairs) and
 ``groups``; the two gradient ops also need the shape they produce (``input_hw`` / ``kernel_hw``).
-When the backward pass is not recorded, ``Conv2d``'s backward calls the kernels directly instead
-of going through the gradient ops (same computation, no intermediate nodes).
+The entry ``conv2d`` checks every argument with PyTorch's messages; the ops trust it.
 """
-import numpy as np
-
-from ...autograd import grad_mode
-from ...autograd.function import Function
-from ...autograd.tensor import _make
+from ...autograd.op import Op
+from ...autograd.ops import vjp
 from ._kernels import kernels
+from ._messages import LayerInputError, dims, pair, type_name
+from .padding import pad
 
-_grad_state = grad_mode._state
+
+class _ConvOp(Op):
+    def conv_params(self):
+        return {"stride": self.stride, "padding": self.padding, "dilation": self.dilation, "groups": self.groups}
 
 
-class Conv2d(Function):
-    _array_forward = True
+class Conv2d(_ConvOp):
     node_name = "ConvolutionBackward0"
     saved_inputs = (0, 1)
 
-    @staticmethod
-    def forward(ctx, x, w, b, stride, padding, dilation, groups):
-        return kernels().conv2d_forward(x, w, b, stride, padding, dilation, groups)
+    def forward(self, x, w, b):
+        return kernels().conv2d_forward(x, w, b, self.stride, self.padding, self.dilation, self.groups)
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, w = ctx.saved_tensors
-        p = ctx._params
-        edges = ctx.next_functions
-        gx = gw = gb = None
-        if not _grad_state[0]:
-            k = kernels()
-            g, xa, wa = grad._data, x._data, w._data
-            args = (p["stride"], p["padding"], p["dilation"], p["groups"])
-            if edges[0][0] is not None:
-                gx = _make(k.conv2d_backward_input(g, wa, xa.shape[2:], *args))
-            if edges[1][0] is not None:
-                gw = _make(k.conv2d_backward_weight(g, xa, wa.shape[2:], *args))
-            if edges[2][0] is not None:
-                gb = _make(np.einsum("nchw->c", g))  # twice as fast as g.sum((0, 2, 3)) here
-            return gx, gw, gb
-        if edges[0][0] is not None:
-            gx = Conv2dGradInput.apply(grad, w, input_hw=x.shape[2:], **p)
-        if edges[1][0] is not None:
-            gw = Conv2dGradWeight.apply(grad, x, kernel_hw=w.shape[2:], **p)
-        if edges[2][0] is not None:
-            gb = grad.sum((0, 2, 3))
+    def backward(self, grad, needs):
+        x, w = self.inputs()
+        p = self.conv_params()
+        gx = vjp.call(Conv2dGradInput, grad, w, input_hw=x.shape[2:], **p) if needs[0] else None
+        gw = vjp.call(Conv2dGradWeight, grad, x, kernel_hw=w.shape[2:], **p) if needs[1] else None
+        gb = vjp.channel_sum(grad) if needs[2] else None
         return gx, gw, gb
 
 
-class Conv2dGradInput(Function):
+class Conv2dGradInput(_ConvOp):
     """The gradient of a convolution with respect to its input: ``conv_transpose2d(gy, w)``."""
 
-    _array_forward = True
     node_name = "ConvolutionBackwardBackward0"
     saved_inputs = (0, 1)
 
-    @staticmethod
-    def forward(ctx, gy, w, input_hw, stride, padding, dilation, groups):
-        return kernels().conv2d_backward_input(gy, w, tuple(input_hw), stride, padding, dilation, groups)
+    def forward(self, gy, w):
+        return kernels().conv2d_backward_input(gy, w, tuple(self.input_hw), self.stride, self.padding,
+                                               self.dilation, self.groups)
 
-    @staticmethod
-    def backward(ctx, grad):
-        gy, w = ctx.saved_tensors
-        p = dict(ctx._params)
-        del p["input_hw"]
-        edges = ctx.next_functions
-        g_gy = g_w = None
-        if edges[0][0] is not None:
-            g_gy = Conv2d.apply(grad, w, None, **p)
-        if edges[1][0] is not None:
-            g_w = Conv2dGradWeight.apply(gy, grad, kernel_hw=w.shape[2:], **p)
+    def backward(self, grad, needs):
+        gy, w = self.inputs()
+        p = self.conv_params()
+        g_gy = vjp.call(Conv2d, grad, w, None, **p) if needs[0] else None
+        g_w = vjp.call(Conv2dGradWeight, gy, grad, kernel_hw=w.shape[2:], **p) if needs[1] else None
         return g_gy, g_w
 
 
-class Conv2dGradWeight(Function):
+class Conv2dGradWeight(_ConvOp):
     """The gradient of a convolution with respect to its weight."""
 
-    _array_forward = True
     node_name = "ConvolutionBackwardBackward1"
     saved_inputs = (0, 1)
 
-    @staticmethod
-    def forward(ctx, gy, x, kernel_hw, stride, padding, dilation, groups):
-        return kernels().conv2d_backward_weight(gy, x, tuple(kernel_hw), stride, padding, dilation, groups)
+    def forward(self, gy, x):
+        return kernels().conv2d_backward_weight(gy, x, tuple(self.kernel_hw), self.stride, self.padding,
+                                                self.dilation, self.groups)
 
-    @staticmethod
-    def backward(ctx, grad):
-        gy, x = ctx.saved_tensors
-        p = dict(ctx._params)
-        del p["kernel_hw"]
-        edges = ctx.next_functions
-        g_gy = g_x = None
-        if edges[0][0] is not None:
-            g_gy = Conv2d.apply(x, grad, None, **p)
-        if edges[1][0] is not None:
-            g_x = Conv2dGradInput.apply(gy, grad, input_hw=x.shape[2:], **p)
+    def backward(self, grad, needs):
+        gy, x = self.inputs()
+        p = self.conv_params()
+        g_gy = vjp.call(Conv2d, x, grad, None, **p) if needs[0] else None
+        g_x = vjp.call(Conv2dGradInput, gy, grad, input_hw=x.shape[2:], **p) if needs[1] else None
         return g_gy, g_x
+
+
+# ---------------------------------------------------------------------------------------- entry
+def _same_padding(kernel_hw, dilation):
+    """Left/right padding per axis that keeps the size at stride 1 (extra on the right, as PyTorch)."""
+    pads = []
+    for k, d in zip(kernel_hw, dilation):
+        total = d * (k - 1)
+        pads.append((total // 2, total - total // 2))
+    return pads
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D convolution (cross-correlation) of NCHW ``input`` (or unbatched CHW) with ``weight``.
+
+    Args:
+        input: (N, C_in, H, W) or (C_in, H, W).
+        weight: (C_out, C_in / groups, kh, kw).
+        bias: (C_out) or None.
+        stride, dilation: ints or (h, w) pairs.
+        padding: an int, a pair, ``"valid"`` or ``"same"`` (zeros only).
+        groups: split the channels into this many independent convolutions.
+
+    Example:
+        >>> F.conv2d(nl.ones(1, 1, 4, 4), nl.ones(1, 1, 3, 3)).shape
+        nnlite.Size([1, 1, 2, 2])
+    """
+    x = input._data
+    w = weight._data
+    if w.ndim != 4:
+        raise LayerInputError("weight should have at least three dimensions" if w.ndim < 3 else
+                              f"Expected 4-dimensional weight for 4-dimensional input, but got {w.ndim}-dimensional "
+                              f"weight of size {dims(w.shape)} instead")
+    if x.ndim == 3:
+        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups).squeeze(0)
+    if x.ndim != 4:
+        raise LayerInputError("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: "
+                              f"{dims(x.shape)}")
+    stride = pair(stride, "stride")
+    dilation = pair(dilation, "dilation")
+    groups = int(groups)
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = (0, 0)
+        elif padding == "same":
+            if stride != (1, 1):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            pads = _same_padding(w.shape[2:], dilation)
+            if any(lo != hi for lo, hi in pads):
+                (th, bh), (lw, rw) = pads
+                input = pad(input, (0, rw - lw, 0, bh - th))
+                x = input._data
+            padding = (pads[0][0], pads[1][0])
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        padding = pair(padding, "padding")
+    if min(stride) <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(dilation) <= 0:
+        raise RuntimeError("dilation should be greater than zero")
+    if min(padding) < 0:
+        raise RuntimeError("negative padding is not supported")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    _check_conv_shapes(x, w, bias, padding, dilation, groups)
+    return Conv2d.apply(input, weight, bias, stride=stride, padding=padding, dilation=dilation, groups=groups)
+
+
+def _check_conv_shapes(x, w, bias, padding, dilation, groups):
+    if w.shape[0] % groups:
+        raise LayerInputError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+                              f"but got weight of size {dims(w.shape)} instead")
+    if x.shape[1] != w.shape[1] * groups:
+        raise LayerInputError(f"Given groups={groups}, weight of size {dims(w.shape)}, expected input"
+                              f"{dims(x.shape)} to have {w.shape[1] * groups} channels, but got {x.shape[1]} "
+                              "channels instead")
+    if bias is not None and bias._data.shape != (w.shape[0],):
+        raise LayerInputError(f"Given weight of size {dims(w.shape)}, expected bias to be 1-dimensional with "
+                              f"{w.shape[0]} elements, but got bias of size {dims(bias._data.shape)} instead")
+    if x.dtype != w.dtype:
+        raise LayerInputError(f"expected scalar type {type_name(x)} but found {type_name(w)}")
+    if bias is not None and bias._data.dtype != x.dtype:
+        raise LayerInputError(f"Input type ({type_name(x).lower()}) and bias type "
+                              f"({type_name(bias._data).lower()}) should be the same")
+    ph, pw = x.shape[2] + 2 * padding[0], x.shape[3] + 2 * padding[1]
+    kh, kw = dilation[0] * (w.shape[2] - 1) + 1, dilation[1] * (w.shape[3] - 1) + 1
+    if ph < kh or pw < kw:
+        raise LayerInputError(f"Calculated padded input size per channel: ({ph} x {pw}). Kernel size: ({kh} x "
+                              f"{kw}). Kernel size can't be greater than actual input size")

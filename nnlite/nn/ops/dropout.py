@@ -1,21 +1,38 @@
-"""Dropout: multiplication by a fixed random mask (zeros, and 1/(1-p) elsewhere)."""
-from ...autograd import grad_mode
-from ...autograd.function import Function
-from ...autograd.tensor import _make
+"""Dropout: multiplication by a fixed random mask (zeros, and 1/(1-p) elsewhere), and ``dropout``."""
+import numpy as np
 
-_grad_state = grad_mode._state
+from ...autograd.op import Op
+from ...autograd.ops import vjp
+from ...autograd.random import default_generator
 
 
-class Dropout(Function):
-    _array_forward = True
+class Dropout(Op):
     node_name = "NativeDropoutBackward0"
 
-    @staticmethod
-    def forward(ctx, x, mask):
-        return x * mask
+    def forward(self, x):
+        return x * self.mask
 
-    @staticmethod
-    def backward(ctx, grad):
-        if not _grad_state[0]:
-            return _make(grad._data * ctx._params["mask"])
-        return grad * _make(ctx._params["mask"])
+    def backward(self, grad, needs):
+        return grad * vjp.const(self.mask, grad)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)`` (training only).
+
+    Example:
+        >>> F.dropout(nl.ones(4), p=0.0)
+        tensor([1., 1., 1., 1.])
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    x = input._data
+    if p == 1:
+        mask = np.zeros(x.shape, dtype=x.dtype)
+    else:
+        mask = default_generator.random(x.shape, dtype=np.float64 if x.dtype == np.float64 else np.float32)
+        mask = (mask >= p).astype(x.dtype) * np.asarray(1.0 / (1.0 - p), dtype=x.dtype)
+    if inplace:
+        return input._inplace(Dropout, mask=mask)
+    return Dropout.apply(input, mask=mask)

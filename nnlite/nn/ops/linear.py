@@ -1,23 +1,14 @@
-"""The affine map ``x @ w.T + b`` as one op, recorded as PyTorch records it.
+"""The affine map ``x @ w.T + b`` as one op, recorded as PyTorch records it, and ``linear``.
 
 With a bias the op is PyTorch's ``addmm(b, x, w.T)``: node ``AddmmBackward0`` whose inputs are
 (bias, input, weight), so ``next_functions[0]`` is the bias's accumulator, as in the tutorial's
 output. Without a bias it is ``mm(x, w.T)`` (``MmBackward0``, inputs (input, weight)).
-
-Backward has two forms of the same formulas: on plain arrays when nothing records (the usual
-first-order backward, where building no intermediate Tensors saves most of the time at small
-batch sizes), and with Tensor ops when the backward pass is itself recorded (``create_graph``).
 """
 import numpy as np
 
-from ...autograd import grad_mode
-from ...autograd.function import Function
-from ...autograd.tensor import _make
-
-_grad_state = grad_mode._state
-
-_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-               "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+from ...autograd.op import Op
+from ...autograd.ops import vjp
+from ._messages import type_name
 
 
 def _check(x, w):
@@ -25,59 +16,76 @@ def _check(x, w):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} and "
                            f"{w.shape[1]}x{w.shape[0]})")
     if x.dtype != w.dtype:
-        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_TYPE_NAMES.get(x.dtype.name, x.dtype)} "
-                           f"and {_TYPE_NAMES.get(w.dtype.name, w.dtype)}")
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {type_name(x)} and {type_name(w)}")
 
 
-class Linear(Function):
+def _mm(a, b):
+    return a.mm(b) if vjp.is_tensor(a) else np.dot(a, b)
+
+
+class Linear(Op):
     """``b + x @ w.T`` for a 2-D ``x`` (argument order as ``addmm``)."""
 
-    _array_forward = True
     node_name = "AddmmBackward0"
     saved_inputs = (1, 2)
 
-    @staticmethod
-    def forward(ctx, b, x, w):
+    def forward(self, b, x, w):
         _check(x, w)
         y = np.dot(x, w.T)
         y += b
         return y
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, w = ctx.saved_tensors
-        edges = ctx.next_functions
-        if not _grad_state[0]:
-            g = grad._data
-            return (_make(g.sum(0)) if edges[0][0] is not None else None,
-                    _make(np.dot(g, w._data)) if edges[1][0] is not None else None,
-                    _make(np.dot(g.T, x._data)) if edges[2][0] is not None else None)
-        gb = grad.sum(0) if edges[0][0] is not None else None
-        gx = grad.mm(w) if edges[1][0] is not None else None
-        gw = grad.t().mm(x) if edges[2][0] is not None else None
-        return gb, gx, gw
+    def backward(self, grad, needs):
+        x, w = self.inputs()
+        return (grad.sum(0) if needs[0] else None,
+                _mm(grad, w) if needs[1] else None,
+                _mm(grad.T, x) if needs[2] else None)
 
 
-class LinearNoBias(Function):
+class LinearNoBias(Op):
     """``x @ w.T`` for a 2-D ``x``."""
 
-    _array_forward = True
     node_name = "MmBackward0"
     saved_inputs = (0, 1)
 
-    @staticmethod
-    def forward(ctx, x, w):
+    def forward(self, x, w):
         _check(x, w)
         return np.dot(x, w.T)
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, w = ctx.saved_tensors
-        edges = ctx.next_functions
-        if not _grad_state[0]:
-            g = grad._data
-            return (_make(np.dot(g, w._data)) if edges[0][0] is not None else None,
-                    _make(np.dot(g.T, x._data)) if edges[1][0] is not None else None)
-        gx = grad.mm(w) if edges[0][0] is not None else None
-        gw = grad.t().mm(x) if edges[1][0] is not None else None
-        return gx, gw
+    def backward(self, grad, needs):
+        x, w = self.inputs()
+        return (_mm(grad, w) if needs[0] else None,
+                _mm(grad.T, x) if needs[1] else None)
+
+
+def linear(input, weight, bias=None):
+    """``input @ weight.T + bias`` over the last dimension of ``input``.
+
+    Args:
+        input: (*, in_features).
+        weight: (out_features, in_features).
+        bias: (out_features) or None.
+
+    Returns:
+        A tensor of shape (*, out_features).
+
+    Example:
+        >>> F.linear(nl.ones(2, 3), nl.ones(4, 3)).shape
+        nnlite.Size([2, 4])
+    """
+    nd = input._data.ndim
+    if nd == 2:
+        return _linear2d(input, weight, bias)
+    if nd == 1:
+        return _linear2d(input.unsqueeze(0), weight, bias).squeeze(0)
+    if nd == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D and 2D")
+    lead = input._data.shape[:-1]
+    out = _linear2d(input.reshape(-1, input._data.shape[-1]), weight, bias)
+    return out.reshape(lead + (weight._data.shape[0],))
+
+
+def _linear2d(x, weight, bias):
+    if bias is None:
+        return LinearNoBias.apply(x, weight)
+    return Linear.apply(bias, x, weight)

@@ -1,19 +1,19 @@
-"""Loss functions, each one op. All work in log space (log-sum-exp, softplus) for stability.
+"""Loss functions, each one op, and their entry functions (argument checks with PyTorch's messages).
 
-``reduction`` is ``"mean"``, ``"sum"`` or ``"none"`` everywhere. Backward formulas are Tensor
-expressions of the saved inputs; constants built from targets and weights are wrapped with
-``_make``, and quantities that depend on the input (softmax, sigmoid) are recomputed through their
-own ops when the backward pass is itself recorded, so second derivatives are exact.
+All work in log space (log-sum-exp, softplus) for stability. ``reduction`` is ``"mean"``,
+``"sum"`` or ``"none"`` everywhere. Constants built from targets and weights enter the formulas
+through ``vjp.const``; quantities that depend on the input (softmax, log-probabilities) through
+``vjp.value``, so that a recorded backward differentiates them and second derivatives are exact.
 """
+import math
+import warnings
+
 import numpy as np
 
-from ...autograd import grad_mode
-from ...autograd.function import Function
-from ...autograd.ops import sum_to
-from ...autograd.tensor import _make
-from .activation import LogSoftmax, Softmax, _log_softmax
-
-_grad_state = grad_mode._state
+from ...autograd.op import Op
+from ...autograd.ops import vjp
+from ...autograd.ops.activation import LogSoftmax, Relu, Sigmoid, Softmax, log_softmax_array
+from ._messages import dims, type_name
 
 
 def _reduce(loss, reduction):
@@ -31,61 +31,38 @@ def _scaled(grad, reduction, count):
     return grad
 
 
-class MseLoss(Function):
-    _array_forward = True
+def _unsqueeze1(g):
+    """A per-entry gradient (reduction "none") shaped to broadcast along the class axis."""
+    return g.reshape(g.shape[:1] + (1,) + g.shape[1:])
+
+
+class MseLoss(Op):
     saved_inputs = (0, 1)
 
-    @staticmethod
-    def forward(ctx, x, target, reduction):
+    def forward(self, x, target):
         diff = x - target
-        return _reduce(diff * diff, reduction)
+        return _reduce(diff * diff, self.reduction)
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, target = ctx.saved_tensors
-        if not _grad_state[0]:
-            diff = x._data - target._data
-            scale = grad._data * 2.0
-            if ctx._params["reduction"] == "mean":
-                scale = scale / diff.size
-            g = diff * scale
-            edges = ctx.next_functions
-            return (_make(_sum_to(g, x._data.shape)) if edges[0][0] is not None else None,
-                    _make(_sum_to(-g, target._data.shape)) if edges[1][0] is not None else None)
+    def backward(self, grad, needs):
+        x, target = self.inputs()
         diff = x - target
-        g = diff * _scaled(grad * 2.0, ctx._params["reduction"], diff.numel())
-        edges = ctx.next_functions
-        gx = sum_to(g, x.shape) if edges[0][0] is not None else None
-        gt = sum_to(-g, target.shape) if edges[1][0] is not None else None
-        return gx, gt
+        g = diff * _scaled(grad * 2.0, self.reduction, math.prod(diff.shape))
+        return (vjp.sum_to(g, x.shape) if needs[0] else None,
+                vjp.sum_to(-g, target.shape) if needs[1] else None)
 
 
-class L1Loss(Function):
-    _array_forward = True
+class L1Loss(Op):
     saved_inputs = (0, 1)
 
-    @staticmethod
-    def forward(ctx, x, target, reduction):
-        return _reduce(np.abs(x - target), reduction)
+    def forward(self, x, target):
+        return _reduce(np.abs(x - target), self.reduction)
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, target = ctx.saved_tensors
-        sign = (x - target).sign()
-        g = sign * _scaled(grad, ctx._params["reduction"], sign.numel())
-        edges = ctx.next_functions
-        gx = sum_to(g, x.shape) if edges[0][0] is not None else None
-        gt = sum_to(-g, target.shape) if edges[1][0] is not None else None
-        return gx, gt
-
-
-def _sum_to(a, shape):
-    """Sum a broadcast array down to ``shape``."""
-    if a.shape == shape:
-        return a
-    lead = a.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(shape) if n == 1 and a.shape[i + lead] != 1)
-    return a.sum(axis=axes, keepdims=True).reshape(shape) if axes else a.reshape(shape)
+    def backward(self, grad, needs):
+        x, target = self.inputs()
+        sign = vjp.sign(x - target)
+        g = sign * _scaled(grad, self.reduction, math.prod(sign.shape))
+        return (vjp.sum_to(g, x.shape) if needs[0] else None,
+                vjp.sum_to(-g, target.shape) if needs[1] else None)
 
 
 def _class_targets(target, ignore_index, n_classes):
@@ -129,44 +106,40 @@ def _target_weights(weight, safe, keep, dtype):
     return keep.astype(dtype) if weight is None else weight.astype(dtype)[safe] * keep
 
 
-def _reduce_weighted(ctx, losses, w, reduction, dtype):
-    """Reduce class-weighted losses; "mean" divides by the summed weights, kept as ``ctx.denom``."""
+def _reduce_weighted(op, losses, w, reduction, dtype):
+    """Reduce class-weighted losses; "mean" divides by the summed weights, kept as ``op.denom``."""
     if reduction == "mean":
-        ctx.denom = w.sum()
+        op.denom = w.sum()
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.asarray(losses.sum() / ctx.denom, dtype=dtype)
+            return np.asarray(losses.sum() / op.denom, dtype=dtype)
     return _reduce(losses, reduction)
 
 
-class NllLoss(Function):
+class NllLoss(Op):
     """Negative log-likelihood of class ``target`` under log-probabilities ``x`` (N, C, ...)."""
 
-    _array_forward = True
     node_name = "NllLossBackward0"
 
-    @staticmethod
-    def forward(ctx, x, target, weight, ignore_index, reduction):
-        safe, keep = _class_targets(target, ignore_index, x.shape[1])
-        w = _target_weights(weight, safe, keep, x.dtype)
+    def forward(self, x, target):
+        safe, keep = _class_targets(target, self.ignore_index, x.shape[1])
+        w = _target_weights(self.weight, safe, keep, x.dtype)
         losses = -_pick(x, safe) * w
-        ctx.safe, ctx.w, ctx.x_shape = safe, w, x.shape
-        return _reduce_weighted(ctx, losses, w, reduction, x.dtype)
+        self.safe, self.w, self.x_shape = safe, w, x.shape
+        return _reduce_weighted(self, losses, w, self.reduction, x.dtype)
 
-    @staticmethod
-    def backward(ctx, grad):
-        w = ctx.w
-        reduction = ctx._params["reduction"]
-        if reduction == "mean":
+    def backward(self, grad, needs):
+        w = self.w
+        if self.reduction == "mean":
             with np.errstate(invalid="ignore", divide="ignore"):
-                w = w / ctx.denom
-        elif reduction == "none":
-            grad = grad.unsqueeze(1)
-        coef = np.zeros(ctx.x_shape, dtype=w.dtype)
-        _add_at_targets(coef, ctx.safe, -w)
-        return grad * _make(coef), None, None
+                w = w / self.denom
+        elif self.reduction == "none":
+            grad = _unsqueeze1(grad)
+        coef = np.zeros(self.x_shape, dtype=w.dtype)
+        _add_at_targets(coef, self.safe, -w)
+        return grad * vjp.const(coef, grad), None
 
 
-class CrossEntropy(Function):
+class CrossEntropy(Op):
     """``nll_loss(log_softmax(x, 1), target)`` fused, with label smoothing; class-index targets.
 
     With smoothing ``s`` over ``C`` classes the loss of an entry is
@@ -174,147 +147,272 @@ class CrossEntropy(Function):
     the summed weights of the counted targets, as PyTorch does.
     """
 
-    _array_forward = True
     node_name = "NllLossBackward0"
     saved_inputs = (0,)
 
-    @staticmethod
-    def forward(ctx, x, target, weight, ignore_index, reduction, label_smoothing):
+    def forward(self, x, target):
+        s = self.label_smoothing
         n_classes = x.shape[1]
-        safe, keep = _class_targets(target, ignore_index, n_classes)
-        logp = _log_softmax(x, 1)
-        w_t = _target_weights(weight, safe, keep, x.dtype)
+        safe, keep = _class_targets(target, self.ignore_index, n_classes)
+        logp = log_softmax_array(x, 1)
+        w_t = _target_weights(self.weight, safe, keep, x.dtype)
         losses = -_pick(logp, safe) * w_t
-        if label_smoothing:
-            if weight is None:
+        if s:
+            if self.weight is None:
                 smooth = -logp.sum(axis=1) * keep
             else:
-                smooth = -(logp * _class_weights(weight, x.ndim, x.dtype)).sum(axis=1) * keep
-            losses = losses * (1 - label_smoothing) + smooth * (label_smoothing / n_classes)
-        ctx.logp, ctx.safe, ctx.keep, ctx.w_t = logp, safe, keep, w_t
-        return _reduce_weighted(ctx, losses, w_t, reduction, x.dtype)
+                smooth = -(logp * _class_weights(self.weight, x.ndim, x.dtype)).sum(axis=1) * keep
+            losses = losses * (1 - s) + smooth * (s / n_classes)
+        self.logp, self.safe, self.keep, self.w_t = logp, safe, keep, w_t
+        return _reduce_weighted(self, losses, w_t, self.reduction, x.dtype)
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, = ctx.saved_tensors
-        p = ctx._params
-        s = p["label_smoothing"]
-        logp, safe = ctx.logp, ctx.safe
-        if not s and not _grad_state[0]:
-            # the common case on arrays: softmax * w_t - w_t at the target, scaled
-            r = ctx.w_t
-            if p["reduction"] == "mean":
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    r = r / ctx.denom
-            k = np.exp(logp)
-            k *= np.expand_dims(r, 1)
-            _add_at_targets(k, safe, -r)
-            g = grad._data
-            k *= np.expand_dims(g, 1) if p["reduction"] == "none" else g
-            return _make(k), None, None
+    def backward(self, grad, needs):
+        x, = self.inputs()
+        s = self.label_smoothing
+        logp = self.logp
         # d(loss)/d(logp) = -coef; then d/dx = coef.sum(1) * softmax - coef
-        w_t = ctx.w_t * (1 - s) if s else ctx.w_t
         coef = np.zeros_like(logp)
-        _add_at_targets(coef, safe, w_t)
+        _add_at_targets(coef, self.safe, self.w_t * (1 - s) if s else self.w_t)
         if s:
-            keep = np.expand_dims(ctx.keep, 1).astype(logp.dtype)
-            per_class = 1.0 if p["weight"] is None else _class_weights(p["weight"], logp.ndim, logp.dtype)
+            keep = np.expand_dims(self.keep, 1).astype(logp.dtype)
+            per_class = 1.0 if self.weight is None else _class_weights(self.weight, logp.ndim, logp.dtype)
             coef += keep * per_class * (s / logp.shape[1])
-        if p["reduction"] == "mean":
+        if self.reduction == "mean":
             with np.errstate(invalid="ignore", divide="ignore"):
-                coef /= ctx.denom
-        elif p["reduction"] == "none":
-            grad = grad.unsqueeze(1)
-        soft = Softmax.apply(x, dim=1) if _grad_state[0] else _make(np.exp(logp))
-        return (soft * _make(coef.sum(axis=1, keepdims=True)) - _make(coef)) * grad, None, None
+                coef /= self.denom
+        elif self.reduction == "none":
+            grad = _unsqueeze1(grad)
+        soft = vjp.value(np.exp(logp), lambda: Softmax.apply(x, dim=1), grad)
+        return (soft * vjp.const(coef.sum(axis=1, keepdims=True), grad) - vjp.const(coef, grad)) * grad, None
 
 
-class CrossEntropyProb(Function):
+class CrossEntropyProb(Op):
     """Cross entropy against class probabilities ``target`` (same shape as ``x``), with smoothing.
 
     The "mean" reduction divides by the number of entries (N times the spatial size).
     """
 
-    _array_forward = True
     node_name = "CrossEntropyBackward0"
     saved_inputs = (0, 1)
 
-    @staticmethod
-    def forward(ctx, x, target, weight, reduction, label_smoothing):
-        logp = _log_softmax(x, 1)
-        t = target * (1 - label_smoothing) + label_smoothing / x.shape[1] if label_smoothing else target
-        if weight is not None:
-            t = t * _class_weights(weight, x.ndim, x.dtype)
-        ctx.logp = logp
-        return _reduce(-(logp * t).sum(axis=1), reduction)
+    def forward(self, x, target):
+        s = self.label_smoothing
+        logp = log_softmax_array(x, 1)
+        t = target * (1 - s) + s / x.shape[1] if s else target
+        if self.weight is not None:
+            t = t * _class_weights(self.weight, x.ndim, x.dtype)
+        self.logp = logp
+        return _reduce(-(logp * t).sum(axis=1), self.reduction)
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, target = ctx.saved_tensors
-        p = ctx._params
-        s = p["label_smoothing"]
+    def backward(self, grad, needs):
+        x, target = self.inputs()
+        s = self.label_smoothing
         n_classes = x.shape[1]
-        count = x.numel() // n_classes if x.ndim > 1 else 1
-        g = _scaled(grad, p["reduction"], count)
-        if p["reduction"] == "none":
-            g = g.unsqueeze(1)
-        w = None if p["weight"] is None else _make(_class_weights(p["weight"], x.ndim, x._data.dtype))
-        edges = ctx.next_functions
+        count = math.prod(x.shape) // n_classes if len(x.shape) > 1 else 1
+        g = _scaled(grad, self.reduction, count)
+        if self.reduction == "none":
+            g = _unsqueeze1(g)
+        w = None if self.weight is None else vjp.const(_class_weights(self.weight, len(x.shape), self.logp.dtype), g)
         gx = gt = None
-        if edges[0][0] is not None:
+        if needs[0]:
             t = target * (1 - s) + s / n_classes if s else target
             if w is not None:
                 t = t * w
-            soft = Softmax.apply(x, dim=1) if _grad_state[0] else _make(np.exp(ctx.logp))
-            gx = (soft * t.sum(1, keepdim=True) - t) * g
-        if edges[1][0] is not None:
-            logp = LogSoftmax.apply(x, dim=1) if _grad_state[0] else _make(ctx.logp)
+            soft = vjp.value(np.exp(self.logp), lambda: Softmax.apply(x, dim=1), g)
+            gx = (soft * vjp.sum(t, 1, keepdims=True) - t) * g
+        if needs[1]:
+            logp = vjp.value(self.logp, lambda: LogSoftmax.apply(x, dim=1), g)
             gt = logp * (-(1 - s)) * g if w is None else logp * w * (-(1 - s)) * g
         return gx, gt
 
 
-class BinaryCrossEntropyWithLogits(Function):
+class BinaryCrossEntropyWithLogits(Op):
     """``-[p * y * log(sigmoid(x)) + (1 - y) * log(1 - sigmoid(x))]``, computed with softplus.
 
     ``p`` is ``pos_weight`` (broadcast along the last dimension), 1 when None; ``weight``
     rescales each element.
     """
 
-    _array_forward = True
     saved_inputs = (0, 1)
 
-    @staticmethod
-    def forward(ctx, x, target, weight, pos_weight, reduction):
+    def forward(self, x, target):
         softplus_neg = np.logaddexp(0, -x)  # log(1 + exp(-x)) = -log(sigmoid(x))
-        if pos_weight is None:
+        if self.pos_weight is None:
             loss = (1 - target) * x + softplus_neg
         else:
-            loss = (1 - target) * x + (1 + (pos_weight - 1) * target) * softplus_neg
-        if weight is not None:
-            loss = loss * weight
-        return _reduce(loss.astype(x.dtype, copy=False), reduction)
+            loss = (1 - target) * x + (1 + (self.pos_weight - 1) * target) * softplus_neg
+        if self.weight is not None:
+            loss = loss * self.weight
+        return _reduce(loss.astype(x.dtype, copy=False), self.reduction)
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        p = ctx._params
-        pw = None if p["pos_weight"] is None else _make(np.asarray(p["pos_weight"], x._data.dtype))
-        w = None if p["weight"] is None else _make(np.asarray(p["weight"], x._data.dtype))
-        g = _scaled(grad, p["reduction"], x.numel())
-        edges = ctx.next_functions
+    def backward(self, grad, needs):
+        x, y = self.inputs()
+        pw = None if self.pos_weight is None else vjp.const(self.pos_weight, x)
+        w = None if self.weight is None else vjp.const(self.weight, x)
+        g = _scaled(grad, self.reduction, math.prod(x.shape))
         gx = gy = None
-        if edges[0][0] is not None:
-            s = x.sigmoid()
+        if needs[0]:
+            s = vjp.call(Sigmoid, x)
             dx = s - y if pw is None else ((pw - 1) * y + 1) * (s - 1) + (1 - y)
             if w is not None:
                 dx = dx * w
             gx = dx * g
-        if edges[1][0] is not None:
+        if needs[1]:
             dy = -x
             if pw is not None:
-                softplus_neg = (-x).relu() + ((-x.abs()).exp() + 1).log()
+                softplus_neg = vjp.call(Relu, -x) + vjp.log(vjp.exp(-abs(x)) + 1)
                 dy = dy + (pw - 1) * softplus_neg
             if w is not None:
                 dy = dy * w
             gy = dy * g
         return gx, gy
+
+
+# ---------------------------------------------------------------------------------------- entries
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def _reduction(reduction, size_average=None, reduce=None):
+    if size_average is not None or reduce is not None:  # PyTorch's legacy arguments
+        size_average = True if size_average is None else size_average
+        reduce = True if reduce is None else reduce
+        reduction = ("mean" if size_average else "sum") if reduce else "none"
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+def _warn_broadcast(input, target):
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have "
+                      "the same size.", UserWarning, stacklevel=3)
+        try:
+            np.broadcast_shapes(input._data.shape, target._data.shape)
+        except ValueError:
+            a, b = input._data.shape, target._data.shape
+            for i in range(1, min(len(a), len(b)) + 1):
+                if a[-i] != b[-i] and a[-i] != 1 and b[-i] != 1:
+                    raise RuntimeError(f"The size of tensor a ({a[-i]}) must match the size of tensor b ({b[-i]}) "
+                                       f"at non-singleton dimension {max(len(a), len(b)) - i}") from None
+            raise
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """Mean squared error ``(input - target) ** 2``, reduced."""
+    reduction = _reduction(reduction, size_average, reduce)
+    _warn_broadcast(input, target)
+    return MseLoss.apply(input, target, reduction=reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """Mean absolute error ``|input - target|``, reduced."""
+    reduction = _reduction(reduction, size_average, reduce)
+    _warn_broadcast(input, target)
+    return L1Loss.apply(input, target, reduction=reduction)
+
+
+def _class_target_checks(input, target, weight, fn):
+    t = target._data
+    x = input._data
+    if t.dtype.kind not in "iu" or t.dtype == np.int32 or t.dtype.itemsize not in (1, 8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {type_name(t)}")
+    if x.ndim == 1:
+        if t.ndim != 0:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    elif x.ndim == 2:
+        if t.ndim != 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        if t.shape[0] != x.shape[0]:
+            raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({t.shape[0]}).")
+    elif x.ndim > 2:
+        expected = (x.shape[0],) + x.shape[2:]
+        if t.shape != expected:
+            if t.shape[:1] != x.shape[:1]:
+                raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
+                                 f"({t.shape[0] if t.ndim else 1}).")
+            raise RuntimeError(f"Expected target size {dims(expected)}, got {dims(t.shape)}")
+    else:
+        raise ValueError(f"Expected 1 or more dimensions (got {x.ndim})")
+    n_classes = x.shape[0] if x.ndim == 1 else x.shape[1]
+    if weight is not None and weight._data.shape != (n_classes,):
+        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes or no classes but "
+                           f"got weight tensor of shape: {dims(weight._data.shape)}")
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    """Negative log-likelihood of class-index ``target`` given log-probabilities ``input`` (N, C, ...)."""
+    reduction = _reduction(reduction, size_average, reduce)
+    _class_target_checks(input, target, weight, "nll_loss")
+    w = None if weight is None else weight._data
+    if input._data.ndim == 1:
+        out = NllLoss.apply(input.unsqueeze(0), target._data.reshape(1), weight=w,
+                                 ignore_index=ignore_index, reduction=reduction)
+        return out.squeeze(0) if reduction == "none" else out
+    return NllLoss.apply(input, target._data, weight=w, ignore_index=ignore_index, reduction=reduction)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    """Cross entropy between logits ``input`` (N, C, ...) and class indices or class probabilities.
+
+    Class-index targets (int64) may use ``ignore_index``; probability targets have ``input``'s
+    shape. ``label_smoothing`` mixes the target with the uniform distribution.
+
+    Example:
+        >>> F.cross_entropy(nl.zeros(2, 4), nl.tensor([0, 3]))
+        tensor(1.3863)
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    x, t = input._data, target._data
+    w = None if weight is None else weight._data
+    unbatched = x.ndim == 1
+    if t.dtype.kind == "f" and t.shape == x.shape:
+        if w is not None and w.shape != (x.shape[1 if x.ndim > 1 else 0],):
+            raise RuntimeError(f"weight tensor should be defined either for all {x.shape[1]} classes or no classes "
+                               f"but got weight tensor of shape: {dims(w.shape)}")
+        if unbatched:
+            out = CrossEntropyProb.apply(input.unsqueeze(0), target.unsqueeze(0), weight=w,
+                                              reduction=reduction, label_smoothing=float(label_smoothing))
+            return out.squeeze(0) if reduction == "none" else out
+        return CrossEntropyProb.apply(input, target, weight=w, reduction=reduction,
+                                           label_smoothing=float(label_smoothing))
+    if t.dtype.kind == "f" and x.ndim > 1 and t.ndim == x.ndim:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported" if x.ndim == 2 else
+                           f"Expected target size {dims((x.shape[0],) + x.shape[2:])}, got {dims(t.shape)}")
+    _class_target_checks(input, target, weight, "cross_entropy")
+    if unbatched:
+        out = CrossEntropy.apply(input.unsqueeze(0), t.reshape(1), weight=w, ignore_index=ignore_index,
+                                      reduction=reduction, label_smoothing=float(label_smoothing))
+        return out.squeeze(0) if reduction == "none" else out
+    return CrossEntropy.apply(input, t, weight=w, ignore_index=ignore_index, reduction=reduction,
+                                   label_smoothing=float(label_smoothing))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    """Binary cross entropy of ``sigmoid(input)`` against ``target``, computed stably from logits.
+
+    ``pos_weight`` weighs the positive term per class (broadcast along the last dimension).
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    x = input._data
+    for name, t in (("weight", weight), ("pos_weight", pos_weight)):
+        if t is not None:
+            try:
+                np.broadcast_shapes(t._data.shape, x.shape)
+            except ValueError:
+                a, b = t._data.shape, x.shape
+                i = next(i for i in range(1, min(len(a), len(b)) + 1) if a[-i] not in (1, b[-i]))
+                raise RuntimeError(f"The size of tensor a ({a[-i]}) must match the size of tensor b ({b[-i]}) at "
+                                   f"non-singleton dimension {len(b) - i}") from None
+    if target._data.dtype != x.dtype:
+        target = target.to(x.dtype)
+    return BinaryCrossEntropyWithLogits.apply(
+        input, target, weight=None if weight is None else weight._data.astype(x.dtype, copy=False),
+        pos_weight=None if pos_weight is None else pos_weight._data.astype(x.dtype, copy=False),
+        reduction=reduction)

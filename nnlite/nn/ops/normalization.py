@@ -1,9 +1,9 @@
-"""Batch normalisation over dimension 1 (channels) as one op."""
-from ...autograd import grad_mode
-from ...autograd.function import Function
-from ...autograd.tensor import _make
+"""Batch normalisation over dimension 1 (channels) as one op, and ``batch_norm``."""
+import numpy as np
 
-_grad_state = grad_mode._state
+from ...autograd.op import Op
+from ...autograd.ops import vjp
+from ._messages import LayerInputError
 
 
 def channel_shape(ndim, channels):
@@ -16,7 +16,7 @@ def reduce_axes(ndim):
     return (0,) + tuple(range(2, ndim))
 
 
-class BatchNorm(Function):
+class BatchNorm(Op):
     """``(x - mean) * invstd * w + b`` with per-channel ``mean`` and ``invstd`` arrays.
 
     With ``batch_stats=True`` the statistics are those of ``x`` itself (training), so the
@@ -24,62 +24,93 @@ class BatchNorm(Function):
     ``w`` and ``b`` may be None.
     """
 
-    _array_forward = True
     node_name = "NativeBatchNormBackward0"
     saved_inputs = (0, 1)
 
-    @staticmethod
-    def forward(ctx, x, w, b, mean, invstd, batch_stats, eps):
+    def forward(self, x, w, b):
         shape = channel_shape(x.ndim, x.shape[1])
-        scale = invstd if w is None else invstd * w
-        shift = -mean * scale if b is None else b - mean * scale
+        scale = self.invstd if w is None else self.invstd * w
+        shift = -self.mean * scale if b is None else b - self.mean * scale
         y = x * scale.reshape(shape)
         y += shift.reshape(shape)
         return y
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, w = ctx.saved_tensors
-        p = ctx._params
-        edges = ctx.next_functions
+    def backward(self, grad, needs):
+        x, w = self.inputs()
         axes = reduce_axes(x.ndim)
         shape = channel_shape(x.ndim, x.shape[1])
-        batch_stats = p["batch_stats"]
-        if not _grad_state[0]:
-            return _batch_norm_backward_arrays(grad._data, x._data, None if w is None else w._data, p, edges,
-                                               axes, shape)
-        if batch_stats:
-            # recorded backward: the statistics as functions of x, so that x's second derivative exists
-            centered = x - x.mean(axes, keepdim=True)
-            invstd = ((centered * centered).mean(axes, keepdim=True) + p["eps"]) ** -0.5
-            xhat = centered * invstd
+        if self.batch_stats:
+            # the statistics are functions of x: recomputed as such when the formula is recorded
+            invstd = vjp.value(self.invstd.reshape(shape), lambda: _batch_invstd(x, axes, self.eps), x)
+            mean = vjp.value(self.mean.reshape(shape), lambda: vjp.mean(x, axes, keepdims=True), x)
+            xhat = (x - mean) * invstd
         else:
-            inv = p["invstd"].reshape(shape)
-            invstd = _make(inv)
-            xhat = (x - _make(p["mean"].reshape(shape))) * invstd  # fixed statistics; xhat still depends on x
-        gx = gw = gb = None
-        if edges[1][0] is not None:
-            gw = (grad * xhat).sum(axes)
-        if edges[2][0] is not None:
-            gb = grad.sum(axes)
-        if edges[0][0] is not None:
+            invstd = vjp.const(self.invstd.reshape(shape), x)
+            xhat = (x - vjp.const(self.mean.reshape(shape), x)) * invstd  # fixed statistics
+        gw = vjp.sum(grad * xhat, axes) if needs[1] else None
+        gb = vjp.sum(grad, axes) if needs[2] else None
+        gx = None
+        if needs[0]:
             g = grad if w is None else grad * w.reshape(shape)
-            if batch_stats:
-                g = g - g.mean(axes, keepdim=True) - xhat * (g * xhat).mean(axes, keepdim=True)
+            if self.batch_stats:
+                g = g - vjp.mean(g, axes, keepdims=True) - xhat * vjp.mean(g * xhat, axes, keepdims=True)
             gx = g * invstd
         return gx, gw, gb
 
 
-def _batch_norm_backward_arrays(g, x, w, p, edges, axes, shape):
-    """First-order backward on arrays (the Tensor formulas above, evaluated without a graph)."""
-    invstd = p["invstd"].reshape(shape)
-    xhat = (x - p["mean"].reshape(shape)) * invstd
-    gw = _make((g * xhat).sum(axes)) if edges[1][0] is not None else None
-    gb = _make(g.sum(axes)) if edges[2][0] is not None else None
-    gx = None
-    if edges[0][0] is not None:
-        gh = g if w is None else g * w.reshape(shape)
-        if p["batch_stats"]:
-            gh = gh - gh.mean(axes, keepdims=True) - xhat * (gh * xhat).mean(axes, keepdims=True)
-        gx = _make(gh * invstd)
-    return gx, gw, gb
+def _batch_invstd(x, axes, eps):
+    centered = x - x.mean(axes, keepdim=True)
+    return ((centered * centered).mean(axes, keepdim=True) + eps) ** -0.5
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """Batch normalisation over dimension 1.
+
+    In training the batch statistics normalise the input and, when running buffers are given,
+    update them in place: ``running = (1 - momentum) * running + momentum * batch`` (the variance
+    unbiased). Otherwise the running statistics are used.
+
+    Example:
+        >>> F.batch_norm(nl.tensor([[1.], [3.]]), None, None, training=True)
+        tensor([[-1.0000],
+                [ 1.0000]])
+    """
+    x = input._data
+    if x.ndim < 2:
+        raise ValueError(f"expected 2D or more input (got {x.ndim}D input)")
+    c = x.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                    ("bias", bias)):
+        if t is not None and t._data.size != c:
+            raise LayerInputError(f"{name} should contain {c} elements not {t._data.size}")
+    if training:
+        count = x.size // c
+        if count <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                             f"{input.shape}")
+        axes = reduce_axes(x.ndim)
+        mean = x.mean(axis=axes)
+        centered = x - mean.reshape(channel_shape(x.ndim, c))
+        var = (centered * centered).mean(axis=axes)
+        if running_mean is not None:
+            m = float(momentum)
+            rm = running_mean._data
+            rm *= 1 - m
+            rm += m * mean.astype(rm.dtype, copy=False)
+            running_mean._bump_version()
+        if running_var is not None:
+            m = float(momentum)
+            rv = running_var._data
+            rv *= 1 - m
+            rv += (m * count / (count - 1)) * var.astype(rv.dtype, copy=False)
+            running_var._bump_version()
+        batch_stats = True
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError(("running_mean" if running_mean is None else "running_var")
+                               + " must be defined in evaluation mode")
+        mean = running_mean._data.astype(x.dtype, copy=False)
+        var = running_var._data.astype(x.dtype, copy=False)
+        batch_stats = False
+    invstd = (1.0 / np.sqrt(var + eps)).astype(x.dtype, copy=False)
+    return BatchNorm.apply(input, weight, bias, mean=mean, invstd=invstd, batch_stats=batch_stats, eps=eps)

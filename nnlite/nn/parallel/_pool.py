@@ -422,7 +422,7 @@ class WorkerPool:
             for stage, view in zip(self.staging, self.buffer_views):
                 np.copyto(view, stage)
             for b in self.buffers:
-                b._vc[0] += 1
+                b._bump_version()
         results = []
         for rank in sorted(replies):
             res = replies[rank][1]

@@ -240,7 +240,7 @@ class _Job:
         self.input_splits = input_splits
         self.param_indices = param_indices
         self.params = [pool.params[i] for i in param_indices]
-        self.param_versions = [p._vc[0] for p in self.params]
+        self.param_versions = [p._version for p in self.params]
         self.call_id = None
         self.kept = False
         self.released = False
@@ -385,7 +385,7 @@ class Gather(Function):
         if grad_mode.is_grad_enabled():
             raise RuntimeError("DataParallel does not support create_graph=True (higher-order gradients)")
         for p, version in zip(job.params, job.param_versions):
-            if p._vc[0] != version:
+            if p._version != version:
                 raise RuntimeError(_modified_message(p, version))
         n_inputs = len(job.diff_inputs) + len(job.param_indices)
         if all(g is None for g in grads):

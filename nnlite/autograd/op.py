@@ -1,0 +1,175 @@
+"""``Op``: the base of nnlite's built-in differentiable operations.
+
+A built-in op is one class holding its forward (on numpy arrays) and its backward formula,
+written once. Calling ``MyOp.apply(*inputs, **params)`` creates the op, whose parameters become
+plain attributes (``self.dim``; defaults are class attributes), runs ``forward`` on the inputs'
+arrays and, when an input requires grad and recording is on, makes the op the output's
+``grad_fn``. Example::
+
+    class Sigmoid(Op):
+        saves_output = True
+
+        def forward(self, x):
+            return 1 / (1 + np.exp(-x))
+
+        def backward(self, grad, needs):
+            y = self.output()
+            return grad * y * (1 - y)
+
+The engine calls ``backward(grad, needs)``: ``needs[k]`` says whether input ``k`` needs a
+gradient (return ``None`` for the others). For a first-order backward the engine passes numpy
+arrays, and ``self.inputs()`` / ``self.output()`` give arrays: nothing is recorded. Under
+``create_graph=True`` it passes Tensors and the same accessors give Tensors (the output recomputed
+from the inputs), so the very same formula records a graph and gradients of gradients exist.
+Formulas therefore use operators that arrays and Tensors share, the helpers of
+``autograd/ops/vjp.py`` for the rest, and ``vjp.call(OtherOp, ...)`` to run another op.
+
+An op that is a composition of existing ops (``leaky_relu``) is a plain function, not an Op.
+This base is for nnlite's own ops; user-defined operations subclass ``nl.autograd.Function``.
+"""
+import numpy as np
+
+from . import grad_mode
+from .node import FREED, NO_EDGE, SECOND_BACKWARD, Node, OutputInfo, gradient_edge, modified_message
+
+_grad_state = grad_mode._state
+_new = object.__new__
+
+# The Tensor class sits above the ops (its methods call them), so it introduces itself here once
+# it is defined (``register_tensor_type``) instead of being imported.
+Tensor = None
+make_tensor = None
+
+
+def register_tensor_type(tensor_class, make):
+    """Called once by ``tensor.py``: the class ops return and its fast array-wrapping constructor."""
+    global Tensor, make_tensor
+    Tensor, make_tensor = tensor_class, make
+
+
+class Op(Node):
+    """Base class of built-in ops; see the module docstring for the contract."""
+
+    __slots__ = ()
+    _plain = True
+    #: graph node name, as PyTorch's (default: class name + "Backward0")
+    node_name = None
+    #: positions of the inputs that backward reads through ``self.inputs()``
+    saved_inputs = ()
+    #: whether backward reads the op's result through ``self.output()``
+    saves_output = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "node_name" not in cls.__dict__:
+            cls.node_name = cls.__name__ + "Backward0"
+
+    def name(self):
+        return self.node_name
+
+    def forward(self, *arrays):
+        """Compute the result array from the input arrays (parameters are attributes)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement forward")
+
+    def backward(self, grad, needs):
+        """Gradients of the inputs given the output's gradient: one per input, or a single one."""
+        raise NotImplementedError(f"{type(self).__name__} must implement backward")
+
+    def save(self, inputs):
+        """The inputs to keep for backward (``saved_inputs`` by default; ops may save fewer)."""
+        return [inputs[i] for i in self.saved_inputs]
+
+    # ------------------------------------------------------------------ backward-side accessors
+    def inputs(self):
+        """The saved inputs: arrays in a first-order backward, Tensors under ``create_graph``.
+
+        Non-tensor inputs (Python numbers, None) come back as they were given.
+        """
+        saved = self.saved_tensors
+        if _grad_state[0]:
+            return saved
+        return [t._data if isinstance(t, Tensor) else t for t in saved]
+
+    def output(self):
+        """The op's result: an array, or under ``create_graph`` a Tensor recomputed from the
+        saved inputs so that higher-order gradients flow through it."""
+        out = self.output_array()
+        if _grad_state[0]:
+            params = {k: v for k, v in self.__dict__.items() if k[0] != "_"}
+            return type(self).apply(*self.inputs(), **params)
+        return out
+
+    def output_array(self):
+        """The saved result's array (a constant, checked for in-place changes)."""
+        out = self._output
+        if out is FREED:
+            raise RuntimeError(SECOND_BACKWARD)
+        counter, version = self._output_version
+        if counter[0] != version:
+            raise RuntimeError(modified_message(OutputInfo(out, counter, self), version))
+        return out
+
+    # ------------------------------------------------------------------ the hot path
+    @classmethod
+    def apply(cls, *args, **params):
+        """Run the op on ``args`` (Tensors and constants); record it when an input requires grad."""
+        op = _new(cls)
+        if params:
+            op.__dict__ = params  # a fresh dict per call: the parameters become attributes
+        record = False
+        arrays = []
+        for a in args:
+            if isinstance(a, Tensor):
+                arrays.append(a._data)
+                if a._requires_grad:
+                    record = True
+            else:
+                arrays.append(a)
+        out = op.forward(*arrays)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        t = _new(Tensor)
+        t._data = out
+        t._grad = None
+        t._output_nr = 0
+        t._vc = [0]
+        t._grad_acc = None
+        t._retains_grad = False
+        t._hooks = None
+        if not (record and _grad_state[0]):
+            t._grad_fn = None
+            t._requires_grad = False
+            return t
+        edges = []
+        needs = []
+        for a in args:
+            if not isinstance(a, Tensor):
+                edges.append(NO_EDGE)
+                needs.append(False)
+            elif a._grad_fn is not None:
+                edges.append((a._grad_fn, a._output_nr))
+                needs.append(True)
+            elif a._requires_grad:
+                edges.append(gradient_edge(a))
+                needs.append(True)
+            else:
+                edges.append(NO_EDGE)
+                needs.append(False)
+        op.next_functions = tuple(edges)
+        op._needs = tuple(needs)
+        if cls.saved_inputs:
+            op.save_for_backward(*op.save(args))
+        if cls.saves_output:
+            op._output = out
+            op._output_version = (t._vc, 0)
+        t._grad_fn = op
+        t._requires_grad = True
+        return t
+
+
+def run_forward(cls, arrays, params):
+    """``cls``'s forward on arrays, nothing recorded: how a backward formula runs another op."""
+    op = _new(cls)
+    if params:
+        op.__dict__ = params
+    return op.forward(*arrays)

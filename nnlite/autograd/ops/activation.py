@@ -1,0 +1,182 @@
+"""Activations: ``relu``, ``sigmoid``, ``tanh``, ``softmax`` and ``log_softmax`` (with their entries)."""
+import warnings
+
+import numpy as np
+
+from ..op import Op
+from ..sizes import wrap_dim
+from . import vjp
+from .where import Where
+
+
+class Relu(Op):
+    saves_output = True
+
+    def forward(self, a):
+        return np.maximum(a, 0)
+
+    def backward(self, grad, needs):
+        # relu'(x) depends on the sign only, so the output array is enough even for higher order
+        return grad * vjp.const(self.output_array() > 0, grad)
+
+
+class Sigmoid(Op):
+    saved_inputs = (0,)
+    saves_output = True
+
+    def forward(self, a):
+        # split by sign so that exp never overflows
+        out = np.empty_like(a)
+        pos = a >= 0
+        out[pos] = 1 / (1 + np.exp(-a[pos]))
+        e = np.exp(a[~pos])
+        out[~pos] = e / (1 + e)
+        return out
+
+    def backward(self, grad, needs):
+        y = self.output()
+        return grad * y * (1 - y)
+
+
+class Tanh(Op):
+    saved_inputs = (0,)
+    saves_output = True
+
+    def forward(self, a):
+        return np.tanh(a)
+
+    def backward(self, grad, needs):
+        y = self.output()
+        return grad * (1 - y * y)
+
+
+class Softmax(Op):
+    """``exp(x - max) / sum(exp(x - max))`` along ``dim``; backward ``y * (g - sum(g * y))``."""
+
+    saved_inputs = (0,)
+    saves_output = True
+    dim = None
+
+    def forward(self, x):
+        e = np.exp(x - np.max(x, axis=self.dim, keepdims=True))
+        e /= np.sum(e, axis=self.dim, keepdims=True)
+        return e
+
+    def backward(self, grad, needs):
+        y = self.output()
+        return y * (grad - vjp.sum(grad * y, self.dim, keepdims=True))
+
+
+class LogSoftmax(Op):
+    """``x - logsumexp(x)`` along ``dim``; backward ``g - exp(y) * sum(g)``."""
+
+    saved_inputs = (0,)
+    saves_output = True
+    dim = None
+
+    def forward(self, x):
+        return log_softmax_array(x, self.dim)
+
+    def backward(self, grad, needs):
+        y = self.output()
+        return grad - vjp.exp(y) * vjp.sum(grad, self.dim, keepdims=True)
+
+
+def log_softmax_array(x, dim):
+    shifted = x - np.max(x, axis=dim, keepdims=True)
+    shifted -= np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+    return shifted
+
+
+def _softmax_dim(name, ndim, stacklevel):
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
+                  "as an argument.", UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """``exp(x) / sum(exp(x))`` along ``dim``, computed stably.
+
+    Args:
+        input: the tensor.
+        dim: the dimension the results sum to 1 along.
+        dtype: cast the input to this dtype first.
+
+    Returns:
+        A tensor of ``input``'s shape.
+
+    Example:
+        >>> F.softmax(nl.tensor([0., 0.]), dim=0)
+        tensor([0.5000, 0.5000])
+    """
+    if dtype is not None:
+        input = input.to(dtype)
+    nd = input._data.ndim
+    dim = _softmax_dim("softmax", nd, _stacklevel) if dim is None else wrap_dim(dim, nd)
+    return Softmax.apply(input, dim=dim)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """``x - logsumexp(x)`` along ``dim``: the logarithm of ``softmax``, computed stably.
+
+    Example:
+        >>> F.log_softmax(nl.tensor([0., 0.]), dim=0)
+        tensor([-0.6931, -0.6931])
+    """
+    if dtype is not None:
+        input = input.to(dtype)
+    nd = input._data.ndim
+    dim = _softmax_dim("log_softmax", nd, _stacklevel) if dim is None else wrap_dim(dim, nd)
+    return LogSoftmax.apply(input, dim=dim)
+
+
+def relu(input, inplace=False):
+    """``max(input, 0)``; with ``inplace`` the input tensor is overwritten.
+
+    Example:
+        >>> F.relu(nl.tensor([-1., 2.]))
+        tensor([0., 2.])
+    """
+    if inplace:
+        return input.relu_()
+    return Relu.apply(input)
+
+
+def relu_(input):
+    """``relu`` in place."""
+    return input.relu_()
+
+
+def sigmoid(input):
+    """``1 / (1 + exp(-input))``, computed without overflow."""
+    return Sigmoid.apply(input)
+
+
+def tanh(input):
+    """The hyperbolic tangent."""
+    return Tanh.apply(input)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """``input`` where it is positive, ``negative_slope * input`` elsewhere.
+
+    A composite of existing ops (no backward of its own): at 0 the gradient is
+    ``negative_slope``, as in PyTorch.
+
+    Args:
+        input: the tensor.
+        negative_slope: the slope for negative inputs.
+        inplace: overwrite ``input`` with the result.
+
+    Example:
+        >>> F.leaky_relu(nl.tensor([-2., 3.]), 0.1)
+        tensor([-0.2000,  3.0000])
+    """
+    if inplace:
+        return leaky_relu_(input, negative_slope)
+    return Where.apply(input._data > 0, input, input * negative_slope)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    """``leaky_relu`` in place."""
+    return input.copy_(leaky_relu(input, negative_slope))

@@ -1,0 +1,114 @@
+"""What backward formulas use beyond the operators that arrays and Tensors share.
+
+A formula runs on numpy arrays in a first-order backward and on Tensors under ``create_graph``
+(see ``autograd/op.py``). ``+ - * / **``, ``@``, ``.reshape``, ``.T`` and indexing mean the same
+on both; the functions here cover the rest, each choosing the numpy call or the Tensor method
+from its operand.
+"""
+import numpy as np
+
+from .. import op as _op
+
+
+def is_tensor(x):
+    return isinstance(x, _op.Tensor)
+
+
+def const(array, like):
+    """A constant (mask, weights) to combine with ``like``: the array itself in a first-order
+    backward, a Tensor of ``like``'s dtype (outside the graph) under ``create_graph``."""
+    if isinstance(like, _op.Tensor):
+        return _op.make_tensor(np.asarray(array, dtype=like._data.dtype))
+    return array
+
+
+def mask(array, like):
+    """``array`` (a mask or weights) in ``like``'s dtype, as a constant (see ``const``)."""
+    if isinstance(like, _op.Tensor):
+        return _op.make_tensor(np.asarray(array, dtype=like._data.dtype))
+    return np.asarray(array, dtype=np.result_type(like))
+
+
+def value(saved, recompute, like):
+    """A quantity forward already computed (``saved``, an array) that depends on the inputs: the
+    array itself in a first-order backward, ``recompute()`` under ``create_graph`` so that its
+    derivative exists (batch statistics, log-probabilities)."""
+    if isinstance(like, _op.Tensor):
+        return recompute()
+    return saved
+
+
+def call(op_class, *args, **params):
+    """Run another op inside a formula: recorded when an argument is a Tensor, else on arrays."""
+    for a in args:
+        if isinstance(a, _op.Tensor):
+            return op_class.apply(*args, **params)
+    return _op.run_forward(op_class, args, params)
+
+
+def sum_array_to(a, shape):
+    """Sum a broadcast array down to ``shape`` (the leading and the size-1 dimensions)."""
+    lead = a.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and a.shape[i + lead] != 1)
+    out = np.sum(a, axis=axes, keepdims=True) if axes else a
+    return out.reshape(shape)
+
+
+def sum_to(g, shape):
+    """Reduce a broadcast gradient to ``shape`` (None stays None)."""
+    if g is None:
+        return None
+    if isinstance(g, _op.Tensor):
+        return g if g._data.shape == shape else g.sum_to_size(shape)
+    return g if np.shape(g) == shape else sum_array_to(np.asarray(g), shape)
+
+
+def expand(g, shape):
+    """Broadcast ``g`` to ``shape`` (a read-only view for arrays; later sums copy as needed)."""
+    if isinstance(g, _op.Tensor):
+        return g.expand(shape)
+    return np.broadcast_to(g, shape)
+
+
+def sum(x, axes, keepdims=False):
+    if isinstance(x, _op.Tensor):
+        return x.sum(axes, keepdims)
+    return np.sum(x, axis=axes, keepdims=keepdims)
+
+
+def mean(x, axes, keepdims=False):
+    if isinstance(x, _op.Tensor):
+        return x.mean(axes, keepdims)
+    return np.mean(x, axis=axes, keepdims=keepdims)
+
+
+def exp(x):
+    return x.exp() if isinstance(x, _op.Tensor) else np.exp(x)
+
+
+def log(x):
+    return x.log() if isinstance(x, _op.Tensor) else np.log(x)
+
+
+def sign(x):
+    return x.sign() if isinstance(x, _op.Tensor) else np.sign(x)
+
+
+def permute(x, dims):
+    return x.permute(dims) if isinstance(x, _op.Tensor) else x.transpose(dims)
+
+
+def swap_last(x):
+    """``x`` with its last two dimensions swapped (``mT``)."""
+    return x.transpose(-1, -2) if isinstance(x, _op.Tensor) else np.swapaxes(x, -1, -2)
+
+
+def cast(x, dtype):
+    return x.to(dtype) if isinstance(x, _op.Tensor) else x.astype(dtype)
+
+
+def channel_sum(g):
+    """Sum of an NCHW gradient over all but the channel axis (a bias gradient)."""
+    if isinstance(g, _op.Tensor):
+        return g.sum((0, 2, 3))
+    return np.einsum("nchw->c", g)  # twice as fast as g.sum((0, 2, 3)) here

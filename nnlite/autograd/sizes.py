@@ -1,0 +1,37 @@
+"""Shapes and dimension arguments: ``nnlite.Size`` and the normalising of ``dim``/``size`` arguments."""
+from collections import namedtuple
+
+values_indices = namedtuple("values_indices", ["values", "indices"])
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple printed as ``nnlite.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"nnlite.Size([{', '.join(str(s) for s in self)}])"
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+def wrap_dim(dim, ndim):
+    """``dim`` as a non-negative axis of an ``ndim``-dimensional tensor (PyTorch's IndexError if out of range)."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def shape_arg(size):
+    """``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(nl.Size([2, 3]))`` all mean shape (2, 3)."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    try:
+        return tuple(int(s) for s in size)
+    except TypeError:
+        raise TypeError(f"size must be a sequence of ints, got {size!r}") from None
