@@ -138,6 +138,7 @@ CASES = [
     Case("linear_1d", F.linear, lambda *a: _t().linear(*a), [Arg((4,)), Arg((3, 4)), Arg((3,))]),
     # ---------------------------------------------------------------- activations
     Case("relu", F.relu, lambda x: _t().relu(x), [Arg((3, 5), "away0")]),
+    Case("leaky_relu", lambda x: F.leaky_relu(x, 0.2), lambda x: _t().leaky_relu(x, 0.2), [Arg((3, 5), "away0")]),
     Case("sigmoid", F.sigmoid, lambda x: _torch().sigmoid(x), [Arg((3, 5))]),
     Case("tanh", F.tanh, lambda x: _torch().tanh(x), [Arg((3, 5))]),
     Case("softmax_dim1", lambda x: F.softmax(x, dim=1), lambda x: _t().softmax(x, dim=1), [Arg((3, 5))]),

@@ -67,6 +67,8 @@ LAYERS = [
     ("dropout_p0", lambda m: m.Dropout(0.0), (3, 4)),
     ("relu", lambda m: m.ReLU(), (3, 4)),
     ("relu_inplace", lambda m: m.ReLU(inplace=True), (3, 4)),
+    ("leaky_relu", lambda m: m.LeakyReLU(), (3, 4)),
+    ("leaky_relu_inplace", lambda m: m.LeakyReLU(0.2, inplace=True), (3, 4)),
     ("sigmoid", lambda m: m.Sigmoid(), (3, 4)),
     ("tanh", lambda m: m.Tanh(), (3, 4)),
     ("softmax", lambda m: m.Softmax(dim=1), (3, 4)),

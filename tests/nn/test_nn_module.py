@@ -558,6 +558,11 @@ def test_layer_errors_contain_torchs_message():
     lambda lib: lib.BCEWithLogitsLoss()(lib_ones(lib)(4, 10), lib_ones(lib)(4, 9)),
     lambda lib: lib.MSELoss(reduction="foo")(lib_ones(lib)(4, 10), lib_ones(lib)(4, 10)),
     lambda lib: lib.Softmax(dim=3)(lib_ones(lib)(4, 10)),
+    lambda lib: lib.functional.max_pool2d(lib_ones(lib)(1, 1, 8, 8), 3, stride=1, padding=2, dilation=2),
+    lambda lib: lib.MaxPool2d(3, 1, 2, 2)(lib_ones(lib)(1, 1, 8, 8)),
+    lambda lib: lib.functional.max_pool2d(lib_ones(lib)(1, 1, 8, 8), 3, stride=1, padding=(1, 2)),
+    lambda lib: lib.functional.avg_pool2d(lib_ones(lib)(1, 1, 8, 8), 3, stride=1, padding=2),
+    lambda lib: lib.functional.conv2d(lib_ones(lib)(1, 4, 8, 8), lib_ones(lib)(3, 2, 3, 3), groups=2),
 ], ids=lambda f: "")
 def test_constructor_and_input_errors_match_torch(action):
     torch = torch_or_skip()

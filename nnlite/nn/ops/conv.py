@@ -143,7 +143,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 def _check_conv_shapes(x, w, bias, padding, dilation, groups):
     if w.shape[0] % groups:
         raise LayerInputError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
-                              f"but got weight of size {dims(w.shape)} instead")
+                              f"but got weight of size [{dims(w.shape)}] instead")  # PyTorch's double brackets
     if x.shape[1] != w.shape[1] * groups:
         raise LayerInputError(f"Given groups={groups}, weight of size {dims(w.shape)}, expected input"
                               f"{dims(x.shape)} to have {w.shape[1] * groups} channels, but got {x.shape[1]} "
