@@ -33,26 +33,9 @@ def _out_size(size, k, s, p, d, ceil_mode):
     return out
 
 
-def _check_pool_args(kernel, stride, padding, dilation):
-    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
-    if kh <= 0 or kw <= 0:
-        raise ValueError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
-    if sh <= 0 or sw <= 0:
-        raise ValueError(f"stride should be greater than zero, but got dH: {sh} dW: {sw}")
-    if dh <= 0 or dw <= 0:
-        raise ValueError(f"dilation should be greater than zero, but got dilationH: {dh} dilationW: {dw}")
-    if ph < 0 or pw < 0:
-        raise ValueError(f"pad must be non-negative, but got padH: {ph} padW: {pw}")
-    if ph > kh // 2 or pw > kw // 2:
-        raise ValueError(
-            "pad should be smaller than or equal to half of kernel size, but got "
-            f"padW = {pw}, padH = {ph}, kW = {kw}, kH = {kh}"
-        )
-
-
 def pool2d_output_hw(input_hw, kernel, stride, padding, dilation, ceil_mode):
-    """Output (Ho, Wo) of a pooling window; ValueError for invalid or empty outputs."""
-    _check_pool_args(kernel, stride, padding, dilation)
+    """Output (Ho, Wo) of a pooling window (the arguments are checked by the callers, ``nn/ops/pooling.py``);
+    ValueError for empty outputs."""
     (H, W), (kh, kw), (sh, sw), (ph, pw), (dh, dw) = input_hw, kernel, stride, padding, dilation
     Ho = _out_size(H, kh, sh, ph, dh, ceil_mode)
     Wo = _out_size(W, kw, sw, pw, dw, ceil_mode)
@@ -70,12 +53,8 @@ def _is_2x2(kernel, stride, padding, H, W, Ho, Wo):
             and 2 * Ho <= H and 2 * Wo <= W)
 
 
-def _as_planes(x, name):
-    x = np.asarray(x)
-    if x.dtype != np.float32 and x.dtype != np.float64:
-        raise TypeError(f"{name} must be float32 or float64, got {x.dtype}")
-    if x.ndim != 4:
-        raise ValueError(f"expected a 4-D (N, C, H, W) {name}, got shape {x.shape}")
+def _as_planes(x):
+    """A float32 / float64 NCHW array (as the callers guarantee), C-contiguous and writable."""
     # Read-only arrays would be a separate numba signature (another compile): copy.
     return np.ascontiguousarray(x) if x.flags.writeable else np.array(x, order="C")
 
@@ -187,7 +166,7 @@ def _max_bwd(gy, idx, gx):
 
 def max_pool2d_forward(x, kernel, stride, padding, dilation, ceil_mode):
     """Max pooling; returns (y, argmax) with argmax an int64 flat index into each H*W plane."""
-    x = _as_planes(x, "input")
+    x = _as_planes(x)
     N, C, H, W = x.shape
     Ho, Wo = pool2d_output_hw((H, W), kernel, stride, padding, dilation, ceil_mode)
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
@@ -207,12 +186,10 @@ def max_pool2d_forward(x, kernel, stride, padding, dilation, ceil_mode):
 
 def max_pool2d_backward(grad_y, argmax, input_hw):
     """Gradient of max pooling: each grad_y entry goes to the input element it selected."""
-    grad_y = _as_planes(grad_y, "grad_output")
+    grad_y = _as_planes(grad_y)
     argmax = np.ascontiguousarray(argmax, dtype=np.int64)
     if not argmax.flags.writeable:
         argmax = argmax.copy()
-    if argmax.shape != grad_y.shape:
-        raise ValueError(f"argmax has shape {argmax.shape}, grad_output has {grad_y.shape}")
     N, C, Ho, Wo = grad_y.shape
     H, W = input_hw
     gx = np.empty((N, C, H, W), grad_y.dtype)
@@ -355,19 +332,16 @@ def _avg_bwd(gy, gx, kh, kw, sh, sw, ph, pw, include_pad, divisor):
         _avg_plane_bwd(gy[q], gx[q], sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor)
 
 
-def _check_divisor(divisor_override):
-    if divisor_override is None:
-        return 0
-    if int(divisor_override) == 0:
-        raise ValueError("divisor must be not zero")
-    return int(divisor_override)
+def _divisor(divisor_override):
+    """0 for "the window's size", else the override (never 0: the callers check it)."""
+    return 0 if divisor_override is None else int(divisor_override)
 
 
 def avg_pool2d_forward(x, kernel, stride, padding, ceil_mode, count_include_pad,
                        divisor_override=None):
     """Average pooling with PyTorch's divisor rules."""
-    x = _as_planes(x, "input")
-    divisor = _check_divisor(divisor_override)
+    x = _as_planes(x)
+    divisor = _divisor(divisor_override)
     N, C, H, W = x.shape
     Ho, Wo = pool2d_output_hw((H, W), kernel, stride, padding, (1, 1), ceil_mode)
     y = np.empty((N, C, Ho, Wo), x.dtype)
@@ -381,13 +355,11 @@ def avg_pool2d_forward(x, kernel, stride, padding, ceil_mode, count_include_pad,
 def avg_pool2d_backward(grad_y, input_hw, kernel, stride, padding, ceil_mode,
                         count_include_pad, divisor_override=None):
     """Gradient of average pooling: each window spreads grad / divisor over its inputs."""
-    grad_y = _as_planes(grad_y, "grad_output")
-    divisor = _check_divisor(divisor_override)
+    grad_y = _as_planes(grad_y)
+    divisor = _divisor(divisor_override)
     N, C = grad_y.shape[0], grad_y.shape[1]
     H, W = input_hw
     Ho, Wo = pool2d_output_hw((H, W), kernel, stride, padding, (1, 1), ceil_mode)
-    if grad_y.shape[2:] != (Ho, Wo):
-        raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, C, Ho, Wo)}")
     gx = np.empty((N, C, H, W), grad_y.dtype)
     if gx.size == 0:
         return gx
