@@ -2,7 +2,7 @@
 import numpy as np
 
 from . import ops
-from .dtypes import to_numpy_dtype
+from .dtypes import from_numpy_dtype, to_numpy_dtype
 from .random import default_generator
 from .tensor import Tensor, _make, _as_array, _shape_arg, check_device, _INT_REQUIRES_GRAD
 
@@ -70,7 +70,6 @@ def from_numpy(array):
     """
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    from .dtypes import from_numpy_dtype
     from_numpy_dtype(array.dtype)  # rejects dtypes nnlite cannot hold
     return _make(array)
 

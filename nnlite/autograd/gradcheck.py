@@ -1,4 +1,6 @@
 """Finite-difference checks of analytical gradients (first and second order), in float64."""
+import warnings
+
 import numpy as np
 
 from .engine import grad as autograd_grad
@@ -81,7 +83,6 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
         raise ValueError("gradcheck expects at least one input tensor to require gradient")
     for t in targets:
         if t.dtype.name != "float64":
-            import warnings
             warnings.warn(f"Input #{inputs.index(t)} requires gradient and is not a double precision floating "
                           "point. This check will likely fail if all the inputs are not of double precision "
                           "floating point.", UserWarning, stacklevel=2)

@@ -1,7 +1,7 @@
 """``BatchNorm1d`` and ``BatchNorm2d``."""
 import numpy as np
 
-from ...autograd.tensor import Tensor
+from ...autograd.tensor import Tensor, check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -23,7 +23,6 @@ class _BatchNorm(Module):
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
                  dtype=None, *, bias=True):
         super().__init__()
-        from ...autograd.tensor import check_device
         check_device(device)
         self.num_features = num_features
         self.eps = eps

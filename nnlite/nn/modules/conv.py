@@ -3,6 +3,7 @@ import math
 
 import numpy as np
 
+from ...autograd.tensor import check_device
 from .. import functional as F
 from .. import init
 from ..ops._messages import pair
@@ -30,7 +31,6 @@ class Conv2d(Module):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
                  padding_mode="zeros", device=None, dtype=None):
         super().__init__()
-        from ...autograd.tensor import check_device
         check_device(device)
         if groups <= 0:
             raise ValueError("groups must be a positive integer")

@@ -4,6 +4,7 @@ import math
 import numpy as np
 
 from ...autograd import dtypes as _dtypes
+from ...autograd.tensor import check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -45,7 +46,6 @@ class Linear(Module):
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
-        from ...autograd.tensor import check_device
         check_device(device)
         self.in_features = in_features
         self.out_features = out_features
