@@ -16,6 +16,8 @@ from .autograd.function_forms import *  # noqa: F401,F403  (nl.exp(t), nl.sum(t)
 from .autograd.creation import (tensor, as_tensor, from_numpy, zeros, ones, empty, full, rand, randn, randint,
                                 randperm, arange, linspace, eye, zeros_like, ones_like, empty_like, rand_like,
                                 randn_like, full_like, cat, concat, stack, where, is_tensor)
+from .autograd.ops.einsum import einsum
+from .autograd.tensor_functions import meshgrid
 from ._threads import set_num_threads, get_num_threads
 from . import autograd
 
@@ -25,7 +27,7 @@ __version__ = "0.1.0"
 def __getattr__(name):
     # Subpackages load on first use, so that ``import nnlite`` stays fast.
     import importlib
-    if name in ("nn", "optim", "data", "models", "train"):
+    if name in ("nn", "optim", "data", "models", "train", "linalg"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization

@@ -1,5 +1,7 @@
 """The ``nl.exp(t)``-style function forms of Tensor methods (kept apart: they shadow builtins)."""
 
+from .tensor_functions import FUNCTION_NAMES
+
 __all__ = []
 
 
@@ -18,6 +20,7 @@ _FUNCTION_FORMS = ["add", "sub", "mul", "div", "pow", "matmul", "mm", "neg", "ex
                    "gather", "maximum", "minimum", "all", "any", "isnan", "isinf", "isfinite", "eq", "ne", "lt",
                    "le", "gt", "ge", "allclose", "equal", "masked_fill", "square", "rsqrt", "reciprocal",
                    "numel", "clone", "detach"]
+_FUNCTION_FORMS += FUNCTION_NAMES
 
 for _name in _FUNCTION_FORMS:
     globals()[_name] = _function(_name)

@@ -18,6 +18,7 @@ from .engine import backward as _backward, grad as _grad, _accumulate_into_leaf
 from .node import gradient_edge
 from .ops.shape import assign as _assign
 from .sizes import Size, shape_arg as _shape_arg, wrap_dim as _wrap_dim
+from .tensor_functions import TensorFunctions
 from .tensor_methods import TensorMethods
 
 _grad_state = grad_mode._state
@@ -63,7 +64,7 @@ def check_device(d):
         raise RuntimeError(f"nnlite runs on the CPU only; device '{name}' is not available")
 
 
-class Tensor(TensorMethods):
+class Tensor(TensorMethods, TensorFunctions):
     """A multi-dimensional array with autograd, as ``torch.Tensor``.
 
     Create tensors with ``nl.tensor``, ``nl.zeros``, ``nl.from_numpy`` and friends rather than

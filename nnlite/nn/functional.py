@@ -7,7 +7,8 @@ from ..autograd.ops.activation import leaky_relu, leaky_relu_, log_softmax, relu
 from .ops import (adaptive_avg_pool2d, avg_pool2d, batch_norm, binary_cross_entropy_with_logits, conv2d,
                   cross_entropy, dropout, flatten, l1_loss, linear, max_pool2d, mse_loss, nll_loss, pad)
 from .ops._messages import LayerInputError, pair as _pair
+from .ops.encoding import one_hot
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "leaky_relu_", "sigmoid", "tanh", "softmax", "log_softmax",
            "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout", "mse_loss",
-           "l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "flatten", "pad"]
+           "l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "flatten", "pad", "one_hot"]

@@ -1,0 +1,86 @@
+"""``einsum``: a sum of products over named indices; its gradient is another einsum per operand."""
+import numpy as np
+
+from ..op import Op
+from . import vjp
+
+
+def parse_equation(equation, operands):
+    """``"ij,jk->ik"`` -> (["ij", "jk"], "ik"); the implicit form gets numpy's output (letters seen once, sorted)."""
+    equation = equation.replace(" ", "")
+    if "." in equation:
+        raise RuntimeError("einsum(): ellipsis ('...') in the equation is not supported by nnlite")
+    inputs, arrow, output = equation.partition("->")
+    subscripts = inputs.split(",")
+    if len(subscripts) != len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation"
+                         if len(operands) > len(subscripts) else
+                         "einsum(): fewer operands were provided than specified in the equation")
+    for sub, operand in zip(subscripts, operands):
+        if len(sub) != np.ndim(operand):
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(sub)}) does not match "
+                               f"the number of dimensions ({np.ndim(operand)}) for operand "
+                               f"{subscripts.index(sub)} and no ellipsis was given")
+    if not arrow:
+        letters = "".join(subscripts)
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    return subscripts, output
+
+
+class Einsum(Op):
+    """Inputs are the operands; ``subscripts`` and ``output`` come from ``parse_equation``."""
+
+    subscripts = None
+    output = None
+    saved_inputs = (0,)  # non-empty so that save() runs; it keeps every operand
+
+    def save(self, inputs):
+        return list(inputs)
+
+    def forward(self, *arrays):
+        self.shapes = [a.shape for a in arrays]
+        spec = ",".join(self.subscripts) + "->" + self.output
+        return np.einsum(spec, *arrays, optimize=len(arrays) > 2)
+
+    def backward(self, grad, needs):
+        operands = self.inputs()
+        grads = []
+        for k, sub in enumerate(self.subscripts):
+            if not needs[k]:
+                grads.append(None)
+                continue
+            if len(set(sub)) != len(sub):
+                raise RuntimeError(f"einsum(): the gradient for an operand with a repeated index ('{sub}') is not "
+                                   "supported by nnlite")
+            others = [s for j, s in enumerate(self.subscripts) if j != k]
+            seen = set(self.output).union(*others)
+            kept = "".join(c for c in sub if c in seen)   # letters only in this operand were summed out
+            g = vjp.call(Einsum, grad, *[o for j, o in enumerate(operands) if j != k],
+                         subscripts=[self.output] + others, output=kept)
+            if kept != sub:
+                shape = self.shapes[k]
+                g = vjp.expand(g.reshape(tuple(shape[i] if c in seen else 1 for i, c in enumerate(sub))), shape)
+            grads.append(g)
+        return tuple(grads)
+
+
+def einsum(equation, *operands):
+    """Sum of products of ``operands`` over the indices ``equation`` names (numpy's notation).
+
+    Args:
+        equation (str): e.g. ``"bij,bjk->bik"``; without ``->`` the output is the indices seen once, sorted.
+        *operands (Tensor): one per comma-separated term (a single list of tensors also works).
+
+    Returns:
+        Tensor
+
+    Example:
+        >>> a, b = nl.randn(2, 3), nl.randn(3, 4)
+        >>> nl.einsum("ij,jk->ik", a, b).shape
+        nnlite.Size([2, 4])
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    arrays = [o._data if vjp.is_tensor(o) else np.asarray(o) for o in operands]
+    subscripts, output = parse_equation(equation, arrays)
+    return Einsum.apply(*operands, subscripts=subscripts, output=output)

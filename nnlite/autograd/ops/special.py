@@ -1,0 +1,57 @@
+"""Trigonometric and special functions: ``sin``, ``cos``, ``erf``."""
+import math
+
+import numpy as np
+
+from ..op import Op
+from . import vjp
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_erf_ufunc = []
+
+
+def erf_array(a):
+    """The error function of an array, compiled once by numba (numpy has none)."""
+    if not _erf_ufunc:
+        import numba
+
+        @numba.vectorize(["float32(float32)", "float64(float64)"], cache=True)
+        def erf(x):
+            return math.erf(x)
+
+        _erf_ufunc.append(erf)
+    a = np.asarray(a)
+    return _erf_ufunc[0](a if a.dtype.kind == "f" else a.astype(np.float32))
+
+
+class Sin(Op):
+    saved_inputs = (0,)
+
+    def forward(self, a):
+        return np.sin(a)
+
+    def backward(self, grad, needs):
+        a, = self.inputs()
+        return grad * (a.cos() if vjp.is_tensor(a) else np.cos(a))
+
+
+class Cos(Op):
+    saved_inputs = (0,)
+
+    def forward(self, a):
+        return np.cos(a)
+
+    def backward(self, grad, needs):
+        a, = self.inputs()
+        return -grad * (a.sin() if vjp.is_tensor(a) else np.sin(a))
+
+
+class Erf(Op):
+    saved_inputs = (0,)
+
+    def forward(self, a):
+        return erf_array(a)
+
+    def backward(self, grad, needs):
+        a, = self.inputs()
+        return grad * _TWO_OVER_SQRT_PI * vjp.exp(-(a * a))

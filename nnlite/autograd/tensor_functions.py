@@ -1,0 +1,320 @@
+"""More Tensor methods: sorting, selection, scatter, triangles, rearranging, running sums, norms,
+trigonometry and sampling. A second mixin of ``Tensor`` beside ``TensorMethods``; most methods here
+are composites of existing ops (indexing, ``gather``, ``where``), so their gradients need no code.
+"""
+import numpy as np
+
+from . import op as _op
+from .ops.cumulative import CumSum
+from .ops.scatter import Scatter, check_scatter
+from .ops.special import Cos, Erf, Sin
+from .random import default_generator
+from .sizes import values_indices, wrap_dim
+
+__all__ = ["TensorFunctions", "FUNCTION_NAMES"]
+
+
+def _array(x):
+    return x._data if isinstance(x, _op.Tensor) else np.asarray(x)
+
+
+def _index_along(ndim, dim, index):
+    return (slice(None),) * dim + (index,)
+
+
+def _triangle_mask(shape, diagonal, lower):
+    rows, cols = shape[-2:]
+    keep = np.tri(rows, cols, diagonal, dtype=bool)
+    return keep if lower else ~np.tri(rows, cols, diagonal - 1, dtype=bool)
+
+
+class TensorFunctions:
+    """Mixin of ``Tensor``: see the module docstring."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ elementwise
+    def sin(self):
+        return Sin.apply(self)
+
+    def cos(self):
+        return Cos.apply(self)
+
+    def erf(self):
+        return Erf.apply(self)
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        """NaN, +inf and -inf replaced (default: 0 and the dtype's largest and smallest values)."""
+        info = np.finfo(self._data.dtype) if self._data.dtype.kind == "f" else None
+        if info is None:
+            return self.clone()
+        posinf = info.max if posinf is None else posinf
+        neginf = info.min if neginf is None else neginf
+        data = self._data
+        out = self.masked_fill(np.isnan(data), nan)
+        out = out.masked_fill(np.isposinf(data), posinf)
+        return out.masked_fill(np.isneginf(data), neginf)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _op.make_tensor(np.isclose(self._data, _array(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+    # ------------------------------------------------------------------ running sums and norms
+    def cumsum(self, dim, dtype=None):
+        """Cumulative sum along ``dim``.
+
+        Example:
+            >>> nl.tensor([1., 2., 3.]).cumsum(0)
+            tensor([1., 3., 6.])
+        """
+        x = self if dtype is None else self.to(dtype)
+        return CumSum.apply(x, dim=wrap_dim(dim, x._data.ndim))
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        """The ``p``-norm over ``dim`` (all elements by default); ``"fro"`` is the 2-norm."""
+        x = self if dtype is None else self.to(dtype)
+        if p in ("fro", None):
+            p = 2
+        if p == "nuc":
+            raise RuntimeError("norm(): the nuclear norm is not supported by nnlite")
+        a = x.abs()
+        if p == float("inf"):
+            return a.amax(dim, keepdim) if dim is not None else a.max()
+        if p == float("-inf"):
+            return a.amin(dim, keepdim) if dim is not None else a.min()
+        if p == 0:
+            return (a != 0).to(x.dtype).sum(dim, keepdim)
+        if p == 1:
+            return a.sum(dim, keepdim)
+        if p == 2:
+            squares = (x * x).sum(dim, keepdim)
+            # the gradient of sqrt at 0 is infinite; PyTorch's norm gives 0 there: mask the zero norms
+            zero = squares._data == 0
+            if zero.any():
+                squares = squares.masked_fill(zero, 1.0)
+                return squares.sqrt().masked_fill(zero, 0.0)
+            return squares.sqrt()
+        return (a ** p).sum(dim, keepdim) ** (1.0 / p)
+
+    # ------------------------------------------------------------------ sorting and selection
+    def sort(self, dim=-1, descending=False, stable=False):
+        """``(values, indices)`` sorted along ``dim``; ``values`` carries the gradient."""
+        dim = wrap_dim(dim, self._data.ndim)
+        if self._data.ndim == 0:
+            return values_indices(self.clone(), _op.make_tensor(np.zeros((), np.int64)))
+        keys = -self._data if descending and self._data.dtype.kind != "b" else self._data
+        order = np.argsort(keys, axis=dim, kind="stable")
+        if descending and self._data.dtype.kind == "b":
+            order = np.flip(np.argsort(self._data, axis=dim, kind="stable"), dim)
+        order = order.astype(np.int64)
+        return values_indices(self.gather(dim, order), _op.make_tensor(order))
+
+    def argsort(self, dim=-1, descending=False, stable=False):
+        return self.sort(dim, descending, stable).indices
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        """The ``k`` largest (or smallest) elements along ``dim`` and their indices.
+
+        Example:
+            >>> nl.tensor([1., 5., 3.]).topk(2)
+            values_indices(values=tensor([5., 3.]), indices=tensor([1, 2]))
+        """
+        dim = wrap_dim(dim, self._data.ndim)
+        size = self._data.shape[dim] if self._data.ndim else 1
+        if not 0 <= k <= size:
+            raise RuntimeError("selected index k out of range")
+        values, indices = self.sort(dim, descending=largest, stable=True)
+        keep = _index_along(self._data.ndim, dim, slice(0, k))
+        return values_indices(values[keep], indices[keep])
+
+    def index_select(self, dim, index):
+        index = _array(index)
+        if index.ndim > 1:
+            raise IndexError("index_select(): Index is supposed to be a vector")
+        if index.dtype.kind not in "iu":
+            raise IndexError("index_select(): Expected dtype int32/int64 for index")
+        dim = wrap_dim(dim, self._data.ndim)
+        return self[_index_along(self._data.ndim, dim, index.reshape(-1))]
+
+    def masked_select(self, mask):
+        mask = _array(mask)
+        if mask.dtype != np.bool_:
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
+        shape = np.broadcast_shapes(self._data.shape, mask.shape)
+        return self.expand(shape)[np.broadcast_to(mask, shape)]
+
+    # ------------------------------------------------------------------ scatter
+    def _scatter(self, name, dim, index, src, add):
+        index = _array(index)
+        dim = wrap_dim(dim, self._data.ndim)
+        check_scatter(name, self._data.shape, dim, index, np.shape(_array(src)) if isinstance(src, _op.Tensor)
+                      else None)
+        return Scatter.apply(self, src, dim=dim, index=index, add=add)
+
+    def scatter(self, dim, index, src=None, value=None, reduce=None):
+        """A copy with ``src`` (or ``value``) written at ``index`` along ``dim``."""
+        if reduce is not None:
+            if reduce not in ("add", "multiply"):
+                raise RuntimeError(f"reduce argument must be either add or multiply. Got {reduce}")
+            if reduce == "multiply":
+                raise RuntimeError("scatter(reduce='multiply') is not supported by nnlite")
+        source = value if src is None else src
+        if source is None:
+            raise TypeError("scatter() missing 1 required argument: 'src' or 'value'")
+        return self._scatter("scatter", dim, index, source, reduce == "add")
+
+    def scatter_add(self, dim, index, src):
+        """A copy with ``src`` added at ``index`` along ``dim`` (repeated indices accumulate)."""
+        return self._scatter("scatter_add", dim, index, src, True)
+
+    def scatter_(self, dim, index, src=None, value=None, reduce=None):
+        return self._inplace_result(self.scatter(dim, index, src, value, reduce))
+
+    def scatter_add_(self, dim, index, src):
+        return self._inplace_result(self.scatter_add(dim, index, src))
+
+    def _inplace_result(self, result):
+        from .ops import CopyFrom
+        self._check_inplace()
+        if result._grad_fn is not None:
+            return self._inplace(CopyFrom, result)
+        return self._array_inplace(lambda a: np.copyto(a, result._data, casting="unsafe"))
+
+    # ------------------------------------------------------------------ triangles and rearranging
+    def tril(self, diagonal=0):
+        """Elements on and below the ``diagonal``-th diagonal of the last two dimensions; zeros above."""
+        if self._data.ndim < 2:
+            raise RuntimeError("tril: input tensor must have at least 2 dimensions")
+        return self.masked_fill(~_triangle_mask(self._data.shape, diagonal, True), 0)
+
+    def triu(self, diagonal=0):
+        """Elements on and above the ``diagonal``-th diagonal of the last two dimensions; zeros below."""
+        if self._data.ndim < 2:
+            raise RuntimeError("triu: input tensor must have at least 2 dimensions")
+        return self.masked_fill(~_triangle_mask(self._data.shape, diagonal, False), 0)
+
+    def flip(self, *dims):
+        dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
+        out = self
+        for d in dims:
+            d = wrap_dim(d, self._data.ndim)
+            out = out[_index_along(self._data.ndim, d, np.arange(self._data.shape[d] - 1, -1, -1))]
+        return out
+
+    def roll(self, shifts, dims=None):
+        if dims is None:
+            return self.flatten().roll(shifts, 0).view(self.shape)
+        shifts = shifts if isinstance(shifts, (tuple, list)) else (shifts,)
+        dims = dims if isinstance(dims, (tuple, list)) else (dims,)
+        if len(shifts) != len(dims):
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+        out = self
+        for shift, d in zip(shifts, dims):
+            d = wrap_dim(d, self._data.ndim)
+            n = self._data.shape[d]
+            out = out[_index_along(self._data.ndim, d, (np.arange(n) - shift) % n)] if n else out
+        return out
+
+    def repeat_interleave(self, repeats, dim=None, output_size=None):
+        """Each element repeated ``repeats`` times (an int or one count per element) along ``dim``."""
+        if dim is None:
+            return self.flatten().repeat_interleave(repeats, 0)
+        dim = wrap_dim(dim, self._data.ndim)
+        counts = _array(repeats)
+        if np.any(counts < 0):
+            raise RuntimeError("repeats can not be negative")
+        positions = np.repeat(np.arange(self._data.shape[dim]), counts)
+        return self[_index_along(self._data.ndim, dim, positions)]
+
+    # ------------------------------------------------------------------ batched products
+    def bmm(self, mat2):
+        """Batched matrix product of ``(b, n, m)`` and ``(b, m, p)`` tensors."""
+        a, b = self._data, _array(mat2)
+        if a.ndim != 3 or b.ndim != 3:
+            raise RuntimeError("batch1 must be a 3D tensor" if a.ndim != 3 else "batch2 must be a 3D tensor")
+        if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+        return self @ mat2
+
+    def baddbmm(self, batch1, batch2, beta=1, alpha=1):
+        """``beta * self + alpha * (batch1 @ batch2)``."""
+        product = batch1.bmm(batch2)
+        product = product if alpha == 1 else product * alpha
+        if beta == 0:  # as PyTorch: self is ignored, NaN in it included
+            return product
+        return (self if beta == 1 else self * beta) + product
+
+    # ------------------------------------------------------------------ sampling
+    def multinomial(self, num_samples, replacement=False, generator=None):
+        """Indices drawn from the rows of this tensor of non-negative weights.
+
+        Example:
+            >>> nl.tensor([0., 10., 0.]).multinomial(2, replacement=True)
+            tensor([1, 1])
+        """
+        weights = self._data.astype(np.float64)
+        if weights.ndim not in (1, 2):
+            raise RuntimeError("prob_dist must be 1 or 2 dim")
+        rows = weights.reshape(-1, weights.shape[-1])
+        if not np.all(np.isfinite(rows)) or np.any(rows < 0):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        if np.any(rows.sum(1) <= 0):
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        if not replacement and num_samples > rows.shape[1]:
+            raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+        rng = generator if generator is not None else default_generator
+        out = np.empty((rows.shape[0], num_samples), dtype=np.int64)
+        for r, row in enumerate(rows):
+            if replacement:
+                out[r] = rng.choice(row.size, size=num_samples, replace=True, p=row / row.sum())
+            else:
+                # sequential draws without replacement, each proportional to the remaining weights
+                out[r] = rng.choice(row.size, size=num_samples, replace=False, p=row / row.sum()) \
+                    if np.count_nonzero(row) >= num_samples else _draw_with_zeros(rng, row, num_samples)
+        return _op.make_tensor(out.reshape(weights.shape[:-1] + (num_samples,)))
+
+
+def _draw_with_zeros(rng, row, num_samples):
+    """Without replacement when fewer categories have weight than samples: once the weighted ones
+    are drawn, the rest come from the zero-weight categories (PyTorch does the same)."""
+    positive = np.flatnonzero(row)
+    first = rng.choice(positive.size, size=positive.size, replace=False, p=row[positive] / row[positive].sum())
+    zeros = rng.permutation(np.flatnonzero(row == 0))
+    return np.concatenate([positive[first], zeros])[:num_samples]
+
+
+# Methods that also exist as functions ``nl.name(input, ...)``.
+FUNCTION_NAMES = ["sin", "cos", "erf", "nan_to_num", "isclose", "cumsum", "norm", "sort", "argsort", "topk",
+                  "index_select", "masked_select", "scatter", "scatter_add", "tril", "triu", "flip", "roll",
+                  "repeat_interleave", "bmm", "baddbmm", "multinomial"]
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from 1-D tensors; ``indexing="ij"`` (matrix) or ``"xy"`` (Cartesian).
+
+    Example:
+        >>> xs, ys = nl.meshgrid(nl.arange(3), nl.arange(2), indexing="ij")
+        >>> xs.shape
+        nnlite.Size([3, 2])
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        import warnings
+        warnings.warn("nnlite.meshgrid: in an upcoming release, it will be required to pass the indexing "
+                      "argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"nnlite.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
+    if any(t.ndim > 1 for t in tensors):
+        raise RuntimeError("nnlite.meshgrid: Expected 0D or 1D tensor in the tensor list")
+    flat = [t.reshape(-1) for t in tensors]
+    swap = indexing == "xy" and len(flat) >= 2
+    if swap:
+        flat[0], flat[1] = flat[1], flat[0]
+    shape = tuple(t.shape[0] for t in flat)
+    grids = [t.reshape(tuple(-1 if i == k else 1 for i in range(len(flat)))).expand(shape)
+             for k, t in enumerate(flat)]
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
