@@ -1,16 +1,22 @@
 """Layers and models' building blocks."""
+from . import (activation, batchnorm, container, conv, dropout, flatten, linear, loss, module, normalization,
+               pixelshuffle, pooling, sparse)
 from .module import Module
 from .container import Sequential, ModuleList, ModuleDict
 from .linear import Linear, Identity
 from .conv import Conv2d
 from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d
-from .dropout import Dropout
-from .activation import ReLU, LeakyReLU, Sigmoid, Tanh, Softmax, LogSoftmax
-from .flatten import Flatten
-from .loss import MSELoss, L1Loss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss
+from .normalization import LayerNorm, GroupNorm, InstanceNorm1d, InstanceNorm2d
+from .dropout import Dropout, Dropout1d, Dropout2d
+from .activation import (ReLU, LeakyReLU, Sigmoid, Tanh, Softmax, LogSoftmax, GELU, SiLU, Mish, Hardswish,
+                         Hardsigmoid, ELU, Softplus, Hardtanh, ReLU6, PReLU)
+from .flatten import Flatten, Unflatten
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
+from .sparse import Embedding
+from .loss import (MSELoss, L1Loss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, SmoothL1Loss, HuberLoss,
+                   KLDivLoss, CosineEmbeddingLoss, MarginRankingLoss, TripletMarginLoss)
 
-__all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Linear", "Identity", "Conv2d", "MaxPool2d",
-           "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "Dropout", "ReLU", "LeakyReLU", "Sigmoid", "Tanh",
-           "Softmax", "LogSoftmax", "Flatten", "MSELoss", "L1Loss", "NLLLoss", "CrossEntropyLoss",
-           "BCEWithLogitsLoss"]
+__all__ = ["Module", "Sequential", "ModuleList", "ModuleDict"] + [
+    name for file in (linear, conv, pooling, batchnorm, normalization, dropout, activation, flatten, pixelshuffle,
+                      sparse, loss) for name in file.__all__]

@@ -1,8 +1,12 @@
-"""Activation layers: ``ReLU``, ``LeakyReLU``, ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``."""
+"""Activation layers: ``ReLU``, ``LeakyReLU``, ``GELU``, ``SiLU``, ``ELU``, ``PReLU``, ``Softmax``, ..."""
+from ...autograd.creation import full as nl_full
+from ...autograd.grad_mode import no_grad
 from .. import functional as F
+from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["ReLU", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
+__all__ = ["ReLU", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "GELU", "SiLU", "Mish", "Hardswish",
+           "Hardsigmoid", "ELU", "Softplus", "Hardtanh", "ReLU6", "PReLU"]
 
 
 class ReLU(Module):
@@ -75,3 +79,172 @@ class LogSoftmax(Module):
 
     def extra_repr(self):
         return f"dim={self.dim}"
+
+
+def _inplace_repr(module, text=""):
+    if module.inplace:
+        return f"{text}, inplace=True" if text else "inplace=True"
+    return text
+
+
+class GELU(Module):
+    """``x * Phi(x)``; ``approximate="tanh"`` for the tanh approximation.
+
+    Example:
+        >>> nl.nn.GELU(approximate="tanh")
+        GELU(approximate='tanh')
+    """
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self):
+        return f"approximate={self.approximate!r}"
+
+
+class SiLU(Module):
+    """``x * sigmoid(x)``."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.silu(input, self.inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self)
+
+
+class Mish(Module):
+    """``x * tanh(softplus(x))``."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.mish(input, self.inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self)
+
+
+class Hardswish(Module):
+    """``x * relu6(x + 3) / 6``."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardswish(input, self.inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self)
+
+
+class Hardsigmoid(Module):
+    """``relu6(x + 3) / 6``."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardsigmoid(input, self.inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self)
+
+
+class ELU(Module):
+    """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self, f"alpha={self.alpha}")
+
+
+class Softplus(Module):
+    """``log(1 + exp(beta * x)) / beta``, linear above ``threshold``."""
+
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input):
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class Hardtanh(Module):
+    """Clip to ``[min_val, max_val]``."""
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__()
+        if min_val > max_val:
+            raise ValueError("min_val cannot be greater than max_val")
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self, f"min_val={self.min_val}, max_val={self.max_val}")
+
+
+class ReLU6(Hardtanh):
+    """``min(max(x, 0), 6)``.
+
+    Example:
+        >>> nl.nn.ReLU6(inplace=True)
+        ReLU6(inplace=True)
+    """
+
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self)
+
+
+class PReLU(Module):
+    """``x`` where positive, ``a * x`` elsewhere, with a learned slope ``a`` (one, or one per channel).
+
+    Args:
+        num_parameters (int): 1, or the number of input channels. Default: 1.
+        init (float): the slopes' initial value. Default: 0.25.
+    """
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(nl_full((num_parameters,), init, dtype))
+
+    def reset_parameters(self):
+        with no_grad():
+            self.weight.fill_(self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"

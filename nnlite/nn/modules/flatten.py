@@ -1,8 +1,8 @@
-"""``Flatten``."""
+"""``Flatten`` and ``Unflatten``."""
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Flatten"]
+__all__ = ["Flatten", "Unflatten"]
 
 
 class Flatten(Module):
@@ -18,3 +18,23 @@ class Flatten(Module):
 
     def extra_repr(self):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Split dimension ``dim`` into ``unflattened_size``.
+
+    Example:
+        >>> nl.nn.Unflatten(1, (2, 5))(nl.zeros(3, 10)).shape
+        nnlite.Size([3, 2, 5])
+    """
+
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        self.dim = dim
+        self.unflattened_size = tuple(unflattened_size)
+
+    def forward(self, input):
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self):
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

@@ -36,3 +36,32 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if inplace:
         return input._inplace(Dropout, mask=mask)
     return Dropout.apply(input, mask=mask)
+
+
+def _channel_dropout(input, p, training, inplace, spatial, name):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"{name}: Expected {spatial + 1}D or {spatial + 2}D input, but received a "
+                           f"{input.ndim}D input.")
+    if not training or p == 0:
+        return input
+    x = input._data
+    mask_shape = x.shape[:x.ndim - spatial] + (1,) * spatial   # one draw per channel
+    if p == 1:
+        mask = np.zeros(mask_shape, dtype=x.dtype)
+    else:
+        mask = (default_generator.random(mask_shape) >= p).astype(x.dtype) * np.asarray(1.0 / (1.0 - p), x.dtype)
+    if inplace:
+        return input._inplace(Dropout, mask=mask)
+    return Dropout.apply(input, mask=mask)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, L) or (C, L) input with probability ``p``; scale the rest."""
+    return _channel_dropout(input, p, training, inplace, 1, "dropout1d")
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, H, W) or (C, H, W) input with probability ``p``; scale the rest."""
+    return _channel_dropout(input, p, training, inplace, 2, "dropout2d")

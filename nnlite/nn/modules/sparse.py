@@ -1,0 +1,79 @@
+"""``Embedding``: a lookup table of learned vectors."""
+import numpy as np
+
+from ...autograd.random import default_generator
+from .. import functional as F
+from ..parameter import Parameter
+from .linear import factory_dtype
+from .module import Module
+
+__all__ = ["Embedding"]
+
+
+class Embedding(Module):
+    """``num_embeddings`` vectors of size ``embedding_dim``, looked up by index.
+
+    Args:
+        num_embeddings (int): table size.
+        embedding_dim (int): vector size.
+        padding_idx (int, optional): this row starts at zero and gets no gradient.
+        max_norm (float, optional): rows looked up are renormalised to at most this ``norm_type``-norm.
+
+    Example:
+        >>> emb = nl.nn.Embedding(10, 3, padding_idx=0)
+        >>> emb(nl.tensor([[1, 0]])).shape
+        nnlite.Size([1, 2, 3])
+    """
+
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        if padding_idx is not None:
+            if not -num_embeddings <= padding_idx < num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx %= num_embeddings
+        self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
+        if _weight is None:
+            self.weight = Parameter(np.empty((num_embeddings, embedding_dim), dtype=factory_dtype(dtype)),
+                                    requires_grad=not _freeze)
+            self.reset_parameters()
+        else:
+            if tuple(_weight.shape) != (num_embeddings, embedding_dim):
+                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+            self.weight = Parameter(_weight, requires_grad=not _freeze)  # shares _weight's memory
+
+    def reset_parameters(self):
+        data = self.weight._data
+        data[...] = default_generator.standard_normal(data.shape).astype(data.dtype)
+        if self.padding_idx is not None:
+            data[self.padding_idx] = 0
+
+    def forward(self, input):
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
+
+    def extra_repr(self):
+        text = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            text += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            text += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            text += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq:
+            text += ", scale_grad_by_freq=True"
+        if self.sparse:
+            text += ", sparse=True"
+        return text
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None, norm_type=2.0,
+                        scale_grad_by_freq=False, sparse=False):
+        """An ``Embedding`` holding ``embeddings`` (a 2-D tensor); ``freeze`` turns its gradient off."""
+        if embeddings.ndim != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = embeddings.shape
+        return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
+                   _freeze=freeze)

@@ -1,0 +1,97 @@
+"""Activations built from existing ops (composites: no backward of their own, second order for free):
+``gelu``, ``silu``, ``elu``, ``softplus``, ``hardtanh``, ``relu6``, ``mish``, ``hardswish``, ``prelu``."""
+import math
+
+from ...autograd.ops.where import Where
+
+_SQRT_HALF = math.sqrt(0.5)
+_SQRT_TWO_OVER_PI = math.sqrt(2.0 / math.pi)
+
+
+def _where(condition, a, b):
+    return Where.apply(condition, a, b)
+
+
+def _apply(input, formula, inplace):
+    """``formula(input)``; in place, computed from a copy (the formula saves its input for backward,
+    which the write would otherwise change) and written back."""
+    if not inplace:
+        return formula(input)
+    return input.copy_(formula(input.clone()))
+
+
+def gelu(input, approximate="none"):
+    """``x * Phi(x)`` (Phi: the standard normal CDF); ``approximate="tanh"`` uses the tanh formula.
+
+    Example:
+        >>> F.gelu(nl.tensor([0., 1.]))
+        tensor([0.0000, 0.8413])
+    """
+    if approximate == "none":
+        return input * 0.5 * (1.0 + (input * _SQRT_HALF).erf())
+    if approximate == "tanh":
+        return 0.5 * input * (1.0 + (_SQRT_TWO_OVER_PI * (input + 0.044715 * input * input * input)).tanh())
+    raise RuntimeError("approximate argument must be either none or tanh.")
+
+
+def silu(input, inplace=False):
+    """``x * sigmoid(x)`` (the swish)."""
+    return _apply(input, lambda x: x * x.sigmoid(), inplace)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
+    # clamped: exp of large x never overflows
+    return _apply(input, lambda x: _where(x._data > 0, x, alpha * (x.clamp(max=0.0).exp() - 1.0)), inplace)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """``log(1 + exp(beta * x)) / beta``; linear where ``beta * x > threshold``."""
+    scaled = input * beta
+    linear = scaled._data > threshold
+    smooth = (scaled.clamp(max=threshold).exp() + 1.0).log() / beta
+    return _where(linear, input, smooth)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """``input`` clipped to ``[min_val, max_val]``; no gradient at or beyond the limits (as PyTorch)."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _apply(input, lambda x: _where(x._data >= max_val, max_val, _where(x._data <= min_val, min_val, x)),
+                  inplace)
+
+
+def relu6(input, inplace=False):
+    """``hardtanh(input, 0, 6)``.
+
+    Example:
+        >>> F.relu6(nl.tensor([-1., 3., 8.]))
+        tensor([0., 3., 6.])
+    """
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def mish(input, inplace=False):
+    """``x * tanh(softplus(x))``."""
+    return _apply(input, lambda x: x * softplus(x).tanh(), inplace)
+
+
+def hardswish(input, inplace=False):
+    """``x * relu6(x + 3) / 6``."""
+    return _apply(input, lambda x: x * relu6(x + 3.0) / 6.0, inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    """``relu6(x + 3) / 6``."""
+    return _apply(input, lambda x: relu6(x + 3.0) / 6.0, inplace)
+
+
+def prelu(input, weight):
+    """``x`` where positive, ``weight * x`` elsewhere; ``weight`` has 1 or ``input.shape[1]`` entries."""
+    channels = weight.numel()
+    if channels != 1:
+        if input.ndim < 2 or input.shape[1] != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{channels} and channel size = {input.shape[1] if input.ndim >= 2 else 1}.")
+        weight = weight.reshape((channels,) + (1,) * (input.ndim - 2))
+    return _where(input._data > 0, input, weight * input)

@@ -1,0 +1,110 @@
+"""Losses built from existing ops (no backward of their own): binary cross entropy on probabilities,
+smooth L1 and Huber, KL divergence, and the margin losses."""
+import warnings
+
+from ...autograd.ops.where import Where
+from .distance import cosine_similarity, pairwise_distance
+from .loss import _reduction
+
+
+def _reduce(losses, reduction):
+    if reduction == "mean":
+        return losses.mean()
+    if reduction == "sum":
+        return losses.sum()
+    return losses
+
+
+def _same_size(input, target):
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
+                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """``-(y log x + (1 - y) log(1 - x))`` for probabilities ``x``; each log is clamped at -100, as PyTorch.
+
+    Example:
+        >>> F.binary_cross_entropy(nl.tensor([0.9, 0.2]), nl.tensor([1., 0.]))
+        tensor(0.1643)
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    _same_size(input, target)
+    data = input._data
+    if data.size and (data.min() < 0 or data.max() > 1):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    losses = -(target * input.log().clamp(min=-100.0) + (1 - target) * (1 - input).log().clamp(min=-100.0))
+    if weight is not None:
+        losses = losses * weight
+    return _reduce(losses, reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """``0.5 d^2 / beta`` where ``d = |x - y| < beta``, else ``d - 0.5 beta``."""
+    reduction = _reduction(reduction, size_average, reduce)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    diff = (input - target).abs()
+    if beta == 0:
+        return _reduce(diff, reduction)
+    return _reduce(Where.apply(diff._data < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta), reduction)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """``0.5 d^2`` where ``d = |x - y| < delta``, else ``delta (d - 0.5 delta)``."""
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    diff = (input - target).abs()
+    losses = Where.apply(diff._data < delta, 0.5 * diff * diff, delta * (diff - 0.5 * delta))
+    if weight is not None:
+        losses = losses * weight
+    return _reduce(losses, _reduction(reduction))
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """``target * (log(target) - input)`` for log-probabilities ``input`` (0 where ``target`` is 0).
+
+    ``reduction="batchmean"`` divides the sum by the batch size (the mathematical KL divergence);
+    ``"mean"`` divides by the number of elements and warns, as PyTorch.
+    """
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      UserWarning, stacklevel=2)
+    if log_target:
+        losses = target.exp() * (target - input)
+    else:
+        positive = target._data > 0
+        safe_log = Where.apply(positive, target, 1.0).log()   # log(1) = 0 where the target is 0
+        losses = Where.apply(positive, target * (safe_log - input), 0.0 * input)
+    if reduction == "batchmean":
+        return losses.sum() / (input.shape[0] if input.ndim else 1)
+    return _reduce(losses, _reduction(reduction, size_average, reduce))
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    """``1 - cos(x1, x2)`` for ``y = 1``; ``max(0, cos(x1, x2) - margin)`` for ``y = -1``."""
+    reduction = _reduction(reduction, size_average, reduce)
+    cos = cosine_similarity(input1, input2, dim=-1, eps=1e-12)
+    positive = target._data == 1
+    losses = Where.apply(positive, 1.0 - cos, (cos - margin).clamp(min=0.0))
+    return _reduce(losses, reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    """``max(0, -y (x1 - x2) + margin)``."""
+    reduction = _reduction(reduction, size_average, reduce)
+    return _reduce((-target * (input1 - input2) + margin).clamp(min=0.0), reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    """``max(d(a, p) - d(a, n) + margin, 0)`` with ``d`` the ``p``-norm distance; ``swap`` uses
+    ``min(d(a, n), d(p, n))`` (the distance swap of Balntas et al.)."""
+    reduction = _reduction(reduction, size_average, reduce)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    return _reduce((d_pos - d_neg + margin).clamp(min=0.0), reduction)

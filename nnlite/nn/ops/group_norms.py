@@ -1,0 +1,80 @@
+"""Normalisations over groups of elements within each sample: ``layer_norm``, ``group_norm``,
+``instance_norm``. Composites of ``mean`` and ``var`` (so first and second order gradients exist)."""
+import numpy as np
+
+from ...autograd.grad_mode import no_grad
+
+
+def _normalized(x, axes, eps):
+    mean = x.mean(axes, keepdim=True)
+    centered = x - mean
+    variance = (centered * centered).mean(axes, keepdim=True)
+    return centered / (variance + eps).sqrt()
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalise over the last ``len(normalized_shape)`` dimensions, then scale and shift.
+
+    Example:
+        >>> F.layer_norm(nl.tensor([[1., 3.]]), (2,))
+        tensor([[-1.0000,  1.0000]])
+    """
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[input.ndim - len(shape):]) != shape or input.ndim < len(shape):
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size{input.shape}")
+    out = _normalized(input, tuple(range(input.ndim - len(shape), input.ndim)), eps)
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def _channel_affine(out, weight, bias):
+    shape = (1, -1) + (1,) * (out.ndim - 2)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalise each of ``num_groups`` channel groups of every sample, then a per-channel affine."""
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
+    n, channels = input.shape[0], input.shape[1]
+    if channels % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {input.shape} and num_groups={num_groups}")
+    grouped = input.reshape(n, num_groups, -1)
+    out = _normalized(grouped, (2,), eps).reshape(input.shape)
+    return _channel_affine(out, weight, bias)
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """Normalise each channel of each sample over its spatial positions; with running statistics
+    and ``use_input_stats=False`` (eval mode with ``track_running_stats``) use those instead."""
+    spatial = tuple(range(2, input.ndim))
+    if not spatial:
+        raise ValueError(f"instance_norm expects spatial dimensions, got input of shape {tuple(input.shape)}")
+    if use_input_stats:
+        out = _normalized(input, spatial, eps)
+        if running_mean is not None:
+            with no_grad():  # the running statistics average the per-instance ones over the batch
+                x = input._data
+                count = int(np.prod([input.shape[d] for d in spatial]))
+                mean = x.mean(axis=spatial).mean(0)
+                var = x.var(axis=spatial, ddof=1 if count > 1 else 0).mean(0)
+                running_mean._data *= 1 - momentum
+                running_mean._data += momentum * mean.astype(running_mean._data.dtype)
+                running_var._data *= 1 - momentum
+                running_var._data += momentum * var.astype(running_var._data.dtype)
+                running_mean._bump_version()
+                running_var._bump_version()
+    else:
+        shape = (1, -1) + (1,) * len(spatial)
+        out = (input - running_mean.reshape(shape)) / (running_var.reshape(shape) + eps).sqrt()
+    return _channel_affine(out, weight, bias)
