@@ -16,6 +16,7 @@ from .ops.dropout import dropout1d, dropout2d
 from .ops.embedding import embedding
 from .ops.group_norms import group_norm, instance_norm, layer_norm
 from .ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
+from .ops.interpolate import adaptive_max_pool2d, interpolate
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "leaky_relu_", "sigmoid", "tanh", "softmax", "log_softmax",
            "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout", "mse_loss",
@@ -24,4 +25,9 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "leaky_relu_", "sigmoid", "t
            "binary_cross_entropy", "cosine_embedding_loss", "huber_loss", "kl_div", "margin_ranking_loss",
            "smooth_l1_loss", "triplet_margin_loss", "cosine_similarity", "normalize", "pairwise_distance",
            "dropout1d", "dropout2d", "embedding", "group_norm", "instance_norm", "layer_norm", "pixel_shuffle",
-           "pixel_unshuffle"]
+           "pixel_unshuffle", "interpolate", "upsample", "adaptive_max_pool2d"]
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Deprecated name of ``interpolate``, kept as PyTorch keeps it."""
+    return interpolate(input, size, scale_factor, mode, align_corners)

@@ -1,6 +1,6 @@
 """Layers and models' building blocks."""
 from . import (activation, batchnorm, container, conv, dropout, flatten, linear, loss, module, normalization,
-               pixelshuffle, pooling, sparse)
+               padding, pixelshuffle, pooling, sparse, upsampling)
 from .module import Module
 from .container import Sequential, ModuleList, ModuleDict
 from .linear import Linear, Identity
@@ -14,9 +14,12 @@ from .activation import (ReLU, LeakyReLU, Sigmoid, Tanh, Softmax, LogSoftmax, GE
 from .flatten import Flatten, Unflatten
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .sparse import Embedding
+from .padding import (ZeroPad2d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
+                      ReplicationPad2d, CircularPad2d)
+from .upsampling import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, AdaptiveMaxPool2d
 from .loss import (MSELoss, L1Loss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, SmoothL1Loss, HuberLoss,
                    KLDivLoss, CosineEmbeddingLoss, MarginRankingLoss, TripletMarginLoss)
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict"] + [
     name for file in (linear, conv, pooling, batchnorm, normalization, dropout, activation, flatten, pixelshuffle,
-                      sparse, loss) for name in file.__all__]
+                      sparse, padding, upsampling, loss) for name in file.__all__]

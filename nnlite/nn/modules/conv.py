@@ -19,7 +19,8 @@ _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 class Conv2d(Module):
     """2-D convolution over NCHW (or unbatched CHW) input, as ``torch.nn.Conv2d``.
 
-    ``padding`` is an int, a pair, ``"valid"`` or ``"same"``; only ``padding_mode="zeros"``.
+    ``padding`` is an int, a pair, ``"valid"`` or ``"same"``; ``padding_mode`` is ``"zeros"``,
+    ``"reflect"``, ``"replicate"`` or ``"circular"``.
     ``weight`` has shape (out_channels, in_channels / groups, kh, kw); the initialisation is
     PyTorch's (``kaiming_uniform_(a=sqrt(5))``, bias U(-1/sqrt(fan_in), 1/sqrt(fan_in))).
 
@@ -49,9 +50,6 @@ class Conv2d(Module):
         if padding_mode not in _PADDING_MODES:
             raise ValueError("padding_mode must be one of {'zeros', 'replicate', 'circular', 'reflect'}, but got "
                              f"padding_mode='{padding_mode}'")
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"Conv2d: padding_mode='{padding_mode}' is not supported by nnlite (only "
-                                      "'zeros')")
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = kernel_size
@@ -83,10 +81,27 @@ class Conv2d(Module):
         weight, bias = params["weight"], params["bias"]
         if not hasattr(input, "_data"):
             raise input_type_error(self, input)
+        padding = self.padding
+        if self.padding_mode != "zeros":
+            input = F.pad(input, self._mode_padding(), mode=self.padding_mode)
+            padding = 0
         try:
-            return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+            return F.conv2d(input, weight, bias, self.stride, padding, self.dilation, self.groups)
         except F.LayerInputError as e:
             raise F.LayerInputError(f"{self!r}: {e}") from None
+
+    def _mode_padding(self):
+        """``F.pad``'s (left, right, top, bottom) for this layer's padding ("same": split as PyTorch)."""
+        if self.padding == "valid":
+            return (0, 0, 0, 0)
+        if self.padding == "same":
+            amounts = []
+            for k, d in reversed(list(zip(self.kernel_size, self.dilation))):
+                total = d * (k - 1)
+                amounts += [total // 2, total - total // 2]
+            return tuple(amounts)
+        ph, pw = self.padding
+        return (pw, pw, ph, ph)
 
     def extra_repr(self):
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"

@@ -1,4 +1,6 @@
-"""Constant padding and ``pad``; negative amounts crop, so the op's backward is itself with the amounts negated."""
+"""``pad``: constant padding (an op: negative amounts crop, so its backward is itself with the amounts
+negated), and reflect / replicate / circular padding (composites: indexing with a gather pattern, so
+the gradient of a position used twice accumulates)."""
 import numpy as np
 
 from ...autograd.op import Op
@@ -35,21 +37,57 @@ class ConstantPad(Op):
         return vjp.call(ConstantPad, grad, pad=tuple(-p for p in self.pad), value=0)
 
 
-def pad(input, pad, mode="constant", value=None):
-    """Pad the last dimensions: ``pad = (left, right, top, bottom, ...)``; negative values crop.
+def _source_positions(n, lo, hi, mode, dim, shape):
+    """For each output position along a padded dimension, the input position it copies."""
+    positions = np.arange(-lo, n + hi)
+    if mode == "replicate":
+        return np.clip(positions, 0, n - 1)
+    if mode == "circular":
+        if lo > n or hi > n:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        return positions % n
+    if lo >= n or hi >= n:
+        raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, but "
+                           f"got: padding ({lo}, {hi}) at dimension {dim} of input {list(shape)}")
+    period = 2 * (n - 1) if n > 1 else 1
+    positions = np.abs(positions) % period
+    return np.where(positions >= n, period - positions, positions)
 
-    Only ``mode="constant"`` is supported.
+
+def _index_pad(input, pad, mode):
+    if any(p < 0 for p in pad):
+        raise RuntimeError(f"negative padding is not supported with mode '{mode}'")
+    shape = input._data.shape
+    out = input
+    for k in range(len(pad) // 2):
+        dim = len(shape) - 1 - k
+        index = _source_positions(shape[dim], pad[2 * k], pad[2 * k + 1], mode, dim, shape)
+        out = out[(slice(None),) * dim + (index,)]
+    return out
+
+
+def pad(input, pad, mode="constant", value=None):
+    """Pad the last dimensions: ``pad = (left, right, top, bottom, ...)``.
+
+    ``mode`` is ``"constant"`` (with ``value``; negative amounts crop), ``"reflect"`` (mirror without
+    repeating the edge), ``"replicate"`` (repeat the edge) or ``"circular"`` (wrap around).
 
     Example:
         >>> F.pad(nl.ones(1, 2), (1, 1))
         tensor([[0., 1., 1., 0.]])
+        >>> F.pad(nl.tensor([[1., 2., 3.]]), (2, 1), mode="reflect")
+        tensor([[3., 2., 1., 2., 3., 2.]])
     """
-    if mode != "constant":
-        raise NotImplementedError(f"F.pad: mode '{mode}' is not supported by nnlite (only 'constant')")
     pad = tuple(int(p) for p in pad)
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input._data.ndim:
         raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but got "
                            f"padding length {len(pad)} and input of dimension {input._data.ndim}")
-    return ConstantPad.apply(input, pad=pad, value=0 if value is None else value)
+    if mode == "constant":
+        return ConstantPad.apply(input, pad=pad, value=0 if value is None else value)
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value is not None and value != 0:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    return _index_pad(input, pad, mode)

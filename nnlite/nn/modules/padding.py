@@ -1,0 +1,72 @@
+"""Padding layers: ``ZeroPad2d``, ``ConstantPad2d``, ``ReflectionPad1d/2d``, ``ReplicationPad1d/2d``, ``CircularPad2d``."""
+from .. import functional as F
+from .module import Module
+
+__all__ = ["ZeroPad2d", "ConstantPad2d", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d",
+           "ReplicationPad2d", "CircularPad2d"]
+
+
+class _Pad(Module):
+    mode = "constant"
+    sides = 4  # (left, right, top, bottom) for 2-D layers; (left, right) for 1-D
+
+    def __init__(self, padding, value=None):
+        super().__init__()
+        self.padding = tuple(padding) if isinstance(padding, (tuple, list)) else (int(padding),) * self.sides
+        if len(self.padding) != self.sides:
+            raise ValueError(f"{type(self).__name__}: padding must be an int or a {self.sides}-tuple, got {padding}")
+        self.value = value
+
+    def forward(self, input):
+        return F.pad(input, self.padding, self.mode, self.value)
+
+    def extra_repr(self):
+        return f"{self.padding}" if self.value is None else f"padding={self.padding}, value={self.value}"
+
+
+class ZeroPad2d(_Pad):
+    """Pad with zeros: ``padding`` is an int or ``(left, right, top, bottom)``.
+
+    Example:
+        >>> nl.nn.ZeroPad2d(1)
+        ZeroPad2d((1, 1, 1, 1))
+    """
+
+    def __init__(self, padding):
+        super().__init__(padding)
+
+    def forward(self, input):
+        return F.pad(input, self.padding, "constant", 0.0)
+
+
+class ConstantPad2d(_Pad):
+    """Pad with ``value``."""
+
+    def __init__(self, padding, value):
+        super().__init__(padding, value)
+
+
+class ReflectionPad2d(_Pad):
+    """Pad by mirroring the input at its edges (the edge itself not repeated)."""
+
+    mode = "reflect"
+
+
+class ReflectionPad1d(ReflectionPad2d):
+    sides = 2
+
+
+class ReplicationPad2d(_Pad):
+    """Pad by repeating the edge values."""
+
+    mode = "replicate"
+
+
+class ReplicationPad1d(ReplicationPad2d):
+    sides = 2
+
+
+class CircularPad2d(_Pad):
+    """Pad by wrapping around."""
+
+    mode = "circular"
