@@ -10,7 +10,7 @@ Example:
 from .parameter import Parameter, Buffer
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _modules_all
-from . import functional, init
+from . import functional, init, utils
 
 __all__ = ["Parameter", "Buffer", "functional", "init"] + list(_modules_all)
 

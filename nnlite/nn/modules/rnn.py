@@ -1,0 +1,357 @@
+"""Recurrent layers: ``RNN``, ``LSTM``, ``GRU`` and their cells, with PyTorch's parameter names
+(``weight_ih_l0``, ``weight_hh_l0_reverse``, ...), gate order (LSTM: i, f, g, o; GRU: r, z, n) and
+initialisation, so state dicts move between the two.
+
+A layer projects the whole input sequence through ``weight_ih`` in one matrix product; each time
+step then costs one product with ``weight_hh`` and the gate arithmetic.
+"""
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+from ...autograd import op as _op
+from ...autograd.creation import cat, stack, zeros
+from ...autograd.ops.where import Where
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
+from .linear import factory_dtype
+from .module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+# ------------------------------------------------------------------------------- one time step
+def _rnn_step(projected, h, w_hh_t, b_hh, relu):
+    pre = projected + h @ w_hh_t
+    if b_hh is not None:
+        pre = pre + b_hh
+    return (pre.relu() if relu else pre.tanh()),
+
+
+def _lstm_step(projected, h, c, w_hh_t, b_hh):
+    gates = projected + h @ w_hh_t
+    if b_hh is not None:
+        gates = gates + b_hh
+    size = h.shape[-1]
+    input_forget = gates[..., :2 * size].sigmoid()
+    candidate = gates[..., 2 * size:3 * size].tanh()
+    output_gate = gates[..., 3 * size:].sigmoid()
+    c = input_forget[..., size:] * c + input_forget[..., :size] * candidate
+    return output_gate * c.tanh(), c
+
+
+def _gru_step(projected, h, w_hh_t, b_hh):
+    hidden = h @ w_hh_t
+    if b_hh is not None:
+        hidden = hidden + b_hh
+    size = h.shape[-1]
+    reset_update = (projected[..., :2 * size] + hidden[..., :2 * size]).sigmoid()
+    reset, update = reset_update[..., :size], reset_update[..., size:]
+    candidate = (projected[..., 2 * size:] + reset * hidden[..., 2 * size:]).tanh()
+    return candidate + update * (h - candidate),
+
+
+# ------------------------------------------------------------------------------- layers
+class RNNBase(Module):
+    """The common part of ``RNN``, ``LSTM`` and ``GRU``: parameters, checks and the loop over layers."""
+
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):
+        super().__init__()
+        if not isinstance(dropout, numbers.Number) or not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
+                             "element being zeroed")
+        if dropout > 0 and num_layers == 1:
+            warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
+                          f"expects num_layers greater than 1, but got dropout={dropout} and num_layers={num_layers}",
+                          UserWarning, stacklevel=3)
+        if not isinstance(hidden_size, int) or hidden_size <= 0:
+            raise ValueError("hidden_size must be an integer greater than zero" if isinstance(hidden_size, int)
+                             else f"hidden_size should be of type int, got: {type(hidden_size).__name__}")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than or equal to 1")
+        if proj_size:
+            raise NotImplementedError("LSTM proj_size is not supported by nnlite")
+        self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
+        self.bidirectional, self.proj_size = bidirectional, proj_size
+        directions = 2 if bidirectional else 1
+        gate_size = _GATES[mode] * hidden_size
+        dt = factory_dtype(dtype)
+        for layer in range(num_layers):
+            layer_input = input_size if layer == 0 else hidden_size * directions
+            for direction in range(directions):
+                suffix = f"_l{layer}" + ("_reverse" if direction else "")
+                self.register_parameter("weight_ih" + suffix, Parameter(np.empty((gate_size, layer_input), dt)))
+                self.register_parameter("weight_hh" + suffix, Parameter(np.empty((gate_size, hidden_size), dt)))
+                if bias:
+                    self.register_parameter("bias_ih" + suffix, Parameter(np.empty((gate_size,), dt)))
+                    self.register_parameter("bias_hh" + suffix, Parameter(np.empty((gate_size,), dt)))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -bound, bound)
+
+    def extra_repr(self):
+        text = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            text += f", num_layers={self.num_layers}"
+        if not self.bias:
+            text += ", bias=False"
+        if self.batch_first:
+            text += ", batch_first=True"
+        if self.dropout != 0:
+            text += f", dropout={self.dropout}"
+        if self.bidirectional:
+            text += ", bidirectional=True"
+        return text
+
+    # ------------------------------------------------------------------ forward
+    def _weights(self, layer, direction):
+        suffix = f"_l{layer}" + ("_reverse" if direction else "")
+        p = self._parameters
+        return p["weight_ih" + suffix], p["weight_hh" + suffix], p.get("bias_ih" + suffix), p.get("bias_hh" + suffix)
+
+    def _step(self, projected, state, w_hh_t, b_hh):
+        if self.mode == "LSTM":
+            return _lstm_step(projected, state[0], state[1], w_hh_t, b_hh)
+        if self.mode == "GRU":
+            return _gru_step(projected, state[0], w_hh_t, b_hh)
+        return _rnn_step(projected, state[0], w_hh_t, b_hh, self.mode == "RNN_RELU")
+
+    def _direction(self, x, state, layer, direction, lengths):
+        """Run one direction of one layer over (L, B, In) input; returns (outputs (L, B, H), final state)."""
+        w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction)
+        projected = x @ w_ih.t()
+        if b_ih is not None:
+            projected = projected + b_ih
+        w_hh_t = w_hh.t()
+        steps = range(x.shape[0] - 1, -1, -1) if direction else range(x.shape[0])
+        outputs = [None] * x.shape[0]
+        for t in steps:
+            new = self._step(projected[t], state, w_hh_t, b_hh)
+            if lengths is not None:  # a finished sequence keeps its state and outputs zeros
+                running = (t < lengths)[:, None]
+                if not running.all():
+                    new = tuple(Where.apply(running, n, s) for n, s in zip(new, state))
+                    outputs[t] = Where.apply(running, new[0], 0.0)
+                    state = new
+                    continue
+            state = new
+            outputs[t] = new[0]
+        return stack(outputs), state
+
+    def _initial_state(self, hx, batch, dtype):
+        shape = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
+        count = 2 if self.mode == "LSTM" else 1
+        if hx is None:
+            return tuple(zeros(shape, dtype=dtype) for _ in range(count))
+        states = tuple(hx) if self.mode == "LSTM" else (hx,)
+        if self.mode == "LSTM" and (not isinstance(hx, (tuple, list)) or len(hx) != 2):
+            raise RuntimeError("lstm expects two hidden states")
+        for s in states:
+            if tuple(s.shape) != shape:
+                raise RuntimeError(f"Expected hidden size {shape}, got {list(s.shape)}")
+        return states
+
+    def forward(self, input, hx=None):
+        packed = isinstance(input, PackedSequence)
+        lengths = None
+        if packed:
+            x, lengths = _unpack_time_major(input)
+            batched = True
+        else:
+            batched = input.ndim == 3
+            if input.ndim not in (2, 3):
+                raise ValueError(f"{self.mode if self.mode in ('LSTM', 'GRU') else 'RNN'}: Expected input to be "
+                                 f"2D or 3D, got {input.ndim}D input instead")
+            x = input if batched else input.unsqueeze(1)
+            if batched and self.batch_first:
+                x = x.transpose(0, 1)
+            if hx is not None and not batched:
+                hx = tuple(h.unsqueeze(1) for h in hx) if self.mode == "LSTM" else hx.unsqueeze(1)
+        if x.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
+                               f"{x.shape[-1]}")
+        states = self._initial_state(hx, x.shape[1], x.dtype)
+        if packed and input.sorted_indices is not None:
+            states = tuple(s[:, input.sorted_indices._data] for s in states)
+        directions = 2 if self.bidirectional else 1
+        finals = [[] for _ in states]
+        for layer in range(self.num_layers):
+            outs = []
+            for direction in range(directions):
+                k = layer * directions + direction
+                out, final = self._direction(x, tuple(s[k] for s in states), layer, direction, lengths)
+                outs.append(out)
+                for store, value in zip(finals, final):
+                    store.append(value)
+            x = outs[0] if directions == 1 else cat(outs, dim=2)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        finals = [stack(f) for f in finals]
+        if packed:
+            if input.unsorted_indices is not None:
+                finals = [f[:, input.unsorted_indices._data] for f in finals]
+            output = PackedSequence(_pack_time_major(x, input.batch_sizes._data), input.batch_sizes,
+                                    input.sorted_indices, input.unsorted_indices)
+        else:
+            output = x.transpose(0, 1) if batched and self.batch_first else x
+            if not batched:
+                output = output.squeeze(1)
+                finals = [f.squeeze(1) for f in finals]
+        hidden = tuple(finals) if self.mode == "LSTM" else finals[0]
+        return output, hidden
+
+
+def _unpack_time_major(packed):
+    """(L, B, *) padded input and each (sorted) sequence's length, from a PackedSequence."""
+    batch_sizes = packed.batch_sizes._data
+    batch = int(batch_sizes[0])
+    rows, start = [], 0
+    for n in batch_sizes:
+        step = packed.data[start:start + int(n)]
+        start += int(n)
+        if n < batch:
+            filler = _op.make_tensor(np.zeros((batch - int(n),) + tuple(step.shape[1:]), dtype=step._data.dtype))
+            step = cat([step, filler])
+        rows.append(step)
+    lengths = np.array([(batch_sizes > b).sum() for b in range(batch)], dtype=np.int64)
+    return stack(rows), lengths
+
+
+def _pack_time_major(x, batch_sizes):
+    return cat([x[t, :int(n)] for t, n in enumerate(batch_sizes)])
+
+
+class RNN(RNNBase):
+    """Elman RNN: ``h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)`` (or ``relu``).
+
+    Example:
+        >>> rnn = nl.nn.RNN(10, 20, num_layers=2)
+        >>> output, h_n = rnn(nl.randn(5, 3, 10))
+        >>> output.shape, h_n.shape
+        (nnlite.Size([5, 3, 20]), nnlite.Size([2, 3, 20]))
+    """
+
+    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, device=None, dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+        self.nonlinearity = nonlinearity
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, num_layers,
+                         bias, batch_first, dropout, bidirectional, device=device, dtype=dtype)
+
+
+class LSTM(RNNBase):
+    """Long short-term memory; returns ``output, (h_n, c_n)``.
+
+    Example:
+        >>> lstm = nl.nn.LSTM(10, 20, batch_first=True)
+        >>> output, (h_n, c_n) = lstm(nl.randn(3, 5, 10))
+    """
+
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):
+        super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
+                         proj_size, device, dtype)
+
+
+class GRU(RNNBase):
+    """Gated recurrent unit; returns ``output, h_n``."""
+
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, device=None, dtype=None):
+        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
+                         device=device, dtype=dtype)
+
+
+# ------------------------------------------------------------------------------- cells
+class RNNCellBase(Module):
+    """One time step: parameters ``weight_ih``, ``weight_hh``, ``bias_ih``, ``bias_hh``."""
+
+    _gates = 1
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
+        dt = factory_dtype(dtype)
+        gate_size = self._gates * hidden_size
+        self.weight_ih = Parameter(np.empty((gate_size, input_size), dt))
+        self.weight_hh = Parameter(np.empty((gate_size, hidden_size), dt))
+        self.register_parameter("bias_ih", Parameter(np.empty((gate_size,), dt)) if bias else None)
+        self.register_parameter("bias_hh", Parameter(np.empty((gate_size,), dt)) if bias else None)
+        self.reset_parameters()
+
+    reset_parameters = RNNBase.reset_parameters
+
+    def extra_repr(self):
+        text = f"{self.input_size}, {self.hidden_size}"
+        if not self.bias:
+            text += ", bias=False"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            text += f", nonlinearity={self.nonlinearity}"
+        return text
+
+    def _prepare(self, input, hx, count):
+        if input.ndim not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead")
+        batched = input.ndim == 2
+        x = input if batched else input.unsqueeze(0)
+        if x.shape[1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {x.shape[1]} expected {self.input_size}")
+        if hx is None:
+            states = tuple(zeros(x.shape[0], self.hidden_size, dtype=x.dtype) for _ in range(count))
+        else:
+            states = tuple(hx) if count == 2 else (hx,)
+            if not batched:
+                states = tuple(s.unsqueeze(0) for s in states)
+        projected = x @ self.weight_ih.t()
+        if self.bias_ih is not None:
+            projected = projected + self.bias_ih
+        return projected, states, batched
+
+    @staticmethod
+    def _finish(values, batched):
+        return values if batched else tuple(v.squeeze(0) for v in values)
+
+
+class RNNCell(RNNCellBase):
+    """One Elman RNN step: returns ``h'``."""
+
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+        self.nonlinearity = nonlinearity
+        super().__init__(input_size, hidden_size, bias, device, dtype)
+
+    def forward(self, input, hx=None):
+        projected, states, batched = self._prepare(input, hx, 1)
+        out = _rnn_step(projected, states[0], self.weight_hh.t(), self.bias_hh, self.nonlinearity == "relu")
+        return self._finish(out, batched)[0]
+
+
+class LSTMCell(RNNCellBase):
+    """One LSTM step: returns ``(h', c')``."""
+
+    _gates = 4
+
+    def forward(self, input, hx=None):
+        projected, states, batched = self._prepare(input, hx, 2)
+        return self._finish(_lstm_step(projected, states[0], states[1], self.weight_hh.t(), self.bias_hh), batched)
+
+
+class GRUCell(RNNCellBase):
+    """One GRU step: returns ``h'``."""
+
+    _gates = 3
+
+    def forward(self, input, hx=None):
+        projected, states, batched = self._prepare(input, hx, 1)
+        return self._finish(_gru_step(projected, states[0], self.weight_hh.t(), self.bias_hh), batched)[0]

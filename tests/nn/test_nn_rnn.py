@@ -1,0 +1,141 @@
+"""RNN, LSTM, GRU and their cells against PyTorch on shared weights (outputs, final states, input and
+parameter gradients, over several sequence lengths), packed sequences, and finite differences."""
+import numpy as np
+import pytest
+
+import nnlite as nl
+from nnlite import nn
+from nnlite.autograd import gradcheck, gradgradcheck
+from nnlite.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence, pad_sequence
+
+torch = pytest.importorskip("torch")
+trnn = torch.nn.utils.rnn
+
+
+def twins(name, *args, **kwargs):
+    ours = getattr(nn, name)(*args, **kwargs)
+    theirs = getattr(torch.nn, name)(*args, **kwargs)
+    theirs.load_state_dict({k: torch.from_numpy(v.numpy().copy()) for k, v in ours.state_dict().items()})
+    return ours, theirs
+
+
+def close(a, b, what, tol=2e-5):
+    np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=tol, atol=tol, err_msg=what)
+
+
+def flat(outputs):
+    if isinstance(outputs, (tuple, list)):
+        return [t for o in outputs for t in flat(o)]
+    return [outputs]
+
+
+CONFIGS = [
+    ("LSTM", {}),
+    ("LSTM", {"num_layers": 2, "bidirectional": True}),
+    ("LSTM", {"batch_first": True, "bias": False}),
+    ("GRU", {}),
+    ("GRU", {"num_layers": 2, "bidirectional": True, "batch_first": True}),
+    ("RNN", {"nonlinearity": "relu", "num_layers": 2}),
+    ("RNN", {"bidirectional": True, "bias": False}),
+]
+
+
+@pytest.mark.parametrize("length", [1, 4, 9])
+@pytest.mark.parametrize("name,kwargs", CONFIGS, ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in kw.items())}"
+                                                      for n, kw in CONFIGS])
+def test_layer_matches_pytorch(name, kwargs, length):
+    nl.manual_seed(0)
+    ours, theirs = twins(name, 3, 5, **kwargs)
+    assert repr(ours) == repr(theirs)
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    shape = (2, length, 3) if kwargs.get("batch_first") else (length, 2, 3)
+    x = np.random.default_rng(length).standard_normal(shape).astype(np.float32)
+    xa, xb = nl.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    directions = 2 if kwargs.get("bidirectional") else 1
+    h0 = np.random.default_rng(1).standard_normal((kwargs.get("num_layers", 1) * directions, 2, 5)).astype(np.float32)
+    hx_a = (nl.tensor(h0), nl.tensor(h0 * 0.5)) if name == "LSTM" else nl.tensor(h0)
+    hx_b = (torch.tensor(h0), torch.tensor(h0 * 0.5)) if name == "LSTM" else torch.tensor(h0)
+    out_a, out_b = flat(ours(xa, hx_a)), flat(theirs(xb, hx_b))
+    loss_a = sum((o * (i + 1)).sum() for i, o in enumerate(out_a))
+    loss_b = sum((o * (i + 1)).sum() for i, o in enumerate(out_b))
+    for i, (a, b) in enumerate(zip(out_a, out_b)):
+        close(a, b, f"output {i}")
+    loss_a.backward()
+    loss_b.backward()
+    close(xa.grad, xb.grad, "input gradient", 1e-4)
+    for (pname, pa), pb in zip(ours.named_parameters(), theirs.parameters()):
+        close(pa.grad, pb.grad, f"gradient of {pname}", 1e-4)
+
+
+def test_unbatched_and_default_state():
+    ours, theirs = twins("GRU", 3, 4)
+    x = np.random.default_rng(0).standard_normal((6, 3)).astype(np.float32)
+    for a, b in zip(flat(ours(nl.tensor(x))), flat(theirs(torch.tensor(x)))):
+        close(a, b, "unbatched")
+
+
+@pytest.mark.parametrize("name", ["LSTMCell", "GRUCell", "RNNCell"])
+def test_cells_match_pytorch(name):
+    ours, theirs = twins(name, 3, 4)
+    assert repr(ours) == repr(theirs)
+    x = np.random.default_rng(0).standard_normal((2, 3)).astype(np.float32)
+    xa, xb = nl.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    out_a, out_b = flat(ours(xa)), flat(theirs(xb))
+    sum(o.sum() * (i + 1) for i, o in enumerate(out_a)).backward()
+    sum(o.sum() * (i + 1) for i, o in enumerate(out_b)).backward()
+    for a, b in zip(out_a, out_b):
+        close(a, b, "cell output")
+    close(xa.grad, xb.grad, "cell input gradient")
+    assert repr(nn.RNNCell(3, 4, nonlinearity="relu")) == repr(torch.nn.RNNCell(3, 4, nonlinearity="relu"))
+
+
+@pytest.mark.parametrize("name", ["LSTM", "GRU"])
+def test_packed_sequences_match_pytorch(name):
+    ours, theirs = twins(name, 3, 4, bidirectional=True, num_layers=2)
+    lengths = [2, 5, 3]
+    x = np.random.default_rng(0).standard_normal((5, 3, 3)).astype(np.float32)
+    xa, xb = nl.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    packed_a = pack_padded_sequence(xa, lengths, enforce_sorted=False)
+    packed_b = trnn.pack_padded_sequence(xb, lengths, enforce_sorted=False)
+    close(packed_a.data, packed_b.data, "packed data")
+    assert packed_a.batch_sizes.tolist() == packed_b.batch_sizes.tolist()
+    out_a, hidden_a = ours(packed_a)
+    out_b, hidden_b = theirs(packed_b)
+    padded_a, len_a = pad_packed_sequence(out_a, batch_first=True)
+    padded_b, len_b = trnn.pad_packed_sequence(out_b, batch_first=True)
+    close(padded_a, padded_b, "unpacked output")
+    assert len_a.tolist() == len_b.tolist() == lengths
+    for a, b in zip(flat(hidden_a), flat(hidden_b)):
+        close(a, b, "final state")
+    (padded_a.sum() + sum(h.sum() for h in flat(hidden_a))).backward()
+    (padded_b.sum() + sum(h.sum() for h in flat(hidden_b))).backward()
+    close(xa.grad, xb.grad, "input gradient through packing", 1e-4)
+
+
+def test_pad_sequence():
+    seqs = [np.ones((2, 3)), np.full((4, 3), 2.0), np.zeros((1, 3))]
+    for batch_first in (False, True):
+        ours = pad_sequence([nl.tensor(s) for s in seqs], batch_first=batch_first, padding_value=-1.0)
+        theirs = trnn.pad_sequence([torch.tensor(s) for s in seqs], batch_first=batch_first, padding_value=-1.0)
+        close(ours, theirs, "pad_sequence")
+
+
+def test_lstm_and_gru_gradcheck_float64():
+    for name in ("LSTM", "GRU"):
+        layer = getattr(nn, name)(2, 3, num_layers=2, bidirectional=True).double()
+        x = nl.tensor(np.random.default_rng(0).standard_normal((3, 2, 2)), requires_grad=True)
+        weight = layer.weight_hh_l1_reverse
+        assert gradcheck(lambda inp, w: layer(inp)[0], (x, weight))
+    cell = nn.GRUCell(2, 3).double()
+    x = nl.tensor(np.random.default_rng(1).standard_normal((2, 2)), requires_grad=True)
+    assert gradgradcheck(lambda inp: cell(inp), (x,))
+
+
+def test_errors():
+    lstm = nn.LSTM(3, 4)
+    with pytest.raises(RuntimeError, match="input.size\\(-1\\) must be equal to input_size. Expected 3, got 2"):
+        lstm(nl.randn(5, 2, 2))
+    with pytest.raises(RuntimeError, match="Expected hidden size"):
+        lstm(nl.randn(5, 2, 3), (nl.zeros(1, 3, 4), nl.zeros(1, 3, 4)))
+    with pytest.warns(UserWarning, match="non-zero dropout expects num_layers greater than 1"):
+        nn.GRU(3, 4, dropout=0.5)
