@@ -17,6 +17,7 @@ from .ops.embedding import embedding
 from .ops.group_norms import group_norm, instance_norm, layer_norm
 from .ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from .ops.interpolate import adaptive_max_pool2d, interpolate
+from .ops.attention import scaled_dot_product_attention
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "leaky_relu_", "sigmoid", "tanh", "softmax", "log_softmax",
            "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout", "mse_loss",
@@ -25,7 +26,8 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "leaky_relu_", "sigmoid", "t
            "binary_cross_entropy", "cosine_embedding_loss", "huber_loss", "kl_div", "margin_ranking_loss",
            "smooth_l1_loss", "triplet_margin_loss", "cosine_similarity", "normalize", "pairwise_distance",
            "dropout1d", "dropout2d", "embedding", "group_norm", "instance_norm", "layer_norm", "pixel_shuffle",
-           "pixel_unshuffle", "interpolate", "upsample", "adaptive_max_pool2d"]
+           "pixel_unshuffle", "interpolate", "upsample", "adaptive_max_pool2d",
+           "scaled_dot_product_attention"]
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

@@ -201,6 +201,16 @@ CASES = [
          lambda x: _t().interpolate(x, size=3, mode="linear"), [Arg((1, 2, 7))]),
     Case("adaptive_max_pool2d", lambda x: F.adaptive_max_pool2d(x, (2, 3)),
          lambda x: _t().adaptive_max_pool2d(x, (2, 3)), [Arg((1, 2, 5, 7), "distinct")]),
+    Case("sdpa", F.scaled_dot_product_attention, lambda q, k, v: _t().scaled_dot_product_attention(q, k, v),
+         [Arg((2, 3, 4)), Arg((2, 5, 4)), Arg((2, 5, 3))]),
+    Case("sdpa_causal_scale", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.3),
+         lambda q, k, v: _t().scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.3),
+         [Arg((2, 2, 4, 3)), Arg((2, 2, 4, 3)), Arg((2, 2, 4, 3))]),
+    Case("sdpa_bool_mask", lambda q, k, v: F.scaled_dot_product_attention(
+        q, k, v, attn_mask=nl.tensor([[True, False, True], [True, True, False]])),
+         lambda q, k, v: _t().scaled_dot_product_attention(
+        q, k, v, attn_mask=_torch().tensor([[True, False, True], [True, True, False]])),
+         [Arg((2, 2, 4)), Arg((2, 3, 4)), Arg((2, 3, 4))]),
     # ---------------------------------------------------------------- convolution
     Case("conv2d", F.conv2d, lambda *a: _t().conv2d(*a), [Arg((2, 2, 5, 5)), Arg((3, 2, 3, 3)), Arg((3,))]),
     Case("conv2d_nobias_pad1", lambda x, w: F.conv2d(x, w, padding=1),

@@ -1,6 +1,6 @@
 """Layers and models' building blocks."""
 from . import (activation, batchnorm, container, conv, dropout, flatten, linear, loss, module, normalization,
-               padding, pixelshuffle, pooling, rnn, sparse, upsampling)
+               padding, pixelshuffle, pooling, rnn, sparse, transformer, upsampling)
 from .module import Module
 from .container import Sequential, ModuleList, ModuleDict
 from .linear import Linear, Identity
@@ -14,6 +14,8 @@ from .activation import (ReLU, LeakyReLU, Sigmoid, Tanh, Softmax, LogSoftmax, GE
 from .flatten import Flatten, Unflatten
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .sparse import Embedding
+from .transformer import (MultiheadAttention, TransformerEncoderLayer, TransformerEncoder,
+                          TransformerDecoderLayer, TransformerDecoder)
 from .rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell
 from .padding import (ZeroPad2d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
                       ReplicationPad2d, CircularPad2d)
@@ -23,4 +25,4 @@ from .loss import (MSELoss, L1Loss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict"] + [
     name for file in (linear, conv, pooling, batchnorm, normalization, dropout, activation, flatten, pixelshuffle,
-                      sparse, padding, upsampling, rnn, loss) for name in file.__all__]
+                      sparse, padding, upsampling, rnn, transformer, loss) for name in file.__all__]

@@ -1,0 +1,246 @@
+"""``MultiheadAttention``, ``TransformerEncoderLayer``, ``TransformerEncoder``, ``TransformerDecoderLayer``,
+with PyTorch's parameter names (``in_proj_weight``, ``out_proj``, ``self_attn``, ``linear1``, ...)."""
+import copy
+
+import numpy as np
+
+from .. import functional as F
+from .. import init
+from ..ops.attention import multi_head_attention
+from ..parameter import Parameter
+from .container import ModuleList
+from .dropout import Dropout
+from .linear import Linear, factory_dtype
+from .module import Module
+from .normalization import LayerNorm
+
+__all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
+           "TransformerDecoder"]
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """``Linear`` under the name PyTorch gives the attention's output projection (its ``repr``)."""
+
+
+class MultiheadAttention(Module):
+    """Attention of ``num_heads`` heads over ``embed_dim``-wide sequences.
+
+    Args:
+        embed_dim (int): model width; must divide by ``num_heads``.
+        num_heads (int): heads.
+        dropout (float): dropout on the attention weights (training only).
+        bias (bool): biases of the input and output projections.
+        kdim, vdim (int): widths of keys and values (default ``embed_dim``).
+        batch_first (bool): (N, L, E) instead of (L, N, E).
+
+    Example:
+        >>> attn = nl.nn.MultiheadAttention(16, 4, batch_first=True)
+        >>> x = nl.randn(2, 5, 16)
+        >>> out, weights = attn(x, x, x)
+        >>> out.shape, weights.shape
+        (nnlite.Size([2, 5, 16]), nnlite.Size([2, 5, 5]))
+    """
+
+    def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
+                 kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
+        super().__init__()
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
+                             f"num_heads={num_heads} instead")
+        if embed_dim % num_heads:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if add_bias_kv or add_zero_attn:
+            raise NotImplementedError("MultiheadAttention: add_bias_kv and add_zero_attn are not supported by nnlite")
+        self.embed_dim, self.num_heads, self.dropout, self.batch_first = embed_dim, num_heads, dropout, batch_first
+        self.kdim = embed_dim if kdim is None else kdim
+        self.vdim = embed_dim if vdim is None else vdim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.head_dim = embed_dim // num_heads
+        dt = factory_dtype(dtype)
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = Parameter(np.empty((3 * embed_dim, embed_dim), dt))
+            for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+                self.register_parameter(name, None)
+        else:
+            self.q_proj_weight = Parameter(np.empty((embed_dim, embed_dim), dt))
+            self.k_proj_weight = Parameter(np.empty((embed_dim, self.kdim), dt))
+            self.v_proj_weight = Parameter(np.empty((embed_dim, self.vdim), dt))
+            self.register_parameter("in_proj_weight", None)
+        self.register_parameter("in_proj_bias", Parameter(np.empty((3 * embed_dim,), dt)) if bias else None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, dtype=dtype)
+        self._reset_parameters()
+
+    def _reset_parameters(self):
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            for w in (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight):
+                init.xavier_uniform_(w)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+
+    def _projections(self):
+        e = self.embed_dim
+        if self._qkv_same_embed_dim:
+            w = self.in_proj_weight
+            weights = (w[:e], w[e:2 * e], w[2 * e:])
+        else:
+            weights = (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight)
+        b = self.in_proj_bias
+        biases = (None, None, None) if b is None else (b[:e], b[e:2 * e], b[2 * e:])
+        return weights + biases
+
+    def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
+                average_attn_weights=True, is_causal=False):
+        batched = query.ndim == 3
+        if self.batch_first and batched:
+            query, key, value = (x.transpose(0, 1) for x in (query, key, value))
+        if not batched:
+            query, key, value = (x.unsqueeze(1) for x in (query, key, value))
+            if key_padding_mask is not None:
+                key_padding_mask = key_padding_mask.unsqueeze(0)
+        out, weights = multi_head_attention(
+            query, key, value, self.num_heads, self._projections(), (self.out_proj.weight, self.out_proj.bias),
+            key_padding_mask=key_padding_mask, attn_mask=attn_mask, need_weights=need_weights,
+            average_attn_weights=average_attn_weights, dropout_p=self.dropout if self.training else 0.0,
+            is_causal=is_causal)
+        if self.batch_first and batched:
+            out = out.transpose(0, 1)
+        if not batched:
+            out = out.squeeze(1)
+            weights = weights.squeeze(0) if weights is not None else None
+        return out, weights
+
+
+def _activation(activation):
+    if callable(activation):
+        return activation
+    if activation == "relu":
+        return F.relu
+    if activation == "gelu":
+        return F.gelu
+    raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+
+
+class TransformerEncoderLayer(Module):
+    """Self-attention and a feed-forward block, each with a residual and ``LayerNorm`` (after by
+    default, before with ``norm_first=True``).
+
+    Example:
+        >>> layer = nl.nn.TransformerEncoderLayer(d_model=16, nhead=4, batch_first=True)
+        >>> layer(nl.randn(2, 5, 16)).shape
+        nnlite.Size([2, 5, 16])
+    """
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first,
+                                            dtype=dtype)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.activation = _activation(activation)
+
+    def _self_attention(self, x, attn_mask, key_padding_mask, is_causal):
+        out = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
+                             is_causal=is_causal)[0]
+        return self.dropout1(out)
+
+    def _feed_forward(self, x):
+        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+    def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
+        x = src
+        if self.norm_first:
+            x = x + self._self_attention(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            return x + self._feed_forward(self.norm2(x))
+        x = self.norm1(x + self._self_attention(x, src_mask, src_key_padding_mask, is_causal))
+        return self.norm2(x + self._feed_forward(x))
+
+
+class TransformerDecoderLayer(Module):
+    """Self-attention, attention over ``memory``, and a feed-forward block, each with a residual and
+    ``LayerNorm``."""
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first,
+                                            dtype=dtype)
+        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
+                                                 batch_first=batch_first, dtype=dtype)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.dropout3 = Dropout(dropout)
+        self.activation = _activation(activation)
+
+    def _self_attention(self, x, mask, padding, is_causal):
+        return self.dropout1(self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False,
+                                            is_causal=is_causal)[0])
+
+    def _memory_attention(self, x, memory, mask, padding, is_causal):
+        return self.dropout2(self.multihead_attn(x, memory, memory, attn_mask=mask, key_padding_mask=padding,
+                                                 need_weights=False, is_causal=is_causal)[0])
+
+    def _feed_forward(self, x):
+        return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
+        x = tgt
+        if self.norm_first:
+            x = x + self._self_attention(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+            x = x + self._memory_attention(self.norm2(x), memory, memory_mask, memory_key_padding_mask,
+                                           memory_is_causal)
+            return x + self._feed_forward(self.norm3(x))
+        x = self.norm1(x + self._self_attention(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
+        x = self.norm2(x + self._memory_attention(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal))
+        return self.norm3(x + self._feed_forward(x))
+
+
+class TransformerEncoder(Module):
+    """``num_layers`` copies of ``encoder_layer`` (each with its own weights), then optional ``norm``."""
+
+    def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
+        super().__init__()
+        self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
+        x = src
+        for layer in self.layers:
+            x = layer(x, src_mask=mask, src_key_padding_mask=src_key_padding_mask, is_causal=bool(is_causal))
+        return self.norm(x) if self.norm is not None else x
+
+
+class TransformerDecoder(Module):
+    """``num_layers`` copies of ``decoder_layer``, then optional ``norm``."""
+
+    def __init__(self, decoder_layer, num_layers, norm=None):
+        super().__init__()
+        self.layers = ModuleList([copy.deepcopy(decoder_layer) for _ in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
+        x = tgt
+        for layer in self.layers:
+            x = layer(x, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask,
+                      bool(tgt_is_causal), memory_is_causal)
+        return self.norm(x) if self.norm is not None else x

@@ -1,0 +1,99 @@
+"""``scaled_dot_product_attention`` and the multi-head attention forward: composites of matmul,
+softmax, masking and dropout (so every gradient, second order included, comes from those ops)."""
+import math
+
+import numpy as np
+
+from ...autograd.ops.where import Where
+from .dropout import dropout
+from .linear import linear
+
+
+def _as_additive(mask, dtype, allowed_if_true):
+    """A mask as numbers added to the scores: bool masks become 0 / -inf, float masks stay."""
+    data = mask._data if hasattr(mask, "_data") else np.asarray(mask)
+    if data.dtype == np.bool_:
+        blocked = ~data if allowed_if_true else data
+        return np.where(blocked, -np.inf, 0.0).astype(dtype)
+    return data.astype(dtype)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    """``softmax(q k^T * scale + mask) v`` over the last two dimensions.
+
+    Args:
+        query: (..., L, E); key: (..., S, E); value: (..., S, Ev).
+        attn_mask: bool (True: may attend) or float (added), broadcast to (..., L, S).
+        dropout_p: dropout on the attention weights.
+        is_causal: position i attends to positions <= i (no ``attn_mask`` then).
+        scale: default ``1 / sqrt(E)``.
+
+    Returns:
+        Tensor: (..., L, Ev).
+
+    Example:
+        >>> q = k = v = nl.randn(2, 4, 8)
+        >>> F.scaled_dot_product_attention(q, k, v, is_causal=True).shape
+        nnlite.Size([2, 4, 8])
+    """
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    length, source = query.shape[-2], key.shape[-2]
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    scores = (query * scale) @ key.transpose(-2, -1)
+    dtype = scores._data.dtype
+    if is_causal:
+        scores = scores + np.where(np.tri(length, source, dtype=bool), 0.0, -np.inf).astype(dtype)
+    if attn_mask is not None:
+        scores = scores + _as_additive(attn_mask, dtype, allowed_if_true=True)
+    weights = scores.softmax(-1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, True)
+    return weights @ value
+
+
+def multi_head_attention(query, key, value, num_heads, in_proj, out_proj, key_padding_mask=None, attn_mask=None,
+                         need_weights=True, average_attn_weights=True, dropout_p=0.0, is_causal=False):
+    """The forward of ``nn.MultiheadAttention`` on (L, N, E) sequences.
+
+    ``in_proj`` is ``(w_q, w_k, w_v, b_q, b_k, b_v)``, ``out_proj`` is ``(weight, bias)``.
+    Bool masks follow ``MultiheadAttention``: True marks a position that may *not* be attended.
+    Returns ``(output (L, N, E), weights (N, [H,] L, S) or None)``.
+    """
+    w_q, w_k, w_v, b_q, b_k, b_v = in_proj
+    length, batch, embed = query.shape
+    source = key.shape[0]
+    head_dim = embed // num_heads
+    q, k, v = linear(query, w_q, b_q), linear(key, w_k, b_k), linear(value, w_v, b_v)
+
+    def heads(x, n):  # (n, N, E) -> (N * H, n, head_dim)
+        return x.reshape(n, batch * num_heads, head_dim).transpose(0, 1)
+
+    q, k, v = heads(q, length), heads(k, source), heads(v, source)
+    scores = (q * (1.0 / math.sqrt(head_dim))) @ k.transpose(-2, -1)      # (N * H, L, S)
+    dtype = scores._data.dtype
+    if is_causal and attn_mask is None:
+        attn_mask = ~np.tri(length, source, dtype=bool)
+    if attn_mask is not None:
+        mask = _as_additive(attn_mask, dtype, allowed_if_true=False)
+        if mask.ndim == 2 and mask.shape != (length, source):
+            raise RuntimeError(f"The shape of the 2D attn_mask is {mask.shape}, but should be {(length, source)}.")
+        if mask.ndim == 3 and mask.shape != (batch * num_heads, length, source):
+            raise RuntimeError(f"The shape of the 3D attn_mask is {mask.shape}, but should be "
+                               f"{(batch * num_heads, length, source)}.")
+        scores = scores + mask
+    if key_padding_mask is not None:
+        padding = _as_additive(key_padding_mask, dtype, allowed_if_true=False)       # (N, S)
+        if padding.shape != (batch, source):
+            raise RuntimeError(f"expected key_padding_mask of shape {(batch, source)}, got {padding.shape}")
+        padding = np.repeat(padding, num_heads, axis=0)[:, None, :]                  # (N * H, 1, S)
+        scores = scores + padding
+    weights = scores.softmax(-1)
+    attended = dropout(weights, dropout_p, True) if dropout_p > 0.0 else weights
+    out = (attended @ v).transpose(0, 1).reshape(length, batch, embed)
+    out = linear(out, *out_proj)
+    if not need_weights:
+        return out, None
+    weights = weights.reshape(batch, num_heads, length, source)
+    return out, (weights.mean(1) if average_attn_weights else weights)
