@@ -18,6 +18,7 @@ from .ops.group_norms import group_norm, instance_norm, layer_norm
 from .ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from .ops.interpolate import adaptive_max_pool2d, interpolate
 from .ops.attention import scaled_dot_product_attention
+from .ops.conv_transpose import conv1d, conv_transpose2d
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "leaky_relu_", "sigmoid", "tanh", "softmax", "log_softmax",
            "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout", "mse_loss",
@@ -27,7 +28,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "leaky_relu_", "sigmoid", "t
            "smooth_l1_loss", "triplet_margin_loss", "cosine_similarity", "normalize", "pairwise_distance",
            "dropout1d", "dropout2d", "embedding", "group_norm", "instance_norm", "layer_norm", "pixel_shuffle",
            "pixel_unshuffle", "interpolate", "upsample", "adaptive_max_pool2d",
-           "scaled_dot_product_attention"]
+           "scaled_dot_product_attention", "conv1d", "conv_transpose2d"]
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

@@ -227,6 +227,13 @@ CASES = [
     Case("conv2d_valid_1x1", lambda x, w: F.conv2d(x, w, padding="valid"),
          lambda x, w: _t().conv2d(x, w, padding="valid"), [Arg((2, 3, 3, 3)), Arg((4, 3, 1, 1))]),
     Case("conv2d_unbatched", F.conv2d, lambda *a: _t().conv2d(*a), [Arg((2, 4, 4)), Arg((3, 2, 3, 3)), Arg((3,))]),
+    Case("conv_transpose2d", lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1),
+         lambda x, w, b: _t().conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1),
+         [Arg((1, 2, 3, 3)), Arg((2, 3, 3, 3)), Arg((3,))]),
+    Case("conv_transpose2d_groups", lambda x, w: F.conv_transpose2d(x, w, groups=2, dilation=2),
+         lambda x, w: _t().conv_transpose2d(x, w, groups=2, dilation=2), [Arg((2, 4, 3, 2)), Arg((4, 1, 2, 2))]),
+    Case("conv1d", lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=1),
+         lambda x, w, b: _t().conv1d(x, w, b, stride=2, padding=1), [Arg((2, 3, 7)), Arg((4, 3, 3)), Arg((4,))]),
     # ---------------------------------------------------------------- pooling
     Case("max_pool2d", lambda x: F.max_pool2d(x, 2), lambda x: _t().max_pool2d(x, 2), [Arg((2, 2, 4, 4), "distinct")]),
     Case("max_pool2d_k3s2p1", lambda x: F.max_pool2d(x, 3, 2, 1), lambda x: _t().max_pool2d(x, 3, 2, 1),

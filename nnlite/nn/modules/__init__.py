@@ -4,7 +4,7 @@ from . import (activation, batchnorm, container, conv, dropout, flatten, linear,
 from .module import Module
 from .container import Sequential, ModuleList, ModuleDict
 from .linear import Linear, Identity
-from .conv import Conv2d
+from .conv import Conv2d, Conv1d, ConvTranspose2d
 from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .normalization import LayerNorm, GroupNorm, InstanceNorm1d, InstanceNorm2d
