@@ -151,11 +151,22 @@ def _view(self, *shape):
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer, tuple, list)):
         return self.to(shape[0])  # view(dtype)
     shape = _infer_shape(_shape_arg(shape), self._data.size)
-    if not self._data.flags.c_contiguous and self._data.ndim > 0 and self._data.size > 1:
-        # numpy would copy silently; PyTorch refuses a view of a non-contiguous tensor
+    if not self._data.flags.c_contiguous and self._data.ndim > 0 and self._data.size > 1 and \
+            not _viewable(self._data, shape):
+        # numpy would copy silently; PyTorch refuses a view its strides cannot express
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
                            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
     return _shared_view(self, ops.Reshape.apply(self, shape=shape))
+
+
+def _viewable(array, shape):
+    """Whether ``array`` (not contiguous) can take ``shape`` without a copy, as PyTorch's strides allow
+    (splitting the last dimension of a column slice, say)."""
+    try:
+        np.reshape(array, shape, copy=False)
+    except ValueError:
+        return False
+    return True
 
 
 def _reshape(self, *shape):
