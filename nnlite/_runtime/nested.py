@@ -1,4 +1,8 @@
-"""Nested argument and output structures: tuples, lists, dicts and namedtuples of leaves."""
+"""Nested structures of tensors or arrays: tuples, lists, dicts and namedtuples of leaves.
+
+Used wherever a batch or a call's arguments cross a process boundary: a data-loader batch leaving
+a worker, DataParallel's inputs and outputs.
+"""
 import collections.abc
 
 
