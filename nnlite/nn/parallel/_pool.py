@@ -156,6 +156,7 @@ class WorkerPool:
         self.inboxes = [self._new_segment(_shared.grow(inbox_bytes)) for _ in range(self.n)]
         self.outboxes = [self._new_segment(_shared.grow(0)) for _ in range(self.n)]
         self.new_segments = [{} for _ in range(self.n)]
+        self.outbox_need = [0] * self.n  # per worker: bytes of the larger outbox its next command brings
 
     def _start(self, start_method):
         method = start_method or ("fork" if fork_is_safe() else "forkserver")
@@ -260,6 +261,14 @@ class WorkerPool:
         h = {}
         if frees[rank]:
             h["free"] = frees[rank]
+        if self.outbox_need[rank]:
+            # Created only now, with the command that announces it: the name is unlinked once
+            # the worker has answered (see ``_unlink_attached``).
+            old = self.outboxes[rank]
+            self.outboxes[rank] = self._new_segment(self.outbox_need[rank])
+            self.new_segments[rank]["outbox"] = self.outboxes[rank].name
+            self.outbox_need[rank] = 0
+            self._drop_segment(old)
         if self.new_segments[rank]:
             h["segments"] = self.new_segments[rank]
             self.new_segments[rank] = {}
@@ -383,14 +392,11 @@ class WorkerPool:
         return offset
 
     def _read_results(self, rank, result):
-        """Arrays a worker sent: from its outbox, or inline (then the outbox grows for next time)."""
+        """Arrays a worker sent: from its outbox, or inline (then the outbox grows with the next
+        command, see ``_header``)."""
         if result["inline"] is not None:
-            arrays = result["inline"]
-            old = self.outboxes[rank]
-            self.outboxes[rank] = self._new_segment(_shared.grow(result["need"]))
-            self.new_segments[rank]["outbox"] = self.outboxes[rank].name
-            self._drop_segment(old)
-            return arrays
+            self.outbox_need[rank] = max(self.outbox_need[rank], _shared.grow(result["need"]))
+            return result["inline"]
         return _shared.unpack(self.outboxes[rank], result["descriptors"], copy=False)
 
     # ------------------------------------------------------------------ phases
