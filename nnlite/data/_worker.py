@@ -196,8 +196,9 @@ def worker_loop(dataset, fetch, task_conn, result_conn, done_event, current_tag,
 
     Takes ``(tag, task_id, indices)`` tasks from its task pipe until the pipe is closed, the
     ``done_event`` is set or the parent process is gone; answers each task whose tag is still
-    current with ``(tag, task_id, batch or ExceptionWrapper)`` on its result pipe, in task
-    order. Both pipes are used without blocking for long, so that the worker always notices a
+    current with ``(tag, task_id, batch or ExceptionWrapper or IterationEnd)`` on its result
+    pipe, in task order. A new tag starts a new epoch (an ``IterableDataset``'s iterator
+    restarts). Both pipes are used without blocking for long, so that the worker always notices a
     shutdown.
     """
     global _worker_info

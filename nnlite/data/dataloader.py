@@ -114,7 +114,17 @@ class DataLoader:
     worker's exception is raised here with the worker's traceback; a worker that dies raises a
     RuntimeError naming it and its exit code. Workers stop when the iterator is exhausted,
     deleted or interrupted (Ctrl-C), and at interpreter exit; with ``persistent_workers`` they
-    live as long as the loader.
+    serve every epoch of the loader and stop when neither the loader nor the iterator is
+    referenced any more.
+
+    With an ``IterableDataset`` each worker iterates its own copy of the dataset (split the
+    stream with ``get_worker_info()``), batches come from the workers in turn, and ``shuffle``,
+    ``sampler`` and ``batch_sampler`` are refused, as in PyTorch.
+
+    Example:
+        >>> loader = DataLoader(dataset, batch_size=64, shuffle=True, seed=0, num_workers=2)
+        >>> for images, labels in loader:
+        ...     pass
     """
 
     def __init__(self, dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None,
