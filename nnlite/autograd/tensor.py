@@ -358,6 +358,22 @@ class Tensor(TensorMethods, TensorFunctions):
     def cpu(self):
         return self
 
+    def share_memory_(self):
+        """Move the data to shared memory (no copy if it is there already); returns ``self``.
+
+        Processes started afterwards (forked, or handed the tensor through ``nnlite.multiprocessing``)
+        read and update the same memory, as with ``torch.Tensor.share_memory_``.
+        """
+        from .._runtime import shared_memory
+        if not shared_memory.is_shared(self._data):
+            self._data = shared_memory.to_shared(self._data)
+        return self
+
+    def is_shared(self):
+        """Whether the data lies in shared memory (see ``share_memory_``)."""
+        from .._runtime import shared_memory
+        return shared_memory.is_shared(self._data)
+
     def cuda(self, *args, **kwargs):
         check_device("cuda")
 

@@ -11,10 +11,11 @@ Example:
 from . import datasets, transforms
 from .collate import default_collate, default_convert
 from .dataloader import DataLoader, get_worker_info
-from .dataset import ConcatDataset, Dataset, Subset, TensorDataset, random_split
+from .dataset import ChainDataset, ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split
 from .sampler import (BatchSampler, DistributedSampler, RandomSampler, Sampler, SequentialSampler,
                       SubsetRandomSampler)
 
-__all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split", "Sampler",
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "ChainDataset", "random_split",
+           "Sampler",
            "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler", "DistributedSampler",
            "DataLoader", "default_collate", "default_convert", "get_worker_info", "transforms", "datasets"]

@@ -8,25 +8,21 @@ read by the parent directly into the buffers the new arrays use; the parent wrap
 Tensors. The worker pickles each message before writing any of it, so a batch that cannot be
 pickled becomes an error sent to the parent, never a half-written message.
 """
-import collections.abc
 import os
 import pickle
-import random
 import select
 import signal
 import struct
-import sys
-import traceback
 
-import numpy as np
-
+from .._runtime.errors import ExceptionWrapper
+from .._runtime.nested import map_leaves
+from .._runtime.seeding import seed_process
+from .._runtime.threads import limit_threads
+from .._runtime.watchdog import ParentWatchdog
 from . import _core
 
 # How often a waiting worker checks that its parent is still alive.
 WATCHDOG_INTERVAL = 1.0
-
-_THREAD_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS",
-                    "VECLIB_MAXIMUM_THREADS", "NUMBA_NUM_THREADS", "BLIS_NUM_THREADS")
 
 
 class WorkerInfo:
@@ -54,42 +50,10 @@ def get_worker_info():
     return _worker_info
 
 
-class ExceptionWrapper:
-    """An exception raised in a worker, carried to the parent with its formatted traceback."""
+class IterationEnd:
+    """A worker's answer to a task once its copy of an ``IterableDataset`` is exhausted."""
 
-    def __init__(self, exc_type, text, where):
-        self.exc_type = exc_type
-        self.text = text
-        self.where = where
-
-    @classmethod
-    def from_current(cls, where):
-        exc_type, exc, tb = sys.exc_info()
-        text = "".join(traceback.format_exception(exc_type, exc, tb))
-        try:
-            pickle.dumps(exc_type)
-        except Exception:
-            exc_type = RuntimeError
-        return cls(exc_type, text, where)
-
-    def reraise(self):
-        msg = f"Caught {self.exc_type.__name__} in {self.where}.\nOriginal traceback from the worker:\n{self.text}"
-        if issubclass(self.exc_type, KeyError):
-            raise _KeyErrorMessage(msg)
-        try:
-            exc = self.exc_type(msg)
-        except Exception:
-            exc = None
-        if not isinstance(exc, BaseException) or str(exc) != msg:
-            raise RuntimeError(msg)
-        raise exc
-
-
-class _KeyErrorMessage(KeyError):
-    """A KeyError whose str is its message as is (KeyError's own str quotes it)."""
-
-    def __str__(self):
-        return self.args[0]
+    __slots__ = ()
 
 
 class _ArrayBox:
@@ -106,76 +70,31 @@ class _ArrayBox:
 
 def pack(data):
     """Replace Tensors by ``_ArrayBox``es, recursively through lists, tuples and dicts."""
-    if isinstance(data, np.ndarray):
-        return data
-    if _core.is_tensor(data):
-        return _ArrayBox(_core.array_of(data))
-    if isinstance(data, list):
-        return [pack(x) for x in data]
-    if isinstance(data, tuple):
-        if hasattr(data, "_fields"):
-            return type(data)(*(pack(x) for x in data))
-        return tuple(pack(x) for x in data)
-    if isinstance(data, collections.abc.Mapping):
-        return _rebuild_mapping(data, {k: pack(v) for k, v in data.items()})
-    return data
+    return map_leaves(data, _core.is_tensor, _box)
 
 
-def _rebuild_mapping(original, items):
-    if type(original) is dict:
-        return items
-    try:
-        return type(original)(items)
-    except TypeError:
-        return items
+def _box(tensor):
+    return _ArrayBox(_core.array_of(tensor))
 
 
 def unpack(data):
     """Inverse of ``pack``: ``_ArrayBox``es become Tensors again."""
-    if isinstance(data, _ArrayBox):
-        return _core.from_numpy(data.array)
-    if isinstance(data, list):
-        return [unpack(x) for x in data]
-    if isinstance(data, tuple):
-        if hasattr(data, "_fields"):
-            return type(data)(*(unpack(x) for x in data))
-        return tuple(unpack(x) for x in data)
-    if isinstance(data, collections.abc.Mapping):
-        return _rebuild_mapping(data, {k: unpack(v) for k, v in data.items()})
-    return data
+    return map_leaves(data, _is_box, _unbox)
 
 
-def limit_threads():
-    """One thread for BLAS, OpenMP and numba in this process (workers run side by side)."""
-    for var in _THREAD_ENV_VARS:
-        os.environ[var] = "1"
-    try:
-        from threadpoolctl import threadpool_limits
-        threadpool_limits(1)
-    except Exception:  # threadpoolctl missing or unable to inspect a library: env vars still apply
-        pass
-    # numba: only a thread pool the parent already started needs masking down to one thread;
-    # set_num_threads would otherwise launch a new pool in every worker, which most never use.
-    parallel = sys.modules.get("numba.np.ufunc.parallel")
-    if parallel is not None and getattr(parallel, "_is_initialized", False):
-        try:
-            sys.modules["numba"].set_num_threads(1)
-        except Exception:
-            pass
+def _is_box(x):
+    return type(x) is _ArrayBox
 
 
-def seed_everything(seed):
-    random.seed(seed)
-    np.random.seed(seed % 2**32)
-    if "nnlite.autograd.random" in sys.modules:
-        sys.modules["nnlite.autograd.random"].manual_seed(seed)
+def _unbox(box):
+    return _core.from_numpy(box.array)
 
 
 class _Abort(Exception):
     """The parent is gone or shutting down while this worker waits to send."""
 
 
-def _write_all(fd, data, done_event, parent_pid):
+def _write_all(fd, data, done_event, watchdog):
     view = memoryview(data).cast("B")
     poller = None
     while view.nbytes:
@@ -191,7 +110,7 @@ def _write_all(fd, data, done_event, parent_pid):
         if poller is None:
             poller = select.poll()
             poller.register(fd, select.POLLOUT)
-        if not poller.poll(WATCHDOG_INTERVAL * 1000) and (done_event.is_set() or os.getppid() != parent_pid):
+        if not poller.poll(WATCHDOG_INTERVAL * 1000) and (done_event.is_set() or not watchdog.parent_alive()):
             raise _Abort
 
 
@@ -238,10 +157,10 @@ class _TaskReader:
     """Reads task frames from the non-blocking task pipe, waking up every ``WATCHDOG_INTERVAL``
     to notice a shutdown or a dead parent."""
 
-    def __init__(self, fd, done_event, parent_pid):
+    def __init__(self, fd, done_event, watchdog):
         self.fd = fd
         self.done_event = done_event
-        self.parent_pid = parent_pid
+        self.watchdog = watchdog
         self.buf = bytearray()
         self.poller = select.poll()
         self.poller.register(fd, select.POLLIN)
@@ -257,7 +176,7 @@ class _TaskReader:
                     del buf[:4 + n]
                     return task
             if not self.poller.poll(WATCHDOG_INTERVAL * 1000):
-                if self.done_event.is_set() or os.getppid() != self.parent_pid:
+                if self.done_event.is_set() or not self.watchdog.parent_alive():
                     return None
                 continue
             try:
@@ -277,8 +196,9 @@ def worker_loop(dataset, fetch, task_conn, result_conn, done_event, current_tag,
 
     Takes ``(tag, task_id, indices)`` tasks from its task pipe until the pipe is closed, the
     ``done_event`` is set or the parent process is gone; answers each task whose tag is still
-    current with ``(tag, task_id, batch or ExceptionWrapper)`` on its result pipe, in task
-    order. Both pipes are used without blocking for long, so that the worker always notices a
+    current with ``(tag, task_id, batch or ExceptionWrapper or IterationEnd)`` on its result
+    pipe, in task order. A new tag starts a new epoch (an ``IterableDataset``'s iterator
+    restarts). Both pipes are used without blocking for long, so that the worker always notices a
     shutdown.
     """
     global _worker_info
@@ -289,9 +209,10 @@ def worker_loop(dataset, fetch, task_conn, result_conn, done_event, current_tag,
     fd = result_conn.fileno()
     os.set_blocking(fd, False)
     os.set_blocking(task_conn.fileno(), False)
-    tasks = _TaskReader(task_conn.fileno(), done_event, parent_pid)
-    limit_threads()
-    seed_everything(seed)
+    watchdog = ParentWatchdog(parent_pid)
+    tasks = _TaskReader(task_conn.fileno(), done_event, watchdog)
+    limit_threads(1)
+    seed_process(seed)
     _worker_info = WorkerInfo(worker_id, num_workers, seed, dataset)
     where = f"DataLoader worker process {worker_id} (pid {os.getpid()})"
     init_error = None
@@ -300,6 +221,7 @@ def worker_loop(dataset, fetch, task_conn, result_conn, done_event, current_tag,
             worker_init_fn(worker_id)
         except Exception:
             init_error = ExceptionWrapper.from_current(where + " in worker_init_fn")
+    epoch = None  # the tag of the epoch the fetcher was last started for
     try:
         while True:
             task = tasks.next()
@@ -312,7 +234,12 @@ def worker_loop(dataset, fetch, task_conn, result_conn, done_event, current_tag,
                 payload = init_error
             else:
                 try:
+                    if tag != epoch:
+                        epoch = tag
+                        fetch.begin_epoch(dataset)  # an IterableDataset starts its iterator again
                     payload = pack(fetch(dataset, indices))
+                except StopIteration:
+                    payload = IterationEnd()
                 except Exception:
                     payload = ExceptionWrapper.from_current(where)
             try:
@@ -320,9 +247,9 @@ def worker_loop(dataset, fetch, task_conn, result_conn, done_event, current_tag,
             except Exception:
                 frame, buffers = encode((tag, task_id, ExceptionWrapper.from_current(where + " while sending a batch")))
             del payload
-            _write_all(fd, frame, done_event, parent_pid)
+            _write_all(fd, frame, done_event, watchdog)
             for buf in buffers:
-                _write_all(fd, buf, done_event, parent_pid)
+                _write_all(fd, buf, done_event, watchdog)
             del frame, buffers
     except (KeyboardInterrupt, _Abort):
         pass

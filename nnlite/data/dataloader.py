@@ -5,7 +5,6 @@ import multiprocessing
 import numbers
 import os
 import select
-import signal
 import sys
 import time
 import warnings
@@ -13,8 +12,11 @@ import weakref
 
 import numpy as np
 
+from .._runtime.errors import ExceptionWrapper
+from .._runtime.processes import signal_name, stop_processes
 from . import _core, _worker
 from .collate import default_collate, default_convert
+from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 __all__ = ["DataLoader", "get_worker_info"]
@@ -45,6 +47,52 @@ class _Fetcher:
             return self.collate_fn(data)
         return self.collate_fn([dataset[i] for i in indices])
 
+    def begin_epoch(self, dataset):
+        """Nothing to do for a map-style dataset (see ``_IterableFetcher``)."""
+
+
+class _IterableFetcher:
+    """Takes the next sample (or ``batch_size`` samples) from this process's iterator over an
+    ``IterableDataset``; raises ``StopIteration`` once it is exhausted."""
+
+    def __init__(self, auto_collation, collate_fn, drop_last):
+        self.auto_collation = auto_collation
+        self.collate_fn = collate_fn
+        self.drop_last = drop_last
+        self._iterator = None
+        self._ended = False
+
+    def begin_epoch(self, dataset):
+        self._iterator = iter(dataset)
+        self._ended = False
+
+    def __call__(self, dataset, indices):
+        if self._ended:
+            raise StopIteration
+        if not self.auto_collation:
+            try:
+                return self.collate_fn(next(self._iterator))
+            except StopIteration:
+                self._ended = True
+                raise
+        data = []
+        for _ in indices:  # a batch of placeholders: only its length counts
+            try:
+                data.append(next(self._iterator))
+            except StopIteration:
+                self._ended = True
+                break
+        if not data or (self.drop_last and len(data) < len(indices)):
+            raise StopIteration
+        return self.collate_fn(data)
+
+
+class _InfiniteConstantSampler:
+    """The sampler of an ``IterableDataset``: ``None`` for ever (the dataset decides when to stop)."""
+
+    def __iter__(self):
+        return itertools.repeat(None)
+
 
 def _check_int(name, value, minimum, message=None):
     if not isinstance(value, (numbers.Integral, np.integer)) or isinstance(value, bool) or value < minimum:
@@ -66,7 +114,17 @@ class DataLoader:
     worker's exception is raised here with the worker's traceback; a worker that dies raises a
     RuntimeError naming it and its exit code. Workers stop when the iterator is exhausted,
     deleted or interrupted (Ctrl-C), and at interpreter exit; with ``persistent_workers`` they
-    live as long as the loader.
+    serve every epoch of the loader and stop when neither the loader nor the iterator is
+    referenced any more.
+
+    With an ``IterableDataset`` each worker iterates its own copy of the dataset (split the
+    stream with ``get_worker_info()``), batches come from the workers in turn, and ``shuffle``,
+    ``sampler`` and ``batch_sampler`` are refused, as in PyTorch.
+
+    Example:
+        >>> loader = DataLoader(dataset, batch_size=64, shuffle=True, seed=0, num_workers=2)
+        >>> for images, labels in loader:
+        ...     pass
     """
 
     def __init__(self, dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None,
@@ -92,6 +150,18 @@ class DataLoader:
                 raise ValueError("DataLoader: pass either seed or generator, not both")
         if pin_memory:
             warnings.warn("pin_memory=True has no effect: nnlite runs on the CPU only", stacklevel=2)
+        iterable = isinstance(dataset, IterableDataset)
+        if iterable:
+            if shuffle not in (False, None):
+                raise ValueError(f"DataLoader with IterableDataset: expected unspecified shuffle option, but got "
+                                 f"shuffle={shuffle}")
+            if sampler is not None:
+                raise ValueError(f"DataLoader with IterableDataset: expected unspecified sampler option, but got "
+                                 f"sampler={sampler}")
+            if batch_sampler is not None:
+                raise ValueError(f"DataLoader with IterableDataset: expected unspecified batch_sampler option, "
+                                 f"but got batch_sampler={batch_sampler}")
+            sampler = _InfiniteConstantSampler()
         shuffle = bool(shuffle)
 
         if sampler is not None and shuffle:
@@ -120,6 +190,7 @@ class DataLoader:
             batch_sampler = BatchSampler(sampler, batch_size, bool(drop_last))
 
         self.dataset = dataset
+        self._iterable = iterable
         self.batch_size = batch_size
         self.drop_last = bool(drop_last)
         self.sampler = sampler
@@ -149,6 +220,8 @@ class DataLoader:
         return self.batch_sampler if self._auto_collation else self.sampler
 
     def _make_fetcher(self):
+        if self._iterable:
+            return _IterableFetcher(self._auto_collation, self.collate_fn, self.drop_last)
         getitems = callable(getattr(self.dataset, "__getitems__", None))
         collated = bool(getattr(self.dataset, "getitems_collated", False))
         # A dataset whose __getitems__ returns ready batches can't serve a custom collate_fn,
@@ -182,12 +255,16 @@ class DataLoader:
         return _MultiProcessIter(self, epoch)
 
     def __len__(self):
+        if self._iterable:
+            n = len(self.dataset)  # TypeError for a dataset without __len__, as in PyTorch
+            if self.batch_size is not None:
+                n = n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+            return n
         return len(self._index_sampler)
 
-    def __del__(self):
-        it = getattr(self, "_iterator", None)
-        if it is not None:
-            it._shutdown()
+    # No __del__ shutting down a persistent iterator: a loop may still hold the iterator after the
+    # loader is gone (``for x in DataLoader(..., persistent_workers=True)``); the iterator stops
+    # its workers when it is itself released.
 
 
 def _len_or_none(obj):
@@ -211,6 +288,7 @@ class _SingleProcessIter(_BaseIter):
     def __init__(self, loader):
         self._dataset = loader.dataset
         self._fetch = loader._make_fetcher()
+        self._fetch.begin_epoch(self._dataset)
         self._indices = iter(loader._index_sampler)
         self._length = _len_or_none(loader)
 
@@ -242,11 +320,7 @@ def _describe_exit(code):
     if code is None:
         return "is no longer running"
     if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        return f"exited unexpectedly with exit code {code} (killed by {name})"
+        return f"exited unexpectedly with exit code {code} (killed by {signal_name(code)})"
     return f"exited unexpectedly with exit code {code}"
 
 
@@ -318,6 +392,7 @@ class _MultiProcessIter(_BaseIter):
         self._rcvd_idx = 0
         self._task_worker = {}
         self._worker_cycle = itertools.cycle(range(self._num_workers))
+        self._active = [True] * self._num_workers  # False once a worker's IterableDataset copy ended
         for _ in range(self._prefetch):
             self._put_task()
 
@@ -326,7 +401,12 @@ class _MultiProcessIter(_BaseIter):
             indices = next(self._indices)
         except StopIteration:
             return
-        worker_id = next(self._worker_cycle)
+        for _ in range(self._num_workers):
+            worker_id = next(self._worker_cycle)
+            if self._active[worker_id]:
+                break
+        else:
+            return  # every worker's iterator is exhausted
         self._outbufs[worker_id] += _worker.encode_task((self._tag.value, self._send_idx, indices))
         self._flush(worker_id)
         self._task_worker[self._send_idx] = worker_id
@@ -347,22 +427,28 @@ class _MultiProcessIter(_BaseIter):
 
     def __next__(self):
         try:
-            if self._closed or self._rcvd_idx == self._send_idx:
-                if not self._persistent:
-                    self._shutdown()
-                raise StopIteration
-            worker_id = self._task_worker.pop(self._rcvd_idx)
             while True:
-                tag, task_id, payload = self._get(worker_id)
-                if tag == self._tag.value:
-                    break
-            assert task_id == self._rcvd_idx, (task_id, self._rcvd_idx)
-            self._rcvd_idx += 1
-            self._put_task()
+                if self._closed or self._rcvd_idx == self._send_idx:
+                    if not self._persistent:
+                        self._shutdown()
+                    raise StopIteration
+                worker_id = self._task_worker.pop(self._rcvd_idx)
+                while True:
+                    tag, task_id, payload = self._get(worker_id)
+                    if tag == self._tag.value:
+                        break
+                assert task_id == self._rcvd_idx, (task_id, self._rcvd_idx)
+                self._rcvd_idx += 1
+                if isinstance(payload, _worker.IterationEnd):
+                    self._active[worker_id] = False
+                    self._put_task()
+                    continue
+                self._put_task()
+                break
         except KeyboardInterrupt:
             self._shutdown()
             raise
-        if isinstance(payload, _worker.ExceptionWrapper):
+        if isinstance(payload, ExceptionWrapper):
             payload.reraise()
         return _worker.unpack(payload)
 
@@ -423,17 +509,7 @@ class _MultiProcessIter(_BaseIter):
             # end of file on the task pipes, EPIPE on the result pipes: workers stop at once
             for conn in self._task_writers + self._readers:
                 conn.close()
-            deadline = time.monotonic() + JOIN_TIMEOUT
-            for w in self._workers:
-                w.join(timeout=max(0.0, deadline - time.monotonic()))
-            for w in self._workers:
-                if w.is_alive():
-                    w.terminate()
-            for w in self._workers:
-                w.join(timeout=1.0)
-                if w.is_alive():
-                    w.kill()
-                    w.join()
+            stop_processes(self._workers, JOIN_TIMEOUT)
         finally:
             for conn in self._task_writers + self._readers:
                 conn.close()

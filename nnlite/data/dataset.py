@@ -1,4 +1,5 @@
-"""Map-style datasets: ``Dataset``, ``TensorDataset``, ``Subset``, ``ConcatDataset``, ``random_split``."""
+"""Datasets: map-style ``Dataset``, ``TensorDataset``, ``Subset``, ``ConcatDataset``, ``random_split``;
+stream-style ``IterableDataset`` and ``ChainDataset``."""
 import bisect
 import math
 import numbers
@@ -8,7 +9,7 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split"]
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "ChainDataset", "random_split"]
 
 
 class Dataset:
@@ -31,6 +32,58 @@ class Dataset:
 
     def __add__(self, other):
         return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset):
+    """A stream of samples, as ``torch.utils.data.IterableDataset``: subclasses implement
+    ``__iter__``.
+
+    With ``num_workers > 0`` every DataLoader worker iterates its own copy of the dataset, so
+    without care each sample comes once per worker. Split the stream in ``__iter__`` with
+    ``get_worker_info()``, which returns the worker's ``id``, ``num_workers``, ``seed`` and its
+    copy of the ``dataset`` (``None`` in the main process). A ``DataLoader`` over an
+    ``IterableDataset`` takes no ``shuffle``, ``sampler`` or ``batch_sampler``; its batches come
+    from the workers in turn, and a worker whose iterator ends drops out.
+
+    Example:
+        >>> class Range(IterableDataset):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         info = get_worker_info()
+        ...         if info is None:                  # loading in the main process
+        ...             return iter(range(self.n))
+        ...         return iter(range(info.id, self.n, info.num_workers))
+        >>> sorted(int(x) for x in DataLoader(Range(6), num_workers=2))
+        [0, 1, 2, 3, 4, 5]
+    """
+
+    def __iter__(self):
+        raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
+
+    def __add__(self, other):
+        return ChainDataset([self, other])
+
+
+class ChainDataset(IterableDataset):
+    """The samples of several ``IterableDataset``s, one after the other."""
+
+    def __init__(self, datasets):
+        self.datasets = datasets
+
+    def __iter__(self):
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield from d
+
+    def __len__(self):
+        total = 0
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            total += len(d)
+        return total
 
 
 def _is_int_index(index):

@@ -252,6 +252,25 @@ def test_worker_key_error_keeps_type_and_readable_message():
     del e
 
 
+def test_retry_loop_after_worker_errors_keeps_no_workers():
+    # The error reaches the caller holding no reference cycle, so the loader's iterator, and with
+    # it every worker, is gone as soon as the exception is: no garbage collection needed.
+    gc.collect()
+    gc.disable()
+    try:
+        live = []
+        for _ in range(3):
+            try:
+                for _ in DataLoader(Squares(12, fail_at=7), batch_size=3, num_workers=2):
+                    pass
+            except ValueError:
+                pass
+            live.append(len(multiprocessing.active_children()))
+    finally:
+        gc.enable()
+    assert live == [0, 0, 0]
+
+
 def test_killed_worker_raises_instead_of_hanging():
     dl = DataLoader(Squares(40, kill_at=13), batch_size=2, num_workers=2)
     start = time.monotonic()
@@ -316,6 +335,15 @@ def test_persistent_workers_survive_epochs():
     del dl, it
     gc.collect()
     assert _no_children()
+
+
+def test_persistent_workers_loop_without_a_reference_to_the_loader():
+    # the loader is released at once; its iterator, held by the loop, keeps the workers
+    batches = [(x.tolist(), y.tolist()) for x, y in DataLoader(Squares(7), batch_size=3, num_workers=1,
+                                                                persistent_workers=True)]
+    assert [x for x, _ in batches] == [[0, 1, 2], [3, 4, 5], [6]]
+    assert batches[2][1] == [[36.0, 36.0]]
+    assert _no_children()  # the iterator is released too: its workers stopped
 
 
 def test_worker_init_fn_and_worker_info():

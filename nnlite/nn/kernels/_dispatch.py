@@ -5,27 +5,17 @@ small kernel (a batch-4 LeNet pooling layer); worse, two busy pools (numba's and
 cores slowed a batch-4 training step tenfold. So every parallel kernel is also compiled serially,
 and the serial build runs when the work is small or nnlite is set to one thread.
 """
-import os
 import types
 
 import numba
 from numba import njit
 
+from ..._runtime.threads import configure_threading_layer, get_num_threads  # noqa: F401  (re-exported)
+
 # Below this many input elements a kernel runs on the calling thread. Measured on 2 cores with
 # LeNet: numba's fork-safe pool pays off from batch 256 (about 0.8M input elements per layer) but
 # slowed batch 64 (0.05-0.3M) by a third.
 MIN_PARALLEL_ELEMENTS = 1 << 19
-
-
-def configure_threading_layer():
-    """Choose numba's fork-safe threading layer unless the user picked one.
-
-    nnlite forks processes (data-loader workers, DataParallel replicas) that run these kernels;
-    GNU OpenMP, numba's default layer on Linux, does not survive a fork once its pool runs. This
-    must happen before numba's pool starts, so ``nl.set_num_threads`` calls it too.
-    """
-    if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
-        numba.config.THREADING_LAYER = "forksafe"
 
 
 def _renamed(fn, suffix):
@@ -39,8 +29,7 @@ def _renamed(fn, suffix):
 
 def parallel_parts(size):
     """How many threads a kernel over ``size`` input elements should split its work into."""
-    from ... import _threads
-    if size < MIN_PARALLEL_ELEMENTS or _threads.get_num_threads() == 1:
+    if size < MIN_PARALLEL_ELEMENTS or get_num_threads() == 1:
         return 1
     return numba.get_num_threads()
 
@@ -54,7 +43,6 @@ class PlaneParallel:
         self.__doc__ = fn.__doc__
 
     def __call__(self, *args):
-        from ... import _threads
-        if args[0].size < MIN_PARALLEL_ELEMENTS or _threads.get_num_threads() == 1:
+        if args[0].size < MIN_PARALLEL_ELEMENTS or get_num_threads() == 1:
             return self.serial(*args)
         return self.parallel(*args)

@@ -633,6 +633,12 @@ class Module:
                             f"dtype={_dtypes.from_numpy_dtype(np_dtype)}")
         return self._apply(lambda t: t.to(np_dtype) if t._data.dtype.kind in "fc" else t)
 
+    def share_memory(self):
+        """Move every parameter, gradient and buffer to shared memory (``Tensor.share_memory_``), so
+        that processes started afterwards train this very module (the Hogwild pattern of
+        ``nnlite.multiprocessing``). Returns the module."""
+        return self._apply(lambda t: t.share_memory_())
+
     def float(self):
         return self._apply(lambda t: t.float() if t._data.dtype.kind == "f" else t)
 

@@ -14,20 +14,22 @@ A ``WorkerPool`` is built for one module layout. It
 Every wait watches the workers' process sentinels, so a dead worker is reported at once, and has
 a deadline (``timeout``). After a fault, ``KeyboardInterrupt`` or ``close()`` no process and no
 segment is left: workers are asked to exit, then terminated and killed if they do not, and the
-segments are unlinked.
+segments are unlinked. A segment's name is unlinked as soon as the workers have attached it (see
+``_shared``), so not even a SIGKILL of every process leaves one in ``/dev/shm``.
 """
 import itertools
 import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
-import signal
 import sys
 import threading
 import time
 
 import numpy as np
 
+from ..._runtime.processes import signal_name, stop_processes
+from ..._runtime.threads import THREAD_ENV_VARS, set_thread_env
 from . import _shared, _worker
 
 # Seconds a worker gets to exit after "exit" before it is terminated, then killed.
@@ -62,12 +64,6 @@ def fork_is_safe():
         return False
 
 
-def usable_cpus():
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
 def signature(module):
     """What the workers' replicas are built from: the module tree and the tensor shapes."""
     mods = tuple((name, id(m), type(m)) for name, m in module.named_modules())
@@ -86,6 +82,7 @@ class WorkerPool:
         self.closed = False
         self.procs, self.conns = [], []
         self.segments = []
+        self.linked = []  # segments whose names the workers may still need to attach
         self.call_ids = itertools.count()
         self.pending_free = [[] for _ in range(workers)]  # per worker: call ids whose graphs can go
         # Per worker: inbox byte ranges holding the inputs of calls whose graphs the worker keeps
@@ -114,7 +111,19 @@ class WorkerPool:
     def _new_segment(self, nbytes):
         seg = _shared.Segment(nbytes)
         self.segments.append(seg)
+        self.linked.append(seg)
         return seg
+
+    def _unlink_attached(self):
+        """Unlink the segments every worker has attached: all but those still to be announced
+        with a worker's next command (the workers' replies prove they attached the rest)."""
+        if not self.linked:
+            return
+        pending = {name for announced in self.new_segments for name in announced.values()}
+        for seg in self.linked:
+            if seg.name not in pending:
+                seg.unlink()
+        self.linked = [seg for seg in self.linked if seg.linked]
 
     def _drop_segment(self, seg):
         if seg in self.segments:
@@ -147,6 +156,7 @@ class WorkerPool:
         self.inboxes = [self._new_segment(_shared.grow(inbox_bytes)) for _ in range(self.n)]
         self.outboxes = [self._new_segment(_shared.grow(0)) for _ in range(self.n)]
         self.new_segments = [{} for _ in range(self.n)]
+        self.outbox_need = [0] * self.n  # per worker: bytes of the larger outbox its next command brings
 
     def _start(self, start_method):
         method = start_method or ("fork" if fork_is_safe() else "forkserver")
@@ -178,10 +188,10 @@ class WorkerPool:
                     f"'{method}', which needs a picklable module ({type(ex).__name__}: {ex}). Create and run the "
                     "DataParallel model before running numba kernels in this process, or set "
                     "NUMBA_THREADING_LAYER=workqueue.") from ex
-        saved_env = {k: os.environ.get(k) for k in _worker.THREAD_ENV_VARS}
+        saved_env = {k: os.environ.get(k) for k in THREAD_ENV_VARS}
         try:
             if method != "fork":
-                _worker.set_thread_env(self.threads)  # read by a newly started interpreter's libraries
+                set_thread_env(self.threads)  # read by a newly started interpreter's libraries
             for rank in range(self.n):
                 parent_conn, child_conn = ctx.Pipe(duplex=True)
                 setup = dict(base, module=module, grads=self.grad_segments[rank].name,
@@ -206,6 +216,7 @@ class WorkerPool:
         # replaced) or why it could not start.
         replies = self._collect(range(self.n), "start-up", first=True)
         self._raise_first_error(replies)
+        self._unlink_attached()
 
     # ------------------------------------------------------------------ state
     def sync(self):
@@ -250,6 +261,14 @@ class WorkerPool:
         h = {}
         if frees[rank]:
             h["free"] = frees[rank]
+        if self.outbox_need[rank]:
+            # Created only now, with the command that announces it: the name is unlinked once
+            # the worker has answered (see ``_unlink_attached``).
+            old = self.outboxes[rank]
+            self.outboxes[rank] = self._new_segment(self.outbox_need[rank])
+            self.new_segments[rank]["outbox"] = self.outboxes[rank].name
+            self.outbox_need[rank] = 0
+            self._drop_segment(old)
         if self.new_segments[rank]:
             h["segments"] = self.new_segments[rank]
             self.new_segments[rank] = {}
@@ -305,10 +324,7 @@ class WorkerPool:
         if code is None:
             how = "stopped answering"
         elif code < 0:
-            try:
-                how = f"was killed by signal {signal.Signals(-code).name}"
-            except ValueError:
-                how = f"was killed by signal {-code}"
+            how = f"was killed by signal {signal_name(code)}"
         else:
             how = f"exited unexpectedly with exit code {code}"
         self.close()
@@ -340,6 +356,7 @@ class WorkerPool:
             self.close()
             raise
         self.busy = False
+        self._unlink_attached()
         for r in ranks:
             del self.pending_free[r][:len(frees[r])]  # finalisers may have added more meanwhile
         for r in ranks:
@@ -375,14 +392,11 @@ class WorkerPool:
         return offset
 
     def _read_results(self, rank, result):
-        """Arrays a worker sent: from its outbox, or inline (then the outbox grows for next time)."""
+        """Arrays a worker sent: from its outbox, or inline (then the outbox grows with the next
+        command, see ``_header``)."""
         if result["inline"] is not None:
-            arrays = result["inline"]
-            old = self.outboxes[rank]
-            self.outboxes[rank] = self._new_segment(_shared.grow(result["need"]))
-            self.new_segments[rank]["outbox"] = self.outboxes[rank].name
-            self._drop_segment(old)
-            return arrays
+            self.outbox_need[rank] = max(self.outbox_need[rank], _shared.grow(result["need"]))
+            return result["inline"]
         return _shared.unpack(self.outboxes[rank], result["descriptors"], copy=False)
 
     # ------------------------------------------------------------------ phases
@@ -476,16 +490,7 @@ class WorkerPool:
                     except (OSError, ValueError):
                         pass
             # Workers in the middle of a step (interrupted, timed out) are not waited for.
-            deadline = time.monotonic() + (0.0 if self.busy else EXIT_GRACE)
-            for proc in self.procs:
-                proc.join(max(0.0, deadline - time.monotonic()))
-            for proc in self.procs:
-                if proc.is_alive():
-                    proc.terminate()
-                    proc.join(1.0)
-                    if proc.is_alive():
-                        proc.kill()
-                        proc.join(1.0)
+            stop_processes(self.procs, 0.0 if self.busy else EXIT_GRACE)
             for conn in self.conns:
                 conn.close()
             for proc in self.procs:

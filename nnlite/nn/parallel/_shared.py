@@ -1,8 +1,11 @@
 """Shared-memory blocks for DataParallel: named POSIX segments with numpy views laid out in them.
 
 The parent process creates every segment and is the only one that unlinks it; worker processes
-attach by name. A segment's name starts with ``nldp_`` followed by the creating process id, so a
-leftover is easy to spot in ``/dev/shm``.
+attach by name. The parent unlinks a segment as soon as every worker that needs it has attached
+(the mappings stay valid), so a name lives in ``/dev/shm`` only for the moment between creation
+and attachment, and nothing is left behind when all the processes are killed at once (the
+resource tracker, which would otherwise unlink leftovers, may die with them). A segment's name
+starts with ``nldp_`` followed by the creating process id, so a leftover is easy to spot.
 
 Three kinds of content live in segments:
 
@@ -64,6 +67,7 @@ class Segment:
         else:
             self.shm = _SharedMemory(name=name, create=False)
             self.owner = None
+        self.linked = self.owner is not None  # this process still has to unlink the name
         self.name = self.shm.name
         self.size = self.shm.size
 
@@ -81,22 +85,28 @@ class Segment:
             count *= int(n)
         return np.frombuffer(self.shm.buf, dtype=dtype, count=count, offset=offset).reshape(shape)
 
+    def unlink(self):
+        """Remove the segment's name from ``/dev/shm`` (creating process only; idempotent).
+
+        Mappings made before stay valid; the memory is returned to the system when the last
+        mapping is gone.
+        """
+        if self.linked and self.owner == os.getpid() and self.shm is not None:
+            self.linked = False
+            try:
+                self.shm.unlink()
+            except FileNotFoundError:
+                pass
+
     def release(self):
         """Unmap (and, in the creating process, unlink) the segment.
 
-        Unlinking removes the name from ``/dev/shm`` at once; the memory itself is returned to the
-        system when the last mapping is gone. If numpy views are still alive somewhere the mapping
-        stays valid until they are collected.
+        If numpy views are still alive somewhere the mapping stays valid until they are collected.
         """
-        shm = self.shm
-        if shm is None:
+        if self.shm is None:
             return
-        self.shm = None
-        if self.owner == os.getpid():
-            try:
-                shm.unlink()
-            except FileNotFoundError:
-                pass
+        self.unlink()
+        shm, self.shm = self.shm, None
         try:
             shm.close()
         except BufferError:

@@ -27,87 +27,18 @@ import signal
 import sys
 import traceback
 
-# Environment variables that fix the thread count of BLAS, OpenMP and numba.
-THREAD_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
-                   "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS", "NUMBA_NUM_THREADS")
+from ..._runtime.errors import ExceptionWrapper
+from ..._runtime.seeding import seed_process
+from ..._runtime.threads import limit_threads
+from ..._runtime.watchdog import ParentWatchdog
 
 # How often an idle worker checks that its parent is alive (seconds).
 WATCHDOG_INTERVAL = 0.5
 
 
-class RemoteError:
-    """An exception raised in a worker, carried to the parent with its formatted traceback."""
-
-    def __init__(self, exc_type, text, rank, phase):
-        self.exc_type, self.text, self.rank, self.phase = exc_type, text, rank, phase
-
-    @classmethod
-    def current(cls, rank, phase):
-        exc_type, exc, tb = sys.exc_info()
-        text = "".join(traceback.format_exception(exc_type, exc, tb))
-        try:
-            pickle.loads(pickle.dumps(exc_type))
-        except Exception:  # noqa: BLE001  (a class defined where the parent cannot find it)
-            exc_type = RuntimeError
-        return cls(exc_type, text, rank, phase)
-
-    def exception(self):
-        """The exception to raise in the parent: the worker's type when it can carry the text."""
-        msg = (f"Caught {self.exc_type.__name__} in DataParallel worker {self.rank} ({self.phase}).\n"
-               f"Original traceback from the worker:\n{self.text}")
-        if issubclass(self.exc_type, KeyError):
-            return _KeyErrorMessage(msg)
-        try:
-            exc = self.exc_type(msg)
-        except Exception:  # noqa: BLE001
-            exc = None
-        if not isinstance(exc, BaseException) or str(exc) != msg:
-            exc = RuntimeError(msg)
-        return exc
-
-
-class _KeyErrorMessage(KeyError):
-    def __str__(self):
-        return self.args[0]
-
-
-def set_thread_env(threads):
-    """Thread-count environment for libraries that read it when they start."""
-    for var in THREAD_ENV_VARS:
-        os.environ[var] = str(threads)
-
-
-def limit_threads(threads):
-    """Use ``threads`` threads in BLAS and numba in this process."""
-    set_thread_env(threads)
-    try:
-        from threadpoolctl import threadpool_limits
-        threadpool_limits(threads)
-    except ImportError:
-        pass
-    if "numba" not in sys.modules:
-        return  # NUMBA_NUM_THREADS in the environment applies when it is imported
-    import numba
-    threads = min(threads, numba.config.NUMBA_NUM_THREADS)
-    try:
-        numba.threading_layer()
-    except ValueError:
-        # numba's thread pool is not running yet. A worker never forks, so unless the user chose
-        # a threading layer it may use OpenMP, which runs a one-thread kernel inline instead of
-        # handing it to a queue thread (the LeNet step of a one-thread worker was 10-25% faster).
-        if "NUMBA_THREADING_LAYER" not in os.environ:
-            try:
-                from numba.np.ufunc import omppool  # noqa: F401  (fails without an OpenMP runtime)
-                numba.config.THREADING_LAYER = "omp"
-            except ImportError:
-                pass
-        # Size the pool now, so that it starts (at the first parallel kernel, if any) with
-        # ``threads`` threads, instead of starting it here, which costs about half a second.
-        from numba.np.ufunc import parallel
-        if hasattr(parallel, "NUM_THREADS"):
-            parallel.NUM_THREADS = threads
-            return
-    numba.set_num_threads(threads)
+def where(rank, phase):
+    """How an error message names a replica's step."""
+    return f"DataParallel worker {rank} ({phase})"
 
 
 def main(rank, conn, setup, close_fds=()):
@@ -133,7 +64,7 @@ def main(rank, conn, setup, close_fds=()):
         try:
             replica = _Replica(rank, conn, setup)
         except BaseException:  # noqa: BLE001  (reported to the parent, which re-raises it)
-            conn.send(("err", RemoteError.current(rank, "start-up"), "", ""))
+            conn.send(("err", ExceptionWrapper.from_current(where(rank, "start-up")), "", ""))
             return
         conn.send(("ok", None, "", ""))
         replica.serve()
@@ -156,22 +87,18 @@ class _Replica:
     def __init__(self, rank, conn, setup):
         self.rank = rank
         self.conn = conn
-        self.parent_pid = setup["parent_pid"]
-        self.parent_ppid = os.getppid()
-        limit_threads(setup["threads"])
+        self.watchdog = ParentWatchdog(setup["parent_pid"])
+        limit_threads(setup["threads"], never_forks=True)
 
         import numpy as np
-        from ...autograd import random as nl_random
+        from ...autograd import random  # noqa: F401  (loaded, so that seed_process seeds it)
         from ...autograd.tensor import _make
         from . import _shared
         self.np, self._make, self._shared = np, _make, _shared
 
         seed = np.random.SeedSequence(setup["seed"], spawn_key=(rank,))
         state = seed.generate_state(2, np.uint64)
-        nl_random.manual_seed(int(state[0]) & 0x7FFFFFFFFFFFFFFF)
-        np.random.seed(int(state[1]) & 0xFFFFFFFF)
-        import random
-        random.seed(int(state[1]))
+        seed_process(int(state[0]) & 0x7FFFFFFFFFFFFFFF, int(state[1]), int(state[1]))
 
         module = setup["module"]
         if isinstance(module, bytes):
@@ -207,7 +134,7 @@ class _Replica:
         conn = self.conn
         while True:
             if not conn.poll(WATCHDOG_INTERVAL):
-                if os.getppid() != self.parent_ppid or not _alive(self.parent_pid):
+                if not self.watchdog.parent_alive():
                     return  # the parent is gone
                 continue
             try:
@@ -227,13 +154,13 @@ class _Replica:
                 result = self._forward(msg[1], msg[2]) if kind == "fwd" else self._backward(msg[1], msg[2])
                 reply = ("ok", result)
             except BaseException:  # noqa: BLE001  (reported to the parent, which re-raises it)
-                reply = ("err", RemoteError.current(self.rank, phase))
+                reply = ("err", ExceptionWrapper.from_current(where(self.rank, phase)))
             finally:
                 sys.stdout, sys.stderr = saved
             try:
                 conn.send(reply + (out.getvalue(), err.getvalue()))
             except Exception:  # noqa: BLE001  (e.g. an exception class that cannot be pickled)
-                err_info = RemoteError(RuntimeError, "".join(traceback.format_exc()), self.rank, phase)
+                err_info = ExceptionWrapper(RuntimeError, traceback.format_exc(), where(self.rank, phase))
                 conn.send(("err", err_info, out.getvalue(), err.getvalue()))
 
     def _free(self, call_ids):
@@ -272,7 +199,7 @@ class _Replica:
             if rg and h["grad"]:
                 t._requires_grad = True
             tensors.append(t)
-        from ._tree import from_slots
+        from ..._runtime.nested import from_slots
         args, kwargs = from_slots(h["structure"], tensors)
 
         with grad_mode.set_grad_enabled(h["grad"]):
@@ -285,7 +212,7 @@ class _Replica:
                     np.copyto(stage, data, casting="unsafe")
 
         from ...autograd.tensor import Tensor
-        from ._tree import to_slots
+        from ..._runtime.nested import to_slots
         structure, outs = to_slots(output, lambda x: isinstance(x, Tensor))
         out_arrays = [t._data for t in outs]
         requires = [bool(t._requires_grad) for t in outs]
@@ -353,13 +280,3 @@ def _buffer_owners(module):
                 seen.add(id(b))
                 owners.append((mod, name))
     return owners
-
-
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -19,9 +19,10 @@ from ...autograd import grad_mode
 from ...autograd.engine import backward_retains_graph
 from ...autograd.function import _SECOND_BACKWARD, Function, _modified_message
 from ...autograd.tensor import Tensor, _make
+from ..._runtime.nested import Slot, from_slots, to_slots
+from ..._runtime.threads import usable_cpus
 from ..modules.module import Module
 from . import _pool
-from ._tree import Slot, to_slots, from_slots
 
 __all__ = ["DataParallel"]
 
@@ -103,12 +104,12 @@ class DataParallel(Module):
             if not (isinstance(d, int) or str(d).split(":")[0] == "cpu"):
                 raise RuntimeError(f"nnlite runs on the CPU only; device '{d}' is not available")
         if workers is None:
-            workers = len(device_ids) if device_ids else _pool.usable_cpus()
+            workers = len(device_ids) if device_ids else usable_cpus()
         workers = int(workers)
         if workers < 0:
             raise ValueError(f"workers must be >= 0, got {workers}")
         if threads is None:
-            threads = max(1, _pool.usable_cpus() // max(workers, 1))
+            threads = max(1, usable_cpus() // max(workers, 1))
         threads = int(threads)
         if threads < 1:
             raise ValueError(f"threads must be >= 1, got {threads}")

@@ -25,6 +25,14 @@ def segments(pid=None):
     return sorted(n for n in os.listdir("/dev/shm") if n.startswith(f"nldp_{pid}_"))
 
 
+def mapped(pid=None):
+    """Shared segments of DataParallel mapped in this process (their names are unlinked as soon as
+    the workers have attached them, so ``segments()`` is empty while they run)."""
+    pid = os.getpid() if pid is None else pid
+    with open("/proc/self/maps") as f:
+        return sorted({line.split("/dev/shm/")[1].split()[0] for line in f if f"/dev/shm/nldp_{pid}_" in line})
+
+
 def alive(pid):
     try:
         os.kill(pid, 0)
@@ -163,7 +171,7 @@ def test_close_with_and_garbage_collection_leave_nothing():
     dp = nn.DataParallel(Faulty(), workers=2)
     dp(nl.randn(4, 3))
     pids = dp.pids
-    assert len(segments()) > 0 and all(alive(p) for p in pids)
+    assert len(mapped()) > 0 and all(alive(p) for p in pids)
     dp.close()
     assert_clean(pids)
     dp.close()  # idempotent
@@ -217,7 +225,7 @@ def test_spawned_workers_when_fork_is_unsafe():
         nn.DataParallel(Unpicklable(), workers=2, start_method="forkserver")(x)
 
 
-def run_script(body, folder, timeout=60, wait=True):
+def run_script(body, folder, timeout=60, wait=True, new_session=False):
     code = textwrap.dedent(f"""
         import os, sys, time
         sys.path.insert(0, {REPO!r})
@@ -246,7 +254,8 @@ def run_script(body, folder, timeout=60, wait=True):
     """) + textwrap.indent(textwrap.dedent(body), "    ")
     script = folder / "script.py"  # a file, not -c: a fork server imports the main module
     script.write_text(code)
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=new_session)
     if not wait:
         return proc
     out, err = proc.communicate(timeout=timeout)
@@ -305,4 +314,35 @@ def test_killed_parent_takes_its_workers_along(tmp_path):
     proc.kill()
     proc.wait(10)
     # workers notice within a second; the resource tracker then unlinks the segments
+    _wait_gone(proc.pid, pids, timeout=15)
+
+
+_GROWING_RUN = """
+    from multiprocessing import resource_tracker
+    dp = nn.DataParallel(Net(), workers=2)
+    dp(nl.randn(4, 3)).sum().backward()
+    dp(nl.randn(40000, 3)).sum().backward()  # inputs and outputs outgrow their segments: new ones
+    dp(nl.randn(40000, 3)).sum().backward()
+    print(" ".join(map(str, dp.pids)), resource_tracker._resource_tracker._pid, flush=True)
+    time.sleep(60)
+"""
+
+
+def test_sigkill_of_the_parent_and_its_resource_tracker_leaves_no_segment(tmp_path):
+    # The resource tracker is what unlinks a killed program's segments; it dies too when the
+    # whole program is killed (a process group, a container): then no segment may have a name.
+    proc = run_script(_GROWING_RUN, tmp_path, wait=False)
+    *pids, tracker = [int(p) for p in proc.stdout.readline().split()]
+    assert len(pids) == 2 and alive(tracker)
+    os.kill(tracker, signal.SIGKILL)
+    proc.kill()
+    proc.wait(10)
+    _wait_gone(proc.pid, pids, timeout=15)  # the workers notice within a second and exit
+
+
+def test_sigkill_of_the_whole_process_group_leaves_no_segment(tmp_path):
+    proc = run_script(_GROWING_RUN, tmp_path, wait=False, new_session=True)
+    pids = [int(p) for p in proc.stdout.readline().split()][:2]
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(10)
     _wait_gone(proc.pid, pids, timeout=15)

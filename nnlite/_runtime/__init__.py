@@ -1,0 +1,13 @@
+"""The runtime toolkit under everything else: thread pools, worker processes and shared memory.
+
+* ``threads``: ``nl.set_num_threads``/``get_num_threads``, numba's threading layer, thread limits
+  for worker processes;
+* ``errors``: an exception raised in a worker, carried to the parent with its traceback;
+* ``processes``: stopping worker processes (join, terminate, kill) and describing how one ended;
+* ``watchdog``: a worker noticing that its parent is gone;
+* ``seeding``: seeding a worker's random generators;
+* ``nested``: walking nested tuples, lists and dicts of tensors or arrays;
+* ``shared_memory``: arrays in memory that child processes share (``Tensor.share_memory_``).
+
+Nothing here imports from the rest of nnlite at import time.
+"""

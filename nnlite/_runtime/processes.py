@@ -1,0 +1,33 @@
+"""Stopping worker processes and describing how one ended."""
+import signal
+import time
+
+
+def signal_name(exit_code):
+    """``"SIGKILL"`` for exit code -9; ``"signal N"`` for a signal without a name."""
+    try:
+        return signal.Signals(-exit_code).name
+    except ValueError:
+        return f"signal {-exit_code}"
+
+
+def stop_processes(procs, grace):
+    """Wait up to ``grace`` seconds for ``procs`` (``multiprocessing.Process``) to exit on their own,
+    then terminate those still running, then kill those that ignore it. Returns when all are gone.
+
+    Example:
+        >>> for conn in task_pipes:
+        ...     conn.close()  # asks the workers to stop
+        >>> stop_processes(workers, grace=5.0)
+    """
+    deadline = time.monotonic() + grace
+    for p in procs:
+        p.join(max(0.0, deadline - time.monotonic()))
+    stubborn = [p for p in procs if p.is_alive()]
+    for p in stubborn:
+        p.terminate()
+    for p in stubborn:
+        p.join(1.0)
+        if p.is_alive():
+            p.kill()
+            p.join()

@@ -1,0 +1,24 @@
+"""Seeding a worker process's random generators (nnlite's, numpy's global one and Python's)."""
+import random
+import sys
+
+import numpy as np
+
+
+def seed_process(seed, numpy_seed=None, python_seed=None):
+    """Seed nnlite's generator with ``seed``, numpy's global generator with ``numpy_seed`` (taken
+    modulo 2**32) and Python's ``random`` with ``python_seed``; both default to ``seed``.
+
+    nnlite's generator is seeded only when nnlite's core is loaded in this process (a data-loader
+    worker that never builds a tensor does not import it).
+
+    Example:
+        >>> seed_process(base_seed + worker_id)
+    """
+    numpy_seed = seed if numpy_seed is None else numpy_seed
+    python_seed = seed if python_seed is None else python_seed
+    random.seed(python_seed)
+    np.random.seed(numpy_seed % 2**32)
+    core = sys.modules.get("nnlite.autograd.random")
+    if core is not None:
+        core.manual_seed(seed)

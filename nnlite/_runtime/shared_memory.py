@@ -1,0 +1,91 @@
+"""Arrays in memory that child processes share: ``Tensor.share_memory_`` and the Hogwild pattern.
+
+A shared array lives in an anonymous memory file (``memfd_create``; an unlinked temporary file
+where that is missing) mapped shared. A forked child inherits the mapping; a spawned child gets
+the file descriptor when multiprocessing pickles the tensor (``nnlite.multiprocessing``), and maps
+the same memory. The file has no name, so nothing is ever left in ``/dev/shm``, however the
+processes end: the memory returns to the system when the last process unmaps it (PyTorch's
+"file_descriptor" strategy).
+"""
+import mmap
+import os
+import tempfile
+import weakref
+
+import numpy as np
+
+
+class SharedStorage(mmap.mmap):
+    """A shared mapping of an anonymous memory file of ``nbytes`` bytes.
+
+    ``fd`` stays open while the storage lives, so that it can be handed to child processes.
+    """
+
+    @classmethod
+    def new(cls, nbytes):
+        """A zero-filled storage of ``nbytes`` bytes."""
+        nbytes = max(int(nbytes), 1)  # mmap refuses an empty mapping
+        if hasattr(os, "memfd_create"):
+            fd = os.memfd_create("nnlite_shared", os.MFD_CLOEXEC)
+        else:
+            with tempfile.TemporaryFile() as f:
+                fd = os.dup(f.fileno())
+        try:
+            os.ftruncate(fd, nbytes)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls.from_fd(fd, nbytes)
+
+    @classmethod
+    def from_fd(cls, fd, nbytes):
+        """Map the memory file ``fd`` (the storage takes ownership of the descriptor)."""
+        storage = cls(fd, nbytes, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+        storage.fd = fd
+        storage.nbytes = nbytes
+        storage.address = np.frombuffer(storage, dtype=np.uint8, count=1).ctypes.data
+        weakref.finalize(storage, os.close, fd)
+        return storage
+
+
+def storage_of(array):
+    """The ``SharedStorage`` an array's memory lies in, or ``None``."""
+    base = array
+    while isinstance(base, np.ndarray):
+        base = base.base
+    if isinstance(base, memoryview):
+        base = base.obj
+    return base if isinstance(base, SharedStorage) else None
+
+
+def is_shared(array):
+    """Whether ``array`` lies in shared memory (made by ``to_shared`` or received from a process)."""
+    return storage_of(array) is not None
+
+
+def to_shared(array):
+    """A copy of ``array`` in a new shared storage (C-contiguous, same shape and dtype).
+
+    Example:
+        >>> shared = to_shared(np.zeros(3, np.float32))
+        >>> is_shared(shared)
+        True
+    """
+    storage = SharedStorage.new(array.nbytes)
+    shared = np.ndarray(array.shape, dtype=array.dtype, buffer=storage)
+    np.copyto(shared, array)
+    return shared
+
+
+def describe(array):
+    """``(fd, nbytes, offset, shape, strides, dtype)`` for a shared array: what another process
+    needs, with the descriptor, to map the same memory (``rebuild``)."""
+    storage = storage_of(array)
+    offset = array.ctypes.data - storage.address
+    return storage.fd, storage.nbytes, offset, array.shape, array.strides, array.dtype.str
+
+
+def rebuild(fd, nbytes, offset, shape, strides, dtype):
+    """The array ``describe`` described, mapped from the descriptor ``fd`` (this process's own copy)."""
+    storage = SharedStorage.from_fd(fd, nbytes)
+    return np.ndarray(shape, dtype=np.dtype(dtype), buffer=storage, offset=offset, strides=strides)

@@ -1,0 +1,56 @@
+"""``nnlite.multiprocessing``: Python's ``multiprocessing`` with tensors that can live in shared
+memory, as ``torch.multiprocessing``.
+
+Everything ``multiprocessing`` offers is here (``Process``, ``Queue``, ``Pipe``, ``Pool``,
+``get_context``, ``set_start_method``, ``cpu_count``, ...). A tensor whose data is in shared memory
+(``Tensor.share_memory_()``, ``Module.share_memory()``) crosses to another process as a handle to
+the same memory, with any start method and through queues and pipes; other tensors are copied.
+``spawn(fn, args, nprocs)`` starts ``nprocs`` processes running ``fn(i, *args)`` and raises the
+first one's error here.
+
+Example (Hogwild: several processes train one model):
+    >>> import nnlite.multiprocessing as mp
+    >>> model = Net()
+    >>> model.share_memory()          # parameters in shared memory
+    >>> workers = [mp.Process(target=train, args=(model,)) for _ in range(2)]
+    >>> for p in workers:
+    ...     p.start()
+    >>> for p in workers:
+    ...     p.join()
+"""
+import multiprocessing
+from multiprocessing import *  # noqa: F401,F403  (the whole of Python's multiprocessing API)
+
+from . import reductions
+from .spawn import (ProcessContext, ProcessExitedException, ProcessRaisedException, spawn,
+                    start_processes)
+
+__all__ = list(multiprocessing.__all__) + [
+    "spawn", "start_processes", "ProcessContext", "ProcessRaisedException", "ProcessExitedException",
+    "set_sharing_strategy", "get_sharing_strategy", "get_all_sharing_strategies"]
+
+reductions.init_reductions()
+
+_STRATEGIES = ("file_descriptor",)
+
+
+def get_all_sharing_strategies():
+    """The ways tensors can be shared between processes: ``{"file_descriptor"}`` (nnlite passes
+    descriptors of unnamed memory files, so nothing is left behind in ``/dev/shm``)."""
+    return set(_STRATEGIES)
+
+
+def get_sharing_strategy():
+    """The current sharing strategy (always ``"file_descriptor"``)."""
+    return _STRATEGIES[0]
+
+
+def set_sharing_strategy(new_strategy):
+    """Choose how tensors are shared; nnlite offers ``"file_descriptor"`` only.
+
+    Args:
+        new_strategy (str): the strategy's name.
+    """
+    if new_strategy not in _STRATEGIES:
+        raise AssertionError(f"sharing strategy {new_strategy!r} is not available in nnlite; "
+                             f"available: {sorted(_STRATEGIES)}")
