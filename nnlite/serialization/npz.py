@@ -52,6 +52,7 @@ _MAX_NPY_HEADER = 1 << 16
 _MAX_KEY_REPR = 60
 _MAX_MEMBER_NAME = 200
 _BIG_INT = 2 ** 64   # ints at least this large are written as hex strings
+_UNSAFE_CHARS = re.compile("[\x00-\x1f\x7f]")
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 
 
@@ -71,10 +72,12 @@ def describe_path(path):
 
 def member_name(path, used):
     """A member name for the array at ``path``: its keys joined by ``/`` (``model/fc.weight``),
-    unique among ``used``, without empty, ``.`` or ``..`` parts."""
+    unique among ``used``, without empty, ``.`` or ``..`` parts or control characters."""
     parts = [str(k).replace("\\", "/") for k in path] or ["root"]
     parts = [p for part in parts for p in part.split("/")]
     name = "/".join(p if p not in ("", ".", "..") else f"_{p}_" for p in parts)
+    # zip names end at a NUL byte and are UTF-8: control characters and lone surrogates go
+    name = _UNSAFE_CHARS.sub("_", name).encode("utf-8", "replace").decode("utf-8")
     if len(name) > _MAX_MEMBER_NAME:
         name = name[:_MAX_MEMBER_NAME]
     unique, n = name, 1
