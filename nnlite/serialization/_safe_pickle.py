@@ -7,6 +7,7 @@ refuses the ones that need no global to run code or to allocate without limit (`
 copy data are charged against a byte budget proportional to the input, so a few kilobytes that
 reuse one large memoised object many times cannot cost gigabytes.
 """
+import _compat_pickle
 import io
 import pickle
 import pickletools
@@ -78,6 +79,11 @@ class RestrictedUnpickler(pickle.Unpickler):
         self._persistent = persistent_load
 
     def find_class(self, module, name):
+        # Python 2 names (protocol 2 pickles write __builtin__, copy_reg, ...) as Python 3's
+        if (module, name) in _compat_pickle.NAME_MAPPING:
+            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
+        elif module in _compat_pickle.IMPORT_MAPPING:
+            module = _compat_pickle.IMPORT_MAPPING[module]
         obj = self._allowed.get((module, name))
         if obj is None:
             raise UnpicklingRefused(self._refuse(module, name))

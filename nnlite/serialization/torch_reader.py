@@ -130,7 +130,7 @@ def _refusal(module, name):
     if module.startswith("torch.nn.modules") or module == "__main__":
         return (f"it holds a whole model (the global {module}.{name}); nnlite reads weights "
                 "only: in PyTorch, save model.state_dict() instead of the model")
-    return (f"refusing to load the global {module}.{name}: nnlite reads tensors, storages, "
+    return (f"the global {module}.{name} is not allowed: nnlite reads tensors, storages, "
             "OrderedDict and plain containers only, as torch.load(weights_only=True); if the "
             "file holds a whole model, save model.state_dict() instead")
 
@@ -197,6 +197,14 @@ def _storage_array(raw, code, byteorder, reading, key):
     return arr
 
 
+def _contiguous_strides(size):
+    strides, step = [], 1
+    for d in reversed(size):
+        strides.append(step)
+        step *= max(d, 1)
+    return tuple(strides[::-1])
+
+
 def _itemsize(code):
     return 2 if code == "bf16" else np.dtype(code if code != "b1" else "?").itemsize
 
@@ -255,11 +263,13 @@ class _Converter:
             reading.fail(f"a tensor of size {size}, stride {stride}, offset {offset} does not fit "
                          f"in its storage {storage.key!r} of {storage.numel} elements")
         itemsize = base.dtype.itemsize
-        if numel:
+        if not numel:
+            arr = np.zeros(size, base.dtype)
+        elif stride == _contiguous_strides(size):
+            arr = base[offset:offset + numel].reshape(size)
+        else:
             arr = np.lib.stride_tricks.as_strided(base[offset:], shape=size,
                                                   strides=[s * itemsize for s in stride])
-        else:
-            arr = np.zeros(size, base.dtype)
         requires_grad = spec.requires_grad
         if type(requires_grad) is not bool:
             reading.fail(f"requires_grad is {str(requires_grad)[:20]}, not a bool")
