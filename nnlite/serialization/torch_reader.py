@@ -17,7 +17,7 @@ import numpy as np
 
 from ._dtypes import bfloat16_to_float32
 from ._errors import CheckpointError
-from ._safe_pickle import RestrictedUnpickler, UnpicklingRefused, charged
+from .safe_pickle import RestrictedUnpickler, UnpicklingRefused, charged
 
 __all__ = ["read_torch_zip", "read_torch_legacy"]
 

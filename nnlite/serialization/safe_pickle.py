@@ -8,6 +8,7 @@ copy data are charged against a byte budget proportional to the input, so a few 
 reuse one large memoised object many times cannot cost gigabytes.
 """
 import _compat_pickle
+import collections
 import io
 import pickle
 import pickletools
@@ -41,15 +42,22 @@ def charged(fn, cost):
     return (fn, cost)
 
 
-def scan(data):
-    """Refuse opcodes outside the safe set and memo indices the pickle cannot have filled."""
+def scan(data, limits=None):
+    """Refuse opcodes outside the safe set, opcodes used more often than ``limits`` (a dict
+    opcode name -> count) allows, and memo indices the pickle cannot have filled."""
     ops = 0
     memo = set()
+    counts = collections.Counter()
     try:
         for opcode, arg, _ in pickletools.genops(io.BytesIO(data)):
             ops += 1
             if opcode.name in _FORBIDDEN:
                 raise UnpicklingRefused(f"opcode {opcode.name} is not allowed")
+            if limits and opcode.name in limits:
+                counts[opcode.name] += 1
+                if counts[opcode.name] > limits[opcode.name]:
+                    raise UnpicklingRefused(f"more than {limits[opcode.name]} {opcode.name} "
+                                            "opcodes")
             if opcode.name in _PUTS:
                 if not (isinstance(arg, int) and 0 <= arg <= ops):
                     raise UnpicklingRefused(f"memo index {arg} out of range")
@@ -68,10 +76,12 @@ class RestrictedUnpickler(pickle.Unpickler):
     """Unpickles ``data`` (bytes) resolving globals through ``allowed``, a dict
     ``(module, name) -> object`` where an object may be ``charged(fn, cost)``; ``refuse(module,
     name)`` returns the message for any other global. ``budget`` bytes may be built by charged
-    callables. Every failure is raised as ``UnpicklingRefused``."""
+    callables; ``limits`` caps how often given opcodes occur. Every failure is raised as
+    ``UnpicklingRefused``."""
 
-    def __init__(self, data, allowed, refuse, budget, persistent_load=None, **kwargs):
-        scan(data)
+    def __init__(self, data, allowed, refuse, budget, persistent_load=None, limits=None,
+                 **kwargs):
+        scan(data, limits)
         super().__init__(io.BytesIO(data), **kwargs)
         self._allowed = allowed
         self._refuse = refuse
