@@ -219,14 +219,15 @@ def test_plain_pickles_are_refused_without_unpickling(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ damaged files, bounded memory
 
-def persid_pickle(numel, size, stride, offset=0, storage="FloatStorage"):
+def persid_pickle(numel, size, stride, offset=0, storage="FloatStorage", requires_grad=False):
     """data.pkl of one tensor (built opcode by opcode, as torch writes it)."""
     def tup(values):
         return b"(" + b"".join(b"\x8a\x08" + struct.pack("<q", v) for v in values) + b"t"
     return (b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00\x00storage"
             + f"ctorch\n{storage}\n".encode() + b"X\x01\x00\x00\x000X\x03\x00\x00\x00cpu"
             + b"\x8a\x08" + struct.pack("<q", numel) + b"tQ" + b"J" + struct.pack("<i", offset)
-            + tup(size) + tup(stride) + b"\x89ccollections\nOrderedDict\n)RtR.")
+            + tup(size) + tup(stride) + (b"\x88" if requires_grad else b"\x89")
+            + b"ccollections\nOrderedDict\n)RtR.")
 
 
 def test_a_hand_built_tensor_pickle_is_what_torch_reads(tmp_path):
@@ -263,6 +264,15 @@ def test_tensor_that_does_not_fit_its_storage(tmp_path, size, stride, offset):
     path = torch_zip_with_pickle(tmp_path / "view.pth", persid_pickle(6, size, stride, offset),
                                  [("0", np.arange(6, dtype="<f4").tobytes())])
     with pytest.raises(CheckpointError, match="view.pth"):
+        nl.load(path)
+
+
+@pytest.mark.parametrize("storage, itemsize", [("LongStorage", 8), ("ByteStorage", 1), ("BoolStorage", 1)])
+def test_integer_tensor_marked_as_requiring_grad(tmp_path, storage, itemsize):
+    path = torch_zip_with_pickle(tmp_path / "grad.pth",
+                                 persid_pickle(4, (4,), (1,), storage=storage, requires_grad=True),
+                                 [("0", b"\0" * 4 * itemsize)])
+    with pytest.raises(CheckpointError, match=r"grad.pth .*marked as requiring grad"):
         nl.load(path)
 
 
