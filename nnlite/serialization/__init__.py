@@ -130,7 +130,7 @@ def _load_from(fh, name, mmap_path):
     if head.startswith(b"\x93NUMPY"):
         raise CheckpointError(
             f"not an nnlite checkpoint: {name} (a single .npy array, not an .npz archive)")
-    from .safetensors_format import looks_like_safetensors, load_safetensors
+    from .safetensors_format import load_safetensors, looks_like_safetensors
     if looks_like_safetensors(head, fh):
         return load_safetensors(fh, name)
     if head[:1] == b"\x80" or head[:1] in (b"(", b"}", b"]"):

@@ -1,5 +1,4 @@
 """bfloat16, which numpy lacks: read as float32 (its upper 16 bits)."""
-import numpy as np
 
 __all__ = ["bfloat16_to_float32"]
 

@@ -39,8 +39,6 @@ import zipfile
 
 import numpy as np
 
-from ._errors import CheckpointError
-
 __all__ = ["write_npz", "read_npz", "HEADER_NAME"]
 
 FORMAT_NAME = "nnlite-checkpoint"

@@ -23,7 +23,7 @@ _MAX_HEADER = 100_000_000   # safetensors' own limit
 def _safetensors():
     try:
         import safetensors
-        import safetensors.numpy  # noqa: F401
+        import safetensors.numpy
     except ImportError:
         raise ImportError("reading and writing .safetensors files needs the safetensors package: "
                           "pip install 'nnlite[safetensors]' (or pip install safetensors)") from None

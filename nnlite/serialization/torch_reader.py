@@ -101,6 +101,7 @@ def _length(x):
 
 def _allowed_globals():
     import codecs
+
     from ..autograd import dtypes as nl_dtypes
     allowed = {
         ("collections", "OrderedDict"): collections.OrderedDict,
@@ -150,7 +151,7 @@ class _Reading:
         if not (isinstance(pid, tuple) and len(pid) == (6 if legacy else 5)
                 and pid[0] == "storage"):
             raise UnpicklingRefused(f"unknown persistent id {str(pid)[:80]}")
-        _, storage_type, key, location, numel = pid[:5]
+        _, storage_type, key, _location, numel = pid[:5]
         if not isinstance(storage_type, _StorageType) or storage_type.dtype is None:
             raise UnpicklingRefused(f"unknown storage type {str(storage_type)[:60]}")
         if not isinstance(key, str) or type(numel) is not int or numel < 0:
@@ -184,7 +185,7 @@ class _Reading:
             self.fail("the structure is nested too deeply")
 
 
-def _storage_array(raw, code, byteorder, reading, key):
+def _storage_array(raw, code, byteorder):
     """The typed array over the raw bytes ``raw`` of a storage (float32 for bfloat16)."""
     if code == "bf16":
         return bfloat16_to_float32(np.frombuffer(raw, byteorder + "u2"))
@@ -236,9 +237,7 @@ class _Converter:
             out.extend(self.convert(v) for v in obj)
         elif type(obj) in (tuple, set, frozenset):
             out = type(obj)(self.convert(v) for v in obj)
-        elif type(obj) is bytearray:
-            out = obj
-        elif type(obj).__module__ == "nnlite.autograd.dtypes":
+        elif type(obj) is bytearray or type(obj).__module__ == "nnlite.autograd.dtypes":
             out = obj
         else:
             self.reading.fail(f"unexpected object of type {type(obj).__name__}")
@@ -318,7 +317,7 @@ def read_torch_zip(reader, mmap_path=None):
             raw = np.memmap(mmap_path, dtype=np.uint8, mode="c", offset=offset, shape=(nbytes,))
         else:
             raw = reader.read(member, f"storage {key!r}")
-        arrays[key] = _storage_array(raw, storage.dtype, byteorder, reading, key)
+        arrays[key] = _storage_array(raw, storage.dtype, byteorder)
     return reading.convert(obj, arrays)
 
 
@@ -366,12 +365,11 @@ def read_torch_legacy(fh, name):
         if numel != storage.numel or pos + 8 + nbytes > len(data):
             reading.fail(f"storage {key!r} declares {storage.numel} elements; the file holds "
                          f"{numel} and {len(data) - pos - 8} bytes remain")
-        arrays[key] = _storage_array(view[pos + 8:pos + 8 + nbytes], storage.dtype, byteorder,
-                                     reading, key)
+        arrays[key] = _storage_array(view[pos + 8:pos + 8 + nbytes], storage.dtype, byteorder)
         pos += 8 + nbytes
     missing = set(reading.storages) - set(arrays)
     if missing:
-        reading.fail(f"storage {sorted(missing)[0]!r} is missing")
+        reading.fail(f"storage {min(missing)!r} is missing")
     return reading.convert(obj, arrays)
 
 

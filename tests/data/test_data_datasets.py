@@ -13,9 +13,7 @@ import pytest
 
 import nnlite as nl
 from nnlite.data import DataLoader, datasets, transforms
-from nnlite.data.datasets import _download
-from nnlite.data.datasets import DatasetFormatError
-
+from nnlite.data.datasets import DatasetFormatError, _download
 
 # ------------------------------------------------------------------------------ IDX / MNIST family
 

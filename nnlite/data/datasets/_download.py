@@ -3,9 +3,10 @@ import hashlib
 import os
 import sys
 import tarfile
-import tempfile
 import urllib.error
 import urllib.request
+
+from ...serialization import replace_atomically
 
 __all__ = ["file_md5", "check_md5", "download_url", "extract_archive", "download_and_extract_archive",
            "DownloadError"]
@@ -49,35 +50,26 @@ def _fetch_one(url, dest_dir, filename, md5):
     """Download ``url`` to ``dest_dir/filename`` through a temporary file renamed into place
     once the MD5 is right; nothing is left behind on failure."""
     final = os.path.join(dest_dir, filename)
-    fd, tmp = tempfile.mkstemp(dir=dest_dir, prefix=f".{filename}.", suffix=".part")
-    try:
-        h = hashlib.md5(usedforsecurity=False)
-        with os.fdopen(fd, "wb") as out, urlopen(url) as resp:
-            length = resp.headers.get("Content-Length") if getattr(resp, "headers", None) else None
-            bar = _progress(int(length) if length and str(length).isdigit() else None, filename)
-            try:
-                while True:
-                    block = resp.read(CHUNK)
-                    if not block:
-                        break
-                    out.write(block)
-                    h.update(block)
-                    if bar is not None:
-                        bar.update(len(block))
-            finally:
+    h = hashlib.md5(usedforsecurity=False)
+    with replace_atomically(final) as out, urlopen(url) as resp:
+        length = resp.headers.get("Content-Length") if getattr(resp, "headers", None) else None
+        bar = _progress(int(length) if length and str(length).isdigit() else None, filename)
+        try:
+            while True:
+                block = resp.read(CHUNK)
+                if not block:
+                    break
+                out.write(block)
+                h.update(block)
                 if bar is not None:
-                    bar.close()
+                    bar.update(len(block))
+        finally:
+            if bar is not None:
+                bar.close()
         digest = h.hexdigest()
         if md5 is not None and digest != md5:
             raise DownloadError(f"MD5 mismatch for {url}: expected {md5}, got {digest} (a corrupt or changed "
                                 f"download); {final} was not written")
-        os.replace(tmp, final)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
     return final
 
 
