@@ -103,6 +103,30 @@ def test_every_flipped_byte_of_a_pytorch_files_central_directory(tmp_path):
             assert saved_bytes(out) == expected, f"byte {i} changed the data"
 
 
+@pytest.mark.parametrize("fmt", ["npz", "torch"])
+def test_every_flipped_byte_of_a_whole_file(fmt):
+    """Local headers, data, header, pickle: the CRCs catch what the structure does not."""
+    state = {"w": nl.randn(3, 2), "b": nl.arange(3), "n": [1, 2.5, "x"], "t": None}
+    buf = io.BytesIO()
+    nl.save(state, buf, format=fmt)
+    data = buf.getvalue()
+    expected = saved_bytes(state)
+    errors = 0
+    for i in range(len(data)):
+        damaged = bytearray(data)
+        damaged[i] ^= 0xFF
+        f = io.BytesIO(bytes(damaged))
+        f.name = f"ckpt.{fmt}"
+        try:
+            out = nl.load(f)
+        except CheckpointError as e:
+            assert f.name in str(e)
+            errors += 1
+        else:
+            assert saved_bytes(out) == expected, f"byte {i} changed the data"
+    assert errors > len(data) // 3
+
+
 # ------------------------------------------------------------------ the JSON header
 
 def test_deeply_nested_header(tmp_path):
