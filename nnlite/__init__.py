@@ -29,7 +29,7 @@ def __getattr__(name):
     import importlib
     if name in ("nn", "optim", "data", "models", "train", "linalg"):
         return importlib.import_module(f".{name}", __name__)
-    if name in ("save", "load"):
+    if name in ("save", "load", "save_file", "load_file"):
         from . import serialization
         return getattr(serialization, name)
     raise AttributeError(f"module 'nnlite' has no attribute '{name}'")

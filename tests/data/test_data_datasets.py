@@ -13,9 +13,7 @@ import pytest
 
 import nnlite as nl
 from nnlite.data import DataLoader, datasets, transforms
-from nnlite.data.datasets import _download
-from nnlite.data.datasets import DatasetFormatError
-
+from nnlite.data.datasets import DatasetFormatError, _download
 
 # ------------------------------------------------------------------------------ IDX / MNIST family
 
@@ -339,3 +337,190 @@ def test_read_idx_other_dtypes(tmp_path):
     out = datasets.read_idx(str(tmp_path / "x.idx.gz"))
     assert out.dtype == np.int32 and out.dtype.byteorder in "=<|"
     np.testing.assert_array_equal(out, arr)
+
+
+# ------------------------------------------------------------------- hostile and lying files
+
+def _peak_memory(fn):
+    """Run ``fn`` (expected to raise DatasetFormatError); return the error and the peak memory
+    traced while it ran."""
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        with pytest.raises(DatasetFormatError) as e:
+            fn()
+        return e.value, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_cifar_batch_with_self_referencing_label_lists(tmp_path, cifar_files):
+    """4 KB whose labels are a list holding one list twice, 30 levels deep: 2**30 labels for
+    numpy, refused before numpy sees them."""
+    cifar_files(str(tmp_path))
+    labels = [0]
+    for _ in range(30):
+        labels = [labels, labels]
+    path = tmp_path / "cifar-10-batches-py" / "test_batch"
+    path.write_bytes(pickle.dumps({"data": np.zeros((1, 3072), np.uint8), "labels": labels}, protocol=2))
+    assert path.stat().st_size < 4096
+    error, peak = _peak_memory(lambda: datasets.CIFAR10(str(tmp_path), train=False))
+    assert str(path) in str(error) and "'labels' must be a flat list of ints" in str(error)
+    assert peak < 16 << 20
+
+
+def test_cifar_batch_with_a_list_holding_itself(tmp_path, cifar_files):
+    cifar_files(str(tmp_path))
+    labels = [1, 2]
+    labels.append(labels)
+    path = tmp_path / "cifar-10-batches-py" / "test_batch"
+    path.write_bytes(pickle.dumps({"data": np.zeros((3, 3072), np.uint8), "labels": labels}, protocol=2))
+    with pytest.raises(DatasetFormatError, match="flat list of ints") as e:
+        datasets.CIFAR10(str(tmp_path), train=False)
+    assert str(path) in str(e.value)
+
+
+class _ClaimedArray:
+    """Pickles as an ndarray whose state claims ``shape`` but carries ``data``."""
+
+    def __init__(self, shape, data):
+        self.shape, self.data = shape, data
+
+    def __reduce__(self):
+        reconstruct = np.ndarray.__reduce__(np.zeros(1, np.uint8))[0]
+        return (reconstruct, (np.ndarray, (0,), b"b"), (1, self.shape, np.dtype(np.uint8), False, self.data))
+
+
+def test_cifar_batch_claiming_more_data_than_it_holds(tmp_path, cifar_files):
+    cifar_files(str(tmp_path))
+    path = tmp_path / "cifar-10-batches-py" / "test_batch"
+    entry = {"data": _ClaimedArray((10000, 3072), b"\0" * 3072), "labels": [0] * 10000}
+    path.write_bytes(pickle.dumps(entry, protocol=2))
+    error, peak = _peak_memory(lambda: datasets.CIFAR10(str(tmp_path), train=False))
+    assert str(path) in str(error)
+    assert peak < 16 << 20
+
+
+def test_cifar_batch_copying_one_string_many_times(tmp_path, cifar_files):
+    """A few kilobytes asking _codecs.encode to copy one memoised 4 KB string 100000 times."""
+    import struct
+    cifar_files(str(tmp_path))
+    big = "x" * 4096
+    payload = bytearray(b"\x80\x02c_codecs\nencode\nq\x00X" + struct.pack("<I", len(big)) + big.encode()
+                        + b"q\x01X\x06\x00\x00\x00latin1q\x02(")
+    payload += b"h\x00h\x01h\x02\x86R" * 100_000 + b"l."
+    path = tmp_path / "cifar-10-batches-py" / "test_batch"
+    path.write_bytes(bytes(payload))
+    error, peak = _peak_memory(lambda: datasets.CIFAR10(str(tmp_path), train=False))
+    assert str(path) in str(error) and "would build more than" in str(error)
+    assert peak < 64 << 20
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_idx_file_claiming_more_than_it_holds(tmp_path, idx_files, gz):
+    import struct
+    idx_files(str(tmp_path), gz=gz)
+    name = "train-images-idx3-ubyte" + (".gz" if gz else "")
+    raw = struct.pack(">HBB", 0, 0x08, 3) + struct.pack(">3I", 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF) + b"\0" * 64
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(raw) if gz else raw)
+    error, peak = _peak_memory(lambda: datasets.MNIST(str(tmp_path)))
+    assert str(path) in str(error) and "announces shape (4294967295, 4294967295, 4294967295)" in str(error)
+    assert peak < 1 << 20
+
+
+def test_gzipped_idx_file_within_the_ratio_but_truncated(tmp_path, idx_files):
+    import struct
+    idx_files(str(tmp_path), gz=True)
+    raw = struct.pack(">HBB", 0, 0x08, 3) + struct.pack(">3I", 12, 28, 28) + b"\0" * 100
+    path = tmp_path / "train-images-idx3-ubyte.gz"
+    path.write_bytes(gzip.compress(raw))
+    with pytest.raises(DatasetFormatError, match=r"file holds 100 bytes; it is truncated") as e:
+        datasets.MNIST(str(tmp_path))
+    assert str(path) in str(e.value)
+
+
+def _tar(path, members):
+    """A tar at ``path`` from (name, kind, payload-or-linkname) triples."""
+    with tarfile.open(path, "w:gz") as tar:
+        for name, kind, value in members:
+            info = tarfile.TarInfo(name)
+            if kind == "dir":
+                info.type = tarfile.DIRTYPE
+                info.mode = 0o755
+                tar.addfile(info)
+            elif kind == "sym":
+                info.type, info.linkname = tarfile.SYMTYPE, value
+                tar.addfile(info)
+            elif kind == "hard":
+                info.type, info.linkname = tarfile.LNKTYPE, value
+                tar.addfile(info)
+            else:
+                info.size = len(value)
+                tar.addfile(info, io.BytesIO(value))
+    return path
+
+
+def _all_files(root):
+    return sorted(os.path.relpath(os.path.join(d, f), root) for d, dirs, files in os.walk(root)
+                  for f in files + dirs)
+
+
+@pytest.mark.parametrize("members", [
+    # y -> ., then x -> y/.. : each link looks harmless alone, together x is the parent folder
+    [("y", "sym", "."), ("x", "sym", "y/.."), ("x/escaped.txt", "file", b"gotcha")],
+    # the same chain one folder down
+    [("d", "dir", None), ("d/y", "sym", "."), ("d/x", "sym", "y/../.."), ("d/x/escaped.txt", "file", b"gotcha")],
+    # long-path chain (CVE-2025-4517): links through folders whose full path exceeds PATH_MAX,
+    # where realpath stops resolving
+    [(("a" * 240 + "/") * i + "a" * 240, "dir", None) for i in range(18)]
+    + [("a" * 240 + "/l", "sym", "../" * 2 + "a" * 240), ("b", "sym", ("a" * 240 + "/") * 17 + "../" * 20),
+       ("b/escaped.txt", "file", b"gotcha")],
+    # a hard link to a file outside, then written through
+    [("h", "hard", "../outside.txt"), ("h", "file", b"gotcha")],
+    # a harmless-looking link inside the folder
+    [("data", "dir", None), ("latest", "sym", "data")],
+])
+def test_extraction_refuses_every_link_and_writes_nothing(tmp_path, members):
+    outer = tmp_path / "outer"
+    dest = outer / "root"
+    dest.mkdir(parents=True)
+    (outer / "outside.txt").write_bytes(b"original")
+    archive = _tar(str(tmp_path / "evil.tar.gz"), members)
+    with pytest.raises(RuntimeError, match="refusing to extract .*evil.tar.gz: member .* link"):
+        _download.extract_archive(archive, str(dest))
+    assert _all_files(dest) == []                       # checked before anything is written
+    assert _all_files(outer) == ["outside.txt", "root"]  # nothing written outside
+    assert (outer / "outside.txt").read_bytes() == b"original"
+
+
+def test_extraction_through_a_link_already_on_disk_is_refused(tmp_path):
+    outer = tmp_path / "outer"
+    dest = outer / "root"
+    elsewhere = tmp_path / "elsewhere"
+    dest.mkdir(parents=True)
+    elsewhere.mkdir()
+    os.symlink(elsewhere, dest / "cifar-10-batches-py")
+    archive = _tar(str(tmp_path / "a.tar.gz"), [("cifar-10-batches-py/data_batch_1", "file", b"x")])
+    with pytest.raises(RuntimeError, match="would land outside the destination folder"):
+        _download.extract_archive(archive, str(dest))
+    assert os.listdir(elsewhere) == []
+
+
+def test_extraction_of_plain_files_and_folders(tmp_path):
+    archive = _tar(str(tmp_path / "ok.tar.gz"), [("top", "dir", None), ("top/a.bin", "file", b"abc"),
+                                                  ("top/sub/b.bin", "file", b"")])
+    _download.extract_archive(archive, str(tmp_path / "out"))
+    assert (tmp_path / "out" / "top" / "a.bin").read_bytes() == b"abc"
+    assert (tmp_path / "out" / "top" / "sub" / "b.bin").read_bytes() == b""
+
+
+def test_extraction_does_not_use_tarfile_extraction(tmp_path, monkeypatch):
+    """The filter some Python patch releases lack is not what keeps files inside."""
+    def forbidden(*args, **kwargs):
+        raise AssertionError("tarfile extraction used")
+    monkeypatch.setattr(tarfile.TarFile, "extract", forbidden)
+    monkeypatch.setattr(tarfile.TarFile, "extractall", forbidden)
+    archive = _tar(str(tmp_path / "ok.tar.gz"), [("a.bin", "file", b"abc")])
+    _download.extract_archive(archive, str(tmp_path / "out"))
+    assert (tmp_path / "out" / "a.bin").read_bytes() == b"abc"

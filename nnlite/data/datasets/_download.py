@@ -3,9 +3,10 @@ import hashlib
 import os
 import sys
 import tarfile
-import tempfile
 import urllib.error
 import urllib.request
+
+from ...serialization import replace_atomically
 
 __all__ = ["file_md5", "check_md5", "download_url", "extract_archive", "download_and_extract_archive",
            "DownloadError"]
@@ -49,35 +50,26 @@ def _fetch_one(url, dest_dir, filename, md5):
     """Download ``url`` to ``dest_dir/filename`` through a temporary file renamed into place
     once the MD5 is right; nothing is left behind on failure."""
     final = os.path.join(dest_dir, filename)
-    fd, tmp = tempfile.mkstemp(dir=dest_dir, prefix=f".{filename}.", suffix=".part")
-    try:
-        h = hashlib.md5(usedforsecurity=False)
-        with os.fdopen(fd, "wb") as out, urlopen(url) as resp:
-            length = resp.headers.get("Content-Length") if getattr(resp, "headers", None) else None
-            bar = _progress(int(length) if length and str(length).isdigit() else None, filename)
-            try:
-                while True:
-                    block = resp.read(CHUNK)
-                    if not block:
-                        break
-                    out.write(block)
-                    h.update(block)
-                    if bar is not None:
-                        bar.update(len(block))
-            finally:
+    h = hashlib.md5(usedforsecurity=False)
+    with replace_atomically(final) as out, urlopen(url) as resp:
+        length = resp.headers.get("Content-Length") if getattr(resp, "headers", None) else None
+        bar = _progress(int(length) if length and str(length).isdigit() else None, filename)
+        try:
+            while True:
+                block = resp.read(CHUNK)
+                if not block:
+                    break
+                out.write(block)
+                h.update(block)
                 if bar is not None:
-                    bar.close()
+                    bar.update(len(block))
+        finally:
+            if bar is not None:
+                bar.close()
         digest = h.hexdigest()
         if md5 is not None and digest != md5:
             raise DownloadError(f"MD5 mismatch for {url}: expected {md5}, got {digest} (a corrupt or changed "
                                 f"download); {final} was not written")
-        os.replace(tmp, final)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
     return final
 
 
@@ -106,7 +98,9 @@ def _within(path, root):
 
 
 def _check_member(member, dest_real, archive):
+    """Refuse ``member`` unless it is a plain file or folder whose path stays in ``dest_real``."""
     name = member.name
+
     def refuse(reason):
         raise RuntimeError(f"refusing to extract {archive}: member {name!r} {reason}")
     norm = name.replace("\\", "/")
@@ -114,29 +108,47 @@ def _check_member(member, dest_real, archive):
         refuse("has an absolute path")
     if ".." in norm.split("/"):
         refuse("contains '..'")
-    target = os.path.realpath(os.path.join(dest_real, name))
-    if not _within(target, dest_real):
-        refuse("would land outside the destination folder")
-    if member.issym():
-        link = member.linkname
-        if os.path.isabs(link) or link.replace("\\", "/").startswith("/"):
-            refuse(f"is a symbolic link to the absolute path {link!r}")
-        resolved = os.path.realpath(os.path.join(os.path.dirname(target), link))
-        if not _within(resolved, dest_real):
-            refuse(f"is a symbolic link to {link!r}, outside the destination folder")
-    elif member.islnk():
-        resolved = os.path.realpath(os.path.join(dest_real, member.linkname))
-        if not _within(resolved, dest_real):
-            refuse(f"is a hard link to {member.linkname!r}, outside the destination folder")
-    elif not (member.isfile() or member.isdir()):
+    if member.issym() or member.islnk():
+        # the official archives hold none, and a chain of links (y -> ., x -> y/..) can reach
+        # outside the folder whatever each link looks like on its own
+        refuse(f"is a {'symbolic' if member.issym() else 'hard'} link (to {member.linkname!r}); "
+               "dataset archives hold only files and folders")
+    if not (member.isfile() or member.isdir()):
         refuse("is a device or other special file")
+    if not _within(os.path.realpath(os.path.join(dest_real, name)), dest_real):
+        refuse("would land outside the destination folder")
+
+
+def _extract_member(tar, member, dest_real, archive):
+    """Write one checked member under ``dest_real`` without following links already on disk."""
+    target = os.path.join(dest_real, member.name)
+    if member.isdir():
+        os.makedirs(target, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+    # the folders on the way may have been replaced by links since the check: check again
+    if not _within(os.path.realpath(target if member.isdir() else os.path.dirname(target)), dest_real):
+        raise RuntimeError(f"refusing to extract {archive}: member {member.name!r} would land outside the "
+                           "destination folder")
+    if member.isdir():
+        return
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    with os.fdopen(fd, "wb") as out, tar.extractfile(member) as src:
+        while True:
+            block = src.read(CHUNK)
+            if not block:
+                break
+            out.write(block)
 
 
 def extract_archive(path, dest):
     """Extract the tar archive ``path`` (any compression) into ``dest``.
 
-    Every member is checked first; an absolute path, a ``..`` component, a link pointing outside
-    ``dest`` or a special file stops the extraction before anything is written.
+    Every member is checked before anything is written: only plain files and folders whose
+    paths stay inside ``dest`` are extracted; an absolute path, a ``..`` component, any link
+    (symbolic or hard) or a special file stops the extraction. Files are written by nnlite
+    itself (not ``tarfile``'s extraction, whose filters some Python versions lack), refusing
+    to follow a link found on disk.
     """
     os.makedirs(dest, exist_ok=True)
     dest_real = os.path.realpath(dest)
@@ -145,12 +157,17 @@ def extract_archive(path, dest):
     except tarfile.TarError as e:
         raise RuntimeError(f"{path} is not a readable tar archive: {e}") from e
     with tar:
-        members = tar.getmembers()
+        try:
+            members = tar.getmembers()
+        except (tarfile.TarError, EOFError, OSError) as e:
+            raise RuntimeError(f"{path} is not a readable tar archive: {e}") from e
         for m in members:
             _check_member(m, dest_real, path)
-        kwargs = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
         for m in members:
-            tar.extract(m, dest_real, set_attrs=False, **kwargs)
+            try:
+                _extract_member(tar, m, dest_real, path)
+            except OSError as e:
+                raise RuntimeError(f"could not extract {m.name!r} from {path}: {e}") from e
 
 
 def download_and_extract_archive(urls, download_root, filename, md5, extract_root=None):

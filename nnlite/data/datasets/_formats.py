@@ -1,12 +1,13 @@
 """Readers for the dataset file formats: IDX (MNIST family) and CIFAR-10 python batches."""
 import gzip
 import importlib
-import io
-import pickle
+import os
 import struct
 import zlib
 
 import numpy as np
+
+from ...serialization.safe_pickle import RestrictedUnpickler, UnpicklingRefused, charged
 
 __all__ = ["read_idx", "read_idx_images", "read_idx_labels", "read_cifar_batch", "read_cifar_meta",
            "DatasetFormatError"]
@@ -24,46 +25,76 @@ IDX_IMAGES_MAGIC = 0x00000803  # unsigned bytes, 3 dimensions
 IDX_LABELS_MAGIC = 0x00000801  # unsigned bytes, 1 dimension
 
 
-def _read_bytes(path):
-    with open(path, "rb") as f:
-        raw = f.read()
-    if raw[:2] == b"\x1f\x8b":  # gzip, whatever the file is called
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as e:
-            raise DatasetFormatError(f"{path}: corrupt gzip data ({e}); delete the file and download it again") \
-                from None
-    elif path.endswith(".gz"):
+MAX_GZIP_RATIO = 64    # a gzipped IDX file may declare at most this many times its size
+_MIN_GZIP_BUDGET = 1 << 20
+
+
+def _open_idx(path):
+    """The IDX file at ``path`` as a binary stream (decompressing gzip, whatever the file is
+    called), and the file's size on disk."""
+    f = open(path, "rb")
+    size = os.fstat(f.fileno()).st_size
+    if f.read(2) == b"\x1f\x8b":
+        f.seek(0)
+        return gzip.GzipFile(fileobj=f, mode="rb"), size, f
+    if path.endswith(".gz"):
+        f.close()
         raise DatasetFormatError(f"{path}: named .gz but is not gzip data; delete the file and download it again")
-    return raw
+    f.seek(0)
+    return f, size, f
+
+
+def _read_exactly(stream, n, path):
+    try:
+        return stream.read(n)
+    except (OSError, EOFError, zlib.error) as e:
+        raise DatasetFormatError(f"{path}: corrupt gzip data ({e}); delete the file and download it again") \
+            from None
 
 
 def read_idx(path, magic=None):
     """The array stored in an IDX file (gzipped or not), in native byte order.
 
-    With ``magic`` (e.g. ``0x00000803``), the file's magic number must equal it.
+    With ``magic`` (e.g. ``0x00000803``), the file's magic number must equal it. The header's
+    claim is checked against the file before the data is read: a file declaring more data than
+    it holds (or, gzipped, more than ``MAX_GZIP_RATIO`` times its size) is refused.
     """
     path = str(path)
-    raw = _read_bytes(path)
-    if len(raw) < 4:
-        raise DatasetFormatError(f"{path}: too short for an IDX file ({len(raw)} bytes)")
-    file_magic = struct.unpack(">I", raw[:4])[0]
-    zero, code, ndim = struct.unpack(">HBB", raw[:4])
-    if zero != 0 or code not in _IDX_DTYPES or ndim == 0:
-        raise DatasetFormatError(f"{path}: bad magic number 0x{file_magic:08X}: not an IDX file")
-    if magic is not None and file_magic != magic:
-        raise DatasetFormatError(f"{path}: magic number 0x{file_magic:08X}, expected 0x{magic:08X}")
-    header = 4 + 4 * ndim
-    if len(raw) < header:
-        raise DatasetFormatError(f"{path}: truncated IDX header ({len(raw)} bytes)")
-    dims = struct.unpack(f">{ndim}I", raw[4:header])
-    dtype = _IDX_DTYPES[code]
-    expected = int(np.prod(dims, dtype=np.int64)) * dtype.itemsize
-    actual = len(raw) - header
-    if actual != expected:
+    stream, file_size, raw_file = _open_idx(path)
+    with raw_file, stream:
+        gzipped = stream is not raw_file
+        head = _read_exactly(stream, 4, path)
+        if len(head) < 4:
+            raise DatasetFormatError(f"{path}: too short for an IDX file ({len(head)} bytes)")
+        file_magic = struct.unpack(">I", head)[0]
+        zero, code, ndim = struct.unpack(">HBB", head)
+        if zero != 0 or code not in _IDX_DTYPES or ndim == 0:
+            raise DatasetFormatError(f"{path}: bad magic number 0x{file_magic:08X}: not an IDX file")
+        if magic is not None and file_magic != magic:
+            raise DatasetFormatError(f"{path}: magic number 0x{file_magic:08X}, expected 0x{magic:08X}")
+        dims_raw = _read_exactly(stream, 4 * ndim, path)
+        if len(dims_raw) < 4 * ndim:
+            raise DatasetFormatError(f"{path}: truncated IDX header ({4 + len(dims_raw)} bytes)")
+        dims = struct.unpack(f">{ndim}I", dims_raw)
+        dtype = _IDX_DTYPES[code]
+        expected = dtype.itemsize
+        for d in dims:
+            expected *= d
+        header = 4 + 4 * ndim
+        if gzipped:
+            if expected > max(MAX_GZIP_RATIO * file_size, _MIN_GZIP_BUDGET):
+                raise DatasetFormatError(f"{path}: the header announces shape {dims} ({expected} bytes of data), "
+                                         f"more than {MAX_GZIP_RATIO} times the {file_size}-byte gzip file; it is "
+                                         "corrupt")
+        elif expected != file_size - header:
+            raise DatasetFormatError(f"{path}: the header announces shape {dims} ({expected} bytes of data) but the "
+                                     f"file holds {file_size - header} bytes; it is truncated or corrupt")
+        data = _read_exactly(stream, expected + 1, path)
+    if len(data) != expected:
+        held = f"{len(data)} bytes" if len(data) < expected else "more"
         raise DatasetFormatError(f"{path}: the header announces shape {dims} ({expected} bytes of data) but the "
-                                 f"file holds {actual} bytes; it is truncated or corrupt")
-    arr = np.frombuffer(raw, dtype=dtype, offset=header).reshape(dims)
+                                 f"file holds {held}; it is truncated or corrupt")
+    arr = np.frombuffer(data, dtype=dtype).reshape(dims)
     return arr.astype(dtype.newbyteorder("="), copy=True)
 
 
@@ -92,41 +123,50 @@ def _numpy_attr(module, name):
     return getattr(importlib.import_module(module), name)
 
 
-class _RestrictedUnpickler(pickle.Unpickler):
-    """Unpickles dicts, lists, strings, numbers and numpy arrays, nothing else: any other global
-    a pickle names is refused, so a crafted file cannot run code."""
+_ARRAY_COST = 4096      # bytes charged per array a batch builds (numpy copies small ones)
+_MAX_BUILDS = 64        # BUILD opcodes (array states) in one batch file; the real ones have 1
 
-    ALLOWED = {
-        ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
-        ("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar"),
-        ("numpy.core.numeric", "_frombuffer"), ("numpy._core.numeric", "_frombuffer"),
-        ("numpy", "ndarray"), ("numpy", "dtype"),
-        ("_codecs", "encode"),  # how protocol 2 writes bytes from Python 3
-    }
 
-    def __init__(self, file, path):
-        super().__init__(file, encoding="latin1")
-        self.path = path
+def _nbytes(x):
+    return len(x) if isinstance(x, (bytes, bytearray, str)) else 0
 
-    def find_class(self, module, name):
-        if (module, name) in self.ALLOWED:
-            if module == "_codecs":
-                import codecs
-                return codecs.encode
-            return _numpy_attr(module, name)
-        raise DatasetFormatError(f"{self.path}: refusing to load {module}.{name}: a CIFAR-10 batch holds only "
-                                 f"strings, numbers, lists and numpy arrays")
+
+def _cifar_globals():
+    """The globals a CIFAR-10 python batch may name, each charged for the bytes it builds."""
+    import codecs
+    allowed = {}
+    for core in ("numpy.core", "numpy._core"):
+        allowed[(f"{core}.multiarray", "_reconstruct")] = charged(
+            _numpy_attr(f"{core}.multiarray", "_reconstruct"), lambda *a: _ARRAY_COST)
+        allowed[(f"{core}.multiarray", "scalar")] = charged(
+            _numpy_attr(f"{core}.multiarray", "scalar"), lambda dtype, obj=b"", *a: _nbytes(obj) + 64)
+        allowed[(f"{core}.numeric", "_frombuffer")] = charged(
+            _numpy_attr(f"{core}.numeric", "_frombuffer"), lambda buf, *a: _nbytes(buf) + _ARRAY_COST)
+    allowed[("numpy", "ndarray")] = np.ndarray
+    allowed[("numpy", "dtype")] = charged(np.dtype, lambda *a: 64)
+    # how protocol 2 writes bytes from Python 3
+    allowed[("_codecs", "encode")] = charged(codecs.encode, lambda text, *a: _nbytes(text))
+    return allowed
+
+
+def _refusal(path):
+    def refuse(module, name):
+        return (f"{path}: refusing to load {module}.{name}: a CIFAR-10 batch holds only strings, numbers, "
+                "lists and numpy arrays")
+    return refuse
 
 
 def _load_restricted(path):
     with open(path, "rb") as f:
         raw = f.read()
     try:
-        obj = _RestrictedUnpickler(io.BytesIO(raw), path).load()
-    except DatasetFormatError:
-        raise
-    except Exception as e:
-        raise DatasetFormatError(f"{path}: not a readable CIFAR-10 python batch ({type(e).__name__}: {e})") from None
+        obj = RestrictedUnpickler(raw, _cifar_globals(), _refusal(path), budget=2 * len(raw) + (1 << 20),
+                                  limits={"BUILD": _MAX_BUILDS}, encoding="latin1").load()
+    except UnpicklingRefused as e:
+        message = str(e)
+        if not message.startswith(path):
+            message = f"{path}: not a readable CIFAR-10 python batch ({message})"
+        raise DatasetFormatError(message) from None
     if not isinstance(obj, dict):
         raise DatasetFormatError(f"{path}: a CIFAR-10 batch is a dict, found {type(obj).__name__}")
     return {(k.decode("latin1") if isinstance(k, bytes) else k): v for k, v in obj.items()}
@@ -145,16 +185,32 @@ def read_cifar_batch(path, image_size=3072, num_classes=10):
         raise DatasetFormatError(f"{path}: 'data' must be a uint8 array of shape (N, {image_size}), found {what}")
     if labels is None:
         raise DatasetFormatError(f"{path}: no 'labels' entry")
-    try:
-        labels = np.asarray(labels, dtype=np.int64)
-    except (TypeError, ValueError):
-        raise DatasetFormatError(f"{path}: 'labels' must be a list of ints") from None
+    # a flat list of ints, checked element by element before numpy sees it: a list holding
+    # lists (shared, or holding themselves) would make np.asarray build an array far larger
+    # than the file
+    if isinstance(labels, np.ndarray) and labels.ndim == 1 and labels.dtype.kind in "iu":
+        labels = labels.astype(np.int64)
+    elif isinstance(labels, list) and all(type(x) is int for x in labels):
+        try:
+            labels = np.array(labels, dtype=np.int64)
+        except OverflowError:
+            raise DatasetFormatError(f"{path}: 'labels' holds ints beyond int64") from None
+    else:
+        raise DatasetFormatError(f"{path}: 'labels' must be a flat list of ints, found "
+                                 f"{_describe(labels)}")
     if labels.shape != (data.shape[0],):
         raise DatasetFormatError(f"{path}: {data.shape[0]} images but labels of shape {labels.shape}")
     if labels.size and (labels.min() < 0 or labels.max() >= num_classes):
         raise DatasetFormatError(f"{path}: labels must be in [0, {num_classes - 1}], found "
                                  f"{labels.min()}..{labels.max()}")
     return data, labels
+
+
+def _describe(value):
+    if isinstance(value, list):
+        kinds = sorted({type(x).__name__ for x in value[:1000]})
+        return f"a list of {len(value)} items of type {', '.join(kinds) or '-'}"
+    return type(value).__name__
 
 
 def read_cifar_meta(path, key="label_names"):

@@ -223,7 +223,7 @@ def test_shared_objects_stay_shared(tmp_path):
     assert out["enc"] is out["dec"]
     assert out["arrays"][0] is out["arrays"][1]
     with zipfile.ZipFile(tmp_path / "obj.npz") as zf:
-        assert sorted(zf.namelist()) == ["a0.npy", "a1.npy", "header.json"]
+        assert sorted(zf.namelist()) == ["arrays/0.npy", "enc.npy", "header.json"]
 
 
 def test_loaded_arrays_are_writable_and_independent(tmp_path):
@@ -273,26 +273,63 @@ def test_file_objects(tmp_path):
 def test_file_is_an_npz_with_a_json_header(tmp_path):
     nl.save({"w": nl.tensor([1.0, 2.0]), 1: "x"}, tmp_path / "c.npz")
     with zipfile.ZipFile(tmp_path / "c.npz") as zf:
-        assert zf.namelist() == ["header.json", "a0.npy"]
+        assert zf.namelist() == ["header.json", "w.npy"]
         header = json.loads(zf.read("header.json"))
-    assert header["format"] == "nnlite-checkpoint" and header["version"] == 1
-    assert header["arrays"] == [["<f4", [2]]]
+    assert header["format"] == "nnlite-checkpoint" and header["version"] == 2
+    assert header["arrays"] == [["<f4", [2], "w"]]
     with np.load(tmp_path / "c.npz", allow_pickle=False) as npz:
-        np.testing.assert_array_equal(npz["a0"], np.array([1.0, 2.0], np.float32))
+        np.testing.assert_array_equal(npz["w"], np.array([1.0, 2.0], np.float32))
 
 
-def test_load_uses_np_load_without_pickle(tmp_path, monkeypatch):
-    nl.save({"a": np.arange(3)}, tmp_path / "c.npz")
-    calls = []
-    real_load = np.load
+def test_npz_members_are_named_by_their_path(tmp_path):
+    model = {"conv1.weight": nl.ones(2, 3), "fc.bias": nl.zeros(2)}
+    state = {"model": model, "optimizer": {"state": {0: {"momentum_buffer": nl.ones(3)}},
+                                           "param_groups": [{"lr": 0.1, "params": [0]}]},
+             "tied": model["fc.bias"], "odd": {"a/b": np.ones(1), "": np.zeros(1), "..": np.ones(2)},
+             "a": {"b": np.zeros(1)}}
+    nl.save(state, tmp_path / "c.npz")
+    with np.load(tmp_path / "c.npz", allow_pickle=False) as npz:
+        files = npz.files
+        np.testing.assert_array_equal(npz["optimizer/state/0/momentum_buffer"], np.ones(3, np.float32))
+    assert files[:3] == ["header.json", "model/conv1.weight", "model/fc.bias"]
+    assert "optimizer/state/0/momentum_buffer" in files
+    assert "tied" not in "".join(files)          # a tied tensor is stored once
+    assert len(set(files)) == len(files) == 8     # header and 7 arrays, every name distinct
+    assert not any(part in ("", ".", "..") for f in files for part in f.split("/"))
+    out = nl.load(tmp_path / "c.npz")
+    assert out["tied"] is out["model"]["fc.bias"]
+    np.testing.assert_array_equal(out["odd"][".."], np.ones(2))
 
-    def spy(*args, **kwargs):
-        calls.append(kwargs)
-        return real_load(*args, **kwargs)
 
-    monkeypatch.setattr(np, "load", spy)
-    nl.load(tmp_path / "c.npz")
-    assert calls and all(kw.get("allow_pickle") is False for kw in calls)
+def test_version_1_files_still_load(tmp_path):
+    """Files written before members were named by path: a0.npy, a1.npy, 2-element entries."""
+    path = tmp_path / "old.npz"
+    header = {"format": "nnlite-checkpoint", "version": 1,
+              "arrays": [["<f4", [2]], ["<i8", [3]]],
+              "root": {"dict": [["w", {"tensor": 0, "requires_grad": True}], ["n", {"ndarray": 1}],
+                                ["again", {"ref": 0}]]}}
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("header.json", json.dumps(header))
+        for name, arr in (("a0.npy", np.array([1, 2], np.float32)), ("a1.npy", np.arange(3))):
+            with zf.open(name, "w") as member:
+                np.lib.format.write_array(member, arr, allow_pickle=False)
+    out = nl.load(path)
+    assert list(out) == ["w", "n", "again"] and out["again"] is out["w"]
+    assert out["w"].requires_grad and out["w"].dtype == nl.float32
+    np.testing.assert_array_equal(out["n"], np.arange(3))
+
+
+def test_load_never_unpickles(tmp_path, monkeypatch):
+    nl.save({"a": np.arange(3), "t": nl.ones(2)}, tmp_path / "c.npz")
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("pickle used")
+
+    monkeypatch.setattr(pickle, "Unpickler", forbidden)
+    monkeypatch.setattr(pickle, "loads", forbidden)
+    monkeypatch.setattr(pickle, "load", forbidden)
+    out = nl.load(tmp_path / "c.npz")
+    np.testing.assert_array_equal(out["a"], np.arange(3))
 
 
 class _Boom:
@@ -316,10 +353,10 @@ def test_object_arrays_in_a_checkpoint_are_refused(tmp_path):
         header = zf.read("header.json")
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("header.json", header)
-        with zf.open("a0.npy", "w") as member:
+        with zf.open("a.npy", "w") as member:
             np.lib.format.write_array(member, np.array([{"x": 1}, None], dtype=object),
                                       allow_pickle=True)
-    with pytest.raises(CheckpointError, match="corrupt nnlite checkpoint.*a0"):
+    with pytest.raises(CheckpointError, match="corrupt nnlite checkpoint.*array a: dtype object"):
         nl.load(path)
 
 
@@ -373,7 +410,7 @@ def test_flipped_byte_in_array_data_is_detected(good_file):
     start = data.index(b"\x93NUMPY")
     data[start + 128 + 2000] ^= 0x40
     good_file.write_bytes(bytes(data))
-    with pytest.raises(CheckpointError, match=r"corrupt nnlite checkpoint: .*good.npz \(array a0"):
+    with pytest.raises(CheckpointError, match=r"corrupt nnlite checkpoint: .*good.npz \(array w"):
         nl.load(good_file)
 
 
@@ -436,13 +473,13 @@ def test_header_array_mismatch(tmp_path):
     nl.save([np.zeros(3, np.float32)], path)
     with zipfile.ZipFile(path) as zf:
         header = json.loads(zf.read("header.json"))
-        member = zf.read("a0.npy")
-    header["arrays"][0] = ["<f8", [3]]
+        member = zf.read("0.npy")
+    header["arrays"][0] = ["<f8", [3], "0"]
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("header.json", json.dumps(header))
-        zf.writestr("a0.npy", member)
+        zf.writestr("0.npy", member)
     with pytest.raises(CheckpointError,
-                       match="array a0: dtype <f4, shape \\[3\\], the header says"):
+                       match="array 0: dtype <f4, shape \\[3\\], the header says"):
         nl.load(path)
 
 
@@ -453,7 +490,7 @@ def test_missing_array_member(tmp_path):
         header = zf.read("header.json")
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("header.json", header)
-    with pytest.raises(CheckpointError, match="array a0 is missing"):
+    with pytest.raises(CheckpointError, match="array 0 is missing"):
         nl.load(path)
 
 

@@ -1,0 +1,208 @@
+"""``nl.save`` / ``nl.load``: checkpoints in three formats, none of which runs code on load.
+
+=================  ==========================================  ===============================
+suffix / format    written as                                  read by
+=================  ==========================================  ===============================
+``.pth``, ``.pt``  PyTorch's zip format (``format="torch"``)    ``torch.load(weights_only=True)``
+``.safetensors``   safetensors (``format="safetensors"``)       any safetensors library
+anything else      nnlite's ``.npz`` (``format="npz"``)         ``nl.load``, ``numpy.load``
+=================  ==========================================  ===============================
+
+``load`` recognises the format from the file's first bytes, whatever its name: an nnlite
+``.npz`` (:mod:`.npz`), a ``torch.save`` file, zip or legacy (:mod:`.torch_reader`, through an
+allow-list unpickler), or safetensors (:mod:`.safetensors_format`). Every damaged, foreign or
+hostile file raises :class:`CheckpointError` naming the file and the problem, with memory
+bounded by the file's size.
+"""
+import os
+
+from . import _atomic
+from ._atomic import replace_atomically
+from ._errors import CheckpointError
+from ._zip import ZIP_MAGIC, ZipReader
+from .npz import HEADER_NAME, read_npz, write_npz
+
+__all__ = ["save", "load", "save_file", "load_file", "CheckpointError", "replace_atomically"]
+
+_FORMATS = ("npz", "torch", "safetensors")
+_SUFFIX_FORMATS = {".pth": "torch", ".pt": "torch", ".safetensors": "safetensors"}
+_TORCH_LEGACY_MAGIC = b"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19"
+
+
+def save(obj, f, format=None):
+    """Save ``obj`` to ``f`` (a path, or a binary file object opened for writing).
+
+    ``obj`` is a nested structure of dicts (keys: str, int, float, bool, None), lists, tuples,
+    Tensors, numpy arrays and scalars, Python numbers, strings, bytes and None -- for example a
+    model's or an optimizer's ``state_dict()``. The format follows ``format`` (``"npz"``,
+    ``"torch"`` or ``"safetensors"``), else the suffix: ``.pth``/``.pt`` write PyTorch's zip
+    format (``torch.load`` reads it), ``.safetensors`` a safetensors file (a flat dict of
+    tensors), anything else nnlite's ``.npz``. Writing to a path is atomic: the data goes to a
+    temporary file in the same directory, which then replaces ``f``.
+
+    Raises:
+        TypeError: for an object the format cannot hold, naming where it is
+            (``obj['layers'][2]``).
+
+    Example:
+        >>> nl.save({"model": model.state_dict(), "optim": opt.state_dict(), "epoch": 3},
+        ...         "ckpt.npz")
+        >>> nl.save(model.state_dict(), "resnet18.pth")   # torch.load reads this one
+    """
+    fmt = _save_format(f, format)
+    if fmt == "torch":
+        from .torch_writer import write_torch
+        archive = "archive"
+        if not hasattr(f, "write"):
+            archive = os.path.splitext(os.path.basename(os.fsdecode(os.fspath(f))))[0] or "archive"
+        _atomic.write_file(f, lambda out: write_torch(obj, out, archive))
+    elif fmt == "safetensors":
+        from .safetensors_format import save_safetensors
+        save_safetensors(obj, f)
+    else:
+        _atomic.write_file(f, lambda out: write_npz(obj, out))
+
+
+def _save_format(f, format):
+    if format is not None:
+        if format not in _FORMATS:
+            raise ValueError(f"nl.save: unknown format {format!r}; expected one of "
+                             f"{', '.join(map(repr, _FORMATS))}")
+        return format
+    if hasattr(f, "write"):
+        return "npz"
+    suffix = os.path.splitext(os.fsdecode(os.fspath(f)))[1].lower()
+    return _SUFFIX_FORMATS.get(suffix, "npz")
+
+
+def load(f, map_location=None, weights_only=True, mmap=None):
+    """Load an object saved with :func:`save`, ``torch.save`` or safetensors from ``f`` (a path
+    or a binary file object).
+
+    nnlite checkpoints come back exactly (Tensors as Tensors, numpy arrays as arrays, the same
+    key types and order). PyTorch files come back as PyTorch would return them with
+    ``weights_only=True``: tensors (bfloat16 read as float32), ``OrderedDict``, containers,
+    numbers and strings, tensors that shared a storage still sharing memory. safetensors files
+    come back as a dict of tensors. ``map_location`` (the cpu, as a string, device or dict),
+    ``weights_only`` and ``mmap`` (memory-map a PyTorch file's storages, copy-on-write) are
+    accepted as in PyTorch; no load path ever runs code from the file, whatever
+    ``weights_only`` says.
+
+    Raises:
+        FileNotFoundError, PermissionError, IsADirectoryError: if the path cannot be opened.
+        CheckpointError: (a ``RuntimeError`` and ``ValueError``) if the file is damaged,
+            foreign or holds anything but data, naming the file and what is wrong.
+
+    Example:
+        >>> state = nl.load("ckpt.npz")
+        >>> model.load_state_dict(nl.load("resnet18-f37072fd.pth", map_location="cpu"))
+    """
+    _check_map_location(map_location)
+    name = _display_name(f)
+    if hasattr(f, "read"):
+        if mmap:
+            raise ValueError("nl.load: mmap=True needs f to be a path, not a file object")
+        return _load_from(f, name, None)
+    path = os.fspath(f)
+    # open errors (missing file, permissions, a directory) propagate as they are
+    with open(path, "rb") as fh:
+        return _load_from(fh, name, path if mmap else None)
+
+
+def _load_from(fh, name, mmap_path):
+    try:
+        start = fh.tell()
+        head = fh.read(16)
+        fh.seek(start)
+    except (OSError, ValueError, AttributeError) as e:
+        raise CheckpointError(f"not an nnlite checkpoint: {name} (cannot read it: {e})") from None
+    if not head:
+        raise CheckpointError(f"not an nnlite checkpoint: {name} (empty file)")
+    if head[:4] in ZIP_MAGIC:
+        reader = ZipReader(fh, name)
+        try:
+            return _load_zip(reader, name, mmap_path)
+        finally:
+            reader.close()
+    if head.startswith(_TORCH_LEGACY_MAGIC):
+        from .torch_reader import read_torch_legacy
+        return read_torch_legacy(fh, name)
+    if head.startswith(b"\x93NUMPY"):
+        raise CheckpointError(
+            f"not an nnlite checkpoint: {name} (a single .npy array, not an .npz archive)")
+    from .safetensors_format import load_safetensors, looks_like_safetensors
+    if looks_like_safetensors(head, fh):
+        return load_safetensors(fh, name)
+    if head[:1] == b"\x80" or head[:1] in (b"(", b"}", b"]"):
+        raise CheckpointError(
+            f"not an nnlite checkpoint: {name} (a pickle file; nl.load does not unpickle files, "
+            "except PyTorch checkpoints written by torch.save)")
+    raise CheckpointError(
+        f"not an nnlite checkpoint: {name} (neither an nnlite .npz, a PyTorch file nor a "
+        "safetensors file)")
+
+
+def _load_zip(reader, name, mmap_path):
+    names = reader.names()
+    if HEADER_NAME in names:
+        return read_npz(reader)
+    if any(n == "data.pkl" or n.endswith("/data.pkl") for n in names):
+        from .torch_reader import read_torch_zip
+        return read_torch_zip(reader, mmap_path)
+    if names and all(n.endswith(".npy") for n in names):
+        raise CheckpointError(
+            f"not an nnlite checkpoint: {name} (a .npz archive without {HEADER_NAME}; "
+            "files written by numpy.savez load with numpy.load)")
+    raise CheckpointError(
+        f"not an nnlite checkpoint: {name} (a zip archive with neither {HEADER_NAME} nor a "
+        "PyTorch data.pkl)")
+
+
+def _check_map_location(map_location):
+    targets = map_location.values() if isinstance(map_location, dict) else [map_location]
+    for target in targets:
+        if target is not None and str(target) != "cpu":
+            raise RuntimeError(
+                f"nl.load: nnlite only has the cpu device, got map_location={map_location!r}")
+
+
+def _display_name(f):
+    if hasattr(f, "read"):
+        fname = getattr(f, "name", None)
+        return fname if isinstance(fname, str) else f"<{type(f).__name__} object>"
+    try:
+        return os.fsdecode(os.fspath(f))
+    except TypeError:
+        return repr(f)
+
+
+def save_file(tensors, filename, metadata=None):
+    """Save a flat dict of tensors to a safetensors file, as ``safetensors.torch.save_file``.
+
+    Args:
+        tensors (dict[str, Tensor]): the tensors (or numpy arrays) by name.
+        filename (str or os.PathLike): where to write (atomically).
+        metadata (dict[str, str], optional): text stored in the file's header.
+
+    Needs the ``safetensors`` package (``pip install nnlite[safetensors]``).
+
+    Example:
+        >>> nl.save_file(model.state_dict(), "model.safetensors", metadata={"format": "pt"})
+    """
+    from .safetensors_format import save_safetensors
+    save_safetensors(tensors, filename, metadata)
+
+
+def load_file(filename):
+    """The tensors of a safetensors file, as a dict name -> Tensor (as
+    ``safetensors.torch.load_file``); bfloat16 tensors come back as float32.
+
+    Needs the ``safetensors`` package (``pip install nnlite[safetensors]``).
+
+    Example:
+        >>> model.load_state_dict(nl.load_file("model.safetensors"))
+    """
+    name = _display_name(filename)
+    with open(os.fspath(filename), "rb") as fh:
+        from .safetensors_format import load_safetensors
+        return load_safetensors(fh, name)

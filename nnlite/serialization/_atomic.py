@@ -1,0 +1,70 @@
+"""Atomic file writes: a temporary file in the target's folder, fsynced, then renamed over it."""
+import contextlib
+import os
+import tempfile
+
+__all__ = ["replace_atomically"]
+
+_umask = None
+
+
+@contextlib.contextmanager
+def replace_atomically(path, mode=None):
+    """A binary file to write ``path`` through: a temporary file in the same folder that is
+    flushed, fsynced, given ``mode`` (if not None) and renamed over ``path`` when the block ends,
+    and removed if the block raises, so ``path`` is never half written."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
+                               suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_file(f, write):
+    """Call ``write(fileobj)`` on ``f``: a binary file object as it is, or a path written
+    atomically, keeping the permissions of the file it replaces (0o666 minus umask for a new one)."""
+    if hasattr(f, "write"):
+        write(f)
+        return
+    path = os.fspath(f)
+    with replace_atomically(path, new_file_mode(path)) as out:
+        write(out)
+    fsync_directory(os.path.dirname(os.path.abspath(path)))
+
+
+def new_file_mode(path):
+    """Permissions for a saved file: those of the file it replaces, else 0o666 minus umask."""
+    global _umask
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        pass
+    if _umask is None:
+        _umask = os.umask(0o022)
+        os.umask(_umask)
+    return 0o666 & ~_umask
+
+
+def fsync_directory(directory):
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,385 @@
+"""Reading ``torch.save`` files without PyTorch and without running pickled code.
+
+A PyTorch checkpoint is a pickle whose tensors point at storages kept outside it: members
+``<archive>/data/<key>`` of a zip (PyTorch 1.6 and later), or raw blocks after the pickles in
+the legacy format. The pickle is read by an allow-list unpickler (the globals
+``torch.load(weights_only=True)`` needs for tensors, storages and plain containers); tensors
+become placeholders while unpickling and then views of their storage, so tensors that shared a
+storage share memory afterwards, as in PyTorch. Memory is bounded by the file: each storage
+must hold exactly the bytes it declares, and each tensor must fit inside its storage.
+"""
+import collections
+import io
+import pickletools
+import struct
+
+import numpy as np
+
+from ._dtypes import bfloat16_to_float32
+from ._errors import CheckpointError
+from .safe_pickle import RestrictedUnpickler, UnpicklingRefused, charged
+
+__all__ = ["read_torch_zip", "read_torch_legacy"]
+
+_STORAGE_DTYPES = {
+    "FloatStorage": "f4", "DoubleStorage": "f8", "HalfStorage": "f2", "BFloat16Storage": "bf16",
+    "LongStorage": "i8", "IntStorage": "i4", "ShortStorage": "i2", "CharStorage": "i1",
+    "ByteStorage": "u1", "BoolStorage": "b1", "ComplexFloatStorage": "c8",
+    "ComplexDoubleStorage": "c16",
+}
+_TORCH_DTYPES = {"float16": "float16", "half": "float16", "float32": "float32",
+                 "float": "float32", "float64": "float64", "double": "float64", "int8": "int8",
+                 "uint8": "uint8", "int16": "int16", "short": "int16", "int32": "int32",
+                 "int": "int32", "int64": "int64", "long": "int64", "bool": "bool",
+                 "bfloat16": "float32"}
+_BUDGET_FACTOR = 2
+_MIN_BUDGET = 1 << 20
+
+
+class _StorageType:
+    __slots__ = ("name", "dtype")
+
+    def __init__(self, name, dtype):
+        self.name, self.dtype = name, dtype
+
+
+class _Storage:
+    """A storage named by the pickle: its key, dtype code and element count."""
+    __slots__ = ("key", "dtype", "numel")
+
+    def __init__(self, key, dtype, numel):
+        self.key, self.dtype, self.numel = key, dtype, numel
+
+
+class _TensorSpec:
+    """A tensor to build once the storages are read (no ``__dict__``: a pickle's ``BUILD``
+    cannot change it)."""
+    __slots__ = ("storage", "offset", "size", "stride", "requires_grad", "parameter")
+
+    def __init__(self, storage, offset, size, stride, requires_grad):
+        if not isinstance(storage, _Storage):
+            raise TypeError(f"a tensor's storage must be a storage, got {type(storage).__name__}")
+        self.storage, self.offset = storage, offset
+        self.size, self.stride = tuple(size), tuple(stride)
+        self.requires_grad = requires_grad
+        self.parameter = False
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False,
+                       backward_hooks=None, metadata=None):
+    return _TensorSpec(storage, storage_offset, size, stride, requires_grad)
+
+
+def _rebuild_tensor(storage, storage_offset, size, stride):
+    return _TensorSpec(storage, storage_offset, size, stride, False)
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks, state=None):
+    if not isinstance(data, _TensorSpec):
+        raise TypeError(f"a parameter's data must be a tensor, got {type(data).__name__}")
+    spec = _TensorSpec(data.storage, data.offset, data.size, data.stride, requires_grad)
+    spec.parameter = True
+    return spec
+
+
+def _rebuild_from_type_v2(func, new_type, args, state):
+    if new_type not in (_TENSOR_TYPE, _PARAMETER_TYPE):
+        raise TypeError("only plain tensors and parameters can be rebuilt")
+    return func(*args)
+
+
+_TENSOR_TYPE = _StorageType("Tensor", None)
+_PARAMETER_TYPE = _StorageType("Parameter", None)
+
+
+def _length(x):
+    try:
+        return len(x)
+    except TypeError:
+        return 0
+
+
+def _allowed_globals():
+    import codecs
+
+    from ..autograd import dtypes as nl_dtypes
+    allowed = {
+        ("collections", "OrderedDict"): collections.OrderedDict,
+        ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
+        ("torch._utils", "_rebuild_tensor"): _rebuild_tensor,
+        ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
+        ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter,
+        ("torch._tensor", "_rebuild_from_type_v2"): _rebuild_from_type_v2,
+        ("torch", "Tensor"): _TENSOR_TYPE,
+        ("torch.nn.parameter", "Parameter"): _PARAMETER_TYPE,
+        ("torch", "Size"): charged(tuple, lambda x=(): 8 * _length(x)),
+        ("torch", "device"): charged(lambda *a: "cpu", lambda *a: 0),
+        ("_codecs", "encode"): charged(codecs.encode, lambda s, *a: _length(s)),
+        ("builtins", "bytearray"): charged(bytearray, lambda x=b"", *a: _length(x)),
+        ("builtins", "set"): charged(set, lambda x=(): 16 * _length(x)),
+        ("builtins", "frozenset"): charged(frozenset, lambda x=(): 16 * _length(x)),
+        ("builtins", "complex"): complex,
+    }
+    for name, dtype in _STORAGE_DTYPES.items():
+        allowed[("torch", name)] = _StorageType(name, dtype)
+    for name, nl_name in _TORCH_DTYPES.items():
+        allowed[("torch", name)] = getattr(nl_dtypes, nl_name)
+    return allowed
+
+
+def _refusal(module, name):
+    if module.startswith("torch.nn.modules") or module == "__main__":
+        return (f"it holds a whole model (the global {module}.{name}); nnlite reads weights "
+                "only: in PyTorch, save model.state_dict() instead of the model")
+    return (f"the global {module}.{name} is not allowed: nnlite reads tensors, storages, "
+            "OrderedDict and plain containers only, as torch.load(weights_only=True); if the "
+            "file holds a whole model, save model.state_dict() instead")
+
+
+class _Reading:
+    """The state of one PyTorch file being read: its storages and error messages."""
+
+    def __init__(self, name, file_size):
+        self.name = name
+        self.storages = {}
+        self.budget = max(_BUDGET_FACTOR * file_size, _MIN_BUDGET)
+
+    def fail(self, problem, prefix="corrupt PyTorch checkpoint"):
+        raise CheckpointError(f"{prefix}: {self.name} ({problem})")
+
+    def persistent_load(self, pid, legacy=False):
+        if not (isinstance(pid, tuple) and len(pid) == (6 if legacy else 5)
+                and pid[0] == "storage"):
+            raise UnpicklingRefused(f"unknown persistent id {str(pid)[:80]}")
+        _, storage_type, key, _location, numel = pid[:5]
+        if not isinstance(storage_type, _StorageType) or storage_type.dtype is None:
+            raise UnpicklingRefused(f"unknown storage type {str(storage_type)[:60]}")
+        if not isinstance(key, str) or type(numel) is not int or numel < 0:
+            raise UnpicklingRefused(f"bad storage record {str(pid)[:80]}")
+        if legacy and pid[5] is not None:
+            raise UnpicklingRefused("storage views of the legacy format are not supported")
+        known = self.storages.get(key)
+        if known is not None:
+            if (known.dtype, known.numel) != (storage_type.dtype, numel):
+                raise UnpicklingRefused(f"storage {key!r} declared twice, differently")
+            return known
+        storage = _Storage(key, storage_type.dtype, numel)
+        self.storages[key] = storage
+        return storage
+
+    def unpickle(self, data, legacy=False):
+        try:
+            return RestrictedUnpickler(
+                bytes(data), _allowed_globals(), _refusal, self.budget,
+                persistent_load=lambda pid: self.persistent_load(pid, legacy),
+                encoding="utf-8").load()
+        except UnpicklingRefused as e:
+            prefix = "refusing to load" if "global" in str(e) or "whole model" in str(e) \
+                else "corrupt PyTorch checkpoint"
+            self.fail(str(e), prefix)
+
+    def convert(self, obj, arrays):
+        try:
+            return _Converter(self, arrays).convert(obj)
+        except RecursionError:
+            self.fail("the structure is nested too deeply")
+
+
+def _storage_array(raw, code, byteorder):
+    """The typed array over the raw bytes ``raw`` of a storage (float32 for bfloat16)."""
+    if code == "bf16":
+        return bfloat16_to_float32(np.frombuffer(raw, byteorder + "u2"))
+    dtype = np.dtype(code if code in ("b1", "u1", "i1") else byteorder + code)
+    if code == "b1":
+        dtype = np.dtype("?")
+    arr = np.frombuffer(raw, dtype)
+    if not dtype.isnative:
+        arr = arr.astype(dtype.newbyteorder("="))
+    return arr
+
+
+def _contiguous_strides(size):
+    strides, step = [], 1
+    for d in reversed(size):
+        strides.append(step)
+        step *= max(d, 1)
+    return tuple(strides[::-1])
+
+
+def _itemsize(code):
+    return 2 if code == "bf16" else np.dtype(code if code != "b1" else "?").itemsize
+
+
+class _Converter:
+    """Placeholders to Tensors and the unpickled containers to fresh ones, each object once."""
+
+    def __init__(self, reading, arrays):
+        self.reading = reading
+        self.arrays = arrays
+        self.memo = {}
+
+    def convert(self, obj):
+        if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
+            return obj
+        done = self.memo.get(id(obj))
+        if done is not None:
+            return done
+        if isinstance(obj, _TensorSpec):
+            out = self.tensor(obj)
+        elif type(obj) in (dict, collections.OrderedDict):
+            out = type(obj)()
+            self.memo[id(obj)] = out
+            for k, v in obj.items():
+                out[self.convert(k)] = self.convert(v)
+        elif type(obj) is list:
+            out = []
+            self.memo[id(obj)] = out
+            out.extend(self.convert(v) for v in obj)
+        elif type(obj) in (tuple, set, frozenset):
+            out = type(obj)(self.convert(v) for v in obj)
+        elif type(obj) is bytearray or type(obj).__module__ == "nnlite.autograd.dtypes":
+            out = obj
+        else:
+            self.reading.fail(f"unexpected object of type {type(obj).__name__}")
+        self.memo[id(obj)] = out
+        return out
+
+    def tensor(self, spec):
+        reading = self.reading
+        storage = spec.storage
+        base = self.arrays[storage.key]
+        size, stride, offset = spec.size, spec.stride, spec.offset
+        if not (all(type(d) is int and d >= 0 for d in size + stride) and len(size) == len(stride)
+                and type(offset) is int and offset >= 0):
+            reading.fail(f"a tensor of storage {storage.key!r} has size {size}, stride {stride}, "
+                         f"offset {offset}")
+        numel = 1
+        last = offset
+        for d, s in zip(size, stride):
+            numel *= d
+            last += (d - 1) * s if d else 0
+        if numel and (last >= storage.numel or numel > storage.numel):
+            reading.fail(f"a tensor of size {size}, stride {stride}, offset {offset} does not fit "
+                         f"in its storage {storage.key!r} of {storage.numel} elements")
+        itemsize = base.dtype.itemsize
+        if not numel:
+            arr = np.zeros(size, base.dtype)
+        elif stride == _contiguous_strides(size):
+            arr = base[offset:offset + numel].reshape(size)
+        else:
+            arr = np.lib.stride_tricks.as_strided(base[offset:], shape=size,
+                                                  strides=[s * itemsize for s in stride])
+        requires_grad = spec.requires_grad
+        if type(requires_grad) is not bool:
+            reading.fail(f"requires_grad is {str(requires_grad)[:20]}, not a bool")
+        if requires_grad and arr.dtype.kind not in "fc":
+            reading.fail(f"a tensor of dtype {arr.dtype} is marked as requiring grad; only "
+                         "floating point tensors can require gradients")
+        from ..autograd.creation import from_numpy
+        try:
+            t = from_numpy(arr)
+        except TypeError as e:
+            reading.fail(f"storage {storage.key!r}: {e}", prefix="unsupported PyTorch checkpoint")
+        if spec.parameter:
+            from ..nn import Parameter
+            return Parameter(t, requires_grad=requires_grad)
+        if requires_grad:
+            t.requires_grad_(True)
+        return t
+
+
+# ---------------------------------------------------------------------------- zip format
+
+def read_torch_zip(reader, mmap_path=None):
+    """The object in the ``torch.save`` zip archive open in ``reader`` (a ``ZipReader``)."""
+    reader.kind = "PyTorch checkpoint"
+    pkl = next(n for n in reader.names() if n == "data.pkl" or n.endswith("/data.pkl"))
+    prefix = pkl[:-len("data.pkl")]
+    byteorder = "<"
+    if prefix + "byteorder" in reader:
+        text = bytes(reader.read(prefix + "byteorder", "byteorder", limit=16))
+        if text not in (b"little", b"big"):
+            reader.fail(f"byteorder is {text[:16]!r}")
+        byteorder = "<" if text == b"little" else ">"
+    reading = _Reading(reader.name, reader.file_size)
+    obj = reading.unpickle(reader.read(pkl, "data.pkl"))
+    arrays = {}
+    for key, storage in reading.storages.items():
+        member = f"{prefix}data/{key}"
+        if member not in reader:
+            reader.fail(f"storage {key!r} is missing")
+        nbytes = storage.numel * _itemsize(storage.dtype)
+        if reader.size(member) != nbytes:
+            reader.fail(f"storage {key!r} declares {storage.numel} elements ({nbytes} bytes) but "
+                        f"its member holds {reader.size(member)} bytes")
+        offset = reader.data_offset(member) if mmap_path else None
+        if offset is not None and nbytes:
+            raw = np.memmap(mmap_path, dtype=np.uint8, mode="c", offset=offset, shape=(nbytes,))
+        else:
+            raw = reader.read(member, f"storage {key!r}")
+        arrays[key] = _storage_array(raw, storage.dtype, byteorder)
+    return reading.convert(obj, arrays)
+
+
+# ---------------------------------------------------------------------------- legacy format
+
+_LEGACY_MAGIC = 0x1950a86a20f9469cfc6c
+_LEGACY_PROTOCOL = 1001
+
+
+def read_torch_legacy(fh, name):
+    """The object in a legacy (before PyTorch 1.6) ``torch.save`` file open in ``fh``: pickles
+    of the magic number, the protocol version, the system info, the object and the storage keys,
+    then each storage as an int64 element count and its bytes."""
+    data = bytearray(fh.read())
+    reading = _Reading(name, len(data))
+    pos = 0
+    parts = []
+    for _ in range(4):
+        end = _pickle_end(data, pos, reading)
+        parts.append((pos, end))
+        pos = end
+    magic = reading.unpickle(data[parts[0][0]:parts[0][1]])
+    version = reading.unpickle(data[parts[1][0]:parts[1][1]])
+    if magic != _LEGACY_MAGIC or version != _LEGACY_PROTOCOL:
+        reading.fail(f"legacy header {str(magic)[:20]}, protocol {str(version)[:20]}")
+    sys_info = reading.unpickle(data[parts[2][0]:parts[2][1]])
+    little = not isinstance(sys_info, dict) or sys_info.get("little_endian", True)
+    obj = reading.unpickle(data[parts[3][0]:parts[3][1]], legacy=True)
+    end = _pickle_end(data, pos, reading)
+    keys = reading.unpickle(data[pos:end])
+    pos = end
+    if not (isinstance(keys, list) and all(isinstance(k, str) for k in keys)):
+        reading.fail("the storage key list is not a list of strings")
+    arrays = {}
+    view = memoryview(data)
+    byteorder = "<" if little else ">"
+    for key in keys:
+        storage = reading.storages.get(key)
+        if storage is None:
+            reading.fail(f"storage {key!r} is listed but no tensor uses it")
+        if pos + 8 > len(data):
+            reading.fail(f"truncated before storage {key!r}")
+        (numel,) = struct.unpack(byteorder + "q", data[pos:pos + 8])
+        nbytes = storage.numel * _itemsize(storage.dtype)
+        if numel != storage.numel or pos + 8 + nbytes > len(data):
+            reading.fail(f"storage {key!r} declares {storage.numel} elements; the file holds "
+                         f"{numel} and {len(data) - pos - 8} bytes remain")
+        arrays[key] = _storage_array(view[pos + 8:pos + 8 + nbytes], storage.dtype, byteorder)
+        pos += 8 + nbytes
+    missing = set(reading.storages) - set(arrays)
+    if missing:
+        reading.fail(f"storage {min(missing)!r} is missing")
+    return reading.convert(obj, arrays)
+
+
+def _pickle_end(data, start, reading):
+    stream = io.BytesIO(data)
+    stream.seek(start)
+    try:
+        for opcode, _, pos in pickletools.genops(stream):
+            if opcode.name == "STOP":
+                return pos + 1
+    except Exception as e:  # pickletools' ValueError on truncated or malformed input
+        reading.fail(f"malformed pickle at byte {start}: {e}")
+    reading.fail(f"truncated pickle at byte {start}")
