@@ -349,7 +349,7 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
         bias = _as_float_array(bias, "bias", x.dtype)
         if bias.shape != (g.O,):
             raise ValueError(f"bias must have shape ({g.O},), got {bias.shape}")
-    kernel = conv_kernel(g.N, g.C, g.O, (g.sh, g.sw), groups, x.itemsize)
+    kernel = conv_kernel(g.N, g.C, g.O, (g.kh, g.kw), (g.sh, g.sw), groups, x.itemsize)
     if kernel == CHANNELS_LAST:
         return conv_gemm.forward(x, weight, bias, (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw))
     if kernel == LANES:
@@ -393,7 +393,7 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
     g = _geometry((N, C, H, W), weight.shape, stride, padding, dilation, groups, grad_y.itemsize)
     if grad_y.shape != (N, g.O, g.Ho, g.Wo):
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, g.O, g.Ho, g.Wo)}")
-    kernel = conv_kernel(N, C, g.O, (g.sh, g.sw), groups, grad_y.itemsize)
+    kernel = conv_kernel(N, C, g.O, (g.kh, g.kw), (g.sh, g.sw), groups, grad_y.itemsize)
     if kernel == CHANNELS_LAST:
         return conv_gemm.backward_input(grad_y, weight, (H, W), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw))
     if kernel == LANES and g.ph <= g.dh * (g.kh - 1) and g.pw <= g.dw * (g.kw - 1):
@@ -437,7 +437,7 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
     g = _geometry(x.shape, w_shape, stride, padding, dilation, groups, x.itemsize)
     if grad_y.shape != (N, O, g.Ho, g.Wo):
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, O, g.Ho, g.Wo)}")
-    kernel = conv_kernel(N, C, O, (g.sh, g.sw), groups, x.itemsize)
+    kernel = conv_kernel(N, C, O, (g.kh, g.kw), (g.sh, g.sw), groups, x.itemsize)
     if kernel == CHANNELS_LAST:
         return conv_gemm.backward_weight(grad_y, x, tuple(kernel_hw), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw))
     if kernel == LANES:

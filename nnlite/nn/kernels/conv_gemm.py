@@ -28,6 +28,10 @@ __all__ = ["forward", "backward_input", "backward_weight"]
 
 # Column buffer per chunk: big GEMMs, bounded memory (a batch-256 64x64 layer would need GBs).
 _CHUNK_BYTES = 1 << 25
+# From this many output pixels per image, the forward and input-gradient GEMMs run image by image
+# in the orientation that reads and writes NCHW directly (O x P blocks), which saves a transpose
+# of the output; below it, one GEMM over the chunk is worth the transpose.
+_PER_IMAGE_POSITIONS = 64
 
 
 def _chunk(N, rows_per_image, row_bytes):
@@ -197,12 +201,21 @@ def _weight_rows(w):
     return np.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(w.shape[0], -1)
 
 
+def _strided_pointwise(kernel_hw, stride, padding):
+    """A 1x1 convolution with a stride and no padding (ResNet's downsampling shortcut): the same as
+    a stride-1 one on every stride-th pixel, which needs no im2col."""
+    return tuple(kernel_hw) == (1, 1) and tuple(padding) == (0, 0) and tuple(stride) != (1, 1)
+
+
 def forward(x, w, bias, stride, padding, dilation):
     """conv2d(x, w, bias) of the NCHW x and (O, C, kh, kw) w (one group)."""
+    if _strided_pointwise(w.shape[2:], stride, padding):
+        return forward(x[:, :, ::stride[0], ::stride[1]], w, bias, (1, 1), padding, dilation)
     s = _Shape(*x.shape, w.shape[0], w.shape[2:], stride, padding, dilation, x.dtype)
     N, O, P = s.N, s.O, s.P
     y = np.empty((N, O, s.Ho, s.Wo), s.dtype)
-    if bias is None:
+    has_bias = bias is not None
+    if not has_bias:
         bias = np.zeros(O, s.dtype)
     w2 = _weight_rows(w)
     xp_buf, col_buf = _buffers(s)
@@ -210,14 +223,24 @@ def forward(x, w, bias, stride, padding, dilation):
     for n0 in range(0, N, s.chunk):
         b = min(s.chunk, N - n0)
         col = _columns(s, x, n0, b, xp_buf, col_buf)
-        yr = y_buf[:b * P * O].reshape(b * P, O)
-        np.matmul(col, w2.T, out=yr)
-        from_rows(yr.size, yr.reshape(b, P, O), y, n0, bias)
+        if P >= _PER_IMAGE_POSITIONS:
+            yb = y[n0:n0 + b].reshape(b, O, P)
+            np.matmul(w2, col.reshape(b, P, s.K).transpose(0, 2, 1), out=yb)
+            if has_bias:
+                yb += bias[:, None]
+        else:
+            yr = y_buf[:b * P * O].reshape(b * P, O)
+            np.matmul(col, w2.T, out=yr)
+            from_rows(yr.size, yr.reshape(b, P, O), y, n0, bias)
     return y
 
 
 def backward_input(gy, w, input_hw, stride, padding, dilation):
     """The gradient of conv2d with respect to its (N, C, *input_hw) input (one group)."""
+    if _strided_pointwise(w.shape[2:], stride, padding):
+        gx = np.zeros((gy.shape[0], w.shape[1]) + tuple(input_hw), gy.dtype)
+        gx[:, :, ::stride[0], ::stride[1]] = backward_input(gy, w, gy.shape[2:], (1, 1), padding, dilation)
+        return gx
     s = _Shape(gy.shape[0], w.shape[1], *input_hw, w.shape[0], w.shape[2:], stride, padding, dilation,
                gy.dtype)
     N, O, P, C = s.N, s.O, s.P, s.C
@@ -228,14 +251,16 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
     dcol_buf = None if s.direct else np.empty(s.chunk * P * s.K, s.dtype)
     for n0 in range(0, N, s.chunk):
         b = min(s.chunk, N - n0)
-        gr = gr_buf[:b * P * O].reshape(b, P, O)
-        to_rows(gr.size, gy, n0, gr)
         gxp = gxp_buf[:b * s.Hp * s.Wp * C].reshape(b, s.Hp, s.Wp, C)
-        if s.direct:
-            np.matmul(gr.reshape(b * P, O), w2, out=gxp.reshape(b * P, C))
+        dcol = gxp if s.direct else dcol_buf[:b * P * s.K].reshape(b, s.Ho, s.Wo, s.K)
+        if P >= _PER_IMAGE_POSITIONS:
+            gyt = gy[n0:n0 + b].reshape(b, O, P).transpose(0, 2, 1)
+            np.matmul(gyt, w2, out=dcol.reshape(b, P, s.K))
         else:
-            dcol = dcol_buf[:b * P * s.K].reshape(b, s.Ho, s.Wo, s.K)
+            gr = gr_buf[:b * P * O].reshape(b, P, O)
+            to_rows(gr.size, gy, n0, gr)
             np.matmul(gr.reshape(b * P, O), w2, out=dcol.reshape(b * P, s.K))
+        if not s.direct:
             gxp[:] = 0
             col2im_nhwc(dcol.size, dcol, gxp, *s.taps())
         from_padded_nhwc(gxp.size, gxp, gx, n0, s.ph, s.pw)
@@ -244,6 +269,8 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
 
 def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
     """The gradient of conv2d with respect to its (O, C, *kernel_hw) weight (one group)."""
+    if _strided_pointwise(kernel_hw, stride, padding):
+        return backward_weight(gy, x[:, :, ::stride[0], ::stride[1]], kernel_hw, (1, 1), padding, dilation)
     s = _Shape(*x.shape, gy.shape[1], kernel_hw, stride, padding, dilation, x.dtype)
     N, O, P = s.N, s.O, s.P
     gw2 = np.zeros((O, s.K), s.dtype)

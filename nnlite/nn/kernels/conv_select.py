@@ -14,8 +14,8 @@ Three kernels compute every convolution, and each wins somewhere:
   at small batch.
 
 The rule below is the measured crossover: the lanes kernel up to ``_LANES_MAX_CHANNELS`` input
-and output channels, the channels-last kernel from ``_WIDE_CHANNELS`` input channels on, the NCHW
-kernel otherwise.
+and output channels (not for 1x1 kernels, plain matrix products), the channels-last kernel from
+``_WIDE_CHANNELS`` input channels on, the NCHW kernel otherwise.
 """
 
 LANES = "lanes"
@@ -25,17 +25,18 @@ PLANES = "planes"
 # Smallest float32 batch for the lanes kernel (half as many for float64: a vector holds 8).
 _LANES_MIN_IMAGES = 16
 # Above this many channels (in or out) a GEMM beats the lanes kernel's broadcast FMAs.
-_LANES_MAX_CHANNELS = 32
+_LANES_MAX_CHANNELS = 16
 # From this many input channels the channels-last copies move runs long enough to be cheap.
 _WIDE_CHANNELS = 16
 
 
-def conv_kernel(N, C, O, stride, groups, itemsize):
+def conv_kernel(N, C, O, kernel_hw, stride, groups, itemsize):
     """The kernel (``LANES``, ``CHANNELS_LAST`` or ``PLANES``) for a convolution of N images with
     C input and O output channels; the same choice serves its forward and both gradients."""
     if groups != 1:
         return PLANES
     if (stride[0] == 1 and stride[1] == 1 and N * itemsize >= _LANES_MIN_IMAGES * 4
+            and kernel_hw[0] * kernel_hw[1] > 1
             and C <= _LANES_MAX_CHANNELS and O <= _LANES_MAX_CHANNELS):
         return LANES
     if C >= _WIDE_CHANNELS:

@@ -265,7 +265,7 @@ LANES_IDS = [f"lanes{i}" for i in range(len(LANES_CONFIGS))]
 def test_lanes_path_matches_naive_loops(cfg):
     N, C, _, _, O, k, s, p, d, g = cfg
     for dtype in (np.float64, np.float32):
-        if conv_kernel(N, C, O, s, g, np.dtype(dtype).itemsize) != LANES:
+        if conv_kernel(N, C, O, k, s, g, np.dtype(dtype).itemsize) != LANES:
             assert dtype == np.float32 and N < 16
             continue
         x, w, b, gy = _make(cfg, dtype, seed=4)
@@ -351,14 +351,16 @@ SELECTED_CONFIGS = [
     ((16, 3, 8, 8, 40, (3, 3), (1, 1), (0, 0), (1, 1), 1), PLANES),         # few in, many out
     ((2, 16, 8, 8, 16, (3, 3), (1, 1), (1, 1), (1, 1), 2), PLANES),         # groups
     ((17, 3, 12, 11, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1), LANES),         # LeNet-like batch
-    ((16, 32, 6, 6, 32, (3, 3), (1, 1), (1, 1), (1, 1), 1), LANES),         # widest the lanes take
+    ((16, 16, 6, 6, 16, (3, 3), (1, 1), (1, 1), (1, 1), 1), LANES),         # widest the lanes take
+    ((16, 8, 6, 6, 8, (1, 1), (1, 1), (0, 0), (1, 1), 1), PLANES),          # 1x1: a GEMM, not lanes
+    ((3, 16, 9, 7, 12, (1, 1), (3, 2), (0, 0), (1, 1), 1), CHANNELS_LAST),  # 1x1 strided, ragged
 ]
 SELECTED_IDS = [f"{kernel}{i}" for i, (_, kernel) in enumerate(SELECTED_CONFIGS)]
 
 
 def _selected(cfg, dtype):
-    N, C, _, _, O, _, s, _, _, g = cfg
-    return conv_kernel(N, C, O, s, g, np.dtype(dtype).itemsize)
+    N, C, _, _, O, k, s, _, _, g = cfg
+    return conv_kernel(N, C, O, k, s, g, np.dtype(dtype).itemsize)
 
 
 def _three(x, w, b, gy, cfg):
