@@ -12,9 +12,13 @@ module names, so nnlite's state dict loads into it) and see the same data. Print
 of interleaved timed blocks), the ratio nnlite/PyTorch (below 1: nnlite is faster) and, per
 framework and batch, the speedup of 2 threads over 1.
 
+``--run nnlite`` (or ``torch``) ``--steps N`` instead runs N steps of one framework at the first
+batch, mode and thread count and exits: for whole-process measurements such as peak memory
+(``/usr/bin/time -v python benchmarks/resnet_step.py --run nnlite --batches 128 --modes train``).
+
 Usage:
     python benchmarks/resnet_step.py [--batches 8 16 128] [--threads 1 2] [--modes train finetune]
-                                     [--seconds 3] [--profile]
+                                     [--seconds 3] [--profile] [--run nnlite|torch --steps 5]
 """
 import argparse
 import os
@@ -130,6 +134,16 @@ def profile(batch, mode, threads, torch):
     pstats.Stats(prof).sort_stats("tottime").print_stats(25)
 
 
+def run_steps(framework, batch, mode, threads, steps, torch):
+    set_threads(threads, torch)
+    runner, model = nnlite_runner(batch, mode)
+    if framework == "torch":
+        runner = torch_runner(batch, mode, model)
+        del model
+    for _ in range(steps):
+        runner.step()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batches", type=int, nargs="+", default=[8, 16, 128])
@@ -138,12 +152,17 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=3.0, help="timing budget per framework and row")
     parser.add_argument("--blocks", type=int, default=5, help="interleaved timed blocks per row")
     parser.add_argument("--profile", action="store_true", help="cProfile nnlite's step at the first batch, mode, threads")
+    parser.add_argument("--run", choices=["nnlite", "torch"], help="only run --steps steps of one framework")
+    parser.add_argument("--steps", type=int, default=5)
     args = parser.parse_args(argv)
-    try:
-        import torch
-    except ImportError:
-        torch = None
-        print("PyTorch is not installed: timing nnlite only")
+    torch = None
+    if args.run != "nnlite":   # nnlite alone: keep PyTorch's libraries out of its memory figures
+        try:
+            import torch
+        except ImportError:
+            print("PyTorch is not installed: timing nnlite only")
+    if args.run:
+        return run_steps(args.run, args.batches[0], args.modes[0], args.threads[0], args.steps, torch)
     if args.profile:
         return profile(args.batches[0], args.modes[0], args.threads[0], torch)
 

@@ -207,11 +207,22 @@ def _strided_pointwise(kernel_hw, stride, padding):
     return tuple(kernel_hw) == (1, 1) and tuple(padding) == (0, 0) and tuple(stride) != (1, 1)
 
 
+def _planar_pointwise(s):
+    """A 1x1 stride-1 convolution on planes of many pixels is a matrix product per image on the NCHW
+    arrays themselves (O x C times C x P): no copy at all."""
+    return s.direct and s.P >= _PER_IMAGE_POSITIONS
+
+
 def forward(x, w, bias, stride, padding, dilation):
     """conv2d(x, w, bias) of the NCHW x and (O, C, kh, kw) w (one group)."""
     if _strided_pointwise(w.shape[2:], stride, padding):
         return forward(x[:, :, ::stride[0], ::stride[1]], w, bias, (1, 1), padding, dilation)
     s = _Shape(*x.shape, w.shape[0], w.shape[2:], stride, padding, dilation, x.dtype)
+    if _planar_pointwise(s):
+        y = np.matmul(w.reshape(s.O, s.C), x.reshape(s.N, s.C, s.P))
+        if bias is not None:
+            y += bias[:, None]
+        return y.reshape(s.N, s.O, s.Ho, s.Wo)
     N, O, P = s.N, s.O, s.P
     y = np.empty((N, O, s.Ho, s.Wo), s.dtype)
     has_bias = bias is not None
@@ -243,6 +254,9 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
         return gx
     s = _Shape(gy.shape[0], w.shape[1], *input_hw, w.shape[0], w.shape[2:], stride, padding, dilation,
                gy.dtype)
+    if _planar_pointwise(s):
+        gx = np.matmul(w.reshape(s.O, s.C).T, gy.reshape(s.N, s.O, s.P))
+        return gx.reshape(s.N, s.C, s.H, s.W)
     N, O, P, C = s.N, s.O, s.P, s.C
     gx = np.empty((N, C, s.H, s.W), s.dtype)
     w2 = _weight_rows(w)
@@ -275,6 +289,12 @@ def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
     N, O, P = s.N, s.O, s.P
     gw2 = np.zeros((O, s.K), s.dtype)
     part = np.empty((O, s.K), s.dtype)
+    if _planar_pointwise(s):
+        gyp, xp = gy.reshape(N, O, P), x.reshape(N, s.C, P)
+        for n in range(N):
+            np.matmul(gyp[n], xp[n].T, out=part)
+            gw2 += part
+        return gw2.reshape(O, s.C, 1, 1)
     xp_buf, col_buf = _buffers(s)
     gr_buf = np.empty(s.chunk * P * O, s.dtype)
     for n0 in range(0, N, s.chunk):

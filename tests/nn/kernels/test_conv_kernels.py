@@ -343,6 +343,9 @@ SELECTED_CONFIGS = [
     ((2, 16, 9, 8, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),   # ResNet-like 3x3
     ((1, 24, 7, 9, 5, (3, 2), (2, 3), (1, 0), (1, 2), 1), CHANNELS_LAST),   # batch 1, stride, dilation
     ((3, 16, 6, 6, 12, (1, 1), (1, 1), (0, 0), (1, 1), 1), CHANNELS_LAST),  # 1x1: no im2col
+    ((2, 16, 9, 8, 12, (1, 1), (1, 1), (0, 0), (1, 1), 1), CHANNELS_LAST),  # 1x1, 72 pixels: NCHW GEMMs
+    ((2, 16, 17, 16, 8, (1, 1), (2, 2), (0, 0), (1, 1), 1), CHANNELS_LAST), # same after subsampling
+    ((2, 16, 9, 9, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),   # 81 pixels: per-image GEMMs
     ((2, 20, 7, 7, 6, (1, 1), (2, 2), (0, 0), (1, 1), 1), CHANNELS_LAST),   # 1x1 stride 2 (downsample)
     ((2, 32, 1, 1, 40, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),  # 1x1 plane, padded 3x3
     ((2, 16, 5, 5, 4, (1, 1), (1, 1), (2, 1), (1, 1), 1), CHANNELS_LAST),   # 1x1 with padding
