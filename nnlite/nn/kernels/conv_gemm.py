@@ -55,10 +55,12 @@ def _to_padded_nhwc(x, n0, xp, ph, pw):
                     dst[w + pw, c] = src[w]
 
 
-def _im2col_nhwc(xp, col, kh, kw, sh, sw, dh, dw, Ho, Wo):
-    """col[b, ho, wo, (i, j, c)] = xp[b, ho * sh + i * dh, wo * sw + j * dw, c]."""
+def _im2col_nhwc(xp, col, kh, kw, sh, sw, dh, dw, Ho, Wo, tap_major):
+    """col[b, ho, wo, k] = xp[b, ho * sh + i * dh, wo * sw + j * dw, c] with the column index
+    k = (i, j, c) when tap_major, else k = (c, i, j) (the weight's own order)."""
     B, Hp, Wp, C = xp.shape
     K = col.shape[3]
+    T = kh * kw
     run = kw * C if dw == 1 else C   # taps along the width are adjacent in memory when dw == 1
     taps_w = 1 if dw == 1 else kw
     for b in prange(B):
@@ -67,18 +69,29 @@ def _im2col_nhwc(xp, col, kh, kw, sh, sw, dh, dw, Ho, Wo):
         d = 0
         for ho in range(Ho):
             for wo in range(Wo):
-                for i in range(kh):
-                    for j in range(taps_w):
-                        s = ((ho * sh + i * dh) * Wp + wo * sw + j * dw) * C
-                        dst[d:d + run] = src[s:s + run]
-                        d += run
+                if tap_major:
+                    for i in range(kh):
+                        for j in range(taps_w):
+                            s = ((ho * sh + i * dh) * Wp + wo * sw + j * dw) * C
+                            dst[d:d + run] = src[s:s + run]
+                            d += run
+                else:
+                    # Strided writes, but inside one column row, which stays in L1.
+                    for i in range(kh):
+                        for j in range(kw):
+                            s = ((ho * sh + i * dh) * Wp + wo * sw + j * dw) * C
+                            t = d + i * kw + j
+                            for c in range(C):
+                                dst[t + c * T] = src[s + c]
+                    d += K
 
 
-def _col2im_nhwc(dcol, gxp, kh, kw, sh, sw, dh, dw, Ho, Wo):
+def _col2im_nhwc(dcol, gxp, kh, kw, sh, sw, dh, dw, Ho, Wo, tap_major):
     """The transpose of _im2col_nhwc: gxp[b, ...] += every column entry that read that pixel.
     All writes of iteration b stay in image b, so images can go to different threads."""
     B, Hp, Wp, C = gxp.shape
     K = dcol.shape[3]
+    T = kh * kw
     run = kw * C if dw == 1 else C
     taps_w = 1 if dw == 1 else kw
     for b in prange(B):
@@ -87,12 +100,21 @@ def _col2im_nhwc(dcol, gxp, kh, kw, sh, sw, dh, dw, Ho, Wo):
         k = 0
         for ho in range(Ho):
             for wo in range(Wo):
-                for i in range(kh):
-                    for j in range(taps_w):
-                        d = ((ho * sh + i * dh) * Wp + wo * sw + j * dw) * C
-                        for q in range(run):
-                            dst[d + q] += src[k + q]
-                        k += run
+                if tap_major:
+                    for i in range(kh):
+                        for j in range(taps_w):
+                            d = ((ho * sh + i * dh) * Wp + wo * sw + j * dw) * C
+                            for q in range(run):
+                                dst[d + q] += src[k + q]
+                            k += run
+                else:
+                    for i in range(kh):
+                        for j in range(kw):
+                            d = ((ho * sh + i * dh) * Wp + wo * sw + j * dw) * C
+                            t = k + i * kw + j
+                            for c in range(C):
+                                dst[d + c] += src[t + c * T]
+                    k += K
 
 
 def _from_padded_nhwc(gxp, gx, n0, ph, pw):
@@ -169,12 +191,30 @@ class _Shape:
         self.dtype = dtype
         # A 1x1 convolution with stride 1 and no padding: the channels-last input is the column.
         self.direct = self.K == C and self.sh == self.sw == 1 and self.ph == self.pw == 0
+        # Column order. (i, j, c) copies whole runs of channels but needs the weight (and its
+        # gradient) transposed to match; (c, i, j) is the weight's own order, at the price of strided
+        # writes inside each column row. Transposing costs O * K per call, the strided copies about
+        # rows * K: the weight's order wins when there are fewer column rows than output channels
+        # (ResNet's last layers, small batches), where the transposes were a fifth of a step.
+        self.tap_major = N * self.P >= O
         itemsize = np.dtype(dtype).itemsize
         self.chunk = _chunk(N, self.P, (self.K + O) * itemsize)
 
     def taps(self):
         """The arguments im2col and col2im take after their two arrays."""
-        return self.kh, self.kw, self.sh, self.sw, self.dh, self.dw, self.Ho, self.Wo
+        return self.kh, self.kw, self.sh, self.sw, self.dh, self.dw, self.Ho, self.Wo, self.tap_major
+
+    def weight_rows(self, w):
+        """The (O, K) weight matrix in the columns' order."""
+        if self.tap_major:
+            return np.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(self.O, self.K)
+        return w.reshape(self.O, self.K)
+
+    def weight_from_rows(self, gw2):
+        """The (O, C, kh, kw) weight gradient from its (O, K) matrix in the columns' order."""
+        if self.tap_major:
+            return np.ascontiguousarray(gw2.reshape(self.O, self.kh, self.kw, self.C).transpose(0, 3, 1, 2))
+        return gw2.reshape(self.O, self.C, self.kh, self.kw)
 
 
 def _columns(s, x, n0, b, xp_buf, col_buf):
@@ -194,11 +234,6 @@ def _buffers(s, with_col=True):
     xp_buf = np.empty(s.chunk * s.Hp * s.Wp * s.C, s.dtype)
     col_buf = None if s.direct or not with_col else np.empty(s.chunk * s.P * s.K, s.dtype)
     return xp_buf, col_buf
-
-
-def _weight_rows(w):
-    """(O, C, kh, kw) -> (O, kh * kw * C), the channels-last order of the columns."""
-    return np.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(w.shape[0], -1)
 
 
 def _strided_pointwise(kernel_hw, stride, padding):
@@ -228,7 +263,7 @@ def forward(x, w, bias, stride, padding, dilation):
     has_bias = bias is not None
     if not has_bias:
         bias = np.zeros(O, s.dtype)
-    w2 = _weight_rows(w)
+    w2 = s.weight_rows(w)
     xp_buf, col_buf = _buffers(s)
     y_buf = np.empty(s.chunk * P * O, s.dtype)
     for n0 in range(0, N, s.chunk):
@@ -259,7 +294,7 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
         return gx.reshape(s.N, s.C, s.H, s.W)
     N, O, P, C = s.N, s.O, s.P, s.C
     gx = np.empty((N, C, s.H, s.W), s.dtype)
-    w2 = _weight_rows(w)
+    w2 = s.weight_rows(w)
     gr_buf = np.empty(s.chunk * P * O, s.dtype)
     gxp_buf = np.empty(s.chunk * s.Hp * s.Wp * C, s.dtype)
     dcol_buf = None if s.direct else np.empty(s.chunk * P * s.K, s.dtype)
@@ -305,4 +340,4 @@ def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
         np.matmul(gr.reshape(b * P, O).T, col, out=gw2 if n0 == 0 else part)
         if n0:
             gw2 += part
-    return np.ascontiguousarray(gw2.reshape(O, s.kh, s.kw, s.C).transpose(0, 3, 1, 2))
+    return s.weight_from_rows(gw2)

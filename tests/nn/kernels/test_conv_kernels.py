@@ -348,6 +348,10 @@ SELECTED_CONFIGS = [
     ((2, 16, 9, 9, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),   # 81 pixels: per-image GEMMs
     ((2, 20, 7, 7, 6, (1, 1), (2, 2), (0, 0), (1, 1), 1), CHANNELS_LAST),   # 1x1 stride 2 (downsample)
     ((2, 32, 1, 1, 40, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),  # 1x1 plane, padded 3x3
+    # Fewer column rows than output channels: columns in the weight's (c, i, j) order.
+    ((1, 16, 3, 3, 64, (3, 3), (2, 2), (1, 1), (1, 1), 1), CHANNELS_LAST),
+    ((1, 16, 5, 6, 48, (2, 3), (1, 1), (1, 2), (2, 1), 1), CHANNELS_LAST),
+    ((1, 16, 6, 6, 40, (3, 3), (2, 1), (2, 1), (1, 2), 1), CHANNELS_LAST),
     ((2, 16, 5, 5, 4, (1, 1), (1, 1), (2, 1), (1, 1), 1), CHANNELS_LAST),   # 1x1 with padding
     ((1, 18, 6, 7, 9, (5, 3), (1, 1), (2, 1), (1, 1), 1), CHANNELS_LAST),   # dw == 1 run of kw * C
     ((17, 40, 5, 5, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),  # wide: not the lanes kernel
