@@ -1,6 +1,13 @@
-"""Time nnlite's conv / pool kernels at the CIFAR-10 LeNet shapes, against PyTorch if installed.
+"""Time nnlite's conv / pool kernels against PyTorch: LeNet's shapes, or a sweep over conv shapes.
 
     python benchmarks/kernels.py [--threads 1] [--batches 4 64 256] [--dtype float32]
+    python benchmarks/kernels.py --sweep [--shapes 48] [--threads 1] [--worst 8]
+
+``--sweep`` times forward, input gradient and weight gradient of convolutions sampled from
+channels 3-512, planes 1-64, kernels 1/3/5/7, strides 1/2 and batches 1-256 (plus every conv
+shape of a ResNet-18 step on 32x32 images at batch 128 and of LeNet at 16 and 256), prints each
+shape with the kernel nnlite chose, and ends with the worst ratios. Shapes above a work limit are
+skipped so that the sweep runs in minutes.
 
 Shapes: conv1 3x32x32 -> 6@5x5, pool1 6x28x28 /2, conv2 6x14x14 -> 16@5x5, pool2 16x10x10 /2.
 Each figure is the best of several timing rounds (ms per call); "ratio" is nnlite / torch,
@@ -19,6 +26,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from nnlite.nn import kernels as K  # noqa: E402
+from nnlite.nn.kernels.conv_select import conv_kernel  # noqa: E402
 
 
 LENET_STEP = {"conv1 fwd", "conv1 bwd_weight", "conv2 fwd", "conv2 bwd_input", "conv2 bwd_weight",
@@ -86,15 +94,82 @@ def pool_cases(N, dt, rng):
     return cases
 
 
-def torch_conv(x, w, b, gy):
+def torch_conv(x, w, b, gy, stride=1, padding=0):
     if torch is None:
         return {}
-    xt, wt, bt, gyt = (torch.from_numpy(a) for a in (x, w, b, gy))
+    xt, wt, gyt = (torch.from_numpy(a) for a in (x, w, gy))
+    bt = None if b is None else torch.from_numpy(b)
     return {
-        "fwd": lambda: torch.nn.functional.conv2d(xt, wt, bt),
-        "bwd_input": lambda: torch.nn.grad.conv2d_input(xt.shape, wt, gyt),
-        "bwd_weight": lambda: torch.nn.grad.conv2d_weight(xt, wt.shape, gyt),
+        "fwd": lambda: torch.nn.functional.conv2d(xt, wt, bt, stride, padding),
+        "bwd_input": lambda: torch.nn.grad.conv2d_input(xt.shape, wt, gyt, stride, padding),
+        "bwd_weight": lambda: torch.nn.grad.conv2d_weight(xt, wt.shape, gyt, stride, padding),
     }
+
+
+# (N, C, H, O, k, stride, padding) of every convolution in a ResNet-18 step on 3x32x32 at batch
+# 128, and LeNet's two at batches 16 and 256.
+RESNET18_128 = [(128, 3, 32, 64, 7, 2, 3), (128, 64, 8, 64, 3, 1, 1), (128, 64, 8, 128, 3, 2, 1),
+                (128, 64, 8, 128, 1, 2, 0), (128, 128, 4, 128, 3, 1, 1), (128, 128, 4, 256, 3, 2, 1),
+                (128, 128, 4, 256, 1, 2, 0), (128, 256, 2, 256, 3, 1, 1), (128, 256, 2, 512, 3, 2, 1),
+                (128, 256, 2, 512, 1, 2, 0), (128, 512, 1, 512, 3, 1, 1)]
+LENET = [(N, C, H, O, 5, 1, 0) for N in (16, 256) for C, H, O in ((3, 32, 6), (6, 14, 16))]
+
+# Largest multiply-adds of a sampled shape's forward: bigger shapes take seconds each.
+SWEEP_MAX_MACS = 2e8
+
+
+def sample_shapes(count, rng):
+    """``count`` conv shapes drawn from the sweep's grid, each cheap enough to time quickly."""
+    channels = [3, 8, 16, 32, 64, 128, 256, 512]
+    shapes = []
+    while len(shapes) < count:
+        N = int(rng.choice([1, 2, 8, 16, 32, 64, 128, 256]))
+        C, O = (int(c) for c in rng.choice(channels, 2))
+        H = int(rng.choice([1, 2, 4, 7, 8, 14, 16, 28, 32, 56, 64]))
+        k = int(rng.choice([1, 3, 5, 7]))
+        stride = int(rng.choice([1, 2]))
+        padding = k // 2
+        Ho = (H + 2 * padding - k) // stride + 1
+        if Ho < 1 or N * O * C * k * k * Ho * Ho > SWEEP_MAX_MACS:
+            continue
+        shapes.append((N, C, H, O, k, stride, padding))
+    return shapes
+
+
+def sweep(args, dt):
+    rng = np.random.default_rng(args.seed)
+    shapes = RESNET18_128 + LENET + sample_shapes(args.shapes, rng)
+    header = (f"{'N':>4} {'C':>4} {'H':>3} {'O':>4} {'k':>2} {'s':>2} {'kernel':>13} "
+              + " ".join(f"{op + ' ms':>14} {'ratio':>6}" for op in ("fwd", "bwd_input", "bwd_weight")))
+    print("ms: nnlite / torch; ratio: nnlite / torch (below 1: nnlite is faster)")
+    print(header)
+    print("-" * len(header))
+    rows = []
+    for N, C, H, O, k, stride, padding in shapes:
+        x = rng.standard_normal((N, C, H, H)).astype(dt)
+        w = rng.standard_normal((O, C, k, k)).astype(dt)
+        sp = (stride, stride), (padding, padding), (1, 1)
+        y = K.conv2d_forward(x, w, None, *sp, 1)
+        gy = rng.standard_normal(y.shape).astype(dt)
+        ours = {
+            "fwd": lambda: K.conv2d_forward(x, w, None, *sp, 1),
+            "bwd_input": lambda: K.conv2d_backward_input(gy, w, (H, H), *sp, 1),
+            "bwd_weight": lambda: K.conv2d_backward_weight(gy, x, (k, k), *sp, 1),
+        }
+        theirs = torch_conv(x, w, None, gy, stride, padding)
+        kernel = conv_kernel(N, C, O, (k, k), (stride, stride), 1, dt.itemsize)
+        cells = []
+        for op in ours:
+            a = best_ms(ours[op], rounds=args.rounds, min_time=0.01)
+            t = best_ms(theirs[op], rounds=args.rounds, min_time=0.01) if theirs else float("nan")
+            cells.append(f"{a:>6.2f}/{t:>7.2f} {a / t:>6.2f}")
+            rows.append((a / t, op, (N, C, H, O, k, stride), kernel, a, t))
+        print(f"{N:>4} {C:>4} {H:>3} {O:>4} {k:>2} {stride:>2} {kernel:>13} " + " ".join(cells), flush=True)
+    if torch is not None:
+        rows.sort(key=lambda r: -r[0])
+        print(f"\nworst {args.worst} of {len(rows)} (N, C, H, O, k, stride):")
+        for ratio, op, shape, kernel, a, t in rows[:args.worst]:
+            print(f"  {ratio:5.2f}x  {op:<10} {shape}  {kernel:<13} nnlite {a:.2f} ms, torch {t:.2f} ms")
 
 
 def torch_pool(x, gy):
@@ -120,16 +195,19 @@ def main():
     ap.add_argument("--batches", type=int, nargs="+", default=[4, 64, 256])
     ap.add_argument("--dtype", choices=["float32", "float64"], default="float32")
     ap.add_argument("--no-torch", action="store_true", help="time nnlite only")
+    ap.add_argument("--sweep", action="store_true", help="sweep over conv shapes instead of LeNet's")
+    ap.add_argument("--shapes", type=int, default=48, help="sampled shapes in the sweep")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the sweep's sample")
+    ap.add_argument("--rounds", type=int, default=5, help="timing rounds per figure in the sweep")
+    ap.add_argument("--worst", type=int, default=8, help="worst cases listed after the sweep")
     ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                     help="cpu: process CPU time, steadier on a busy machine (with --threads 1)")
     args = ap.parse_args()
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
 
-    import numba
-    from threadpoolctl import threadpool_limits
-    numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
-    threadpool_limits(args.threads)
+    import nnlite as nl
+    nl.set_num_threads(args.threads)  # numba's kernels and numpy's BLAS
     torch = None
     if not args.no_torch:
         try:
@@ -141,6 +219,8 @@ def main():
     dt = np.dtype(args.dtype)
     print(f"threads={args.threads} dtype={dt} clock={args.clock} "
           f"torch={torch.__version__ if torch else 'absent'}")
+    if args.sweep:
+        return sweep(args, dt)
     header = f"{'batch':>5}  {'op':<18} {'nnlite ms':>10} {'torch ms':>10} {'ratio':>7}"
     print(header)
     print("-" * len(header))

@@ -25,8 +25,9 @@ slower on a 2-core machine); the copies are cheap next to the GEMM anyway.
 import numpy as np
 from numba import njit
 
-from . import _conv_lanes
+from . import _conv_lanes, conv_gemm
 from ._dispatch import parallel_parts
+from .conv_select import CHANNELS_LAST, LANES, conv_kernel
 
 __all__ = [
     "conv2d_forward",
@@ -333,19 +334,6 @@ def _views(buf, rows, b, L):
     return buf[:rows * b * L].reshape(rows, b, L)
 
 
-def _use_lanes(N, stride, groups, itemsize):
-    """Stride-1 single-group convolutions of at least one full vector of images go to the
-    direct kernels of _conv_lanes (images in the vector lanes, numba threads only);
-    everything else to im2col + BLAS GEMM (BLAS threads only)."""
-    return (groups == 1 and stride[0] == 1 and stride[1] == 1
-            and N * itemsize >= _LANES_MIN_IMAGES * 4)
-
-
-# Smallest float32 batch that takes the direct path (half as many for float64, whose
-# vectors hold half as many images).
-_LANES_MIN_IMAGES = 16
-
-
 # ----------------------------------------------------------------------------
 # Public API
 # ----------------------------------------------------------------------------
@@ -361,7 +349,10 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
         bias = _as_float_array(bias, "bias", x.dtype)
         if bias.shape != (g.O,):
             raise ValueError(f"bias must have shape ({g.O},), got {bias.shape}")
-    if _use_lanes(g.N, (g.sh, g.sw), groups, x.itemsize):
+    kernel = conv_kernel(g.N, g.C, g.O, (g.kh, g.kw), (g.sh, g.sw), groups, x.itemsize)
+    if kernel == CHANNELS_LAST:
+        return conv_gemm.forward(x, weight, bias, (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw))
+    if kernel == LANES:
         return _conv_lanes.forward(x, weight, bias, g.ph, g.pw, g.dh, g.dw, g.Ho, g.Wo,
                                    parallel_parts(x.size))
     if bias is None:
@@ -402,8 +393,10 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
     g = _geometry((N, C, H, W), weight.shape, stride, padding, dilation, groups, grad_y.itemsize)
     if grad_y.shape != (N, g.O, g.Ho, g.Wo):
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, g.O, g.Ho, g.Wo)}")
-    if (_use_lanes(N, (g.sh, g.sw), groups, grad_y.itemsize)
-            and g.ph <= g.dh * (g.kh - 1) and g.pw <= g.dw * (g.kw - 1)):
+    kernel = conv_kernel(N, C, g.O, (g.kh, g.kw), (g.sh, g.sw), groups, grad_y.itemsize)
+    if kernel == CHANNELS_LAST:
+        return conv_gemm.backward_input(grad_y, weight, (H, W), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw))
+    if kernel == LANES and g.ph <= g.dh * (g.kh - 1) and g.pw <= g.dw * (g.kw - 1):
         return _conv_lanes.backward_input(grad_y, weight, H, W, g.ph, g.pw, g.dh, g.dw,
                                           parallel_parts(grad_y.size))
     K, L, G = g.K, g.L, groups
@@ -444,7 +437,10 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
     g = _geometry(x.shape, w_shape, stride, padding, dilation, groups, x.itemsize)
     if grad_y.shape != (N, O, g.Ho, g.Wo):
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, O, g.Ho, g.Wo)}")
-    if _use_lanes(N, (g.sh, g.sw), groups, x.itemsize):
+    kernel = conv_kernel(N, C, O, (g.kh, g.kw), (g.sh, g.sw), groups, x.itemsize)
+    if kernel == CHANNELS_LAST:
+        return conv_gemm.backward_weight(grad_y, x, tuple(kernel_hw), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw))
+    if kernel == LANES:
         return _conv_lanes.backward_weight(grad_y, x, g.kh, g.kw, g.ph, g.pw, g.dh, g.dw,
                                            parallel_parts(x.size))
     K, L, G = g.K, g.L, groups

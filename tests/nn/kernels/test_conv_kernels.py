@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from nnlite.nn.kernels import conv as conv_mod
+from nnlite.nn.kernels.conv_select import CHANNELS_LAST, LANES, PLANES, conv_kernel
 from nnlite.nn.kernels import (
     conv2d_backward_input,
     conv2d_backward_weight,
@@ -262,9 +263,9 @@ LANES_IDS = [f"lanes{i}" for i in range(len(LANES_CONFIGS))]
 
 @pytest.mark.parametrize("cfg", LANES_CONFIGS, ids=LANES_IDS)
 def test_lanes_path_matches_naive_loops(cfg):
-    N, _, _, _, _, k, s, p, d, g = cfg
+    N, C, _, _, O, k, s, p, d, g = cfg
     for dtype in (np.float64, np.float32):
-        if not conv_mod._use_lanes(N, s, g, np.dtype(dtype).itemsize):
+        if conv_kernel(N, C, O, k, s, g, np.dtype(dtype).itemsize) != LANES:
             assert dtype == np.float32 and N < 16
             continue
         x, w, b, gy = _make(cfg, dtype, seed=4)
@@ -333,3 +334,92 @@ def test_lanes_path_threads_agree(monkeypatch):
         numba.set_num_threads(before)
     assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
     assert _rel_err(two[2], one[2].astype(np.float64)) < 1e-6
+
+
+# --------------------------------------------------------------------------- kernel selection
+
+# Shapes chosen for each kernel the selector can pick: (cfg, kernel for float32, float64).
+SELECTED_CONFIGS = [
+    ((2, 16, 9, 8, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),   # ResNet-like 3x3
+    ((1, 24, 7, 9, 5, (3, 2), (2, 3), (1, 0), (1, 2), 1), CHANNELS_LAST),   # batch 1, stride, dilation
+    ((3, 16, 6, 6, 12, (1, 1), (1, 1), (0, 0), (1, 1), 1), CHANNELS_LAST),  # 1x1: no im2col
+    ((2, 16, 9, 8, 12, (1, 1), (1, 1), (0, 0), (1, 1), 1), CHANNELS_LAST),  # 1x1, 72 pixels: NCHW GEMMs
+    ((2, 16, 17, 16, 8, (1, 1), (2, 2), (0, 0), (1, 1), 1), CHANNELS_LAST), # same after subsampling
+    ((2, 16, 9, 9, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),   # 81 pixels: per-image GEMMs
+    ((2, 20, 7, 7, 6, (1, 1), (2, 2), (0, 0), (1, 1), 1), CHANNELS_LAST),   # 1x1 stride 2 (downsample)
+    ((2, 32, 1, 1, 40, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),  # 1x1 plane, padded 3x3
+    # Fewer column rows than output channels: columns in the weight's (c, i, j) order.
+    ((1, 16, 3, 3, 64, (3, 3), (2, 2), (1, 1), (1, 1), 1), CHANNELS_LAST),
+    ((1, 16, 5, 6, 48, (2, 3), (1, 1), (1, 2), (2, 1), 1), CHANNELS_LAST),
+    ((1, 16, 6, 6, 40, (3, 3), (2, 1), (2, 1), (1, 2), 1), CHANNELS_LAST),
+    ((2, 16, 5, 5, 4, (1, 1), (1, 1), (2, 1), (1, 1), 1), CHANNELS_LAST),   # 1x1 with padding
+    ((1, 18, 6, 7, 9, (5, 3), (1, 1), (2, 1), (1, 1), 1), CHANNELS_LAST),   # dw == 1 run of kw * C
+    ((17, 40, 5, 5, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),  # wide: not the lanes kernel
+    ((16, 3, 8, 8, 40, (3, 3), (1, 1), (0, 0), (1, 1), 1), PLANES),         # few in, many out
+    ((2, 16, 8, 8, 16, (3, 3), (1, 1), (1, 1), (1, 1), 2), PLANES),         # groups
+    ((17, 3, 12, 11, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1), LANES),         # LeNet-like batch
+    ((16, 16, 6, 6, 16, (3, 3), (1, 1), (1, 1), (1, 1), 1), LANES),         # widest the lanes take
+    ((16, 8, 6, 6, 8, (1, 1), (1, 1), (0, 0), (1, 1), 1), PLANES),          # 1x1: a GEMM, not lanes
+    ((3, 16, 9, 7, 12, (1, 1), (3, 2), (0, 0), (1, 1), 1), CHANNELS_LAST),  # 1x1 strided, ragged
+]
+SELECTED_IDS = [f"{kernel}{i}" for i, (_, kernel) in enumerate(SELECTED_CONFIGS)]
+
+
+def _selected(cfg, dtype):
+    N, C, _, _, O, k, s, _, _, g = cfg
+    return conv_kernel(N, C, O, k, s, g, np.dtype(dtype).itemsize)
+
+
+def _three(x, w, b, gy, cfg):
+    _, _, _, _, _, k, s, p, d, g = cfg
+    return (conv2d_forward(x, w, b, s, p, d, g),
+            conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
+            conv2d_backward_weight(gy, x, k, s, p, d, g))
+
+
+@pytest.mark.parametrize("cfg, kernel", SELECTED_CONFIGS, ids=SELECTED_IDS)
+def test_selected_kernel_matches_naive_loops(cfg, kernel):
+    assert _selected(cfg, np.float32) == kernel
+    _, _, _, _, _, k, s, p, d, g = cfg
+    for dtype in (np.float64, np.float32):
+        x, w, b, gy = _make(cfg, dtype, seed=8)
+        x64, w64, gy64 = (a.astype(np.float64) for a in (x, w, gy))
+        ref_y = _naive_forward(x64, w64, b.astype(np.float64), s, p, d, g)
+        ref_gx, ref_gw = _naive_backward(gy64, x64, w64, s, p, d, g)
+        outs = _three(x, w, b, gy, cfg)
+        for out, ref in zip(outs, (ref_y, ref_gx, ref_gw)):
+            assert out.dtype == dtype and out.shape == ref.shape and out.flags.c_contiguous
+            assert _rel_err(out, ref) < TOL[dtype]
+        y_nobias = conv2d_forward(x, w, None, s, p, d, g)
+        assert _rel_err(y_nobias, ref_y - b[None, :, None, None]) < TOL[dtype]
+
+
+@pytest.mark.parametrize("cfg, kernel", SELECTED_CONFIGS, ids=SELECTED_IDS)
+def test_selected_kernel_matches_torch(cfg, kernel):
+    torch = pytest.importorskip("torch")
+    _, _, _, _, _, k, s, p, d, g = cfg
+    x, w, b, gy = _make(cfg, np.float32, seed=9)
+    xt, wt, bt, gyt = (torch.from_numpy(a) for a in (x, w, b, gy))
+    refs = (torch.nn.functional.conv2d(xt, wt, bt, s, p, d, g).numpy(),
+            torch.nn.grad.conv2d_input(xt.shape, wt, gyt, s, p, d, g).numpy(),
+            torch.nn.grad.conv2d_weight(xt, wt.shape, gyt, s, p, d, g).numpy())
+    for out, ref in zip(_three(x, w, b, gy, cfg), refs):
+        assert out.shape == ref.shape and out.dtype == ref.dtype
+        assert _rel_err(out, ref) < 1e-5
+
+
+def test_channels_last_chunks_and_threads(monkeypatch):
+    # Several chunks with a ragged last one, serial and split over threads: one result.
+    from nnlite.nn.kernels import _dispatch, conv_gemm
+    cfgs = [SELECTED_CONFIGS[i][0] for i in (0, 1, 2, 3)]
+    for cfg in cfgs:
+        cfg = (7,) + cfg[1:]
+        assert _selected(cfg, np.float64) == CHANNELS_LAST
+        x, w, b, gy = _make(cfg, np.float64, seed=10)
+        whole = _three(x, w, b, gy, cfg)
+        monkeypatch.setattr(conv_gemm, "_chunk", lambda n, rows, row_bytes: min(n, 3))  # 3, 3, 1
+        monkeypatch.setattr(_dispatch, "MIN_PARALLEL_ELEMENTS", 0)
+        chunked = _three(x, w, b, gy, cfg)
+        monkeypatch.undo()
+        for a, c in zip(whole, chunked):
+            assert _rel_err(c, a) < 1e-12

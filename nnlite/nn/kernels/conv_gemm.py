@@ -1,0 +1,343 @@
+"""Convolution as one large GEMM on channels-last columns: the kernels for wide layers.
+
+The NCHW kernels of ``conv`` copy one input row per (image, channel, tap), which costs more than
+the arithmetic once rows are a few pixels long (ResNet's 8x8 to 1x1 planes). Here a chunk of
+images is first moved to a zero-padded channels-last copy ``xp[n, h, w, c]``; an im2col column
+row is then the receptive field of one output pixel, ``col[(n, ho, wo), (i, j, c)]``, built from
+runs of ``C`` (or, with dilation 1 along the width, ``kw * C``) contiguous values. The three
+products are single BLAS GEMMs over every output pixel of the chunk:
+
+    forward         y[(n, p), o]     = col @ w2.T
+    input grad      dcol             = gy[(n, p), o] @ w2      then col2im (gather per image)
+    weight grad     gw2              = gy.T @ col              summed over chunks
+
+with ``w2[o, (i, j, c)]`` the weight in channels-last order. A 1x1 convolution with stride 1 and
+no padding needs no im2col at all: its columns are the channels-last input itself.
+
+Chunks hold as many images as keep the column buffer under ``_CHUNK_BYTES``, which still gives
+GEMMs of thousands of rows. Only ``groups == 1``; the selector sends grouped convolutions to
+``conv``. The copies are numba loops, serial or split over images across numba's threads when
+they are large (``parallel_parts``); each image's writes stay inside that image.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ._dispatch import _renamed, parallel_parts
+
+__all__ = ["forward", "backward_input", "backward_weight"]
+
+# Column buffer per chunk: big GEMMs, bounded memory (a batch-256 64x64 layer would need GBs).
+_CHUNK_BYTES = 1 << 25
+# From this many output pixels per image, the forward and input-gradient GEMMs run image by image
+# in the orientation that reads and writes NCHW directly (O x P blocks), which saves a transpose
+# of the output; below it, one GEMM over the chunk is worth the transpose.
+_PER_IMAGE_POSITIONS = 64
+
+
+def _chunk(N, rows_per_image, row_bytes):
+    return max(1, min(N, _CHUNK_BYTES // max(1, rows_per_image * row_bytes)))
+
+
+# ----------------------------------------------------------------------------
+# numba copies: layouts and im2col / col2im, one image per iteration
+# ----------------------------------------------------------------------------
+
+def _to_padded_nhwc(x, n0, xp, ph, pw):
+    """xp[b, h + ph, w + pw, c] = x[n0 + b, c, h, w]; xp's border stays as it is (zeros)."""
+    B = xp.shape[0]
+    C, H, W = x.shape[1], x.shape[2], x.shape[3]
+    for b in prange(B):
+        for c in range(C):
+            for h in range(H):
+                src = x[n0 + b, c, h]
+                dst = xp[b, h + ph]
+                for w in range(W):
+                    dst[w + pw, c] = src[w]
+
+
+def _im2col_nhwc(xp, col, kh, kw, sh, sw, dh, dw, Ho, Wo, tap_major):
+    """col[b, ho, wo, k] = xp[b, ho * sh + i * dh, wo * sw + j * dw, c] with the column index
+    k = (i, j, c) when tap_major, else k = (c, i, j) (the weight's own order)."""
+    B, Hp, Wp, C = xp.shape
+    K = col.shape[3]
+    T = kh * kw
+    run = kw * C if dw == 1 else C   # taps along the width are adjacent in memory when dw == 1
+    taps_w = 1 if dw == 1 else kw
+    for b in prange(B):
+        src = xp[b].reshape(Hp * Wp * C)
+        dst = col[b].reshape(Ho * Wo * K)
+        d = 0
+        for ho in range(Ho):
+            for wo in range(Wo):
+                if tap_major:
+                    for i in range(kh):
+                        for j in range(taps_w):
+                            s = ((ho * sh + i * dh) * Wp + wo * sw + j * dw) * C
+                            dst[d:d + run] = src[s:s + run]
+                            d += run
+                else:
+                    # Strided writes, but inside one column row, which stays in L1.
+                    for i in range(kh):
+                        for j in range(kw):
+                            s = ((ho * sh + i * dh) * Wp + wo * sw + j * dw) * C
+                            t = d + i * kw + j
+                            for c in range(C):
+                                dst[t + c * T] = src[s + c]
+                    d += K
+
+
+def _col2im_nhwc(dcol, gxp, kh, kw, sh, sw, dh, dw, Ho, Wo, tap_major):
+    """The transpose of _im2col_nhwc: gxp[b, ...] += every column entry that read that pixel.
+    All writes of iteration b stay in image b, so images can go to different threads."""
+    B, Hp, Wp, C = gxp.shape
+    K = dcol.shape[3]
+    T = kh * kw
+    run = kw * C if dw == 1 else C
+    taps_w = 1 if dw == 1 else kw
+    for b in prange(B):
+        dst = gxp[b].reshape(Hp * Wp * C)
+        src = dcol[b].reshape(Ho * Wo * K)
+        k = 0
+        for ho in range(Ho):
+            for wo in range(Wo):
+                if tap_major:
+                    for i in range(kh):
+                        for j in range(taps_w):
+                            d = ((ho * sh + i * dh) * Wp + wo * sw + j * dw) * C
+                            for q in range(run):
+                                dst[d + q] += src[k + q]
+                            k += run
+                else:
+                    for i in range(kh):
+                        for j in range(kw):
+                            d = ((ho * sh + i * dh) * Wp + wo * sw + j * dw) * C
+                            t = k + i * kw + j
+                            for c in range(C):
+                                dst[d + c] += src[t + c * T]
+                    k += K
+
+
+def _from_padded_nhwc(gxp, gx, n0, ph, pw):
+    """gx[n0 + b, c, h, w] = gxp[b, h + ph, w + pw, c]."""
+    B = gxp.shape[0]
+    C, H, W = gx.shape[1], gx.shape[2], gx.shape[3]
+    for b in prange(B):
+        for c in range(C):
+            for h in range(H):
+                src = gxp[b, h + ph]
+                dst = gx[n0 + b, c, h]
+                for w in range(W):
+                    dst[w] = src[w + pw, c]
+
+
+def _from_rows(yr, y, n0, bias):
+    """y[n0 + b, o, p] = yr[b, p, o] + bias[o] (channels-last rows back to NCHW)."""
+    B, P, O = yr.shape
+    yf = y.reshape(y.shape[0], O, P)
+    for b in prange(B):
+        for o in range(O):
+            bv = bias[o]
+            dst = yf[n0 + b, o]
+            for p in range(P):
+                dst[p] = yr[b, p, o] + bv
+
+
+def _to_rows(gy, n0, gr):
+    """gr[b, p, o] = gy[n0 + b, o, p] (NCHW to channels-last rows)."""
+    B, P, O = gr.shape
+    gf = gy.reshape(gy.shape[0], O, P)
+    for b in prange(B):
+        for o in range(O):
+            src = gf[n0 + b, o]
+            for p in range(P):
+                gr[b, p, o] = src[p]
+
+
+class _Both:
+    """A copy kernel in a parallel (prange over images) and a serial build, chosen per call."""
+
+    def __init__(self, fn):
+        self.parallel = njit(parallel=True, cache=True, nogil=True)(fn)
+        self.serial = njit(cache=True, nogil=True)(_renamed(fn, "_serial"))
+
+    def __call__(self, size, *args):
+        return (self.parallel if parallel_parts(size) > 1 else self.serial)(*args)
+
+
+to_padded_nhwc = _Both(_to_padded_nhwc)
+im2col_nhwc = _Both(_im2col_nhwc)
+col2im_nhwc = _Both(_col2im_nhwc)
+from_padded_nhwc = _Both(_from_padded_nhwc)
+from_rows = _Both(_from_rows)
+to_rows = _Both(_to_rows)
+
+
+# ----------------------------------------------------------------------------
+# The three convolutions
+# ----------------------------------------------------------------------------
+
+class _Shape:
+    """One convolution's sizes, in the form the channels-last kernels use."""
+
+    def __init__(self, N, C, H, W, O, kernel_hw, stride, padding, dilation, dtype):
+        self.N, self.C, self.H, self.W, self.O = N, C, H, W, O
+        (self.kh, self.kw), (self.sh, self.sw) = kernel_hw, stride
+        (self.ph, self.pw), (self.dh, self.dw) = padding, dilation
+        self.Hp, self.Wp = H + 2 * self.ph, W + 2 * self.pw
+        self.Ho = (self.Hp - self.dh * (self.kh - 1) - 1) // self.sh + 1
+        self.Wo = (self.Wp - self.dw * (self.kw - 1) - 1) // self.sw + 1
+        self.P = self.Ho * self.Wo
+        self.K = self.kh * self.kw * C
+        self.dtype = dtype
+        # A 1x1 convolution with stride 1 and no padding: the channels-last input is the column.
+        self.direct = self.K == C and self.sh == self.sw == 1 and self.ph == self.pw == 0
+        # Column order. (i, j, c) copies whole runs of channels but needs the weight (and its
+        # gradient) transposed to match; (c, i, j) is the weight's own order, at the price of strided
+        # writes inside each column row. Transposing costs O * K per call, the strided copies about
+        # rows * K: the weight's order wins when there are fewer column rows than output channels
+        # (ResNet's last layers, small batches), where the transposes were a fifth of a step.
+        self.tap_major = N * self.P >= O
+        itemsize = np.dtype(dtype).itemsize
+        self.chunk = _chunk(N, self.P, (self.K + O) * itemsize)
+
+    def taps(self):
+        """The arguments im2col and col2im take after their two arrays."""
+        return self.kh, self.kw, self.sh, self.sw, self.dh, self.dw, self.Ho, self.Wo, self.tap_major
+
+    def weight_rows(self, w):
+        """The (O, K) weight matrix in the columns' order."""
+        if self.tap_major:
+            return np.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(self.O, self.K)
+        return w.reshape(self.O, self.K)
+
+    def weight_from_rows(self, gw2):
+        """The (O, C, kh, kw) weight gradient from its (O, K) matrix in the columns' order."""
+        if self.tap_major:
+            return np.ascontiguousarray(gw2.reshape(self.O, self.kh, self.kw, self.C).transpose(0, 3, 1, 2))
+        return gw2.reshape(self.O, self.C, self.kh, self.kw)
+
+
+def _columns(s, x, n0, b, xp_buf, col_buf):
+    """The (b * P, K) column matrix of images n0 .. n0 + b of the NCHW x."""
+    xp = xp_buf[:b * s.Hp * s.Wp * s.C].reshape(b, s.Hp, s.Wp, s.C)
+    if s.ph or s.pw:
+        xp[:] = 0
+    to_padded_nhwc(b * s.C * s.H * s.W, x, n0, xp, s.ph, s.pw)
+    if s.direct:
+        return xp.reshape(b * s.P, s.K)
+    col = col_buf[:b * s.P * s.K].reshape(b, s.Ho, s.Wo, s.K)
+    im2col_nhwc(col.size, xp, col, *s.taps())
+    return col.reshape(b * s.P, s.K)
+
+
+def _buffers(s, with_col=True):
+    xp_buf = np.empty(s.chunk * s.Hp * s.Wp * s.C, s.dtype)
+    col_buf = None if s.direct or not with_col else np.empty(s.chunk * s.P * s.K, s.dtype)
+    return xp_buf, col_buf
+
+
+def _strided_pointwise(kernel_hw, stride, padding):
+    """A 1x1 convolution with a stride and no padding (ResNet's downsampling shortcut): the same as
+    a stride-1 one on every stride-th pixel, which needs no im2col."""
+    return tuple(kernel_hw) == (1, 1) and tuple(padding) == (0, 0) and tuple(stride) != (1, 1)
+
+
+def _planar_pointwise(s):
+    """A 1x1 stride-1 convolution on planes of many pixels is a matrix product per image on the NCHW
+    arrays themselves (O x C times C x P): no copy at all."""
+    return s.direct and s.P >= _PER_IMAGE_POSITIONS
+
+
+def forward(x, w, bias, stride, padding, dilation):
+    """conv2d(x, w, bias) of the NCHW x and (O, C, kh, kw) w (one group)."""
+    if _strided_pointwise(w.shape[2:], stride, padding):
+        return forward(x[:, :, ::stride[0], ::stride[1]], w, bias, (1, 1), padding, dilation)
+    s = _Shape(*x.shape, w.shape[0], w.shape[2:], stride, padding, dilation, x.dtype)
+    if _planar_pointwise(s):
+        y = np.matmul(w.reshape(s.O, s.C), x.reshape(s.N, s.C, s.P))
+        if bias is not None:
+            y += bias[:, None]
+        return y.reshape(s.N, s.O, s.Ho, s.Wo)
+    N, O, P = s.N, s.O, s.P
+    y = np.empty((N, O, s.Ho, s.Wo), s.dtype)
+    has_bias = bias is not None
+    if not has_bias:
+        bias = np.zeros(O, s.dtype)
+    w2 = s.weight_rows(w)
+    xp_buf, col_buf = _buffers(s)
+    y_buf = np.empty(s.chunk * P * O, s.dtype)
+    for n0 in range(0, N, s.chunk):
+        b = min(s.chunk, N - n0)
+        col = _columns(s, x, n0, b, xp_buf, col_buf)
+        if P >= _PER_IMAGE_POSITIONS:
+            yb = y[n0:n0 + b].reshape(b, O, P)
+            np.matmul(w2, col.reshape(b, P, s.K).transpose(0, 2, 1), out=yb)
+            if has_bias:
+                yb += bias[:, None]
+        else:
+            yr = y_buf[:b * P * O].reshape(b * P, O)
+            np.matmul(col, w2.T, out=yr)
+            from_rows(yr.size, yr.reshape(b, P, O), y, n0, bias)
+    return y
+
+
+def backward_input(gy, w, input_hw, stride, padding, dilation):
+    """The gradient of conv2d with respect to its (N, C, *input_hw) input (one group)."""
+    if _strided_pointwise(w.shape[2:], stride, padding):
+        gx = np.zeros((gy.shape[0], w.shape[1]) + tuple(input_hw), gy.dtype)
+        gx[:, :, ::stride[0], ::stride[1]] = backward_input(gy, w, gy.shape[2:], (1, 1), padding, dilation)
+        return gx
+    s = _Shape(gy.shape[0], w.shape[1], *input_hw, w.shape[0], w.shape[2:], stride, padding, dilation,
+               gy.dtype)
+    if _planar_pointwise(s):
+        gx = np.matmul(w.reshape(s.O, s.C).T, gy.reshape(s.N, s.O, s.P))
+        return gx.reshape(s.N, s.C, s.H, s.W)
+    N, O, P, C = s.N, s.O, s.P, s.C
+    gx = np.empty((N, C, s.H, s.W), s.dtype)
+    w2 = s.weight_rows(w)
+    gr_buf = np.empty(s.chunk * P * O, s.dtype)
+    gxp_buf = np.empty(s.chunk * s.Hp * s.Wp * C, s.dtype)
+    dcol_buf = None if s.direct else np.empty(s.chunk * P * s.K, s.dtype)
+    for n0 in range(0, N, s.chunk):
+        b = min(s.chunk, N - n0)
+        gxp = gxp_buf[:b * s.Hp * s.Wp * C].reshape(b, s.Hp, s.Wp, C)
+        dcol = gxp if s.direct else dcol_buf[:b * P * s.K].reshape(b, s.Ho, s.Wo, s.K)
+        if P >= _PER_IMAGE_POSITIONS:
+            gyt = gy[n0:n0 + b].reshape(b, O, P).transpose(0, 2, 1)
+            np.matmul(gyt, w2, out=dcol.reshape(b, P, s.K))
+        else:
+            gr = gr_buf[:b * P * O].reshape(b, P, O)
+            to_rows(gr.size, gy, n0, gr)
+            np.matmul(gr.reshape(b * P, O), w2, out=dcol.reshape(b * P, s.K))
+        if not s.direct:
+            gxp[:] = 0
+            col2im_nhwc(dcol.size, dcol, gxp, *s.taps())
+        from_padded_nhwc(gxp.size, gxp, gx, n0, s.ph, s.pw)
+    return gx
+
+
+def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
+    """The gradient of conv2d with respect to its (O, C, *kernel_hw) weight (one group)."""
+    if _strided_pointwise(kernel_hw, stride, padding):
+        return backward_weight(gy, x[:, :, ::stride[0], ::stride[1]], kernel_hw, (1, 1), padding, dilation)
+    s = _Shape(*x.shape, gy.shape[1], kernel_hw, stride, padding, dilation, x.dtype)
+    N, O, P = s.N, s.O, s.P
+    gw2 = np.zeros((O, s.K), s.dtype)
+    part = np.empty((O, s.K), s.dtype)
+    if _planar_pointwise(s):
+        gyp, xp = gy.reshape(N, O, P), x.reshape(N, s.C, P)
+        for n in range(N):
+            np.matmul(gyp[n], xp[n].T, out=part)
+            gw2 += part
+        return gw2.reshape(O, s.C, 1, 1)
+    xp_buf, col_buf = _buffers(s)
+    gr_buf = np.empty(s.chunk * P * O, s.dtype)
+    for n0 in range(0, N, s.chunk):
+        b = min(s.chunk, N - n0)
+        col = _columns(s, x, n0, b, xp_buf, col_buf)
+        gr = gr_buf[:b * P * O].reshape(b, P, O)
+        to_rows(gr.size, gy, n0, gr)
+        np.matmul(gr.reshape(b * P, O).T, col, out=gw2 if n0 == 0 else part)
+        if n0:
+            gw2 += part
+    return s.weight_from_rows(gw2)
