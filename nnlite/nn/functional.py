@@ -12,10 +12,11 @@ import numpy as np
 from ..autograd import ops as _core
 from ..autograd.random import default_generator
 from ..autograd.tensor import _make
+from ..autograd.creation import where as _core_where
 from . import ops as _ops
 from .ops.normalization import channel_shape, reduce_axes
 
-__all__ = ["linear", "relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "conv2d", "max_pool2d",
+__all__ = ["linear", "relu", "relu_", "relu6", "sigmoid", "tanh", "softmax", "log_softmax", "conv2d", "max_pool2d",
            "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout", "mse_loss", "l1_loss", "cross_entropy",
            "nll_loss", "binary_cross_entropy_with_logits", "flatten", "pad"]
 
@@ -85,6 +86,18 @@ def relu(input, inplace=False):
 
 def relu_(input):
     return input.relu_()
+
+
+def relu6(input, inplace=False):
+    """``min(max(input, 0), 6)``: ``hardtanh(input, 0, 6)``, so no gradient passes at exactly 0 or 6.
+
+    Example:
+        >>> F.relu6(nl.tensor([-1., 3., 8.]))
+        tensor([0., 3., 6.])
+    """
+    # A composite: where() passes the gradient only to the relu branch, and relu only above 0.
+    out = _core_where(input >= 6, 6.0, input.relu())
+    return input.copy_(out) if inplace else out
 
 
 def sigmoid(input):

@@ -6,11 +6,11 @@ from .conv import Conv2d
 from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .dropout import Dropout
-from .activation import ReLU, Sigmoid, Tanh, Softmax, LogSoftmax
+from .activation import ReLU, ReLU6, Sigmoid, Tanh, Softmax, LogSoftmax
 from .flatten import Flatten
 from .loss import MSELoss, L1Loss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Linear", "Identity", "Conv2d", "MaxPool2d",
-           "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "Dropout", "ReLU", "Sigmoid", "Tanh",
+           "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "Dropout", "ReLU", "ReLU6", "Sigmoid", "Tanh",
            "Softmax", "LogSoftmax", "Flatten", "MSELoss", "L1Loss", "NLLLoss", "CrossEntropyLoss",
            "BCEWithLogitsLoss"]

@@ -1,9 +1,9 @@
-"""Activation layers: ``ReLU``, ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``."""
+"""Activation layers: ``ReLU``, ``ReLU6``, ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``."""
 from ...autograd.ops import Relu as _Relu, Sigmoid as _Sigmoid, Tanh as _Tanh
 from .. import functional as F
 from .module import Module
 
-__all__ = ["ReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
+__all__ = ["ReLU", "ReLU6", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
 
 
 class ReLU(Module):
@@ -17,6 +17,25 @@ class ReLU(Module):
         if self.inplace:
             return input.relu_()
         return _Relu.apply(input)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class ReLU6(Module):
+    """``min(max(x, 0), 6)``; with ``inplace=True`` the input is overwritten.
+
+    Example:
+        >>> nn.ReLU6()(nl.tensor([-1., 3., 8.]))
+        tensor([0., 3., 6.])
+    """
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.relu6(input, inplace=self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
