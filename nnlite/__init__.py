@@ -25,7 +25,7 @@ __version__ = "0.1.0"
 def __getattr__(name):
     # Subpackages load on first use, so that ``import nnlite`` stays fast.
     import importlib
-    if name in ("nn", "optim", "data", "models", "train", "utils"):
+    if name in ("nn", "optim", "data", "models", "train", "utils", "onnx"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization
