@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 def __getattr__(name):
     # Subpackages load on first use, so that ``import nnlite`` stays fast.
     import importlib
-    if name in ("nn", "optim", "data", "models", "train", "linalg"):
+    if name in ("nn", "optim", "data", "models", "train", "linalg", "onnx"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load", "save_file", "load_file"):
         from . import serialization

@@ -7,7 +7,12 @@ Example:
 """
 from .lenet import Net, LeNet, MLP
 from .resnet import ResNet, BasicBlock, Bottleneck, resnet18, resnet34, resnet50
+from .vgg import VGG, vgg11, vgg11_bn, vgg13, vgg13_bn, vgg16, vgg16_bn, vgg19, vgg19_bn
+from .mobilenet import MobileNetV2, mobilenet_v2
+from ._weights import load_weights
 from .registry import get_model, get_model_builder, register_model, list_models, MODELS
 
 __all__ = ["Net", "LeNet", "MLP", "ResNet", "BasicBlock", "Bottleneck", "resnet18", "resnet34", "resnet50",
+           "VGG", "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn",
+           "MobileNetV2", "mobilenet_v2", "load_weights",
            "get_model", "get_model_builder", "register_model", "list_models", "MODELS"]

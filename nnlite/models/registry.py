@@ -1,4 +1,4 @@
-"""Model registry: names (``lenet``, ``tutorial_net``, ``resnet18``, ``mlp``) or ``"pkg.module:ClassName"``."""
+"""Model registry: names (``lenet``, ``tutorial_net``, ``mlp``, ``resnet18``, ``vgg16``, ``mobilenet_v2``, ...) or ``"pkg.module:ClassName"``."""
 import importlib
 import inspect
 
@@ -93,10 +93,11 @@ def _check_kwargs(name, factory, kwargs):
 
 def _register_builtins():
     from .lenet import LeNet, MLP, Net
-    from .resnet import resnet18, resnet34, resnet50
-    for key, factory in (("lenet", LeNet), ("tutorial_net", Net), ("mlp", MLP), ("resnet18", resnet18),
-                         ("resnet34", resnet34), ("resnet50", resnet50)):
-        MODELS[key] = factory
+    from . import mobilenet, resnet, vgg
+    builtins = {"lenet": LeNet, "tutorial_net": Net, "mlp": MLP, "mobilenet_v2": mobilenet.mobilenet_v2}
+    builtins.update((name, getattr(resnet, name)) for name in ("resnet18", "resnet34", "resnet50"))
+    builtins.update((name, getattr(vgg, name)) for name in vgg.__all__ if name != "VGG")
+    MODELS.update(builtins)
 
 
 _register_builtins()

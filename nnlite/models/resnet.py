@@ -1,5 +1,6 @@
 """ResNet with torchvision's module names, shapes and initialisation (``state_dict()`` keys match)."""
 from .. import nn
+from ._weights import load_weights
 
 __all__ = ["ResNet", "BasicBlock", "Bottleneck", "resnet18", "resnet34", "resnet50"]
 
@@ -150,14 +151,26 @@ class ResNet(nn.Module):
         return self.fc(x)
 
 
-def resnet18(num_classes=1000, **kwargs):
-    """ResNet-18 (torchvision's architecture; randomly initialised, no pretrained weights)."""
-    return ResNet(BasicBlock, [2, 2, 2, 2], num_classes=num_classes, **kwargs)
+def resnet18(weights=None, num_classes=1000, **kwargs):
+    """ResNet-18 (torchvision's architecture and names).
+
+    Args:
+        weights (str or None): a ``.pth`` (``torch.save``), ``.safetensors`` or nnlite ``.npz`` file of
+            torchvision's layout, e.g. ``resnet18-f37072fd.pth``; ``None`` initialises randomly.
+        num_classes (int): outputs of ``fc``; must match the file's when ``weights`` is given.
+
+    Example:
+        >>> model = resnet18(weights="resnet18-f37072fd.pth")
+        >>> model.fc = nn.Linear(512, 10)        # a new head for finetuning
+    """
+    return load_weights(ResNet(BasicBlock, [2, 2, 2, 2], num_classes=num_classes, **kwargs), weights)
 
 
-def resnet34(num_classes=1000, **kwargs):
-    return ResNet(BasicBlock, [3, 4, 6, 3], num_classes=num_classes, **kwargs)
+def resnet34(weights=None, num_classes=1000, **kwargs):
+    """ResNet-34; arguments as ``resnet18``."""
+    return load_weights(ResNet(BasicBlock, [3, 4, 6, 3], num_classes=num_classes, **kwargs), weights)
 
 
-def resnet50(num_classes=1000, **kwargs):
-    return ResNet(Bottleneck, [3, 4, 6, 3], num_classes=num_classes, **kwargs)
+def resnet50(weights=None, num_classes=1000, **kwargs):
+    """ResNet-50 (bottleneck blocks); arguments as ``resnet18``."""
+    return load_weights(ResNet(Bottleneck, [3, 4, 6, 3], num_classes=num_classes, **kwargs), weights)

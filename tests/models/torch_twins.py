@@ -59,3 +59,72 @@ def torch_resnet18(num_classes=1000):
             return self.fc(torch.flatten(self.avgpool(x), 1))
 
     return ResNet()
+
+
+def torch_vgg11(num_classes=1000):
+    """torchvision's ``vgg11`` layout: ``features.N``, ``avgpool``, ``classifier.N``."""
+    import torch
+    import torch.nn as tnn
+
+    class VGG(tnn.Module):
+        def __init__(self):
+            super().__init__()
+            layers, channels = [], 3
+            for width in (64, "M", 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"):
+                if width == "M":
+                    layers.append(tnn.MaxPool2d(2, 2))
+                else:
+                    layers += [tnn.Conv2d(channels, width, 3, padding=1), tnn.ReLU(inplace=True)]
+                    channels = width
+            self.features = tnn.Sequential(*layers)
+            self.avgpool = tnn.AdaptiveAvgPool2d((7, 7))
+            self.classifier = tnn.Sequential(tnn.Linear(512 * 49, 4096), tnn.ReLU(True), tnn.Dropout(),
+                                             tnn.Linear(4096, 4096), tnn.ReLU(True), tnn.Dropout(),
+                                             tnn.Linear(4096, num_classes))
+
+        def forward(self, x):
+            return self.classifier(torch.flatten(self.avgpool(self.features(x)), 1))
+
+    return VGG()
+
+
+def torch_mobilenet_v2(num_classes=1000):
+    """torchvision's ``mobilenet_v2`` layout: ``features.N.conv.M``, ``classifier.1``."""
+    import torch
+    import torch.nn as tnn
+
+    def conv_bn_relu6(inp, oup, kernel=3, stride=1, groups=1):
+        return tnn.Sequential(tnn.Conv2d(inp, oup, kernel, stride, (kernel - 1) // 2, groups=groups, bias=False),
+                              tnn.BatchNorm2d(oup), tnn.ReLU6(inplace=True))
+
+    class InvertedResidual(tnn.Module):
+        def __init__(self, inp, oup, stride, expand):
+            super().__init__()
+            hidden = int(round(inp * expand))
+            self.use_res = stride == 1 and inp == oup
+            layers = [conv_bn_relu6(inp, hidden, 1)] if expand != 1 else []
+            layers += [conv_bn_relu6(hidden, hidden, 3, stride, hidden), tnn.Conv2d(hidden, oup, 1, bias=False),
+                       tnn.BatchNorm2d(oup)]
+            self.conv = tnn.Sequential(*layers)
+
+        def forward(self, x):
+            return x + self.conv(x) if self.use_res else self.conv(x)
+
+    class MobileNetV2(tnn.Module):
+        def __init__(self):
+            super().__init__()
+            features, channels = [conv_bn_relu6(3, 32, 3, 2)], 32
+            for t, c, n, s in ((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
+                               (6, 160, 3, 2), (6, 320, 1, 1)):
+                for i in range(n):
+                    features.append(InvertedResidual(channels, c, s if i == 0 else 1, t))
+                    channels = c
+            features.append(conv_bn_relu6(channels, 1280, 1))
+            self.features = tnn.Sequential(*features)
+            self.classifier = tnn.Sequential(tnn.Dropout(0.2), tnn.Linear(1280, num_classes))
+
+        def forward(self, x):
+            x = tnn.functional.adaptive_avg_pool2d(self.features(x), (1, 1))
+            return self.classifier(torch.flatten(x, 1))
+
+    return MobileNetV2()

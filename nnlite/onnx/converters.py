@@ -1,0 +1,358 @@
+"""ONNX conversions: one function per nnlite module type or op, each emitting ONNX nodes.
+
+A conversion receives the graph being built and one recorded call (``tracer.Call``). It reads its
+inputs with ``g.value(...)`` (graph input, earlier result, parameter or constant), adds nodes with
+``g.node(...)`` and names its result with ``g.result(call.result)``.
+"""
+import numpy as np
+
+from .. import nn
+from ..nn import functional as F
+
+
+class ExportError(RuntimeError):
+    """The model uses something that has no ONNX conversion (the message names it)."""
+
+
+def _pair(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+
+
+def _pads(padding, kernel, dilation):
+    """ONNX ``pads`` (begin..., end...) for PyTorch's ``padding`` (int, pair, "valid" or "same")."""
+    if padding == "valid":
+        return [0, 0, 0, 0]
+    if padding == "same":
+        totals = [d * (k - 1) for k, d in zip(kernel, dilation)]
+        return [t // 2 for t in totals] + [t - t // 2 for t in totals]
+    ph, pw = _pair(padding)
+    return [ph, pw, ph, pw]
+
+
+# ---------------------------------------------------------------- shared emitters
+
+def _conv(g, call, x, weight, bias, stride, padding, dilation, groups):
+    kernel = tuple(weight.shape[2:])
+    dilation = _pair(dilation)
+    inputs = [g.value(x), g.value(weight)] + ([g.value(bias)] if bias is not None else [])
+    g.node("Conv", inputs, call.result, kernel_shape=list(kernel), strides=list(_pair(stride)),
+           pads=_pads(padding, kernel, dilation), dilations=list(dilation), group=groups)
+
+
+def _linear(g, call, x, weight, bias):
+    if x.ndim == 2:
+        inputs = [g.value(x), g.value(weight)] + ([g.value(bias)] if bias is not None else [])
+        g.node("Gemm", inputs, call.result, transB=1)
+        return
+    transposed = g.node("Transpose", [g.value(weight)], None, perm=[1, 0])
+    product = g.node("MatMul", [g.value(x), transposed], None if bias is not None else call.result)
+    if bias is not None:
+        g.node("Add", [product, g.value(bias)], call.result)
+
+
+def _max_pool(g, call, x, kernel_size, stride, padding, dilation, ceil_mode, return_indices=False):
+    if return_indices:
+        raise ExportError("max_pool2d with return_indices=True cannot be exported")
+    kernel = _pair(kernel_size)
+    stride = kernel if stride is None or stride == () else _pair(stride)
+    g.node("MaxPool", [g.value(x)], call.result, kernel_shape=list(kernel), strides=list(stride),
+           pads=_pads(padding, kernel, _pair(dilation)), dilations=list(_pair(dilation)), ceil_mode=int(ceil_mode))
+
+
+def _avg_pool(g, call, x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    if divisor_override is not None:
+        raise ExportError("avg_pool2d with divisor_override cannot be exported")
+    kernel = _pair(kernel_size)
+    stride = kernel if stride is None or stride == () else _pair(stride)
+    g.node("AveragePool", [g.value(x)], call.result, kernel_shape=list(kernel), strides=list(stride),
+           pads=_pads(padding, kernel, (1, 1)), ceil_mode=int(ceil_mode), count_include_pad=int(count_include_pad))
+
+
+def _adaptive_avg_pool(g, call, x, output_size):
+    out_h, out_w = call.result.shape[-2:]
+    in_h, in_w = x.shape[-2:]
+    if (out_h, out_w) == (1, 1):
+        g.node("GlobalAveragePool", [g.value(x)], call.result)
+    elif in_h % out_h == 0 and in_w % out_w == 0:
+        kernel = [in_h // out_h, in_w // out_w]
+        g.node("AveragePool", [g.value(x)], call.result, kernel_shape=kernel, strides=kernel)
+    else:
+        # Adaptive average pooling is separable: rows, then columns, each a constant averaging matrix.
+        dtype = _np_dtype(x)
+        by_columns = g.node("MatMul", [g.value(x), g.const(_adaptive_matrix(in_w, out_w, dtype).T, "pool_w")], None)
+        g.node("MatMul", [g.const(_adaptive_matrix(in_h, out_h, dtype), "pool_h"), by_columns], call.result)
+
+
+def _adaptive_matrix(size_in, size_out, dtype):
+    """(size_out, size_in) matrix averaging PyTorch's adaptive windows [floor(i*n/m), ceil((i+1)*n/m))."""
+    matrix = np.zeros((size_out, size_in), dtype=dtype)
+    for i in range(size_out):
+        start, end = (i * size_in) // size_out, -(-((i + 1) * size_in) // size_out)
+        matrix[i, start:end] = 1.0 / (end - start)
+    return matrix
+
+
+def _batch_norm(g, call, x, running_mean, running_var, weight, bias, training, eps):
+    if training or running_mean is None:
+        raise ExportError("batch_norm with batch statistics (training mode or track_running_stats=False) "
+                          "cannot be exported; call model.eval() first")
+    channels = x.shape[1]
+    scale = g.value(weight) if weight is not None else g.const(np.ones(channels, dtype=_np_dtype(x)), "ones")
+    shift = g.value(bias) if bias is not None else g.const(np.zeros(channels, dtype=_np_dtype(x)), "zeros")
+    g.node("BatchNormalization", [g.value(x), scale, shift, g.value(running_mean), g.value(running_var)],
+           call.result, epsilon=float(eps))
+
+
+def _np_dtype(tensor):
+    return tensor.detach().numpy().dtype
+
+
+def _flatten(g, call, x, start_dim, end_dim):
+    ndim = x.ndim
+    start, end = start_dim % max(ndim, 1), end_dim % max(ndim, 1)
+    if start == 1 and end == ndim - 1:
+        g.node("Flatten", [g.value(x)], call.result, axis=1)
+        return
+    shape = [0] * start + [-1] + [0] * (ndim - 1 - end)
+    g.node("Reshape", [g.value(x), g.const(np.array(shape, dtype=np.int64), "shape")], call.result)
+
+
+def _unary(op_type):
+    def convert(g, call):
+        g.node(op_type, [g.value(call.args["self"] if "self" in call.args else call.args["input"])], call.result)
+    return convert
+
+
+def _binary(op_type, reflected=False):
+    def convert(g, call):
+        a, b = call.args["self"], call.args["other"]
+        if call.args.get("alpha", 1) != 1:
+            raise ExportError(f"{op_type} with alpha != 1 cannot be exported")
+        a_name, b_name = g.value(a), g.value(b, like=a)
+        g.node(op_type, [b_name, a_name] if reflected else [a_name, b_name], call.result)
+    return convert
+
+
+def _clip(g, x, result, low, high):
+    dtype = _np_dtype(x)
+    g.node("Clip", [g.value(x), g.const(np.array(low, dtype=dtype), "min"), g.const(np.array(high, dtype=dtype), "max")],
+           result)
+
+
+def _softmax(op_type):
+    def convert(g, call):
+        x = call.args.get("self", call.args.get("input"))
+        dim = call.args.get("dim")
+        if dim is None:
+            raise ExportError(f"{op_type.lower()} without dim cannot be exported")
+        g.node(op_type, [g.value(x)], call.result, axis=dim)
+    return convert
+
+
+def _shape_arg(values):
+    """``view(2, 3)``, ``view((2, 3))`` and ``view([2, 3])`` alike."""
+    if len(values) == 1 and isinstance(values[0], (tuple, list)):
+        values = values[0]
+    return [int(v) for v in values]
+
+
+def _reshape(g, call):
+    x = call.args["self"]
+    shape = _shape_arg(call.args["shape"])
+    if shape and x.ndim and shape[0] == x.shape[0] and len([s for s in shape if s == -1]) <= 1:
+        shape[0] = 0  # keep the batch dimension as the input's, so a dynamic batch size works
+    g.node("Reshape", [g.value(x), g.const(np.array(shape, dtype=np.int64), "shape")], call.result)
+
+
+def _permute(g, call):
+    g.node("Transpose", [g.value(call.args["self"])], call.result, perm=_shape_arg(call.args["dims"]))
+
+
+def _transpose(g, call):
+    x = call.args["self"]
+    perm = list(range(x.ndim))
+    d0, d1 = call.args["dim0"] % x.ndim, call.args["dim1"] % x.ndim
+    perm[d0], perm[d1] = perm[d1], perm[d0]
+    g.node("Transpose", [g.value(x)], call.result, perm=perm)
+
+
+def _t(g, call):
+    x = call.args["self"]
+    g.node("Transpose", [g.value(x)], call.result, perm=list(reversed(range(x.ndim))))
+
+
+def _axes_node(g, op_type, x, axes, result, **attrs):
+    """Squeeze/Unsqueeze/Reduce*: ``axes`` is an input from opset 13 (18 for the reductions but ReduceSum)."""
+    axes_as_input = g.opset >= (18 if op_type.startswith("Reduce") and op_type != "ReduceSum" else 13)
+    if axes is None:
+        g.node(op_type, [g.value(x)], result, **attrs)
+    elif axes_as_input:
+        g.node(op_type, [g.value(x), g.const(np.array(axes, dtype=np.int64), "axes")], result, **attrs)
+    else:
+        g.node(op_type, [g.value(x)], result, axes=list(axes), **attrs)
+
+
+def _unsqueeze(g, call):
+    x = call.args["self"]
+    _axes_node(g, "Unsqueeze", x, [call.args["dim"] % (x.ndim + 1)], call.result)
+
+
+def _squeeze(g, call):
+    x, dim = call.args["self"], call.args.get("dim")
+    axes = None if dim is None else [d % x.ndim for d in (dim if isinstance(dim, (tuple, list)) else [dim])]
+    _axes_node(g, "Squeeze", x, axes, call.result)
+
+
+def _reduce(op_type):
+    def convert(g, call):
+        x, dim = call.args["self"], call.args.get("dim")
+        if call.args.get("dtype") is not None:
+            raise ExportError(f"{op_type} with dtype= cannot be exported")
+        axes = None if dim is None else [d % x.ndim for d in (dim if isinstance(dim, (tuple, list)) else [dim])]
+        _axes_node(g, op_type, x, axes, call.result, keepdims=int(bool(call.args.get("keepdim", False))))
+    return convert
+
+
+def _cat(g, call):
+    tensors = call.args["tensors"]
+    g.node("Concat", [g.value(t) for t in tensors], call.result, axis=call.args.get("dim", 0) % tensors[0].ndim)
+
+
+def _stack(g, call):
+    tensors = call.args["tensors"]
+    dim = call.args.get("dim", 0) % (tensors[0].ndim + 1)
+    unsqueezed = []
+    for t in tensors:
+        name = g.fresh("unsqueezed")
+        _axes_node(g, "Unsqueeze", t, [dim], name)
+        unsqueezed.append(name)
+    g.node("Concat", unsqueezed, call.result, axis=dim)
+
+
+def _identity(g, call):
+    x = call.args.get("self", call.args.get("input"))
+    g.node("Identity", [g.value(x)], call.result)
+
+
+def _dropout(g, call):
+    if call.args.get("training", True):
+        raise ExportError("dropout in training mode cannot be exported; call model.eval() first")
+    _identity(g, call)
+
+
+def _relu6(g, call):
+    _clip(g, call.args["input"], call.result, 0.0, 6.0)
+
+
+def _matmul(g, call):
+    g.node("MatMul", [g.value(call.args["self"]), g.value(call.args["other"])], call.result)
+
+
+# ---------------------------------------------------------------- tables
+
+def _module_converters():
+    def conv(g, call):
+        m = call.target
+        _conv(g, call, call.args["input"], m.weight, m.bias, m.stride, m.padding, m.dilation, m.groups)
+
+    def linear(g, call):
+        m = call.target
+        _linear(g, call, call.args["input"], m.weight, m.bias)
+
+    def batch_norm(g, call):
+        m = call.target
+        stats = m.track_running_stats and not m.training
+        _batch_norm(g, call, call.args["input"], m.running_mean if stats else None, m.running_var if stats else None,
+                    m.weight, m.bias, m.training, m.eps)
+
+    def max_pool(g, call):
+        m = call.target
+        _max_pool(g, call, call.args["input"], m.kernel_size, m.stride, m.padding, m.dilation, m.ceil_mode,
+                  getattr(m, "return_indices", False))
+
+    def avg_pool(g, call):
+        m = call.target
+        _avg_pool(g, call, call.args["input"], m.kernel_size, m.stride, m.padding, m.ceil_mode,
+                  m.count_include_pad, m.divisor_override)
+
+    def adaptive_avg_pool(g, call):
+        _adaptive_avg_pool(g, call, call.args["input"], call.target.output_size)
+
+    def flatten(g, call):
+        _flatten(g, call, call.args["input"], call.target.start_dim, call.target.end_dim)
+
+    def activation(op_type):
+        return lambda g, call: g.node(op_type, [g.value(call.args["input"])], call.result)
+
+    def softmax(op_type):
+        return lambda g, call: g.node(op_type, [g.value(call.args["input"])], call.result,
+                                      axis=call.target.dim if call.target.dim is not None else -1)
+
+    table = {
+        nn.Conv2d: conv, nn.Linear: linear, nn.BatchNorm1d: batch_norm, nn.BatchNorm2d: batch_norm,
+        nn.MaxPool2d: max_pool, nn.AvgPool2d: avg_pool, nn.AdaptiveAvgPool2d: adaptive_avg_pool,
+        nn.Flatten: flatten, nn.ReLU: activation("Relu"), nn.Sigmoid: activation("Sigmoid"),
+        nn.Tanh: activation("Tanh"), nn.Softmax: softmax("Softmax"), nn.LogSoftmax: softmax("LogSoftmax"),
+        nn.Identity: _identity, nn.Dropout: lambda g, call: g.node("Identity", [g.value(call.args["input"])],
+                                                                    call.result),
+        nn.ReLU6: lambda g, call: _clip(g, call.args["input"], call.result, 0.0, 6.0),
+    }
+    if hasattr(nn, "LeakyReLU"):
+        table[nn.LeakyReLU] = lambda g, call: g.node("LeakyRelu", [g.value(call.args["input"])], call.result,
+                                                     alpha=float(call.target.negative_slope))
+    return table
+
+
+def _function_converters():
+    """``(owner, attribute) -> conversion`` for the functions and Tensor methods the tracer wraps."""
+    import nnlite
+    from ..autograd.tensor import Tensor
+
+    def f(name, convert):
+        return (F, name, convert)
+
+    def t(name, convert):
+        return (Tensor, name, convert)
+
+    def n(name, convert):
+        return (nnlite, name, convert)
+
+    a = lambda call, *names: [call.args[k] for k in names]  # noqa: E731
+    entries = [
+        f("conv2d", lambda g, c: _conv(g, c, *a(c, "input", "weight", "bias", "stride", "padding", "dilation",
+                                                "groups"))),
+        f("linear", lambda g, c: _linear(g, c, *a(c, "input", "weight", "bias"))),
+        f("max_pool2d", lambda g, c: _max_pool(g, c, *a(c, "input", "kernel_size", "stride", "padding", "dilation",
+                                                        "ceil_mode", "return_indices"))),
+        f("avg_pool2d", lambda g, c: _avg_pool(g, c, *a(c, "input", "kernel_size", "stride", "padding", "ceil_mode",
+                                                        "count_include_pad", "divisor_override"))),
+        f("adaptive_avg_pool2d", lambda g, c: _adaptive_avg_pool(g, c, *a(c, "input", "output_size"))),
+        f("batch_norm", lambda g, c: _batch_norm(g, c, *a(c, "input", "running_mean", "running_var", "weight", "bias",
+                                                          "training", "eps"))),
+        f("flatten", lambda g, c: _flatten(g, c, *a(c, "input", "start_dim", "end_dim"))),
+        f("relu", _unary("Relu")), f("sigmoid", _unary("Sigmoid")), f("tanh", _unary("Tanh")),
+        f("relu6", _relu6), f("softmax", _softmax("Softmax")), f("log_softmax", _softmax("LogSoftmax")),
+        f("dropout", _dropout),
+        t("relu", _unary("Relu")), t("relu_", _unary("Relu")), t("sigmoid", _unary("Sigmoid")),
+        t("tanh", _unary("Tanh")), t("exp", _unary("Exp")), t("log", _unary("Log")), t("sqrt", _unary("Sqrt")),
+        t("abs", _unary("Abs")), t("__neg__", _unary("Neg")),
+        t("__add__", _binary("Add")), t("__radd__", _binary("Add", True)), t("add", _binary("Add")),
+        t("__iadd__", _binary("Add")), t("add_", _binary("Add")),
+        t("__sub__", _binary("Sub")), t("__rsub__", _binary("Sub", True)), t("sub", _binary("Sub")),
+        t("__mul__", _binary("Mul")), t("__rmul__", _binary("Mul", True)), t("mul", _binary("Mul")),
+        t("__imul__", _binary("Mul")), t("mul_", _binary("Mul")),
+        t("__truediv__", _binary("Div")), t("__rtruediv__", _binary("Div", True)), t("div", _binary("Div")),
+        t("__matmul__", _matmul), t("matmul", _matmul), t("mm", _matmul),
+        t("flatten", lambda g, c: _flatten(g, c, *a(c, "self", "start_dim", "end_dim"))),
+        t("view", _reshape), t("reshape", _reshape), t("permute", _permute), t("transpose", _transpose),
+        t("t", _t), t("unsqueeze", _unsqueeze), t("squeeze", _squeeze),
+        t("mean", _reduce("ReduceMean")), t("sum", _reduce("ReduceSum")),
+        t("softmax", _softmax("Softmax")), t("log_softmax", _softmax("LogSoftmax")),
+        t("contiguous", _identity), t("clone", _identity),
+        n("cat", _cat), n("stack", _stack),
+    ]
+    return entries
+
+
+MODULE_CONVERTERS = _module_converters()
+FUNCTION_CONVERTERS = _function_converters()

@@ -1,0 +1,200 @@
+"""``nl.onnx.export``: trace a model once and write its forward pass as an ONNX graph."""
+import os
+
+import numpy as np
+
+from ..autograd.grad_mode import enable_grad
+from ..autograd.tensor import Tensor
+from ..nn import Module
+from .converters import FUNCTION_CONVERTERS, MODULE_CONVERTERS, ExportError
+from .tracer import Tracer, leaf_module_types
+
+DEFAULT_OPSET = 17
+_ONNX_TYPES = {"float32": 1, "uint8": 2, "int8": 3, "int16": 5, "int32": 6, "int64": 7, "bool": 9, "float16": 10,
+               "float64": 11}
+
+
+def _onnx():
+    try:
+        import onnx
+    except ImportError:
+        raise ImportError("nl.onnx.export needs the onnx package: pip install 'nnlite[onnx]' "
+                          "(or pip install onnx)") from None
+    return onnx
+
+
+class _Graph:
+    """The ONNX graph under construction: values named by the tensors that carry them."""
+
+    def __init__(self, onnx, opset, parameters):
+        self.onnx, self.opset = onnx, opset
+        self.nodes, self.initializers = [], []
+        self._names = {}            # id(tensor) -> ONNX value name
+        self._pending = parameters  # id(tensor) -> (state-dict name, tensor), made initializers on first use
+        self._used = set()
+        self._counter = 0
+
+    def fresh(self, hint):
+        self._counter += 1
+        return f"{hint}_{self._counter}"
+
+    def bind(self, tensor, name):
+        self._names[id(tensor)] = name
+
+    def value(self, value, like=None):
+        """The ONNX name of a tensor or number used as an op's input."""
+        if isinstance(value, Tensor):
+            key = id(value)
+            if key in self._names:
+                return self._names[key]
+            if key in self._pending:
+                name, tensor = self._pending[key]
+                self._add_initializer(name, tensor.detach().numpy())
+                self._names[key] = name
+                return name
+            if value.grad_fn is not None:
+                raise ExportError(f"the value of shape {tuple(value.shape)} made by {value.grad_fn.name()} was "
+                                  "computed by an op that cannot be exported (no ONNX conversion)")
+            return self.const(value.detach().numpy(), "constant")
+        if isinstance(value, (bool, int, float)):
+            dtype = like.detach().numpy().dtype if isinstance(like, Tensor) else np.float32
+            return self.const(np.array(value, dtype=dtype), "scalar")
+        raise ExportError(f"cannot export an op input of type {type(value).__name__}")
+
+    def const(self, array, hint):
+        name = self.fresh(hint)
+        self._add_initializer(name, np.asarray(array))
+        return name
+
+    def _add_initializer(self, name, array):
+        from onnx import numpy_helper
+        self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
+
+    def node(self, op_type, inputs, output, **attributes):
+        """Add a node; ``output`` is the result tensor, an explicit name, or None for a fresh one."""
+        if isinstance(output, Tensor):
+            name = self.fresh(op_type.lower())
+            self._names[id(output)] = name
+        else:
+            name = output or self.fresh(op_type.lower())
+        self.nodes.append(self.onnx.helper.make_node(op_type, list(inputs), [name], name=f"/{op_type}_{self._counter}",
+                                                     **attributes))
+        return name
+
+
+def _value_info(onnx, name, tensor, dynamic):
+    dims = [dynamic.get(i, size) for i, size in enumerate(tensor.shape)]
+    return onnx.helper.make_tensor_value_info(name, _ONNX_TYPES[str(tensor.dtype).replace("nnlite.", "")], dims)
+
+
+def _dynamic_dims(spec, ndim, name):
+    """``dynamic_axes`` entry -> {axis: dim_param}: a list of axes or a dict of axis names, as PyTorch."""
+    if spec is None:
+        return {}
+    if isinstance(spec, dict):
+        return {int(axis) % ndim: str(label) for axis, label in spec.items()}
+    return {int(axis) % ndim: f"{name}_dynamic_axes_{int(axis) % ndim + 1}" for axis in spec}
+
+
+def _flatten_outputs(output):
+    if isinstance(output, Tensor):
+        return [output]
+    if isinstance(output, (tuple, list)) and all(isinstance(o, Tensor) for o in output):
+        return list(output)
+    raise ExportError(f"the model returned {type(output).__name__}; only a tensor or a tuple/list of tensors "
+                      "can be exported")
+
+
+def export(model, args, f, input_names=None, output_names=None, dynamic_axes=None, opset_version=None,
+           export_params=True, do_constant_folding=True, verbose=False):
+    """Trace ``model`` on ``args`` and write its forward pass to ``f`` as an ONNX model.
+
+    The model runs once in eval mode (restored afterwards). Every layer nnlite ships and the common
+    tensor ops (arithmetic, matmul, reshape/view/flatten, permute, cat, mean, softmax, ...) convert;
+    anything else raises ``ExportError`` naming it.
+
+    Args:
+        model (nn.Module): the model.
+        args (Tensor or tuple of Tensors): example inputs.
+        f (str or os.PathLike): the ``.onnx`` file to write.
+        input_names, output_names (list of str): graph names (default ``input``/``output`` numbered
+            when there are several).
+        dynamic_axes (dict): ``{name: [axis, ...]}`` or ``{name: {axis: "label"}}`` for sizes free at run time.
+        opset_version (int): ONNX opset, 13 to 21. Default: 17.
+        export_params (bool): parameters as initializers (the only mode supported; False is an error).
+        do_constant_folding, verbose: accepted for PyTorch compatibility.
+
+    Returns:
+        None
+
+    Example:
+        >>> model = nl.models.LeNet(num_classes=10).eval()
+        >>> nl.onnx.export(model, nl.randn(1, 3, 32, 32), "lenet.onnx", input_names=["images"],
+        ...                output_names=["logits"], dynamic_axes={"images": [0], "logits": [0]})
+    """
+    onnx = _onnx()
+    opset = DEFAULT_OPSET if opset_version is None else int(opset_version)
+    if not 13 <= opset <= 21:
+        raise ValueError(f"opset_version must be between 13 and 21, got {opset_version}")
+    if not export_params:
+        raise ValueError("export_params=False is not supported: nnlite writes the parameters into the file")
+    inputs = [args] if isinstance(args, Tensor) else list(args)
+    if not inputs or not all(isinstance(x, Tensor) for x in inputs):
+        raise TypeError("args must be a Tensor or a tuple of Tensors (the example inputs)")
+    input_names = list(input_names or (["input"] if len(inputs) == 1 else [f"input_{i}" for i in range(len(inputs))]))
+    if len(input_names) != len(inputs):
+        raise ValueError(f"{len(input_names)} input_names for {len(inputs)} inputs")
+
+    was_training = model.training
+    model.eval()
+    # Inputs that require grad make every op that depends on them record a grad_fn: the check that
+    # nothing untraced fed the graph.
+    traced_inputs = [x.detach().clone().requires_grad_(x.is_floating_point()) for x in inputs]
+    tracer = Tracer(patches=FUNCTION_CONVERTERS, module_types=leaf_module_types(MODULE_CONVERTERS), model=model)
+    parameters = {id(t): (name, t) for name, t in list(model.named_parameters()) + list(model.named_buffers())}
+    g = _Graph(onnx, opset, parameters)
+    try:
+        with enable_grad(), tracer:
+            output = model(*traced_inputs)
+        outputs = _flatten_outputs(output)
+        for x, name in zip(traced_inputs, input_names):
+            g.bind(x, name)
+        for call in tracer.calls:  # converted while the model is still in eval mode
+            convert = MODULE_CONVERTERS[type(call.target)] if isinstance(call.target, Module) else call.target
+            convert(g, call)
+    finally:
+        model.train(was_training)
+    output_names = list(output_names or (["output"] if len(outputs) == 1 else
+                                         [f"output_{i}" for i in range(len(outputs))]))
+    if len(output_names) != len(outputs):
+        raise ValueError(f"{len(output_names)} output_names for {len(outputs)} outputs")
+
+    last = {}
+    for out, name in zip(outputs, output_names):
+        produced = g.value(out)
+        if produced in input_names or produced in last.values() or not any(n.output[0] == produced for n in g.nodes):
+            g.node("Identity", [produced], name)
+        else:
+            for node in g.nodes:  # rename the producing node's output to the requested name
+                node.output[:] = [name if o == produced else o for o in node.output]
+                node.input[:] = [name if i == produced else i for i in node.input]
+        last[id(out)] = name
+
+    dynamic_axes = dynamic_axes or {}
+    graph = onnx.helper.make_graph(
+        g.nodes, getattr(model, "_get_name", lambda: type(model).__name__)(),
+        [_value_info(onnx, n, x, _dynamic_dims(dynamic_axes.get(n), x.ndim, n)) for x, n in zip(traced_inputs, input_names)],
+        [_value_info(onnx, n, y, _dynamic_dims(dynamic_axes.get(n), y.ndim, n)) for y, n in zip(outputs, output_names)],
+        initializer=g.initializers)
+    proto = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", opset)],
+                                   producer_name="nnlite")
+    onnx.checker.check_model(proto)
+    path = os.fspath(f)
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(proto.SerializeToString())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
