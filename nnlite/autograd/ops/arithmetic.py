@@ -20,8 +20,12 @@ class _Binary(Op):
 
     def backward(self, grad, needs):
         ga, gb = self.grads(grad, needs[0], needs[1])
-        shapes = self.shapes
-        return vjp.sum_to(ga, shapes[0]), vjp.sum_to(gb, shapes[1])
+        shape_a, shape_b = self.shapes
+        if ga is not None and ga.shape != shape_a:
+            ga = vjp.sum_to(ga, shape_a)
+        if gb is not None and gb.shape != shape_b:
+            gb = vjp.sum_to(gb, shape_b)
+        return ga, gb
 
     def grads(self, grad, need_a, need_b):
         raise NotImplementedError
