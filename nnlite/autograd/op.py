@@ -8,6 +8,7 @@ arrays and, when an input requires grad and recording is on, makes the op the ou
 
     class Sigmoid(Op):
         saves_output = True
+        saved_inputs = (0,)  # under create_graph the output is recomputed from the input
 
         def forward(self, x):
             return 1 / (1 + np.exp(-x))
