@@ -158,6 +158,10 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     input_grads = (input_grads,)
                 if not retain_graph:
                     node._free()
+            elif (as_arrays and type(node) is AccumulateGrad and node._pre_hooks is None and node._hooks is None
+                  and capture is None):
+                _accumulate_array(node.variable, grads[0])  # a leaf without hooks, inlined
+                input_grads = None
             else:
                 input_grads = _run_node(node, grads, capture, retain_graph, as_arrays)
             for k, (child, index) in enumerate(node.next_functions):

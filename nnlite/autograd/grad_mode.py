@@ -1,6 +1,6 @@
 """Gradient-recording switches: ``no_grad``, ``enable_grad``, ``set_grad_enabled``.
 
-The state is one module-level list so that the hot path (``Function.apply``) reads it with a
+The state is one module-level list so that the hot path (``Op.apply``) reads it with a
 single index instead of a function call.
 """
 import functools

@@ -127,7 +127,7 @@ def gradient_edge(t):
     if fn is not None:
         return (fn, t._output_nr)
     if not t._requires_grad:
-        return NO_EDGE
+        return NO_EDGE  # the same object for every input without a gradient (Op.apply relies on it)
     ref = t._grad_acc
     acc = ref() if ref is not None else None
     if acc is None:

@@ -8,6 +8,7 @@ arrays and, when an input requires grad and recording is on, makes the op the ou
 
     class Sigmoid(Op):
         saves_output = True
+        saved_inputs = (0,)  # under create_graph the output is recomputed from the input
 
         def forward(self, x):
             return 1 / (1 + np.exp(-x))
@@ -58,6 +59,8 @@ class Op(Node):
     saved_inputs = ()
     #: whether backward reads the op's result through ``self.output()``
     saves_output = False
+    # which inputs need a gradient, set by ``apply`` for ops of several inputs
+    _needs = (True,)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -85,10 +88,20 @@ class Op(Node):
 
         Non-tensor inputs (Python numbers, None) come back as they were given.
         """
-        saved = self.saved_tensors
         if _grad_state[0]:
-            return saved
-        return [t._data if isinstance(t, Tensor) else t for t in saved]
+            return self.saved_tensors
+        saved = self._saved
+        if saved is FREED:
+            raise RuntimeError(SECOND_BACKWARD)
+        arrays = []
+        for t, version in zip(saved, self._saved_versions):
+            if version is None:  # a number or None
+                arrays.append(t)
+            elif t._vc[0] != version:
+                raise RuntimeError(modified_message(t, version))
+            else:
+                arrays.append(t._data)
+        return arrays
 
     def output(self):
         """The op's result: an array, or under ``create_graph`` a Tensor recomputed from the
@@ -140,23 +153,14 @@ class Op(Node):
             t._grad_fn = None
             t._requires_grad = False
             return t
-        edges = []
-        needs = []
-        for a in args:
-            if not isinstance(a, Tensor):
-                edges.append(NO_EDGE)
-                needs.append(False)
-            elif a._grad_fn is not None:
-                edges.append((a._grad_fn, a._output_nr))
-                needs.append(True)
-            elif a._requires_grad:
-                edges.append(gradient_edge(a))
-                needs.append(True)
-            else:
-                edges.append(NO_EDGE)
-                needs.append(False)
-        op.next_functions = tuple(edges)
-        op._needs = tuple(needs)
+        edges = tuple([((a._grad_fn, a._output_nr) if a._grad_fn is not None else gradient_edge(a))
+                       if isinstance(a, Tensor) else NO_EDGE for a in args])
+        op.next_functions = edges
+        n = len(edges)
+        if n == 2:  # (with one input, that input requires grad: the class default)
+            op._needs = (edges[0] is not NO_EDGE, edges[1] is not NO_EDGE)
+        elif n > 2:
+            op._needs = tuple([e is not NO_EDGE for e in edges])
         if cls.saved_inputs:
             op.save_for_backward(*op.save(args))
         if cls.saves_output:

@@ -6,7 +6,7 @@ its argument checks; this module only gathers them under PyTorch's names.
 from ..autograd.ops.activation import leaky_relu, leaky_relu_, log_softmax, relu, relu_, sigmoid, softmax, tanh
 from .ops import (adaptive_avg_pool2d, avg_pool2d, batch_norm, binary_cross_entropy_with_logits, conv2d,
                   cross_entropy, dropout, flatten, l1_loss, linear, max_pool2d, mse_loss, nll_loss, pad)
-from .ops._messages import LayerInputError, pair as _pair
+from .ops._messages import LayerInputError
 from .ops.encoding import one_hot
 from .ops.activation import elu, gelu, hardsigmoid, hardswish, hardtanh, mish, prelu, relu6, silu, softplus
 from .ops.composite_loss import (binary_cross_entropy, cosine_embedding_loss, huber_loss, kl_div,

@@ -76,8 +76,8 @@ def test_train_mode_batch_statistics_match(tmp_path, name):
                 m.p = 0.0
     x = np.random.default_rng(2).standard_normal((4, 3, size, size)).astype(np.float32)
     assert_logits_close(model.train()(nl.tensor(x)), twin.train()(torch.tensor(x)))
-    running = model.state_dict()["features.1.conv.1.running_mean" if name == "mobilenet_v2" else "bn1.running_mean"]
-    expected = twin.state_dict()["features.1.conv.1.running_mean" if name == "mobilenet_v2" else "bn1.running_mean"]
+    running = model.state_dict()["features.1.conv.2.running_mean" if name == "mobilenet_v2" else "bn1.running_mean"]
+    expected = twin.state_dict()["features.1.conv.2.running_mean" if name == "mobilenet_v2" else "bn1.running_mean"]
     np.testing.assert_allclose(running.numpy(), expected.numpy(), rtol=1e-4, atol=1e-5)
 
 

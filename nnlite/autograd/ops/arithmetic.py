@@ -20,8 +20,12 @@ class _Binary(Op):
 
     def backward(self, grad, needs):
         ga, gb = self.grads(grad, needs[0], needs[1])
-        shapes = self.shapes
-        return vjp.sum_to(ga, shapes[0]), vjp.sum_to(gb, shapes[1])
+        shape_a, shape_b = self.shapes
+        if ga is not None and ga.shape != shape_a:
+            ga = vjp.sum_to(ga, shape_a)
+        if gb is not None and gb.shape != shape_b:
+            gb = vjp.sum_to(gb, shape_b)
+        return ga, gb
 
     def grads(self, grad, need_a, need_b):
         raise NotImplementedError
@@ -31,29 +35,28 @@ class _Binary(Op):
 
 
 class Add(_Binary):
+    """``a + alpha * b``."""
+
     alpha = 1
+    ufunc = staticmethod(np.add)
+    sign = 1  # of b's gradient
 
     def forward(self, a, b):
         self._remember_shapes(a, b)
         alpha = self.alpha
-        return _promote(np.add(a, b) if alpha == 1 else np.add(a, b * alpha), a, b)
+        return _promote(self.ufunc(a, b) if alpha == 1 else self.ufunc(a, b * alpha), a, b)
 
     def grads(self, grad, need_a, need_b):
-        alpha = self.alpha
-        return grad if need_a else None, (grad if alpha == 1 else grad * alpha) if need_b else None
+        scale = self.sign * self.alpha
+        gb = (grad if scale == 1 else -grad if scale == -1 else grad * scale) if need_b else None
+        return grad if need_a else None, gb
 
 
-class Sub(_Binary):
-    alpha = 1
+class Sub(Add):
+    """``a - alpha * b``."""
 
-    def forward(self, a, b):
-        self._remember_shapes(a, b)
-        alpha = self.alpha
-        return _promote(np.subtract(a, b) if alpha == 1 else np.subtract(a, b * alpha), a, b)
-
-    def grads(self, grad, need_a, need_b):
-        alpha = self.alpha
-        return grad if need_a else None, (-grad if alpha == 1 else grad * -alpha) if need_b else None
+    ufunc = staticmethod(np.subtract)
+    sign = -1
 
 
 class Mul(_Binary):

@@ -107,6 +107,11 @@ def cast(x, dtype):
     return x.to(dtype) if isinstance(x, _op.Tensor) else x.astype(dtype)
 
 
+def mm(a, b):
+    """The 2-D matrix product (``np.dot`` on arrays)."""
+    return a.mm(b) if isinstance(a, _op.Tensor) else np.dot(a, b)
+
+
 def channel_sum(g):
     """Sum of an NCHW gradient over all but the channel axis (a bias gradient)."""
     if isinstance(g, _op.Tensor):

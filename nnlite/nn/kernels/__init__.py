@@ -1,6 +1,6 @@
 """numba compute kernels for convolution and pooling on raw NCHW numpy arrays.
 
-No autograd here: the layer code calls these from its Function forward/backward.
+No autograd here: the ops of ``nnlite/nn/ops`` call these from their forward and backward.
 """
 from ._dispatch import configure_threading_layer
 

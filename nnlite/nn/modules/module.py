@@ -524,7 +524,7 @@ class Module:
                     p._grad = None
                 else:
                     g = p._grad
-                    if g._grad_fn is not None:
+                    if g.grad_fn is not None:
                         g = g.detach()
                         p._grad = g
                     g._data[...] = 0

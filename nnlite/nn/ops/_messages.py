@@ -23,7 +23,7 @@ def pair(value, name="value", fn="conv2d"):
     """An int or a pair of ints as an (h, w) tuple of ints."""
     if type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
         return value
-    if isinstance(value, numbers.Integral):
+    if type(value) is int or isinstance(value, numbers.Integral):
         return (int(value), int(value))
     value = tuple(value)
     if len(value) == 1:

@@ -19,10 +19,6 @@ def _check(x, w):
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {type_name(x)} and {type_name(w)}")
 
 
-def _mm(a, b):
-    return a.mm(b) if vjp.is_tensor(a) else np.dot(a, b)
-
-
 class Linear(Op):
     """``b + x @ w.T`` for a 2-D ``x`` (argument order as ``addmm``)."""
 
@@ -38,8 +34,8 @@ class Linear(Op):
     def backward(self, grad, needs):
         x, w = self.inputs()
         return (grad.sum(0) if needs[0] else None,
-                _mm(grad, w) if needs[1] else None,
-                _mm(grad.T, x) if needs[2] else None)
+                vjp.mm(grad, w) if needs[1] else None,
+                vjp.mm(grad.T, x) if needs[2] else None)
 
 
 class LinearNoBias(Op):
@@ -54,8 +50,8 @@ class LinearNoBias(Op):
 
     def backward(self, grad, needs):
         x, w = self.inputs()
-        return (_mm(grad, w) if needs[0] else None,
-                _mm(grad.T, x) if needs[1] else None)
+        return (vjp.mm(grad, w) if needs[0] else None,
+                vjp.mm(grad.T, x) if needs[1] else None)
 
 
 def linear(input, weight, bias=None):

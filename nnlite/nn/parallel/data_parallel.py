@@ -196,9 +196,9 @@ class DataParallel(Module):
             chunks = [[]]  # nothing to split: one replica runs the call
         grad_enabled = grad_mode.is_grad_enabled()
         pool = self._runtime.pool_for(self, max(sum(a.nbytes for a in c) for c in chunks))
-        diff_inputs = [i for i, t in enumerate(tensors) if grad_enabled and t._requires_grad]
-        param_indices = [i for i, p in enumerate(pool.params) if grad_enabled and p._requires_grad]
-        job = _Job(pool, self.dim, structure, chunks, [tensors[i]._requires_grad for i in range(len(tensors))],
+        diff_inputs = [i for i, t in enumerate(tensors) if grad_enabled and t.requires_grad]
+        param_indices = [i for i, p in enumerate(pool.params) if grad_enabled and p.requires_grad]
+        job = _Job(pool, self.dim, structure, chunks, [tensors[i].requires_grad for i in range(len(tensors))],
                    grad_enabled, diff_inputs, [splits[i] for i in diff_inputs] if tensors else [],
                    param_indices)
         outputs = Gather.apply(job, *[tensors[i] for i in diff_inputs], *[pool.params[i] for i in param_indices])
