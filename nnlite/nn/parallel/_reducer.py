@@ -59,7 +59,7 @@ class _Bucket:
     """Parameters whose gradients travel in one all-reduce: ``buffer`` holds their gradients
     flattened one after the other, then one has-a-gradient flag per parameter."""
 
-    __slots__ = ("index", "members", "offsets", "numel", "buffer", "waiting", "request", "done")
+    __slots__ = ("buffer", "index", "members", "numel", "offsets", "request", "waiting", "written")
 
     def __init__(self, index, members, params):
         self.index = index
@@ -70,7 +70,12 @@ class _Bucket:
         self.buffer = np.empty(self.numel + len(members), dtype=params[members[0]]._data.dtype)
         self.waiting = len(members)                 # gradients not yet copied in this backward
         self.request = None                         # the running all-reduce
-        self.done = False                           # .grad holds the averages of this bucket
+        self.written = None                         # the .grad objects the last averaging left
+
+    def averaged(self, params):
+        """Whether every member's ``.grad`` is still what the last averaging wrote (gradients are
+        replaced, never changed in place, by backward and by ``p.grad = ...``)."""
+        return self.written is not None and all(params[i]._grad is g for i, g in zip(self.members, self.written))
 
 
 def assign_buckets(params, bucket_cap_bytes, first_bucket_bytes):
@@ -226,8 +231,6 @@ class Reducer:
     # ------------------------------------------------------------------ backward side
     def on_gradient(self, index):
         """A parameter's ``.grad`` was just accumulated (post-accumulate-grad hook)."""
-        bucket, _ = self.where[index]
-        bucket.done = False
         if not self.expect_hooks:
             return          # no_sync(), or a backward not started from this wrapper's forward
         if not self.finalize_queued:
@@ -249,7 +252,6 @@ class Reducer:
         self.ready[index] = True
         self.require_finalize = True
         bucket, slot = self.where[index]
-        bucket.done = False
         self._copy_in(bucket, slot)
         bucket.waiting -= 1
         while self.next_bucket < len(self.buckets) and self.buckets[self.next_bucket].waiting == 0:
@@ -289,11 +291,11 @@ class Reducer:
             p = self.params[i]
             view = buf[bucket.offsets[slot]:bucket.offsets[slot + 1]].reshape(p._data.shape)
             p._grad = _make(view if self.gradient_as_bucket_view else view.copy())
-        bucket.done = True
+        bucket.written = [self.params[i]._grad for i in bucket.members]
 
     # ------------------------------------------------------------------ explicit form
     def allreduce_remaining(self):
-        """Average the gradients of every bucket not yet averaged since its gradients last changed.
+        """Average the gradients of every bucket whose ``.grad`` tensors changed since they were averaged.
 
         Every rank must call it at the same point. Does nothing when backward already averaged
         everything, so calling it after ``loss.backward()`` never averages twice.
@@ -301,7 +303,7 @@ class Reducer:
         self.refresh()
         if self.launched:       # an all-reduce still running: only inside a backward
             raise RuntimeError("allreduce_gradients() cannot run while backward is averaging gradients")
-        todo = [b for b in self.buckets if not b.done]
+        todo = [b for b in self.buckets if not b.averaged(self.params)]
         for bucket in todo:
             for slot in range(len(bucket.members)):
                 self._copy_in(bucket, slot)

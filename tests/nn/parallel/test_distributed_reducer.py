@@ -98,16 +98,22 @@ def test_backward_reduces_every_bucket_once_and_in_order():
     reducer.prepare_for_backward(out)
     out.sum().backward()
     assert group.started == [2 + 1, 8 + 1, 4 + 1, 12 + 1]    # reverse order; each with its flag
-    assert all(b.done for b in reducer.buckets) and not reducer.require_finalize
+    assert all(b.averaged(reducer.params) for b in reducer.buckets) and not reducer.require_finalize
     assert not reducer.expect_hooks
     # explicit form afterwards: nothing left to do
     reducer.allreduce_remaining()
     assert len(group.started) == 4
     # a backward the reducer did not prepare for (no_sync) leaves the buckets to the explicit form
     model(x).sum().backward()
-    assert len(group.started) == 4 and not any(b.done for b in reducer.buckets)
+    assert len(group.started) == 4 and not any(b.averaged(reducer.params) for b in reducer.buckets)
     reducer.allreduce_remaining()
     assert len(group.started) == 8
+    # gradients set by assignment (no hook fires) are averaged by the explicit form too
+    model[0].bias.grad = nl.ones(4)
+    reducer.allreduce_remaining()
+    assert group.started[8:] == [4 + 1]
+    reducer.allreduce_remaining()
+    assert len(group.started) == 9
 
 
 def test_gradients_after_reduction_equal_the_local_ones_on_one_rank():
@@ -165,7 +171,7 @@ def test_find_unused_parameters_marks_them_ready_and_keeps_none():
         reducer.prepare_for_backward({"loss": [out]})   # outputs found inside containers
         assert reducer.unused == [2, 3]
         out.backward()
-        assert all(b.done for b in reducer.buckets) and not reducer.require_finalize
+        assert all(b.averaged(reducer.params) for b in reducer.buckets) and not reducer.require_finalize
         assert model[2].weight.grad is None and model[0].weight.grad is not None
 
 
