@@ -7,12 +7,11 @@ import os
 import sys
 
 import numpy as np
+from _common import TinyNet, loss_fn, no_sync_batches, shard
 from mpi4py import MPI
 
 import nnlite as nl
 from nnlite.nn.parallel.distributed import DistributedDataParallel
-
-from _common import TinyNet, loss_fn, no_sync_batches, shard
 
 out_dir = sys.argv[1]
 comm = MPI.COMM_WORLD

@@ -7,12 +7,11 @@ import os
 import sys
 
 import numpy as np
+from _common import BNNet, bn_data, loss_fn, shard
 from mpi4py import MPI
 
 import nnlite as nl
 from nnlite.nn.parallel.distributed import DistributedDataParallel
-
-from _common import BNNet, bn_data, loss_fn, shard
 
 out_dir = sys.argv[1]
 comm = MPI.COMM_WORLD

@@ -7,12 +7,11 @@ import sys
 import time
 from datetime import timedelta
 
+from _common import TinyNet, loss_fn, make_data
 from mpi4py import MPI
 
 import nnlite as nl
 from nnlite.nn.parallel.distributed import DistributedDataParallel
-
-from _common import TinyNet, loss_fn, make_data
 
 seconds = float(sys.argv[1])
 comm = MPI.COMM_WORLD

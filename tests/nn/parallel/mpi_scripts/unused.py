@@ -6,12 +6,11 @@ find_unused_parameters=True three steps train normally, the unused parameter kee
 and the ranks stay identical. Each rank prints "unused <MODE> ok <rank>"."""
 import sys
 
+from _common import TinyNet, loss_fn, make_data, shard
 from mpi4py import MPI
 
 import nnlite as nl
 from nnlite.nn.parallel.distributed import DistributedDataParallel
-
-from _common import TinyNet, loss_fn, make_data, shard
 
 mode = sys.argv[1]
 comm = MPI.COMM_WORLD
