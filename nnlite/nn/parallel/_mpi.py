@@ -100,7 +100,7 @@ DEFAULT_TIMEOUT = timedelta(minutes=30)   # PyTorch's process groups wait this l
 
 # polling a pending request: spin this long first (a partner that is about to arrive), then sleep
 # between tests, doubling the pause up to the cap (a waiting rank leaves the cores to the others)
-_SPIN_SECONDS = 2e-4
+_SPIN_SECONDS = 0.02
 _MAX_PAUSE_SECONDS = 5e-4
 
 
