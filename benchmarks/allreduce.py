@@ -34,7 +34,8 @@ def _in_mpi_job():
     return any(v in os.environ for v in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"))
 
 
-def launch(args):
+def launch(args, script=__file__):
+    """Start ``script`` (this file by default) with the same arguments under mpirun -n args.ranks."""
     exe = shutil.which("mpirun") or shutil.which("mpiexec")
     if exe is None:
         sys.exit("mpirun not found: install Open MPI (apt-get install openmpi-bin libopenmpi-dev) and "
@@ -43,7 +44,7 @@ def launch(args):
     version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
     if "Open MPI" in version and (os.cpu_count() or 1) < args.ranks:
         cmd.append("--oversubscribe")
-    cmd += [sys.executable, os.path.abspath(__file__)] + sys.argv[1:]
+    cmd += [sys.executable, os.path.abspath(script)] + sys.argv[1:]
     env = dict(os.environ)
     env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
     env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")

@@ -30,6 +30,34 @@ def backward_retains_graph():
     return _retain_stack[-1] if _retain_stack else True
 
 
+# Callbacks queued during the backward passes running now (innermost last): each runs once, after
+# every node of its backward has run (PyTorch's ``Variable._execution_engine.queue_callback``).
+_callback_stack = []
+
+
+def queue_callback(callback):
+    """Run ``callback()`` (no arguments) at the end of the backward pass that is running now.
+
+    Meant for hooks (``register_post_accumulate_grad_hook``) that start work per gradient and must
+    finish it once all gradients are in, e.g. ``DistributedDataParallel`` waiting for its gradient
+    all-reduces. Callbacks run in the order they were queued, after the last node; a callback may
+    queue another one. Raises RuntimeError outside a backward pass.
+    """
+    if not _callback_stack:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
+    _callback_stack[-1].append(callback)
+
+
+def _run_queued_callbacks(callbacks):
+    while callbacks:
+        callbacks.pop(0)()
+
+
+def _run_post_accumulate_hooks(tensor, hooks):
+    for hook in tuple(hooks):
+        hook(tensor)
+
+
 def _count_dependencies(roots):
     """For every node reachable from ``roots``: how many edges lead into it (iterative walk)."""
     dependencies = {}
@@ -136,6 +164,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     prev = _grad_state[0]
     _grad_state[0] = create_graph
     _retain_stack.append(retain_graph)
+    callbacks = []
+    _callback_stack.append(callbacks)
     try:
         # Kahn's algorithm: a node runs once every node that sends it a gradient has run.
         while ready:
@@ -159,7 +189,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 if not retain_graph:
                     node._free()
             elif (as_arrays and type(node) is AccumulateGrad and node._pre_hooks is None and node._hooks is None
-                  and capture is None):
+                  and node._post_accumulate_hooks is None and capture is None):
                 _accumulate_array(node.variable, grads[0])  # a leaf without hooks, inlined
                 input_grads = None
             else:
@@ -180,9 +210,11 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 dependencies[child] = left
                 if left == 0:
                     ready.append(child)
+        _run_queued_callbacks(callbacks)
     finally:
         _grad_state[0] = prev
         _retain_stack.pop()
+        _callback_stack.pop()
 
     if inputs is not None:
         for i, r in enumerate(results):
@@ -214,6 +246,8 @@ def _run_node(node, grads, capture, retain_graph, as_arrays):
                 _accumulate_array(node.variable, g._data)
             else:
                 _accumulate_into_leaf(node.variable, g)
+            if node._post_accumulate_hooks:
+                _run_post_accumulate_hooks(node.variable, node._post_accumulate_hooks)
         return None
     if isinstance(node, _op.Op):
         g = grads[0]
@@ -232,6 +266,25 @@ def _run_node(node, grads, capture, retain_graph, as_arrays):
     if as_arrays:
         return tuple(None if r is None else r._data for r in input_grads)
     return input_grads
+
+
+def accumulate_into_inputs(inputs, grads):
+    """``Tensor.backward(inputs=...)``: add the gradients computed for ``inputs`` into their ``.grad``,
+    with their post-accumulate hooks and the callbacks those queue, as a backward pass would."""
+    callbacks = []
+    _callback_stack.append(callbacks)
+    try:
+        for t, g in zip(inputs, grads):
+            if g is None:
+                continue
+            _accumulate_into_leaf(t, g)
+            node = t._grad_acc() if t._grad_acc is not None else None
+            hooks = getattr(node, "_post_accumulate_hooks", None)
+            if hooks:
+                _run_post_accumulate_hooks(t, hooks)
+        _run_queued_callbacks(callbacks)
+    finally:
+        _callback_stack.pop()
 
 
 def _run_pre_hooks(hooks, grads):

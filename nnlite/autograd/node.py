@@ -98,6 +98,8 @@ class AccumulateGrad(Node):
     """The node of a leaf tensor that requires grad: backward adds into ``variable.grad``."""
 
     __slots__ = ("variable",)
+    #: hooks called with the tensor after its ``.grad`` is accumulated (``register_post_accumulate_grad_hook``)
+    _post_accumulate_hooks = None
 
     def __init__(self, variable):
         self.variable = variable

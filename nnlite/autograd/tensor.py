@@ -14,7 +14,7 @@ from . import op as _op
 from . import ops as _ops
 from ._formatting import tensor_repr
 from .random import default_generator
-from .engine import backward as _backward, grad as _grad, _accumulate_into_leaf
+from .engine import accumulate_into_inputs as _accumulate_into_inputs, backward as _backward, grad as _grad
 from .node import gradient_edge
 from .ops.shape import assign as _assign
 from .sizes import Size, shape_arg as _shape_arg, wrap_dim as _wrap_dim
@@ -218,6 +218,36 @@ class Tensor(TensorMethods, TensorFunctions):
             self._hooks = node
         return _RemovableHook(node, node.register_prehook(index, hook))
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(tensor)`` after backward has accumulated this leaf tensor's ``.grad``.
+
+        The hook receives the tensor itself (not the gradient), once per backward pass that reaches
+        it, and runs under no-grad (unless ``create_graph=True``), so it may update the tensor or
+        its ``.grad`` in place. Its return value is ignored. Only leaf tensors take this hook.
+
+        Returns:
+            A handle whose ``remove()`` unregisters the hook.
+
+        Example:
+            >>> v = nl.tensor([0., 0., 0.], requires_grad=True)
+            >>> h = v.register_post_accumulate_grad_hook(lambda p: p.add_(p.grad * -0.01))
+            >>> v.backward(nl.tensor([1., 2., 3.]))
+            >>> v
+            tensor([-0.0100, -0.0200, -0.0300], requires_grad=True)
+            >>> h.remove()
+        """
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        node = gradient_edge(self)[0]
+        self._hooks = node  # keep the accumulator, and with it the hooks, alive as long as the tensor
+        hooks = node._post_accumulate_hooks
+        if hooks is None:
+            hooks = node._post_accumulate_hooks = []
+        hooks.append(hook)
+        return _RemovableEntry(hooks, hook)
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this tensor with respect to graph leaves into their ``.grad``.
 
@@ -237,9 +267,7 @@ class Tensor(TensorMethods, TensorFunctions):
         if inputs is not None:
             inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
             grads = _grad(self, inputs, gradient, retain_graph, create_graph, allow_unused=True)
-            for t, g in zip(inputs, grads):
-                if g is not None:
-                    _accumulate_into_leaf(t, g)
+            _accumulate_into_inputs(inputs, grads)
             return
         _backward(self, gradient, retain_graph, create_graph)
 
@@ -541,6 +569,19 @@ class _RemovableHook:
         hooks = self._node._pre_hooks or []
         if self._entry in hooks:
             hooks.remove(self._entry)
+
+
+class _RemovableEntry:
+    """The handle of a hook kept in a plain list (post-accumulate-grad hooks)."""
+
+    def __init__(self, hooks, hook):
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self):
+        for i, h in enumerate(self._hooks):
+            if h is self._hook:
+                del self._hooks[i]
+                return
 
 
 def _init(t, data, grad_fn):

@@ -10,9 +10,10 @@ Example:
 from .parameter import Parameter, Buffer
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _modules_all
+from .modules.sync_batchnorm import SyncBatchNorm
 from . import functional, init, utils
 
-__all__ = ["Parameter", "Buffer", "functional", "init"] + list(_modules_all)
+__all__ = ["Parameter", "Buffer", "functional", "init"] + list(_modules_all) + ["SyncBatchNorm"]
 
 
 def __getattr__(name):

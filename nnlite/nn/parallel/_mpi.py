@@ -1,13 +1,17 @@
-"""MPI plumbing for ``DistributedDataParallel``: the lazy mpi4py import, the abort-on-exception
-hook, and pickle-free collectives on numbers, arrays, Tensors and strings.
+"""MPI plumbing for ``DistributedDataParallel`` and ``SyncBatchNorm``: the lazy mpi4py import, the
+abort-on-exception hook, collectives that give up after a timeout, and pickle-free collectives on
+numbers, arrays, Tensors and strings.
 
 Nothing here imports mpi4py at import time: ``import nnlite`` never loads MPI, and importing this
 module works on machines without MPI. mpi4py is loaded on the first call that needs it.
 """
 import hashlib
+import math
 import os
 import sys
+import time
 import traceback
+from datetime import timedelta
 
 import numpy as np
 
@@ -86,6 +90,96 @@ def abort_on_exception():
 
 
 # ---------------------------------------------------------------------------------------------
+# Collectives with a timeout.
+#
+# MPI's blocking collectives wait forever for a rank that never arrives. Every collective here is
+# started non-blocking and waited for by polling, so a rank that stopped or hangs makes the others
+# raise after the timeout; the uncaught error then aborts the whole job (abort_on_exception).
+
+DEFAULT_TIMEOUT = timedelta(minutes=30)   # PyTorch's process groups wait this long by default
+
+# polling a pending request: spin this long first (a partner that is about to arrive), then sleep
+# between tests, doubling the pause up to the cap (a waiting rank leaves the cores to the others)
+_SPIN_SECONDS = 0.02
+_MAX_PAUSE_SECONDS = 5e-4
+
+
+class DistBackendError(RuntimeError):
+    """A collective failed or timed out (the name of PyTorch's error for the same case)."""
+
+
+def timeout_seconds(timeout):
+    """``None`` (30 minutes), a ``datetime.timedelta`` or a number of seconds -> positive float seconds."""
+    if timeout is None:
+        return DEFAULT_TIMEOUT.total_seconds()
+    if isinstance(timeout, timedelta):
+        seconds = timeout.total_seconds()
+    elif isinstance(timeout, (int, float)) and not isinstance(timeout, bool):
+        seconds = float(timeout)
+    else:
+        raise TypeError(f"timeout must be a datetime.timedelta or a number of seconds, got {type(timeout).__name__}")
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise ValueError(f"timeout must be a positive, finite duration, got {timeout!r}")
+    return seconds
+
+
+def _format_seconds(seconds):
+    return f"{seconds:.1f}" if seconds >= 1 else f"{seconds:g}"
+
+
+class Group:
+    """An mpi4py communicator whose collectives raise ``DistBackendError`` after ``timeout``.
+
+    Every rank of ``comm`` must make the same collective calls in the same order. ``what`` names
+    the operation in the timeout message (e.g. ``"allreduce of gradient bucket 2"``).
+    """
+
+    def __init__(self, MPI, comm, timeout=None):
+        self.MPI = MPI
+        self.comm = comm
+        self.timeout = timeout_seconds(timeout)
+        self.rank = comm.Get_rank()
+        self.size = comm.Get_size()
+
+    def wait(self, request, what):
+        """Wait for ``request``; raise ``DistBackendError`` naming ``what`` once the timeout has passed."""
+        if request.Test():
+            return
+        start = time.monotonic()
+        deadline = start + self.timeout
+        pause = 1e-5
+        while not request.Test():
+            now = time.monotonic()
+            if now > deadline:
+                raise DistBackendError(
+                    f"[rank {self.rank}] {what} timed out after {_format_seconds(self.timeout)} s: another rank "
+                    f"never joined it (it stopped, hangs or is far behind); the MPI job cannot continue")
+            if now - start > _SPIN_SECONDS:
+                time.sleep(pause)
+                pause = min(pause * 2, _MAX_PAUSE_SECONDS)
+
+    def start_allreduce(self, buf):
+        """Start an in-place sum of ``buf`` over the ranks; returns the request (see :meth:`wait`)."""
+        return self.comm.Iallreduce(self.MPI.IN_PLACE, buf, op=self.MPI.SUM)
+
+    def allreduce(self, buf, what, op=None):
+        """Reduce ``buf`` in place over the ranks (``MPI.SUM`` unless ``op``)."""
+        self.wait(self.comm.Iallreduce(self.MPI.IN_PLACE, buf, op=self.MPI.SUM if op is None else op), what)
+
+    def allreduce_into(self, send, recv, what, op=None):
+        self.wait(self.comm.Iallreduce(send, recv, op=self.MPI.SUM if op is None else op), what)
+
+    def bcast(self, buf, what, root=0):
+        self.wait(self.comm.Ibcast(buf, root=root), what)
+
+    def allgather(self, send, recv, what):
+        self.wait(self.comm.Iallgather(send, recv), what)
+
+    def barrier(self, what="barrier"):
+        self.wait(self.comm.Ibarrier(), what)
+
+
+# ---------------------------------------------------------------------------------------------
 # Collectives on plain values (no pickle: numbers, arrays and Tensors go as typed buffers).
 
 _OPS = ("sum", "mean", "max", "min", "prod")
@@ -103,7 +197,7 @@ def resolve_op(MPI, op):
     return table[op], op == "mean"
 
 
-def allreduce_value(MPI, comm, value, op="sum"):
+def allreduce_value(group, value, op="sum"):
     """Reduce ``value`` over all ranks of ``comm`` and return the result on every rank.
 
     Python floats reduce in float64 and come back as ``float``; ints and bools as ``int`` (``mean``
@@ -111,8 +205,8 @@ def allreduce_value(MPI, comm, value, op="sum"):
     array gives float64); Tensors come back as new Tensors; lists and tuples of numbers come back
     as lists.
     """
-    mpi_op, mean = resolve_op(MPI, op)
-    size = comm.Get_size()
+    mpi_op, mean = resolve_op(group.MPI, op)
+    size = group.size
     kind = "array"
     if isinstance(value, Tensor):
         kind, array = "tensor", value._data
@@ -139,7 +233,7 @@ def allreduce_value(MPI, comm, value, op="sum"):
         array = array.astype(np.int64)
     send = np.ascontiguousarray(array).reshape(-1)
     result = np.empty_like(send)
-    comm.Allreduce(send, result, op=mpi_op)
+    group.allreduce_into(send, result, "allreduce", op=mpi_op)
     result = result.reshape(array.shape)
     if mean:
         result = result / size if result.dtype.kind == "f" else result.astype(np.float64) / size
@@ -156,7 +250,7 @@ def allreduce_value(MPI, comm, value, op="sum"):
     return result
 
 
-def broadcast_value(MPI, comm, value, root=0):
+def broadcast_value(group, value, root=0):
     """Return rank ``root``'s ``value`` on every rank (no pickle).
 
     Supported: ``str``, ``bytes``, ``int``, ``float``, ``bool``, ``None``, numpy arrays and
@@ -164,7 +258,7 @@ def broadcast_value(MPI, comm, value, root=0):
     dtype match, else returned as new objects). Every rank must pass a value of the same kind;
     only the root's content matters.
     """
-    rank = comm.Get_rank()
+    rank = group.rank
     codes = {type(None): 0, bool: 1, int: 2, float: 3, str: 4, bytes: 5, np.ndarray: 6, Tensor: 7}
     if isinstance(value, Tensor):
         code, array = 7, value._data
@@ -187,7 +281,7 @@ def broadcast_value(MPI, comm, value, root=0):
             header[:2] = (code, len(data))
         else:
             header[0] = code
-    comm.Bcast(header, root=root)
+    group.bcast(header, "broadcast", root=root)
     root_code = int(header[0])
     if root_code != code:
         raise TypeError(f"broadcast: rank {rank} passed a {type(value).__name__} but the root passed a "
@@ -198,7 +292,7 @@ def broadcast_value(MPI, comm, value, root=0):
         dtype = {1: np.bool_, 2: np.int64, 3: np.float64}[code]
         buf = np.asarray(value if rank == root else 0, dtype=dtype).reshape(1)
         buf = np.ascontiguousarray(buf)
-        comm.Bcast(buf, root=root)
+        group.bcast(buf, "broadcast", root=root)
         return {1: bool, 2: int, 3: float}[code](buf[0])
     if code in (4, 5):
         n = int(header[1])
@@ -207,7 +301,7 @@ def broadcast_value(MPI, comm, value, root=0):
             buf = np.frombuffer(data, dtype=np.uint8).copy()
         else:
             buf = np.empty(n, dtype=np.uint8)
-        comm.Bcast(buf, root=root)
+        group.bcast(buf, "broadcast", root=root)
         raw = buf.tobytes()
         return raw.decode("utf-8") if code == 4 else raw
     # arrays and tensors: shape, then data
@@ -216,32 +310,32 @@ def broadcast_value(MPI, comm, value, root=0):
     shape = np.asarray(array.shape if rank == root else [0] * ndim, dtype=np.int64).reshape(ndim)
     shape = np.ascontiguousarray(shape)
     if ndim:
-        comm.Bcast(shape, root=root)
+        group.bcast(shape, "broadcast", root=root)
     shape = tuple(int(s) for s in shape)
     if rank == root:
         buf = np.ascontiguousarray(array)
-        comm.Bcast(buf, root=root)
+        group.bcast(buf, "broadcast", root=root)
         return value
     if array.shape == shape and array.dtype == dtype:
         buf = np.empty(shape, dtype=dtype)
-        comm.Bcast(buf, root=root)
+        group.bcast(buf, "broadcast", root=root)
         np.copyto(array, buf)
         return value
     buf = np.empty(shape, dtype=dtype)
-    comm.Bcast(buf, root=root)
+    group.bcast(buf, "broadcast", root=root)
     return Tensor(buf) if code == 7 else buf
 
 
-def check_same_on_all_ranks(MPI, comm, description, what):
+def check_same_on_all_ranks(group, description, what):
     """Raise RuntimeError on every rank if ``description`` (a str) differs between the ranks.
 
     Only a 20-byte digest travels (one Allgather), so ranks with different models cannot start
     collectives of different sizes (which corrupts memory or hangs instead of failing).
     """
     digest = np.frombuffer(hashlib.sha1(description.encode("utf-8")).digest(), dtype=np.uint8).copy()
-    size = comm.Get_size()
+    size = group.size
     gathered = np.empty((size, digest.size), dtype=np.uint8)
-    comm.Allgather(digest, gathered)
+    group.allgather(digest, gathered, f"check that the {what} match on every rank")
     differ = [r for r in range(size) if not np.array_equal(gathered[r], gathered[0])]
     if differ:
         raise RuntimeError(f"DistributedDataParallel: the {what} differ between ranks (rank(s) "

@@ -1,24 +1,21 @@
 """Data-parallel training across processes and machines on MPI (mpi4py over Open MPI).
 
 Every rank holds a full copy of the model and works on its own shard of each batch (see
-``nnlite.data.DistributedSampler``). ``DistributedDataParallel`` keeps the copies equal:
+``nnlite.data.DistributedSampler``). ``DistributedDataParallel`` keeps the copies equal, with
+PyTorch's contract:
 
 * at construction, rank 0's parameters and buffers are broadcast to every rank;
-* after ``loss.backward()``, ``ddp.allreduce_gradients()`` averages the gradients over the ranks
-  with one ``Allreduce`` over one fused buffer, so that the optimizer makes the same step
-  everywhere.
-
-The gradient synchronisation is an explicit call, not a hook hidden in backward: it runs once
-per step however many backward passes accumulated into ``.grad``, it sees parameters that took no
-part in this step's graph, and it cannot fire twice or not at all when a graph is retained or
-partly reused. The training step is::
+* ``loss.backward()`` on the output of ``ddp(x)`` averages the gradients over the ranks while it
+  runs: gradients are grouped into buckets (``bucket_cap_mb``), each bucket is summed with a
+  non-blocking MPI all-reduce as soon as its gradients are ready, and backward waits for the
+  outstanding ones only at its end (``_reducer.py``). The optimizer then makes the same step
+  everywhere. The training step is PyTorch's::
 
     ddp = nl.nn.parallel.DistributedDataParallel(model)
     opt = nl.optim.SGD(ddp.parameters(), lr=0.01)
     for x, y in loader:                      # loader with a DistributedSampler
         opt.zero_grad()
-        loss_fn(ddp(x), y).backward()
-        ddp.allreduce_gradients()            # every rank, every step
+        loss_fn(ddp(x), y).backward()        # gradients averaged over the ranks here
         opt.step()
 
 and the script is launched with ``mpirun -n 4 python train_script.py``.
@@ -30,19 +27,18 @@ an ImportError that says what to install: Open MPI from the system's packages (D
 """
 import hashlib
 import warnings
+from contextlib import contextmanager
 
 import numpy as np
 
 from ...autograd.grad_mode import is_grad_enabled
-from ...autograd.tensor import Tensor
+from ...autograd.tensor import check_device
 from ..modules.module import Module
-from ._mpi import (abort_on_exception, allreduce_value, broadcast_value, check_same_on_all_ranks,
+from ._mpi import (Group, abort_on_exception, allreduce_value, broadcast_value, check_same_on_all_ranks,
                    import_mpi)
+from ._reducer import Reducer
 
 __all__ = ["DistributedDataParallel", "abort_on_exception"]
-
-# training forwards without any allreduce_gradients() call after which a warning says it is missing
-_FORGOTTEN_SYNC_FORWARDS = 100
 
 
 def _layout(module):
@@ -53,22 +49,21 @@ def _layout(module):
     return "\n".join(lines)
 
 
-def _broadcast_arrays(comm, arrays, root=0):
+def _broadcast_arrays(group, arrays, what, root=0):
     """Broadcast the arrays from ``root`` into the arrays of the other ranks, in place, with one
-    ``Bcast`` of their bytes. Returns the number of bytes sent."""
+    broadcast of their bytes. Returns the number of bytes sent."""
     sizes = [a.nbytes for a in arrays]
     total = sum(sizes)
     if total == 0:
         return 0
     buf = np.empty(total, dtype=np.uint8)
-    rank = comm.Get_rank()
-    if rank == root:
+    if group.rank == root:
         offset = 0
         for a, n in zip(arrays, sizes):
             buf[offset:offset + n] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
             offset += n
-    comm.Bcast(buf, root=root)
-    if rank != root:
+    group.bcast(buf, what, root=root)
+    if group.rank != root:
         offset = 0
         for a, n in zip(arrays, sizes):
             np.copyto(a, buf[offset:offset + n].view(a.dtype).reshape(a.shape))
@@ -76,161 +71,222 @@ def _broadcast_arrays(comm, arrays, root=0):
     return total
 
 
+def _check_cpu_devices(device_ids, output_device):
+    for d in list(device_ids or []) + ([] if output_device is None else [output_device]):
+        try:
+            check_device(d)
+        except RuntimeError:
+            raise ValueError(f"DistributedDataParallel device_ids and output_device must name the CPU (or be None): "
+                             f"nnlite runs on the CPU only, got device_ids {device_ids}, output_device "
+                             f"{output_device}") from None
+
+
 class DistributedDataParallel(Module):
     """Synchronous data parallelism over MPI ranks, as ``torch.nn.parallel.DistributedDataParallel``.
 
     Args:
         module (Module): the model; every rank must build the same architecture.
-        comm: an mpi4py communicator (default ``MPI.COMM_WORLD``).
-        broadcast_buffers (bool): before every forward in training mode, copy rank 0's buffers
-            (BatchNorm running statistics) to all ranks, as PyTorch does by default (one
-            ``Bcast``). Default ``True``.
+        device_ids, output_device: accepted for PyTorch scripts; only ``None``, ``"cpu"`` or
+            ``nl.device("cpu")`` values (nnlite runs on the CPU).
+        dim (int): accepted, unused (one device per rank).
+        broadcast_buffers (bool): deprecated in PyTorch 2.13 in favour of ``forward_sync_buffers``
+            (a FutureWarning says so); ``False`` also leaves buffers out of the broadcast at
+            construction. Default ``None`` (= ``True``).
+        init_sync (bool): broadcast rank 0's parameters and buffers at construction (default ``True``).
+        process_group: an mpi4py communicator (default ``MPI.COMM_WORLD``); ``comm`` is the same.
+        bucket_cap_mb (float): bucket size in MiB (default ``None``: 25 MiB, with a 1 MiB first
+            bucket so that the first all-reduce starts early, as PyTorch).
+        find_unused_parameters (bool): after each forward, walk the autograd graph from the outputs
+            and treat parameters it does not reach as ready (zero on this rank). Without it, a
+            parameter that gets no gradient leaves its bucket unreduced and the next forward raises
+            PyTorch's "Expected to have finished reduction in the prior iteration" error.
+        check_reduction (bool): accepted, unused (deprecated in PyTorch).
+        gradient_as_bucket_view (bool): the averaged ``.grad`` tensors are views into the bucket
+            buffers instead of copies (saves memory and a copy; the buffers are reused next step).
+        static_graph (bool): accepted; the graph is handled as dynamic (same results).
+        forward_sync_buffers (bool): before every forward that averages gradients (training mode,
+            grad enabled, outside ``no_sync``), copy rank 0's buffers (BatchNorm running
+            statistics) to all ranks, in one broadcast. Default ``None`` (= ``True``).
+        comm: an mpi4py communicator (nnlite's name for ``process_group``).
+        timeout (datetime.timedelta or float seconds): how long any collective waits for the other
+            ranks (default 30 minutes, as PyTorch's process groups). After it, the waiting rank raises
+            ``DistBackendError`` (a RuntimeError) naming the operation, e.g. "allreduce of gradient
+            bucket 2 timed out after 3.0 s", and the job is aborted (:func:`abort_on_exception`).
 
-    At construction the parameters and buffers of rank 0 are broadcast to all ranks (in place:
-    the ``Parameter`` objects and their arrays stay, so an optimizer built before or after sees
-    them), the ranks check that their models have the same parameter names, shapes, dtypes and
-    ``requires_grad`` flags, and :func:`abort_on_exception` is installed so that an uncaught
-    exception on one rank ends the whole job instead of hanging it.
+    After ``loss.backward()`` on an output of ``ddp(...)``, every trainable parameter's ``.grad``
+    is the average of the ranks' gradients (the sum over the ranks divided by the world size; a
+    gradient missing on a rank counts as zero there; ``None`` on every rank stays ``None``).
+    :meth:`allreduce_gradients` is the explicit form for custom loops; after a synchronised
+    backward it does nothing, so calling both never averages twice. Inside :meth:`no_sync`
+    backward accumulates local gradients; the next synchronised backward averages their sum.
 
-    Call :meth:`allreduce_gradients` after ``backward`` on every rank: the gradients of the
-    parameters that require grad, in registration order, are packed into one float32 buffer (a
-    wider float type if the model has one), summed with a single ``Allreduce`` and divided by the
-    world size. A parameter whose ``.grad`` is ``None`` on a rank counts as zero there; it stays
-    ``None`` only if it is ``None`` on every rank. Frozen parameters (``requires_grad=False``)
-    are left out.
+    At construction the ranks check that their models have the same parameter names, shapes,
+    dtypes and ``requires_grad`` flags, rank 0's state is broadcast (in place: the ``Parameter``
+    objects stay, so an optimizer built before or after sees them), ``SyncBatchNorm`` layers
+    inside get a communicator of their own with the same timeout, and
+    :func:`abort_on_exception` is installed so that an uncaught exception on one rank ends the
+    whole job instead of hanging it.
 
-    Every rank must run the same number of training forwards and :meth:`allreduce_gradients`
-    calls (a ``DistributedSampler`` gives every rank the same number of batches). In ``eval()``
-    mode the forward communicates nothing, so ranks may evaluate different numbers of batches.
-    If 100 training forwards pass without any :meth:`allreduce_gradients` call, a RuntimeWarning
-    says that the call is missing.
+    Every rank must run the same number of training forwards and backwards (a
+    ``DistributedSampler`` gives every rank the same number of batches). Forwards under
+    ``nl.no_grad()`` or in ``eval()`` mode communicate nothing, so ranks may evaluate different
+    numbers of batches.
 
     ``ddp(x)`` runs ``ddp.module(x)``; ``state_dict()`` keys carry the ``module.`` prefix, as in
-    PyTorch (``ddp.module.state_dict()`` gives the plain keys); ``parameters()``, ``train()``,
-    ``eval()``, ``zero_grad()`` work on the wrapped module.
+    PyTorch; ``parameters()``, ``train()``, ``eval()``, ``zero_grad()`` work on the wrapped module.
 
     Raises:
         ImportError: mpi4py or the MPI library is missing (the message says what to install).
 
     Example (launched with ``mpirun -n 2 python script.py``):
         >>> ddp = nl.nn.parallel.DistributedDataParallel(model)
-        >>> loss_fn(ddp(x_shard), y_shard).backward()
-        >>> ddp.allreduce_gradients()
+        >>> loss_fn(ddp(x_shard), y_shard).backward()      # averaged over the ranks
         >>> opt.step()
-        >>> correct = ddp.allreduce(correct_on_this_rank)          # sum over the ranks
+        >>> correct = ddp.allreduce(correct_on_this_rank)   # sum over the ranks
     """
 
-    def __init__(self, module, comm=None, broadcast_buffers=True):
+    def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=None, init_sync=True,
+                 process_group=None, bucket_cap_mb=None, find_unused_parameters=False, check_reduction=False,
+                 gradient_as_bucket_view=False, static_graph=False, forward_sync_buffers=None, *, comm=None,
+                 timeout=None):
         super().__init__()
-        MPI = import_mpi("DistributedDataParallel")
         if not isinstance(module, Module):
             raise TypeError(f"DistributedDataParallel expects an nnlite.nn.Module, got {type(module).__name__}")
+        _check_cpu_devices(device_ids, output_device)
+        MPI = import_mpi("DistributedDataParallel")
+        if comm is not None and process_group is not None and comm is not process_group:
+            raise ValueError("DistributedDataParallel: pass the communicator as process_group or comm, not both")
+        comm = comm if comm is not None else process_group
         if comm is None:
             comm = MPI.COMM_WORLD
+        if broadcast_buffers is not None:
+            warnings.warn("`broadcast_buffers` is deprecated. Use `forward_sync_buffers` instead. IMPORTANT: unlike "
+                          "`broadcast_buffers=False`, `forward_sync_buffers=False` still syncs buffers at init. If you "
+                          "rely on buffers NOT being synced at init (e.g. rank-local buffers), keep using "
+                          "`broadcast_buffers=False` until `init_sync_buffers` is available." if
+                          forward_sync_buffers is None else
+                          "Both `broadcast_buffers` and `forward_sync_buffers` were specified. `broadcast_buffers` "
+                          "is deprecated and its value is ignored when `forward_sync_buffers` is provided.",
+                          FutureWarning, stacklevel=2)
+        if forward_sync_buffers is not None:
+            self.forward_sync_buffers, init_sync_buffers = bool(forward_sync_buffers), True
+        else:
+            self.forward_sync_buffers = init_sync_buffers = broadcast_buffers is None or bool(broadcast_buffers)
         self.module = module
         self.comm = comm
-        self.broadcast_buffers = bool(broadcast_buffers)
+        self.device_ids = None
+        self.output_device = None
+        self.dim = dim
+        self.find_unused_parameters = bool(find_unused_parameters)
+        self.gradient_as_bucket_view = bool(gradient_as_bucket_view)
+        self.static_graph = bool(static_graph)
+        self.require_backward_grad_sync = True
         self._MPI = MPI
-        self._grad_layout = None
-        self._forwards_before_first_sync = 0
-        self._synced = False
+        self._group = Group(MPI, comm, timeout)
         abort_on_exception()
-        check_same_on_all_ranks(MPI, comm, _layout(module), "parameters and buffers")
-        self.broadcast_parameters()
+        if init_sync:
+            check_same_on_all_ranks(self._group, _layout(module), "parameters and buffers")
+            self.broadcast_parameters(buffers=init_sync_buffers)
+        self._give_sync_batchnorms_a_group()
+        self.reducer = Reducer(module, self._group, bucket_cap_mb, self.find_unused_parameters,
+                               self.gradient_as_bucket_view)
+
+    def _give_sync_batchnorms_a_group(self):
+        from ..modules.sync_batchnorm import SyncBatchNorm
+        layers = [m for m in self.module.modules() if isinstance(m, SyncBatchNorm)]
+        if not layers:
+            return
+        # a duplicate of the communicator: their statistics all-reduces can never be matched with
+        # a gradient bucket's all-reduce, whatever order backward runs them in
+        shared = Group(self._MPI, self.comm.Dup(), self._group.timeout)
+        for m in layers:
+            m._group = shared if m.process_group is None else Group(self._MPI, m.process_group, self._group.timeout)
 
     # ------------------------------------------------------------------ identity
     @property
     def rank(self):
         """This process's rank in ``comm`` (0 .. world_size - 1)."""
-        return self.comm.Get_rank()
+        return self._group.rank
 
     @property
     def world_size(self):
         """The number of ranks in ``comm``."""
-        return self.comm.Get_size()
+        return self._group.size
+
+    @property
+    def broadcast_buffers(self):
+        """Same as ``forward_sync_buffers`` (PyTorch's older name)."""
+        return self.forward_sync_buffers
+
+    @broadcast_buffers.setter
+    def broadcast_buffers(self, value):
+        self.forward_sync_buffers = bool(value)
+
+    @property
+    def timeout(self):
+        """The collectives' timeout in seconds."""
+        return self._group.timeout
 
     # ------------------------------------------------------------------ forward
-    def forward(self, *args, **kwargs):
-        if self.module.training:
-            if self.broadcast_buffers and self.comm.Get_size() > 1:
+    def forward(self, *inputs, **kwargs):
+        sync_grads = is_grad_enabled() and self.require_backward_grad_sync
+        if sync_grads:
+            self.reducer.ensure_prior_reduction_finished()
+            self.reducer.refresh()
+            if self.module.training and self.forward_sync_buffers and self._group.size > 1:
                 self._sync_buffers()
-            if not self._synced and is_grad_enabled():
-                self._forwards_before_first_sync += 1
-                if self._forwards_before_first_sync == _FORGOTTEN_SYNC_FORWARDS:
-                    warnings.warn(f"DistributedDataParallel: {_FORGOTTEN_SYNC_FORWARDS} training forwards and "
-                                  "allreduce_gradients() was never called: the ranks' gradients are not averaged "
-                                  "and their parameters drift apart. Call ddp.allreduce_gradients() after "
-                                  "loss.backward() and before optimizer.step().", RuntimeWarning, stacklevel=2)
-        return self.module(*args, **kwargs)
+        output = self.module(*inputs, **kwargs)
+        if sync_grads:
+            self.reducer.prepare_for_backward(output)
+        return output
+
+    @contextmanager
+    def no_sync(self):
+        """Within this context, backward accumulates gradients locally without averaging them.
+
+        The first synchronised backward after it averages the accumulated sum. Every rank must
+        run the same number of forward-backward passes inside and outside.
+
+        Example:
+            >>> with ddp.no_sync():
+            ...     for x, y in micro_batches[:-1]:
+            ...         loss_fn(ddp(x), y).backward()    # local accumulation
+            >>> loss_fn(ddp(micro_batches[-1][0]), micro_batches[-1][1]).backward()  # averaged
+        """
+        previous = self.require_backward_grad_sync
+        self.require_backward_grad_sync = False
+        try:
+            yield
+        finally:
+            self.require_backward_grad_sync = previous
 
     def _sync_buffers(self):
         buffers = [b._data for b in self.module.buffers()]
         if buffers:
-            _broadcast_arrays(self.comm, buffers)
+            _broadcast_arrays(self._group, buffers, "broadcast of the module's buffers")
 
-    def broadcast_parameters(self, root=0):
-        """Copy rank ``root``'s parameters and buffers to all ranks, in place (one ``Bcast``).
+    def broadcast_parameters(self, root=0, buffers=True):
+        """Copy rank ``root``'s parameters (and buffers) to all ranks, in place (one broadcast).
 
         Done at construction; call it again after loading a checkpoint on one rank only.
         """
-        arrays = [p._data for p in self.module.parameters()] + [b._data for b in self.module.buffers()]
-        _broadcast_arrays(self.comm, arrays, root)
+        arrays = [p._data for p in self.module.parameters()]
+        if buffers:
+            arrays += [b._data for b in self.module.buffers()]
+        _broadcast_arrays(self._group, arrays, "broadcast of the parameters", root)
 
     # ------------------------------------------------------------------ gradients
-    def _trainable(self):
-        params = [p for p in self.module.parameters() if p._requires_grad]
-        key = tuple((id(p), p._data.shape, p._data.dtype.str) for p in params)
-        if key != self._grad_layout:
-            # the set of trainable parameters changed (first call, or freeze/unfreeze): make sure
-            # every rank agrees before sizing the collective on it
-            check_same_on_all_ranks(self._MPI, self.comm, _layout(self.module), "trainable parameters")
-            self._grad_layout = key
-        return params
-
     def allreduce_gradients(self):
-        """Average the gradients of the trainable parameters over all ranks, in one ``Allreduce``.
+        """Average the gradients of the trainable parameters over all ranks, if not done already.
 
-        Call it on every rank after ``backward()`` (after the last one, when gradients are
-        accumulated over several batches) and before ``optimizer.step()``. Afterwards every rank
-        holds the same ``.grad`` tensors: the sum over the ranks divided by the world size, a
-        missing gradient counting as zero. A parameter whose gradient is ``None`` on every rank
-        keeps ``None`` (the optimizer skips it, as it would in one process). The new ``.grad``
-        tensors are fresh (they do not require grad and share no memory with the old ones).
+        The explicit form, for custom loops (e.g. gradients accumulated by backward passes that
+        did not start from this wrapper's forward, or inside :meth:`no_sync`). Gradients that a
+        synchronised backward already averaged, and that have not changed since, are left as they
+        are: calling it after ``loss.backward()`` costs nothing and never averages twice. Every
+        rank must call it at the same point. A gradient missing on a rank counts as zero there;
+        ``None`` on every rank stays ``None``.
         """
-        self._synced = True
-        params = self._trainable()
-        if not params:
-            return
-        size = self.comm.Get_size()
-        dtype = np.result_type(np.float32, *[p._data.dtype for p in params])
-        counts = [p._data.size for p in params]
-        n = sum(counts)
-        # the gradients, then one "has a gradient" flag per parameter: the flags are summed by the
-        # same Allreduce and tell which gradients are None on every rank
-        buf = np.empty(n + len(params), dtype=dtype)
-        offset = 0
-        for i, (p, c) in enumerate(zip(params, counts)):
-            g = p._grad
-            if g is None:
-                buf[offset:offset + c] = 0
-                buf[n + i] = 0
-            else:
-                buf[offset:offset + c] = g._data.reshape(-1)
-                buf[n + i] = 1
-            offset += c
-        if size > 1:
-            self.comm.Allreduce(self._MPI.IN_PLACE, buf, op=self._MPI.SUM)
-            np.divide(buf[:n], size, out=buf[:n])
-        offset = 0
-        for i, (p, c) in enumerate(zip(params, counts)):
-            if buf[n + i] == 0:
-                p._grad = None
-            else:
-                g = buf[offset:offset + c].reshape(p._data.shape)
-                if g.dtype != p._data.dtype:
-                    g = g.astype(p._data.dtype)
-                p._grad = Tensor(g)
-            offset += c
+        self.reducer.allreduce_remaining()
 
     # ------------------------------------------------------------------ helpers for the loop
     def allreduce(self, value, op="sum"):
@@ -245,30 +301,30 @@ class DistributedDataParallel(Module):
             >>> correct = ddp.allreduce(int((pred == y).sum()))
             >>> per_class = ddp.allreduce(np.bincount(y, minlength=10))
         """
-        return allreduce_value(self._MPI, self.comm, value, op)
+        return allreduce_value(self._group, value, op)
 
     def broadcast(self, value, root=0):
         """Rank ``root``'s ``value`` (str, bytes, number, bool, None, numpy array or Tensor) on
         every rank, e.g. the run directory that rank 0 chose. Every rank must call it."""
-        return broadcast_value(self._MPI, self.comm, value, root)
+        return broadcast_value(self._group, value, root)
 
     def barrier(self):
         """Wait until every rank gets here."""
-        self.comm.Barrier()
+        self._group.barrier()
 
     def parameters_in_sync(self, buffers=False):
         """Whether all ranks hold bit-identical parameters (and buffers, with ``buffers=True``).
 
-        One Allgather of a digest; every rank must call it. A cheap check for a training loop
-        that forgot :meth:`allreduce_gradients`. Buffers normally differ after a training step:
-        BatchNorm updates its running statistics from each rank's own shard.
+        One Allgather of a digest; every rank must call it. Buffers differ after a training step
+        unless ``forward_sync_buffers`` or ``SyncBatchNorm`` keep them equal: BatchNorm updates its
+        running statistics from each rank's own shard.
         """
         h = hashlib.sha256()
         tensors = list(self.module.parameters()) + (list(self.module.buffers()) if buffers else [])
         for t in tensors:
             h.update(np.ascontiguousarray(t._data).tobytes())
         digest = np.frombuffer(h.digest(), dtype=np.uint8).copy()
-        gathered = np.empty((self.comm.Get_size(), digest.size), dtype=np.uint8)
-        self.comm.Allgather(digest, gathered)
+        gathered = np.empty((self._group.size, digest.size), dtype=np.uint8)
+        self._group.allgather(digest, gathered, "parameters_in_sync")
         return bool((gathered == gathered[0]).all())
 

@@ -103,9 +103,14 @@ def require_mpi():
     return prefix
 
 
-def mpirun(n, script, *args, timeout=90, check=True):
+# "tcp": only the TCP transport between ranks (--mca btl self,tcp), the path separate machines use
+TRANSPORTS = {"shm": [], "tcp": ["--mca", "btl", "self,tcp"]}
+
+
+def mpirun(n, script, *args, timeout=90, check=True, transport="shm"):
     prefix = require_mpi()
-    cmd = prefix + ["-n", str(n), sys.executable, str(SCRIPTS / script)] + [str(a) for a in args]
+    cmd = (prefix + TRANSPORTS[transport] + ["-n", str(n), sys.executable, str(SCRIPTS / script)]
+           + [str(a) for a in args])
     code, out, err, seconds = run_group(cmd, timeout)
     if check and code != 0:
         raise AssertionError(f"{script} under mpirun -n {n} exited with {code}\nstdout:\n{out}\nstderr:\n{err}")
@@ -125,11 +130,11 @@ def results(tmp_path_factory):
     """Each (script, ranks) runs once per module; tests read its saved arrays."""
     cache = {}
 
-    def get(script, n, *args):
-        key = (script, n) + args
+    def get(script, n, *args, transport="shm"):
+        key = (script, n, transport) + args
         if key not in cache:
-            out = tmp_path_factory.mktemp(f"{Path(script).stem}_{n}")
-            mpirun(n, script, out, *args)
+            out = tmp_path_factory.mktemp(f"{Path(script).stem}_{n}_{transport}")
+            mpirun(n, script, out, *args, transport=transport)
             cache[key] = out
         return cache[key]
 
@@ -140,9 +145,9 @@ def results(tmp_path_factory):
 # single-process references
 
 
-def reference_model(seed):
+def reference_model(seed, with_unused=True):
     nl.manual_seed(seed)
-    return common.TinyNet()
+    return common.TinyNet(with_unused)
 
 
 def reference_gradients(n_samples, world_size):
@@ -154,7 +159,7 @@ def reference_gradients(n_samples, world_size):
 
 
 def reference_sgd(world_size):
-    model = reference_model(100)
+    model = reference_model(100, with_unused=False)
     opt = nl.optim.SGD(model.parameters(), **common.SGD_KW)
     x, y, batches = common.sgd_batches()
     for batch in batches:
@@ -209,10 +214,15 @@ def test_module_exports():
 # gradients of one step
 
 
-@pytest.mark.parametrize("n", [2, 3])
-def test_gradients_equal_single_process_on_whole_batch(results, n):
+# every launch runs under 2 and 3 ranks (3: an uneven split, padded as DistributedSampler pads),
+# over the default transports and over TCP only
+RANKS_AND_TRANSPORTS = [(2, "shm"), (3, "shm"), (2, "tcp"), (3, "tcp")]
+
+
+@pytest.mark.parametrize("n,transport", RANKS_AND_TRANSPORTS)
+def test_backward_averages_gradients_to_the_single_process_gradient(results, n, transport):
     n_samples = 10  # 3 ranks: padded to 12, 4 per rank
-    ranks = load_ranks(results("grad_step.py", n, n_samples), n)
+    ranks = load_ranks(results("grad_step.py", n, n_samples, transport=transport), n)
     model, expected = reference_gradients(n_samples, n)
 
     # the shards cover the padded batch
@@ -225,8 +235,11 @@ def test_gradients_equal_single_process_on_whole_batch(results, n):
                                        err_msg=f"gradient of {name} on rank {rank}")
             # the same bits on every rank
             assert r["grad_net." + name].tobytes() == ranks[0]["grad_net." + name].tobytes(), name
-        # and really a combination of different local gradients
+        # no_sync() kept the local gradients local: they differ between ranks and are not the average
         assert not np.array_equal(ranks[0]["local_net." + name], ranks[1]["local_net." + name])
+        assert not np.allclose(ranks[0]["local_net." + name], ref, **GRAD_TOL)
+        # and the average is their mean
+        np.testing.assert_allclose(np.mean([r["local_net." + name] for r in ranks], axis=0), ref, **GRAD_TOL)
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -247,7 +260,8 @@ def test_missing_and_frozen_gradients(results, n):
         # frozen and unused parameters: no gradient anywhere, before or after
         for name in ("net.scale", "net.unused"):
             assert "local_" + name not in r and "grad_" + name not in r
-        # used on rank 0 only: the others count as zero, the average is rank 0's gradient / n
+        # used on rank 0 only (find_unused_parameters=True): the others count as zero, the
+        # average is rank 0's gradient / n
         assert ("local_rank0_only" in r) == (rank == 0)
         np.testing.assert_array_equal(r["grad_rank0_only"], np.arange(1, 6, dtype=np.float32) / n)
 
@@ -256,24 +270,30 @@ def test_missing_and_frozen_gradients(results, n):
 # training steps
 
 
-@pytest.mark.parametrize("n", [2, 3])
-def test_sgd_steps_keep_ranks_identical_and_match_single_process(results, n):
-    ranks = load_ranks(results("sgd_steps.py", n), n)
+@pytest.mark.parametrize("n,transport", RANKS_AND_TRANSPORTS)
+def test_sgd_steps_keep_ranks_identical_and_match_single_process(results, n, transport):
+    ranks = load_ranks(results("sgd_steps.py", n, transport=transport), n)
     # bit-identical after every step (the script also compared them through MPI)
     for r in ranks:
         assert r["digests"].tolist() == ranks[0]["digests"].tolist()
         assert len(r["digests"]) == common.SGD_STEPS
-    for name in common.TRAINABLE + ("scale", "unused"):
+    for name in common.TRAINABLE + ("scale",):
         for r in ranks:
             assert r[name].tobytes() == ranks[0][name].tobytes(), name
     expected = reference_sgd(n)
     for name, ref in expected.items():
         np.testing.assert_allclose(ranks[0][name], ref, **STEP_TOL, err_msg=name)
-    # the frozen and the unused parameters did not move
+    # the frozen parameter did not move, the others did
     start = reference_model(100)
     assert ranks[0]["scale"].tobytes() == start.scale._data.tobytes()
-    assert ranks[0]["unused"].tobytes() == start.unused._data.tobytes()
     assert not np.allclose(ranks[0]["w1"], start.w1._data)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_explicit_allreduce_gradients_after_backward_never_averages_twice(results, n):
+    plain = load_ranks(results("sgd_steps.py", n), n)
+    explicit = load_ranks(results("sgd_steps.py", n, "explicit"), n)
+    assert explicit[0]["digests"].tolist() == plain[0]["digests"].tolist()
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -298,6 +318,96 @@ def test_lenet_gradients_and_steps_match_single_process(results, n):
             assert r["param_" + name].tobytes() == ranks[0]["param_" + name].tobytes(), name
         np.testing.assert_allclose(ranks[0]["grad_" + name], grads[name], **GRAD_TOL, err_msg=name)
         np.testing.assert_allclose(ranks[0]["param_" + name], p._data, **STEP_TOL, err_msg=name)
+
+
+# ---------------------------------------------------------------------------------------------
+# no_sync, SyncBatchNorm, unused parameters
+
+
+@pytest.mark.parametrize("n,transport", RANKS_AND_TRANSPORTS)
+def test_no_sync_accumulation_equals_the_large_batch_gradient(results, n, transport):
+    ranks = load_ranks(results("accumulate.py", n, transport=transport), n)
+    x, y, batches = common.no_sync_batches()
+    model = reference_model(100, with_unused=False)
+    for batch in batches:  # one process: the gradients of the micro-batches' mean losses, summed
+        common.loss_fn(model(nl.tensor(x[batch])), nl.tensor(y[batch])).backward()
+    local = reference_model(100, with_unused=False)
+    for batch in batches[:-1]:  # rank 0 inside no_sync: its own shards only
+        idx = batch[common.shard(len(batch), 0, n)]
+        common.loss_fn(local(nl.tensor(x[idx])), nl.tensor(y[idx])).backward()
+    for name, p in model.named_parameters():
+        if p.grad is None:
+            continue
+        np.testing.assert_allclose(ranks[0]["local_" + name], local.get_parameter(name).grad._data, **GRAD_TOL,
+                                   err_msg=f"{name}: no_sync must not average")
+        for r in ranks:
+            np.testing.assert_allclose(r["grad_" + name], p.grad._data, **GRAD_TOL, err_msg=name)
+            assert r["grad_" + name].tobytes() == ranks[0]["grad_" + name].tobytes(), name
+
+
+def reference_batchnorm_run(n):
+    """BNNet with plain BatchNorm2d on the whole batch of each step, in one process."""
+    nl.manual_seed(300)
+    model = common.BNNet()
+    opt = nl.optim.SGD(model.parameters(), lr=0.1)
+    x, y, batches = common.bn_data()
+    outs, grads = [], None
+    for batch in batches:
+        opt.zero_grad()
+        out = model(nl.tensor(x[batch]))
+        outs.append(out._data.copy())
+        common.loss_fn(out, nl.tensor(y[batch])).backward()
+        if grads is None:
+            grads = {name: p.grad._data.copy() for name, p in model.named_parameters()}
+        opt.step()
+    model.eval()
+    with nl.no_grad():
+        eval_out = model(nl.tensor(x[:4]))._data
+    return model, outs, grads, eval_out
+
+
+@pytest.mark.parametrize("n,transport", RANKS_AND_TRANSPORTS)
+def test_sync_batchnorm_equals_batchnorm_on_the_global_batch(results, n, transport):
+    ranks = load_ranks(results("sync_bn.py", n, transport=transport), n)
+    model, outs, grads, eval_out = reference_batchnorm_run(n)
+    tol = dict(rtol=2e-5, atol=2e-6)
+    for step, out in enumerate(outs):   # forward: each rank's rows of the global batch's output
+        for r in ranks:
+            rows = r[f"idx{step}"] - step * common.BN_BATCH
+            np.testing.assert_allclose(r[f"out{step}"], out[rows], **tol, err_msg=f"output of step {step}")
+    for name, ref in grads.items():     # backward through the synchronised statistics
+        for r in ranks:
+            np.testing.assert_allclose(r["grad_" + name], ref, **tol, err_msg=f"gradient of {name}")
+            assert r["grad_" + name].tobytes() == ranks[0]["grad_" + name].tobytes(), name
+    for name, p in model.named_parameters():
+        np.testing.assert_allclose(ranks[0]["param_" + name], p._data, **tol, err_msg=name)
+    for name, b in model.named_buffers():   # running statistics of the global batch
+        for r in ranks:
+            np.testing.assert_allclose(r["buffer_" + name], b._data, **tol, err_msg=name)
+    for r in ranks:
+        np.testing.assert_allclose(r["eval_out"], eval_out, **tol)
+
+
+@pytest.mark.parametrize("n,transport", [(2, "shm"), (3, "shm"), (2, "tcp")])
+def test_unused_parameter_without_find_unused_parameters_is_pytorchs_error(n, transport):
+    code, out, err, seconds = mpirun(n, "unused.py", "error", transport=transport, timeout=90)
+    assert sorted(re.findall(r"unused error ok (\d+)", out)) == [str(r) for r in range(n)], out + err
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_unused_parameter_with_find_unused_parameters_trains(n):
+    code, out, err, seconds = mpirun(n, "unused.py", "find", timeout=90)
+    assert sorted(re.findall(r"unused find ok (\d+)", out)) == [str(r) for r in range(n)], out + err
+
+
+@pytest.mark.parametrize("n,transport", [(2, "shm"), (3, "shm"), (2, "tcp")])
+def test_a_rank_sleeping_past_the_timeout_ends_the_job(n, transport):
+    code, out, err, seconds = mpirun(n, "timeout.py", 2, transport=transport, timeout=120, check=False)
+    assert code != 0
+    assert "allreduce of gradient bucket 0 timed out after 2.0 s" in err, err
+    assert "uncaught exception; aborting the MPI job" in err
+    assert "passed the backward" not in out
+    assert seconds < 45, f"the job took {seconds:.1f} s to end (the sleeping rank sleeps 60 s)"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ comm = MPI.COMM_WORLD
 rank, size = comm.Get_rank(), comm.Get_size()
 
 nl.manual_seed(7 + rank)
-net = TinyNet()
+net = TinyNet(with_unused=False)
 ddp = DistributedDataParallel(net, comm=comm)
 assert ddp.module is net
 assert ddp.comm is comm and ddp.rank == rank and ddp.world_size == size
@@ -133,21 +133,36 @@ except TypeError:
     pass
 else:
     raise AssertionError("a function accepted as module")
-# a loop that never calls allreduce_gradients() is told so, once
+# PyTorch's constructor arguments: CPU-only device values, the deprecated broadcast_buffers
 import warnings  # noqa: E402
+from datetime import timedelta  # noqa: E402
 
-forgetful = DistributedDataParallel(TinyNet())
+other = DistributedDataParallel(TinyNet(with_unused=False), device_ids=["cpu"], output_device=nl.tensor(0.0).device,
+                                gradient_as_bucket_view=True, bucket_cap_mb=1, timeout=timedelta(minutes=2),
+                                process_group=comm, static_graph=False, init_sync=True)
+assert other.device_ids is None and other.output_device is None and other.timeout == 120.0
+assert other.broadcast_buffers and other.forward_sync_buffers and other.gradient_as_bucket_view
+assert ddp.timeout == 1800.0   # PyTorch's default: 30 minutes
+loss_fn(other(nl.tensor(x)), nl.tensor(y)).backward()
+views = [p.grad._data for p in other.module.parameters() if p.grad is not None]
+assert views and all(v.base is not None for v in views), "gradient_as_bucket_view: .grad views the bucket"
+for bad in ([0], ["cuda:0"]):
+    try:
+        DistributedDataParallel(TinyNet(with_unused=False), device_ids=bad)
+    except ValueError as ex:
+        assert "CPU" in str(ex), str(ex)
+    else:
+        raise AssertionError(f"device_ids={bad} accepted")
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    for _ in range(150):
-        forgetful(nl.tensor(x))
-    with nl.no_grad():
-        forgetful(nl.tensor(x))
-assert [str(w.message).split(":")[0] for w in caught] == ["DistributedDataParallel"], [str(w.message) for w in caught]
-assert "allreduce_gradients() was never called" in str(caught[0].message)
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    for _ in range(150):   # ddp has synced before: no warning
-        ddp(nl.tensor(x))
-assert not caught, [str(w.message) for w in caught]
+    quiet = DistributedDataParallel(TinyNet(with_unused=False), broadcast_buffers=False)
+assert not quiet.forward_sync_buffers
+assert [w.category for w in caught] == [FutureWarning] and "`broadcast_buffers` is deprecated" in str(caught[0].message)
+for bad_timeout in (0, -1.0, "10"):
+    try:
+        DistributedDataParallel(TinyNet(with_unused=False), timeout=bad_timeout)
+    except (TypeError, ValueError) as ex:
+        assert "timeout" in str(ex), str(ex)
+    else:
+        raise AssertionError(f"timeout={bad_timeout!r} accepted")
 print(f"api ok {rank}", flush=True)

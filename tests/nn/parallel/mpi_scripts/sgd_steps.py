@@ -1,7 +1,10 @@
-"""SGD_STEPS data-parallel SGD steps. Usage: mpirun -n N python sgd_steps.py OUT_DIR
+"""SGD_STEPS data-parallel SGD steps written as in PyTorch: zero_grad, backward, step.
+Usage: mpirun -n N python sgd_steps.py OUT_DIR [explicit]
 
-After every step the ranks compare digests of their parameter bytes (they must be identical);
-the final parameters go to OUT_DIR/rank<r>.npz."""
+With ``explicit`` the loop also calls ``allreduce_gradients()`` after backward (as custom loops
+and the trainer do): the result must be the same, never averaged twice. After every step the
+ranks compare digests of their parameter bytes (they must be identical); the final parameters go
+to OUT_DIR/rank<r>.npz."""
 import os
 import sys
 
@@ -14,11 +17,12 @@ from nnlite.nn.parallel.distributed import DistributedDataParallel
 from _common import SGD_KW, TinyNet, loss_fn, param_digest, sgd_batches, shard
 
 out_dir = sys.argv[1]
+explicit = len(sys.argv) > 2 and sys.argv[2] == "explicit"
 comm = MPI.COMM_WORLD
 rank, size = comm.Get_rank(), comm.Get_size()
 
 nl.manual_seed(100 + rank)
-ddp = DistributedDataParallel(TinyNet())
+ddp = DistributedDataParallel(TinyNet(with_unused=False))
 opt = nl.optim.SGD(ddp.parameters(), **SGD_KW)
 x, y, batches = sgd_batches()
 digests = []
@@ -27,7 +31,8 @@ for step, batch in enumerate(batches):
     opt.zero_grad()
     loss = loss_fn(ddp(nl.tensor(x[idx])), nl.tensor(y[idx]))
     loss.backward()
-    ddp.allreduce_gradients()
+    if explicit:
+        ddp.allreduce_gradients()
     opt.step()
     mine = param_digest(ddp.module)
     every = comm.allgather(mine)
