@@ -71,7 +71,7 @@ class SyncBatchNorm(_BatchNorm):
         if self.track_running_stats:
             tracked = self.num_batches_tracked
             tracked._data += 1
-            tracked._vc[0] += 1
+            tracked._bump_version()
             factor = 1.0 / float(tracked._data) if self.momentum is None else self.momentum
         running = (self.running_mean, self.running_var) if self.track_running_stats else (None, None)
         args = [input] + [t for t in (self.weight, self.bias) if t is not None]
@@ -140,8 +140,8 @@ class _SyncBatchNormFunction(Function):
             f = momentum
             running_mean._data[...] = (1 - f) * running_mean._data + f * mean
             running_var._data[...] = (1 - f) * running_var._data + f * (m2 / (total - 1))
-            running_mean._vc[0] += 1
-            running_var._vc[0] += 1
+            running_mean._bump_version()
+            running_var._bump_version()
         shape = [1, channels] + [1] * (data.ndim - 2)
         dtype = data.dtype
         xhat = (data - mean.astype(dtype).reshape(shape)) * invstd.astype(dtype).reshape(shape)
@@ -149,13 +149,13 @@ class _SyncBatchNormFunction(Function):
         out = xhat * weight if has_weight else xhat.copy()
         if has_bias:
             out += affine[1 if has_weight else 0]._data.reshape(shape)
-        ctx.save_arrays(xhat, invstd.astype(dtype), weight)
+        ctx.statistics = (xhat, invstd.astype(dtype), weight)  # arrays: this backward is first order only
         ctx.layout = (axes, shape, total[0], group, has_weight, has_bias)
         return _make(out.astype(dtype, copy=False))
 
     @staticmethod
     def backward(ctx, grad):
-        xhat, invstd, weight = ctx.saved_arrays
+        xhat, invstd, weight = ctx.statistics
         axes, shape, total, group, has_weight, has_bias = ctx.layout
         gy = grad._data
         grads = []

@@ -18,7 +18,7 @@ import weakref
 import numpy as np
 
 from ...autograd.engine import queue_callback
-from ...autograd.function import AccumulateGrad
+from ...autograd.node import AccumulateGrad
 from ...autograd.tensor import Tensor, _make
 from ._mpi import check_same_on_all_ranks
 
