@@ -11,6 +11,7 @@ import numpy as np
 from . import dtypes as _dtypes
 from . import grad_mode
 from ._formatting import tensor_repr
+from ..device import CPU as _CPU, check_device, device  # noqa: F401  (re-exported)
 
 _grad_state = grad_mode._state
 _new = object.__new__
@@ -39,38 +40,6 @@ class Size(tuple):
         for s in self:
             n *= s
         return n
-
-
-class device:
-    """The only device nnlite has: the CPU."""
-
-    __slots__ = ()
-    type = "cpu"
-    index = None
-
-    def __repr__(self):
-        return "device(type='cpu')"
-
-    def __str__(self):
-        return "cpu"
-
-    def __eq__(self, other):
-        return isinstance(other, device) or other == "cpu"
-
-    def __hash__(self):
-        return hash("cpu")
-
-
-_CPU = device()
-
-
-def check_device(d):
-    """Accept ``"cpu"`` (or a cpu ``device``); any other device is a clear error."""
-    if d is None or isinstance(d, device):
-        return
-    name = str(d)
-    if name != "cpu" and not name.startswith("cpu:"):
-        raise RuntimeError(f"nnlite runs on the CPU only; device '{name}' is not available")
 
 
 class Tensor:
@@ -376,11 +345,23 @@ class Tensor:
             return self.clone() if copy else self
         return _ops.ToDtype.apply(self, dtype=_dtypes.to_numpy_dtype(dtype))
 
-    def cpu(self):
+    def cpu(self, memory_format=None):
         return self
 
-    def cuda(self, *args, **kwargs):
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
         check_device("cuda")
+
+    # pinned (page-locked) memory only matters for copies to an accelerator: a no-op here
+    def pin_memory(self, device=None):
+        return self
+
+    def is_pinned(self, device=None):
+        return False
+
+    is_cpu = True
+
+    def get_device(self):
+        return -1
 
     def type(self, dtype=None):
         if dtype is None:
