@@ -12,6 +12,11 @@ from . import grad_mode
 from .dtypes import from_numpy_dtype
 
 
+def _scalar_type(np_dtype):
+    """PyTorch's scalar type name (``Float``, ``Long``, ...) of a numpy dtype."""
+    return from_numpy_dtype(np_dtype)._tensor_type[:-len("Tensor")]
+
+
 def _shape_text(shape):
     return f"[{', '.join(map(str, shape))}]"
 
@@ -31,8 +36,8 @@ def write_out(name, result, out, inputs=()):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     src, dst = result._data, out._data
     if src.dtype != dst.dtype and not np.can_cast(src.dtype, dst.dtype, "same_kind"):
-        raise RuntimeError(f"result type {from_numpy_dtype(src.dtype).name.capitalize()} can't be cast to the "
-                           f"desired output type {from_numpy_dtype(dst.dtype).name.capitalize()}")
+        raise RuntimeError(f"result type {_scalar_type(src.dtype)} can't be cast to the desired output type "
+                           f"{_scalar_type(dst.dtype)}")
     if dst.shape != src.shape:
         if dst.size:
             warnings.warn(f"An output with one or more elements was resized since it had shape "
