@@ -71,9 +71,10 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
         return
     total = total_norm._data if isinstance(total_norm, Tensor) else np.asarray(total_norm, np.float32)
     coef = np.minimum(np.asarray(float(max_norm), total.dtype) / (total + np.asarray(1e-6, total.dtype)), 1.0)
-    for g in grads:
-        np.multiply(g._data, coef.astype(g._data.dtype), out=g._data)
-        g._bump_version()
+    with np.errstate(invalid="ignore"):  # a non-finite norm scales to NaN, as in PyTorch
+        for g in grads:
+            np.multiply(g._data, coef.astype(g._data.dtype), out=g._data)
+            g._bump_version()
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
