@@ -631,10 +631,10 @@ def _jitter_range(value, name, center=1.0, bound=(0, float("inf")), clip_first_o
             value[0] = max(value[0], 0.0)
     elif isinstance(value, (tuple, list)) and len(value) == 2:
         value = [float(value[0]), float(value[1])]
-        if not bound[0] <= value[0] <= value[1] <= bound[1]:
-            raise ValueError(f"{name} values should be between {bound}, but got {value}.")
     else:
         raise TypeError(f"{name} should be a single number or a list/tuple with length 2.")
+    if not bound[0] <= value[0] <= value[1] <= bound[1]:
+        raise ValueError(f"{name} values should be between {bound}, but got {value}.")
     return None if value[0] == value[1] == center else value
 
 
