@@ -10,7 +10,7 @@ Example:
 from .autograd.dtypes import (dtype, float16, half, float32, float, float64, double, int8, uint8, int16, short,
                               int32, int, int64, long, uint16, uint32, uint64, bool)
 from .autograd.tensor import Tensor, Size
-from .device import device
+from .device import device, set_default_device, get_default_device
 from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
                                  is_inference_mode_enabled)
 from .autograd.legacy import (FloatTensor, DoubleTensor, HalfTensor, ByteTensor, CharTensor, ShortTensor,

@@ -108,3 +108,14 @@ def check_device(d):
     if d._type != "cpu":
         raise RuntimeError(f"nnlite runs on the CPU only; device '{d}' is not available "
                            f"(use nl.device('cpu'): nl.cuda.is_available() is False)")
+
+
+def set_default_device(device):
+    """Accept the CPU (or ``None``) as the default device, as ``torch.set_default_device``; any
+    other device raises (nnlite runs on the CPU)."""
+    check_device(device)
+
+
+def get_default_device():
+    """``device(type='cpu')``: the device new tensors are made on."""
+    return CPU

@@ -74,6 +74,15 @@ def test_the_device_lines_of_pytorch_scripts_pick_the_cpu():
     device = "mps" if nl.backends.mps.is_available() else "cpu"
     assert device == "cpu"
     assert nl.accelerator.current_accelerator() is None and nl.accelerator.device_count() == 0
+    nl.set_default_device("cpu")
+    assert nl.get_default_device() == nl.device("cpu")
+    with nl.device("cpu"):
+        assert nl.zeros(1).device == nl.device("cpu")
+    with pytest.raises(RuntimeError, match="nnlite runs on the CPU only"):
+        nl.set_default_device("cuda")
+    with pytest.raises(RuntimeError, match="nnlite runs on the CPU only"):
+        with nl.device("cuda"):
+            pass
 
 
 # ---------------------------------------------------------------------- nl.cuda, nl.backends, nl.accelerator

@@ -468,7 +468,7 @@ class _PlaneTransform(Transform):
         return restore(self._batch(planes))
 
 
-def _size_arg(size, who):
+def _size_arg(size):
     if isinstance(size, numbers.Integral):
         return int(size)
     if not isinstance(size, (list, tuple)):
@@ -516,11 +516,11 @@ class Resize(_PlaneTransform):
     deterministic = True
 
     def __init__(self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=True):
-        self._size = _size_arg(size, "Resize")
+        self._size = _size_arg(size)
         self.size = size
         if max_size is not None and not (isinstance(self._size, int) or len(self._size) == 1):
-            raise ValueError(f"max_size should only be passed if size specifies the length of the smaller edge, "
-                             f"i.e. size should be an int or a sequence of length 1 in torchscript mode.")
+            raise ValueError("max_size should only be passed if size specifies the length of the smaller edge, "
+                             "i.e. size should be an int or a sequence of length 1 in torchscript mode.")
         self.max_size = max_size
         self.interpolation = _interpolation(interpolation)
         self.antialias = antialias
@@ -583,7 +583,7 @@ class RandomResizedCrop(_PlaneTransform):
         if not isinstance(scale, (tuple, list)) or not isinstance(ratio, (tuple, list)):
             raise TypeError("Scale and ratio should be sequences")
         if scale[0] > scale[1] or ratio[0] > ratio[1]:
-            warnings.warn("Scale and ratio should be of kind (min, max)")
+            warnings.warn("Scale and ratio should be of kind (min, max)", stacklevel=2)
         self.scale = scale
         self.ratio = ratio
         self.interpolation = _interpolation(interpolation)

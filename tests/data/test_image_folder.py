@@ -1,5 +1,5 @@
 """ImageFolder (PNG/JPEG files in class folders, decoded by Pillow) and FakeData."""
-import builtins
+import sys
 
 import numpy as np
 import pytest
@@ -77,14 +77,8 @@ def test_is_valid_file_and_empty_classes(image_root, tmp_path):
 def test_without_pillow_the_error_names_the_extra(image_root, monkeypatch):
     root, _ = image_root
     data = datasets.ImageFolder(root)
-    real_import = builtins.__import__
-
-    def no_pil(name, *args, **kwargs):
-        if name == "PIL" or name.startswith("PIL."):
-            raise ImportError("No module named 'PIL'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_pil)
+    monkeypatch.setitem(sys.modules, "PIL", None)  # as if Pillow were not installed
+    monkeypatch.setitem(sys.modules, "PIL.Image", None)
     with pytest.raises(ImportError, match=r"ImageFolder .*needs Pillow.*pip install 'nnlite\[vision\]'"):
         data[0]
 

@@ -1,4 +1,6 @@
 """make_grid and save_image, checked against torchvision's documented layout."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -79,14 +81,7 @@ def test_save_image_tiles_a_batch(tmp_path):
 
 
 def test_save_image_without_pillow_names_the_extra(monkeypatch, tmp_path):
-    import builtins
-    real_import = builtins.__import__
-
-    def no_pil(name, *args, **kwargs):
-        if name == "PIL" or name.startswith("PIL."):
-            raise ImportError("No module named 'PIL'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_pil)
+    monkeypatch.setitem(sys.modules, "PIL", None)  # as if Pillow were not installed
+    monkeypatch.setitem(sys.modules, "PIL.Image", None)
     with pytest.raises(ImportError, match=r"pip install 'nnlite\[vision\]'"):
         save_image(nl.rand(1, 2, 2), tmp_path / "x.png")

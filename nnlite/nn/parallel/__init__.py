@@ -9,7 +9,7 @@ the same name); the module stays importable by its full path
 """
 import importlib.util
 
-from . import data_parallel as _data_parallel
+from . import data_parallel as _data_parallel  # noqa: F401  (the module, under the name the function hides)
 from .data_parallel import DataParallel
 from .functional import data_parallel
 
