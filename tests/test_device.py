@@ -158,7 +158,9 @@ CREATION = [
     lambda d: nl.zeros_like(nl.ones(2), device=d), lambda d: nl.ones_like(nl.ones(2), device=d),
     lambda d: nl.empty_like(nl.ones(2), device=d), lambda d: nl.rand_like(nl.ones(2), device=d),
     lambda d: nl.randn_like(nl.ones(2), device=d), lambda d: nl.full_like(nl.ones(2), 3.0, device=d),
-    lambda d: nn.Linear(2, 2, device=d), lambda d: nn.Conv2d(1, 1, 1, device=d),
+    lambda d: nl.ones(2).new_tensor([1.0], device=d), lambda d: nl.ones(2).new_zeros(2, device=d),
+    lambda d: nl.ones(2).new_ones(2, device=d), lambda d: nl.ones(2).new_full((2,), 3.0, device=d),
+    lambda d: nl.ones(2).new_empty(2, device=d), lambda d: nn.Linear(2, 2, device=d), lambda d: nn.Conv2d(1, 1, 1, device=d),
     lambda d: nn.BatchNorm2d(2, device=d),
 ]
 

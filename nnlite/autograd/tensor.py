@@ -389,21 +389,25 @@ class Tensor:
     def byte(self):
         return self.to(_dtypes.uint8)
 
-    def new_tensor(self, data, dtype=None, requires_grad=False):
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         from .creation import tensor
-        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None):
-        return _make(np.zeros(_shape_arg(size), dtype=_dtypes.to_numpy_dtype(dtype or self.dtype)))
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        from .creation import zeros
+        return zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def new_ones(self, *size, dtype=None):
-        return _make(np.ones(_shape_arg(size), dtype=_dtypes.to_numpy_dtype(dtype or self.dtype)))
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        from .creation import ones
+        return ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def new_full(self, size, fill_value, dtype=None):
-        return _make(np.full(_shape_arg((size,)), fill_value, dtype=_dtypes.to_numpy_dtype(dtype or self.dtype)))
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        from .creation import full
+        return full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def new_empty(self, *size, dtype=None):
-        return _make(np.empty(_shape_arg(size), dtype=_dtypes.to_numpy_dtype(dtype or self.dtype)))
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        from .creation import empty
+        return empty(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     # ------------------------------------------------------------------ in-place plumbing
     def _check_inplace(self):
