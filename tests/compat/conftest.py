@@ -39,6 +39,10 @@ def mnist_root(tmp_path_factory):
 def run_script(tmp_path, monkeypatch, capsys):
     """Run ``scripts/<name>.py`` as ``python <name>.py ARGS`` in a fresh working directory; returns
     the printed lines."""
+    import nnlite
+    for flag in ("benchmark", "deterministic"):  # scripts set these process-wide switches
+        monkeypatch.setattr(nnlite.backends.cudnn, flag, getattr(nnlite.backends.cudnn, flag))
+
     def run(name, *args):
         monkeypatch.chdir(tmp_path)
         monkeypatch.setattr(sys, "argv", [f"{name}.py", *map(str, args)])
