@@ -50,7 +50,3 @@ def run_script(tmp_path, monkeypatch, capsys):
         return capsys.readouterr().out.splitlines()
     return run
 
-
-def losses(lines, prefix):
-    """The numbers after ``prefix`` in the printed lines."""
-    return [float(line.rsplit(prefix, 1)[1].split()[0].rstrip(",")) for line in lines if prefix in line]

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from conftest import losses
+from compat_output import losses
 
 
 def test_mnist_classifier(mnist_root, run_script, tmp_path):
