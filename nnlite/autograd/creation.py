@@ -3,6 +3,7 @@ import numpy as np
 
 from . import ops
 from .dtypes import from_numpy_dtype, to_numpy_dtype
+from .out_arg import write_out
 from .random import default_generator
 from .tensor import Tensor, _make, _as_array, _shape_arg, check_device, _INT_REQUIRES_GRAD
 
@@ -54,6 +55,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
 
 
 def as_tensor(data, dtype=None, device=None):
+    check_device(device)
     if isinstance(data, Tensor) and dtype is None:
         return data
     if isinstance(data, np.ndarray) and dtype is None:
@@ -76,7 +78,8 @@ def from_numpy(array):
 
 def _filled(fill):
     def create(*size, dtype=None, device=None, requires_grad=False, out=None):
-        return _finish(fill(_shape_arg(size), _dtype_or(dtype)), requires_grad, device)
+        result = _finish(fill(_shape_arg(size), _dtype_or(dtype)), requires_grad, device)
+        return result if out is None else write_out(fill.__name__, result, out)
     return create
 
 
@@ -156,10 +159,11 @@ rand_like.__doc__ = "Uniform samples with ``t``'s shape; ``rand_like(x, dtype=nl
 
 
 def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
-    return full(t.shape, fill_value, dtype=t.dtype if dtype is None else dtype, requires_grad=requires_grad)
+    return full(t.shape, fill_value, dtype=t.dtype if dtype is None else dtype, device=device,
+                requires_grad=requires_grad)
 
 
-def cat(tensors, dim=0):
+def cat(tensors, dim=0, out=None):
     """Concatenate tensors along an existing dimension.
 
     Example:
@@ -172,20 +176,22 @@ def cat(tensors, dim=0):
         raise RuntimeError("nnlite.cat(): expected a non-empty list of Tensors")
     nd = tensors[0].ndim
     dim = dim % max(nd, 1) if -max(nd, 1) <= dim < max(nd, 1) else _bad_dim(dim, nd)
-    return ops.Cat.apply(*tensors, dim=dim)
+    result = ops.Cat.apply(*tensors, dim=dim)
+    return result if out is None else write_out("cat", result, out, tensors)
 
 
 concat = concatenate = cat
 
 
-def stack(tensors, dim=0):
+def stack(tensors, dim=0, out=None):
     """Join tensors of equal shape along a new dimension."""
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     nd = tensors[0].ndim + 1
     dim = dim % nd if -nd <= dim < nd else _bad_dim(dim, nd - 1)
-    return ops.Stack.apply(*tensors, dim=dim)
+    result = ops.Stack.apply(*tensors, dim=dim)
+    return result if out is None else write_out("stack", result, out, tensors)
 
 
 def _bad_dim(dim, nd):

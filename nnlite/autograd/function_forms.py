@@ -1,15 +1,17 @@
 """The ``nl.exp(t)``-style function forms of Tensor methods (kept apart: they shadow builtins)."""
 
 from .tensor_functions import FUNCTION_NAMES
+from .out_arg import write_out
 
 __all__ = []
 
 
 def _function(name):
-    def fn(input, *args, **kwargs):
-        return getattr(input, name)(*args, **kwargs)
+    def fn(input, *args, out=None, **kwargs):
+        result = getattr(input, name)(*args, **kwargs)
+        return result if out is None else write_out(name, result, out, (input, *args))
     fn.__name__ = name
-    fn.__doc__ = f"``nl.{name}(t, ...)`` is ``t.{name}(...)``."
+    fn.__doc__ = f"``nl.{name}(t, ...)`` is ``t.{name}(...)``; ``out=`` writes the result into a given tensor."
     return fn
 
 

@@ -55,6 +55,51 @@ class enable_grad(_GradModeContext):
     _enable = True
 
 
+class inference_mode(_GradModeContext):
+    """``inference_mode(mode=True)``, context manager and decorator: as ``no_grad`` when ``mode``
+    is True (nnlite has no separate inference tensors, so tensors made inside can later enter
+    autograd), a no-op when it is False.
+
+    Example:
+        >>> with nl.inference_mode():
+        ...     y = x * 2
+        >>> y.requires_grad
+        False
+    """
+
+    def __init__(self, mode=True):
+        self._mode = bool(mode)
+
+    def __enter__(self):
+        self._prev = _state[0]
+        if self._mode:
+            _state[0] = False
+            _inference_depth[0] += 1
+
+    def __exit__(self, *exc):
+        if self._mode:
+            _inference_depth[0] -= 1
+        _state[0] = self._prev
+        return False
+
+    def __call__(self, fn):
+        mode = self._mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return fn(*args, **kwargs)
+        return wrapper
+
+
+_inference_depth = [0]
+
+
+def is_inference_mode_enabled():
+    """True inside an active ``inference_mode``."""
+    return _inference_depth[0] > 0
+
+
 class set_grad_enabled(_GradModeContext):
     """Set graph recording on or off; as a function call, as a context manager or as a decorator.
 

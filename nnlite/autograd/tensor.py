@@ -20,6 +20,7 @@ from .ops.shape import assign as _assign
 from .sizes import Size, shape_arg as _shape_arg, wrap_dim as _wrap_dim
 from .tensor_functions import TensorFunctions
 from .tensor_methods import TensorMethods
+from ..device import CPU as _CPU, check_device, device  # noqa: F401  (re-exported)
 
 _grad_state = grad_mode._state
 _new = object.__new__
@@ -31,38 +32,6 @@ _NON_LEAF_GRAD = (
     "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
     "by mistake, make sure you access the leaf Tensor instead.")
 _INT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
-
-class device:
-    """The only device nnlite has: the CPU."""
-
-    __slots__ = ()
-    type = "cpu"
-    index = None
-
-    def __repr__(self):
-        return "device(type='cpu')"
-
-    def __str__(self):
-        return "cpu"
-
-    def __eq__(self, other):
-        return isinstance(other, device) or other == "cpu"
-
-    def __hash__(self):
-        return hash("cpu")
-
-
-_CPU = device()
-
-
-def check_device(d):
-    """Accept ``"cpu"`` (or a cpu ``device``); any other device is a clear error."""
-    if d is None or isinstance(d, device):
-        return
-    name = str(d)
-    if name != "cpu" and not name.startswith("cpu:"):
-        raise RuntimeError(f"nnlite runs on the CPU only; device '{name}' is not available")
-
 
 class Tensor(TensorMethods, TensorFunctions):
     """A multi-dimensional array with autograd, as ``torch.Tensor``.
@@ -383,7 +352,7 @@ class Tensor(TensorMethods, TensorFunctions):
             return self.clone() if copy else self
         return _ops.ToDtype.apply(self, dtype=_dtypes.to_numpy_dtype(dtype))
 
-    def cpu(self):
+    def cpu(self, memory_format=None):
         return self
 
     def share_memory_(self):
@@ -402,8 +371,20 @@ class Tensor(TensorMethods, TensorFunctions):
         from .._runtime import shared_memory
         return shared_memory.is_shared(self._data)
 
-    def cuda(self, *args, **kwargs):
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
         check_device("cuda")
+
+    # pinned (page-locked) memory only matters for copies to an accelerator: a no-op here
+    def pin_memory(self, device=None):
+        return self
+
+    def is_pinned(self, device=None):
+        return False
+
+    is_cpu = True
+
+    def get_device(self):
+        return -1
 
     def type(self, dtype=None):
         if dtype is None:
@@ -431,22 +412,25 @@ class Tensor(TensorMethods, TensorFunctions):
     def byte(self):
         return self.to(_dtypes.uint8)
 
-    def new_tensor(self, data, dtype=None, requires_grad=False):
-        array = data._data.copy() if isinstance(data, Tensor) else np.array(_as_array(data))
-        t = _make(array.astype(_dtypes.to_numpy_dtype(dtype or self.dtype), copy=False))
-        return t.requires_grad_(True) if requires_grad else t
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        from .creation import tensor
+        return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None):
-        return _make(np.zeros(_shape_arg(size), dtype=_dtypes.to_numpy_dtype(dtype or self.dtype)))
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        from .creation import zeros
+        return zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def new_ones(self, *size, dtype=None):
-        return _make(np.ones(_shape_arg(size), dtype=_dtypes.to_numpy_dtype(dtype or self.dtype)))
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        from .creation import ones
+        return ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def new_full(self, size, fill_value, dtype=None):
-        return _make(np.full(_shape_arg((size,)), fill_value, dtype=_dtypes.to_numpy_dtype(dtype or self.dtype)))
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        from .creation import full
+        return full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def new_empty(self, *size, dtype=None):
-        return _make(np.empty(_shape_arg(size), dtype=_dtypes.to_numpy_dtype(dtype or self.dtype)))
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        from .creation import empty
+        return empty(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     # ------------------------------------------------------------------ in-place plumbing
     def _check_inplace(self):

@@ -7,14 +7,20 @@ channels-first (``HW``, ``CHW``; a batch is ``NCHW``), as a dataset's raw images
 batch there is ``NHW``. Random transforms draw from numpy's global RNG (each DataLoader worker
 seeds it), one draw per image, so each image of a batch gets its own crop or flip.
 """
+import enum
+import math
 import numbers
+import warnings
 
 import numpy as np
 
-from . import _core
+from . import _core, _image_ops
+from .._pillow import import_pillow, is_pil_image
 
 __all__ = ["Transform", "Compose", "ToTensor", "Normalize", "RandomCrop", "RandomHorizontalFlip", "Lambda",
-           "apply_batch"]
+           "apply_batch", "InterpolationMode", "Resize", "CenterCrop", "RandomResizedCrop", "ColorJitter",
+           "Grayscale", "RandomGrayscale", "RandomRotation", "Pad", "ToPILImage", "PILToTensor",
+           "ConvertImageDtype"]
 
 
 def apply_batch(transform, batch):
@@ -199,6 +205,30 @@ def _layout(x, batched):
     raise ValueError(f"expected {what}, got shape {tuple(arr.shape)}")
 
 
+def _padding_ltrb(padding):
+    """torchvision's padding forms (an int for all sides, ``(left/right, top/bottom)`` or
+    ``(left, top, right, bottom)``) as ``(left, top, right, bottom)``."""
+    if isinstance(padding, numbers.Integral):
+        padding = (int(padding),) * 4
+    else:
+        padding = tuple(int(p) for p in padding)
+        if len(padding) == 1:
+            padding = padding * 4
+        elif len(padding) == 2:
+            padding = (padding[0], padding[1], padding[0], padding[1])
+        elif len(padding) != 4:
+            raise ValueError(f"Padding must be an int or a 1, 2, or 4 element tuple, not a {len(padding)} element "
+                             f"tuple")
+    if min(padding) < 0:
+        raise ValueError(f"padding must be non-negative, got {padding!r}")
+    return padding
+
+
+def _check_padding_mode(padding_mode):
+    if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
+        raise ValueError("Padding mode should be either constant, edge, reflect or symmetric")
+
+
 def _wrap(out, is_t):
     return _core.from_numpy(out) if is_t else out
 
@@ -223,20 +253,8 @@ class RandomCrop(Transform):
     def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
         self.size = _pair(size, "size")
         if padding is not None:
-            if isinstance(padding, numbers.Integral):
-                padding = (int(padding),) * 4
-            else:
-                padding = tuple(int(p) for p in padding)
-                if len(padding) == 1:
-                    padding = padding * 4
-                elif len(padding) == 2:
-                    padding = (padding[0], padding[1], padding[0], padding[1])
-                elif len(padding) != 4:
-                    raise ValueError(f"padding must be an int or a sequence of 1, 2 or 4 ints, got {padding!r}")
-            if min(padding) < 0:
-                raise ValueError(f"padding must be non-negative, got {padding!r}")
-        if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
-            raise ValueError(f"padding_mode must be constant, edge, reflect or symmetric, got {padding_mode!r}")
+            padding = _padding_ltrb(padding)
+        _check_padding_mode(padding_mode)
         self.padding = padding  # (left, top, right, bottom)
         self.pad_if_needed = pad_if_needed
         self.fill = fill
@@ -362,3 +380,509 @@ class Lambda(Transform):
 
     def __repr__(self):
         return f"Lambda({getattr(self.lambd, '__name__', repr(self.lambd))})"
+
+
+# ====================================================================== torchvision's vision transforms
+# The transforms below work on an image's planes: any input (HW / HWC array, HW / CHW tensor, a
+# batch, a PIL image) is viewed as a channels-first array ``(..., C, H, W)``, changed by the
+# functions of ``_image_ops``, and returned in the layout and type it came in.
+
+class InterpolationMode(enum.Enum):
+    """Interpolation modes, as ``torchvision.transforms.InterpolationMode``."""
+
+    NEAREST = "nearest"
+    NEAREST_EXACT = "nearest-exact"
+    BILINEAR = "bilinear"
+    BICUBIC = "bicubic"
+    BOX = "box"
+    HAMMING = "hamming"
+    LANCZOS = "lanczos"
+
+
+# Pillow's integer constants, which torchvision also accepts
+_PIL_INTERPOLATION = {0: InterpolationMode.NEAREST, 2: InterpolationMode.BILINEAR, 3: InterpolationMode.BICUBIC,
+                      4: InterpolationMode.BOX, 5: InterpolationMode.HAMMING, 1: InterpolationMode.LANCZOS}
+_SUPPORTED = (InterpolationMode.NEAREST, InterpolationMode.NEAREST_EXACT, InterpolationMode.BILINEAR,
+              InterpolationMode.BICUBIC)
+
+
+def _interpolation(mode, allowed=_SUPPORTED):
+    if isinstance(mode, numbers.Integral) and mode in _PIL_INTERPOLATION:
+        mode = _PIL_INTERPOLATION[int(mode)]
+    elif isinstance(mode, str):
+        mode = InterpolationMode(mode)
+    if not isinstance(mode, InterpolationMode):
+        raise TypeError("Argument interpolation should be a InterpolationMode or a corresponding Pillow integer "
+                        "constant")
+    if mode not in allowed:
+        raise ValueError(f"interpolation {mode.value!r} is not supported here; use one of "
+                         f"{', '.join(m.value for m in allowed)}")
+    return mode
+
+
+def _planes(img, batched):
+    """``(planes, restore)``: ``img`` as a ``(..., C, H, W)`` array, and the function that turns a
+    result in that layout back into ``img``'s layout and type."""
+    if is_pil_image(img):
+        mode = img.mode
+        planes, restore = _planes(np.asarray(img), batched=False)
+        image_module = import_pillow("ToPILImage")
+        return planes, lambda out: image_module.fromarray(restore(out), mode=mode if mode in ("L", "RGB", "RGBA")
+                                                          else None)
+    is_t = _core.is_tensor(img)
+    arr = _core.array_of(img) if is_t else np.asarray(img)
+    nd = arr.ndim
+    if is_t and nd in (3, 4):
+        return arr, _core.from_numpy
+    if is_t and nd == 2:
+        return arr[None], lambda out: _core.from_numpy(np.ascontiguousarray(out[0]))
+    if not is_t and (nd == 2 or (nd == 3 and batched)):  # HW, or an NHW batch: one channel
+        return arr[..., None, :, :], lambda out: np.ascontiguousarray(out[..., 0, :, :])
+    if not is_t and nd in (3, 4):  # HWC, NHWC
+        return np.moveaxis(arr, -1, -3), lambda out: np.ascontiguousarray(np.moveaxis(out, -3, -1))
+    what = "a batch (NHW, NHWC array or NCHW tensor)" if batched else "an image (HW, HWC array, CHW tensor)"
+    raise ValueError(f"expected {what}, got shape {tuple(arr.shape)}")
+
+
+class _PlaneTransform(Transform):
+    """A transform written once on ``(..., C, H, W)`` planes. ``_image(planes)`` transforms one
+    image (``(C, H, W)``); ``_batch`` transforms ``(N, C, H, W)``: image by image by default (each
+    draws its own random parameters), or all at once in deterministic transforms."""
+
+    deterministic = False
+
+    def _image(self, planes):
+        raise NotImplementedError
+
+    def _batch(self, planes):
+        if self.deterministic:
+            return self._image(planes)
+        return np.stack([self._image(p) for p in planes])
+
+    def __call__(self, img):
+        planes, restore = _planes(img, batched=False)
+        return restore(self._batch(planes) if planes.ndim == 4 else self._image(planes))
+
+    def apply_batch(self, batch):
+        planes, restore = _planes(batch, batched=True)
+        return restore(self._batch(planes))
+
+
+def _size_arg(size):
+    if isinstance(size, numbers.Integral):
+        return int(size)
+    if not isinstance(size, (list, tuple)):
+        raise TypeError(f"Size should be int or sequence. Got {type(size)}")
+    if len(size) not in (1, 2):
+        raise ValueError("If size is a sequence, it should have 1 or 2 values")
+    return [int(s) for s in size]
+
+
+def _resized_size(height, width, size, max_size):
+    """torchvision's output size: ``[h, w]`` as given, or the shorter edge made ``size`` with the
+    aspect ratio kept (the longer edge at most ``max_size``)."""
+    if isinstance(size, list) and len(size) == 2:
+        return size[0], size[1]
+    short_target = size if isinstance(size, int) else size[0]
+    short, long = (width, height) if width <= height else (height, width)
+    new_short, new_long = short_target, int(short_target * long / short)
+    if max_size is not None:
+        if max_size <= short_target:
+            raise ValueError(f"max_size = {max_size} must be strictly greater than the requested size for the "
+                             f"smaller edge size = {size}")
+        if new_long > max_size:
+            new_short, new_long = int(max_size * new_short / new_long), max_size
+    return (new_long, new_short) if width <= height else (new_short, new_long)
+
+
+class Resize(_PlaneTransform):
+    """Resize to ``size``: ``(h, w)``, or an int for the shorter edge (aspect ratio kept, the
+    longer edge capped by ``max_size``), as ``torchvision.transforms.Resize``.
+
+    Args:
+        size: ``(h, w)``, or an int (or one-element sequence) for the shorter edge.
+        interpolation: ``InterpolationMode.BILINEAR`` (default), ``NEAREST``, ``NEAREST_EXACT``
+            or ``BICUBIC`` (or Pillow's integer constants).
+        max_size: the largest allowed longer edge when ``size`` is an int.
+        antialias: low-pass filter when shrinking (bilinear and bicubic), as Pillow always does.
+
+    Integer images are rounded. Works on HW/HWC arrays, CHW tensors and batches.
+
+    Example:
+        >>> Resize(16)(nl.rand(3, 32, 48)).shape
+        nnlite.Size([3, 16, 24])
+    """
+
+    deterministic = True
+
+    def __init__(self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=True):
+        self._size = _size_arg(size)
+        self.size = size
+        if max_size is not None and not (isinstance(self._size, int) or len(self._size) == 1):
+            raise ValueError("max_size should only be passed if size specifies the length of the smaller edge, "
+                             "i.e. size should be an int or a sequence of length 1 in torchscript mode.")
+        self.max_size = max_size
+        self.interpolation = _interpolation(interpolation)
+        self.antialias = antialias
+
+    def _image(self, planes):
+        height, width = planes.shape[-2:]
+        out_size = _resized_size(height, width, self._size, self.max_size)
+        return _image_ops.resize(planes, out_size, self.interpolation.value, bool(self.antialias))
+
+    def __repr__(self):
+        return (f"Resize(size={self.size}, interpolation={self.interpolation.value}, max_size={self.max_size}, "
+                f"antialias={self.antialias})")
+
+
+def _center_crop(planes, out_h, out_w):
+    """torchvision's centre crop: zero padding first when the crop is larger than the image."""
+    height, width = planes.shape[-2:]
+    if out_h > height or out_w > width:
+        pad_w, pad_h = max(out_w - width, 0), max(out_h - height, 0)
+        planes = _image_ops.pad(planes, pad_w // 2, pad_h // 2, (pad_w + 1) // 2, (pad_h + 1) // 2)
+        height, width = planes.shape[-2:]
+    top = int(round((height - out_h) / 2.0))
+    left = int(round((width - out_w) / 2.0))
+    return _image_ops.crop(planes, top, left, out_h, out_w)
+
+
+class CenterCrop(_PlaneTransform):
+    """Crop the centre ``size`` (an int for a square), zero-padding an image smaller than it, as
+    ``torchvision.transforms.CenterCrop``.
+
+    Example:
+        >>> CenterCrop(24)(np.zeros((32, 32, 3), np.uint8)).shape
+        (24, 24, 3)
+    """
+
+    deterministic = True
+
+    def __init__(self, size):
+        self.size = _pair(size, "size")
+
+    def _image(self, planes):
+        return _center_crop(planes, *self.size)
+
+    def __repr__(self):
+        return f"CenterCrop(size={self.size})"
+
+
+class RandomResizedCrop(_PlaneTransform):
+    """Crop a random area (a ``scale`` fraction of the image, aspect ratio in ``ratio``) and resize
+    it to ``size``, as ``torchvision.transforms.RandomResizedCrop`` (ten tries, then a centre crop).
+
+    Example:
+        >>> RandomResizedCrop(224)(np.zeros((300, 400, 3), np.uint8)).shape
+        (224, 224, 3)
+    """
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0),
+                 interpolation=InterpolationMode.BILINEAR, antialias=True):
+        self.size = _pair(size, "size")
+        if not isinstance(scale, (tuple, list)) or not isinstance(ratio, (tuple, list)):
+            raise TypeError("Scale and ratio should be sequences")
+        if scale[0] > scale[1] or ratio[0] > ratio[1]:
+            warnings.warn("Scale and ratio should be of kind (min, max)", stacklevel=2)
+        self.scale = scale
+        self.ratio = ratio
+        self.interpolation = _interpolation(interpolation)
+        self.antialias = antialias
+
+    @staticmethod
+    def get_params(img, scale, ratio):
+        """``(top, left, height, width)`` of a random crop of ``img`` (an image, or its ``(H, W)``)."""
+        height, width = img if isinstance(img, tuple) else _planes(img, batched=False)[0].shape[-2:]
+        area = height * width
+        log_ratio = np.log(np.asarray(ratio, dtype=np.float64))
+        for _ in range(10):
+            target_area = area * np.random.uniform(scale[0], scale[1])
+            aspect = math.exp(np.random.uniform(log_ratio[0], log_ratio[1]))
+            w = int(round(math.sqrt(target_area * aspect)))
+            h = int(round(math.sqrt(target_area / aspect)))
+            if 0 < w <= width and 0 < h <= height:
+                return np.random.randint(0, height - h + 1), np.random.randint(0, width - w + 1), h, w
+        in_ratio = width / height
+        if in_ratio < min(ratio):
+            w, h = width, int(round(width / min(ratio)))
+        elif in_ratio > max(ratio):
+            h, w = height, int(round(height * max(ratio)))
+        else:
+            w, h = width, height
+        return (height - h) // 2, (width - w) // 2, h, w
+
+    def _image(self, planes):
+        top, left, h, w = self.get_params(tuple(planes.shape[-2:]), self.scale, self.ratio)
+        window = _image_ops.crop(planes, top, left, h, w)
+        return _image_ops.resize(window, self.size, self.interpolation.value, bool(self.antialias))
+
+    def __repr__(self):
+        return (f"RandomResizedCrop(size={self.size}, scale={tuple(round(s, 4) for s in self.scale)}, "
+                f"ratio={tuple(round(r, 4) for r in self.ratio)}, interpolation={self.interpolation.value}, "
+                f"antialias={self.antialias})")
+
+
+def _jitter_range(value, name, center=1.0, bound=(0, float("inf")), clip_first_on_zero=True):
+    if isinstance(value, numbers.Number):
+        if value < 0:
+            raise ValueError(f"If {name} is a single number, it must be non negative.")
+        value = [center - float(value), center + float(value)]
+        if clip_first_on_zero:
+            value[0] = max(value[0], 0.0)
+    elif isinstance(value, (tuple, list)) and len(value) == 2:
+        value = [float(value[0]), float(value[1])]
+    else:
+        raise TypeError(f"{name} should be a single number or a list/tuple with length 2.")
+    if not bound[0] <= value[0] <= value[1] <= bound[1]:
+        raise ValueError(f"{name} values should be between {bound}, but got {value}.")
+    return None if value[0] == value[1] == center else value
+
+
+class ColorJitter(_PlaneTransform):
+    """Randomly change brightness, contrast, saturation and hue, in a random order, as
+    ``torchvision.transforms.ColorJitter``.
+
+    Args:
+        brightness, contrast, saturation: ``b`` draws a factor from ``[max(0, 1 - b), 1 + b]``;
+            ``(min, max)`` from that range.
+        hue: ``h`` (at most 0.5) draws a hue shift from ``[-h, h]``; or ``(min, max)``.
+
+    Images are RGB (3 channels) or grayscale (1 channel: saturation and hue leave it unchanged),
+    floating in [0, 1] or uint8.
+
+    Example:
+        >>> ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)(image)
+    """
+
+    def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
+        self.brightness = _jitter_range(brightness, "brightness")
+        self.contrast = _jitter_range(contrast, "contrast")
+        self.saturation = _jitter_range(saturation, "saturation")
+        self.hue = _jitter_range(hue, "hue", center=0, bound=(-0.5, 0.5), clip_first_on_zero=False)
+
+    @staticmethod
+    def get_params(brightness, contrast, saturation, hue):
+        """``(order, b, c, s, h)``: the order of the four adjustments and their factors (``None``
+        for an adjustment that is off)."""
+        order = np.random.permutation(4)
+        factors = [None if r is None else float(np.random.uniform(r[0], r[1]))
+                   for r in (brightness, contrast, saturation, hue)]
+        return (order, *factors)
+
+    def _image(self, planes):
+        order, *factors = self.get_params(self.brightness, self.contrast, self.saturation, self.hue)
+        adjust = (_image_ops.adjust_brightness, _image_ops.adjust_contrast, _image_ops.adjust_saturation,
+                  _image_ops.adjust_hue)
+        for k in order:
+            if factors[k] is not None:
+                planes = adjust[k](planes, factors[k])
+        return planes
+
+    def __repr__(self):
+        return (f"ColorJitter(brightness={self.brightness}, contrast={self.contrast}, "
+                f"saturation={self.saturation}, hue={self.hue})")
+
+
+def _grayscale(planes, channels):
+    gray = _image_ops.rgb_to_grayscale(planes)
+    return np.repeat(gray, channels, axis=-3) if channels > 1 else gray
+
+
+class Grayscale(_PlaneTransform):
+    """RGB to grayscale (``0.2989 R + 0.587 G + 0.114 B``) with ``num_output_channels`` (1 or 3)
+    equal channels, as ``torchvision.transforms.Grayscale``."""
+
+    deterministic = True
+
+    def __init__(self, num_output_channels=1):
+        if num_output_channels not in (1, 3):
+            raise ValueError("num_output_channels should be either 1 or 3")
+        self.num_output_channels = num_output_channels
+
+    def _image(self, planes):
+        return _grayscale(planes, self.num_output_channels)
+
+    def __repr__(self):
+        return f"Grayscale(num_output_channels={self.num_output_channels})"
+
+
+class RandomGrayscale(_PlaneTransform):
+    """Grayscale with probability ``p``, keeping the number of channels."""
+
+    def __init__(self, p=0.1):
+        self.p = p
+
+    def _image(self, planes):
+        if np.random.random() < self.p:
+            return _grayscale(planes, planes.shape[-3])
+        return planes
+
+    def __repr__(self):
+        return f"RandomGrayscale(p={self.p})"
+
+
+class RandomRotation(_PlaneTransform):
+    """Rotate by an angle drawn from ``degrees`` (``d`` means ``(-d, d)``), counter-clockwise, as
+    ``torchvision.transforms.RandomRotation``.
+
+    Args:
+        degrees: ``d`` or ``(min, max)`` in degrees.
+        interpolation: ``InterpolationMode.NEAREST`` (default) or ``BILINEAR``.
+        expand: grow the output to hold the whole rotated image (single images only).
+        center: ``(x, y)`` in pixels; the image centre by default.
+        fill: value of the pixels that come from outside the image (a number or one per channel).
+    """
+
+    def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0):
+        if isinstance(degrees, numbers.Number):
+            if degrees < 0:
+                raise ValueError("If degrees is a single number, it must be positive.")
+            degrees = [-float(degrees), float(degrees)]
+        elif isinstance(degrees, (tuple, list)) and len(degrees) == 2:
+            degrees = [float(d) for d in degrees]
+        else:
+            raise ValueError("If degrees is a sequence, it must be of len 2.")
+        if center is not None and (not isinstance(center, (tuple, list)) or len(center) != 2):
+            raise ValueError("If center is a sequence, it must be of len 2.")
+        if fill is None:
+            fill = 0
+        elif not isinstance(fill, (numbers.Number, tuple, list)):
+            raise TypeError("Fill should be either a sequence or a number.")
+        self.degrees = degrees
+        self.interpolation = _interpolation(interpolation, (InterpolationMode.NEAREST, InterpolationMode.BILINEAR))
+        self.expand = expand
+        self.center = center
+        self.fill = fill
+
+    @staticmethod
+    def get_params(degrees):
+        """A random angle in ``[degrees[0], degrees[1]]``."""
+        return float(np.random.uniform(degrees[0], degrees[1]))
+
+    def _image(self, planes):
+        angle = self.get_params(self.degrees)
+        return _image_ops.rotate(planes, angle, self.interpolation.value, self.expand, self.center, self.fill)
+
+    def _batch(self, planes):
+        if self.expand:
+            raise ValueError("RandomRotation(expand=True) gives each image its own size: apply it to single "
+                             "images, not to a batch")
+        return super()._batch(planes)
+
+    def __repr__(self):
+        return (f"RandomRotation(degrees={self.degrees}, interpolation={self.interpolation.value}, "
+                f"expand={self.expand}, fill={self.fill})")
+
+
+class Pad(_PlaneTransform):
+    """Pad every side, as ``torchvision.transforms.Pad``.
+
+    Args:
+        padding: an int for all sides, ``(left/right, top/bottom)`` or ``(left, top, right, bottom)``.
+        fill: the value of ``constant`` padding (a number, or one per channel).
+        padding_mode: ``constant``, ``edge``, ``reflect`` or ``symmetric``.
+    """
+
+    deterministic = True
+
+    def __init__(self, padding, fill=0, padding_mode="constant"):
+        if not isinstance(padding, (numbers.Number, tuple, list)):
+            raise TypeError("Got inappropriate padding arg")
+        if not isinstance(fill, (numbers.Number, tuple, list)):
+            raise TypeError("Got inappropriate fill arg")
+        _check_padding_mode(padding_mode)
+        self._ltrb = _padding_ltrb(padding)
+        self.padding = padding
+        self.fill = fill
+        self.padding_mode = padding_mode
+
+    def _image(self, planes):
+        return _image_ops.pad(planes, *self._ltrb, fill=self.fill, mode=self.padding_mode)
+
+    def __repr__(self):
+        return f"Pad(padding={self.padding}, fill={self.fill}, padding_mode={self.padding_mode})"
+
+
+_PIL_MODES = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}
+
+
+class ToPILImage(Transform):
+    """A ``CHW`` (or ``HW``) tensor or an ``HWC`` (or ``HW``) numpy array to a PIL image, as
+    ``torchvision.transforms.ToPILImage``: floating tensors are scaled by 255 to uint8; the mode
+    follows the channels (1 ``L``, 2 ``LA``, 3 ``RGB``, 4 ``RGBA``) unless ``mode`` is given.
+    Needs Pillow (``pip install 'nnlite[vision]'``)."""
+
+    def __init__(self, mode=None):
+        self.mode = mode
+
+    def __call__(self, pic):
+        image_module = import_pillow("ToPILImage")
+        is_t = _core.is_tensor(pic)
+        if not is_t and not isinstance(pic, np.ndarray):
+            raise TypeError(f"pic should be Tensor or ndarray. Got {type(pic)}.")
+        arr = _core.array_of(pic) if is_t else pic
+        if arr.ndim not in (2, 3):
+            raise ValueError(f"pic should be 2/3 dimensional. Got {arr.ndim} dimensions.")
+        if arr.ndim == 2:
+            arr = arr[None] if is_t else arr[:, :, None]
+        if is_t:
+            if arr.dtype.kind == "f" and self.mode != "F":
+                arr = np.clip(arr * 255, 0, 255).astype(np.uint8)
+            arr = arr.transpose(1, 2, 0)
+        channels = arr.shape[-1]
+        if channels > 4:
+            raise ValueError(f"pic should not have > 4 channels. Got {channels} channels.")
+        mode = self.mode
+        if channels == 1:
+            arr = arr[:, :, 0]
+            if mode is None:
+                mode = {np.dtype(np.uint8): "L", np.dtype(np.int16): "I;16", np.dtype(np.int32): "I",
+                        np.dtype(np.float32): "F"}.get(arr.dtype)
+        elif arr.dtype != np.uint8:
+            raise TypeError(f"Input type {arr.dtype} is not supported")
+        mode = mode or _PIL_MODES[channels]
+        if mode is None:
+            raise TypeError(f"Input type {arr.dtype} is not supported")
+        return image_module.fromarray(np.ascontiguousarray(arr), mode=mode)
+
+    def __repr__(self):
+        return "ToPILImage()" if self.mode is None else f"ToPILImage(mode={self.mode})"
+
+
+class PILToTensor(Transform):
+    """A PIL image (or nnlite's ``HWC``/``HW`` uint8 array image, or an ``NHWC`` batch) to a ``CHW``
+    tensor of the same dtype, without scaling, as ``torchvision.transforms.PILToTensor``."""
+
+    def __call__(self, pic):
+        if _core.is_tensor(pic):
+            raise TypeError(f"pic should be PIL Image. Got {type(pic)}")
+        if not (is_pil_image(pic) or isinstance(pic, np.ndarray)):
+            raise TypeError(f"pic should be PIL Image. Got {type(pic)}")
+        arr = np.asarray(pic)
+        if arr.ndim == 2:
+            arr = arr[:, :, None]
+        if arr.ndim not in (3, 4):
+            raise ValueError(f"PILToTensor expects an HW or HWC image or an NHWC batch, got shape {arr.shape}")
+        return _core.from_numpy(np.ascontiguousarray(np.moveaxis(arr, -1, -3)))
+
+    def apply_batch(self, batch):
+        arr = np.asarray(batch)
+        return self(arr[..., None] if arr.ndim == 3 else arr)
+
+
+class ConvertImageDtype(Transform):
+    """Convert an image tensor to ``dtype``, rescaling the values between the dtypes' intensity
+    ranges (uint8 255 <-> float 1.0), as ``torchvision.transforms.ConvertImageDtype``."""
+
+    def __init__(self, dtype):
+        from ..autograd.dtypes import to_numpy_dtype
+        self.dtype = dtype
+        self._np_dtype = to_numpy_dtype(dtype)
+
+    def __call__(self, image):
+        is_t = _core.is_tensor(image)
+        arr = _core.array_of(image) if is_t else np.asarray(image)
+        return _wrap(_image_ops.convert_dtype(arr, self._np_dtype), is_t)
+
+    def __repr__(self):
+        return "ConvertImageDtype()"

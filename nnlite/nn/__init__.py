@@ -21,7 +21,7 @@ def __getattr__(name):
     if name == "DataParallel":
         from .parallel import DataParallel
         return DataParallel
-    if name == "parallel":
+    if name in ("parallel", "utils"):
         import importlib
-        return importlib.import_module(".parallel", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'nnlite.nn' has no attribute '{name}'")

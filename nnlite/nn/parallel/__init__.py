@@ -1,12 +1,19 @@
-"""Parallel wrappers: ``DataParallel`` (worker processes on one machine).
+"""Parallel wrappers: ``DataParallel`` (worker processes on one machine) and PyTorch's functional
+form ``data_parallel``.
 
 ``DistributedDataParallel`` is importable from here when ``distributed.py`` is present.
+
+The name ``data_parallel`` is the function here, as in PyTorch (where it also hides the module of
+the same name); the module stays importable by its full path
+(``from nnlite.nn.parallel.data_parallel import DataParallel``) and as ``_data_parallel``.
 """
 import importlib.util
 
+from . import data_parallel as _data_parallel  # noqa: F401  (the module, under the name the function hides)
 from .data_parallel import DataParallel
+from .functional import data_parallel
 
-__all__ = ["DataParallel"]
+__all__ = ["DataParallel", "data_parallel"]
 
 
 def __getattr__(name):

@@ -1,0 +1,18 @@
+"""Pillow, imported on first use: it is the optional extra ``vision`` (image files, PIL images)."""
+
+
+def import_pillow(purpose):
+    """Pillow's ``Image`` module, or an ImportError saying what needs it and how to install it."""
+    try:
+        from PIL import Image
+    except ImportError:
+        raise ImportError(f"{purpose} needs Pillow, which is not installed: pip install 'nnlite[vision]' "
+                          f"(or pip install Pillow)") from None
+    return Image
+
+
+def is_pil_image(obj):
+    """True for a PIL image (without importing Pillow when it is not loaded already)."""
+    import sys
+    image = sys.modules.get("PIL.Image")
+    return image is not None and isinstance(obj, image.Image)

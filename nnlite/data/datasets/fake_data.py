@@ -1,0 +1,54 @@
+"""``FakeData``: random images with random labels, for trying a pipeline without a dataset."""
+import numpy as np
+
+from ..dataset import Dataset
+
+__all__ = ["FakeData"]
+
+
+class FakeData(Dataset):
+    """``size`` random images of ``image_size = (C, H, W)`` with labels in ``[0, num_classes)``, as
+    ``torchvision.datasets.FakeData``.
+
+    Item ``i`` is the same on every access and in every process (drawn from a generator seeded with
+    ``i + random_offset``; nnlite's global random state is not touched). Without a transform the
+    image is an ``H x W x C`` uint8 array, as nnlite's other datasets give (torchvision gives a PIL
+    image), and the label an int. The values differ from torchvision's, which come from torch's
+    generator.
+
+    Example:
+        >>> data = FakeData(size=100, image_size=(1, 28, 28), transform=transforms.ToTensor())
+        >>> image, label = data[0]; image.shape
+        nnlite.Size([1, 28, 28])
+    """
+
+    def __init__(self, size=1000, image_size=(3, 224, 224), num_classes=10, transform=None, target_transform=None,
+                 random_offset=0):
+        if len(image_size) != 3:
+            raise ValueError(f"FakeData: image_size must be (C, H, W), got {image_size!r}")
+        self.size = int(size)
+        self.image_size = tuple(int(s) for s in image_size)
+        self.num_classes = int(num_classes)
+        self.transform = transform
+        self.target_transform = target_transform
+        self.random_offset = int(random_offset)
+
+    def __len__(self):
+        return self.size
+
+    def __getitem__(self, index):
+        if not -self.size <= index < self.size:
+            raise IndexError(f"{type(self).__name__} index out of range")
+        index %= self.size
+        rng = np.random.default_rng(index + self.random_offset)
+        channels, height, width = self.image_size
+        image = rng.integers(0, 256, size=(height, width, channels), dtype=np.uint8)
+        target = int(rng.integers(0, self.num_classes))
+        if self.transform is not None:
+            image = self.transform(image)
+        if self.target_transform is not None:
+            target = self.target_transform(target)
+        return image, target
+
+    def __repr__(self):
+        return f"Dataset {type(self).__name__}\n    Number of datapoints: {self.size}"

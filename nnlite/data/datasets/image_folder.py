@@ -1,0 +1,140 @@
+"""``ImageFolder``: images sorted into one sub-folder per class, decoded by Pillow."""
+import os
+
+import numpy as np
+
+from ..._pillow import import_pillow
+from ..dataset import Dataset
+
+__all__ = ["ImageFolder", "DatasetFolder", "IMG_EXTENSIONS", "default_loader", "find_classes",
+           "make_dataset"]
+
+IMG_EXTENSIONS = (".jpg", ".jpeg", ".png", ".ppm", ".bmp", ".pgm", ".tif", ".tiff", ".webp")
+
+
+def default_loader(path):
+    """Decode the image file at ``path`` into an ``H x W x 3`` uint8 RGB array (Pillow)."""
+    image_module = import_pillow("ImageFolder (decoding PNG/JPEG files)")
+    with open(path, "rb") as f:
+        with image_module.open(f) as img:
+            return np.asarray(img.convert("RGB"))
+
+
+def find_classes(directory):
+    """``(classes, class_to_idx)``: the sorted names of the sub-folders of ``directory``."""
+    classes = sorted(entry.name for entry in os.scandir(directory) if entry.is_dir())
+    if not classes:
+        raise FileNotFoundError(f"Couldn't find any class folder in {directory}.")
+    return classes, {name: i for i, name in enumerate(classes)}
+
+
+def make_dataset(directory, class_to_idx, extensions=None, is_valid_file=None, allow_empty=False):
+    """``[(path, class_index), ...]`` for every valid file under each class folder (recursively,
+    in sorted order)."""
+    if (extensions is None) == (is_valid_file is None):
+        raise ValueError("Both extensions and is_valid_file cannot be None or not None at the same time")
+    if is_valid_file is None:
+        lowered = tuple(e.lower() for e in ((extensions,) if isinstance(extensions, str) else extensions))
+
+        def is_valid_file(path):
+            return path.lower().endswith(lowered)
+
+    directory = os.path.expanduser(directory)
+    samples, empty = [], []
+    for name in sorted(class_to_idx):
+        index = class_to_idx[name]
+        class_dir = os.path.join(directory, name)
+        if not os.path.isdir(class_dir):
+            continue
+        found = False
+        for root, _, files in sorted(os.walk(class_dir, followlinks=True)):
+            for file_name in sorted(files):
+                path = os.path.join(root, file_name)
+                if is_valid_file(path):
+                    samples.append((path, index))
+                    found = True
+        if not found:
+            empty.append(name)
+    if empty and not allow_empty:
+        message = f"Found no valid file for the classes {', '.join(sorted(empty))}. "
+        if extensions is not None:
+            shown = extensions if isinstance(extensions, str) else ", ".join(extensions)
+            message += f"Supported extensions are: {shown}"
+        raise FileNotFoundError(message)
+    return samples
+
+
+class DatasetFolder(Dataset):
+    """Samples arranged as ``root/<class>/.../<file>``, read by ``loader``, as torchvision's.
+
+    Attributes: ``classes`` (sorted folder names), ``class_to_idx``, ``samples``
+    (``[(path, class_index)]``), ``targets`` (the class indices).
+    """
+
+    def __init__(self, root, loader, extensions=None, transform=None, target_transform=None, is_valid_file=None,
+                 allow_empty=False):
+        self.root = os.path.expanduser(os.fspath(root))
+        if not os.path.isdir(self.root):
+            raise FileNotFoundError(f"{type(self).__name__}: the folder {self.root} does not exist")
+        self.loader = loader
+        self.extensions = extensions
+        self.transform = transform
+        self.target_transform = target_transform
+        self.classes, self.class_to_idx = self.find_classes(self.root)
+        self.samples = self.make_dataset(self.root, self.class_to_idx, extensions, is_valid_file, allow_empty)
+        self.targets = [index for _, index in self.samples]
+
+    @staticmethod
+    def make_dataset(directory, class_to_idx, extensions=None, is_valid_file=None, allow_empty=False):
+        return make_dataset(directory, class_to_idx, extensions, is_valid_file, allow_empty)
+
+    def find_classes(self, directory):
+        return find_classes(directory)
+
+    def __len__(self):
+        return len(self.samples)
+
+    def __getitem__(self, index):
+        path, target = self.samples[index]
+        sample = self.loader(path)
+        if self.transform is not None:
+            sample = self.transform(sample)
+        if self.target_transform is not None:
+            target = self.target_transform(target)
+        return sample, target
+
+    def __repr__(self):
+        lines = [f"Dataset {type(self).__name__}", f"    Number of datapoints: {len(self)}",
+                 f"    Root location: {self.root}"]
+        if self.transform is not None:
+            lines.append("    StandardTransform")
+            lines.append("Transform: " + repr(self.transform).replace("\n", "\n    "))
+        return "\n".join(lines)
+
+
+class ImageFolder(DatasetFolder):
+    """Images in one sub-folder per class (``root/cat/001.png``, ``root/dog/xyz.jpg``), as
+    ``torchvision.datasets.ImageFolder``.
+
+    Args:
+        root: the folder holding one sub-folder per class (classes are the sorted folder names).
+        transform: applied to each image; without one, an item's image is an ``H x W x 3`` uint8
+            RGB array (torchvision gives a PIL image; ``transforms.ToPILImage`` makes one).
+        target_transform: applied to each class index.
+        loader: reads a path into an image (default: Pillow, RGB).
+        is_valid_file: a test on paths, instead of the image extensions.
+        allow_empty: accept class folders without images.
+
+    Decoding needs Pillow: ``pip install 'nnlite[vision]'``.
+
+    Example:
+        >>> data = ImageFolder("photos", transform=transforms.Compose([transforms.Resize(32),
+        ...                    transforms.CenterCrop(32), transforms.ToTensor()]))
+        >>> image, label = data[0]; data.classes[label]
+    """
+
+    def __init__(self, root, transform=None, target_transform=None, loader=default_loader, is_valid_file=None,
+                 allow_empty=False):
+        super().__init__(root, loader, IMG_EXTENSIONS if is_valid_file is None else None, transform=transform,
+                         target_transform=target_transform, is_valid_file=is_valid_file, allow_empty=allow_empty)
+        self.imgs = self.samples

@@ -1,0 +1,121 @@
+"""``nl.device``: PyTorch's device objects, on a framework that runs on the CPU only.
+
+Any device name PyTorch knows can be written down (``nl.device("cuda:1")``), so that scripts can
+build their device line; only the CPU can hold data. ``check_device`` is the one place that
+turns a request for another device into a clear error.
+"""
+
+# The device types PyTorch 2.13 parses, in the order its error message lists them.
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
+                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
+class device:
+    """A device, as ``torch.device``: ``device("cpu")``, ``device("cpu", 0)``, ``device("cuda:1")``
+    or ``device(other_device)``.
+
+    Args:
+        type: a device type (``"cpu"``, ``"cuda"``, ``"mps"``, ...), optionally with ``":index"``,
+            or another ``device``.
+        index: the device ordinal, or ``None``.
+
+    Only ``"cpu"`` devices can hold tensors and modules; the others exist so that device lines
+    written for PyTorch run, and moving data to them raises an error saying nnlite runs on the CPU.
+
+    Example:
+        >>> nl.device("cuda" if nl.cuda.is_available() else "cpu")
+        device(type='cpu')
+    """
+
+    __slots__ = ("_type", "_index")
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            if index is not None:
+                raise TypeError("device(): when a device is given, index must not be passed")
+            self._type, self._index = type._type, type._index
+            return
+        if isinstance(type, int) and not isinstance(type, bool):
+            # a bare ordinal means "this index on the current accelerator": there is none
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got ({type.__class__.__name__})")
+        name, _, ordinal = type.partition(":")
+        if name not in _DEVICE_TYPES:
+            raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device "
+                               f"string: {type}")
+        if ordinal:
+            if index is not None:
+                raise RuntimeError(f"type (string) must not include an index because index was passed "
+                                   f"explicitly: {type}")
+            if not ordinal.isdigit():
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            index = int(ordinal)
+        if index is not None:
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise TypeError(f"device(): argument 'index' (position 2) must be int, not "
+                                f"{index.__class__.__name__}")
+            if index < 0:
+                raise RuntimeError("Device index must not be negative")
+        self._type, self._index = name, index
+
+    @property
+    def type(self):
+        return self._type
+
+    @property
+    def index(self):
+        return self._index
+
+    def __repr__(self):
+        if self._index is None:
+            return f"device(type='{self._type}')"
+        return f"device(type='{self._type}', index={self._index})"
+
+    def __str__(self):
+        return self._type if self._index is None else f"{self._type}:{self._index}"
+
+    def __eq__(self, other):
+        if not isinstance(other, device):
+            return NotImplemented
+        return self._type == other._type and self._index == other._index
+
+    def __hash__(self):
+        return hash((self._type, self._index))
+
+    def __reduce__(self):
+        return device, (self._type, self._index)
+
+    # ``with nl.device("cpu"):`` sets PyTorch's default device; the CPU is always the default here
+    def __enter__(self):
+        check_device(self)
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+CPU = device("cpu")
+
+
+def check_device(d):
+    """Accept ``None``, ``"cpu"``, ``"cpu:N"`` or a cpu ``device``; any other device raises a
+    ``RuntimeError`` saying that nnlite runs on the CPU (a malformed name raises as PyTorch does)."""
+    if d is None:
+        return
+    if not isinstance(d, device):
+        d = device(d)
+    if d._type != "cpu":
+        raise RuntimeError(f"nnlite runs on the CPU only; device '{d}' is not available "
+                           f"(use nl.device('cpu'): nl.cuda.is_available() is False)")
+
+
+def set_default_device(device):
+    """Accept the CPU (or ``None``) as the default device, as ``torch.set_default_device``; any
+    other device raises (nnlite runs on the CPU)."""
+    check_device(device)
+
+
+def get_default_device():
+    """``device(type='cpu')``: the device new tensors are made on."""
+    return CPU

@@ -1,0 +1,124 @@
+"""Gradient clipping as ``torch.nn.utils``: ``clip_grad_norm_``, ``clip_grad_value_`` and their
+parts ``get_total_norm`` / ``clip_grads_with_norm_``. They work on the gradient arrays in place,
+outside autograd, and compute in the gradients' dtype as PyTorch does."""
+import types
+import warnings
+
+import numpy as np
+
+from ...autograd.tensor import Tensor, _make
+
+__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm", "clip_grads_with_norm_"]
+
+
+def _tensor_list(tensors):
+    return [tensors] if isinstance(tensors, Tensor) else list(tensors)
+
+
+def _vector_norm(array, norm_type):
+    values = np.abs(array.ravel())
+    if norm_type == np.inf:
+        return values.max(initial=0).astype(array.dtype)
+    if norm_type == -np.inf:
+        return values.min().astype(array.dtype) if values.size else np.asarray(np.inf, array.dtype)
+    if norm_type == 0:
+        return np.asarray(np.count_nonzero(values), array.dtype)
+    if norm_type == 1:
+        return values.sum(dtype=array.dtype)
+    if norm_type == 2:
+        return np.sqrt(np.dot(values, values)).astype(array.dtype)
+    return (values.astype(np.float64) ** norm_type).sum() ** (1.0 / norm_type)
+
+
+def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """The ``norm_type``-norm of all ``tensors`` taken together (as if concatenated into one vector).
+
+    Args:
+        tensors: a Tensor or an iterable of Tensors.
+        norm_type: the p of the p-norm; ``float("inf")`` for the largest absolute value.
+        error_if_nonfinite: raise if the norm is NaN or infinite.
+        foreach: accepted for compatibility (nnlite has one implementation).
+
+    Returns:
+        Tensor: a 0-d tensor (``tensor(0.)`` when there are no tensors).
+
+    Example:
+        >>> nn.utils.get_total_norm([nl.tensor([3.]), nl.tensor([4.])])
+        tensor(5.)
+    """
+    tensors = _tensor_list(tensors)
+    norm_type = float(norm_type)
+    if not tensors:
+        return _make(np.asarray(0.0, np.float32))
+    norms = [_vector_norm(t._data, norm_type) for t in tensors]
+    dtype = np.result_type(*[t._data.dtype for t in tensors])
+    total = _vector_norm(np.asarray(norms, dtype=dtype), norm_type).astype(dtype)
+    if error_if_nonfinite and not np.isfinite(total):
+        raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so "
+                           f"it cannot be clipped. To disable this error and scale the gradients by the non-finite "
+                           f"norm anyway, set `error_if_nonfinite=False`")
+    return _make(np.asarray(total, dtype=dtype))
+
+
+def _grads(parameters):
+    return [p.grad for p in _tensor_list(parameters) if p.grad is not None]
+
+
+def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
+    """Scale the gradients of ``parameters`` in place by ``min(max_norm / (total_norm + 1e-6), 1)``."""
+    grads = _grads(parameters)
+    if not grads:
+        return
+    total = total_norm._data if isinstance(total_norm, Tensor) else np.asarray(total_norm, np.float32)
+    coef = np.minimum(np.asarray(float(max_norm), total.dtype) / (total + np.asarray(1e-6, total.dtype)), 1.0)
+    with np.errstate(invalid="ignore"):  # a non-finite norm scales to NaN, as in PyTorch
+        for g in grads:
+            np.multiply(g._data, coef.astype(g._data.dtype), out=g._data)
+            g._bump_version()
+
+
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """Rescale the gradients so that their total norm is at most ``max_norm``.
+
+    Args:
+        parameters: a Tensor or an iterable of Tensors whose ``.grad`` is clipped.
+        max_norm: the largest allowed total norm.
+        norm_type: the p of the p-norm (``float("inf")`` allowed).
+        error_if_nonfinite: raise instead of clipping when the total norm is NaN or infinite.
+        foreach: accepted for compatibility.
+
+    Returns:
+        Tensor: the total norm of the gradients before clipping.
+
+    Example:
+        >>> loss.backward()
+        >>> nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+        >>> optimizer.step()
+    """
+    if isinstance(parameters, types.GeneratorType):
+        parameters = list(parameters)
+        if not parameters:
+            warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.", stacklevel=2)
+    parameters = _tensor_list(parameters)
+    total = get_total_norm(_grads(parameters), norm_type, error_if_nonfinite, foreach)
+    clip_grads_with_norm_(parameters, max_norm, total, foreach)
+    return total
+
+
+def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """Deprecated spelling of ``clip_grad_norm_`` (PyTorch warns the same way)."""
+    warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.",
+                  FutureWarning, stacklevel=2)
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+
+
+def clip_grad_value_(parameters, clip_value, foreach=None):
+    """Clamp every gradient of ``parameters`` into ``[-clip_value, clip_value]``, in place.
+
+    Example:
+        >>> nn.utils.clip_grad_value_(model.parameters(), clip_value=0.5)
+    """
+    clip_value = float(clip_value)
+    for g in _grads(parameters):
+        np.clip(g._data, -clip_value, clip_value, out=g._data)
+        g._bump_version()

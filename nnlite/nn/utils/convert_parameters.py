@@ -1,0 +1,36 @@
+"""``parameters_to_vector`` / ``vector_to_parameters``: all parameters as one flat vector and back."""
+from ...autograd.tensor import Tensor
+
+__all__ = ["parameters_to_vector", "vector_to_parameters"]
+
+
+def parameters_to_vector(parameters):
+    """One 1-d tensor holding every parameter, flattened, in order (differentiable, as PyTorch's).
+
+    Example:
+        >>> nn.utils.parameters_to_vector(nn.Linear(3, 2).parameters()).shape
+        nnlite.Size([8])
+    """
+    from ...autograd.creation import cat
+    return cat([p.view(-1) for p in parameters])
+
+
+def vector_to_parameters(vec, parameters):
+    """Make each parameter a view of its slice of ``vec`` (the inverse of ``parameters_to_vector``).
+
+    Raises:
+        TypeError: ``vec`` is not a Tensor.
+        RuntimeError: ``vec`` has fewer elements than the parameters need.
+    """
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__module__}.{type(vec).__name__}")
+    parameters = list(parameters)
+    needed = sum(p.numel() for p in parameters)
+    if vec.numel() < needed:
+        raise RuntimeError(f"vector_to_parameters: the vector has {vec.numel()} elements, the parameters need "
+                           f"{needed}")
+    pointer = 0
+    for param in parameters:
+        count = param.numel()
+        param.data = vec[pointer:pointer + count].view_as(param).data
+        pointer += count
