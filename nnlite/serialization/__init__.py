@@ -1,12 +1,9 @@
 """``nl.save`` / ``nl.load``: checkpoints in three formats, none of which runs code on load.
 
-=================  ==========================================  ===============================
-suffix / format    written as                                  read by
-=================  ==========================================  ===============================
-``.pth``, ``.pt``  PyTorch's zip format (``format="torch"``)    ``torch.load(weights_only=True)``
-``.safetensors``   safetensors (``format="safetensors"``)       any safetensors library
-anything else      nnlite's ``.npz`` (``format="npz"``)         ``nl.load``, ``numpy.load``
-=================  ==========================================  ===============================
+* ``.pth``, ``.pt`` (``format="torch"``): PyTorch's zip format, read by
+  ``torch.load(weights_only=True)``;
+* ``.safetensors`` (``format="safetensors"``): safetensors, read by any safetensors library;
+* anything else (``format="npz"``): nnlite's ``.npz``, read by ``nl.load`` and ``numpy.load``.
 
 ``load`` recognises the format from the file's first bytes, whatever its name: an nnlite
 ``.npz`` (:mod:`.npz`), a ``torch.save`` file, zip or legacy (:mod:`.torch_reader`, through an

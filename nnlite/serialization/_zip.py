@@ -50,7 +50,7 @@ class ZipReader:
             infos = self.zf.infolist()
         except DAMAGE as e:
             raise CheckpointError(
-                f"not an nnlite checkpoint: {name} (truncated or damaged zip archive: {e})"
+                f"damaged checkpoint: {name} (truncated or damaged zip archive: {e})"
             ) from None
         self.infos = {}
         budget = max(self.file_size * MAX_INFLATION, _MIN_INFLATION_BUDGET)
@@ -68,16 +68,14 @@ class ZipReader:
     def _check_member(self, info, budget):
         where = f"member {info.filename!r}"
         if info.flag_bits & 0x1:
-            self.fail(f"{where} is encrypted", prefix="not an nnlite checkpoint")
+            self.fail(f"{where} is encrypted")
         if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-            self.fail(f"{where} uses unsupported compression method {info.compress_type}",
-                      prefix="not an nnlite checkpoint")
+            self.fail(f"{where} uses unsupported compression method {info.compress_type}")
         if info.header_offset < 0 or info.header_offset + info.compress_size > self.file_size:
-            self.fail(f"{where} lies beyond the end of the {self.file_size}-byte file",
-                      prefix="not an nnlite checkpoint")
+            self.fail(f"{where} lies beyond the end of the {self.file_size}-byte file")
         if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size:
             self.fail(f"{where}: stored with {info.compress_size} bytes but declares "
-                      f"{info.file_size}", prefix="not an nnlite checkpoint")
+                      f"{info.file_size}")
         if info.file_size > budget:
             self.fail(f"{where} would inflate to {info.file_size} bytes from a "
                       f"{self.file_size}-byte file (more than {MAX_INFLATION} times its size)",

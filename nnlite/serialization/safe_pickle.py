@@ -21,7 +21,12 @@ _GETS = {"GET", "BINGET", "LONG_BINGET"}
 
 
 class UnpicklingRefused(Exception):
-    """The pickle does something the allow-list does not permit (``reason`` says what)."""
+    """The pickle is malformed, or (``forbidden``) asks for something the allow-list or the
+    budget does not permit; the message says what."""
+
+    def __init__(self, message, forbidden=False):
+        super().__init__(message)
+        self.forbidden = forbidden
 
 
 class Budget:
@@ -33,7 +38,7 @@ class Budget:
         self.spent += int(nbytes)
         if self.spent > self.limit:
             raise UnpicklingRefused(f"{what} would build more than {self.limit} bytes from a "
-                                    "pickle this size")
+                                    "pickle this size", forbidden=True)
 
 
 def charged(fn, cost):
@@ -96,7 +101,7 @@ class RestrictedUnpickler(pickle.Unpickler):
             module = _compat_pickle.IMPORT_MAPPING[module]
         obj = self._allowed.get((module, name))
         if obj is None:
-            raise UnpicklingRefused(self._refuse(module, name))
+            raise UnpicklingRefused(self._refuse(module, name), forbidden=True)
         if isinstance(obj, tuple):
             fn, cost = obj
             budget = self._budget

@@ -174,9 +174,7 @@ class _Reading:
                 persistent_load=lambda pid: self.persistent_load(pid, legacy),
                 encoding="utf-8").load()
         except UnpicklingRefused as e:
-            prefix = "refusing to load" if "global" in str(e) or "whole model" in str(e) \
-                else "corrupt PyTorch checkpoint"
-            self.fail(str(e), prefix)
+            self.fail(str(e), "refusing to load" if e.forbidden else "corrupt PyTorch checkpoint")
 
     def convert(self, obj, arrays):
         try:

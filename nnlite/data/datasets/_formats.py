@@ -149,24 +149,20 @@ def _cifar_globals():
     return allowed
 
 
-def _refusal(path):
-    def refuse(module, name):
-        return (f"{path}: refusing to load {module}.{name}: a CIFAR-10 batch holds only strings, numbers, "
-                "lists and numpy arrays")
-    return refuse
+def _refusal(module, name):
+    return f"refusing to load {module}.{name}: a CIFAR-10 batch holds only strings, numbers, lists and numpy arrays"
 
 
 def _load_restricted(path):
     with open(path, "rb") as f:
         raw = f.read()
     try:
-        obj = RestrictedUnpickler(raw, _cifar_globals(), _refusal(path), budget=2 * len(raw) + (1 << 20),
+        obj = RestrictedUnpickler(raw, _cifar_globals(), _refusal, budget=2 * len(raw) + (1 << 20),
                                   limits={"BUILD": _MAX_BUILDS}, encoding="latin1").load()
     except UnpicklingRefused as e:
-        message = str(e)
-        if not message.startswith(path):
-            message = f"{path}: not a readable CIFAR-10 python batch ({message})"
-        raise DatasetFormatError(message) from None
+        if e.forbidden:
+            raise DatasetFormatError(f"{path}: {e}") from None
+        raise DatasetFormatError(f"{path}: not a readable CIFAR-10 python batch ({e})") from None
     if not isinstance(obj, dict):
         raise DatasetFormatError(f"{path}: a CIFAR-10 batch is a dict, found {type(obj).__name__}")
     return {(k.decode("latin1") if isinstance(k, bytes) else k): v for k, v in obj.items()}
