@@ -60,8 +60,9 @@ class Adadelta(Optimizer):
     _update = staticmethod(adadelta)
     _load_defaults = {"foreach": None, "maximize": False, "differentiable": False, "capturable": False}
 
-    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
-                 capturable=False, maximize=False, differentiable=False):
+    def __init__(self, params, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
+                 weight_decay: float = 0, foreach=None, *, capturable=False, maximize: bool = False,
+                 differentiable=False):
         check_options(lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")

@@ -62,8 +62,9 @@ class Adagrad(Optimizer):
     _update = staticmethod(adagrad)
     _load_defaults = {"foreach": None, "maximize": False, "differentiable": False, "fused": None}
 
-    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
-                 eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
+    def __init__(self, params, lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
+                 initial_accumulator_value: float = 0, eps: float = 1e-10, foreach=None, *,
+                 maximize: bool = False, differentiable=False, fused=None):
         check_options(lr, differentiable, lr_decay=lr_decay, weight_decay=weight_decay,
                       initial_accumulator_value=initial_accumulator_value, eps=eps)
         defaults = {

@@ -1,6 +1,8 @@
 """L-BFGS with PyTorch's algorithm (after minFunc): a two-loop recursion over the last
 ``history_size`` curvature pairs gives the direction; a fixed step or a strong-Wolfe line
 search gives its length. ``step(closure)`` re-evaluates the model through ``closure``."""
+from typing import Literal
+
 import numpy as np
 
 from ..autograd.creation import from_numpy
@@ -146,8 +148,9 @@ class LBFGS(Optimizer):
 
     _state_shaped_like_params = False
 
-    def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7,
-                 tolerance_change=1e-9, history_size=100, line_search_fn=None):
+    def __init__(self, params, lr: float = 1, max_iter: int = 20, max_eval: int | None = None,
+                 tolerance_grad: float = 1e-7, tolerance_change: float = 1e-9, history_size: int = 100,
+                 line_search_fn: Literal["strong_wolfe"] | None = None):
         check_options(lr)
         if max_eval is None:
             max_eval = max_iter * 5 // 4

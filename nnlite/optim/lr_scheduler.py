@@ -18,6 +18,7 @@ import warnings
 from bisect import bisect_right
 from collections import Counter
 from functools import wraps
+from typing import Literal
 from weakref import ref
 
 from .optimizer import Optimizer
@@ -259,7 +260,7 @@ class StepLR(LRScheduler):
         >>> scheduler = StepLR(optimizer, step_size=30, gamma=0.1)
     """
 
-    def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
+    def __init__(self, optimizer, step_size: int, gamma: float = 0.1, last_epoch=-1):
         self.step_size = step_size
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
@@ -288,7 +289,7 @@ class MultiStepLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
     """
 
-    def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
+    def __init__(self, optimizer, milestones: list[int], gamma: float = 0.1, last_epoch=-1):
         self.milestones = Counter(milestones)
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
@@ -324,7 +325,7 @@ class ExponentialLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
     """
 
-    def __init__(self, optimizer, gamma, last_epoch=-1):
+    def __init__(self, optimizer, gamma: float, last_epoch=-1):
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
@@ -354,7 +355,7 @@ class CosineAnnealingLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
     """
 
-    def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
+    def __init__(self, optimizer, T_max: int, eta_min: float = 0.0, last_epoch=-1):
         self.T_max = T_max
         self.eta_min = eta_min
         super().__init__(optimizer, last_epoch)
@@ -409,8 +410,8 @@ class LinearLR(LRScheduler):
         >>> scheduler = LinearLR(optimizer, start_factor=0.5, total_iters=4)
     """
 
-    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5,
-                 last_epoch=-1):
+    def __init__(self, optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
+                 total_iters: int = 5, last_epoch=-1):
         if start_factor > 1.0 or start_factor <= 0:
             raise ValueError("Starting multiplicative factor expected to be greater than 0 and less "
                              "or equal to 1.")
@@ -453,7 +454,7 @@ class PolynomialLR(LRScheduler):
         >>> scheduler = PolynomialLR(optimizer, total_iters=4, power=2.0)
     """
 
-    def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1):
+    def __init__(self, optimizer, total_iters: int = 5, power: float = 1.0, last_epoch=-1):
         self.total_iters = total_iters
         self.power = power
         super().__init__(optimizer, last_epoch)
@@ -507,9 +508,11 @@ class OneCycleLR(LRScheduler):
         >>> scheduler = OneCycleLR(optimizer, max_lr=0.1, steps_per_epoch=len(loader), epochs=10)
     """
 
-    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None,
-                 pct_start=0.3, anneal_strategy="cos", cycle_momentum=True, base_momentum=0.85,
-                 max_momentum=0.95, div_factor=25.0, final_div_factor=1e4, three_phase=False,
+    def __init__(self, optimizer, max_lr: float | list[float], total_steps: int | None = None,
+                 epochs: int | None = None, steps_per_epoch: int | None = None, pct_start: float = 0.3,
+                 anneal_strategy: Literal["cos", "linear"] = "cos", cycle_momentum: bool = True,
+                 base_momentum: float | list[float] = 0.85, max_momentum: float | list[float] = 0.95,
+                 div_factor: float = 25.0, final_div_factor: float = 1e4, three_phase: bool = False,
                  last_epoch=-1):
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
@@ -660,7 +663,7 @@ class SequentialLR(_Composite):
         >>> scheduler = SequentialLR(optimizer, [warmup, decay], milestones=[2])
     """
 
-    def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
+    def __init__(self, optimizer, schedulers, milestones: list[int], last_epoch=-1):
         if len(schedulers) < 1:
             raise ValueError(f"{type(self).__name__} expects at least one scheduler, but got no "
                              "scheduler.")
@@ -754,8 +757,10 @@ class ReduceLROnPlateau(LRScheduler):
         ...     scheduler.step(validation_loss)
     """
 
-    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4,
-                 threshold_mode="rel", cooldown=0, min_lr=0, eps=1e-8):
+    def __init__(self, optimizer, mode: Literal["min", "max"] = "min", factor: float = 0.1,
+                 patience: int = 10, threshold: float = 1e-4,
+                 threshold_mode: Literal["rel", "abs"] = "rel", cooldown: int = 0,
+                 min_lr: float | list[float] = 0, eps: float = 1e-8):
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
         self.factor = factor

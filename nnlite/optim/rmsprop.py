@@ -78,9 +78,9 @@ class RMSprop(Optimizer):
     _load_defaults = {"momentum": 0, "centered": False, "foreach": None, "maximize": False,
                       "differentiable": False, "capturable": False}
 
-    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
-                 centered=False, capturable=False, foreach=None, maximize=False,
-                 differentiable=False):
+    def __init__(self, params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
+                 weight_decay: float = 0, momentum: float = 0, centered: bool = False,
+                 capturable=False, foreach=None, maximize: bool = False, differentiable=False):
         check_options(lr, differentiable, eps=eps, momentum=momentum, weight_decay=weight_decay,
                       alpha=alpha)
         defaults = {

@@ -63,8 +63,9 @@ class SGD(Optimizer):
     _load_defaults = {"nesterov": False, "maximize": False, "foreach": None, "differentiable": False,
                       "fused": False}
 
-    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False,
-                 *, maximize=False, foreach=None, differentiable=False, fused=None):
+    def __init__(self, params, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
+                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
+                 foreach=None, differentiable=False, fused=None):
         check_options(lr, differentiable, momentum=momentum, weight_decay=weight_decay)
         defaults = {
             "lr": lr,

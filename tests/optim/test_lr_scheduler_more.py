@@ -144,7 +144,7 @@ def same_error(nl_fn, torch_fn):
     assert str(got.value) == str(expected.value)
 
 
-@pytest.mark.parametrize("build", [
+ERROR_CASES = [
     lambda lib, opt: lib.LinearLR(opt, start_factor=0),
     lambda lib, opt: lib.LinearLR(opt, end_factor=1.5),
     lambda lib, opt: lib.OneCycleLR(opt, max_lr=0.1),
@@ -161,7 +161,10 @@ def same_error(nl_fn, torch_fn):
     lambda lib, opt: lib.ReduceLROnPlateau(opt, mode="best"),
     lambda lib, opt: lib.ReduceLROnPlateau(opt, threshold_mode="pct"),
     lambda lib, opt: lib.ReduceLROnPlateau(opt, min_lr=[0.1]),
-])
+]
+
+
+@pytest.mark.parametrize("build", ERROR_CASES, ids=[f"case{i}" for i in range(len(ERROR_CASES))])
 def test_errors_like_torch(build):
     nl_opt, t_opt = optimizer_pair()
     same_error(lambda: build(lr_scheduler, nl_opt), lambda: build(torch.optim.lr_scheduler, t_opt))
