@@ -8,6 +8,7 @@ import threading
 from ..serialization import replace_atomically
 from .builders import TrainError
 from .config import ConfigError, dump_config, load_config, load_yaml
+from .schema import show
 from .trainer import NonFiniteLossError, Trainer
 
 __all__ = ["main", "resolve_config"]
@@ -79,15 +80,20 @@ def resolve_config(config_path, overrides, resume_dir):
     a, b = _flatten(saved), _flatten(cfg)
     diffs = [k for k in dict.fromkeys(list(a) + list(b)) if k != "epochs" and a.get(k, "<unset>") != b.get(k, "<unset>")]
     if diffs:
-        shown = ", ".join(f"{k} ({a.get(k)!r} in the run, {b.get(k)!r} now)" for k in diffs[:4])
+        shown = ", ".join(f"{k} ({show(a.get(k))} in the run, {show(b.get(k))} now)" for k in diffs[:4])
         more = f" and {len(diffs) - 4} more" if len(diffs) > 4 else ""
         raise ConfigError(f"--resume: the config differs from the one {resume_dir} was started with: {shown}{more}; "
                           f"only epochs may change when resuming", diffs[0])
     return cfg, cfg["epochs"] != saved["epochs"]
 
 
+# The most an error line shows (messages quote values cut shorter; this bounds the rest).
+MAX_ERROR_CHARS = 600
+
+
 def _one_line(e):
-    return " ".join(str(e).split())
+    text = " ".join(str(e).split())
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 3] + "..."
 
 
 def _abort_others(trainer, code):

@@ -83,9 +83,11 @@ def load_yaml(path):
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read config file {path}: {e}") from None
     try:
-        data = yaml.load(text, Loader=_Loader)
+        data = _safe_load(text)
     except yaml.YAMLError as e:
         raise ConfigError(f"invalid YAML in {path}: {_yaml_error_text(e)}") from None
+    except ConfigError as e:
+        raise ConfigError(f"{path}: {e}") from None
     if data is None:
         raise ConfigError(f"config file {path} is empty")
     if not isinstance(data, dict):
@@ -96,7 +98,58 @@ def load_yaml(path):
 
 def parse_yaml_value(text):
     """A ``--set`` value: parsed as YAML (``0.01`` a float, ``[1, 2]`` a list, ``null`` None)."""
-    return yaml.load(text, Loader=_Loader)
+    return _safe_load(text)
+
+
+# A config is a few dozen keys; aliases (``*name``) may repeat a part, but a document whose
+# aliases expand past this many values (each scalar weighing one per started 100 characters) is
+# refused before anything walks it: a 1 KB "billion laughs" file would otherwise expand to 10^9.
+MAX_EXPANDED_VALUES = 100_000
+
+
+def _safe_load(text):
+    """``yaml.load`` with ``_Loader``, refusing documents nested too deep or whose aliases
+    expand beyond ``MAX_EXPANDED_VALUES`` (``ConfigError``)."""
+    loader = _Loader(text)
+    try:
+        try:
+            node = loader.get_single_node()
+        except RecursionError:
+            raise ConfigError("the YAML is nested too deeply") from None
+        if node is None:
+            return None
+        if _expanded_size(node, MAX_EXPANDED_VALUES) > MAX_EXPANDED_VALUES:
+            raise ConfigError(f"the YAML's aliases expand to more than {MAX_EXPANDED_VALUES:,} values (an alias "
+                              "bomb?); write the values out or use fewer aliases")
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _expanded_size(root, limit):
+    """How many values ``root`` stands for once every alias is expanded (counting stops past
+    ``limit``). Each node is sized once (post-order, no recursion), so this takes time linear in
+    the document even when the expansion is astronomically large. A recursive alias raises
+    ``ConfigError``."""
+    sizes, started = {}, set()
+    stack = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        if id(node) in started and not children_done:  # an alias inside its own anchor's node
+            raise ConfigError("the YAML holds a value that contains itself (a recursive alias)")
+        if isinstance(node, yaml.ScalarNode):
+            sizes[id(node)] = 1 + len(node.value) // 100
+            continue
+        children = [c for pair in node.value for c in pair] if isinstance(node, yaml.MappingNode) else node.value
+        if children_done:
+            sizes[id(node)] = min(limit + 1, 1 + sum(sizes.get(id(c), 1) for c in children))
+        else:
+            started.add(id(node))
+            stack.append((node, True))
+            stack.extend((c, False) for c in children)
+    return sizes[id(root)]
 
 
 # The schema. Each key: type, default (none: required) and meaning, as in the reference table. The
@@ -248,20 +301,25 @@ def _split_path(text):
     return parts
 
 
+def _cut(text, limit=200):
+    """A ``--set`` argument as an error message quotes it: at most ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def parse_override(text):
     """``"optimizer.lr=0.01"`` -> ``(["optimizer", "lr"], 0.01)`` (the value parsed as YAML)."""
     if "=" not in text:
-        raise ConfigError(f"--set {text}: expected key.path=value (e.g. --set optimizer.lr=0.01)")
+        raise ConfigError(f"--set {_cut(text)}: expected key.path=value (e.g. --set optimizer.lr=0.01)")
     key, _, value = text.partition("=")
     try:
         parts = _split_path(key)
     except ValueError:
-        raise ConfigError(f"--set {text}: {key.strip()!r} is not a key path (e.g. optimizer.lr, "
+        raise ConfigError(f"--set {_cut(text)}: {_show(key.strip())} is not a key path (e.g. optimizer.lr, "
                           f"data.train_transforms[1].p)") from None
     try:
         parsed = parse_yaml_value(value)
     except yaml.YAMLError as e:
-        raise ConfigError(f"--set {text}: the value is not valid YAML ({_yaml_error_text(e)})") from None
+        raise ConfigError(f"--set {_cut(text)}: the value is not valid YAML ({_yaml_error_text(e)})") from None
     return parts, parsed
 
 
@@ -314,14 +372,14 @@ def apply_overrides(raw, overrides):
         try:
             _spec_at(parts, raw)
         except ConfigError as e:
-            raise ConfigError(f"--set {text}: {e}", e.key) from None
+            raise ConfigError(f"--set {_cut(text)}: {e}", e.key) from None
         node = raw
         for depth, part in enumerate(parts[:-1]):
             nxt = parts[depth + 1]
             if isinstance(node, list):
                 if part >= len(node):
                     p = _path_text(parts[:depth + 1])
-                    raise ConfigError(f"--set {text}: {p} does not exist (the list has {len(node)} entries)", p)
+                    raise ConfigError(f"--set {_cut(text)}: {p} does not exist (the list has {len(node)} entries)", p)
                 if not isinstance(node[part], (dict, list)):
                     node[part] = [] if isinstance(nxt, int) else {}
                 node = node[part]
@@ -333,7 +391,7 @@ def apply_overrides(raw, overrides):
         if isinstance(node, list):
             if last > len(node):
                 p = _path_text(parts)
-                raise ConfigError(f"--set {text}: {p} does not exist (the list has {len(node)} entries)", p)
+                raise ConfigError(f"--set {_cut(text)}: {p} does not exist (the list has {len(node)} entries)", p)
             if last == len(node):
                 node.append(value)
             else:
@@ -360,7 +418,7 @@ def load_config(path=None, overrides=(), raw=None, default_name=None):
                        if e.key and (e.key == p or e.key.startswith(p + ".") or e.key.startswith(p + "[")
                                      or p.startswith(e.key + ".") or p.startswith(e.key + "["))), None)
         if source is not None:
-            raise ConfigError(f"{e} (from --set {source})", e.key) from None
+            raise ConfigError(f"{e} (from --set {_cut(source)})", e.key) from None
         raise ConfigError(f"{path}: {e}" if path is not None else str(e), e.key) from None
 
 

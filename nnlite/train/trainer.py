@@ -334,6 +334,12 @@ class Trainer:
 
     def fit(self):
         """Train the remaining epochs, evaluate, write checkpoints, metrics and the report."""
+        # the run checks losses, gradients, outputs and weights itself and stops with one line
+        # naming the epoch and batch: numpy's own warnings about them would only add noise
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return self._fit()
+
+    def _fit(self):
         t_start = time.perf_counter()
         try:
             self._setup()
