@@ -349,12 +349,14 @@ def _spec_at(parts, raw):
             spec = spec.fields[part]
         elif isinstance(spec, Choice):
             name = node.get("name") if isinstance(node, dict) else None
+            name = name if isinstance(name, str) else None
             variants = [spec.variants[name]] if name in spec.variants else list(spec.variants.values())
             if part != "name" and not any(part in v for v in variants):
                 fields = dict(variants[0]) if len(variants) == 1 else {k: None for v in variants for k in v}
                 raise _unknown_key(path, part, {"name": None, **fields},
-                                   f"{spec.kind} {name!r}" if name in spec.variants else None)
-            spec = Spec()
+                                   f"{spec.kind} {_show(name)}" if name in spec.variants else None)
+            # the key's own spec when the name is known (a nested list of schedulers, say)
+            spec = variants[0][part] if len(variants) == 1 and part in variants[0] else Spec()
         elif isinstance(spec, FreeMap):
             spec = Spec()
         else:
