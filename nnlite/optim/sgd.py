@@ -22,7 +22,7 @@ def sgd(params, grads, states, *, lr, momentum, dampening, weight_decay, nestero
                 buf = state["momentum_buffer"] = np.array(g)  # a copy (an array even for 0-d g)
             else:
                 buf *= momentum
-                buf += (1 - dampening) * g
+                buf += g if dampening == 0 else (1 - dampening) * g
             g = g + momentum * buf if nesterov else buf
         p -= lr * g
 
