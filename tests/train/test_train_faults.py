@@ -49,10 +49,12 @@ def run_main(args, capsys):
 # ----------------------------------------------------------------------------------- config files
 
 def billion_laughs():
-    """A ~1.3 KB YAML document whose aliases expand to 10^10 strings."""
-    lines = ['laughs0: &laughs0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
-    lines += [f"laughs{i}: &laughs{i} [" + ", ".join([f"*laughs{i - 1}"] * 10) + "]" for i in range(1, 10)]
-    lines += ["model: {name: lenet}", "epochs: *laughs9"]
+    """A ~1.3 KB YAML config whose aliases expand to 10^10 strings: the anchors sit in
+    ``model.args`` (any mapping is valid there) and ``epochs`` names the largest."""
+    lines = ["model:", "  name: lenet", "  args:",
+             '    laughs0: &laughs0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"    laughs{i}: &laughs{i} [" + ", ".join([f"*laughs{i - 1}"] * 10) + "]" for i in range(1, 10)]
+    lines += ["data: {dataset: cifar10, batch_size: 4}", "optimizer: {name: sgd, lr: 0.1}", "epochs: *laughs9"]
     return "\n".join(lines) + "\n"
 
 
