@@ -1,11 +1,12 @@
-"""The training config: schema, defaults, validation, YAML loading and ``--set`` overrides.
+"""The training config: the schema, YAML loading, validation and ``--set`` overrides.
 
-A config is a YAML mapping. ``load_config(path, overrides)`` reads it, applies the
-``key.path=value`` overrides, checks every key against the schema below and returns the
-resolved config: plain dicts and lists with every default filled in. Every problem raises
-``ConfigError`` with a one-line message that names the key (``optimizer.lr``,
-``data.train_transforms[1].mean``), what was expected and what was found; an unknown key comes
-with the closest valid key as a suggestion.
+A config is a YAML mapping. ``load_config(path, overrides)`` reads it (refusing alias bombs),
+applies the ``key.path=value`` overrides, checks every key against ``SCHEMA`` and returns the
+resolved config: plain dicts and lists with every default filled in. The sections that name a
+class (optimizer, scheduler, loss, transforms) take their keys and defaults from its signature
+(``registries.py``, ``schema.fields_of``). Every problem raises ``ConfigError`` with a one-line
+message that names the key (``optimizer.lr``, ``data.train_transforms[1].mean``), what was
+expected and what was found; an unknown key comes with the closest valid key as a suggestion.
 
 Example:
     >>> cfg = load_config("configs/lenet_cifar10.yaml", ["optimizer.lr=0.01"])
