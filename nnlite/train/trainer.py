@@ -12,12 +12,14 @@ import datetime
 import math
 import os
 import random
+import shutil
 import sys
 import time
 import warnings
 
 import numpy as np
 
+from ..serialization import replace_atomically
 from . import checkpoint as ckpt_io
 from .builders import (TrainError, apply_finetune, build_datasets, build_loss, build_model, build_optimizer,
                        build_scheduler, check_model_output, scheduler_steps)
@@ -256,8 +258,12 @@ class Trainer:
             if self.dist.is_main:
                 with _writing("the run directory", cfg["output_dir"]):
                     run_dir = new_run_dir(cfg["output_dir"], cfg["name"])
-                    with open(os.path.join(run_dir, "config.yaml"), "w", encoding="utf-8") as f:
-                        f.write(dump_config(cfg))
+                    try:
+                        with replace_atomically(os.path.join(run_dir, "config.yaml")) as f:
+                            f.write(dump_config(cfg).encode("utf-8"))
+                    except OSError:
+                        shutil.rmtree(run_dir, ignore_errors=True)  # no empty run folder left behind
+                        raise
                 _link_latest(run_dir, cfg["output_dir"], cfg["name"])
             self.run_dir = self.dist.bcast(run_dir)
         if self.dist.is_main:
@@ -265,7 +271,8 @@ class Trainer:
                 os.makedirs(os.path.join(self.run_dir, "checkpoints"), exist_ok=True)
         self.metrics = MetricsLog(os.path.join(self.run_dir, "metrics.jsonl"))
         if self.dist.is_main and self.resume_dir is not None:
-            self.metrics.truncate_after(self.start_epoch)  # lines written after the checkpoint
+            with _writing("metrics", self.metrics.path):
+                self.metrics.truncate_after(self.start_epoch)  # lines written after the checkpoint
         if state is not None:
             self.print(f"Resuming {self.run_dir} after epoch {self.start_epoch} (checkpoints/last.npz)")
         elif self.resume_dir is not None:
