@@ -1,50 +1,112 @@
-"""Model registry: names (``lenet``, ``tutorial_net``, ``mlp``, ``resnet18``, ``vgg16``, ``mobilenet_v2``, ...) or ``"pkg.module:ClassName"``."""
+"""Registries: names mapped to the classes (or functions) that build things from a config.
+
+``Registry`` is one kind of thing (models, optimizers, losses, ...): ``register(name, cls)``,
+``lookup(name)`` with a "did you mean" suggestion, and per-name options that tell a config
+reader how to present the constructor's arguments. ``MODELS`` is the model registry (``lenet``,
+``tutorial_net``, ``mlp``, ``resnet18``, ``vgg16``, ``mobilenet_v2``, ...); a model may also be named by import path,
+``"pkg.module:ClassName"``, which imports that module (running its top-level code) and must name
+an ``nn.Module`` subclass.
+"""
+import difflib
 import importlib
 import inspect
 
-__all__ = ["MODELS", "get_model", "get_model_builder", "register_model", "list_models"]
+__all__ = ["Registry", "MODELS", "get_model", "get_model_builder", "register_model", "list_models",
+           "import_module_class", "suggestion"]
 
-MODELS = {}
+
+def suggestion(word, candidates):
+    """``"; did you mean 'x'?"`` for the candidate closest to ``word``, or ``""``."""
+    if len(str(word)) > 100:  # nothing is close to a long text (and comparing would be slow)
+        return ""
+    match = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)
+    return f"; did you mean {match[0]!r}?" if match else ""
+
+
+class Registry(dict):
+    """Names of one ``kind`` mapped to classes or functions, with per-name ``options``.
+
+    Args:
+        kind (str): what the entries are, for messages ("model", "optimizer", ...).
+
+    Example:
+        >>> OPTIMIZERS = Registry("optimizer")
+        >>> OPTIMIZERS.register("sgd", nl.optim.SGD)
+        >>> OPTIMIZERS.lookup("sgd")
+        <class 'nnlite.optim.sgd.SGD'>
+    """
+
+    def __init__(self, kind):
+        super().__init__()
+        self.kind = kind
+        self.options = {}
+
+    def register(self, name, factory=None, **options):
+        """Register ``factory`` under ``name`` (usable as a decorator). ``options`` are kept for
+        the config reader (``exclude=``, ``hints=``, ...)."""
+        def add(f):
+            if name in self and self[name] is not f:
+                raise KeyError(f"{self.kind} '{name}' is already registered")
+            self[name] = f
+            self.options[name] = options
+            return f
+        return add(factory) if factory is not None else add
+
+    def lookup(self, name):
+        """The entry registered under ``name`` (``KeyError`` naming the known ones otherwise)."""
+        if name not in self:
+            raise KeyError(f"unknown {self.kind} '{name}'; registered {self.kind}s: {', '.join(self.names())}"
+                           f"{suggestion(name, self)}")
+        return self[name]
+
+    def names(self):
+        """The registered names, sorted."""
+        return sorted(self)
+
+
+MODELS = Registry("model")
 
 
 def register_model(name, factory=None):
     """Register ``factory`` (a class or function returning a Module) under ``name``; usable as a decorator."""
-    def add(f):
-        if name in MODELS and MODELS[name] is not f:
-            raise KeyError(f"model '{name}' is already registered")
-        MODELS[name] = f
-        return f
-    return add(factory) if factory is not None else add
+    return MODELS.register(name, factory)
 
 
 def get_model_builder(name):
     """The class or function registered under ``name`` (KeyError naming the known ones otherwise)."""
-    if name not in MODELS:
-        raise KeyError(f"unknown model '{name}'; registered models: {', '.join(list_models())}")
-    return MODELS[name]
+    return MODELS.lookup(name)
 
 
 def list_models():
     """The registered model names, sorted."""
-    return sorted(MODELS)
+    return MODELS.names()
 
 
-def _import_target(spec):
+def import_module_class(spec, base, what="model"):
+    """The class ``"pkg.module:ClassName"`` names (``"pkg.module:Outer.Inner"`` too), checked to be
+    a subclass of ``base`` before anything calls it. Importing runs the module's top-level code.
+
+    Raises ``ValueError`` for a malformed spec, ``ImportError``, ``AttributeError`` (with a "did
+    you mean"), and ``TypeError`` for anything that is not a ``base`` subclass.
+    """
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
-        raise ValueError(f"model '{spec}': expected a registered name ({', '.join(list_models())}) or "
-                         "'package.module:ClassName'")
+        raise ValueError(f"{what} '{spec}': expected a registered name or 'package.module:ClassName'")
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:
-        raise ImportError(f"model '{spec}': cannot import module '{module_name}': {e}") from e
+        raise ImportError(f"{what} '{spec}': cannot import module '{module_name}': {e}") from e
     target = module
     for part in attr.split("."):
         if not hasattr(target, part):
-            raise AttributeError(f"model '{spec}': module '{module_name}' has no attribute '{attr}'")
+            names = [n for n in dir(target) if not n.startswith("_")]
+            raise AttributeError(f"{what} '{spec}': module '{module_name}' has no attribute '{attr}'"
+                                 f"{suggestion(part, names)}")
         target = getattr(target, part)
-    if not callable(target):
-        raise TypeError(f"model '{spec}': '{attr}' is not a class or function")
+    if not (isinstance(target, type) and issubclass(target, base)):
+        kind = "a class" if isinstance(target, type) else f"a {type(target).__name__}"
+        raise TypeError(f"{what} '{spec}': '{attr}' is {kind}, not an {base.__module__.split('.')[0]}."
+                        f"nn.Module subclass (an import path must name a Module class)")
     return target
 
 
@@ -61,7 +123,7 @@ def get_model(name, **kwargs):
     if not isinstance(name, str):
         raise TypeError(f"model name must be a string, got {type(name).__name__}")
     if ":" in name:
-        factory = _import_target(name)
+        factory = import_module_class(name, Module)
     elif name in MODELS:
         factory = MODELS[name]
     else:
@@ -81,14 +143,12 @@ def _check_kwargs(name, factory, kwargs):
         return
     params = sig.parameters
     if any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        accepted = None
-    else:
-        accepted = [k for k, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    if accepted is not None:
-        for key in kwargs:
-            if key not in accepted:
-                raise TypeError(f"model '{name}' got an unexpected argument '{key}'; accepted: "
-                                f"{', '.join(accepted) or 'none'}")
+        return
+    accepted = [k for k, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    for key in kwargs:
+        if key not in accepted:
+            raise TypeError(f"model '{name}' got an unexpected argument '{key}'; accepted: "
+                            f"{', '.join(accepted) or 'none'}")
 
 
 def _register_builtins():
@@ -97,7 +157,8 @@ def _register_builtins():
     builtins = {"lenet": LeNet, "tutorial_net": Net, "mlp": MLP, "mobilenet_v2": mobilenet.mobilenet_v2}
     builtins.update((name, getattr(resnet, name)) for name in ("resnet18", "resnet34", "resnet50"))
     builtins.update((name, getattr(vgg, name)) for name in vgg.__all__ if name != "VGG")
-    MODELS.update(builtins)
+    for key, factory in builtins.items():
+        MODELS.register(key, factory)
 
 
 _register_builtins()

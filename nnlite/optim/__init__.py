@@ -1,8 +1,14 @@
-"""Optimizers (``SGD``, ``Adam``, ``AdamW``) and learning-rate schedulers (``lr_scheduler``),
-with PyTorch's interface and update rules."""
+"""Optimizers (``SGD``, ``Adam``, ``AdamW``, ``Adadelta``, ``RMSprop``, ``Adagrad``, ``LBFGS``)
+and learning-rate schedulers (``lr_scheduler``), with PyTorch's interface and update rules.
+Each algorithm's update is also a pure function on numpy arrays (``sgd``, ``adam``, ...)."""
 from . import lr_scheduler
-from .adam import Adam, AdamW
+from .adadelta import Adadelta, adadelta
+from .adagrad import Adagrad, adagrad
+from .adam import Adam, AdamW, adam
+from .lbfgs import LBFGS
 from .optimizer import Optimizer
-from .sgd import SGD
+from .rmsprop import RMSprop, rmsprop
+from .sgd import SGD, sgd
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adadelta", "RMSprop", "Adagrad", "LBFGS", "lr_scheduler",
+           "sgd", "adam", "adadelta", "rmsprop", "adagrad"]

@@ -1,14 +1,55 @@
 """Adam and AdamW with PyTorch's update rule (bias-corrected moments, optional AMSGrad)."""
 import numpy as np
 
-from ..autograd.creation import from_numpy
-from ..autograd.tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_options
 
-__all__ = ["Adam", "AdamW"]
+__all__ = ["Adam", "AdamW", "adam"]
 
-_mul, _add, _sub, _div = np.multiply, np.add, np.subtract, np.divide
-_neg, _sqrt, _maximum = np.negative, np.sqrt, np.maximum
+
+def adam(params, grads, states, *, lr, betas, eps, weight_decay, amsgrad, maximize,
+         decoupled_weight_decay):
+    """One Adam step on numpy arrays, in place. ``states[i]`` holds ``step``, ``exp_avg`` (m),
+    ``exp_avg_sq`` (v) and, with ``amsgrad``, ``max_exp_avg_sq``, created on the first step."""
+    beta1, beta2 = betas
+    for p, g, state in zip(params, grads, states):
+        if len(state) == 0:
+            state["step"] = np.zeros((), np.float32)
+            state["exp_avg"] = np.zeros_like(p)
+            state["exp_avg_sq"] = np.zeros_like(p)
+            if amsgrad:
+                state["max_exp_avg_sq"] = np.zeros_like(p)
+        step = state["step"]
+        step += 1
+        t = float(step)
+
+        if maximize:
+            g = -g
+        if weight_decay != 0:
+            if decoupled_weight_decay:
+                p *= 1 - lr * weight_decay
+            else:
+                g = g + weight_decay * p
+
+        m, v = state["exp_avg"], state["exp_avg_sq"]
+        _lerp_(m, g, 1 - beta1)
+        v *= beta2
+        v += (1 - beta2) * g * g
+        if amsgrad:
+            v = np.maximum(state["max_exp_avg_sq"], v, out=state["max_exp_avg_sq"])
+
+        step_size = lr / (1 - beta1 ** t)
+        denom = np.sqrt(v) / (1 - beta2 ** t) ** 0.5 + eps
+        p -= step_size * m / denom
+
+
+def _lerp_(start, end, weight):
+    """``start += weight * (end - start)`` in place, in the form PyTorch's ``lerp_`` picks:
+    from the far end when ``weight >= 0.5``, with ``1 - weight`` taken in the arrays' precision."""
+    if weight < 0.5:
+        start += weight * (end - start)
+    else:
+        weight = float(np.asarray(weight, start.dtype))
+        start[...] = end - (1 - weight) * (end - start)
 
 
 class Adam(Optimizer):
@@ -41,28 +82,21 @@ class Adam(Optimizer):
         differentiable: must be ``False``.
     """
 
+    _update = staticmethod(adam)
     _load_defaults = {"amsgrad": False, "maximize": False, "foreach": None, "capturable": False,
                       "differentiable": False, "decoupled_weight_decay": False, "fused": None}
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
-                 amsgrad=False, *, foreach=None, maximize=False, capturable=False,
-                 differentiable=False, fused=None, decoupled_weight_decay=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+    def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *, foreach=None,
+                 maximize: bool = False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay: bool = False):
+        check_options(lr, differentiable, eps=eps, weight_decay=weight_decay)
         if not 0.0 <= betas[0] < 1.0:
             raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
         if not 0.0 <= betas[1] < 1.0:
             raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if not (isinstance(betas[0], float) and isinstance(betas[1], float)):
             raise ValueError("betas must be either both floats or both Tensors")
-        if differentiable:
-            raise ValueError("nnlite optimizers do not support differentiable=True")
         defaults = {
             "lr": lr,
             "betas": tuple(betas),
@@ -78,109 +112,16 @@ class Adam(Optimizer):
         }
         super().__init__(params, defaults)
 
-    def _after_load(self):
-        super()._after_load()
-        for group in self.param_groups:
-            for p in group["params"]:
-                pstate = self.state.get(p)
-                if pstate and not isinstance(pstate.get("step"), Tensor):
-                    pstate["step"] = from_numpy(np.array(float(pstate["step"]), np.float32))
-
-    def step(self, closure=None):
-        """Perform one optimization step; returns the closure's loss if a closure is given."""
-        loss = self._eval_closure(closure) if closure is not None else None
-        state = self.state
-        temp = self._temp
-        for group in self.param_groups:
-            lr = group["lr"]
-            if isinstance(lr, Tensor):
-                lr = lr.item()
-            beta1, beta2 = group["betas"]
-            eps = group["eps"]
-            weight_decay = group["weight_decay"]
-            amsgrad = group["amsgrad"]
-            maximize = group["maximize"]
-            decoupled = group["decoupled_weight_decay"]
-            w1 = 1 - beta1
-            w2 = 1 - beta2
-            for p in group["params"]:
-                grad = p.grad
-                if grad is None:
-                    continue
-                g = grad._data
-                d = p._data
-                shape, dtype = d.shape, d.dtype
-                pstate = state[p]
-                if len(pstate) == 0:
-                    pstate["step"] = from_numpy(np.zeros((), np.float32))
-                    pstate["exp_avg"] = from_numpy(np.zeros(shape, dtype))
-                    pstate["exp_avg_sq"] = from_numpy(np.zeros(shape, dtype))
-                    if amsgrad:
-                        pstate["max_exp_avg_sq"] = from_numpy(np.zeros(shape, dtype))
-                step_arr = pstate["step"]._data
-                step_arr += 1
-                step = float(step_arr)
-
-                if maximize:
-                    t = temp(shape, dtype, 1)
-                    _neg(g, out=t)
-                    g = t
-                if weight_decay != 0:
-                    if decoupled:
-                        _mul(d, 1 - lr * weight_decay, out=d)
-                    else:
-                        t = temp(shape, dtype, 1)
-                        t0 = temp(shape, dtype, 0)
-                        _mul(d, weight_decay, out=t0)
-                        _add(g, t0, out=t)
-                        g = t
-
-                m = pstate["exp_avg"]._data
-                v = pstate["exp_avg_sq"]._data
-                t0 = temp(shape, dtype, 0)
-                # m.lerp_(g, 1 - beta1), in the form PyTorch picks for the weight
-                _sub(g, m, out=t0)
-                if w1 < 0.5:
-                    _mul(t0, w1, out=t0)
-                    _add(m, t0, out=m)
-                else:
-                    # 1 - weight, with the weight rounded to the computation precision first
-                    w1_rest = 1.0 - (w1 if dtype == np.float64 else float(np.float32(w1)))
-                    _mul(t0, w1_rest, out=t0)
-                    _sub(g, t0, out=m)
-                _mul(v, beta2, out=v)
-                _mul(g, w2, out=t0)
-                _mul(t0, g, out=t0)
-                _add(v, t0, out=v)
-
-                bias_correction1 = 1 - beta1 ** step
-                bias_correction2 = 1 - beta2 ** step
-                step_size = lr / bias_correction1
-                bias_correction2_sqrt = bias_correction2 ** 0.5
-
-                if amsgrad:
-                    vmax = pstate["max_exp_avg_sq"]._data
-                    _maximum(vmax, v, out=vmax)
-                    v = vmax
-                denom = temp(shape, dtype, 2)
-                _sqrt(v, out=denom)
-                _div(denom, bias_correction2_sqrt, out=denom)
-                _add(denom, eps, out=denom)
-                _mul(m, -step_size, out=t0)
-                _div(t0, denom, out=t0)
-                _add(d, t0, out=d)
-                p._bump_version()
-        return loss
-
 
 class AdamW(Adam):
     """Adam with decoupled weight decay (Loshchilov and Hutter): the weights are multiplied by
     ``1 - lr * weight_decay`` at each step instead of adding ``weight_decay * p`` to the gradient.
     Same arguments as :class:`Adam`, with ``weight_decay`` defaulting to 1e-2."""
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
-                 amsgrad=False, *, maximize=False, foreach=None, capturable=False,
-                 differentiable=False, fused=None):
+    def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False, *,
+                 maximize: bool = False, foreach=None, capturable=False, differentiable=False,
+                 fused=None):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
                          maximize=maximize, capturable=capturable,
                          differentiable=differentiable, fused=fused,

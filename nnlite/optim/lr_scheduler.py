@@ -18,6 +18,7 @@ import warnings
 from bisect import bisect_right
 from collections import Counter
 from functools import wraps
+from typing import Literal
 from weakref import ref
 
 from .optimizer import Optimizer
@@ -29,6 +30,12 @@ __all__ = [
     "MultiStepLR",
     "ExponentialLR",
     "CosineAnnealingLR",
+    "LinearLR",
+    "PolynomialLR",
+    "OneCycleLR",
+    "SequentialLR",
+    "ChainedScheduler",
+    "ReduceLROnPlateau",
 ]
 
 _EPOCH_DEPRECATION_WARNING = (
@@ -253,7 +260,7 @@ class StepLR(LRScheduler):
         >>> scheduler = StepLR(optimizer, step_size=30, gamma=0.1)
     """
 
-    def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
+    def __init__(self, optimizer, step_size: int, gamma: float = 0.1, last_epoch=-1):
         self.step_size = step_size
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
@@ -282,7 +289,7 @@ class MultiStepLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
     """
 
-    def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
+    def __init__(self, optimizer, milestones: list[int], gamma: float = 0.1, last_epoch=-1):
         self.milestones = Counter(milestones)
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
@@ -318,7 +325,7 @@ class ExponentialLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
     """
 
-    def __init__(self, optimizer, gamma, last_epoch=-1):
+    def __init__(self, optimizer, gamma: float, last_epoch=-1):
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
@@ -348,7 +355,7 @@ class CosineAnnealingLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
     """
 
-    def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
+    def __init__(self, optimizer, T_max: int, eta_min: float = 0.0, last_epoch=-1):
         self.T_max = T_max
         self.eta_min = eta_min
         super().__init__(optimizer, last_epoch)
@@ -385,3 +392,460 @@ class CosineAnnealingLR(LRScheduler):
             + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
             for base_lr in self.base_lrs
         ]
+
+
+class LinearLR(LRScheduler):
+    """Scale each group's learning rate by a factor going linearly from ``start_factor`` to
+    ``end_factor`` over ``total_iters`` steps, then keep it (a warm-up when used first).
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        start_factor (float): factor at the first epoch, in (0, 1] (default 1/3).
+        end_factor (float): factor from ``total_iters`` on, in [0, 1] (default 1).
+        total_iters (int): steps of the ramp (default 5).
+        last_epoch (int): index of the last epoch (default -1).
+
+    Example:
+        >>> # lr = 0.025, 0.03125, 0.0375, 0.04375, 0.05, 0.05, ... for a base lr of 0.05
+        >>> scheduler = LinearLR(optimizer, start_factor=0.5, total_iters=4)
+    """
+
+    def __init__(self, optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
+                 total_iters: int = 5, last_epoch=-1):
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less "
+                             "or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor = start_factor
+        self.end_factor = end_factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        _warn_get_lr_outside_step(self)
+        if self.last_epoch == 0:
+            return [group["lr"] * self.start_factor for group in self.optimizer.param_groups]
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _group_values(self.optimizer, "lr")
+        # the ratio of this step's factor to the previous one
+        change = self.end_factor - self.start_factor
+        ratio = 1.0 + change / (self.total_iters * self.start_factor + (self.last_epoch - 1) * change)
+        return [group["lr"] * ratio for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        change = self.end_factor - self.start_factor
+        return [base_lr * (self.start_factor + change * min(self.total_iters, self.last_epoch)
+                           / self.total_iters)
+                for base_lr in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """Decay each group's learning rate as ``base_lr * (1 - t / total_iters) ** power`` over
+    ``total_iters`` steps; zero from then on.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        total_iters (int): steps until the rate reaches zero (default 5).
+        power (float): power of the polynomial (default 1.0: linear).
+        last_epoch (int): index of the last epoch (default -1).
+
+    Example:
+        >>> scheduler = PolynomialLR(optimizer, total_iters=4, power=2.0)
+    """
+
+    def __init__(self, optimizer, total_iters: int = 5, power: float = 1.0, last_epoch=-1):
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        _warn_get_lr_outside_step(self)
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _group_values(self.optimizer, "lr")
+        t, n = self.last_epoch, self.total_iters
+        decay = ((1.0 - t / n) / (1.0 - (t - 1) / n)) ** self.power
+        return [group["lr"] * decay for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+                for base_lr in self.base_lrs]
+
+
+def _per_group(name, optimizer, value):
+    """``value`` for each param group: a list of one value per group, or one value for all."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != len(optimizer.param_groups):
+            raise ValueError(
+                f"{name} must have the same length as optimizer.param_groups. {name} has "
+                f"{len(value)} values, param_groups has {len(optimizer.param_groups)}."
+            )
+        return list(value)
+    return [value] * len(optimizer.param_groups)
+
+
+class OneCycleLR(LRScheduler):
+    """The 1cycle policy (Smith and Topin): the learning rate climbs from ``max_lr /
+    div_factor`` to ``max_lr`` over the first ``pct_start`` of the steps, then anneals to
+    ``initial_lr / final_div_factor``; momentum (or Adam's beta1) moves the opposite way between
+    ``max_momentum`` and ``base_momentum``. Stepped once per batch in PyTorch's recipe.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        max_lr (float or list): peak learning rate(s).
+        total_steps (int): steps of the cycle; or give ``epochs`` and ``steps_per_epoch``.
+        epochs (int), steps_per_epoch (int): ``total_steps = epochs * steps_per_epoch``.
+        pct_start (float): share of the steps spent climbing (default 0.3).
+        anneal_strategy (str): ``"cos"`` (default) or ``"linear"``.
+        cycle_momentum (bool): cycle the momentum too (default True).
+        base_momentum, max_momentum (float or list): momentum bounds (0.85, 0.95).
+        div_factor (float): ``initial_lr = max_lr / div_factor`` (default 25).
+        final_div_factor (float): ``min_lr = initial_lr / final_div_factor`` (default 1e4).
+        three_phase (bool): a third phase annihilates the rate (default False).
+        last_epoch (int): index of the last step (default -1).
+
+    Example:
+        >>> scheduler = OneCycleLR(optimizer, max_lr=0.1, steps_per_epoch=len(loader), epochs=10)
+    """
+
+    def __init__(self, optimizer, max_lr: float | list[float], total_steps: int | None = None,
+                 epochs: int | None = None, steps_per_epoch: int | None = None, pct_start: float = 0.3,
+                 anneal_strategy: Literal["cos", "linear"] = "cos", cycle_momentum: bool = True,
+                 base_momentum: float | list[float] = 0.85, max_momentum: float | list[float] = 0.95,
+                 div_factor: float = 25.0, final_div_factor: float = 1e4, three_phase: bool = False,
+                 last_epoch=-1):
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        if total_steps is not None:
+            if total_steps <= 0 or not isinstance(total_steps, int):
+                raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+            self.total_steps = total_steps
+        elif epochs is not None and steps_per_epoch is not None:
+            if not isinstance(epochs, int) or epochs <= 0:
+                raise ValueError(f"Expected positive integer epochs, but got {epochs}")
+            if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
+                raise ValueError(
+                    f"Expected positive integer steps_per_epoch, but got {steps_per_epoch}")
+            self.total_steps = epochs * steps_per_epoch
+        else:
+            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+
+        def phase(end_step, lr_from, lr_to, momentum_from, momentum_to):
+            return {"end_step": end_step, "start_lr": lr_from, "end_lr": lr_to,
+                    "start_momentum": momentum_from, "end_momentum": momentum_to}
+
+        climb_end = float(pct_start * self.total_steps) - 1
+        if three_phase:
+            self._schedule_phases = [
+                phase(climb_end, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                phase(float(2 * pct_start * self.total_steps) - 2, "max_lr", "initial_lr",
+                      "base_momentum", "max_momentum"),
+                phase(self.total_steps - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum"),
+            ]
+        else:
+            self._schedule_phases = [
+                phase(climb_end, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                phase(self.total_steps - 1, "max_lr", "min_lr", "base_momentum", "max_momentum"),
+            ]
+        if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ["cos", "linear"]:
+            raise ValueError(
+                f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
+        self._anneal_func_type = anneal_strategy
+
+        max_lrs = _per_group("max_lr", optimizer, max_lr)
+        if last_epoch == -1:
+            for peak, group in zip(max_lrs, optimizer.param_groups):
+                group["initial_lr"] = peak / div_factor
+                group["max_lr"] = peak
+                group["min_lr"] = group["initial_lr"] / final_div_factor
+
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
+                                 "option enabled")
+            self.use_beta1 = "betas" in optimizer.defaults
+            highs = _per_group("max_momentum", optimizer, max_momentum)
+            lows = _per_group("base_momentum", optimizer, base_momentum)
+            if last_epoch == -1:
+                for high, low, group in zip(highs, lows, optimizer.param_groups):
+                    self._set_momentum(group, high)
+                    group["max_momentum"] = high
+                    group["base_momentum"] = low
+        super().__init__(optimizer, last_epoch)
+
+    def _set_momentum(self, group, value):
+        if self.use_beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+    def _anneal(self, start, end, pct):
+        if self._anneal_func_type == "cos":
+            return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+        return (end - start) * pct + start
+
+    def get_lr(self):
+        _warn_get_lr_outside_step(self)
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(
+                f"Tried to step {step} times. The specified number of total steps is {self.total_steps}")
+        lrs = []
+        for group in self.optimizer.param_groups:
+            start_step = 0.0
+            for i, phase in enumerate(self._schedule_phases):
+                end_step = phase["end_step"]
+                if step <= end_step or i == len(self._schedule_phases) - 1:
+                    pct = (step - start_step) / (end_step - start_step)
+                    lrs.append(self._anneal(group[phase["start_lr"]], group[phase["end_lr"]], pct))
+                    if self.cycle_momentum:
+                        self._set_momentum(group, self._anneal(group[phase["start_momentum"]],
+                                                               group[phase["end_momentum"]], pct))
+                    break
+                start_step = end_step
+        return lrs
+
+
+def _check_schedulers(owner, optimizer, schedulers):
+    """The checks SequentialLR and ChainedScheduler make of their schedulers (PyTorch's
+    messages)."""
+    name = type(owner).__name__
+    for i, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, "optimizer"):
+            raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(
+                f"{name} does not support `ReduceLROnPlateau` scheduler as it requires additional "
+                "kwargs to be specified when calling `step`, but got one at index "
+                f"{i} in the given schedulers sequence.")
+        if optimizer != scheduler.optimizer:
+            raise ValueError(
+                f"{name} expects all schedulers to belong to the same optimizer, but got scheduler "
+                f"{type(scheduler).__name__} at index {i} has {scheduler.optimizer}, which is "
+                f"different from {type(optimizer).__name__}.")
+
+
+class _Composite(LRScheduler):
+    """A scheduler made of other schedulers: its state dict holds theirs under
+    ``_schedulers``."""
+
+    def state_dict(self):
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict):
+        state = dict(state_dict)
+        inner = state.pop("_schedulers")
+        self.__dict__.update(state)
+        for scheduler, saved in zip(self._schedulers, inner):
+            scheduler.load_state_dict(saved)
+
+
+class SequentialLR(_Composite):
+    """Run ``schedulers`` one after the other, switching at the ``milestones`` epochs (a
+    warm-up, then a decay). The schedulers must have been created on ``optimizer``.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        schedulers (list): the schedulers, in order.
+        milestones (list of int): epochs at which the next scheduler takes over (one fewer than
+            schedulers).
+        last_epoch (int): index of the last epoch (default -1).
+
+    Example:
+        >>> warmup = LinearLR(optimizer, start_factor=0.1, total_iters=2)
+        >>> decay = ExponentialLR(optimizer, gamma=0.9)
+        >>> scheduler = SequentialLR(optimizer, [warmup, decay], milestones=[2])
+    """
+
+    def __init__(self, optimizer, schedulers, milestones: list[int], last_epoch=-1):
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler, but got no "
+                             "scheduler.")
+        _check_schedulers(self, optimizer, schedulers)
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError(
+                "Sequential Schedulers expects number of schedulers provided to be one more than the "
+                f"number of milestone points, but got number of schedulers {len(schedulers)} and the "
+                f"number of milestones to be equal to {len(milestones)}")
+        self._schedulers = schedulers
+        self._milestones = milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        # start over: the schedulers' own first steps are undone and only the first one's redone
+        for group in optimizer.param_groups:
+            group["lr"] = group["initial_lr"]
+        self._rewind(self)
+        first = self._schedulers[bisect_right(milestones, 0)]
+        first._initial_step()
+        self._last_lr = first.get_last_lr()
+
+    @staticmethod
+    def _rewind(scheduler):
+        if hasattr(scheduler, "_schedulers"):
+            for inner in scheduler._schedulers:
+                SequentialLR._rewind(inner)
+        elif hasattr(scheduler, "last_epoch"):
+            scheduler.last_epoch -= 1
+
+    def step(self):
+        """Advance one epoch with the scheduler whose turn it is (a scheduler starts from its
+        own epoch 0 at its milestone)."""
+        self.last_epoch += 1
+        idx = bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            scheduler._update_lr(0)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+
+class ChainedScheduler(_Composite):
+    """Step several schedulers together at each ``step()``; their changes compose (e.g. a
+    constant warm-up factor times an exponential decay).
+
+    Args:
+        schedulers (list): the schedulers, all on one optimizer.
+        optimizer (Optimizer): that optimizer (default: the first scheduler's).
+
+    Example:
+        >>> scheduler = ChainedScheduler([LinearLR(opt, 0.5, total_iters=3), ExponentialLR(opt, 0.9)])
+    """
+
+    def __init__(self, schedulers, optimizer=None):
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler to be chained, "
+                             "but got no scheduler.")
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_schedulers(self, optimizer, schedulers)
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = _group_values(schedulers[-1].optimizer, "lr")
+
+    def step(self):
+        """Step every scheduler, in order."""
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = _group_values(self._schedulers[-1].optimizer, "lr")
+
+
+class ReduceLROnPlateau(LRScheduler):
+    """Multiply the learning rates by ``factor`` when a metric has stopped improving for
+    ``patience`` epochs. ``step(metric)`` takes the metric (e.g. the validation loss).
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        mode (str): ``"min"`` (default: lower is better) or ``"max"``.
+        factor (float): multiplier of the rate, < 1 (default 0.1).
+        patience (int): epochs without improvement tolerated (default 10).
+        threshold (float): least change counted as an improvement (default 1e-4).
+        threshold_mode (str): ``"rel"`` (default: relative to the best) or ``"abs"``.
+        cooldown (int): epochs to wait after a reduction (default 0).
+        min_lr (float or list): lower bound of the rate(s) (default 0).
+        eps (float): a reduction smaller than this is skipped (default 1e-8).
+
+    Example:
+        >>> scheduler = ReduceLROnPlateau(optimizer, patience=2)
+        >>> for epoch in range(10):
+        ...     train(...)
+        ...     scheduler.step(validation_loss)
+    """
+
+    def __init__(self, optimizer, mode: Literal["min", "max"] = "min", factor: float = 0.1,
+                 patience: int = 10, threshold: float = 1e-4,
+                 threshold_mode: Literal["rel", "abs"] = "rel", cooldown: int = 0,
+                 min_lr: float | list[float] = 0, eps: float = 1e-8):
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        self.factor = factor
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != len(optimizer.param_groups):
+                raise ValueError(f"expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}")
+            self.default_min_lr = None
+            self.min_lrs = list(min_lr)
+        else:
+            self.default_min_lr = min_lr
+            self.min_lrs = [min_lr] * len(optimizer.param_groups)
+        self.patience = patience
+        self.cooldown = cooldown
+        self.eps = eps
+        self.last_epoch = 0
+        self._last_lr = _group_values(optimizer, "lr")
+        self._set_comparison(mode, threshold, threshold_mode)
+        self._reset()
+
+    def _reset(self):
+        self.best = self.mode_worse
+        self.cooldown_counter = 0
+        self.num_bad_epochs = 0
+
+    def _set_comparison(self, mode, threshold, threshold_mode):
+        if mode not in {"min", "max"}:
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in {"rel", "abs"}:
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.mode = mode
+        self.threshold = threshold
+        self.threshold_mode = threshold_mode
+
+    @property
+    def in_cooldown(self):
+        return self.cooldown_counter > 0
+
+    def _is_better(self, a, best):
+        if self.mode == "min":
+            return a < (best * (1.0 - self.threshold) if self.threshold_mode == "rel" else best - self.threshold)
+        return a > (best * (self.threshold + 1.0) if self.threshold_mode == "rel" else best + self.threshold)
+
+    def step(self, metrics, epoch=None):
+        """Record this epoch's ``metrics`` value and reduce the rates after ``patience`` bad
+        epochs."""
+        current = float(metrics)
+        if epoch is None:
+            epoch = self.last_epoch + 1
+        else:
+            warnings.warn(_EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self.last_epoch = epoch
+        if self._is_better(current, self.best):
+            self.best = current
+            self.num_bad_epochs = 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0  # bad epochs in the cooldown do not count
+        if self.num_bad_epochs > self.patience:
+            self._reduce_lr()
+            self.cooldown_counter = self.cooldown
+            self.num_bad_epochs = 0
+        self._last_lr = _group_values(self.optimizer, "lr")
+
+    def _reduce_lr(self):
+        groups = self.optimizer.param_groups
+        if len(groups) != len(self.min_lrs):
+            if self.default_min_lr is None:
+                raise RuntimeError(
+                    f"The number of param groups in the `optimizer` ({len(groups)}) differs from "
+                    f"when `ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due to "
+                    "a new param group being added to the optimizer. Please modify the `min_lrs` "
+                    "field to match the length of the `optimizer` param groups.")
+            self.min_lrs = [self.default_min_lr] * len(groups)
+        for group, min_lr in zip(groups, self.min_lrs):
+            old_lr = float(group["lr"])
+            new_lr = max(old_lr * self.factor, min_lr)
+            if old_lr - new_lr > self.eps:
+                group["lr"] = new_lr
+
+    def load_state_dict(self, state_dict):
+        self.__dict__.update(state_dict)
+        self._set_comparison(self.mode, self.threshold, self.threshold_mode)

@@ -5,8 +5,9 @@ state in ``state`` (a dict keyed by the parameter tensor). ``state_dict()`` repl
 their position in the groups, so a state dict can be saved with ``nl.save`` and loaded into an
 optimizer built over other tensors of the same shapes.
 
-Update rules work on the numpy arrays behind the tensors (``p._data``, ``p.grad._data``) in place;
-subclasses borrow temporaries from ``_scratch`` instead of allocating a new array per operation.
+Each algorithm is a pure function of ``(params, grads, states, **options)`` (``sgd``, ``adam``, ...)
+that updates numpy arrays in place and reads like the math; ``Optimizer.step`` gathers the
+parameters that have a gradient and hands them over, as PyTorch's ``torch/optim/sgd.py`` does.
 """
 import copy
 import warnings
@@ -17,7 +18,23 @@ import numpy as np
 from ..autograd.creation import from_numpy
 from ..autograd.tensor import Tensor
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "ArrayState", "check_options", "required"]
+
+
+def check_options(lr, differentiable=False, **non_negative):
+    """PyTorch's argument checks shared by the optimizers: a one-element (or number) ``lr``
+    >= 0, ``differentiable`` off, and each keyword argument >= 0 (``ValueError: Invalid
+    epsilon value: -1``)."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    for name, value in non_negative.items():
+        if not 0.0 <= value:
+            label = "epsilon" if name == "eps" else name
+            raise ValueError(f"Invalid {label} value: {value}")
+    if differentiable:
+        raise ValueError("nnlite optimizers do not support differentiable=True")
 
 
 class _RequiredParameter:
@@ -68,7 +85,6 @@ class Optimizer:
             )
         self.state = defaultdict(dict)
         self.param_groups = []
-        self._scratch = {}
 
         param_groups = list(params)
         if len(param_groups) == 0:
@@ -178,10 +194,39 @@ class Optimizer:
                 grad._data.fill(0)
                 grad._bump_version()
 
+    # The pure update function of the algorithm: ``update(params, grads, states, **options)``
+    # with lists of numpy arrays and per-parameter ``ArrayState`` views; its keyword-only
+    # arguments name the group options it reads.
+    _update = None
+
     def step(self, closure=None):
         """Perform one optimization step. ``closure``, if given, re-evaluates the model and
-        returns the loss, which ``step`` returns."""
-        raise NotImplementedError
+        returns the loss, which ``step`` returns.
+
+        For each param group, the parameters that have a gradient (frozen ones are skipped and
+        get no state), their gradients and their state go to the algorithm's pure update
+        function, as arrays that it changes in place."""
+        loss = self._eval_closure(closure)
+        update = type(self)._update
+        options = _option_names(update)
+        for group in self.param_groups:
+            params, grads, states, tensors = [], [], [], []
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                tensors.append(p)
+                params.append(p._data)
+                grads.append(p.grad._data)
+                states.append(ArrayState(self.state, p))
+            if not params:
+                continue
+            kwargs = {name: group[name] for name in options}
+            if isinstance(kwargs.get("lr"), Tensor):
+                kwargs["lr"] = kwargs["lr"].item()
+            update(params, grads, states, **kwargs)
+            for p in tensors:
+                p._bump_version()
+        return loss
 
     def _eval_closure(self, closure):
         if closure is None:
@@ -190,34 +235,6 @@ class Optimizer:
 
         with enable_grad():
             return closure()
-
-    def _temp(self, shape, dtype, slot=0):
-        """A scratch array of the given shape and dtype, for use inside one parameter's update.
-
-        ``slot`` tells apart temporaries that must be alive at the same time. The contents are
-        garbage; callers overwrite them with ``out=``. All shapes of one (dtype, slot) are views
-        of one flat buffer as large as the largest parameter, so scratch memory stays small.
-        """
-        buf = self._scratch.get((shape, dtype, slot))
-        if buf is None:
-            buf = self._new_temp(shape, dtype, slot)
-        return buf
-
-    def _new_temp(self, shape, dtype, slot):
-        n = 1
-        for s in shape:
-            n *= s
-        bases = self._scratch.setdefault("bases", {})
-        base = bases.get((dtype, slot))
-        if base is None or base.size < n:
-            base = np.empty(max(n, 1), dtype)
-            bases[(dtype, slot)] = base
-            # views of the smaller buffer would keep it alive: drop them, they are rebuilt lazily
-            for key in [k for k in self._scratch if k != "bases" and k[1:] == (dtype, slot)]:
-                del self._scratch[key]
-        view = base[:n].reshape(shape)
-        self._scratch[(shape, dtype, slot)] = view
-        return view
 
     # ------------------------------------------------------------------ state dict
 
@@ -270,7 +287,7 @@ class Optimizer:
         for k, v in state_dict["state"].items():
             if k in id_map:
                 param = id_map[k]
-                state[param] = _cast_state(param, v, k, None)
+                state[param] = _cast_state(param, v, k, None, self._state_shaped_like_params)
             else:
                 state[k] = v
 
@@ -283,15 +300,23 @@ class Optimizer:
         self.param_groups = saved_groups
         self._after_load()
 
+    # Whether every state array has its parameter's shape (checked on load); LBFGS keeps flat
+    # vectors of all parameters instead.
+    _state_shaped_like_params = True
+
     # Options a loaded state dict may lack (saved by an older version), with the values to fill in.
     _load_defaults = {}
 
     def _after_load(self):
-        """Fill in the ``_load_defaults`` options missing from the loaded groups; subclasses
-        extend it for state missing from older state dicts."""
+        """Fill in the ``_load_defaults`` options missing from the loaded groups, and turn a
+        plain-number ``step`` (older state dicts) into the float32 scalar tensor of today."""
         for group in self.param_groups:
             for key, value in self._load_defaults.items():
                 group.setdefault(key, value)
+            for p in group["params"]:
+                pstate = self.state.get(p)
+                if pstate and "step" in pstate and not isinstance(pstate["step"], Tensor):
+                    pstate["step"] = from_numpy(np.array(float(pstate["step"]), np.float32))
 
     # ------------------------------------------------------------------ pickling, repr
 
@@ -300,7 +325,6 @@ class Optimizer:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self._scratch = {}
 
     def __repr__(self):
         text = self.__class__.__name__ + " ("
@@ -314,13 +338,68 @@ class Optimizer:
         return text
 
 
-def _cast_state(param, value, index, key):
+class ArrayState:
+    """One parameter's optimizer state as the update functions see it: numpy arrays.
+
+    ``state["exp_avg"]`` is the array behind the stored tensor; assigning an array stores it as
+    a tensor sharing that memory. The entry in ``Optimizer.state`` is created on the first
+    assignment only, so an algorithm that keeps no state (SGD without momentum) leaves none.
+    """
+
+    __slots__ = ("_states", "_param")
+
+    def __init__(self, states, param):
+        self._states, self._param = states, param
+
+    def _own(self):
+        return self._states.get(self._param)
+
+    def __len__(self):
+        own = self._own()
+        return 0 if own is None else len(own)
+
+    def __contains__(self, key):
+        own = self._own()
+        return own is not None and key in own
+
+    def get(self, key, default=None):
+        own = self._own()
+        if own is None or key not in own:
+            return default
+        return self[key]
+
+    def __getitem__(self, key):
+        value = self._states[self._param][key]
+        return value._data if isinstance(value, Tensor) else value
+
+    def __setitem__(self, key, value):
+        own = self._states[self._param]
+        old = own.get(key)
+        if isinstance(old, Tensor) and old._data is value:
+            return  # updated in place (``state["step"] += 1``)
+        own[key] = from_numpy(value) if isinstance(value, np.ndarray) else value
+
+
+_OPTION_NAMES = {}
+
+
+def _option_names(update):
+    """The group options an update function reads: its keyword-only arguments."""
+    names = _OPTION_NAMES.get(update)
+    if names is None:
+        import inspect
+        names = _OPTION_NAMES[update] = tuple(
+            n for n, p in inspect.signature(update).parameters.items() if p.kind is p.KEYWORD_ONLY)
+    return names
+
+
+def _cast_state(param, value, index, key, check_shape=True):
     """Deep copy of one parameter's loaded state. Arrays and tensors become tensors of their own
     (floating ones take the parameter's dtype, except ``step``); containers are copied."""
     if isinstance(value, (Tensor, np.ndarray)):
         arr = value._data if isinstance(value, Tensor) else value
         pdata = param._data
-        if key != "step" and arr.ndim != 0 and arr.shape != pdata.shape:
+        if check_shape and key != "step" and arr.ndim != 0 and arr.shape != pdata.shape:
             raise ValueError(
                 f"loaded state dict has state '{key}' of shape {tuple(arr.shape)} for parameter "
                 f"{index} of shape {tuple(pdata.shape)}"
@@ -331,7 +410,7 @@ def _cast_state(param, value, index, key):
             arr = arr.copy()
         return from_numpy(arr)
     if isinstance(value, dict):
-        return {k: _cast_state(param, v, index, k) for k, v in value.items()}
+        return {k: _cast_state(param, v, index, k, check_shape) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return type(value)(_cast_state(param, v, index, key) for v in value)
+        return type(value)(_cast_state(param, v, index, key, check_shape) for v in value)
     return value

@@ -1,14 +1,30 @@
 """Stochastic gradient descent, optionally with momentum, dampening, Nesterov momentum and
-weight decay; PyTorch's update rule."""
+weight decay; PyTorch's update rule. ``sgd`` is the update, ``SGD`` the optimizer around it."""
 import numpy as np
 
-from ..autograd.creation import from_numpy
-from ..autograd.tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_options
 
-__all__ = ["SGD"]
+__all__ = ["SGD", "sgd"]
 
-_mul, _add, _sub, _neg = np.multiply, np.add, np.subtract, np.negative
+
+def sgd(params, grads, states, *, lr, momentum, dampening, weight_decay, nesterov, maximize):
+    """One SGD step on numpy arrays, in place: ``params[i] -= lr * (effective gradient)``.
+
+    ``states[i]`` holds the momentum buffer (created on the first step with momentum)."""
+    for p, g, state in zip(params, grads, states):
+        if maximize:
+            g = -g
+        if weight_decay != 0:
+            g = g + weight_decay * p
+        if momentum != 0:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = np.array(g)  # a copy (an array even for 0-d g)
+            else:
+                buf *= momentum
+                buf += g if dampening == 0 else (1 - dampening) * g
+            g = g + momentum * buf if nesterov else buf
+        p -= lr * g
 
 
 class SGD(Optimizer):
@@ -43,21 +59,14 @@ class SGD(Optimizer):
         >>> opt.zero_grad(); loss_fn(model(x), y).backward(); opt.step()
     """
 
+    _update = staticmethod(sgd)
     _load_defaults = {"nesterov": False, "maximize": False, "foreach": None, "differentiable": False,
                       "fused": False}
 
-    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False,
-                 *, maximize=False, foreach=None, differentiable=False, fused=None):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if momentum < 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if differentiable:
-            raise ValueError("nnlite optimizers do not support differentiable=True")
+    def __init__(self, params, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
+                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
+                 foreach=None, differentiable=False, fused=None):
+        check_options(lr, differentiable, momentum=momentum, weight_decay=weight_decay)
         defaults = {
             "lr": lr,
             "momentum": momentum,
@@ -72,67 +81,3 @@ class SGD(Optimizer):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
-
-    def step(self, closure=None):
-        """Perform one optimization step; returns the closure's loss if a closure is given."""
-        loss = self._eval_closure(closure) if closure is not None else None
-        state = self.state
-        temp = self._temp
-        for group in self.param_groups:
-            lr = group["lr"]
-            if isinstance(lr, Tensor):
-                lr = lr.item()
-            momentum = group["momentum"]
-            dampening = group["dampening"]
-            weight_decay = group["weight_decay"]
-            nesterov = group["nesterov"]
-            maximize = group["maximize"]
-            for p in group["params"]:
-                grad = p.grad
-                if grad is None:
-                    continue
-                g = grad._data
-                d = p._data
-                # g is the effective gradient; it may only be written once it is a scratch array.
-                if weight_decay != 0:
-                    t = temp(d.shape, d.dtype, 1)
-                    _mul(d, weight_decay, out=t)
-                    if maximize:
-                        _sub(t, g, out=t)
-                    else:
-                        _add(g, t, out=t)
-                    g = t
-                elif maximize:
-                    t = temp(d.shape, d.dtype, 1)
-                    _neg(g, out=t)
-                    g = t
-
-                if momentum != 0:
-                    pstate = state[p]
-                    buf_t = pstate.get("momentum_buffer")
-                    if buf_t is None:
-                        buf = g.copy()
-                        pstate["momentum_buffer"] = from_numpy(buf)
-                    else:
-                        buf = buf_t._data
-                        _mul(buf, momentum, out=buf)
-                        if dampening == 0:
-                            _add(buf, g, out=buf)
-                        else:
-                            t0 = temp(d.shape, d.dtype, 0)
-                            _mul(g, 1 - dampening, out=t0)
-                            _add(buf, t0, out=buf)
-                    if nesterov:
-                        t = temp(d.shape, d.dtype, 1)
-                        t0 = temp(d.shape, d.dtype, 0)
-                        _mul(buf, momentum, out=t0)
-                        _add(g, t0, out=t)
-                        g = t
-                    else:
-                        g = buf
-
-                t0 = temp(d.shape, d.dtype, 0)
-                _mul(g, lr, out=t0)
-                _sub(d, t0, out=d)
-                p._bump_version()
-        return loss

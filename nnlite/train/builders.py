@@ -1,53 +1,38 @@
 """Turn the sections of a resolved config into objects: transforms, datasets, model, loss,
 optimizer, scheduler, and the finetuning surgery (load, freeze, replace the head)."""
-import difflib
-import importlib
 import inspect
 import os
 import sys
 
 import numpy as np
 
+from ..models.registry import MODELS, import_module_class
+from ..models.registry import suggestion as _suggest
 from .checkpoint import CheckpointFileError, model_state_from
-from .config import DATASETS, ConfigError
+from .config import DATASETS
+from .registries import LOSSES, OPTIMIZERS, SCHEDULERS, TRANSFORMS
+from .schema import ConfigError, show
 
 __all__ = ["TrainError", "build_transforms", "build_datasets", "build_model", "build_loss", "build_optimizer",
-           "build_scheduler", "apply_finetune", "check_model_output"]
+           "build_scheduler", "scheduler_steps", "apply_finetune", "check_model_output"]
 
 
 class TrainError(RuntimeError):
     """A run cannot go on (data missing, non-finite loss, unusable checkpoint, ...)."""
 
 
-def _suggest(word, candidates):
-    match = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)
-    return f"; did you mean {match[0]!r}?" if match else ""
-
-
 # ------------------------------------------------------------------------------------- data
+
+def _plain_args(section):
+    """A config section's arguments for the constructor: lists become tuples (sizes, betas)."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in section.items() if k != "name"}
+
 
 def build_transforms(items):
     """A ``Compose`` of the transforms listed in a ``data.*_transforms`` section."""
     from ..data import transforms as T
 
-    out = []
-    for t in items:
-        args = {k: v for k, v in t.items() if k != "name"}
-        name = t["name"]
-        if name == "to_tensor":
-            out.append(T.ToTensor())
-        elif name == "normalize":
-            out.append(T.Normalize(args["mean"], args["std"]))
-        elif name == "random_crop":
-            size = tuple(args["size"]) if isinstance(args["size"], list) else args["size"]
-            padding = tuple(args["padding"]) if isinstance(args["padding"], list) else args["padding"]
-            out.append(T.RandomCrop(size, padding=padding, pad_if_needed=args["pad_if_needed"], fill=args["fill"],
-                                    padding_mode=args["padding_mode"]))
-        elif name == "random_horizontal_flip":
-            out.append(T.RandomHorizontalFlip(args["p"]))
-        else:  # the schema lets no other name through
-            raise ConfigError(f"unknown transform {name!r}")
-    return T.Compose(out)
+    return T.Compose([TRANSFORMS.lookup(t["name"])(**_plain_args(t)) for t in items])
 
 
 def build_datasets(data_cfg):
@@ -68,72 +53,32 @@ def build_datasets(data_cfg):
 
 # ------------------------------------------------------------------------------------- model
 
-def _import_attr(spec):
-    """``"pkg.module:Class"`` (or ``"pkg.module:Outer.Inner"``) -> the object."""
-    module_name, _, attr = spec.partition(":")
-    if not module_name or not attr:
-        raise ConfigError(f"model.name: expected a registry name or 'pkg.module:ClassName', got {spec!r}",
-                          "model.name")
+def _builder(name):
+    """The class or function building model ``name``: a registered name, or an import path
+    ``pkg.module:Class`` that must name an ``nn.Module`` subclass (checked before anything
+    calls it; importing the module runs its top-level code)."""
+    from .. import nn
+
+    if ":" not in name:
+        if name not in MODELS:
+            raise ConfigError(f"model.name: unknown model {show(name)}; registered: {', '.join(MODELS.names())}"
+                              f"{_suggest(name, MODELS)} (or give 'pkg.module:ClassName')", "model.name")
+        return MODELS[name]
     if "" not in sys.path and os.getcwd() not in sys.path:  # the current directory, as for `python -m`
         sys.path.insert(0, os.getcwd())
     try:
-        module = importlib.import_module(module_name)
+        return import_module_class(name, nn.Module)
     except ImportError as e:
-        raise ConfigError(f"model.name: cannot import module {module_name!r} ({e}); the module must be "
-                          f"importable from the current directory or PYTHONPATH", "model.name") from None
-    obj = module
-    for part in attr.split("."):
-        try:
-            obj = getattr(obj, part)
-        except AttributeError:
-            names = [n for n in dir(module) if not n.startswith("_")]
-            raise ConfigError(f"model.name: module {module_name!r} has no attribute {attr!r}"
-                              f"{_suggest(part, names)}", "model.name") from None
-    if not callable(obj):
-        raise ConfigError(f"model.name: {spec!r} is not a class or function", "model.name")
-    return obj
+        raise ConfigError(f"model.name: {_cut(e)}; the module must be importable from the current directory or "
+                          "PYTHONPATH", "model.name") from None
+    except (AttributeError, TypeError, ValueError) as e:
+        raise ConfigError(f"model.name: {_cut(e)}", "model.name") from None
 
 
-def _registry():
-    """``{name: builder}`` of ``nnlite.models`` (as far as the package tells)."""
-    from .. import models
-
-    for attr in ("list_models",):
-        fn = getattr(models, attr, None)
-        if callable(fn):
-            try:
-                names = list(fn())
-            except Exception:
-                names = []
-            if names:
-                out = {}
-                builder_of = getattr(models, "get_model_builder", None)
-                for n in names:
-                    out[n] = builder_of(n) if callable(builder_of) else None
-                return out
-    for attr in ("MODELS", "REGISTRY", "_REGISTRY", "registry", "model_registry"):
-        reg = getattr(models, attr, None)
-        if isinstance(reg, dict) and reg:
-            return dict(reg)
-    return {}
-
-
-def _builder(name):
-    """The callable building model ``name`` (``None`` when only ``get_model`` knows it)."""
-    if ":" in name:
-        return _import_attr(name)
-    from .. import models
-
-    reg = _registry()
-    if reg:
-        if name not in reg:
-            raise ConfigError(f"model.name: unknown model {name!r}; registered: {', '.join(sorted(reg))}"
-                              f"{_suggest(name, reg)} (or give 'pkg.module:ClassName')", "model.name")
-        if reg[name] is not None:
-            return reg[name]
-    if not callable(getattr(models, "get_model", None)):
-        raise ConfigError("model.name: nnlite.models has no get_model()", "model.name")
-    return None
+def _cut(e, limit=300):
+    """An exception's text cut to ``limit`` characters (it may quote a huge config value)."""
+    text = str(e)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _check_args(fn, args, label):
@@ -156,21 +101,16 @@ def _check_args(fn, args, label):
 
 def build_model(model_cfg):
     """The model named in the ``model`` section, built with its ``args``."""
-    from .. import models, nn
+    from .. import nn
 
     name, args = model_cfg["name"], dict(model_cfg["args"])
     fn = _builder(name)
     label = name if ":" not in name else name.partition(":")[2]
+    _check_args(fn, args, label)
     try:
-        if fn is not None:
-            _check_args(fn, args, label)
-            model = fn(**args)
-        else:
-            model = models.get_model(name, **args)
-    except ConfigError:
-        raise
+        model = fn(**args)
     except (TypeError, ValueError, KeyError) as e:
-        raise ConfigError(f"model: building {label} with args {args} failed: {e}", "model.args") from None
+        raise ConfigError(f"model: building {label} with args {show(args)} failed: {_cut(e)}", "model.args") from None
     if not isinstance(model, nn.Module):
         raise ConfigError(f"model.name: {name!r} built a {type(model).__name__}, not an nnlite.nn.Module",
                           "model.name")
@@ -210,47 +150,50 @@ def check_model_output(model, dataset, num_classes):
 # ------------------------------------------------------------------------------------- loss, optim
 
 def build_loss(loss_cfg, num_classes):
+    """The loss of the ``loss`` section; ``weight`` (one value per class) becomes a tensor."""
     import nnlite as nl
 
-    weight = loss_cfg.get("weight")
-    if weight is not None:
-        if len(weight) != num_classes:
-            raise ConfigError(f"loss.weight: expected {num_classes} values (one per class), got {len(weight)}",
-                              "loss.weight")
-        weight = nl.tensor(np.asarray(weight, dtype=np.float32))
-    if loss_cfg["name"] == "cross_entropy":
-        kwargs = {"weight": weight}
-        if loss_cfg["label_smoothing"]:
-            kwargs["label_smoothing"] = loss_cfg["label_smoothing"]
-        return nl.nn.CrossEntropyLoss(**kwargs)
-    return nl.nn.NLLLoss(weight=weight)
+    args = _plain_args(loss_cfg)
+    if args.get("weight") is not None:
+        if len(args["weight"]) != num_classes:
+            raise ConfigError(f"loss.weight: expected {num_classes} values (one per class), got "
+                              f"{len(args['weight'])}", "loss.weight")
+        args["weight"] = nl.tensor(np.asarray(args["weight"], dtype=np.float32))
+    return LOSSES.lookup(loss_cfg["name"])(**args)
 
 
 def build_optimizer(opt_cfg, params):
-    from .. import optim
-
-    args = {k: v for k, v in opt_cfg.items() if k != "name"}
-    name = opt_cfg["name"]
-    if "betas" in args:
-        args["betas"] = tuple(float(b) for b in args["betas"])
-    cls = {"sgd": optim.SGD, "adam": optim.Adam, "adamw": optim.AdamW}[name]
+    """The optimizer of the ``optimizer`` section over ``params``."""
     try:
-        return cls(params, **args)
+        return OPTIMIZERS.lookup(opt_cfg["name"])(params, **_plain_args(opt_cfg))
     except ValueError as e:
-        raise ConfigError(f"optimizer: {e}", "optimizer") from None
+        raise ConfigError(f"optimizer: {_cut(e)}", "optimizer") from None
 
 
-def build_scheduler(sched_cfg, optimizer):
+def build_scheduler(sched_cfg, optimizer, epochs=None, steps_per_epoch=None):
+    """The scheduler of the ``scheduler`` section (``None`` for none). ``onecycle`` without
+    ``total_steps`` spans ``epochs * steps_per_epoch`` batches."""
     if sched_cfg is None:
         return None
-    from ..optim import lr_scheduler as S
-
     name = sched_cfg["name"]
-    if name == "step":
-        return S.StepLR(optimizer, step_size=sched_cfg["step_size"], gamma=sched_cfg["gamma"])
-    if name == "multistep":
-        return S.MultiStepLR(optimizer, milestones=list(sched_cfg["milestones"]), gamma=sched_cfg["gamma"])
-    return S.CosineAnnealingLR(optimizer, T_max=sched_cfg["T_max"], eta_min=sched_cfg["eta_min"])
+    args = _plain_args(sched_cfg)
+    if "schedulers" in args:
+        args["schedulers"] = [build_scheduler(s, optimizer, epochs, steps_per_epoch) for s in args["schedulers"]]
+    if name == "onecycle" and args.get("total_steps") is None:
+        args["total_steps"] = epochs * steps_per_epoch
+    try:
+        return SCHEDULERS.lookup(name)(optimizer, **args)
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"scheduler: {_cut(e)}", "scheduler") from None
+
+
+def scheduler_steps(sched_cfg):
+    """When the trainer steps the scheduler: ``"batch"`` (after every optimizer step),
+    ``"metric"`` (after evaluation, given the test loss) or ``"epoch"``."""
+    options = SCHEDULERS.options.get(sched_cfg["name"], {}) if sched_cfg else {}
+    if options.get("per_batch"):
+        return "batch"
+    return "metric" if options.get("metric") else "epoch"
 
 
 # ------------------------------------------------------------------------------------- finetune

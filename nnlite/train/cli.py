@@ -1,10 +1,14 @@
 """``python train.py CONFIG.yaml [--set key.path=value ...] [--resume RUN_DIR]``."""
 import argparse
 import os
+import signal
 import sys
+import threading
 
+from ..serialization import replace_atomically
 from .builders import TrainError
 from .config import ConfigError, dump_config, load_config, load_yaml
+from .schema import show
 from .trainer import NonFiniteLossError, Trainer
 
 __all__ = ["main", "resolve_config"]
@@ -13,6 +17,16 @@ EXIT_CONFIG = 2
 EXIT_FAILED = 1
 EXIT_NON_FINITE = 3
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process SIGTERM ended
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: handled as Ctrl-C is (the run stops where it is, the last checkpoint
+    stays), with its own exit code."""
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated()
 
 _DESCRIPTION = """Train a model described by a YAML config (see configs/ and the README's config reference).
 Each run writes a directory under output_dir with config.yaml, metrics.jsonl, checkpoints/last.npz,
@@ -66,15 +80,20 @@ def resolve_config(config_path, overrides, resume_dir):
     a, b = _flatten(saved), _flatten(cfg)
     diffs = [k for k in dict.fromkeys(list(a) + list(b)) if k != "epochs" and a.get(k, "<unset>") != b.get(k, "<unset>")]
     if diffs:
-        shown = ", ".join(f"{k} ({a.get(k)!r} in the run, {b.get(k)!r} now)" for k in diffs[:4])
+        shown = ", ".join(f"{k} ({show(a.get(k))} in the run, {show(b.get(k))} now)" for k in diffs[:4])
         more = f" and {len(diffs) - 4} more" if len(diffs) > 4 else ""
         raise ConfigError(f"--resume: the config differs from the one {resume_dir} was started with: {shown}{more}; "
                           f"only epochs may change when resuming", diffs[0])
     return cfg, cfg["epochs"] != saved["epochs"]
 
 
+# The most an error line shows (messages quote values cut shorter; this bounds the rest).
+MAX_ERROR_CHARS = 600
+
+
 def _one_line(e):
-    return " ".join(str(e).split())
+    text = " ".join(str(e).split())
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 3] + "..."
 
 
 def _abort_others(trainer, code):
@@ -86,9 +105,24 @@ def _abort_others(trainer, code):
 
 
 def main(argv=None):
-    """Run the CLI; returns the exit code (0 done, 1 failed, 2 bad config or usage, 3 the loss
-    became NaN/inf, 130 interrupted)."""
+    """Run the CLI; returns the exit code (0 done, 1 failed, 2 bad config or usage, 3 a loss,
+    gradient, weight or evaluation became NaN/inf, 130 interrupted by Ctrl-C, 143 by SIGTERM)."""
     args = _parser().parse_args(argv)
+    previous = _on_sigterm(_raise_terminated)
+    try:
+        return _run(args)
+    finally:
+        _on_sigterm(previous)
+
+
+def _on_sigterm(handler):
+    """Install ``handler`` for SIGTERM (main thread only); returns the previous one."""
+    if handler is None or threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, handler)
+
+
+def _run(args):
     if "" not in sys.path and os.getcwd() not in sys.path:  # user models importable from the working directory
         sys.path.insert(0, os.getcwd())
     trainer = None
@@ -96,8 +130,8 @@ def main(argv=None):
         cfg, epochs_changed = resolve_config(args.config, args.overrides, args.resume)
         trainer = Trainer(cfg, run_dir=args.resume)
         if epochs_changed and trainer.dist.is_main:
-            with open(os.path.join(args.resume, "config.yaml"), "w", encoding="utf-8") as f:
-                f.write(dump_config(cfg))
+            with replace_atomically(os.path.join(args.resume, "config.yaml")) as f:
+                f.write(dump_config(cfg).encode("utf-8"))
         trainer.fit()
     except ConfigError as e:
         print(f"train.py: error: {_one_line(e)}", file=sys.stderr)
@@ -111,11 +145,16 @@ def main(argv=None):
         print(f"train.py: error: {_one_line(e)}", file=sys.stderr)
         _abort_others(trainer, EXIT_FAILED)
         return EXIT_FAILED
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         run_dir = getattr(trainer, "run_dir", None)
         hint = f"; continue with: python train.py --resume {run_dir}" if run_dir else ""
-        print(f"\ntrain.py: interrupted{hint}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        terminated = isinstance(e, Terminated)
+        print(f"\ntrain.py: {'terminated' if terminated else 'interrupted'}{hint}", file=sys.stderr)
+        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+    except OSError as e:  # a file the run needs, outside what the trainer reports itself
+        print(f"train.py: error: {_one_line(e)}", file=sys.stderr)
+        _abort_others(trainer, EXIT_FAILED)
+        return EXIT_FAILED
     except BaseException:
         if trainer is not None and trainer.dist.size > 1:
             import traceback

@@ -1,11 +1,12 @@
-"""The training config: schema, defaults, validation, YAML loading and ``--set`` overrides.
+"""The training config: the schema, YAML loading, validation and ``--set`` overrides.
 
-A config is a YAML mapping. ``load_config(path, overrides)`` reads it, applies the
-``key.path=value`` overrides, checks every key against the schema below and returns the
-resolved config: plain dicts and lists with every default filled in. Every problem raises
-``ConfigError`` with a one-line message that names the key (``optimizer.lr``,
-``data.train_transforms[1].mean``), what was expected and what was found; an unknown key comes
-with the closest valid key as a suggestion.
+A config is a YAML mapping. ``load_config(path, overrides)`` reads it (refusing alias bombs),
+applies the ``key.path=value`` overrides, checks every key against ``SCHEMA`` and returns the
+resolved config: plain dicts and lists with every default filled in. The sections that name a
+class (optimizer, scheduler, loss, transforms) take their keys and defaults from its signature
+(``registries.py``, ``schema.fields_of``). Every problem raises ``ConfigError`` with a one-line
+message that names the key (``optimizer.lr``, ``data.train_transforms[1].mean``), what was
+expected and what was found; an unknown key comes with the closest valid key as a suggestion.
 
 Example:
     >>> cfg = load_config("configs/lenet_cifar10.yaml", ["optimizer.lr=0.01"])
@@ -13,27 +14,20 @@ Example:
     {'name': 'sgd', 'lr': 0.01, 'momentum': 0.9, 'dampening': 0.0, 'weight_decay': 0.0, 'nesterov': False}
 """
 import copy
-import difflib
-import math
 import os
 import re
 
 import yaml
+
+from .registries import LOSSES, OPTIMIZERS, SCHEDULERS, TRANSFORMS
+from .schema import (_REQUIRED, Bool, Choice, ConfigError, FreeMap, Int, ListOf, Section, Spec, Str, _bad, _Freeze,
+                     _join, _kind, _show, _unknown_key)
 
 __all__ = ["ConfigError", "load_config", "load_yaml", "parse_override", "apply_overrides", "validate",
            "dump_config", "reference", "SCHEMA", "DATASETS"]
 
 #: dataset name -> (nnlite.data.datasets class name, image channels)
 DATASETS = {"cifar10": ("CIFAR10", 3), "fashion_mnist": ("FashionMNIST", 1), "mnist": ("MNIST", 1)}
-
-
-class ConfigError(ValueError):
-    """A config problem; ``key`` is the dotted path of the offending key (or None)."""
-
-    def __init__(self, message, key=None):
-        super().__init__(message)
-        self.key = key
-
 
 # ---------------------------------------------------------------------------------------- YAML
 
@@ -90,9 +84,11 @@ def load_yaml(path):
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read config file {path}: {e}") from None
     try:
-        data = yaml.load(text, Loader=_Loader)
+        data = _safe_load(text)
     except yaml.YAMLError as e:
         raise ConfigError(f"invalid YAML in {path}: {_yaml_error_text(e)}") from None
+    except ConfigError as e:
+        raise ConfigError(f"{path}: {e}") from None
     if data is None:
         raise ConfigError(f"config file {path} is empty")
     if not isinstance(data, dict):
@@ -103,480 +99,62 @@ def load_yaml(path):
 
 def parse_yaml_value(text):
     """A ``--set`` value: parsed as YAML (``0.01`` a float, ``[1, 2]`` a list, ``null`` None)."""
-    return yaml.load(text, Loader=_Loader)
-
-
-# ---------------------------------------------------------------------------------------- schema
-
-_REQUIRED = object()
-_EMPTY = object()
-
-
-def _kind(value):
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
-
-
-def _show(value):
-    """A value as it appears in an error message."""
-    if isinstance(value, dict):
-        text = "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
-    elif isinstance(value, (list, tuple)):
-        text = "[" + ", ".join(_show(v) for v in value) + "]"
-    elif isinstance(value, str):
-        text = repr(value)
-    elif value is None:
-        text = "null"
-    elif isinstance(value, bool):
-        text = "true" if value else "false"
-    else:
-        text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _join(path, key):
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else str(key)
-
-
-def _bad(path, expected, value):
-    return ConfigError(f"{path or 'config'}: expected {expected}, got {_show(value)} ({_kind(value)})", path)
-
-
-class Spec:
-    """One key's type, default and documentation."""
-
-    expected = "a value"
-    type_name = "any"
-
-    def __init__(self, default=_REQUIRED, help="", nullable=False):
-        self.default = default
-        self.help = help
-        self.nullable = nullable
-
-    @property
-    def required(self):
-        return self.default is _REQUIRED
-
-    def check(self, value, path):
-        if value is None:
-            if self.nullable:
-                return None
-            raise _bad(path, self.describe(), value)
-        return self._check(value, path)
-
-    def _check(self, value, path):
-        return value
-
-    def describe(self):
-        text = self.expected
-        return text + " or null" if self.nullable else text
-
-    def resolved_default(self, path):
-        if self.default is _REQUIRED:
-            raise ConfigError(f"missing required key '{path}' ({self.describe()}"
-                              f"{': ' + self.help if self.help else ''})", path)
-        return copy.deepcopy(self.default)
-
-
-class Int(Spec):
-    type_name = "int"
-
-    def __init__(self, default=_REQUIRED, help="", nullable=False, min=None, max=None):
-        super().__init__(default, help, nullable)
-        self.min, self.max = min, max
-
-    @property
-    def expected(self):
-        return "an integer" + _range_text(self.min, self.max)
-
-    def _check(self, value, path):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise _bad(path, self.describe(), value)
-        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
-            raise _bad(path, self.describe(), value)
-        return value
-
-
-class Float(Spec):
-    type_name = "float"
-
-    def __init__(self, default=_REQUIRED, help="", nullable=False, min=None, max=None, min_open=False,
-                 max_open=False):
-        super().__init__(default, help, nullable)
-        self.min, self.max, self.min_open, self.max_open = min, max, min_open, max_open
-
-    @property
-    def expected(self):
-        return "a number" + _range_text(self.min, self.max, self.min_open, self.max_open)
-
-    def _check(self, value, path):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise _bad(path, self.describe(), value)
-        value = float(value)
-        lo_bad = self.min is not None and (value <= self.min if self.min_open else value < self.min)
-        hi_bad = self.max is not None and (value >= self.max if self.max_open else value > self.max)
-        if math.isnan(value) or lo_bad or hi_bad:
-            raise _bad(path, self.describe(), value)
-        return value
-
-
-def _range_text(lo, hi, lo_open=False, hi_open=False):
-    if lo is not None and hi is not None:
-        return f" in {'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}"
-    if lo is not None:
-        return f" {'>' if lo_open else '>='} {lo}"
-    if hi is not None:
-        return f" {'<' if hi_open else '<='} {hi}"
-    return ""
-
-
-class Bool(Spec):
-    expected = "true or false"
-    type_name = "bool"
-
-    def _check(self, value, path):
-        if not isinstance(value, bool):
-            raise _bad(path, self.describe(), value)
-        return value
-
-
-class Str(Spec):
-    def __init__(self, default=_REQUIRED, help="", nullable=False, choices=None, nonempty=True):
-        super().__init__(default, help, nullable)
-        self.choices = choices
-        self.nonempty = nonempty
-
-    @property
-    def expected(self):
-        if self.choices:
-            return "one of " + ", ".join(self.choices)
-        return "a non-empty string" if self.nonempty else "a string"
-
-    @property
-    def type_name(self):
-        return " \\| ".join(self.choices) if self.choices else "str"
-
-    def _check(self, value, path):
-        if not isinstance(value, str) or (self.nonempty and not value.strip()):
-            raise _bad(path, self.describe(), value)
-        if self.choices and value not in self.choices:
-            raise ConfigError(f"{path}: expected {self.describe()}, got {_show(value)}{_suggest(value, self.choices)}",
-                              path)
-        return value
-
-
-class Numbers(Spec):
-    """A list of numbers (or one number, kept as a one-element list)."""
-
-    type_name = "list of float"
-
-    def __init__(self, default=_REQUIRED, help="", nullable=False, positive=False, length=None, scalar_ok=True,
-                 integer=False, increasing=False, min=None, max=None, max_open=False):
-        super().__init__(default, help, nullable)
-        self.positive, self.length, self.scalar_ok = positive, length, scalar_ok
-        self.integer, self.increasing = integer, increasing
-        self.min, self.max, self.max_open = min, max, max_open
-        if integer:
-            self.type_name = "list of int"
-
-    @property
-    def expected(self):
-        what = "integers" if self.integer else "numbers"
-        if self.positive:
-            what = "positive " + what
-        if self.min is not None or self.max is not None:
-            what += _range_text(self.min, self.max, False, self.max_open)
-        n = f"{self.length} " if self.length else ""
-        text = f"a list of {n}{what}"
-        if self.increasing:
-            text += " in increasing order"
-        if self.scalar_ok and not self.length:
-            text += " (or a single number)"
-        return text
-
-    def _check(self, value, path):
-        if not isinstance(value, list):
-            if self.scalar_ok and isinstance(value, (int, float)) and not isinstance(value, bool):
-                value = [value]
-            else:
-                raise _bad(path, self.describe(), value)
-        if not value or (self.length and len(value) != self.length):
-            raise _bad(path, self.describe(), value)
-        out = []
-        for v in value:
-            ok = isinstance(v, int) if self.integer else isinstance(v, (int, float))
-            if isinstance(v, bool) or not ok or (isinstance(v, float) and math.isnan(v)):
-                raise _bad(path, self.describe(), value)
-            if self.positive and v <= 0:
-                raise _bad(path, self.describe(), value)
-            if self.min is not None and v < self.min:
-                raise _bad(path, self.describe(), value)
-            if self.max is not None and (v >= self.max if self.max_open else v > self.max):
-                raise _bad(path, self.describe(), value)
-            out.append(v if self.integer else float(v))
-        if self.increasing and any(b <= a for a, b in zip(out, out[1:])):
-            raise _bad(path, self.describe(), value)
-        return out
-
-
-class IntOrPair(Spec):
-    """An int, or a list of ``lengths`` ints (crop sizes, paddings)."""
-
-    def __init__(self, default=_REQUIRED, help="", nullable=False, lengths=(2,), min=0):
-        super().__init__(default, help, nullable)
-        self.lengths, self.min = lengths, min
-
-    @property
-    def expected(self):
-        n = " or ".join(str(n) for n in self.lengths)
-        return f"an integer >= {self.min} or a list of {n} such integers"
-
-    type_name = "int or list of int"
-
-    def _check(self, value, path):
-        items = value if isinstance(value, list) else [value]
-        if isinstance(value, list) and len(value) not in self.lengths:
-            raise _bad(path, self.describe(), value)
-        for v in items:
-            if isinstance(v, bool) or not isinstance(v, int) or v < self.min:
-                raise _bad(path, self.describe(), value)
-        return value
-
-
-class Number(Spec):
-    """A number, int or float kept as given (a padding fill value)."""
-
-    expected = "a number"
-    type_name = "number"
-
-    def _check(self, value, path):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise _bad(path, self.describe(), value)
-        return value
-
-
-class _Freeze(Spec):
-    type_name = "list of str or all_but_head"
-    expected = "a list of module names or all_but_head"
-
-
-class FreeMap(Spec):
-    """A mapping with string keys and any YAML values (a model's constructor arguments); the
-    keys are checked later against the model's signature."""
-
-    expected = "a mapping of argument names to values"
-    type_name = "mapping"
-
-    def _check(self, value, path):
-        if not isinstance(value, dict):
-            raise _bad(path, self.describe(), value)
-        for k in value:
-            if not isinstance(k, str) or not k.isidentifier():
-                raise ConfigError(f"{_join(path, str(k))}: argument names must be identifiers, got {_show(k)}",
-                                  _join(path, str(k)))
-        return dict(value)
-
-
-class Section(Spec):
-    """A mapping with a fixed set of keys."""
-
-    type_name = "mapping"
-
-    def __init__(self, fields, default=_EMPTY, help="", nullable=False, what=None):
-        super().__init__({} if default is _EMPTY else default, help, nullable)
-        self.fields = fields
-        self.what = what
-
-    expected = "a mapping"
-
-    def _check(self, value, path):
-        if not isinstance(value, dict):
-            raise _bad(path, self.describe(), value)
-        for key in value:
-            if key not in self.fields:
-                raise _unknown_key(path, key, self.fields, self.what)
-        out = {}
-        for key, spec in self.fields.items():
-            sub = _join(path, key)
-            if key in value:
-                out[key] = spec.check(value[key], sub)
-            else:
-                out[key] = spec.check(spec.resolved_default(sub), sub)
-        return out
-
-
-class Choice(Spec):
-    """A mapping whose ``name`` key selects the set of other keys allowed (an optimizer and its
-    arguments, a transform and its arguments, ...)."""
-
-    type_name = "mapping"
-
-    def __init__(self, variants, default=_REQUIRED, help="", nullable=False, kind="name"):
-        super().__init__(default, help, nullable)
-        self.variants = variants
-        self.kind = kind
-
-    @property
-    def expected(self):
-        return f"a mapping with name: {' | '.join(self.variants)}"
-
-    def _check(self, value, path):
-        if isinstance(value, str):  # shorthand: "loss: cross_entropy"
-            value = {"name": value}
-        if not isinstance(value, dict):
-            raise _bad(path, self.describe(), value)
-        name_path = _join(path, "name")
-        if "name" not in value:
-            raise ConfigError(f"missing required key '{name_path}' (one of {', '.join(self.variants)})", name_path)
-        name = value["name"]
-        if not isinstance(name, str):
-            raise _bad(name_path, "one of " + ", ".join(self.variants), name)
-        if name not in self.variants:
-            raise ConfigError(f"{name_path}: unknown {self.kind} {name!r}, expected one of "
-                              f"{', '.join(self.variants)}{_suggest(name, self.variants)}", name_path)
-        fields = {"name": Str(name, "")}
-        fields.update(self.variants[name])
-        return Section(fields, what=f"{self.kind} {name!r}")._check(value, path)
-
-
-class ListOf(Spec):
-    type_name = "list"
-
-    def __init__(self, item, default=_REQUIRED, help="", nullable=False, nonempty=False):
-        super().__init__(default, help, nullable)
-        self.item, self.nonempty = item, nonempty
-
-    @property
-    def expected(self):
-        return "a non-empty list" if self.nonempty else "a list"
-
-    def _check(self, value, path):
-        if not isinstance(value, list) or (self.nonempty and not value):
-            raise _bad(path, self.describe(), value)
-        return [self.item.check(v, _join(path, i)) for i, v in enumerate(value)]
-
-
-def _suggest(word, candidates):
-    match = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)
-    return f"; did you mean {match[0]!r}?" if match else ""
-
-
-def _all_paths(spec, prefix=""):
-    """Every key path of the schema (for suggesting a key that sits in another section)."""
-    out = []
-    if isinstance(spec, Section):
-        for key, sub in spec.fields.items():
-            p = _join(prefix, key)
-            out.append(p)
-            out += _all_paths(sub, p)
-    elif isinstance(spec, Choice):
-        for fields in spec.variants.values():
-            for key, sub in fields.items():
-                p = _join(prefix, key)
-                if p not in out:
-                    out.append(p)
-    return out
-
-
-def _unknown_key(path, key, fields, what=None):
-    full = _join(path, key)
-    where = f" of {what}" if what else (f" in {path}" if path else "")
-    match = difflib.get_close_matches(str(key), list(fields), n=1, cutoff=0.6)
-    if match:
-        hint = f"did you mean '{_join(path, match[0])}'?"
-    else:
-        everywhere = _all_paths(SCHEMA)
-        if full in everywhere:  # valid for another optimizer/scheduler/transform
-            hint = f"valid keys{where}: " + ", ".join(fields)
+    return _safe_load(text)
+
+
+# A config is a few dozen keys; aliases (``*name``) may repeat a part, but a document whose
+# aliases expand past this many values (each scalar weighing one per started 100 characters) is
+# refused before anything walks it: a 1 KB "billion laughs" file would otherwise expand to 10^9.
+MAX_EXPANDED_VALUES = 100_000
+
+
+def _safe_load(text):
+    """``yaml.load`` with ``_Loader``, refusing documents nested too deep or whose aliases
+    expand beyond ``MAX_EXPANDED_VALUES`` (``ConfigError``)."""
+    loader = _Loader(text)
+    try:
+        try:
+            node = loader.get_single_node()
+        except RecursionError:
+            raise ConfigError("the YAML is nested too deeply") from None
+        if node is None:
+            return None
+        if _expanded_size(node, MAX_EXPANDED_VALUES) > MAX_EXPANDED_VALUES:
+            raise ConfigError(f"the YAML's aliases expand to more than {MAX_EXPANDED_VALUES:,} values (an alias "
+                              "bomb?); write the values out or use fewer aliases")
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _expanded_size(root, limit):
+    """How many values ``root`` stands for once every alias is expanded (counting stops past
+    ``limit``). Each node is sized once (post-order, no recursion), so this takes time linear in
+    the document even when the expansion is astronomically large. A recursive alias raises
+    ``ConfigError``."""
+    sizes, started = {}, set()
+    stack = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        if id(node) in started and not children_done:  # an alias inside its own anchor's node
+            raise ConfigError("the YAML holds a value that contains itself (a recursive alias)")
+        if isinstance(node, yaml.ScalarNode):
+            sizes[id(node)] = 1 + len(node.value) // 100
+            continue
+        children = [c for pair in node.value for c in pair] if isinstance(node, yaml.MappingNode) else node.value
+        if children_done:
+            sizes[id(node)] = min(limit + 1, 1 + sum(sizes.get(id(c), 1) for c in children))
         else:
-            elsewhere = [p for p in everywhere if p.rsplit(".", 1)[-1] == str(key)]
-            hint = f"did you mean '{elsewhere[0]}'?" if elsewhere else f"valid keys{where}: " + ", ".join(fields)
-    return ConfigError(f"unknown key '{full}'{where} ({hint})", full)
+            started.add(id(node))
+            stack.append((node, True))
+            stack.extend((c, False) for c in children)
+    return sizes[id(root)]
 
 
-# The schema. Each key: type, default (none: required) and meaning, as in the reference table.
-
-_TRANSFORMS = {
-    "to_tensor": {},
-    "normalize": {
-        "mean": Numbers(help="per-channel means (one value, or one per channel)"),
-        "std": Numbers(positive=True, help="per-channel standard deviations"),
-    },
-    "random_crop": {
-        "size": IntOrPair(min=1, help="crop height and width (an int for a square)"),
-        "padding": IntOrPair(None, nullable=True, lengths=(2, 4), help="padding added before cropping"),
-        "pad_if_needed": Bool(False, help="pad images smaller than size"),
-        "fill": Number(0, help="constant padding value"),
-        "padding_mode": Str("constant", choices=["constant", "edge", "reflect", "symmetric"]),
-    },
-    "random_horizontal_flip": {
-        "p": Float(0.5, min=0.0, max=1.0, help="flip probability"),
-    },
-}
-
-_OPTIMIZERS = {
-    "sgd": {
-        "lr": Float(min=0.0, help="learning rate"),
-        "momentum": Float(0.0, min=0.0),
-        "dampening": Float(0.0, min=0.0),
-        "weight_decay": Float(0.0, min=0.0),
-        "nesterov": Bool(False),
-    },
-    "adam": {
-        "lr": Float(min=0.0, help="learning rate"),
-        "betas": Numbers([0.9, 0.999], length=2, scalar_ok=False, min=0.0, max=1.0, max_open=True),
-        "eps": Float(1e-8, min=0.0),
-        "weight_decay": Float(0.0, min=0.0),
-        "amsgrad": Bool(False),
-    },
-    "adamw": {
-        "lr": Float(min=0.0, help="learning rate"),
-        "betas": Numbers([0.9, 0.999], length=2, scalar_ok=False, min=0.0, max=1.0, max_open=True),
-        "eps": Float(1e-8, min=0.0),
-        "weight_decay": Float(0.01, min=0.0),
-        "amsgrad": Bool(False),
-    },
-}
-
-_SCHEDULERS = {
-    "step": {
-        "step_size": Int(min=1, help="epochs between decays"),
-        "gamma": Float(0.1, min=0.0, min_open=True),
-    },
-    "multistep": {
-        "milestones": Numbers(integer=True, increasing=True, min=1, help="epochs at which lr decays"),
-        "gamma": Float(0.1, min=0.0, min_open=True),
-    },
-    "cosine": {
-        "T_max": Int(None, nullable=True, min=1, help="half period in epochs (null: epochs)"),
-        "eta_min": Float(0.0, min=0.0),
-    },
-}
-
-_LOSSES = {
-    "cross_entropy": {
-        "label_smoothing": Float(0.0, min=0.0, max=1.0),
-        "weight": Numbers(None, nullable=True, min=0.0, scalar_ok=False, help="per-class weights"),
-    },
-    "nll": {
-        "weight": Numbers(None, nullable=True, min=0.0, scalar_ok=False, help="per-class weights"),
-    },
-}
+# The schema. Each key: type, default (none: required) and meaning, as in the reference table. The
+# sections that name a class take their keys from its signature (registries.py).
 
 _DEFAULT_TRANSFORMS = [{"name": "to_tensor"}]
 
@@ -594,15 +172,15 @@ SCHEMA = Section({
         "batch_size": Int(min=1, help="training mini-batch size (per process with MPI)"),
         "test_batch_size": Int(1000, min=1, help="evaluation batch size"),
         "num_workers": Int(0, min=0, help="data loader worker processes (0: load in the main process)"),
-        "train_transforms": ListOf(Choice(_TRANSFORMS, kind="transform"), _DEFAULT_TRANSFORMS,
+        "train_transforms": ListOf(Choice(TRANSFORMS, kind="transform"), _DEFAULT_TRANSFORMS,
                                    help="transforms of training images, in order"),
-        "test_transforms": ListOf(Choice(_TRANSFORMS, kind="transform"), _DEFAULT_TRANSFORMS,
+        "test_transforms": ListOf(Choice(TRANSFORMS, kind="transform"), _DEFAULT_TRANSFORMS,
                                   help="transforms of test images, in order"),
     }, default=_REQUIRED),
-    "loss": Choice(_LOSSES, {"name": "cross_entropy"}, kind="loss", help="the loss and its arguments"),
-    "optimizer": Choice(_OPTIMIZERS, kind="optimizer", help="the optimizer and its arguments"),
-    "scheduler": Choice(_SCHEDULERS, None, nullable=True, kind="scheduler",
-                        help="learning-rate schedule, stepped once per epoch"),
+    "loss": Choice(LOSSES, {"name": "cross_entropy"}, kind="loss", help="the loss and its arguments"),
+    "optimizer": Choice(OPTIMIZERS, kind="optimizer", help="the optimizer and its arguments"),
+    "scheduler": Choice(SCHEDULERS, None, nullable=True, kind="scheduler",
+                        help="learning-rate schedule, stepped once per epoch (onecycle: per batch; plateau: on the test loss)"),
     "epochs": Int(min=1, help="training epochs"),
     "log_every": Int(2000, min=1, help="print the running loss every N mini-batches"),
     "threads": Int(None, nullable=True, min=1,
@@ -622,6 +200,8 @@ SCHEMA = Section({
         }, default=None, nullable=True, help="the layer replaced by a fresh one (null: keep every layer)"),
     }, default=None, nullable=True, help="start from a checkpoint, freeze and replace layers"),
 })
+
+Spec.root = SCHEMA
 
 _ORDER_TRANSFORM_HINT = "to_tensor must come before normalize"
 
@@ -683,10 +263,18 @@ def validate(raw, default_name=None):
         if ft["freeze"] == "all_but_head" and ft["head"] is None:
             raise ConfigError("finetune.freeze: all_but_head needs finetune.head (the layer to keep training)",
                               "finetune.freeze")
-    sched = cfg["scheduler"]
-    if sched is not None and sched["name"] == "cosine" and sched["T_max"] is None:
-        sched["T_max"] = cfg["epochs"]
+    _fill_epoch_defaults(cfg["scheduler"], cfg["epochs"])
     return cfg
+
+
+def _fill_epoch_defaults(sched, epochs):
+    """``cosine``'s ``T_max: null`` means the run's epochs (here and in nested schedulers)."""
+    if sched is None:
+        return
+    if sched["name"] == "cosine" and sched["T_max"] is None:
+        sched["T_max"] = epochs
+    for inner in sched.get("schedulers", ()):
+        _fill_epoch_defaults(inner, epochs)
 
 
 # ---------------------------------------------------------------------------------------- overrides
@@ -714,20 +302,25 @@ def _split_path(text):
     return parts
 
 
+def _cut(text, limit=200):
+    """A ``--set`` argument as an error message quotes it: at most ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def parse_override(text):
     """``"optimizer.lr=0.01"`` -> ``(["optimizer", "lr"], 0.01)`` (the value parsed as YAML)."""
     if "=" not in text:
-        raise ConfigError(f"--set {text}: expected key.path=value (e.g. --set optimizer.lr=0.01)")
+        raise ConfigError(f"--set {_cut(text)}: expected key.path=value (e.g. --set optimizer.lr=0.01)")
     key, _, value = text.partition("=")
     try:
         parts = _split_path(key)
     except ValueError:
-        raise ConfigError(f"--set {text}: {key.strip()!r} is not a key path (e.g. optimizer.lr, "
+        raise ConfigError(f"--set {_cut(text)}: {_show(key.strip())} is not a key path (e.g. optimizer.lr, "
                           f"data.train_transforms[1].p)") from None
     try:
         parsed = parse_yaml_value(value)
     except yaml.YAMLError as e:
-        raise ConfigError(f"--set {text}: the value is not valid YAML ({_yaml_error_text(e)})") from None
+        raise ConfigError(f"--set {_cut(text)}: the value is not valid YAML ({_yaml_error_text(e)})") from None
     return parts, parsed
 
 
@@ -757,12 +350,14 @@ def _spec_at(parts, raw):
             spec = spec.fields[part]
         elif isinstance(spec, Choice):
             name = node.get("name") if isinstance(node, dict) else None
+            name = name if isinstance(name, str) else None
             variants = [spec.variants[name]] if name in spec.variants else list(spec.variants.values())
             if part != "name" and not any(part in v for v in variants):
                 fields = dict(variants[0]) if len(variants) == 1 else {k: None for v in variants for k in v}
                 raise _unknown_key(path, part, {"name": None, **fields},
-                                   f"{spec.kind} {name!r}" if name in spec.variants else None)
-            spec = Spec()
+                                   f"{spec.kind} {_show(name)}" if name in spec.variants else None)
+            # the key's own spec when the name is known (a nested list of schedulers, say)
+            spec = variants[0][part] if len(variants) == 1 and part in variants[0] else Spec()
         elif isinstance(spec, FreeMap):
             spec = Spec()
         else:
@@ -780,14 +375,14 @@ def apply_overrides(raw, overrides):
         try:
             _spec_at(parts, raw)
         except ConfigError as e:
-            raise ConfigError(f"--set {text}: {e}", e.key) from None
+            raise ConfigError(f"--set {_cut(text)}: {e}", e.key) from None
         node = raw
         for depth, part in enumerate(parts[:-1]):
             nxt = parts[depth + 1]
             if isinstance(node, list):
                 if part >= len(node):
                     p = _path_text(parts[:depth + 1])
-                    raise ConfigError(f"--set {text}: {p} does not exist (the list has {len(node)} entries)", p)
+                    raise ConfigError(f"--set {_cut(text)}: {p} does not exist (the list has {len(node)} entries)", p)
                 if not isinstance(node[part], (dict, list)):
                     node[part] = [] if isinstance(nxt, int) else {}
                 node = node[part]
@@ -799,7 +394,7 @@ def apply_overrides(raw, overrides):
         if isinstance(node, list):
             if last > len(node):
                 p = _path_text(parts)
-                raise ConfigError(f"--set {text}: {p} does not exist (the list has {len(node)} entries)", p)
+                raise ConfigError(f"--set {_cut(text)}: {p} does not exist (the list has {len(node)} entries)", p)
             if last == len(node):
                 node.append(value)
             else:
@@ -826,7 +421,7 @@ def load_config(path=None, overrides=(), raw=None, default_name=None):
                        if e.key and (e.key == p or e.key.startswith(p + ".") or e.key.startswith(p + "[")
                                      or p.startswith(e.key + ".") or p.startswith(e.key + "["))), None)
         if source is not None:
-            raise ConfigError(f"{e} (from --set {source})", e.key) from None
+            raise ConfigError(f"{e} (from --set {_cut(source)})", e.key) from None
         raise ConfigError(f"{path}: {e}" if path is not None else str(e), e.key) from None
 
 

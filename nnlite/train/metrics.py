@@ -4,6 +4,8 @@ import os
 
 import numpy as np
 
+from ..serialization import replace_atomically
+
 __all__ = ["ClassificationMeter", "MetricsLog", "write_json_atomic", "accuracy_lines"]
 
 
@@ -82,10 +84,8 @@ class MetricsLog:
                     continue  # a line cut short by a crash
                 if isinstance(record, dict) and record.get("epoch", 0) <= epoch:
                     keep.append(json.dumps(record) + "\n")
-        tmp = self.path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.writelines(keep)
-        os.replace(tmp, self.path)
+        with replace_atomically(self.path) as f:
+            f.write("".join(keep).encode("utf-8"))
 
     def append(self, record):
         with open(self.path, "a", encoding="utf-8") as f:
@@ -101,8 +101,6 @@ class MetricsLog:
 
 
 def write_json_atomic(obj, path):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(obj, f, indent=2)
-        f.write("\n")
-    os.replace(tmp, path)
+    """Write ``obj`` as indented JSON to ``path`` through a temporary file and a rename."""
+    with replace_atomically(path) as f:
+        f.write((json.dumps(obj, indent=2) + "\n").encode("utf-8"))

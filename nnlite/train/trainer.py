@@ -7,18 +7,22 @@ alone (a loader is made for each epoch), and every checkpoint, written at the en
 holds the generators' states. Resuming from it therefore replays the remaining epochs exactly:
 the final weights equal those of an uninterrupted run, bit for bit.
 """
+import contextlib
 import datetime
 import math
 import os
 import random
+import shutil
 import sys
 import time
+import warnings
 
 import numpy as np
 
+from ..serialization import replace_atomically
 from . import checkpoint as ckpt_io
 from .builders import (TrainError, apply_finetune, build_datasets, build_loss, build_model, build_optimizer,
-                       build_scheduler, check_model_output)
+                       build_scheduler, check_model_output, scheduler_steps)
 from .config import ConfigError, dump_config
 from .metrics import ClassificationMeter, MetricsLog, accuracy_lines, write_json_atomic
 
@@ -72,6 +76,67 @@ def _link_latest(run_dir, output_dir, name):
             os.unlink(tmp)
         except OSError:
             pass
+
+
+def _all_finite(arr):
+    """Whether ``arr`` holds no inf or nan: one sum (inf or nan if any entry is), and only
+    when that is not finite (an overflowing sum) a check of every entry."""
+    return math.isfinite(float(np.add.reduce(arr, axis=None))) or bool(np.isfinite(arr).all())
+
+
+@contextlib.contextmanager
+def _writing(what, path, kept=None):
+    """Turn a failed write (full disk, read-only folder, ...) into one ``TrainError`` line."""
+    try:
+        yield
+    except OSError as e:
+        reason = e.strerror or str(e)
+        raise TrainError(f"cannot write {what} {path}: {reason}" + (f"; {kept}" if kept else "")) from None
+
+
+class _EpochProgress:
+    """The running figures of one training epoch (losses, images, time) and its progress bar."""
+
+    def __init__(self, epoch, epochs, batches, show_bar):
+        self.epoch = epoch
+        self.running = self.total = 0.0
+        self.images = self.batches = 0
+        self.t0 = time.perf_counter()
+        self._next_postfix = 0.0
+        self.bar = None
+        if show_bar:
+            from tqdm import tqdm
+            self.bar = tqdm(total=batches, desc=f"epoch {epoch + 1}/{epochs}", unit="batch", position=1,
+                            leave=False, dynamic_ncols=True)
+
+    def add(self, loss, images):
+        self.running += loss
+        self.total += loss
+        self.images += images
+        self.batches += 1
+
+    def take_running(self):
+        """The loss summed since the last call (the tutorial's running loss)."""
+        running, self.running = self.running, 0.0
+        return running
+
+    def seconds(self):
+        return time.perf_counter() - self.t0
+
+    def refresh_bar(self, i):
+        if self.bar is None:
+            return
+        self.bar.update(1)
+        now = time.perf_counter()
+        if now >= self._next_postfix:
+            self._next_postfix = now + 0.5
+            self.bar.set_postfix({"loss": f"{self.total / (i + 1):.3f}",
+                                  "img/s": f"{self.images / max(now - self.t0, 1e-9):.0f}"}, refresh=False)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 class _Distributed:
@@ -153,6 +218,10 @@ class Trainer:
 
         cfg = self.cfg
         if cfg["threads"] is not None:
+            cpus = os.cpu_count() or 1
+            if cfg["threads"] > cpus and self.dist.is_main:
+                warnings.warn(f"threads: {cfg['threads']} is more than the {cpus} CPUs of this machine; the extra "
+                              "threads only compete for them", UserWarning, stacklevel=2)
             nl.set_num_threads(cfg["threads"])
         seed_everything(cfg["seed"])
         self.train_set, self.test_set = build_datasets(cfg["data"])
@@ -172,8 +241,10 @@ class Trainer:
         self.criterion = build_loss(cfg["loss"], num_classes)
 
         params = [p for p in model.parameters() if p.requires_grad]
+        self._param_names = {id(p): name for name, p in model.named_parameters()}
         self.optimizer = build_optimizer(cfg["optimizer"], params)
-        self.scheduler = build_scheduler(cfg["scheduler"], self.optimizer)
+        self.scheduler = build_scheduler(cfg["scheduler"], self.optimizer, cfg["epochs"], len(self._loader(True, 0)))
+        self.scheduler_steps = scheduler_steps(cfg["scheduler"])
         self.start_epoch, self.global_step, self.best_accuracy, self.seconds = 0, 0, -1.0, 0.0
         self.best_epoch = 0
         self.last_meter = None
@@ -185,16 +256,23 @@ class Trainer:
         else:
             run_dir = None
             if self.dist.is_main:
-                run_dir = new_run_dir(cfg["output_dir"], cfg["name"])
-                with open(os.path.join(run_dir, "config.yaml"), "w", encoding="utf-8") as f:
-                    f.write(dump_config(cfg))
+                with _writing("the run directory", cfg["output_dir"]):
+                    run_dir = new_run_dir(cfg["output_dir"], cfg["name"])
+                    try:
+                        with replace_atomically(os.path.join(run_dir, "config.yaml")) as f:
+                            f.write(dump_config(cfg).encode("utf-8"))
+                    except OSError:
+                        shutil.rmtree(run_dir, ignore_errors=True)  # no empty run folder left behind
+                        raise
                 _link_latest(run_dir, cfg["output_dir"], cfg["name"])
             self.run_dir = self.dist.bcast(run_dir)
         if self.dist.is_main:
-            os.makedirs(os.path.join(self.run_dir, "checkpoints"), exist_ok=True)
+            with _writing("the run directory", self.run_dir):
+                os.makedirs(os.path.join(self.run_dir, "checkpoints"), exist_ok=True)
         self.metrics = MetricsLog(os.path.join(self.run_dir, "metrics.jsonl"))
         if self.dist.is_main and self.resume_dir is not None:
-            self.metrics.truncate_after(self.start_epoch)  # lines written after the checkpoint
+            with _writing("metrics", self.metrics.path):
+                self.metrics.truncate_after(self.start_epoch)  # lines written after the checkpoint
         if state is not None:
             self.print(f"Resuming {self.run_dir} after epoch {self.start_epoch} (checkpoints/last.npz)")
         elif self.resume_dir is not None:
@@ -263,6 +341,12 @@ class Trainer:
 
     def fit(self):
         """Train the remaining epochs, evaluate, write checkpoints, metrics and the report."""
+        # the run checks losses, gradients, outputs and weights itself and stops with one line
+        # naming the epoch and batch: numpy's own warnings about them would only add noise
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return self._fit()
+
+    def _fit(self):
         t_start = time.perf_counter()
         try:
             self._setup()
@@ -303,107 +387,140 @@ class Trainer:
                 close()
 
     def _run_epoch(self, epoch):
-        cfg = self.cfg
-        epochs = cfg["epochs"]
-        net, optimizer, criterion = self.net, self.optimizer, self.criterion
-        # DistributedDataParallel averages the gradients of the ranks when asked, after backward
-        sync = getattr(net, "allreduce_gradients", None) if self.dist.size > 1 else None
+        """Train one epoch, step the scheduler, evaluate, then ``_end_epoch``."""
+        net = self.net
         loader = self._loader(True, epoch)
-        log_every = cfg["log_every"]
-        lr = float(optimizer.param_groups[0]["lr"])
-
+        lr = float(self.optimizer.param_groups[0]["lr"])
         net.train()
         for m in self.frozen:
             m.eval()
-        bar = None
-        if self.progress:
-            from tqdm import tqdm
-            bar = self._bar_batches = tqdm(total=len(loader), desc=f"epoch {epoch + 1}/{epochs}", unit="batch",
-                                           position=1, leave=False, dynamic_ncols=True)
-        running = total = 0.0
-        images_seen = 0
-        next_postfix = 0.0
-        last_i = -1
-        t0 = time.perf_counter()
+        progress = _EpochProgress(epoch, self.cfg["epochs"], len(loader), self.progress)
+        self._bar_batches = progress.bar
         for i, (images, labels) in enumerate(loader):
+            value = self._train_step(images, labels, epoch, i)
+            progress.add(value, labels.shape[0])
+            self._log_step(progress, i, value)
+        train_seconds = progress.seconds()
+        self.global_step += progress.batches
+        in_sync = getattr(net, "parameters_in_sync", None) if self.dist.size > 1 else None
+        if in_sync is not None and not in_sync():
+            raise TrainError(f"epoch {epoch + 1}: the MPI ranks' parameters differ after training")
+        progress.close()
+        self._bar_batches = None
+        if self.scheduler is not None and self.scheduler_steps == "epoch":
+            self.scheduler.step()
+
+        t1 = time.perf_counter()
+        meter = self._evaluate(epoch)
+        eval_seconds = time.perf_counter() - t1
+        if self.scheduler is not None and self.scheduler_steps == "metric":
+            self.scheduler.step(meter.loss)
+        self.last_meter = meter
+        self.seconds += train_seconds + eval_seconds
+
+        images_all = self.dist.sum(progress.images)
+        record = {"epoch": epoch + 1,
+                  "train_loss": self.dist.sum(progress.total) / max(self.dist.sum(progress.batches), 1),
+                  "test_loss": meter.loss, "test_accuracy": meter.accuracy, "epoch_seconds": train_seconds,
+                  "images_per_second": images_all / max(train_seconds, 1e-9), "lr": lr,
+                  "eval_seconds": eval_seconds, "global_step": self.global_step}
+        self._end_epoch(epoch, record, meter, progress.batches)
+
+    def _train_step(self, images, labels, epoch, i):
+        """One optimizer step on a batch; returns the batch's loss. The loss and every gradient
+        are checked to be finite before the optimizer may use them."""
+        net, optimizer, criterion = self.net, self.optimizer, self.criterion
+        # DistributedDataParallel averages the gradients of the ranks when asked, after backward
+        sync = getattr(net, "allreduce_gradients", None) if self.dist.size > 1 else None
+        first_value = []
+
+        def closure():  # LBFGS calls it several times; the others once
             optimizer.zero_grad()
             loss = criterion(net(images), labels)
             value = loss.item()
             if not math.isfinite(value):
-                self._non_finite(value, epoch, i)
+                self._non_finite(f"the loss is {value}", epoch, i)
             loss.backward()
             if sync is not None:
                 sync()
-            optimizer.step()
-            running += value
-            total += value
-            images_seen += labels.shape[0]
-            last_i = i
-            if (i + 1) % log_every == 0:
-                self.print(f"[{epoch + 1}, {i + 1:5d}] loss: {running / log_every:.3f}")
-                running = 0.0
-            if bar is not None:
-                bar.update(1)
-                now = time.perf_counter()
-                if now >= next_postfix:
-                    next_postfix = now + 0.5
-                    bar.set_postfix({"loss": f"{total / (i + 1):.3f}",
-                                     "img/s": f"{images_seen / max(now - t0, 1e-9):.0f}"}, refresh=False)
-        train_seconds = time.perf_counter() - t0
-        self.global_step += last_i + 1
-        in_sync = getattr(net, "parameters_in_sync", None) if self.dist.size > 1 else None
-        if in_sync is not None and not in_sync():
-            raise TrainError(f"epoch {epoch + 1}: the MPI ranks' parameters differ after training")
-        if bar is not None:
-            bar.close()
-            self._bar_batches = None
-        if self.scheduler is not None:
+            self._check_gradients(epoch, i)
+            first_value.append(value)
+            return loss
+
+        optimizer.step(closure)
+        if self.scheduler is not None and self.scheduler_steps == "batch":
             self.scheduler.step()
+        return first_value[0]
 
-        t1 = time.perf_counter()
-        meter = self._evaluate()
-        eval_seconds = time.perf_counter() - t1
-        self.last_meter = meter
-        self.seconds += train_seconds + eval_seconds
+    def _check_gradients(self, epoch, i):
+        for group in self.optimizer.param_groups:
+            for p in group["params"]:
+                grad = p.grad
+                if grad is None or _all_finite(grad._data):
+                    continue
+                bad = "nan" if np.isnan(grad._data).any() else "inf"
+                self._non_finite(f"the gradient of {self._param_names.get(id(p), 'a parameter')} holds {bad}",
+                                 epoch, i)
 
-        batches = last_i + 1
-        train_loss = self.dist.sum(total) / max(self.dist.sum(batches), 1)
-        images_all = self.dist.sum(images_seen)
-        accuracy = meter.accuracy
-        improved = accuracy > self.best_accuracy
+    def _log_step(self, progress, i, value):
+        """After each training step: the tutorial's running-loss line every ``log_every``
+        batches, and the progress bar's figures."""
+        log_every = self.cfg["log_every"]
+        if (i + 1) % log_every == 0:
+            self.print(f"[{progress.epoch + 1}, {i + 1:5d}] loss: {progress.take_running() / log_every:.3f}")
+        progress.refresh_bar(i)
+
+    def _end_epoch(self, epoch, record, meter, batches):
+        """After each epoch's evaluation: the best accuracy so far, the epoch's line, its
+        ``metrics.jsonl`` record and the checkpoints (weights checked to be finite first)."""
+        improved = meter.accuracy > self.best_accuracy
         if improved:
-            self.best_accuracy, self.best_epoch = accuracy, epoch + 1
-        record = {"epoch": epoch + 1, "train_loss": train_loss, "test_loss": meter.loss, "test_accuracy": accuracy,
-                  "epoch_seconds": train_seconds, "images_per_second": images_all / max(train_seconds, 1e-9),
-                  "lr": lr, "eval_seconds": eval_seconds, "global_step": self.global_step}
-        self.print(f"epoch {epoch + 1}/{epochs}: train loss {train_loss:.3f}, test loss {meter.loss:.3f}, "
-                   f"test accuracy {100 * accuracy:.2f} %, {train_seconds:.1f} s "
-                   f"({record['images_per_second']:,.0f} img/s)")
+            self.best_accuracy, self.best_epoch = meter.accuracy, epoch + 1
+        self.print(f"epoch {epoch + 1}/{self.cfg['epochs']}: train loss {record['train_loss']:.3f}, "
+                   f"test loss {meter.loss:.3f}, test accuracy {100 * meter.accuracy:.2f} %, "
+                   f"{record['epoch_seconds']:.1f} s ({record['images_per_second']:,.0f} img/s)")
+        self._check_weights(epoch, batches)
         if self.dist.is_main:
-            self.metrics.append(record)
-            self._save(epoch + 1, accuracy, improved)
+            with _writing("metrics", self.metrics.path):
+                self.metrics.append(record)
+            self._save(epoch + 1, meter.accuracy, improved)
         self.dist.barrier()
 
-    def _non_finite(self, value, epoch, i):
+    def _check_weights(self, epoch, batches):
+        for name, value in self.model.state_dict().items():
+            arr = value.numpy() if hasattr(value, "numpy") else np.asarray(value)
+            if arr.dtype.kind == "f" and not _all_finite(arr):
+                self._non_finite(f"the weights {name} hold non-finite values", epoch, batches - 1)
+
+    def _non_finite(self, what, epoch, i, batch_kind="batch"):
         last = self._last_path(self.run_dir)
         if os.path.exists(last):
             kept = f"the last good checkpoint ({last}, after epoch {epoch}) is kept"
         else:
             kept = "no checkpoint was written (the first epoch did not finish)"
-        raise NonFiniteLossError(f"the loss is {value} at epoch {epoch + 1}, batch {i + 1}; training stopped and "
+        raise NonFiniteLossError(f"{what} at epoch {epoch + 1}, {batch_kind} {i + 1}; training stopped and "
                                  f"{kept}. Try a smaller optimizer.lr.")
 
-    def _evaluate(self):
+    def _evaluate(self, epoch=None):
+        """Evaluate on the test set; a non-finite output or loss stops the run (during
+        training, naming the epoch and the test batch)."""
         import nnlite as nl
 
         net, criterion = self.net, self.criterion
         meter = ClassificationMeter(len(self.classes))
         net.eval()
         with nl.no_grad():
-            for images, labels in self._loader(False, 0):
+            for b, (images, labels) in enumerate(self._loader(False, 0)):
                 outputs = net(images)
                 loss = criterion(outputs, labels)
-                meter.update(outputs.numpy(), labels.numpy(), loss.item())
+                value, logits = loss.item(), outputs.numpy()
+                if not (math.isfinite(value) and _all_finite(logits)):
+                    what = f"the evaluation gives a {'loss of ' + str(value) if not math.isfinite(value) else 'non-finite output'}"
+                    if epoch is None:
+                        raise NonFiniteLossError(f"{what} at test batch {b + 1}: the checkpoint holds unusable "
+                                                 "weights")
+                    self._non_finite(what, epoch, b, "test batch")
+                meter.update(logits, labels.numpy(), value)
         if self.dist.size > 1:
             meter.allreduce(self.dist.comm)
         return meter
@@ -424,11 +541,14 @@ class Trainer:
             "classes": list(self.classes),
         }
         folder = os.path.join(self.run_dir, "checkpoints")
-        os.makedirs(folder, exist_ok=True)
         last = os.path.join(folder, "last.npz")
-        ckpt_io.save_checkpoint(state, last)
+        with _writing("checkpoint", last, "the previous checkpoint is kept"):
+            os.makedirs(folder, exist_ok=True)
+            ckpt_io.save_checkpoint(state, last)
         if improved:
-            ckpt_io.copy_atomic(last, os.path.join(folder, "best.npz"))
+            best = os.path.join(folder, "best.npz")
+            with _writing("checkpoint", best, "the previous checkpoint is kept"):
+                ckpt_io.copy_atomic(last, best)
 
     def _report(self, session_seconds):
         meter = self.last_meter
@@ -447,6 +567,8 @@ class Trainer:
             "session_seconds": session_seconds,
         }
         if self.dist.is_main:
-            write_json_atomic(report, os.path.join(self.run_dir, "report.json"))
+            path = os.path.join(self.run_dir, "report.json")
+            with _writing("report", path):
+                write_json_atomic(report, path)
         self.print(f"Run directory: {self.run_dir}")
         return report

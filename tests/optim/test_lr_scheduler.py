@@ -34,6 +34,12 @@ SCHEDULERS = [
     ("CosineAnnealingLR", dict(T_max=1), 6),
     ("LambdaLR", dict(lr_lambda=lam), 30),
     ("LambdaLR", dict(lr_lambda=[lam, lam2]), 30),
+    ("LinearLR", dict(), 20),
+    ("LinearLR", dict(start_factor=0.1, end_factor=0.7, total_iters=8), 20),
+    ("LinearLR", dict(start_factor=1.0, end_factor=0.0, total_iters=4), 20),
+    ("PolynomialLR", dict(), 20),
+    ("PolynomialLR", dict(total_iters=12, power=2.0), 20),
+    ("PolynomialLR", dict(total_iters=7, power=0.5), 20),
 ]
 
 

@@ -46,6 +46,19 @@ CONSTRUCTION_ERRORS = [
     ("Adam", dict(weight_decay=-1.0)),
     ("AdamW", dict(lr=-1e-3)),
     ("AdamW", dict(betas=(0.9, 1.5))),
+    ("Adadelta", dict(lr=-1.0)),
+    ("Adadelta", dict(rho=1.5)),
+    ("Adadelta", dict(eps=-1e-6)),
+    ("Adadelta", dict(weight_decay=-0.1)),
+    ("RMSprop", dict(eps=-1.0)),
+    ("RMSprop", dict(momentum=-0.1)),
+    ("RMSprop", dict(weight_decay=-0.1)),
+    ("RMSprop", dict(alpha=-0.5)),
+    ("Adagrad", dict(lr_decay=-1.0)),
+    ("Adagrad", dict(weight_decay=-1.0)),
+    ("Adagrad", dict(initial_accumulator_value=-1.0)),
+    ("Adagrad", dict(eps=-1.0)),
+    ("LBFGS", dict(lr=-1.0)),
 ]
 
 
@@ -143,7 +156,7 @@ def test_differentiable_is_refused():
 def test_defaults_match_torch():
     p = [leaf(2)]
     tp = [torch.zeros(2, requires_grad=True)]
-    for name in ("SGD", "Adam", "AdamW"):
+    for name in ("SGD", "Adam", "AdamW", "Adadelta", "RMSprop", "Adagrad", "LBFGS"):
         assert getattr(optim, name)(p).defaults == getattr(torch.optim, name)(tp).defaults
 
 
@@ -186,7 +199,8 @@ def test_zero_grad_leaves_missing_grads_missing():
 
 @pytest.mark.parametrize("name,kwargs", [("SGD", dict(lr=0.1, momentum=0.9, weight_decay=0.1)),
                                          ("Adam", dict(weight_decay=0.1)),
-                                         ("AdamW", dict())])
+                                         ("AdamW", dict()), ("Adadelta", dict()),
+                                         ("RMSprop", dict(momentum=0.9, centered=True))])
 def test_frozen_params_are_skipped(name, kwargs):
     frozen, trained = leaf(4, seed=1), leaf(4, seed=2)
     before = frozen._data.copy()

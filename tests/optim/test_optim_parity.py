@@ -32,6 +32,17 @@ CONFIGS = [
     ("AdamW", dict()),
     ("AdamW", dict(lr=0.01, weight_decay=0.1, amsgrad=True)),
     ("AdamW", dict(lr=0.01, maximize=True, betas=(0.5, 0.9))),
+    ("Adadelta", dict()),
+    ("Adadelta", dict(lr=0.5, rho=0.8, eps=1e-5, weight_decay=0.1)),
+    ("Adadelta", dict(maximize=True, weight_decay=0.05)),
+    ("RMSprop", dict()),
+    ("RMSprop", dict(lr=0.01, alpha=0.9, eps=1e-6, weight_decay=0.1)),
+    ("RMSprop", dict(lr=0.01, momentum=0.9)),
+    ("RMSprop", dict(lr=0.01, centered=True)),
+    ("RMSprop", dict(lr=0.01, centered=True, momentum=0.5, maximize=True, weight_decay=0.05)),
+    ("Adagrad", dict()),
+    ("Adagrad", dict(lr=0.1, lr_decay=0.01, weight_decay=0.1, initial_accumulator_value=0.5)),
+    ("Adagrad", dict(lr=0.1, eps=1e-6, maximize=True)),
 ]
 IDS = [name + "-" + ("-".join(f"{k}={v}" for k, v in kw.items()) or "defaults")
        for name, kw in CONFIGS]
@@ -107,6 +118,19 @@ def test_float64_params_match_torch(name, kwargs):
     for p in nl_params:
         assert p._data.dtype == np.float64
     assert_params_close(nl_params, torch_params, rtol=1e-12, atol=1e-13)
+
+
+@pytest.mark.parametrize("name,kwargs", CONFIGS, ids=IDS)
+def test_twenty_float64_steps_match_torch(name, kwargs):
+    rng = np.random.default_rng(7)
+    nl_params, torch_params = make_pair(rng, dtype=np.float64)
+    nl_opt = getattr(optim, name)(nl_params, **kwargs)
+    torch_opt = getattr(torch.optim, name)(torch_params, **kwargs)
+    for step in range(STEPS):
+        set_grads(rng, nl_params, torch_params, skip=(1,) if step % 3 == 1 else ())
+        nl_opt.step()
+        torch_opt.step()
+        assert_params_close(nl_params, torch_params, rtol=1e-12, atol=1e-13)
 
 
 @pytest.mark.parametrize("name,kwargs", CONFIGS, ids=IDS)

@@ -94,7 +94,7 @@ def test_unknown_keys_named_with_suggestion(raw, key, words):
     ({"optimizer": {"name": "sgd", "lr": "fast"}}, "optimizer.lr", ["a number >= 0.0", "'fast'"]),
     ({"optimizer": {"name": "sgd", "lr": -0.1}}, "optimizer.lr", [">= 0.0", "-0.1"]),
     ({"optimizer": {"name": "sgd", "lr": 0.1, "nesterov": "yes please"}}, "optimizer.nesterov", ["true or false"]),
-    ({"optimizer": {"name": "rmsprop", "lr": 0.1}}, "optimizer.name", ["sgd, adam, adamw"]),
+    ({"optimizer": {"name": "nadam", "lr": 0.1}}, "optimizer.name", ["sgd, adam, adamw"]),
     ({"optimizer": {"lr": 0.1}}, "optimizer.name", ["missing required key"]),
     ({"optimizer": {"name": "adam", "lr": 0.1, "betas": [0.9]}}, "optimizer.betas", ["a list of 2 numbers"]),
     ({"optimizer": {"name": "adam", "lr": 0.1, "betas": [0.9, 1.5]}}, "optimizer.betas", ["[0.0, 1.0)"]),

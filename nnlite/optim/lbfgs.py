@@ -1,0 +1,339 @@
+"""L-BFGS with PyTorch's algorithm (after minFunc): a two-loop recursion over the last
+``history_size`` curvature pairs gives the direction; a fixed step or a strong-Wolfe line
+search gives its length. ``step(closure)`` re-evaluates the model through ``closure``."""
+from typing import Literal
+
+import numpy as np
+
+from ..autograd.creation import from_numpy
+from ..autograd.tensor import Tensor
+from .optimizer import Optimizer, check_options
+
+__all__ = ["LBFGS"]
+
+
+def _cubic_minimum(x1, f1, g1, x2, f2, g2, bounds=None):
+    """The minimizer of the cubic through ``(x1, f1)`` and ``(x2, f2)`` with slopes ``g1`` and
+    ``g2``, clipped to ``bounds`` (default: the interval); the midpoint if the cubic has no
+    minimum."""
+    lo, hi = bounds if bounds is not None else (min(x1, x2), max(x1, x2))
+    d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
+    d2_square = d1 ** 2 - g1 * g2
+    if d2_square < 0:
+        return (lo + hi) / 2.0
+    d2 = np.sqrt(d2_square)
+    if x1 <= x2:
+        at = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
+    else:
+        at = x1 - (x1 - x2) * ((g1 + d2 - d1) / (g1 - g2 + 2 * d2))
+    return min(max(at, lo), hi)
+
+
+class _Point:
+    """A trial step length ``t`` with the loss ``f``, gradient ``g`` and slope ``gtd`` there."""
+
+    __slots__ = ("t", "f", "g", "gtd")
+
+    def __init__(self, t, f, g, gtd):
+        self.t, self.f, self.g, self.gtd = t, f, g, gtd
+
+
+def _strong_wolfe(evaluate, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9, max_ls=25):
+    """Line search along ``d`` from loss ``f``, gradient ``g``, slope ``gtd`` for a step ``t``
+    meeting the strong Wolfe conditions (sufficient decrease ``c1``, curvature ``c2``).
+    ``evaluate(t)`` returns ``(loss, flat gradient)`` at step ``t``. Returns
+    ``(loss, gradient, t, evaluations)``."""
+    d_norm = np.abs(d).max()
+    start = _Point(0, f, g.copy(), gtd)
+
+    def probe(step):
+        f_new, g_new = evaluate(step)
+        return _Point(step, f_new, g_new, g_new.dot(d))
+
+    def decreases_enough(p):
+        return p.f <= f + c1 * p.t * gtd
+
+    def flat_enough(p):
+        return abs(p.gtd) <= -c2 * gtd
+
+    # 1. bracketing: grow the step until an interval holds a point meeting the conditions
+    prev, new = start, probe(t)
+    evaluations, iterations = 1, 0
+    bracket, found = None, False
+    while iterations < max_ls:
+        if not decreases_enough(new) or (iterations > 1 and new.f >= prev.f):
+            bracket = [prev, new]
+            break
+        if flat_enough(new):
+            bracket, found = [new], True
+            break
+        if new.gtd >= 0:
+            bracket = [prev, new]
+            break
+        step = _cubic_minimum(prev.t, prev.f, prev.gtd, new.t, new.f, new.gtd,
+                              bounds=(new.t + 0.01 * (new.t - prev.t), new.t * 10))
+        prev, new = new, probe(step)
+        evaluations += 1
+        iterations += 1
+    if iterations == max_ls:
+        bracket = [_Point(0, f, g, None), new]
+
+    # 2. zoom: shrink the bracket by cubic interpolation until a point meets the conditions
+    stuck = False
+    low, high = (0, 1) if bracket[0].f <= bracket[-1].f else (1, 0)
+    while not found and iterations < max_ls:
+        a, b = bracket[0].t, bracket[1].t
+        if abs(b - a) * d_norm < tolerance_change:
+            break
+        step = _cubic_minimum(a, bracket[0].f, bracket[0].gtd, b, bracket[1].f, bracket[1].gtd)
+        # keep away from the ends of the bracket, or the search crawls
+        lo, hi = min(a, b), max(a, b)
+        margin = 0.1 * (hi - lo)
+        if min(hi - step, step - lo) < margin:
+            if stuck or step >= hi or step <= lo:
+                step = hi - margin if abs(step - hi) < abs(step - lo) else lo + margin
+                stuck = False
+            else:
+                stuck = True
+        else:
+            stuck = False
+        new = probe(step)
+        evaluations += 1
+        iterations += 1
+        if not decreases_enough(new) or new.f >= bracket[low].f:
+            bracket[high] = new
+            low, high = (0, 1) if bracket[0].f <= bracket[1].f else (1, 0)
+        else:
+            if flat_enough(new):
+                found = True
+            elif new.gtd * (bracket[high].t - bracket[low].t) >= 0:
+                bracket[high] = bracket[low]
+            bracket[low] = new
+    best = bracket[low]
+    return best.f, best.g, best.t, evaluations
+
+
+def _as_float(loss):
+    return float(loss.item()) if isinstance(loss, Tensor) else float(loss)
+
+
+class LBFGS(Optimizer):
+    """L-BFGS, PyTorch's algorithm and options. One param group only; ``step`` needs a
+    ``closure`` that clears the gradients, computes the loss, calls ``backward`` and returns
+    the loss. Each ``step`` runs up to ``max_iter`` iterations.
+
+    Args:
+        params: tensors to optimize (one group).
+        lr (float): step length scale (default 1).
+        max_iter (int): iterations per ``step`` (default 20).
+        max_eval (int): closure evaluations per ``step`` (default ``max_iter * 5 // 4``).
+        tolerance_grad (float): stop when the largest gradient entry is at most this (1e-7).
+        tolerance_change (float): stop when the loss or the step changes less (1e-9).
+        history_size (int): curvature pairs kept (default 100).
+        line_search_fn (str): ``None`` (fixed step ``lr``) or ``"strong_wolfe"``.
+
+    The state (``d``, ``t``, ``old_dirs``, ``old_stps``, ``ro``, ``H_diag``,
+    ``prev_flat_grad``, ``prev_loss``, ``func_evals``, ``n_iter``) sits on the first parameter,
+    as in PyTorch.
+
+    Example:
+        >>> opt = nl.optim.LBFGS(model.parameters(), lr=0.8)
+        >>> def closure():
+        ...     opt.zero_grad()
+        ...     loss = loss_fn(model(x), y)
+        ...     loss.backward()
+        ...     return loss
+        >>> opt.step(closure)
+    """
+
+    _state_shaped_like_params = False
+
+    def __init__(self, params, lr: float = 1, max_iter: int = 20, max_eval: int | None = None,
+                 tolerance_grad: float = 1e-7, tolerance_change: float = 1e-9, history_size: int = 100,
+                 line_search_fn: Literal["strong_wolfe"] | None = None):
+        check_options(lr)
+        if max_eval is None:
+            max_eval = max_iter * 5 // 4
+        defaults = {
+            "lr": lr,
+            "max_iter": max_iter,
+            "max_eval": max_eval,
+            "tolerance_grad": tolerance_grad,
+            "tolerance_change": tolerance_change,
+            "history_size": history_size,
+            "line_search_fn": line_search_fn,
+        }
+        super().__init__(params, defaults)
+        if len(self.param_groups) != 1:
+            raise ValueError("LBFGS doesn't support per-parameter options (parameter groups)")
+
+    @property
+    def _params(self):
+        return self.param_groups[0]["params"]
+
+    # flat views of all parameters ------------------------------------------------
+
+    def _flat_grad(self):
+        return np.concatenate([p.grad._data.ravel() if p.grad is not None else np.zeros(p._data.size, p._data.dtype)
+                               for p in self._params])
+
+    def _add_to_params(self, scale, direction):
+        offset = 0
+        for p in self._params:
+            n = p._data.size
+            p._data += scale * direction[offset:offset + n].reshape(p._data.shape)
+            p._bump_version()
+            offset += n
+
+    def _evaluate_at(self, closure, start, t, d):
+        """Loss and flat gradient at ``start + t * d``; the parameters are put back to ``start``."""
+        self._add_to_params(t, d)
+        loss = _as_float(closure())
+        flat_grad = self._flat_grad()
+        for p, saved in zip(self._params, start):
+            p._data[...] = saved
+            p._bump_version()
+        return loss, flat_grad
+
+    # the step -----------------------------------------------------------------------
+
+    def step(self, closure):
+        """Run up to ``max_iter`` L-BFGS iterations; returns the loss the first closure call
+        returned."""
+        if closure is None:
+            raise RuntimeError("LBFGS requires a closure: step(closure)")
+        group = self.param_groups[0]
+        lr = _as_float(group["lr"])
+        max_iter, max_eval = group["max_iter"], group["max_eval"]
+        tolerance_grad, tolerance_change = group["tolerance_grad"], group["tolerance_change"]
+        line_search_fn, history_size = group["line_search_fn"], group["history_size"]
+        if line_search_fn not in (None, "strong_wolfe"):
+            raise RuntimeError("only 'strong_wolfe' is supported")
+
+        state = self.state[self._params[0]]
+        state.setdefault("func_evals", 0)
+        state.setdefault("n_iter", 0)
+        orig_loss = self._eval_closure(closure)
+        loss = _as_float(orig_loss)
+        evals = 1
+        state["func_evals"] += 1
+        flat_grad = self._flat_grad()
+        if np.abs(flat_grad).max() <= tolerance_grad:
+            return orig_loss
+
+        memory = _Memory.from_state(state)
+        d, t = memory.d, memory.t
+        prev_flat_grad, prev_loss = memory.prev_flat_grad, memory.prev_loss
+        n_iter = 0
+        while n_iter < max_iter:
+            n_iter += 1
+            state["n_iter"] += 1
+            if state["n_iter"] == 1:
+                d = -flat_grad
+                memory.reset()
+            else:
+                memory.remember(flat_grad - prev_flat_grad, d * t, history_size)
+                d = memory.direction(flat_grad, state, history_size)
+            prev_flat_grad = flat_grad.copy()
+            prev_loss = loss
+            if state["n_iter"] == 1:
+                t = min(1.0, 1.0 / np.abs(flat_grad).sum()) * lr
+            else:
+                t = lr
+            gtd = flat_grad.dot(d)
+            if gtd > -tolerance_change:
+                break
+
+            done_evals = 0
+            if line_search_fn is not None:
+                start = [p._data.copy() for p in self._params]
+                loss, flat_grad, t, done_evals = _strong_wolfe(
+                    lambda step: self._evaluate_at(closure, start, step, d), t, d, loss, flat_grad, gtd,
+                    max_ls=max_eval - evals)
+                self._add_to_params(t, d)
+                converged = np.abs(flat_grad).max() <= tolerance_grad
+            else:
+                self._add_to_params(t, d)
+                converged = False
+                if n_iter != max_iter:  # the loss of the last iteration is the next step's
+                    loss = _as_float(self._eval_closure(closure))
+                    flat_grad = self._flat_grad()
+                    converged = np.abs(flat_grad).max() <= tolerance_grad
+                    done_evals = 1
+            evals += done_evals
+            state["func_evals"] += done_evals
+
+            if (n_iter == max_iter or evals >= max_eval or converged
+                    or np.abs(d * t).max() <= tolerance_change or abs(loss - prev_loss) < tolerance_change):
+                break
+
+        memory.d, memory.t = d, t
+        memory.prev_flat_grad, memory.prev_loss = prev_flat_grad, prev_loss
+        memory.store(state)
+        return orig_loss
+
+
+class _Memory:
+    """The curvature pairs (``old_dirs`` y, ``old_stps`` s, ``ro`` 1/(y·s)), the diagonal
+    scaling ``H_diag`` and the last direction and step, as arrays; kept in the optimizer state
+    as tensors between steps."""
+
+    _ARRAYS = ("d", "prev_flat_grad")
+    _LISTS = ("old_dirs", "old_stps", "ro")
+
+    def __init__(self):
+        self.d = self.t = self.prev_flat_grad = self.prev_loss = None
+        self.old_dirs, self.old_stps, self.ro, self.H_diag = None, None, None, None
+
+    @classmethod
+    def from_state(cls, state):
+        m = cls()
+        for key in cls._ARRAYS:
+            value = state.get(key)
+            setattr(m, key, value._data if isinstance(value, Tensor) else value)
+        for key in cls._LISTS:
+            value = state.get(key)
+            setattr(m, key, None if value is None else [v._data if isinstance(v, Tensor) else v for v in value])
+        for key in ("t", "H_diag", "prev_loss"):
+            value = state.get(key)
+            setattr(m, key, value._data[()] if isinstance(value, Tensor) else value)
+        return m
+
+    def store(self, state):
+        for key in self._ARRAYS:
+            value = getattr(self, key)
+            state[key] = from_numpy(value) if isinstance(value, np.ndarray) else value
+        for key in self._LISTS:
+            value = getattr(self, key)
+            state[key] = [from_numpy(np.asarray(v)) for v in value] if value is not None else None
+        state["t"], state["H_diag"], state["prev_loss"] = self.t, self.H_diag, self.prev_loss
+
+    def reset(self):
+        self.old_dirs, self.old_stps, self.ro, self.H_diag = [], [], [], 1
+
+    def remember(self, y, s, history_size):
+        """Keep the pair ``(y, s)`` if it has positive curvature (dropping the oldest one when
+        the history is full), and rescale ``H_diag``."""
+        ys = y.dot(s)
+        if ys > 1e-10:
+            if len(self.old_dirs) == history_size:
+                del self.old_dirs[0], self.old_stps[0], self.ro[0]
+            self.old_dirs.append(y)
+            self.old_stps.append(s)
+            self.ro.append(1.0 / ys)
+            self.H_diag = ys / y.dot(y)
+
+    def direction(self, flat_grad, state, history_size):
+        """``-H @ flat_grad`` by the two-loop recursion."""
+        if "al" not in state:
+            state["al"] = [None] * history_size
+        al = state["al"]
+        q = -flat_grad
+        for i in reversed(range(len(self.old_dirs))):
+            al[i] = self.old_stps[i].dot(q) * self.ro[i]
+            q -= al[i] * self.old_dirs[i]
+        r = q * self.H_diag
+        for i in range(len(self.old_dirs)):
+            be_i = self.old_dirs[i].dot(r) * self.ro[i]
+            r += (al[i] - be_i) * self.old_stps[i]
+        return r

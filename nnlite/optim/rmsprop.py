@@ -1,0 +1,98 @@
+"""RMSprop (Hinton's lecture 6e; centered form of Graves, 2013) with PyTorch's update rule:
+``rmsprop`` is the update, ``RMSprop`` the optimizer around it."""
+import numpy as np
+
+from .adam import _lerp_
+from .optimizer import Optimizer, check_options
+
+__all__ = ["RMSprop", "rmsprop"]
+
+
+def rmsprop(params, grads, states, *, lr, alpha, eps, weight_decay, momentum, centered, maximize):
+    """One RMSprop step on numpy arrays, in place. ``states[i]`` holds ``step``,
+    ``square_avg``, and ``momentum_buffer`` / ``grad_avg`` when momentum / centered."""
+    for p, g, state in zip(params, grads, states):
+        if len(state) == 0:
+            state["step"] = np.zeros((), np.float32)
+            state["square_avg"] = np.zeros_like(p)
+            if momentum > 0:
+                state["momentum_buffer"] = np.zeros_like(p)
+            if centered:
+                state["grad_avg"] = np.zeros_like(p)
+        if maximize:
+            g = -g
+        step = state["step"]
+        step += 1
+        if weight_decay != 0:
+            g = g + weight_decay * p
+        square_avg = state["square_avg"]
+        square_avg *= alpha
+        square_avg += (1 - alpha) * g * g
+        if centered:
+            grad_avg = state["grad_avg"]
+            _lerp_(grad_avg, g, 1 - alpha)
+            avg = np.sqrt(square_avg - grad_avg * grad_avg)
+        else:
+            avg = np.sqrt(square_avg)
+        avg += eps
+        if momentum > 0:
+            buf = state["momentum_buffer"]
+            buf *= momentum
+            buf += g / avg
+            p -= lr * buf
+        else:
+            p -= lr * (g / avg)
+
+
+class RMSprop(Optimizer):
+    r"""RMSprop: divide the gradient by a running root mean square of recent gradients::
+
+        g = -g                                  if maximize
+        g = g + weight_decay * p                if weight_decay != 0
+        v = alpha * v + (1 - alpha) * g * g
+        avg = sqrt(v - m * m) + eps             if centered, with m = alpha * m + (1 - alpha) * g
+        avg = sqrt(v) + eps                     otherwise
+        b = momentum * b + g / avg; p = p - lr * b    if momentum > 0
+        p = p - lr * g / avg                          otherwise
+
+    State per parameter: ``step``, ``square_avg`` (v), ``momentum_buffer`` (b) with momentum,
+    ``grad_avg`` (m) when centered.
+
+    Args:
+        params: tensors or param groups to optimize.
+        lr (float): learning rate (default 1e-2).
+        alpha (float): smoothing constant (default 0.99).
+        eps (float): added to the denominator (default 1e-8).
+        weight_decay (float): L2 penalty (default 0).
+        momentum (float): momentum factor (default 0).
+        centered (bool): normalize by an estimate of the gradient's variance.
+        maximize (bool): maximize the objective instead of minimizing it.
+        capturable, foreach: accepted for compatibility with PyTorch; no effect.
+        differentiable: must be ``False``.
+
+    Example:
+        >>> opt = nl.optim.RMSprop(model.parameters(), lr=0.01, momentum=0.9)
+    """
+
+    _update = staticmethod(rmsprop)
+    _load_defaults = {"momentum": 0, "centered": False, "foreach": None, "maximize": False,
+                      "differentiable": False, "capturable": False}
+
+    def __init__(self, params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
+                 weight_decay: float = 0, momentum: float = 0, centered: bool = False,
+                 capturable=False, foreach=None, maximize: bool = False, differentiable=False):
+        check_options(lr, differentiable, eps=eps, momentum=momentum, weight_decay=weight_decay,
+                      alpha=alpha)
+        defaults = {
+            "lr": lr,
+            "momentum": momentum,
+            "alpha": alpha,
+            "eps": eps,
+            "centered": centered,
+            "weight_decay": weight_decay,
+            "capturable": capturable,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+        }
+        super().__init__(params, defaults)

@@ -1,0 +1,84 @@
+"""What a config may name: optimizers, learning-rate schedulers, losses and transforms, each a
+``Registry`` (as ``nnlite.models.MODELS`` is for models) from config names to classes.
+
+A config section's keys, defaults and types come from the registered class's constructor
+(``schema.fields_of``); an entry's options only add what a signature cannot say:
+
+* ``exclude``: arguments a config does not set (the trainer's own, or ones that would break
+  its bookkeeping);
+* ``types``: annotations for classes written without them;
+* ``limits``: tighter bounds (``min=1``), or ``default=None`` where the trainer fills a value in;
+* ``specs``: the ``Spec`` of an argument no annotation describes (a list of schedulers);
+* ``per_batch`` / ``metric``: how the trainer steps a scheduler (after every batch; with the
+  test loss).
+
+Adding an optimizer to the config is one ``OPTIMIZERS.register(...)`` line.
+"""
+from typing import Literal
+
+from .. import nn, optim
+from ..data import transforms as T
+from ..models.registry import MODELS, Registry
+from ..optim import lr_scheduler as S
+from .schema import Choice, IntOrPair, ListOf
+
+__all__ = ["OPTIMIZERS", "SCHEDULERS", "LOSSES", "TRANSFORMS", "MODELS"]
+
+OPTIMIZERS = Registry("optimizer")
+OPTIMIZERS.register("sgd", optim.SGD)
+OPTIMIZERS.register("adam", optim.Adam, limits={"betas": {"max": 1.0, "max_open": True}})
+OPTIMIZERS.register("adamw", optim.AdamW, limits={"betas": {"max": 1.0, "max_open": True}})
+OPTIMIZERS.register("adadelta", optim.Adadelta, limits={"rho": {"max": 1.0}})
+OPTIMIZERS.register("rmsprop", optim.RMSprop)
+OPTIMIZERS.register("adagrad", optim.Adagrad)
+OPTIMIZERS.register("lbfgs", optim.LBFGS, limits={"max_iter": {"min": 1}, "max_eval": {"min": 1},
+                                                  "history_size": {"min": 1}})
+
+SCHEDULERS = Registry("scheduler")
+_POSITIVE = {"min_open": True}  # a factor of 0 would stop training for good
+SCHEDULERS.register("step", S.StepLR, limits={"step_size": {"min": 1, "help": "epochs between decays"},
+                                              "gamma": _POSITIVE})
+SCHEDULERS.register("multistep", S.MultiStepLR, limits={
+    "milestones": {"increasing": True, "min": 1, "help": "epochs at which lr decays"}, "gamma": _POSITIVE})
+SCHEDULERS.register("exponential", S.ExponentialLR, limits={"gamma": _POSITIVE})
+SCHEDULERS.register("cosine", S.CosineAnnealingLR, limits={
+    "T_max": {"default": None, "min": 1, "help": "half period in epochs (null: epochs)"}})
+SCHEDULERS.register("linear", S.LinearLR, limits={"total_iters": {"min": 1}})
+SCHEDULERS.register("polynomial", S.PolynomialLR, limits={"total_iters": {"min": 1}})
+# stepped after every batch, as PyTorch's recipe does; total_steps null: the whole run's batches
+SCHEDULERS.register("onecycle", S.OneCycleLR, exclude=("epochs", "steps_per_epoch"), per_batch=True, limits={
+    "total_steps": {"min": 1, "help": "steps of the cycle (null: every batch of the run)"},
+    "pct_start": {"max": 1.0}})
+SCHEDULERS.register("plateau", S.ReduceLROnPlateau, metric="test_loss",
+                    limits={"factor": {"max": 1.0, "max_open": True}})
+_SCHEDULER_LIST = (ListOf, {"item": Choice(SCHEDULERS, kind="scheduler"), "nonempty": True,
+                            "help": "the schedulers, each a mapping with its name"})
+SCHEDULERS.register("sequential", S.SequentialLR, specs={"schedulers": _SCHEDULER_LIST},
+                    limits={"milestones": {"increasing": True, "min": 1}})
+SCHEDULERS.register("chained", S.ChainedScheduler, specs={"schedulers": _SCHEDULER_LIST})
+
+LOSSES = Registry("loss")
+# The trainer reports the mean loss and counts every label, so reduction and ignore_index stay
+# at PyTorch's defaults; size_average and reduce are PyTorch's deprecated spellings of reduction.
+_FIXED_LOSS_ARGS = ("size_average", "reduce", "reduction", "ignore_index")
+_CLASS_WEIGHTS = {"weight": {"min": 0.0, "scalar_ok": False, "help": "per-class weights"}}
+LOSSES.register("cross_entropy", nn.CrossEntropyLoss, exclude=_FIXED_LOSS_ARGS,
+                types={"weight": list[float] | None},
+                limits={**_CLASS_WEIGHTS, "label_smoothing": {"max": 1.0}})
+LOSSES.register("nll", nn.NLLLoss, exclude=_FIXED_LOSS_ARGS, types={"weight": list[float] | None},
+                limits=_CLASS_WEIGHTS)
+
+TRANSFORMS = Registry("transform")
+TRANSFORMS.register("to_tensor", T.ToTensor)
+TRANSFORMS.register("normalize", T.Normalize, exclude=("inplace",),
+                    types={"mean": list[float], "std": list[float]},
+                    limits={"mean": {"help": "per-channel means (one value, or one per channel)"},
+                            "std": {"positive": True, "help": "per-channel standard deviations"}})
+TRANSFORMS.register("random_crop", T.RandomCrop, types={
+    "fill": int | float, "padding_mode": Literal["constant", "edge", "reflect", "symmetric"]}, specs={
+    "size": (IntOrPair, {"min": 1, "help": "crop height and width (an int for a square)"}),
+    "padding": (IntOrPair, {"nullable": True, "lengths": (2, 4), "help": "padding added before cropping"})},
+    limits={"pad_if_needed": {"help": "pad images smaller than size"},
+            "fill": {"help": "constant padding value"}})
+TRANSFORMS.register("random_horizontal_flip", T.RandomHorizontalFlip,
+                    limits={"p": {"max": 1.0, "help": "flip probability"}})
