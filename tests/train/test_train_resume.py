@@ -41,7 +41,10 @@ def resume_config(tmp_path, output, epochs=3, model=None):
     secs = fashion_sections(tmp_path, batch_size=4, train_transforms=AUGMENTED)
     if model is not None:
         secs["model"] = model
+    # one thread: the in-process and the subprocess halves sum in the same order whatever thread
+    # count earlier tests in this process left behind
     return make_config(tmp_path, name=output, output_dir=str(tmp_path / output), epochs=epochs, log_every=1000,
+                       threads=1,
                        optimizer={"name": "sgd", "lr": 0.01, "momentum": 0.9, "weight_decay": 1e-4},
                        scheduler={"name": "step", "step_size": 1, "gamma": 0.7}, **secs)
 
