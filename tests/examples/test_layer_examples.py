@@ -47,10 +47,11 @@ def test_lstm_language_model_reports_perplexity(tmp_path):
     lines = ["the cat sat on the mat", "a dog ran in the park", "the bird sang a song"]
     for name, count in (("train", 200), ("valid", 40), ("test", 40)):
         (tmp_path / f"{name}.txt").write_text("\n".join(lines[i] for i in rng.integers(0, 3, count)) + "\n")
-    out = run_example("lstm_lm.py", tmp_path, "--epochs", 2, "--emsize", 16, "--nhid", 16, "--batch-size", 4,
-                      "--bptt", 8, "--log-interval", 10, "--lr", 5.0, cwd=tmp_path)
+    out = run_example("lstm_lm.py", tmp_path, "--epochs", 5, "--emsize", 16, "--nhid", 16, "--batch-size", 4,
+                      "--bptt", 8, "--log-interval", 10, "--lr", 5.0, "--clip", 1.0, "--dropout", 0.0, cwd=tmp_path)
     valid = [float(v) for v in re.findall(r"valid ppl +([0-9.]+)", out)]
-    assert len(valid) == 2 and valid[1] < 13  # 13 words in the vocabulary: a uniform guess scores 13
+    # 14 words with <eos>: word frequencies alone score about 12; the sentences' order takes it far below
+    assert len(valid) == 5 and valid[-1] < 6, out
 
 
 def _write_idx(path, array):
