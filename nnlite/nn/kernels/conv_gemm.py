@@ -11,8 +11,11 @@ products are single BLAS GEMMs over every output pixel of the chunk:
     input grad      dcol             = gy[(n, p), o] @ w2      then col2im (gather per image)
     weight grad     gw2              = gy.T @ col              summed over chunks
 
-with ``w2[o, (i, j, c)]`` the weight in channels-last order. A 1x1 convolution with stride 1 and
-no padding needs no im2col at all: its columns are the channels-last input itself.
+with ``w2[o, (i, j, c)]`` the weight in channels-last order (or, when the columns are fewer than
+the output channels, both in the weight's own ``(c, i, j)`` order: see ``_Shape.tap_major``). A 1x1
+convolution with stride 1 and no padding needs no im2col at all: its columns are the
+channels-last input itself, and on planes of ``_PER_IMAGE_POSITIONS`` pixels or more it is a
+matrix product per image on the NCHW arrays. With a stride it first takes every stride-th pixel.
 
 Chunks hold as many images as keep the column buffer under ``_CHUNK_BYTES``, which still gives
 GEMMs of thousands of rows. Only ``groups == 1``; the selector sends grouped convolutions to

@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 
 from nnlite.nn.kernels import conv as conv_mod
-from nnlite.nn.kernels.conv_select import CHANNELS_LAST, LANES, PLANES, conv_kernel
 from nnlite.nn.kernels import (
     conv2d_backward_input,
     conv2d_backward_weight,
     conv2d_forward,
     conv2d_output_hw,
 )
+from nnlite.nn.kernels.conv_select import CHANNELS_LAST, LANES, PLANES, conv_kernel
 
 # (N, C, H, W, O, (kh, kw), stride, padding, dilation, groups)
 CONFIGS = [
