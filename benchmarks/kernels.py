@@ -28,7 +28,6 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from nnlite.nn import kernels as K  # noqa: E402
 from nnlite.nn.kernels.conv_select import conv_kernel  # noqa: E402
 
-
 LENET_STEP = {"conv1 fwd", "conv1 bwd_weight", "conv2 fwd", "conv2 bwd_input", "conv2 bwd_weight",
               "pool1 max fwd", "pool1 max bwd", "pool2 max fwd", "pool2 max bwd"}
 
@@ -136,6 +135,16 @@ def sample_shapes(count, rng):
     return shapes
 
 
+def nnlite_conv(x, w, gy, stride, padding):
+    """The three kernels of one convolution (one group, no bias), as calls without arguments."""
+    sp = (stride, stride), (padding, padding), (1, 1)
+    return {
+        "fwd": lambda: K.conv2d_forward(x, w, None, *sp, 1),
+        "bwd_input": lambda: K.conv2d_backward_input(gy, w, x.shape[2:], *sp, 1),
+        "bwd_weight": lambda: K.conv2d_backward_weight(gy, x, w.shape[2:], *sp, 1),
+    }
+
+
 def sweep(args, dt):
     rng = np.random.default_rng(args.seed)
     shapes = RESNET18_128 + LENET + sample_shapes(args.shapes, rng)
@@ -148,14 +157,9 @@ def sweep(args, dt):
     for N, C, H, O, k, stride, padding in shapes:
         x = rng.standard_normal((N, C, H, H)).astype(dt)
         w = rng.standard_normal((O, C, k, k)).astype(dt)
-        sp = (stride, stride), (padding, padding), (1, 1)
-        y = K.conv2d_forward(x, w, None, *sp, 1)
+        y = K.conv2d_forward(x, w, None, (stride, stride), (padding, padding), (1, 1), 1)
         gy = rng.standard_normal(y.shape).astype(dt)
-        ours = {
-            "fwd": lambda: K.conv2d_forward(x, w, None, *sp, 1),
-            "bwd_input": lambda: K.conv2d_backward_input(gy, w, (H, H), *sp, 1),
-            "bwd_weight": lambda: K.conv2d_backward_weight(gy, x, (k, k), *sp, 1),
-        }
+        ours = nnlite_conv(x, w, gy, stride, padding)
         theirs = torch_conv(x, w, None, gy, stride, padding)
         kernel = conv_kernel(N, C, O, (k, k), (stride, stride), 1, dt.itemsize)
         cells = []

@@ -1,9 +1,9 @@
 """2-D convolution kernels on raw NCHW numpy arrays (float32 / float64).
 
-Stride-1 single-group convolutions of at least one vector of images (16 float32
-or 8 float64) run as direct numba kernels with the images in the vector lanes
-(see ``_conv_lanes``); they use numba's threads and never BLAS. Everything else
-is lowered to im2col + one BLAS GEMM per group, processed in chunks of a few
+``conv_select.conv_kernel`` picks one of three kernels per shape: direct numba kernels with the
+images in the vector lanes (``_conv_lanes``, few channels, numba's threads, no BLAS), channels-last
+im2col + one GEMM per chunk of images (``conv_gemm``, wide layers), or the NCHW im2col + one BLAS
+GEMM per group defined here (few channels, grouped convolutions), processed in chunks of a few
 images so that the column buffer stays in cache.
 
 Column layout: ``col[k, b, p]`` with ``k = (c, i, j)`` the kernel tap and ``p``

@@ -11,8 +11,11 @@ products are single BLAS GEMMs over every output pixel of the chunk:
     input grad      dcol             = gy[(n, p), o] @ w2      then col2im (gather per image)
     weight grad     gw2              = gy.T @ col              summed over chunks
 
-with ``w2[o, (i, j, c)]`` the weight in channels-last order. A 1x1 convolution with stride 1 and
-no padding needs no im2col at all: its columns are the channels-last input itself.
+with ``w2[o, (i, j, c)]`` the weight in channels-last order (or, when the columns are fewer than
+the output channels, both in the weight's own ``(c, i, j)`` order: see ``_Shape.tap_major``). A 1x1
+convolution with stride 1 and no padding needs no im2col at all: its columns are the
+channels-last input itself, and on planes of ``_PER_IMAGE_POSITIONS`` pixels or more it is a
+matrix product per image on the NCHW arrays. With a stride it first takes every stride-th pixel.
 
 Chunks hold as many images as keep the column buffer under ``_CHUNK_BYTES``, which still gives
 GEMMs of thousands of rows. Only ``groups == 1``; the selector sends grouped convolutions to
@@ -248,6 +251,14 @@ def _planar_pointwise(s):
     return s.direct and s.P >= _PER_IMAGE_POSITIONS
 
 
+def _thin_transposed(s):
+    """Stride 1, at most a quarter as many output channels as input ones, and padding a full
+    convolution can undo: the input gradient is then cheaper as a convolution of the output
+    gradient (its im2col copies O, not C, channels per tap)."""
+    return (s.sh == s.sw == 1 and 4 * s.O <= s.C and s.K > s.C
+            and s.ph <= s.dh * (s.kh - 1) and s.pw <= s.dw * (s.kw - 1))
+
+
 def forward(x, w, bias, stride, padding, dilation):
     """conv2d(x, w, bias) of the NCHW x and (O, C, kh, kw) w (one group)."""
     if _strided_pointwise(w.shape[2:], stride, padding):
@@ -289,6 +300,12 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
         return gx
     s = _Shape(gy.shape[0], w.shape[1], *input_hw, w.shape[0], w.shape[2:], stride, padding, dilation,
                gy.dtype)
+    if _thin_transposed(s):
+        # gx = conv(gy, the weight flipped and transposed, full padding): columns of the few output
+        # channels instead of the input channels' (kh * kw times smaller here).
+        flipped = np.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
+        full = (s.dh * (s.kh - 1) - s.ph, s.dw * (s.kw - 1) - s.pw)
+        return forward(gy, flipped, None, (1, 1), full, dilation)
     if _planar_pointwise(s):
         gx = np.matmul(w.reshape(s.O, s.C).T, gy.reshape(s.N, s.O, s.P))
         return gx.reshape(s.N, s.C, s.H, s.W)

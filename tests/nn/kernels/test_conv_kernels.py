@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 
 from nnlite.nn.kernels import conv as conv_mod
-from nnlite.nn.kernels.conv_select import CHANNELS_LAST, LANES, PLANES, conv_kernel
 from nnlite.nn.kernels import (
     conv2d_backward_input,
     conv2d_backward_weight,
     conv2d_forward,
     conv2d_output_hw,
 )
+from nnlite.nn.kernels.conv_select import CHANNELS_LAST, LANES, PLANES, conv_kernel
 
 # (N, C, H, W, O, (kh, kw), stride, padding, dilation, groups)
 CONFIGS = [
@@ -355,6 +355,10 @@ SELECTED_CONFIGS = [
     ((2, 16, 5, 5, 4, (1, 1), (1, 1), (2, 1), (1, 1), 1), CHANNELS_LAST),   # 1x1 with padding
     ((1, 18, 6, 7, 9, (5, 3), (1, 1), (2, 1), (1, 1), 1), CHANNELS_LAST),   # dw == 1 run of kw * C
     ((17, 40, 5, 5, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),  # wide: not the lanes kernel
+    # Few output channels, stride 1: the input gradient as a convolution of the output gradient.
+    ((2, 32, 9, 8, 4, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),
+    ((1, 16, 7, 7, 3, (3, 3), (1, 1), (2, 1), (2, 1), 1), CHANNELS_LAST),
+    ((2, 16, 8, 8, 3, (2, 3), (1, 1), (0, 1), (1, 1), 1), CHANNELS_LAST),
     ((16, 3, 8, 8, 40, (3, 3), (1, 1), (0, 0), (1, 1), 1), PLANES),         # few in, many out
     ((2, 16, 8, 8, 16, (3, 3), (1, 1), (1, 1), (1, 1), 2), PLANES),         # groups
     ((17, 3, 12, 11, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1), LANES),         # LeNet-like batch
