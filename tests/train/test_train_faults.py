@@ -18,6 +18,7 @@ import yaml
 
 import nnlite as nl
 from nnlite import serialization
+from nnlite.serialization import _atomic as atomic_writes
 from nnlite.train import Trainer, load_config
 from nnlite.train import config as config_module
 from nnlite.train.cli import main
@@ -235,16 +236,16 @@ def test_sigterm_keeps_the_last_checkpoint_and_prints_the_resume_command(tmp_pat
 
 def fail_writes_from(monkeypatch, nth, error):
     """Make the ``nth`` and later checkpoint writes (``nl.save`` to a path) raise ``error``."""
-    real = serialization._write_archive
+    real = serialization.write_npz
     calls = []
 
-    def write(fileobj, header, arrays):
+    def write(obj, fileobj):
         calls.append(1)
         if len(calls) >= nth:
             fileobj.write(b"partial")  # some bytes reach the temporary file first
             raise error
-        return real(fileobj, header, arrays)
-    monkeypatch.setattr(serialization, "_write_archive", write)
+        return real(obj, fileobj)
+    monkeypatch.setattr(serialization, "write_npz", write)
 
 
 @pytest.mark.parametrize("error", [OSError(errno.ENOSPC, "No space left on device"),
@@ -290,7 +291,7 @@ def test_read_only_output_dir_is_one_line(tmp_path, cifar_root, capsys, monkeypa
 def test_read_only_run_directory_mid_run_keeps_the_checkpoint(tmp_path, cifar_root, capsys, monkeypatch):
     """The run folder becomes read-only after epoch 1 (as when a disk is remounted read-only)."""
     monkeypatch.chdir(tmp_path)
-    real_mkstemp = serialization.tempfile.mkstemp
+    real_mkstemp = atomic_writes.tempfile.mkstemp
     saves = []
 
     def mkstemp(*args, **kwargs):
@@ -299,7 +300,7 @@ def test_read_only_run_directory_mid_run_keeps_the_checkpoint(tmp_path, cifar_ro
         if len(saves) > 2:  # epoch 1 wrote last.npz and best.npz
             raise OSError(errno.EROFS, "Read-only file system")
         return real_mkstemp(*args, **kwargs)
-    monkeypatch.setattr(serialization.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(atomic_writes.tempfile, "mkstemp", mkstemp)
     code, captured = run_main([make_config(tmp_path, epochs=2)], capsys)
     assert code == 1
     assert "Read-only file system" in one_error_line(captured.err)
