@@ -249,7 +249,7 @@ def apply_finetune(model, ft_cfg, num_classes, load_weights=True, log=print):
     def in_head(key):
         return head_name is not None and (key == head_name or key.startswith(head_name + "."))
 
-    if load_weights:
+    if load_weights and ft_cfg["from"] is not None:
         try:
             state = model_state_from(ft_cfg["from"])
         except CheckpointFileError as e:

@@ -192,7 +192,9 @@ SCHEMA = Section({
     }),
     "output_dir": Str("runs", help="where run directories are created"),
     "finetune": Section({
-        "from": Str(help="checkpoint to start from (a run's .npz or a saved state_dict)"),
+        "from": Str(None, nullable=True, help="weights to start from: a run's .npz, a saved state_dict, a PyTorch "
+                                              ".pth or a .safetensors file (null: the model's own, e.g. "
+                                              "model.args.weights)"),
         "freeze": _Freeze([], help="module names to freeze (requires_grad off, eval mode), or all_but_head"),
         "head": Section({
             "module": Str(help="name of the layer to replace (e.g. fc3)"),

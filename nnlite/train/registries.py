@@ -82,3 +82,12 @@ TRANSFORMS.register("random_crop", T.RandomCrop, types={
             "fill": {"help": "constant padding value"}})
 TRANSFORMS.register("random_horizontal_flip", T.RandomHorizontalFlip,
                     limits={"p": {"max": 1.0, "help": "flip probability"}})
+# The input pipeline of ImageNet-pretrained weights: resize, center crop, (grayscale to three
+# channels for one-channel datasets), then normalize with ImageNet's mean and std.
+TRANSFORMS.register("resize", T.Resize, exclude=("max_size", "interpolation"), specs={  # bilinear, as torchvision
+    "size": (IntOrPair, {"min": 1, "help": "output height and width, or an int for the shorter side"})},
+    limits={"antialias": {"help": "smooth before downsampling"}})
+TRANSFORMS.register("center_crop", T.CenterCrop, specs={
+    "size": (IntOrPair, {"min": 1, "help": "crop height and width (an int for a square)"})})
+TRANSFORMS.register("grayscale", T.Grayscale,
+                    limits={"num_output_channels": {"min": 1, "max": 3, "help": "1, or 3 for RGB-input models"}})

@@ -124,7 +124,7 @@ def test_unknown_keys_named_with_suggestion(raw, key, words):
     ({"model": {"name": "lenet", "args": [1, 2]}}, "model.args", ["a mapping"]),
     ({"model": {"args": {}}}, "model.name", ["missing required key 'model.name'"]),
     ({"name": "a b"}, "name", ["run directory"]),
-    ({"finetune": {"freeze": ["conv1"]}}, "finetune.from", ["missing required key 'finetune.from'"]),
+    ({"finetune": {"from": 3, "freeze": ["conv1"]}}, "finetune.from", ["string"]),
     ({"finetune": {"from": "a.npz", "freeze": 3}}, "finetune.freeze", ["all_but_head"]),
     ({"finetune": {"from": "a.npz", "freeze": "all_but_head"}}, "finetune.freeze", ["finetune.head"]),
     ({"finetune": {"from": "a.npz", "head": {"module": "fc3", "num_classes": 0}}}, "finetune.head.num_classes",
