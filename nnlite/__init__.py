@@ -27,6 +27,9 @@ def __getattr__(name):
     import importlib
     if name in ("nn", "optim", "data", "models", "train", "utils"):
         return importlib.import_module(f".{name}", __name__)
+    if name == "summary":
+        from .model_summary import summary
+        return summary
     if name in ("save", "load"):
         from . import serialization
         return getattr(serialization, name)
