@@ -13,14 +13,25 @@ import time
 
 import numpy as np
 
-__all__ = ["summary", "ModelSummary", "LayerRow"]
+__all__ = ["LayerRow", "ModelSummary", "summary"]
 
 
 class LayerRow:
     """One call of one module during the summary's forward pass."""
 
-    __slots__ = ("name", "type", "depth", "output_shape", "trainable_params", "frozen_params", "mult_adds",
-                 "forward_ms", "backward_ms", "shared", "output_bytes")
+    __slots__ = (
+        "backward_ms",
+        "depth",
+        "forward_ms",
+        "frozen_params",
+        "mult_adds",
+        "name",
+        "output_bytes",
+        "output_shape",
+        "shared",
+        "trainable_params",
+        "type",
+    )
 
     def __init__(self, name, type_name, depth):
         self.name, self.type, self.depth = name, type_name, depth
@@ -89,8 +100,10 @@ class ModelSummary:
         body = [[_tree_name(row), row.type, _shape_text(row.output_shape), _count(row), row.trainable,
                  _int_or_dash(row.mult_adds), _ms(row.forward_ms), _ms(row.backward_ms)] for row in self.layers]
         widths = [max(len(r[i]) for r in [header] + body) for i in range(len(header))]
-        line = lambda cells: "  ".join(c.ljust(w) if i < 2 else c.rjust(w)  # noqa: E731
-                                       for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+        def line(cells):  # names and types to the left, figures to the right
+            return "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
         rule = "=" * max(len(line(header)), 60)
         mb = 1 / 1e6
         out = [rule, line(header), rule] + [line(r) for r in body] + [rule]
