@@ -85,16 +85,16 @@ def _abort_others(trainer, code):
         dist.comm.Abort(code)
 
 
-def main(argv=None):
+def main(argv=None, observers=()):
     """Run the CLI; returns the exit code (0 done, 1 failed, 2 bad config or usage, 3 the loss
-    became NaN/inf, 130 interrupted)."""
+    became NaN/inf, 130 interrupted). ``observers`` go to the ``Trainer``."""
     args = _parser().parse_args(argv)
     if "" not in sys.path and os.getcwd() not in sys.path:  # user models importable from the working directory
         sys.path.insert(0, os.getcwd())
     trainer = None
     try:
         cfg, epochs_changed = resolve_config(args.config, args.overrides, args.resume)
-        trainer = Trainer(cfg, run_dir=args.resume)
+        trainer = Trainer(cfg, run_dir=args.resume, observers=observers)
         if epochs_changed and trainer.dist.is_main:
             with open(os.path.join(args.resume, "config.yaml"), "w", encoding="utf-8") as f:
                 f.write(dump_config(cfg))

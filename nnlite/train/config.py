@@ -613,6 +613,9 @@ SCHEMA = Section({
                        help="mpi: DistributedDataParallel across mpirun processes"),
     }),
     "output_dir": Str("runs", help="where run directories are created"),
+    "logging": Section(help="extra outputs of a run", fields={
+        "tensorboard": Bool(False, help="also write TensorBoard event files to RUN_DIR/tensorboard (needs tensorboardX)"),
+    }),
     "finetune": Section({
         "from": Str(help="checkpoint to start from (a run's .npz or a saved state_dict)"),
         "freeze": _Freeze([], help="module names to freeze (requires_grad off, eval mode), or all_but_head"),
