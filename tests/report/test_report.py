@@ -5,6 +5,7 @@ import shutil
 import struct
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -40,7 +41,7 @@ def test_metrics_gain_a_line_per_log_every_steps(finished_run):
 
 
 def test_finished_run_page(finished_run):
-    run, proc = finished_run
+    run, _ = finished_run
     assert (run / "status.json").exists() and json.loads((run / "status.json").read_text())["state"] == "finished"
     page = (run / "report.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
@@ -155,7 +156,7 @@ def test_interrupted_run(tmp_path):
     trainer = Trainer(cfg, progress=False, observers=[report, interrupt_after_first_epoch])
     with pytest.raises(KeyboardInterrupt):
         trainer.fit()
-    page = (trainer.run_dir and open(f"{trainer.run_dir}/report.html").read())
+    page = (Path(trainer.run_dir) / "report.html").read_text()
     assert 'data-state="interrupted"' in page and "Stopped by Ctrl-C." in page
     assert "python train.py --resume" in page
 
@@ -170,20 +171,20 @@ def test_rebuild_and_compare_from_the_command_line(finished_run, tmp_path):
     (copy / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     env_cmd = [sys.executable, "-m", "nnlite.report"]
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-    done = subprocess.run(env_cmd + [str(copy)], capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(env_cmd + [str(copy)], capture_output=True, text=True, env=env, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(copy / "report.html") and (copy / "report.html").exists()
 
     out = tmp_path / "cmp.html"
     done = subprocess.run(env_cmd + [str(run), str(copy), "-o", str(out)], capture_output=True, text=True, env=env,
-                          timeout=300)
+                          timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     page = out.read_text()
     assert "Comparison of 2 runs" in page and run.name in page and "other-run" in page
     assert page.count('<figure class="plot"><svg') == 5
     assert re.search(r"<td class=l>optimizer\.lr</td><td>0\.01</td><td>0\.05</td>", page)
 
-    bad = subprocess.run(env_cmd + [str(tmp_path / "nothing")], capture_output=True, text=True, env=env, timeout=120)
+    bad = subprocess.run(env_cmd + [str(tmp_path / "nothing")], capture_output=True, text=True, env=env, timeout=120, check=False)
     assert bad.returncode == 2 and "no such run folder" in bad.stderr
 
 

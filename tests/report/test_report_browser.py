@@ -21,7 +21,7 @@ def chromium(tmp_path, *args):
     cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
            "--disable-background-networking", "--disable-component-update", "--disable-sync",
            f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0", "--hide-scrollbars", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=180, check=False)
 
 
 def check_in_browser(page, tmp_path, expected_plots):
