@@ -88,6 +88,18 @@ def loss_curves(runs):
     return _svg(fig)
 
 
+def _per_epoch_axes(fig, ax, ylabel, title, legend):
+    """Labels, integer epoch ticks, grid and legend of a per-epoch plot; the SVG."""
+    ax.set_xlabel("epoch")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    _integer_epochs(ax)
+    ax.grid(alpha=0.3)
+    if legend:
+        ax.legend(fontsize="small")
+    return _svg(fig)
+
+
 def accuracy_curves(runs):
     """Test accuracy (percent) per epoch."""
     fig = _figure(5.5, 3.4)
@@ -96,14 +108,7 @@ def accuracy_curves(runs):
         e = run["epochs"]
         ax.plot([r["epoch"] for r in e], [100 * r["test_accuracy"] for r in e], "o-", color=f"C{k}",
                 label=run["name"])
-    ax.set_xlabel("epoch")
-    ax.set_ylabel("test accuracy (%)")
-    ax.set_title("Test accuracy")
-    _integer_epochs(ax)
-    ax.grid(alpha=0.3)
-    if len(runs) > 1:
-        ax.legend(fontsize="small")
-    return _svg(fig)
+    return _per_epoch_axes(fig, ax, "test accuracy (%)", "Test accuracy", legend=len(runs) > 1)
 
 
 def lr_curves(runs):
@@ -118,14 +123,7 @@ def lr_curves(runs):
     positive = [v for v in values if v > 0]
     if positive and max(positive) / min(positive) > 20:
         ax.set_yscale("log")
-    ax.set_xlabel("epoch")
-    ax.set_ylabel("learning rate")
-    ax.set_title("Learning rate")
-    _integer_epochs(ax)
-    ax.grid(alpha=0.3)
-    if len(runs) > 1:
-        ax.legend(fontsize="small")
-    return _svg(fig)
+    return _per_epoch_axes(fig, ax, "learning rate", "Learning rate", legend=len(runs) > 1)
 
 
 def speed_bars(runs):

@@ -9,35 +9,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "train"))
 
+from test_train_run import NAN_MODEL
 from train_helpers import (
     fashion_sections,
     make_config,
     run_dirs,
     run_train,
+    write_cifar10,
     write_idx_dataset,
 )
-
-NAN_MODEL = '''
-import nnlite.nn as nn
-
-
-class Exploding(nn.Module):
-    """A linear model whose output becomes NaN at its ``bad_call``-th training forward."""
-
-    def __init__(self, bad_call, num_classes=10):
-        super().__init__()
-        self.fc = nn.Linear(28 * 28, num_classes)
-        self.calls = 0
-        self.bad_call = bad_call
-
-    def forward(self, x):
-        out = self.fc(x.flatten(1))
-        if self.training:
-            self.calls += 1
-            if self.calls == self.bad_call:
-                out = out * float("nan")
-        return out
-'''
 
 
 def _fashion_config(tmp, name, **extra):
@@ -59,10 +39,12 @@ def finished_run(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def nan_run(tmp_path_factory):
-    """A train.py run whose loss becomes NaN at epoch 2, batch 3 (exit code 3)."""
+    """A train.py run (CIFAR-10 files, 10 mini-batches an epoch) whose loss becomes NaN at epoch 2,
+    batch 3 (exit code 3)."""
     tmp = tmp_path_factory.mktemp("nan")
     (tmp / "exploding.py").write_text(NAN_MODEL)
-    cfg = _fashion_config(tmp, "nan", model={"name": "exploding:Exploding", "args": {"bad_call": 9}})
+    write_cifar10(tmp / "data")
+    cfg = make_config(tmp, name="nan", epochs=2, model={"name": "exploding:Exploding", "args": {"bad_call": 13}})
     proc = run_train(cfg, cwd=tmp)
     (run,) = run_dirs(tmp / "runs")
     return run, proc

@@ -51,24 +51,18 @@ def check_in_browser(page, tmp_path, expected_plots):
     return dom.stdout
 
 
-def test_finished_run_in_browser(finished_run, tmp_path):
+@pytest.mark.parametrize("kind, words", [
+    ("finished", "Finished"),
+    ("running", 'data-state="running"'),
+    ("nan", "Stopped: the loss became NaN or infinite"),
+])
+def test_run_pages_in_browser(kind, words, request, tmp_path):
     pytest.importorskip("matplotlib")
     pytest.importorskip("PIL")
-    run, _ = finished_run
-    dom = check_in_browser(run / "report.html", tmp_path, expected_plots=7)
-    assert "Finished" in dom
-
-
-def test_running_run_in_browser(running_page, tmp_path):
-    pytest.importorskip("matplotlib")
-    pytest.importorskip("PIL")
-    dom = check_in_browser(running_page, tmp_path, expected_plots=7)
-    assert 'data-state="running"' in dom
-
-
-def test_nan_stopped_run_in_browser(nan_run, tmp_path):
-    pytest.importorskip("matplotlib")
-    pytest.importorskip("PIL")
-    run, _ = nan_run
-    dom = check_in_browser(run / "report.html", tmp_path, expected_plots=7)
-    assert "Stopped: the loss became NaN or infinite" in dom
+    if kind == "running":
+        page = request.getfixturevalue("running_page")
+    else:
+        run, _ = request.getfixturevalue(f"{kind}_run")
+        page = run / "report.html"
+    dom = check_in_browser(page, tmp_path, expected_plots=7)
+    assert words in dom
