@@ -18,6 +18,7 @@ class TrainingObserver:
     ``finished``, ``interrupted``, ``nonfinite`` or ``failed``.
 
     A problem while writing the page is printed as a warning: the page must never stop training.
+    The random generators are left as they were.
     """
 
     def __init__(self):
@@ -25,6 +26,17 @@ class TrainingObserver:
         self.tensorboard = None
 
     def __call__(self, run_dir, state, message=None):
+        from ..train.checkpoint import rng_state, set_rng_state
+
+        # building and running models here must not move the generators training draws from
+        # (a resumed run replays the same numbers as an uninterrupted one)
+        generators = rng_state()
+        try:
+            self._write(run_dir, state, message)
+        finally:
+            set_rng_state(generators)
+
+    def _write(self, run_dir, state, message):
         try:
             write_status(run_dir, state, message)
             machine = os.path.join(run_dir, "machine.json")

@@ -305,7 +305,6 @@ class Trainer:
     def _notify(self, state, message=None):
         """Tell the observers (the run report) that the run folder changed."""
         if getattr(self, "run_dir", None) is not None and self.dist.is_main:
-            self._close_bars()
             for observer in self.observers:
                 observer(self.run_dir, state, message)
 

@@ -207,3 +207,21 @@ def test_comparison_rejects_a_folder_that_is_not_a_run(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(RunFolderError, match="no config.yaml"):
         write_comparison([tmp_path / "empty"], tmp_path / "x.html")
+
+
+def test_observer_leaves_the_random_generators_alone(finished_run, tmp_path):
+    import nnlite as nl
+    from nnlite.report import TrainingObserver
+
+    run, _ = finished_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    (copy / "evaluation.npz").unlink()  # the observer builds and evaluates the model again
+    nl.manual_seed(123)
+    np.random.seed(5)
+    expected = (nl.rand(3).tolist(), np.random.rand(2).tolist())
+    nl.manual_seed(123)
+    np.random.seed(5)
+    TrainingObserver()(str(copy), "finished")
+    assert (nl.rand(3).tolist(), np.random.rand(2).tolist()) == expected
+    assert (copy / "evaluation.npz").exists()
