@@ -196,21 +196,36 @@ def confusion_heatmap(matrix, classes):
 
 
 def mistakes_grid(images, true_names, predicted_names, confidences, columns=8):
-    """The misclassified images, each titled with its true and predicted class."""
+    """The misclassified images, each titled with its true and predicted class.
+
+    The tiles are one mosaic image (one embedded PNG, quick to lay out) with the titles as text
+    above each tile."""
     n = len(images)
     cols = min(columns, max(n, 1))
     rows = max(1, -(-n // cols))
-    fig = _figure(1.45 * cols, 1.75 * rows)
-    for k, img in enumerate(images):
-        ax = fig.add_subplot(rows, cols, k + 1)
-        img = np.asarray(img)
-        if img.ndim == 3 and img.shape[2] == 1:
-            ax.imshow(img[:, :, 0], cmap="gray", vmin=0, vmax=255, interpolation="nearest")
-        else:
-            ax.imshow(img, interpolation="nearest")
-        ax.set_title(f"true: {true_names[k]}\npred: {predicted_names[k]} {100 * confidences[k]:.0f}%",
-                     fontsize=7, color="#a00")
-        ax.set_axis_off()
+    tiles = [np.asarray(img) for img in images]
+    h = max(t.shape[0] for t in tiles)
+    w = max(t.shape[1] for t in tiles)
+    channels = 3 if any(t.ndim == 3 and t.shape[2] == 3 for t in tiles) else 1
+    title, gap = h // 2 + 6, 4  # room for two lines of text above each tile
+    mosaic = np.full((rows * (h + title), cols * (w + gap), channels), 255, dtype=np.uint8)
+    for k, t in enumerate(tiles):
+        if t.ndim == 2:
+            t = t[:, :, None]
+        if t.shape[2] != channels:
+            t = np.repeat(t, channels, axis=2)
+        r, c = divmod(k, cols)
+        y, x = r * (h + title) + title, c * (w + gap)
+        mosaic[y:y + t.shape[0], x:x + t.shape[1]] = t
+    fig = _figure(1.3 * cols, 1.75 * rows)
+    ax = fig.add_subplot()
+    ax.imshow(mosaic[:, :, 0] if channels == 1 else mosaic, cmap="gray", vmin=0, vmax=255, interpolation="nearest")
+    for k in range(n):
+        r, c = divmod(k, cols)
+        ax.text(c * (w + gap) + w / 2, r * (h + title) + title - 1,
+                f"true: {true_names[k]}\npred: {predicted_names[k]} {100 * confidences[k]:.0f}%",
+                ha="center", va="bottom", fontsize=6.5, color="#a00")
+    ax.set_axis_off()
     return _svg(fig)
 
 
