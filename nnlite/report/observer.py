@@ -7,7 +7,7 @@ import sys
 from .machine import machine_info
 from .run_folder import read_run, write_json_atomic
 from .status import write_status
-from .tensorboard import TensorBoardExport
+from .tensorboard import TensorBoardExport, TensorBoardUnavailable
 from .writer import model_summary_text, write_report
 
 __all__ = ["TrainingObserver"]
@@ -64,10 +64,16 @@ class TrainingObserver:
     def _tensorboard(self, run, final):
         if not (run.config.get("logging") or {}).get("tensorboard"):
             return
+        if self.tensorboard is False:  # unavailable, already said so
+            return
         if self.tensorboard is None:
             self.tensorboard = TensorBoardExport()
         try:
             self.tensorboard(run)
+        except TensorBoardUnavailable as e:
+            print(f"train.py: warning: {e}; no TensorBoard files are written", file=sys.stderr, flush=True)
+            self.tensorboard = False
+            return
         finally:
-            if final:
+            if final and self.tensorboard:
                 self.tensorboard.close()

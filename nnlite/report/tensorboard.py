@@ -8,6 +8,10 @@ __all__ = ["INSTALL_HINT", "TensorBoardExport"]
 INSTALL_HINT = "pip install 'nnlite[tensorboard]'  (tensorboardX)"
 
 
+class TensorBoardUnavailable(RuntimeError):
+    """tensorboardX is not installed."""
+
+
 class TensorBoardExport:
     """Adds the metrics lines not yet exported to ``RUN_DIR/tensorboard``.
 
@@ -24,7 +28,7 @@ class TensorBoardExport:
             try:
                 from tensorboardX import SummaryWriter
             except ImportError:
-                raise RuntimeError(f"logging.tensorboard needs tensorboardX: {INSTALL_HINT}") from None
+                raise TensorBoardUnavailable(f"logging.tensorboard needs tensorboardX: {INSTALL_HINT}") from None
             folder = run.file("tensorboard")
             shutil.rmtree(folder, ignore_errors=True)
             os.makedirs(folder)

@@ -225,3 +225,20 @@ def test_observer_leaves_the_random_generators_alone(finished_run, tmp_path):
     TrainingObserver()(str(copy), "finished")
     assert (nl.rand(3).tolist(), np.random.rand(2).tolist()) == expected
     assert (copy / "evaluation.npz").exists()
+
+
+def test_tensorboard_without_tensorboardx_warns_once_and_writes_the_page(finished_run, tmp_path, monkeypatch, capsys):
+    from nnlite.report import TrainingObserver
+
+    run, _ = finished_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    (copy / "report.html").unlink()
+    shutil.rmtree(copy / "tensorboard")
+    monkeypatch.setitem(sys.modules, "tensorboardX", None)
+    observer = TrainingObserver()
+    observer(str(copy), "running")
+    observer(str(copy), "finished")
+    err = capsys.readouterr().err
+    assert err.count("logging.tensorboard needs tensorboardX: pip install 'nnlite[tensorboard]'") == 1
+    assert (copy / "report.html").exists() and not (copy / "tensorboard").exists()
