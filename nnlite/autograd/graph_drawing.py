@@ -188,9 +188,9 @@ def print_graph(tensor, params=None, file=None):
         >>> a = nl.tensor([1., 2.], requires_grad=True)
         >>> nl.autograd.print_graph((a * a).sum(), params={"a": a})
         backward tape of 1 tensor, 3 nodes, in execution order:
-          1. SumBackward0      <- output ()       -> MulBackward0
-          2. MulBackward0      <- SumBackward0    -> a (2,), a (2,)
-          3. AccumulateGrad    <- MulBackward0    -> a.grad (2,)
+          1. SumBackward0  <- output ()     -> MulBackward0
+          2. MulBackward0  <- SumBackward0  -> a (2,), a (2,)
+          3. a (2,)        <- MulBackward0  -> a.grad (2,)
     """
     outputs = _tensors(tensor)
     names = {id(p): n for n, p in (params or {}).items()}
