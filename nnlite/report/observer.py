@@ -57,7 +57,7 @@ class TrainingObserver:
 
         try:
             classes = load_test_set(run.config, transform=False).classes
-            return model_summary_text(run.config, len(classes))
+            return model_summary_text(run, len(classes))
         except Exception:  # noqa: BLE001 the page explains the missing summary itself
             return None
 

@@ -30,12 +30,19 @@ def _input_size(config):
         return (1, channels, side, side)
 
 
-def model_summary_text(config, num_classes):
-    """``nl.summary`` of the run's model (as built for training, frozen layers marked)."""
+def model_summary_text(run, num_classes):
+    """``nl.summary`` of the run's model as trained: built as for training (frozen layers
+    marked) with the last checkpoint's weights when there is one."""
     from ..model_summary import summary
+    from ..train.checkpoint import CheckpointFileError, load_checkpoint
 
-    model = build_model_for(config, num_classes)
-    return str(summary(model, input_size=_input_size(config)))
+    model = build_model_for(run.config, num_classes)
+    if run.checkpoint is not None:
+        try:
+            model.load_state_dict(load_checkpoint(run.checkpoint)["model"])
+        except (CheckpointFileError, KeyError, RuntimeError, ValueError):
+            pass  # the shapes and counts are the same with fresh weights
+    return str(summary(model, input_size=_input_size(run.config)))
 
 
 def write_report(run_dir, summary_text=None):
@@ -62,7 +69,7 @@ def write_report(run_dir, summary_text=None):
     if summary_text is None:
         try:
             num_classes = len(ev.classes) if ev is not None else _num_classes(run)
-            summary_text = model_summary_text(run.config, num_classes)
+            summary_text = model_summary_text(run, num_classes)
         except Exception as e:  # noqa: BLE001 a model that cannot be built here: the page says why
             summary_problem = f"{type(e).__name__}: {e}"
     page = run_page(run, evaluation=ev, evaluation_problem=problem, images=images, summary_text=summary_text,
