@@ -7,7 +7,8 @@ See configs/ for examples and the README for the config reference.
 """
 import sys
 
+from nnlite.report import TrainingObserver
 from nnlite.train.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(observers=[TrainingObserver()]))  # RUN_DIR/report.html after every epoch

@@ -34,6 +34,9 @@ def __getattr__(name):
     if name in ("nn", "optim", "data", "models", "train", "linalg", "onnx", "utils", "cuda", "backends",
                 "accelerator", "multiprocessing"):
         return importlib.import_module(f".{name}", __name__)
+    if name == "summary":
+        from .model_summary import summary
+        return summary
     if name in ("save", "load", "save_file", "load_file"):
         from . import serialization
         return getattr(serialization, name)

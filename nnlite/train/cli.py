@@ -104,9 +104,10 @@ def _abort_others(trainer, code):
         dist.comm.Abort(code)
 
 
-def main(argv=None):
+def main(argv=None, observers=()):
     """Run the CLI; returns the exit code (0 done, 1 failed, 2 bad config or usage, 3 a loss,
-    gradient, weight or evaluation became NaN/inf, 130 interrupted by Ctrl-C, 143 by SIGTERM)."""
+    gradient, weight or evaluation became NaN/inf, 130 interrupted by Ctrl-C, 143 by SIGTERM).
+    ``observers`` go to the ``Trainer``."""
     args = _parser().parse_args(argv)
     previous = _on_sigterm(_raise_terminated)
     try:
@@ -128,7 +129,7 @@ def _run(args):
     trainer = None
     try:
         cfg, epochs_changed = resolve_config(args.config, args.overrides, args.resume)
-        trainer = Trainer(cfg, run_dir=args.resume)
+        trainer = Trainer(cfg, run_dir=args.resume, observers=observers)
         if epochs_changed and trainer.dist.is_main:
             with replace_atomically(os.path.join(args.resume, "config.yaml")) as f:
                 f.write(dump_config(cfg).encode("utf-8"))

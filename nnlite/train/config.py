@@ -191,6 +191,9 @@ SCHEMA = Section({
                        help="mpi: DistributedDataParallel across mpirun processes"),
     }),
     "output_dir": Str("runs", help="where run directories are created"),
+    "logging": Section(help="extra outputs of a run", fields={
+        "tensorboard": Bool(False, help="also write TensorBoard event files to RUN_DIR/tensorboard (needs tensorboardX)"),
+    }),
     "finetune": Section({
         "from": Str(None, nullable=True, help="weights to start from: a run's .npz, a saved state_dict, a PyTorch "
                                               ".pth or a .safetensors file (null: the model's own, e.g. "

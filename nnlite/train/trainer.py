@@ -184,13 +184,17 @@ class Trainer:
         config: a resolved config (``load_config``'s result).
         run_dir: the run directory to resume (``None``: a new one under ``output_dir``).
         progress: show tqdm progress bars (``None``: only when stdout and stderr are terminals).
+        observers: callables ``observer(run_dir, state, message)`` run on the main process after
+            every epoch (state ``running``) and when training ends (``finished``, ``interrupted``,
+            ``nonfinite``, ``failed``); ``train.py`` passes the run report's writer.
 
     ``fit()`` trains the remaining epochs and returns the report (also written to
     ``report.json``).
     """
 
-    def __init__(self, config, run_dir=None, progress=None):
+    def __init__(self, config, run_dir=None, progress=None, observers=()):
         self.cfg = config
+        self.observers = list(observers)
         self.resume_dir = run_dir
         self.dist = _Distributed(config["parallel"]["backend"])
         self.progress = _stdout_is_terminal() if progress is None else bool(progress)
@@ -366,10 +370,27 @@ class Trainer:
             if self.last_meter is None:  # nothing left to train: evaluate what the checkpoint holds
                 self.last_meter = self._evaluate()
             self.print("Finished Training")
-            return self._report(time.perf_counter() - t_start)
+            report = self._report(time.perf_counter() - t_start)
+            self._notify("finished")
+            return report
+        except KeyboardInterrupt:
+            self._notify("interrupted", "Stopped by Ctrl-C.")
+            raise
+        except NonFiniteLossError as e:
+            self._notify("nonfinite", str(e))
+            raise
+        except Exception as e:
+            self._notify("failed", f"{type(e).__name__}: {e}")
+            raise
         finally:
             self._close_bars()
             self._close_net()
+
+    def _notify(self, state, message=None):
+        """Tell the observers (the run report) that the run folder changed."""
+        if getattr(self, "run_dir", None) is not None and self.dist.is_main:
+            for observer in self.observers:
+                observer(self.run_dir, state, message)
 
     def _close_bars(self):
         for name in ("_bar_batches", "_bar_epochs"):
@@ -463,11 +484,17 @@ class Trainer:
                                  epoch, i)
 
     def _log_step(self, progress, i, value):
-        """After each training step: the tutorial's running-loss line every ``log_every``
-        batches, and the progress bar's figures."""
+        """After each training step: the tutorial's running-loss line (and a per-step
+        ``metrics.jsonl`` line) every ``log_every`` batches, and the progress bar's figures."""
         log_every = self.cfg["log_every"]
         if (i + 1) % log_every == 0:
-            self.print(f"[{progress.epoch + 1}, {i + 1:5d}] loss: {progress.take_running() / log_every:.3f}")
+            running = progress.take_running() / log_every
+            self.print(f"[{progress.epoch + 1}, {i + 1:5d}] loss: {running:.3f}")
+            if self.dist.is_main:  # a per-step line: the report's running-loss curve
+                with _writing("metrics", self.metrics.path):
+                    self.metrics.append({"epoch": progress.epoch + 1, "step": self.global_step + i + 1,
+                                         "train_loss": running,
+                                         "lr": float(self.optimizer.param_groups[0]["lr"])})
         progress.refresh_bar(i)
 
     def _end_epoch(self, epoch, record, meter, batches):
@@ -484,6 +511,7 @@ class Trainer:
             with _writing("metrics", self.metrics.path):
                 self.metrics.append(record)
             self._save(epoch + 1, meter.accuracy, improved)
+            self._notify("running")
         self.dist.barrier()
 
     def _check_weights(self, epoch, batches):

@@ -20,7 +20,9 @@ METRIC_KEYS = {"epoch", "train_loss", "test_loss", "test_accuracy", "epoch_secon
 
 
 def read_metrics(run):
-    return [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+    """The per-epoch lines of metrics.jsonl (the per-step lines of the running loss have a "step" key)."""
+    lines = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+    return [r for r in lines if "step" not in r]
 
 
 def model_arrays(path):

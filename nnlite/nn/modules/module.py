@@ -535,6 +535,11 @@ class Module:
             p.requires_grad_(requires_grad)
         return self
 
+    def summary(self, input_size=None, **kwargs):
+        """``nl.summary(self, input_size, ...)``: the layer table (see ``nnlite.model_summary``)."""
+        from ...model_summary import summary
+        return summary(self, input_size, **kwargs)
+
     def freeze(self, *names):
         """Stop gradients for the whole module, or for the named submodules or parameters.
 

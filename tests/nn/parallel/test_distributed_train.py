@@ -123,7 +123,8 @@ def test_train_py_under_mpirun_keeps_ranks_identical(tmp_path):
     runs = [p for p in (tmp_path / "runs").iterdir() if p.is_dir() and not p.is_symlink()]
     assert len(runs) == 1, runs
     run = runs[0]
-    metrics = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+    lines = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+    metrics = [m for m in lines if "step" not in m]  # the per-epoch lines (per-step lines have a "step" key)
     assert [m["epoch"] for m in metrics] == list(range(1, epochs + 1))
     assert (run / "report.json").exists()
     assert out.count("Finished Training") == 1

@@ -1,0 +1,153 @@
+"""The test-set evaluation a page shows: the run's last checkpoint applied to its test set.
+
+The predictions (label, predicted class, confidence of every test image) are kept in
+``RUN_DIR/evaluation.npz`` with the checkpoint's epoch, so a page is rebuilt without evaluating
+again until a newer checkpoint exists. From them come the confusion matrix, the per-class
+accuracy and the most confidently misclassified images.
+"""
+import os
+
+import numpy as np
+
+__all__ = ["Evaluation", "EvaluationUnavailable", "build_model_for", "evaluate_run"]
+
+CACHE = "evaluation.npz"
+
+
+class EvaluationUnavailable(RuntimeError):
+    """The run cannot be evaluated here (no checkpoint yet, dataset or model code missing)."""
+
+
+class Evaluation:
+    """Predictions on the test set after ``epoch`` epochs.
+
+    Attributes:
+        labels, predicted: int64 arrays (one entry per test image); confidence: the softmax
+            probability of the predicted class.
+        classes: class names; epoch: the checkpoint's epoch.
+    """
+
+    def __init__(self, labels, predicted, confidence, classes, epoch):
+        self.labels = np.asarray(labels, dtype=np.int64)
+        self.predicted = np.asarray(predicted, dtype=np.int64)
+        self.confidence = np.asarray(confidence, dtype=np.float32)
+        self.classes = [str(c) for c in classes]
+        self.epoch = int(epoch)
+
+    @property
+    def accuracy(self):
+        return float((self.labels == self.predicted).mean()) if len(self.labels) else 0.0
+
+    def confusion_matrix(self):
+        """``C x C`` counts: row = true class, column = predicted class."""
+        c = len(self.classes)
+        return np.bincount(self.labels * c + self.predicted, minlength=c * c).reshape(c, c)
+
+    def per_class_accuracy(self):
+        """Fraction right per class (NaN for a class without test images)."""
+        m = self.confusion_matrix()
+        totals = m.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(totals > 0, np.diag(m) / np.maximum(totals, 1), np.nan)
+
+    def worst_mistakes(self, k):
+        """Indices of the ``k`` misclassified images predicted with the highest confidence."""
+        wrong = np.flatnonzero(self.labels != self.predicted)
+        order = np.argsort(-self.confidence[wrong], kind="stable")
+        return wrong[order[:k]]
+
+
+def build_model_for(config, num_classes):
+    """The run's model as the trainer built it (finetuning's new head and frozen layers included),
+    with freshly initialised weights."""
+    from ..train.builders import apply_finetune, build_model
+
+    model = build_model(config["model"])
+    if config.get("finetune"):
+        apply_finetune(model, config["finetune"], num_classes, load_weights=False, log=lambda *a: None)
+    return model
+
+
+def load_test_set(config, transform=True):
+    """The run's test set (without downloading), with its test transforms or raw images."""
+    from ..data import datasets
+    from ..train.builders import build_transforms
+    from ..train.config import DATASETS
+
+    data = config["data"]
+    cls = getattr(datasets, DATASETS[data["dataset"]][0])
+    root = os.path.expanduser(data["root"])
+    try:
+        return cls(root, train=False, download=False,
+                   transform=build_transforms(data["test_transforms"]) if transform else None)
+    except (RuntimeError, OSError, ValueError) as e:
+        raise EvaluationUnavailable(f"the test set ({data['dataset']} in {root}) cannot be read: {e}") from None
+
+
+def _read_cache(path, epoch):
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if int(z["epoch"]) != epoch:
+                return None
+            return Evaluation(z["labels"], z["predicted"], z["confidence"], [str(c) for c in z["classes"]], epoch)
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def _write_cache(ev, path):
+    tmp = f"{path}.{os.getpid()}.tmp.npz"
+    try:
+        np.savez(tmp, labels=ev.labels, predicted=ev.predicted, confidence=ev.confidence,
+                 classes=np.array(ev.classes), epoch=np.int64(ev.epoch))
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def evaluate_run(run):
+    """The ``Evaluation`` of ``run``'s last checkpoint (cached in ``evaluation.npz``).
+
+    Raises ``EvaluationUnavailable`` with the reason when it cannot be made here."""
+    import nnlite as nl
+
+    from ..data import DataLoader
+    from ..train.checkpoint import CheckpointFileError, load_checkpoint
+
+    if run.checkpoint is None:
+        raise EvaluationUnavailable("no checkpoint yet (the first epoch has not finished)")
+    try:
+        state = load_checkpoint(run.checkpoint)
+    except CheckpointFileError as e:
+        raise EvaluationUnavailable(str(e)) from None
+    epoch = int(state["epoch"])
+    cache = run.file(CACHE)
+    ev = _read_cache(cache, epoch)
+    if ev is not None:
+        return ev
+    config = state.get("config") or run.config
+    test_set = load_test_set(config)
+    classes = [str(c) for c in (state.get("classes") or getattr(test_set, "classes", []))]
+    try:
+        model = build_model_for(config, len(classes))
+        model.load_state_dict(state["model"])
+    except Exception as e:  # noqa: BLE001 user model code missing here, or a mismatch: the page says why
+        raise EvaluationUnavailable(f"the model cannot be rebuilt here: {type(e).__name__}: {e}") from None
+    model.eval()
+    labels, predicted, confidence = [], [], []
+    loader = DataLoader(test_set, batch_size=int(config["data"].get("test_batch_size", 1000)), shuffle=False)
+    with nl.no_grad():
+        for images, targets in loader:
+            probs = nl.nn.functional.softmax(model(images), dim=1).numpy()
+            labels.append(targets.numpy())
+            predicted.append(probs.argmax(axis=1))
+            confidence.append(probs.max(axis=1))
+    ev = Evaluation(np.concatenate(labels), np.concatenate(predicted), np.concatenate(confidence), classes, epoch)
+    _write_cache(ev, cache)
+    return ev
+
+
+def mistake_images(run, indices):
+    """The raw test images (H x W x C uint8) at ``indices``."""
+    raw = load_test_set(run.config, transform=False)
+    return [raw[int(i)][0] for i in indices]

@@ -1,0 +1,114 @@
+"""Reading a run folder: the saved config, the metrics lines, the status, the final report."""
+import json
+import os
+
+import yaml
+
+__all__ = ["RunFolder", "RunFolderError", "read_run", "write_json_atomic", "write_text_atomic"]
+
+
+class RunFolderError(ValueError):
+    """A path is not a run folder written by ``train.py`` (or cannot be read)."""
+
+
+def write_text_atomic(text, path):
+    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``: a reader
+    (a browser reloading the page) sees the old file or the new one, never half of one."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_json_atomic(obj, path):
+    write_text_atomic(json.dumps(obj, indent=2) + "\n", path)
+
+
+def _read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        raise RunFolderError(f"cannot read {path}: {e}") from None
+
+
+def _read_jsonl(path):
+    """Every whole JSON object line (a last line cut short by a crash is skipped)."""
+    records = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(record, dict):
+                    records.append(record)
+    except FileNotFoundError:
+        pass
+    return records
+
+
+class RunFolder:
+    """What a run folder holds.
+
+    Attributes:
+        path: the folder; name: its base name.
+        config: the resolved config (``config.yaml``).
+        epochs: the per-epoch metrics lines (epoch, train_loss, test_loss, test_accuracy, lr, ...).
+        steps: the per-step lines (epoch, step, train_loss, lr): the running training loss.
+        status: ``status.json`` (state, message, updated, ...) or None.
+        final: ``report.json`` (written when training finished) or None.
+        checkpoint: ``checkpoints/last.npz`` when it exists, else None.
+    """
+
+    def __init__(self, path):
+        self.path = os.path.abspath(os.fspath(path))
+        self.name = os.path.basename(self.path.rstrip(os.sep))
+        config_path = os.path.join(self.path, "config.yaml")
+        if not os.path.isdir(self.path):
+            raise RunFolderError(f"no such run folder: {path}")
+        if not os.path.isfile(config_path):
+            raise RunFolderError(f"{path} has no config.yaml: it is not a run folder written by train.py")
+        try:
+            with open(config_path, encoding="utf-8") as f:
+                self.config = yaml.safe_load(f)
+        except (OSError, yaml.YAMLError) as e:
+            raise RunFolderError(f"cannot read {config_path}: {e}") from None
+        if not isinstance(self.config, dict):
+            raise RunFolderError(f"{config_path} does not hold a config mapping")
+        with open(config_path, encoding="utf-8") as f:
+            self.config_text = f.read()
+        lines = _read_jsonl(os.path.join(self.path, "metrics.jsonl"))
+        self.steps = [r for r in lines if "step" in r]
+        self.epochs = [r for r in lines if "step" not in r and "epoch" in r]
+        self.status = _read_json(os.path.join(self.path, "status.json"))
+        self.final = _read_json(os.path.join(self.path, "report.json"))
+        self.machine = _read_json(os.path.join(self.path, "machine.json"))
+        last = os.path.join(self.path, "checkpoints", "last.npz")
+        self.checkpoint = last if os.path.isfile(last) else None
+
+    def file(self, name):
+        return os.path.join(self.path, name)
+
+    @property
+    def total_epochs(self):
+        return self.config.get("epochs")
+
+    @property
+    def state(self):
+        """``finished``, ``running``, ``interrupted``, ``nonfinite``, ``failed`` or ``unknown``."""
+        if self.status is not None:
+            return self.status.get("state", "unknown")
+        return "finished" if self.final is not None else "unknown"
+
+
+def read_run(path):
+    """The ``RunFolder`` at ``path`` (``RunFolderError`` naming the problem otherwise)."""
+    return RunFolder(path)
