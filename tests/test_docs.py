@@ -16,7 +16,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TUTORIALS = os.path.join(REPO, "docs", "tutorials")
 # What `mkdocs build` needs: mkdocs itself, the Material theme and mkdocstrings' Python handler.
 SITE_PACKAGES = ("mkdocs", "material", "mkdocstrings", "mkdocstrings_handlers.python")
-PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```[ \t]*$", re.S | re.M)
+PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 
 
 def python_blocks(path):
@@ -62,7 +62,7 @@ def test_tutorial_code_runs(page, tmp_path, monkeypatch):
     namespace = {"__name__": "__main__"}
     for number, block in enumerate(python_blocks(path), 1):
         code = compile(block, f"docs/tutorials/{page}, python block {number}", "exec")
-        exec(code, namespace)
+        exec(code, namespace)  # noqa: S102  (running the tutorial is the point)
 
 
 def test_mkdocs_build_strict(tmp_path):
@@ -73,7 +73,7 @@ def test_mkdocs_build_strict(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([REPO, os.environ.get("PYTHONPATH", "")]),
                NO_MKDOCS_2_WARNING="1")
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-                            cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+                            cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
     # The API reference is generated from the docstrings, not left empty.
     nn_page = (site / "api" / "nn" / "index.html").read_text(encoding="utf-8")
