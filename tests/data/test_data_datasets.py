@@ -27,9 +27,11 @@ def test_idx_dataset_reads_every_layout(tmp_path, idx_files, cls, gz, layout):
         ds = cls(str(tmp_path), train=train)
         images, labels = written[key]
         assert len(ds) == len(images)
-        assert ds.data.shape == images.shape and ds.data.dtype == np.uint8
-        np.testing.assert_array_equal(ds.data, images)
-        np.testing.assert_array_equal(ds.targets, labels)
+        # as torchvision's: uint8 and int64 Tensors
+        assert isinstance(ds.data, nl.Tensor) and ds.data.dtype == nl.uint8 and ds.targets.dtype == nl.int64
+        assert tuple(ds.data.shape) == images.shape
+        np.testing.assert_array_equal(ds.data.numpy(), images)
+        np.testing.assert_array_equal(ds.targets.numpy(), labels)
         img, target = ds[3]
         assert isinstance(img, np.ndarray) and img.shape == (28, 28, 1) and img.dtype == np.uint8
         np.testing.assert_array_equal(img[:, :, 0], images[3])

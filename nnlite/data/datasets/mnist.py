@@ -1,6 +1,7 @@
 """MNIST and Fashion-MNIST, read from their IDX files."""
 import os
 
+from ...autograd.creation import from_numpy
 from . import _download
 from ._formats import DatasetFormatError, read_idx_images, read_idx_labels
 from .vision import ImageClassificationDataset, torchvision_datasets
@@ -13,8 +14,9 @@ class MNIST(ImageClassificationDataset):
 
     Reads the four IDX files (``train-images-idx3-ubyte``, ``train-labels-idx1-ubyte``,
     ``t10k-images-idx3-ubyte``, ``t10k-labels-idx1-ubyte``, each gzipped ``.gz`` or not) found
-    directly under ``root`` or in torchvision's layout ``root/MNIST/raw/``. ``.data`` is
-    ``N x 28 x 28`` uint8, ``.targets`` int64; items are ``(28 x 28 x 1 uint8 array, int)``.
+    directly under ``root`` or in torchvision's layout ``root/MNIST/raw/``. As in torchvision,
+    ``.data`` is an ``N x 28 x 28`` uint8 Tensor and ``.targets`` an int64 Tensor (both sharing the
+    arrays' memory); items are ``(28 x 28 x 1 uint8 array, int)``.
     With ``download=True`` files already present (right MD5, or valid IDX files) are used as they
     are; otherwise torchvision downloads them when installed, else nnlite fetches them from the
     official mirrors into ``root/MNIST/raw/`` and checks their MD5.
@@ -43,12 +45,29 @@ class MNIST(ImageClassificationDataset):
                                       (f"{prefix}-labels-idx1-ubyte", labels_path)) if p is None]
             raise RuntimeError(self._missing_message(missing))
         cache, self._read_cache = self._read_cache, {}
-        self.data = cache[images_path] if images_path in cache else read_idx_images(images_path)
-        self.targets = cache[labels_path] if labels_path in cache else read_idx_labels(labels_path, len(self.classes))
-        if len(self.data) != len(self.targets):
-            raise DatasetFormatError(f"{images_path} holds {len(self.data)} images but {labels_path} holds "
-                                     f"{len(self.targets)} labels")
+        self._images = cache[images_path] if images_path in cache else read_idx_images(images_path)
+        self._labels = cache[labels_path] if labels_path in cache else read_idx_labels(labels_path,
+                                                                                         len(self.classes))
+        if len(self._images) != len(self._labels):
+            raise DatasetFormatError(f"{images_path} holds {len(self._images)} images but {labels_path} holds "
+                                     f"{len(self._labels)} labels")
         self.files = (images_path, labels_path)
+
+    # torchvision's MNIST holds tensors here; made on each access so that pickling the dataset
+    # (spawned workers) carries only the arrays
+    @property
+    def data(self):
+        return from_numpy(self._images)
+
+    @property
+    def targets(self):
+        return from_numpy(self._labels)
+
+    def image_array(self):
+        return self._images
+
+    def label_array(self):
+        return self._labels
 
     @property
     def raw_folder(self):

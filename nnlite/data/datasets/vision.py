@@ -38,14 +38,22 @@ class ImageClassificationDataset(Dataset):
     def class_to_idx(self):
         return {name: i for i, name in enumerate(self.classes)}
 
+    def image_array(self):
+        """The images as one numpy array (``data`` itself here; MNIST's ``data`` is a Tensor)."""
+        return self.data
+
+    def label_array(self):
+        """The labels as one numpy array."""
+        return self.targets
+
     def __len__(self):
-        return len(self.data)
+        return len(self.image_array())
 
     def __getitem__(self, index):
-        img = self.data[index]
+        img = self.image_array()[index]
         if img.ndim == 2:
             img = img[:, :, None]
-        target = int(self.targets[index])
+        target = int(self.label_array()[index])
         if self.transform is not None:
             img = self.transform(img)
         if self.target_transform is not None:
@@ -54,7 +62,7 @@ class ImageClassificationDataset(Dataset):
 
     def __getitems__(self, indices):
         idx = np.asarray(indices, dtype=np.int64)
-        imgs = self.data[idx]
+        imgs = self.image_array()[idx]
         if imgs.ndim == 3:
             imgs = imgs[:, :, :, None]
         if self.transform is None:
@@ -63,7 +71,7 @@ class ImageClassificationDataset(Dataset):
             images = default_convert(apply_batch(self.transform, imgs))
         else:
             images = default_collate([self.transform(imgs[i]) for i in range(len(idx))])
-        targets = self.targets[idx]
+        targets = np.asarray(self.label_array())[idx]
         if self.target_transform is None:
             labels = _core.from_numpy(targets.astype(np.int64, copy=False))
         else:

@@ -2,6 +2,10 @@
 smooth L1 and Huber, KL divergence, and the margin losses."""
 import warnings
 
+import numpy as np
+
+from ...autograd.op import Op
+from ...autograd.ops import Clamp, vjp
 from ...autograd.ops.where import Where
 from .distance import cosine_similarity, pairwise_distance
 from .loss import _reduction
@@ -21,6 +25,32 @@ def _same_size(input, target):
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
 
 
+class BinaryCrossEntropy(Op):
+    """``-(y log x + (1 - y) log(1 - x))`` per element, each log clamped at -100 (PyTorch's rule).
+
+    An op of its own rather than a composite: at ``x = 0`` or ``1`` the composite's gradient would
+    be ``0 * inf``; this backward is PyTorch's ``(x - y) / max(x (1 - x), 1e-12)``, finite there.
+    """
+
+    saved_inputs = (0, 1)
+
+    def forward(self, x, y):
+        with np.errstate(divide="ignore"):
+            log_x = np.maximum(np.log(x), -100.0)
+            log_1mx = np.maximum(np.log(1 - x), -100.0)
+        return (-(y * log_x + (1 - y) * log_1mx)).astype(x.dtype, copy=False)
+
+    def backward(self, grad, needs):
+        x, y = self.inputs()
+        gx = grad * (x - y) / vjp.call(Clamp, x * (1 - x), min=1e-12) if needs[0] else None
+        gy = None
+        if needs[1]:
+            log_x = vjp.call(Clamp, vjp.log(vjp.call(Clamp, x, min=1e-44)), min=-100.0)
+            log_1mx = vjp.call(Clamp, vjp.log(vjp.call(Clamp, 1 - x, min=1e-44)), min=-100.0)
+            gy = grad * (log_1mx - log_x)
+        return gx, gy
+
+
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """``-(y log x + (1 - y) log(1 - x))`` for probabilities ``x``; each log is clamped at -100, as PyTorch.
 
@@ -33,7 +63,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     data = input._data
     if data.size and (data.min() < 0 or data.max() > 1):
         raise RuntimeError("all elements of input should be between 0 and 1")
-    losses = -(target * input.log().clamp(min=-100.0) + (1 - target) * (1 - input).log().clamp(min=-100.0))
+    losses = BinaryCrossEntropy.apply(input, target)
     if weight is not None:
         losses = losses * weight
     return _reduce(losses, reduction)

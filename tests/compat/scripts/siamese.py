@@ -34,8 +34,8 @@ class PairDataset(Dataset):
     def __init__(self, root, train):
         super(PairDataset, self).__init__()
         mnist = datasets.MNIST(root, train=train)
-        self.data = torch.from_numpy(mnist.data).unsqueeze(1).float() / 255
-        targets = np.asarray(mnist.targets)
+        self.data = mnist.data.unsqueeze(1).clone().float() / 255
+        targets = np.array(mnist.targets.clone(), dtype=None, copy=None)
         self.grouped = {i: np.where(targets == i)[0] for i in range(10) if (targets == i).any()}
 
     def __len__(self):
