@@ -111,7 +111,7 @@ def main(argv=None, observers=()):
     args = _parser().parse_args(argv)
     previous = _on_sigterm(_raise_terminated)
     try:
-        return _run(args)
+        return _run(args, observers)
     finally:
         _on_sigterm(previous)
 
@@ -123,7 +123,7 @@ def _on_sigterm(handler):
     return signal.signal(signal.SIGTERM, handler)
 
 
-def _run(args):
+def _run(args, observers=()):
     if "" not in sys.path and os.getcwd() not in sys.path:  # user models importable from the working directory
         sys.path.insert(0, os.getcwd())
     trainer = None
