@@ -154,7 +154,12 @@ class CrossEntropy(Op):
         s = self.label_smoothing
         n_classes = x.shape[1]
         safe, keep = _class_targets(target, self.ignore_index, n_classes)
-        logp = log_softmax_array(x, 1)
+        # log_softmax, keeping exp(x - max) and its sum: backward's softmax is then one product
+        shifted = x - np.max(x, axis=1, keepdims=True)
+        self.exp_shifted = np.exp(shifted)
+        self.sum_exp = np.sum(self.exp_shifted, axis=1, keepdims=True)
+        shifted -= np.log(self.sum_exp)
+        logp = shifted
         w_t = _target_weights(self.weight, safe, keep, x.dtype)
         losses = -_pick(logp, safe) * w_t
         if s:
@@ -169,6 +174,8 @@ class CrossEntropy(Op):
     def backward(self, grad, needs):
         x, = self.inputs()
         s = self.label_smoothing
+        if not s and not vjp.is_tensor(grad):
+            return self._plain_gradient(grad), None
         logp = self.logp
         # d(loss)/d(logp) = -coef; then d/dx = coef.sum(1) * softmax - coef
         coef = np.zeros_like(logp)
@@ -184,6 +191,18 @@ class CrossEntropy(Op):
             grad = _unsqueeze1(grad)
         soft = vjp.value(np.exp(logp), lambda: Softmax.apply(x, dim=1), grad)
         return (soft * vjp.const(coef.sum(axis=1, keepdims=True), grad) - vjp.const(coef, grad)) * grad, None
+
+    def _plain_gradient(self, grad):
+        """First order without smoothing: ``grad * w[t] / denom * (softmax - onehot(t))``, computed
+        in two passes over the (N, C, ...) array instead of building the one-hot coefficients."""
+        row = self.w_t
+        if self.reduction == "mean":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                row = row / self.denom
+        row = np.asarray(row * grad, dtype=self.exp_shifted.dtype)
+        out = self.exp_shifted * (np.expand_dims(row, 1) / self.sum_exp)
+        _add_at_targets(out, self.safe, -row)
+        return out
 
 
 class CrossEntropyProb(Op):
