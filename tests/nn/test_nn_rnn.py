@@ -131,6 +131,23 @@ def test_lstm_and_gru_gradcheck_float64():
     assert gradgradcheck(lambda inp: cell(inp), (x,))
 
 
+def test_lstm_sequence_gradients_of_every_input_first_and_second_order():
+    # the fused sequence op: input, both initial states and both weight matrices, both directions
+    layer = nn.LSTM(2, 3, bidirectional=True).double()
+    rng = np.random.default_rng(2)
+    x = nl.tensor(rng.standard_normal((4, 2, 2)), requires_grad=True)
+    h0 = nl.tensor(rng.standard_normal((2, 2, 3)), requires_grad=True)
+    c0 = nl.tensor(rng.standard_normal((2, 2, 3)), requires_grad=True)
+
+    def run(inp, h, c, w_ih, w_hh):
+        out, (h_n, c_n) = layer(inp, (h, c))
+        return out * 1.5 + h_n.sum() - c_n.sum() * 0.5
+
+    inputs = (x, h0, c0, layer.weight_ih_l0_reverse, layer.weight_hh_l0)
+    assert gradcheck(run, inputs)
+    assert gradgradcheck(run, inputs)
+
+
 def test_errors():
     lstm = nn.LSTM(3, 4)
     with pytest.raises(RuntimeError, match="input.size\\(-1\\) must be equal to input_size. Expected 3, got 2"):
