@@ -16,8 +16,8 @@ from ...autograd.creation import cat, stack, zeros
 from ...autograd.ops.where import Where
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
 from ..ops.recurrent import LSTMSequence, lstm_cell
+from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
 from .linear import factory_dtype
 from .module import Module
