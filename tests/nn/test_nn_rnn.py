@@ -156,3 +156,14 @@ def test_errors():
         lstm(nl.randn(5, 2, 3), (nl.zeros(1, 3, 4), nl.zeros(1, 3, 4)))
     with pytest.warns(UserWarning, match="non-zero dropout expects num_layers greater than 1"):
         nn.GRU(3, 4, dropout=0.5)
+
+
+def test_flatten_parameters_and_pytorch_import_paths():
+    # scripts call flatten_parameters() after loading and name classes by PyTorch's module paths
+    layer = nn.LSTM(3, 4)
+    x = nl.randn(2, 1, 3)
+    before = layer(x)[0].detach().numpy().copy()
+    assert layer.flatten_parameters() is None
+    np.testing.assert_array_equal(layer(x)[0].detach().numpy(), before)
+    assert nn.modules.rnn.GRU is nn.GRU and nn.modules.sparse.Embedding is nn.Embedding
+    assert nn.modules.activation.MultiheadAttention is nn.MultiheadAttention

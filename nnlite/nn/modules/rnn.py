@@ -103,6 +103,10 @@ class RNNBase(Module):
             text += ", bidirectional=True"
         return text
 
+    def flatten_parameters(self):
+        """Nothing to do: each weight is its own array, and the fused steps read them as they are.
+        (PyTorch packs them into one buffer for cuDNN; scripts call this after loading.)"""
+
     # ------------------------------------------------------------------ forward
     def _weights(self, layer, direction):
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
