@@ -260,9 +260,9 @@ class Transformer(Module):
                  dropout=0.1, activation="relu", custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
         super().__init__()
-        shared = dict(dim_feedforward=dim_feedforward, dropout=dropout, activation=activation,
-                      layer_norm_eps=layer_norm_eps, batch_first=batch_first, norm_first=norm_first, bias=bias,
-                      dtype=dtype)
+        shared = {"dim_feedforward": dim_feedforward, "dropout": dropout, "activation": activation,
+                  "layer_norm_eps": layer_norm_eps, "batch_first": batch_first, "norm_first": norm_first,
+                  "bias": bias, "dtype": dtype}
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
