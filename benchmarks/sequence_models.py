@@ -5,8 +5,9 @@
 * a 4-layer GPT (n_embd 128, 4 heads, block 64, batch 16, vocabulary 65), AdamW;
 * a DCGAN generator + discriminator step at 28x28, batch 64, Adam.
 
-The models are written once against the shared API and built with each framework's ``nn``. Prints
-ms/step (median of timed blocks) and the ratio nnlite/PyTorch (below 1: nnlite is faster).
+The models are written once against the shared API and built with each framework's ``nn``. The two
+frameworks' steps alternate, so that both see the same machine load; prints each one's median ms/step
+and the median of the per-step ratios nnlite/PyTorch (below 1: nnlite is faster).
 
 Usage:
     python benchmarks/sequence_models.py [--seconds 2.0] [--only lstm gpt dcgan]
@@ -133,15 +134,23 @@ MODELS = {"lstm": ("LSTM language model, seq 35 x batch 20", lstm_lm),
           "dcgan": ("DCGAN G+D, 28x28 x batch 64", dcgan)}
 
 
-def time_steps(step, seconds):
-    step()  # warm-up (numba compilation, allocations)
-    times = []
-    deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline or len(times) < 3:
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+def time_paired(steps, seconds):
+    """Time the steps in turn (A B A B ...), so that both see the same machine load: returns each
+    one's median ms/step and the median of the per-round ratios to the last step."""
+    for step in steps:
+        step()  # warm-up (numba compilation, allocations)
+    rounds = []
+    deadline = time.perf_counter() + seconds * len(steps)
+    while time.perf_counter() < deadline or len(rounds) < 3:
+        times = []
+        for step in steps:
+            start = time.perf_counter()
+            step()
+            times.append(time.perf_counter() - start)
+        rounds.append(times)
+    medians = [statistics.median(r[k] for r in rounds) * 1000 for k in range(len(steps))]
+    ratio = statistics.median(r[0] / r[-1] for r in rounds) if len(steps) > 1 else None
+    return medians, ratio
 
 
 def main():
@@ -159,13 +168,14 @@ def main():
     for key in args.only:
         label, build = MODELS[key]
         nl.manual_seed(0)
-        ours = time_steps(build(nl), args.seconds)
-        theirs = None
+        steps = [build(nl)]
         if torch is not None:
             torch.manual_seed(0)
-            theirs = time_steps(build(torch), args.seconds)
-        ratio = f"{ours / theirs:15.2f}" if theirs else f"{'-':>15s}"
-        print(f"{label:42s} {ours:10.1f} {theirs if theirs else float('nan'):11.1f} {ratio}")
+            steps.append(build(torch))
+        medians, ratio = time_paired(steps, args.seconds)
+        theirs = f"{medians[1]:11.1f}" if torch is not None else f"{'-':>11s}"
+        shown = f"{ratio:15.2f}" if ratio is not None else f"{'-':>15s}"
+        print(f"{label:42s} {medians[0]:10.1f} {theirs} {shown}")
 
 
 if __name__ == "__main__":

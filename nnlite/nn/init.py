@@ -11,7 +11,7 @@ from ..autograd.grad_mode import no_grad
 from ..autograd.random import default_generator
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_", "xavier_uniform_",
-           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "trunc_normal_"]
+           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "trunc_normal_", "orthogonal_"]
 
 _LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d")
 
@@ -145,3 +145,29 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
 
 
 # PyTorch's deprecated names without the trailing underscore are not provided.
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """Fill with a (semi-)orthogonal matrix times ``gain``: the Q of the QR decomposition of a
+    standard normal draw, signs fixed by R's diagonal; dimensions after the first are flattened.
+
+    Example:
+        >>> w = nl.nn.init.orthogonal_(nl.empty(3, 5))
+        >>> np.allclose((w @ w.T).numpy(), np.eye(3), atol=1e-5)  # orthonormal rows
+        True
+    """
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor._data.shape[0]
+    cols = tensor._data.size // rows
+    rng = generator or default_generator
+    flattened = rng.normal(0.0, 1.0, (rows, cols))
+    if rows < cols:
+        flattened = flattened.T
+    q, r = np.linalg.qr(flattened)
+    q = q * np.sign(np.diag(r))
+    if rows < cols:
+        q = q.T
+    return _fill(tensor, (q * gain).reshape(tensor._data.shape))

@@ -1,4 +1,5 @@
 """Activations beyond the op table: values at the kink and in-place forms."""
+import numpy as np
 import pytest
 
 import nnlite as nl
@@ -34,3 +35,19 @@ def test_leaky_relu_in_place_keeps_the_graph():
     F.leaky_relu_(h, 0.5)
     h.sum().backward()
     assert x.grad.tolist() == [0.5, 1.0]
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_float32_matches_pytorch_over_a_wide_range(approximate):
+    # float32 has its own (faster) erf; values and gradients must stay at float32's resolution
+    torch = pytest.importorskip("torch")
+    x = np.linspace(-12, 12, 4001, dtype=np.float32)
+    ours = nl.tensor(x, requires_grad=True)
+    theirs = torch.tensor(x, requires_grad=True)
+    out_ours = F.gelu(ours, approximate=approximate)
+    out_theirs = torch.nn.functional.gelu(theirs, approximate=approximate)
+    (out_ours * nl.tensor(x)).sum().backward()
+    (out_theirs * torch.tensor(x)).sum().backward()
+    assert out_ours.dtype == nl.float32
+    np.testing.assert_allclose(out_ours.detach().numpy(), out_theirs.detach().numpy(), rtol=1e-6, atol=2e-6)
+    np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-6, atol=2e-5)

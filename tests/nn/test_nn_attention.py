@@ -114,6 +114,24 @@ def test_encoder_stack_in_eval_mode():
           theirs(torch.tensor(x), src_key_padding_mask=torch.tensor(padding))[:, 1], "encoder stack", 1e-4)
 
 
+def test_transformer_encoder_decoder_matches_pytorch():
+    ours, theirs = twins("Transformer", 8, 2, num_encoder_layers=2, num_decoder_layers=1, dim_feedforward=16,
+                         dropout=0.0)
+    assert repr(ours) == repr(theirs)
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    mask_a = nn.Transformer.generate_square_subsequent_mask(3)
+    mask_b = torch.nn.Transformer.generate_square_subsequent_mask(3)
+    np.testing.assert_array_equal(mask_a.numpy(), mask_b.numpy())
+    src, tgt = data(5, 2, 8), data(3, 2, 8, seed=5)
+    sa, sb = nl.tensor(src, requires_grad=True), torch.tensor(src, requires_grad=True)
+    ta, tb = nl.tensor(tgt, requires_grad=True), torch.tensor(tgt, requires_grad=True)
+    out_a, out_b = ours(sa, ta, tgt_mask=mask_a), theirs(sb, tb, tgt_mask=mask_b)
+    close(out_a, out_b, "Transformer output", 1e-4)
+    check_gradients(ours, theirs, out_a, out_b, [(sa, sb), (ta, tb)])
+    with pytest.raises(RuntimeError, match="the batch number of src and tgt must be equal"):
+        ours(nl.tensor(src), nl.tensor(data(3, 1, 8)))
+
+
 def test_errors():
     with pytest.raises(AssertionError, match="embed_dim must be divisible by num_heads"):
         nn.MultiheadAttention(10, 3)

@@ -107,3 +107,15 @@ def test_layer_dtype_argument():
     assert nn.Conv2d(1, 1, 1, dtype=nl.float64).bias.dtype == nl.float64
     with pytest.raises(RuntimeError, match="cuda"):
         nn.Linear(2, 3, device="cuda")
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (6, 4), (8, 2, 3, 3)])
+def test_orthogonal_gives_orthonormal_rows_or_columns_times_gain(shape):
+    w = nl.empty(*shape)
+    assert nn.init.orthogonal_(w, gain=2.0) is w
+    flat = w.numpy().reshape(shape[0], -1).astype(np.float64)
+    small = min(flat.shape)
+    product = flat @ flat.T if flat.shape[0] <= flat.shape[1] else flat.T @ flat
+    np.testing.assert_allclose(product, 4.0 * np.eye(small), atol=1e-5)
+    with pytest.raises(ValueError, match="Only tensors with 2 or more dimensions are supported"):
+        nn.init.orthogonal_(nl.empty(3))

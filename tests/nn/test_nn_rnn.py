@@ -131,6 +131,23 @@ def test_lstm_and_gru_gradcheck_float64():
     assert gradgradcheck(lambda inp: cell(inp), (x,))
 
 
+def test_lstm_sequence_gradients_of_every_input_first_and_second_order():
+    # the fused sequence op: input, both initial states and both weight matrices, both directions
+    layer = nn.LSTM(2, 3, bidirectional=True).double()
+    rng = np.random.default_rng(2)
+    x = nl.tensor(rng.standard_normal((4, 2, 2)), requires_grad=True)
+    h0 = nl.tensor(rng.standard_normal((2, 2, 3)), requires_grad=True)
+    c0 = nl.tensor(rng.standard_normal((2, 2, 3)), requires_grad=True)
+
+    def run(inp, h, c, w_ih, w_hh):
+        out, (h_n, c_n) = layer(inp, (h, c))
+        return out * 1.5 + h_n.sum() - c_n.sum() * 0.5
+
+    inputs = (x, h0, c0, layer.weight_ih_l0_reverse, layer.weight_hh_l0)
+    assert gradcheck(run, inputs)
+    assert gradgradcheck(run, inputs)
+
+
 def test_errors():
     lstm = nn.LSTM(3, 4)
     with pytest.raises(RuntimeError, match="input.size\\(-1\\) must be equal to input_size. Expected 3, got 2"):
@@ -139,3 +156,14 @@ def test_errors():
         lstm(nl.randn(5, 2, 3), (nl.zeros(1, 3, 4), nl.zeros(1, 3, 4)))
     with pytest.warns(UserWarning, match="non-zero dropout expects num_layers greater than 1"):
         nn.GRU(3, 4, dropout=0.5)
+
+
+def test_flatten_parameters_and_pytorch_import_paths():
+    # scripts call flatten_parameters() after loading and name classes by PyTorch's module paths
+    layer = nn.LSTM(3, 4)
+    x = nl.randn(2, 1, 3)
+    before = layer(x)[0].detach().numpy().copy()
+    assert layer.flatten_parameters() is None
+    np.testing.assert_array_equal(layer(x)[0].detach().numpy(), before)
+    assert nn.modules.rnn.GRU is nn.GRU and nn.modules.sparse.Embedding is nn.Embedding
+    assert nn.modules.activation.MultiheadAttention is nn.MultiheadAttention

@@ -15,7 +15,7 @@ from .flatten import Flatten, Unflatten
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .sparse import Embedding
 from .transformer import (MultiheadAttention, TransformerEncoderLayer, TransformerEncoder,
-                          TransformerDecoderLayer, TransformerDecoder)
+                          TransformerDecoderLayer, TransformerDecoder, Transformer)
 from .rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell
 from .padding import (ZeroPad2d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
                       ReplicationPad2d, CircularPad2d)

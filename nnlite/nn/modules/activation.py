@@ -4,6 +4,7 @@ from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from ..parameter import Parameter
 from .module import Module
+from .transformer import MultiheadAttention  # noqa: F401  (PyTorch's path: nn.modules.activation.MultiheadAttention)
 
 __all__ = ["ReLU", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "GELU", "SiLU", "Mish", "Hardswish",
            "Hardsigmoid", "ELU", "Softplus", "Hardtanh", "ReLU6", "PReLU"]

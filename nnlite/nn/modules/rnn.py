@@ -16,6 +16,7 @@ from ...autograd.creation import cat, stack, zeros
 from ...autograd.ops.where import Where
 from .. import functional as F
 from .. import init
+from ..ops.recurrent import LSTMSequence, lstm_cell
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
 from .linear import factory_dtype
@@ -32,18 +33,6 @@ def _rnn_step(projected, h, w_hh_t, b_hh, relu):
     if b_hh is not None:
         pre = pre + b_hh
     return (pre.relu() if relu else pre.tanh()),
-
-
-def _lstm_step(projected, h, c, w_hh_t, b_hh):
-    gates = projected + h @ w_hh_t
-    if b_hh is not None:
-        gates = gates + b_hh
-    size = h.shape[-1]
-    input_forget = gates[..., :2 * size].sigmoid()
-    candidate = gates[..., 2 * size:3 * size].tanh()
-    output_gate = gates[..., 3 * size:].sigmoid()
-    c = input_forget[..., size:] * c + input_forget[..., :size] * candidate
-    return output_gate * c.tanh(), c
 
 
 def _gru_step(projected, h, w_hh_t, b_hh):
@@ -114,6 +103,10 @@ class RNNBase(Module):
             text += ", bidirectional=True"
         return text
 
+    def flatten_parameters(self):
+        """Nothing to do: each weight is its own array, and the fused steps read them as they are.
+        (PyTorch packs them into one buffer for cuDNN; scripts call this after loading.)"""
+
     # ------------------------------------------------------------------ forward
     def _weights(self, layer, direction):
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
@@ -122,7 +115,7 @@ class RNNBase(Module):
 
     def _step(self, projected, state, w_hh_t, b_hh):
         if self.mode == "LSTM":
-            return _lstm_step(projected, state[0], state[1], w_hh_t, b_hh)
+            return lstm_cell(projected, state[0], state[1], w_hh_t, b_hh)
         if self.mode == "GRU":
             return _gru_step(projected, state[0], w_hh_t, b_hh)
         return _rnn_step(projected, state[0], w_hh_t, b_hh, self.mode == "RNN_RELU")
@@ -133,6 +126,13 @@ class RNNBase(Module):
         projected = x @ w_ih.t()
         if b_ih is not None:
             projected = projected + b_ih
+        if self.mode == "LSTM" and lengths is None:  # the whole sequence as one op
+            if b_hh is not None:
+                projected = projected + b_hh
+            result = LSTMSequence.apply(projected, state[0], state[1], w_hh, reverse=bool(direction))
+            length = x.shape[0]
+            outputs = result[:length]
+            return outputs, (outputs[0 if direction else length - 1] if length else state[0], result[length])
         w_hh_t = w_hh.t()
         steps = range(x.shape[0] - 1, -1, -1) if direction else range(x.shape[0])
         outputs = [None] * x.shape[0]
@@ -344,7 +344,7 @@ class LSTMCell(RNNCellBase):
 
     def forward(self, input, hx=None):
         projected, states, batched = self._prepare(input, hx, 2)
-        return self._finish(_lstm_step(projected, states[0], states[1], self.weight_hh.t(), self.bias_hh), batched)
+        return self._finish(lstm_cell(projected, states[0], states[1], self.weight_hh.t(), self.bias_hh), batched)
 
 
 class GRUCell(RNNCellBase):

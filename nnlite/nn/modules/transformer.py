@@ -1,5 +1,5 @@
 """``MultiheadAttention``, ``TransformerEncoderLayer``, ``TransformerEncoder``, ``TransformerDecoderLayer``,
-with PyTorch's parameter names (``in_proj_weight``, ``out_proj``, ``self_attn``, ``linear1``, ...)."""
+``TransformerDecoder`` and ``Transformer``, with PyTorch's parameter names (``in_proj_weight``, ``out_proj``, ``self_attn``, ``linear1``, ...)."""
 import copy
 
 import numpy as np
@@ -15,7 +15,7 @@ from .module import Module
 from .normalization import LayerNorm
 
 __all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
-           "TransformerDecoder"]
+           "TransformerDecoder", "Transformer"]
 
 
 class NonDynamicallyQuantizableLinear(Linear):
@@ -244,3 +244,60 @@ class TransformerDecoder(Module):
             x = layer(x, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask,
                       bool(tgt_is_causal), memory_is_causal)
         return self.norm(x) if self.norm is not None else x
+
+
+class Transformer(Module):
+    """An encoder-decoder transformer: ``TransformerEncoder`` and ``TransformerDecoder`` of the
+    given sizes, each ending in a ``LayerNorm``; matrices initialised with ``xavier_uniform_``.
+
+    Example:
+        >>> model = nl.nn.Transformer(d_model=16, nhead=4, num_encoder_layers=1, num_decoder_layers=1)
+        >>> model(nl.randn(5, 2, 16), nl.randn(3, 2, 16)).shape
+        nnlite.Size([3, 2, 16])
+    """
+
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
+                 dropout=0.1, activation="relu", custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        shared = {"dim_feedforward": dim_feedforward, "dropout": dropout, "activation": activation,
+                  "layer_norm_eps": layer_norm_eps, "batch_first": batch_first, "norm_first": norm_first,
+                  "bias": bias, "dtype": dtype}
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            self.encoder = TransformerEncoder(TransformerEncoderLayer(d_model, nhead, **shared), num_encoder_layers,
+                                              LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype))
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            self.decoder = TransformerDecoder(TransformerDecoderLayer(d_model, nhead, **shared), num_decoder_layers,
+                                              LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype))
+        self._reset_parameters()
+        self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
+
+    def _reset_parameters(self):
+        for p in self.parameters():
+            if p.dim() > 1:
+                init.xavier_uniform_(p)
+
+    def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
+                tgt_key_padding_mask=None, memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
+                memory_is_causal=False):
+        batch_dim = 0 if self.batch_first else 1
+        if src.dim() == 3 and src.shape[batch_dim] != tgt.shape[batch_dim]:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                            tgt_key_padding_mask=tgt_key_padding_mask,
+                            memory_key_padding_mask=memory_key_padding_mask, tgt_is_causal=tgt_is_causal,
+                            memory_is_causal=memory_is_causal)
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz, device=None, dtype=None):
+        """A (sz, sz) float mask: ``-inf`` above the diagonal (future positions), 0 elsewhere."""
+        from ...autograd.creation import tensor
+        mask = np.triu(np.full((sz, sz), -np.inf, dtype=np.float32), 1)
+        return tensor(mask, dtype=dtype) if dtype is not None else tensor(mask)

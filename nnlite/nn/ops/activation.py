@@ -1,11 +1,8 @@
 """Activations built from existing ops (composites: no backward of their own, second order for free):
-``gelu``, ``silu``, ``elu``, ``softplus``, ``hardtanh``, ``relu6``, ``mish``, ``hardswish``, ``prelu``."""
-import math
-
+``silu``, ``elu``, ``softplus``, ``hardtanh``, ``relu6``, ``mish``, ``hardswish``, ``prelu``; and the
+entry of ``gelu``, an op of its own (``fused_activation.py``)."""
 from ...autograd.ops.where import Where
-
-_SQRT_HALF = math.sqrt(0.5)
-_SQRT_TWO_OVER_PI = math.sqrt(2.0 / math.pi)
+from .fused_activation import Gelu
 
 
 def _where(condition, a, b):
@@ -27,11 +24,9 @@ def gelu(input, approximate="none"):
         >>> F.gelu(nl.tensor([0., 1.]))
         tensor([0.0000, 0.8413])
     """
-    if approximate == "none":
-        return input * 0.5 * (1.0 + (input * _SQRT_HALF).erf())
-    if approximate == "tanh":
-        return 0.5 * input * (1.0 + (_SQRT_TWO_OVER_PI * (input + 0.044715 * input * input * input)).tanh())
-    raise RuntimeError("approximate argument must be either none or tanh.")
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return Gelu.apply(input, approximate=approximate)
 
 
 def silu(input, inplace=False):

@@ -1,12 +1,45 @@
 """``scaled_dot_product_attention`` and the multi-head attention forward: composites of matmul,
-softmax, masking and dropout (so every gradient, second order included, comes from those ops)."""
+``ScaledMaskedSoftmax`` and dropout (so every gradient, second order included, comes from those ops)."""
 import math
 
 import numpy as np
 
-from ...autograd.ops.where import Where
+from ...autograd.op import Op
+from ...autograd.ops import vjp
 from .dropout import dropout
 from .linear import linear
+
+
+class ScaledMaskedSoftmax(Op):
+    """``softmax(scores * scale + mask, dim=-1)``: the attention weights from raw scores in one op.
+
+    ``mask`` is a constant additive array (0 / -inf, or any floats) broadcast against ``scores``, or
+    None. Backward is softmax's, ``scale * y * (g - sum(g * y))``, summed back to ``scores``' shape.
+    """
+
+    node_name = "SoftmaxBackward0"
+    saved_inputs = (0,)
+    saves_output = True
+    scale = 1.0
+    mask = None
+
+    def forward(self, scores):
+        self.shape = scores.shape
+        z = scores * np.asarray(self.scale, scores.dtype)
+        if self.mask is not None:
+            if np.broadcast_shapes(z.shape, self.mask.shape) == z.shape:
+                z += self.mask
+            else:
+                z = z + self.mask
+        z -= np.max(z, axis=-1, keepdims=True)
+        np.exp(z, out=z)
+        z /= np.sum(z, axis=-1, keepdims=True)
+        return z
+
+    def backward(self, grad, needs):
+        y = self.output()
+        g = y * (grad - vjp.sum(grad * y, -1, keepdims=True)) * self.scale
+        return vjp.sum_to(g, self.shape)
 
 
 def _as_additive(mask, dtype, allowed_if_true):
@@ -41,13 +74,14 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
     length, source = query.shape[-2], key.shape[-2]
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = (query * scale) @ key.transpose(-2, -1)
+    scores = query @ key.transpose(-2, -1)
     dtype = scores._data.dtype
+    mask = None
     if is_causal:
-        scores = scores + np.where(np.tri(length, source, dtype=bool), 0.0, -np.inf).astype(dtype)
+        mask = np.where(np.tri(length, source, dtype=bool), 0.0, -np.inf).astype(dtype)
     if attn_mask is not None:
-        scores = scores + _as_additive(attn_mask, dtype, allowed_if_true=True)
-    weights = scores.softmax(-1)
+        mask = _as_additive(attn_mask, dtype, allowed_if_true=True)
+    weights = ScaledMaskedSoftmax.apply(scores, scale=scale, mask=mask)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
     return weights @ value
@@ -71,8 +105,9 @@ def multi_head_attention(query, key, value, num_heads, in_proj, out_proj, key_pa
         return x.reshape(n, batch * num_heads, head_dim).transpose(0, 1)
 
     q, k, v = heads(q, length), heads(k, source), heads(v, source)
-    scores = (q * (1.0 / math.sqrt(head_dim))) @ k.transpose(-2, -1)      # (N * H, L, S)
+    scores = q @ k.transpose(-2, -1)      # (N * H, L, S)
     dtype = scores._data.dtype
+    additive = None
     if is_causal and attn_mask is None:
         attn_mask = ~np.tri(length, source, dtype=bool)
     if attn_mask is not None:
@@ -82,14 +117,14 @@ def multi_head_attention(query, key, value, num_heads, in_proj, out_proj, key_pa
         if mask.ndim == 3 and mask.shape != (batch * num_heads, length, source):
             raise RuntimeError(f"The shape of the 3D attn_mask is {mask.shape}, but should be "
                                f"{(batch * num_heads, length, source)}.")
-        scores = scores + mask
+        additive = mask
     if key_padding_mask is not None:
         padding = _as_additive(key_padding_mask, dtype, allowed_if_true=False)       # (N, S)
         if padding.shape != (batch, source):
             raise RuntimeError(f"expected key_padding_mask of shape {(batch, source)}, got {padding.shape}")
         padding = np.repeat(padding, num_heads, axis=0)[:, None, :]                  # (N * H, 1, S)
-        scores = scores + padding
-    weights = scores.softmax(-1)
+        additive = padding if additive is None else additive + padding
+    weights = ScaledMaskedSoftmax.apply(scores, scale=1.0 / math.sqrt(head_dim), mask=additive)
     attended = dropout(weights, dropout_p, True) if dropout_p > 0.0 else weights
     out = (attended @ v).transpose(0, 1).reshape(length, batch, embed)
     out = linear(out, *out_proj)

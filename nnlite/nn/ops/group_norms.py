@@ -1,8 +1,10 @@
-"""Normalisations over groups of elements within each sample: ``layer_norm``, ``group_norm``,
-``instance_norm``. Composites of ``mean`` and ``var`` (so first and second order gradients exist)."""
+"""Normalisations over groups of elements within each sample: ``layer_norm`` (the entry of the
+``LayerNorm`` op), ``group_norm`` and ``instance_norm`` (composites of ``mean`` and ``var``, so first
+and second order gradients exist)."""
 import numpy as np
 
 from ...autograd.grad_mode import no_grad
+from .layer_norm import LayerNorm
 
 
 def _normalized(x, axes, eps):
@@ -23,12 +25,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if tuple(input.shape[input.ndim - len(shape):]) != shape or input.ndim < len(shape):
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size{input.shape}")
-    out = _normalized(input, tuple(range(input.ndim - len(shape), input.ndim)), eps)
-    if weight is not None:
-        out = out * weight
-    if bias is not None:
-        out = out + bias
-    return out
+    return LayerNorm.apply(input, weight, bias, dims=len(shape), eps=eps)
 
 
 def _channel_affine(out, weight, bias):

@@ -154,22 +154,33 @@ class CrossEntropy(Op):
         s = self.label_smoothing
         n_classes = x.shape[1]
         safe, keep = _class_targets(target, self.ignore_index, n_classes)
-        logp = log_softmax_array(x, 1)
         w_t = _target_weights(self.weight, safe, keep, x.dtype)
-        losses = -_pick(logp, safe) * w_t
         if s:
+            logp = log_softmax_array(x, 1)
+            losses = -_pick(logp, safe) * w_t
             if self.weight is None:
                 smooth = -logp.sum(axis=1) * keep
             else:
                 smooth = -(logp * _class_weights(self.weight, x.ndim, x.dtype)).sum(axis=1) * keep
             losses = losses * (1 - s) + smooth * (s / n_classes)
+        else:
+            # log p[t] = shifted[t] - log(sum(exp(shifted))); exp(shifted) and its sum are kept,
+            # so that the first-order backward's softmax is one product
+            shifted = x - np.max(x, axis=1, keepdims=True)
+            picked = _pick(shifted, safe)
+            self.exp_shifted = np.exp(shifted, out=shifted)
+            self.sum_exp = np.sum(shifted, axis=1, keepdims=True)
+            losses = (np.log(self.sum_exp[:, 0]) - picked) * w_t
+            logp = None  # recomputed from x by the backward paths that need it
         self.logp, self.safe, self.keep, self.w_t = logp, safe, keep, w_t
         return _reduce_weighted(self, losses, w_t, self.reduction, x.dtype)
 
     def backward(self, grad, needs):
         x, = self.inputs()
         s = self.label_smoothing
-        logp = self.logp
+        if not s and not vjp.is_tensor(grad):
+            return self._plain_gradient(grad), None
+        logp = self.logp if self.logp is not None else log_softmax_array(x._data if vjp.is_tensor(x) else x, 1)
         # d(loss)/d(logp) = -coef; then d/dx = coef.sum(1) * softmax - coef
         coef = np.zeros_like(logp)
         _add_at_targets(coef, self.safe, self.w_t * (1 - s) if s else self.w_t)
@@ -184,6 +195,18 @@ class CrossEntropy(Op):
             grad = _unsqueeze1(grad)
         soft = vjp.value(np.exp(logp), lambda: Softmax.apply(x, dim=1), grad)
         return (soft * vjp.const(coef.sum(axis=1, keepdims=True), grad) - vjp.const(coef, grad)) * grad, None
+
+    def _plain_gradient(self, grad):
+        """First order without smoothing: ``grad * w[t] / denom * (softmax - onehot(t))``, computed
+        in two passes over the (N, C, ...) array instead of building the one-hot coefficients."""
+        row = self.w_t
+        if self.reduction == "mean":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                row = row / self.denom
+        row = np.asarray(row * grad, dtype=self.exp_shifted.dtype)
+        out = self.exp_shifted * (np.expand_dims(row, 1) / self.sum_exp)
+        _add_at_targets(out, self.safe, -row)
+        return out
 
 
 class CrossEntropyProb(Op):
