@@ -251,7 +251,8 @@ class DistributedDataParallel(Module):
             >>> with ddp.no_sync():
             ...     for x, y in micro_batches[:-1]:
             ...         loss_fn(ddp(x), y).backward()    # local accumulation
-            >>> loss_fn(ddp(micro_batches[-1][0]), micro_batches[-1][1]).backward()  # averaged
+            >>> x, y = micro_batches[-1]
+            >>> loss_fn(ddp(x), y).backward()    # averaged
         """
         previous = self.require_backward_grad_sync
         self.require_backward_grad_sync = False
