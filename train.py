@@ -5,6 +5,7 @@
 
 See configs/ for examples and the README for the config reference.
 """
+
 import sys
 
 from nnlite.report import TrainingObserver

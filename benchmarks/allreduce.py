@@ -16,6 +16,7 @@ Bandwidth is printed two ways: ``algbw`` = bytes of the buffer / time, and ``bus
 algbw * 2 (n - 1) / n, the traffic each rank must move in a bandwidth-optimal all-reduce (the
 convention of nccl-tests), comparable across rank counts.
 """
+
 import argparse
 import os
 import shutil
@@ -31,15 +32,20 @@ FALLBACK_SIZES = {"LeNet": 62006, "ResNet-18": 11689512}
 
 
 def _in_mpi_job():
-    return any(v in os.environ for v in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"))
+    return any(
+        v in os.environ
+        for v in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS")
+    )
 
 
 def launch(args, script=__file__):
     """Start ``script`` (this file by default) with the same arguments under mpirun -n args.ranks."""
     exe = shutil.which("mpirun") or shutil.which("mpiexec")
     if exe is None:
-        sys.exit("mpirun not found: install Open MPI (apt-get install openmpi-bin libopenmpi-dev) and "
-                 "pip install 'nnlite[mpi]'")
+        sys.exit(
+            "mpirun not found: install Open MPI (apt-get install openmpi-bin libopenmpi-dev) and "
+            "pip install 'nnlite[mpi]'"
+        )
     cmd = [exe, "-n", str(args.ranks)]
     version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
     if "Open MPI" in version and (os.cpu_count() or 1) < args.ranks:
@@ -85,11 +91,17 @@ def worker(args):
         pass
 
     if rank == 0:
-        print(f"{size} ranks on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} "
-              "(other processes on the machine slow the numbers down)")
-        print(f"MPI: {MPI.Get_library_version().splitlines()[0].strip()}, mpi4py {mpi4py.__version__}")
-        print(f"{'model':<10} {'floats':>10} {'MB':>7} {'what':<20} {'median ms':>10} {'p10 ms':>8} "
-              f"{'p90 ms':>8} {'algbw GB/s':>10} {'busbw GB/s':>10} {'reps':>5}")
+        print(
+            f"{size} ranks on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} "
+            "(other processes on the machine slow the numbers down)"
+        )
+        print(
+            f"MPI: {MPI.Get_library_version().splitlines()[0].strip()}, mpi4py {mpi4py.__version__}"
+        )
+        print(
+            f"{'model':<10} {'floats':>10} {'MB':>7} {'what':<20} {'median ms':>10} {'p10 ms':>8} "
+            f"{'p90 ms':>8} {'algbw GB/s':>10} {'busbw GB/s':>10} {'reps':>5}"
+        )
 
     def report(name, n, what, times):
         worst = np.empty(size)  # the slowest rank's median decides
@@ -100,13 +112,20 @@ def worker(args):
         nbytes = 4 * n
         algbw = nbytes / med / 1e9
         busbw = algbw * 2 * (size - 1) / size
-        print(f"{name:<10} {n:>10} {nbytes / 1e6:>7.2f} {what:<20} {med * 1e3:>10.3f} "
-              f"{np.percentile(times, 10) * 1e3:>8.3f} {np.percentile(times, 90) * 1e3:>8.3f} "
-              f"{algbw:>10.2f} {busbw:>10.2f} {len(times):>5}", flush=True)
+        print(
+            f"{name:<10} {n:>10} {nbytes / 1e6:>7.2f} {what:<20} {med * 1e3:>10.3f} "
+            f"{np.percentile(times, 10) * 1e3:>8.3f} {np.percentile(times, 90) * 1e3:>8.3f} "
+            f"{algbw:>10.2f} {busbw:>10.2f} {len(times):>5}",
+            flush=True,
+        )
 
     for name in ("LeNet", "ResNet-18"):
         model = models[name]() if name in models else None
-        n = sum(p.numel() for p in model.parameters()) if model is not None else FALLBACK_SIZES[name]
+        n = (
+            sum(p.numel() for p in model.parameters())
+            if model is not None
+            else FALLBACK_SIZES[name]
+        )
         small = n < 1_000_000
         repeats = args.repeats or (1000 if small else 40)
         warmup = 20 if small else 3
@@ -134,8 +153,12 @@ def worker(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--ranks", type=int, default=2, help="processes to start when not already under mpirun")
-    parser.add_argument("--repeats", type=int, default=0, help="repetitions per size (default 1000 small, 40 large)")
+    parser.add_argument(
+        "--ranks", type=int, default=2, help="processes to start when not already under mpirun"
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=0, help="repetitions per size (default 1000 small, 40 large)"
+    )
     args = parser.parse_args()
     if _in_mpi_job():
         worker(args)

@@ -7,6 +7,7 @@ Workloads, each timed forward-only and forward+backward, reported per recorded o
 
 Run: python benchmarks/autograd_overhead.py
 """
+
 import time
 
 import numpy as np
@@ -46,7 +47,10 @@ def best_time(fn, repeats=7, number=200):
 def measure(lib, make):
     x = make(np.random.default_rng(0).standard_normal(8).astype(np.float32), True)
     rng = np.random.default_rng(1)
-    params = [make(rng.standard_normal(s).astype(np.float32) * 0.1, True) for s in [(128, 64), (128,), (10, 128), (10,)]]
+    params = [
+        make(rng.standard_normal(s).astype(np.float32) * 0.1, True)
+        for s in [(128, 64), (128,), (10, 128), (10,)]
+    ]
     xb = make(rng.standard_normal((32, 64)).astype(np.float32), False)
     yb = make(rng.standard_normal((32, 10)).astype(np.float32), False)
 
@@ -85,20 +89,26 @@ def make_nn_step(lib, params, xb, yb):
         opt.zero_grad()
         loss_fn(model(xb), yb).backward()
         opt.step()
+
     return step
 
 
 def main():
     import nnlite as nl
+
     nl.set_num_threads(1)
     ours = measure(nl, lambda a, rg: nl.tensor(a, requires_grad=rg))
     try:
         import torch
+
         torch.set_num_threads(1)
         theirs = measure(torch, lambda a, rg: torch.tensor(a, requires_grad=rg))
     except ImportError:
         theirs = None
-    print(f"{'workload (µs per op)':28s} {'nnlite':>9s}" + (f" {'PyTorch':>9s} {'ratio':>7s}" if theirs else ""))
+    print(
+        f"{'workload (µs per op)':28s} {'nnlite':>9s}"
+        + (f" {'PyTorch':>9s} {'ratio':>7s}" if theirs else "")
+    )
     for key, value in ours.items():
         line = f"{key:28s} {value * 1e6:9.2f}"
         if theirs:

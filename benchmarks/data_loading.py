@@ -5,6 +5,7 @@ path (``__getitem__`` + transform per image + ``default_collate``) against the b
 (``__getitems__``: one fancy index and one batched transform per batch), each with
 ``num_workers`` 0 and 2. Run: ``python benchmarks/data_loading.py [--images N] [--repeat R]``.
 """
+
 import argparse
 import os
 import sys
@@ -41,8 +42,14 @@ class PerSample(Dataset):
 
 
 def images_per_second(dataset, num_workers, batch_size, repeat):
-    loader = DataLoader(dataset, batch_size=batch_size, shuffle=True, seed=0, num_workers=num_workers,
-                        persistent_workers=num_workers > 0)
+    loader = DataLoader(
+        dataset,
+        batch_size=batch_size,
+        shuffle=True,
+        seed=0,
+        num_workers=num_workers,
+        persistent_workers=num_workers > 0,
+    )
     best = 0.0
     for _ in range(repeat):
         start = time.perf_counter()
@@ -58,7 +65,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--images", type=int, default=60000)
     parser.add_argument("--batch-size", type=int, default=64)
-    parser.add_argument("--repeat", type=int, default=2, help="epochs per setting; the best one is reported")
+    parser.add_argument(
+        "--repeat", type=int, default=2, help="epochs per setting; the best one is reported"
+    )
     args = parser.parse_args()
 
     rng = np.random.default_rng(0)
@@ -68,8 +77,10 @@ def main():
     batched = InMemoryImages(data, targets, tf)
     per_sample = PerSample(batched)
 
-    print(f"{args.images} images 28x28, ToTensor+Normalize, batch {args.batch_size}, shuffle, "
-          f"{os.cpu_count()} CPUs, best of {args.repeat} epochs")
+    print(
+        f"{args.images} images 28x28, ToTensor+Normalize, batch {args.batch_size}, shuffle, "
+        f"{os.cpu_count()} CPUs, best of {args.repeat} epochs"
+    )
     print(f"{'path':<12} {'workers':>7} {'images/s':>12} {'epoch (s)':>10}")
     for name, ds in (("per-sample", per_sample), ("batched", batched)):
         for nw in (0, 2):

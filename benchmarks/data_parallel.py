@@ -19,6 +19,7 @@ that load from other programs affects them alike, and the median step time is re
 
     python benchmarks/data_parallel.py [--rounds 7] [--steps 10] [--batches 64 256]
 """
+
 import argparse
 import json
 import os
@@ -42,8 +43,9 @@ CONFIGS = {
 
 def _matmul_server(conn, n=256):
     """Run the single-threaded matmul loop whenever asked; answer with its duration."""
-    from threadpoolctl import threadpool_limits
     import numpy as np
+    from threadpoolctl import threadpool_limits
+
     threadpool_limits(1)
     a = np.random.default_rng(0).random((n, n), dtype=np.float32)
     a @ a
@@ -64,6 +66,7 @@ class Capacity:
 
     def __init__(self, reps=300):
         import multiprocessing as mp
+
         ctx = mp.get_context("spawn")
         self.reps = reps
         pipes = [ctx.Pipe() for _ in range(2)]
@@ -141,10 +144,15 @@ def child(config, batch):
 def measure(batch, rounds, steps, capacity):
     """Median ms/step per configuration, and the median parallel capacity measured between them."""
     import numpy as np
+
     procs = {}
     for config in CONFIGS:
-        procs[config] = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child", config, str(batch)],
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        procs[config] = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "--child", config, str(batch)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
     times = {config: [] for config in CONFIGS}
     ratios = []
     try:
@@ -155,7 +163,7 @@ def measure(batch, rounds, steps, capacity):
         order = list(CONFIGS)
         for r in range(rounds):
             ratios.append(capacity.round())
-            for config in order[r % len(order):] + order[:r % len(order)]:
+            for config in order[r % len(order) :] + order[: r % len(order)]:
                 p = procs[config]
                 p.stdin.write(f"{steps}\n")
                 p.stdin.flush()
@@ -169,7 +177,9 @@ def measure(batch, rounds, steps, capacity):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="DataParallel speed on the CIFAR-10 LeNet training step")
+    parser = argparse.ArgumentParser(
+        description="DataParallel speed on the CIFAR-10 LeNet training step"
+    )
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--batches", type=int, nargs="+", default=[64, 256])
@@ -201,7 +211,9 @@ def main():
             print(f"| {batch} | {label.format(n=n)} | {ms[config]:.1f} | {speedup:.2f}x | {pct} |")
     print()
     for batch, _, ideal in rows:
-        print(f"batch {batch}: measured parallel capacity (ideal speedup of 2 workers) {ideal:.2f}x")
+        print(
+            f"batch {batch}: measured parallel capacity (ideal speedup of 2 workers) {ideal:.2f}x"
+        )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

@@ -28,8 +28,17 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from nnlite.nn import kernels as K  # noqa: E402
 from nnlite.nn.kernels.conv_select import conv_kernel  # noqa: E402
 
-LENET_STEP = {"conv1 fwd", "conv1 bwd_weight", "conv2 fwd", "conv2 bwd_input", "conv2 bwd_weight",
-              "pool1 max fwd", "pool1 max bwd", "pool2 max fwd", "pool2 max bwd"}
+LENET_STEP = {
+    "conv1 fwd",
+    "conv1 bwd_weight",
+    "conv2 fwd",
+    "conv2 bwd_input",
+    "conv2 bwd_weight",
+    "pool1 max fwd",
+    "pool1 max bwd",
+    "pool2 max fwd",
+    "pool2 max bwd",
+}
 
 
 CLOCK = time.perf_counter
@@ -65,8 +74,12 @@ def conv_cases(N, dt, rng):
         gy = rng.standard_normal(y.shape).astype(dt)
         ours = {
             "fwd": lambda x=x, w=w, b=b: K.conv2d_forward(x, w, b, one, zero, one, 1),
-            "bwd_input": lambda gy=gy, w=w, hw=(H, H): K.conv2d_backward_input(gy, w, hw, one, zero, one, 1),
-            "bwd_weight": lambda gy=gy, x=x: K.conv2d_backward_weight(gy, x, (5, 5), one, zero, one, 1),
+            "bwd_input": lambda gy=gy, w=w, hw=(H, H): K.conv2d_backward_input(
+                gy, w, hw, one, zero, one, 1
+            ),
+            "bwd_weight": lambda gy=gy, x=x: K.conv2d_backward_weight(
+                gy, x, (5, 5), one, zero, one, 1
+            ),
         }
         theirs = torch_conv(x, w, b, gy)
         for op in ("fwd", "bwd_input", "bwd_weight"):
@@ -107,10 +120,19 @@ def torch_conv(x, w, b, gy, stride=1, padding=0):
 
 # (N, C, H, O, k, stride, padding) of every convolution in a ResNet-18 step on 3x32x32 at batch
 # 128, and LeNet's two at batches 16 and 256.
-RESNET18_128 = [(128, 3, 32, 64, 7, 2, 3), (128, 64, 8, 64, 3, 1, 1), (128, 64, 8, 128, 3, 2, 1),
-                (128, 64, 8, 128, 1, 2, 0), (128, 128, 4, 128, 3, 1, 1), (128, 128, 4, 256, 3, 2, 1),
-                (128, 128, 4, 256, 1, 2, 0), (128, 256, 2, 256, 3, 1, 1), (128, 256, 2, 512, 3, 2, 1),
-                (128, 256, 2, 512, 1, 2, 0), (128, 512, 1, 512, 3, 1, 1)]
+RESNET18_128 = [
+    (128, 3, 32, 64, 7, 2, 3),
+    (128, 64, 8, 64, 3, 1, 1),
+    (128, 64, 8, 128, 3, 2, 1),
+    (128, 64, 8, 128, 1, 2, 0),
+    (128, 128, 4, 128, 3, 1, 1),
+    (128, 128, 4, 256, 3, 2, 1),
+    (128, 128, 4, 256, 1, 2, 0),
+    (128, 256, 2, 256, 3, 1, 1),
+    (128, 256, 2, 512, 3, 2, 1),
+    (128, 256, 2, 512, 1, 2, 0),
+    (128, 512, 1, 512, 3, 1, 1),
+]
 LENET = [(N, C, H, O, 5, 1, 0) for N in (16, 256) for C, H, O in ((3, 32, 6), (6, 14, 16))]
 
 # Largest multiply-adds of a sampled shape's forward: bigger shapes take seconds each.
@@ -148,8 +170,9 @@ def nnlite_conv(x, w, gy, stride, padding):
 def sweep(args, dt):
     rng = np.random.default_rng(args.seed)
     shapes = RESNET18_128 + LENET + sample_shapes(args.shapes, rng)
-    header = (f"{'N':>4} {'C':>4} {'H':>3} {'O':>4} {'k':>2} {'s':>2} {'kernel':>13} "
-              + " ".join(f"{op + ' ms':>14} {'ratio':>6}" for op in ("fwd", "bwd_input", "bwd_weight")))
+    header = f"{'N':>4} {'C':>4} {'H':>3} {'O':>4} {'k':>2} {'s':>2} {'kernel':>13} " + " ".join(
+        f"{op + ' ms':>14} {'ratio':>6}" for op in ("fwd", "bwd_input", "bwd_weight")
+    )
     print("ms: nnlite / torch; ratio: nnlite / torch (below 1: nnlite is faster)")
     print(header)
     print("-" * len(header))
@@ -168,12 +191,17 @@ def sweep(args, dt):
             t = best_ms(theirs[op], rounds=args.rounds, min_time=0.01) if theirs else float("nan")
             cells.append(f"{a:>6.2f}/{t:>7.2f} {a / t:>6.2f}")
             rows.append((a / t, op, (N, C, H, O, k, stride), kernel, a, t))
-        print(f"{N:>4} {C:>4} {H:>3} {O:>4} {k:>2} {stride:>2} {kernel:>13} " + " ".join(cells), flush=True)
+        print(
+            f"{N:>4} {C:>4} {H:>3} {O:>4} {k:>2} {stride:>2} {kernel:>13} " + " ".join(cells),
+            flush=True,
+        )
     if torch is not None:
         rows.sort(key=lambda r: -r[0])
         print(f"\nworst {args.worst} of {len(rows)} (N, C, H, O, k, stride):")
-        for ratio, op, shape, kernel, a, t in rows[:args.worst]:
-            print(f"  {ratio:5.2f}x  {op:<10} {shape}  {kernel:<13} nnlite {a:.2f} ms, torch {t:.2f} ms")
+        for ratio, op, shape, kernel, a, t in rows[: args.worst]:
+            print(
+                f"  {ratio:5.2f}x  {op:<10} {shape}  {kernel:<13} nnlite {a:.2f} ms, torch {t:.2f} ms"
+            )
 
 
 def torch_pool(x, gy):
@@ -185,10 +213,13 @@ def torch_pool(x, gy):
     aten = torch.ops.aten
     return {
         "max fwd": lambda: F.max_pool2d(xt, 2, return_indices=True),
-        "max bwd": lambda: aten.max_pool2d_with_indices_backward(gyt, xt, [2, 2], [2, 2], [0, 0],
-                                                                 [1, 1], False, it),
+        "max bwd": lambda: aten.max_pool2d_with_indices_backward(
+            gyt, xt, [2, 2], [2, 2], [0, 0], [1, 1], False, it
+        ),
         "avg fwd": lambda: F.avg_pool2d(xt, 2),
-        "avg bwd": lambda: aten.avg_pool2d_backward(gyt, xt, [2, 2], [2, 2], [0, 0], False, True, None),
+        "avg bwd": lambda: aten.avg_pool2d_backward(
+            gyt, xt, [2, 2], [2, 2], [0, 0], False, True, None
+        ),
     }
 
 
@@ -199,30 +230,40 @@ def main():
     ap.add_argument("--batches", type=int, nargs="+", default=[4, 64, 256])
     ap.add_argument("--dtype", choices=["float32", "float64"], default="float32")
     ap.add_argument("--no-torch", action="store_true", help="time nnlite only")
-    ap.add_argument("--sweep", action="store_true", help="sweep over conv shapes instead of LeNet's")
+    ap.add_argument(
+        "--sweep", action="store_true", help="sweep over conv shapes instead of LeNet's"
+    )
     ap.add_argument("--shapes", type=int, default=48, help="sampled shapes in the sweep")
     ap.add_argument("--seed", type=int, default=0, help="seed of the sweep's sample")
     ap.add_argument("--rounds", type=int, default=5, help="timing rounds per figure in the sweep")
     ap.add_argument("--worst", type=int, default=8, help="worst cases listed after the sweep")
-    ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
-                    help="cpu: process CPU time, steadier on a busy machine (with --threads 1)")
+    ap.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="cpu: process CPU time, steadier on a busy machine (with --threads 1)",
+    )
     args = ap.parse_args()
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
 
     import nnlite as nl
+
     nl.set_num_threads(args.threads)  # numba's kernels and numpy's BLAS
     torch = None
     if not args.no_torch:
         try:
             import torch
+
             torch.set_num_threads(args.threads)
         except ImportError:
             torch = None
 
     dt = np.dtype(args.dtype)
-    print(f"threads={args.threads} dtype={dt} clock={args.clock} "
-          f"torch={torch.__version__ if torch else 'absent'}")
+    print(
+        f"threads={args.threads} dtype={dt} clock={args.clock} "
+        f"torch={torch.__version__ if torch else 'absent'}"
+    )
     if args.sweep:
         return sweep(args, dt)
     header = f"{'batch':>5}  {'op':<18} {'nnlite ms':>10} {'torch ms':>10} {'ratio':>7}"
@@ -238,7 +279,9 @@ def main():
             if name in LENET_STEP:
                 step[0] += a
                 step[1] += t
-        print(f"{N:>5}  {'lenet step':<18} {step[0]:>10.3f} {step[1]:>10.3f} {step[0] / step[1]:>7.2f}")
+        print(
+            f"{N:>5}  {'lenet step':<18} {step[0]:>10.3f} {step[1]:>10.3f} {step[0] / step[1]:>7.2f}"
+        )
         print()
 
 

@@ -13,6 +13,7 @@ figures depend on how long the benchmark ran.
 Usage:
     python benchmarks/lenet_step.py [--batches 4 64 256] [--threads 1 2] [--seconds 1.0] [--profile]
 """
+
 import argparse
 import os
 import sys
@@ -25,7 +26,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import nnlite as nl  # noqa: E402
 from nnlite import nn, optim  # noqa: E402
 from nnlite.models import LeNet  # noqa: E402
-
 
 N_BATCHES = 8
 
@@ -66,8 +66,13 @@ def nnlite_runner(batch):
     initial = {k: v.clone() for k, v in model.state_dict().items()}
     xs, ys = make_data(batch)
     batches = [(nl.from_numpy(x), nl.from_numpy(y)) for x, y in zip(xs, ys)]
-    return Runner(model, initial, lambda: optim.SGD(model.parameters(), lr=0.01, momentum=0.9),
-                  nn.CrossEntropyLoss(), batches), model
+    return Runner(
+        model,
+        initial,
+        lambda: optim.SGD(model.parameters(), lr=0.01, momentum=0.9),
+        nn.CrossEntropyLoss(),
+        batches,
+    ), model
 
 
 def torch_runner(batch, nl_model):
@@ -97,8 +102,13 @@ def torch_runner(batch, nl_model):
     initial = {k: torch.from_numpy(v.numpy().copy()) for k, v in nl_model.state_dict().items()}
     xs, ys = make_data(batch)
     batches = [(torch.from_numpy(x), torch.from_numpy(y)) for x, y in zip(xs, ys)]
-    return Runner(model, initial, lambda: torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9),
-                  tnn.CrossEntropyLoss(), batches)
+    return Runner(
+        model,
+        initial,
+        lambda: torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9),
+        tnn.CrossEntropyLoss(),
+        batches,
+    )
 
 
 def _block_size(runner, seconds, blocks, max_steps):
@@ -145,7 +155,9 @@ def main(argv=None):
     parser.add_argument("--batches", type=int, nargs="+", default=[4, 64, 256])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seconds", type=float, default=1.5, help="timing budget per measurement")
-    parser.add_argument("--profile", action="store_true", help="cProfile nnlite's step at the first batch size")
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile nnlite's step at the first batch size"
+    )
     args = parser.parse_args(argv)
     try:
         import torch
@@ -156,6 +168,7 @@ def main(argv=None):
     if args.profile:
         import cProfile
         import pstats
+
         set_threads(args.threads[0], torch)
         runner, _ = nnlite_runner(args.batches[0])
         for _ in range(20):
@@ -180,9 +193,12 @@ def main(argv=None):
             runner, model = nnlite_runner(batch)
             if torch is not None:
                 ours, theirs = time_runners([runner, torch_runner(batch, model)], 2 * args.seconds)
-                print(f"{threads:>7} {batch:>6} {ours:>10.3f} {theirs:>9.3f} {theirs / ours:>11.2f}x", flush=True)
+                print(
+                    f"{threads:>7} {batch:>6} {ours:>10.3f} {theirs:>9.3f} {theirs / ours:>11.2f}x",
+                    flush=True,
+                )
             else:
-                ours, = time_runners([runner], args.seconds)
+                (ours,) = time_runners([runner], args.seconds)
                 print(f"{threads:>7} {batch:>6} {ours:>10.3f} {'-':>9} {'-':>12}", flush=True)
 
 

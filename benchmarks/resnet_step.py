@@ -20,6 +20,7 @@ Usage:
     python benchmarks/resnet_step.py [--batches 8 16 128] [--threads 1 2] [--modes train finetune]
                                      [--seconds 3] [--profile] [--run nnlite|torch --steps 5]
 """
+
 import argparse
 import os
 import sys
@@ -29,10 +30,11 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from lenet_step import Runner, set_threads, time_runners  # noqa: E402
+
 import nnlite as nl  # noqa: E402
 from nnlite import nn, optim  # noqa: E402
 from nnlite.models import resnet18  # noqa: E402
-from lenet_step import Runner, set_threads, time_runners  # noqa: E402
 
 N_BATCHES = 8  # lenet_step.Runner cycles through 8 batches
 
@@ -55,8 +57,13 @@ def nnlite_runner(batch, mode):
     initial = {k: v.clone() for k, v in model.state_dict().items()}
     xs, ys = make_data(batch)
     batches = [(nl.from_numpy(x), nl.from_numpy(y)) for x, y in zip(xs, ys)]
-    runner = Runner(model, initial, lambda: optim.SGD(trained.parameters(), lr=0.01, momentum=0.9),
-                    nn.CrossEntropyLoss(), batches)
+    runner = Runner(
+        model,
+        initial,
+        lambda: optim.SGD(trained.parameters(), lr=0.01, momentum=0.9),
+        nn.CrossEntropyLoss(),
+        batches,
+    )
     return runner, model
 
 
@@ -74,7 +81,9 @@ def torch_resnet18(torch):
             self.bn2 = tnn.BatchNorm2d(cout)
             self.downsample = None
             if stride != 1 or cin != cout:
-                self.downsample = tnn.Sequential(tnn.Conv2d(cin, cout, 1, stride, bias=False), tnn.BatchNorm2d(cout))
+                self.downsample = tnn.Sequential(
+                    tnn.Conv2d(cin, cout, 1, stride, bias=False), tnn.BatchNorm2d(cout)
+                )
 
         def forward(self, x):
             out = self.relu(self.bn1(self.conv1(x)))
@@ -91,7 +100,11 @@ def torch_resnet18(torch):
             self.maxpool = tnn.MaxPool2d(3, 2, 1)
             widths = [(64, 64, 1), (64, 128, 2), (128, 256, 2), (256, 512, 2)]
             for i, (cin, cout, stride) in enumerate(widths, 1):
-                setattr(self, f"layer{i}", tnn.Sequential(Block(cin, cout, stride), Block(cout, cout, 1)))
+                setattr(
+                    self,
+                    f"layer{i}",
+                    tnn.Sequential(Block(cin, cout, stride), Block(cout, cout, 1)),
+                )
             self.avgpool = tnn.AdaptiveAvgPool2d((1, 1))
             self.fc = tnn.Linear(512, 10)
 
@@ -115,13 +128,19 @@ def torch_runner(batch, mode, nl_model):
     initial = {k: torch.from_numpy(v.numpy().copy()) for k, v in nl_model.state_dict().items()}
     xs, ys = make_data(batch)
     batches = [(torch.from_numpy(x), torch.from_numpy(y)) for x, y in zip(xs, ys)]
-    return Runner(model, initial, lambda: torch.optim.SGD(trained.parameters(), lr=0.01, momentum=0.9),
-                  torch.nn.CrossEntropyLoss(), batches)
+    return Runner(
+        model,
+        initial,
+        lambda: torch.optim.SGD(trained.parameters(), lr=0.01, momentum=0.9),
+        torch.nn.CrossEntropyLoss(),
+        batches,
+    )
 
 
 def profile(batch, mode, threads, torch):
     import cProfile
     import pstats
+
     set_threads(threads, torch)
     runner, _ = nnlite_runner(batch, mode)
     for _ in range(3):
@@ -148,21 +167,33 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batches", type=int, nargs="+", default=[8, 16, 128])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--modes", nargs="+", choices=["train", "finetune"], default=["train", "finetune"])
-    parser.add_argument("--seconds", type=float, default=3.0, help="timing budget per framework and row")
+    parser.add_argument(
+        "--modes", nargs="+", choices=["train", "finetune"], default=["train", "finetune"]
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=3.0, help="timing budget per framework and row"
+    )
     parser.add_argument("--blocks", type=int, default=5, help="interleaved timed blocks per row")
-    parser.add_argument("--profile", action="store_true", help="cProfile nnlite's step at the first batch, mode, threads")
-    parser.add_argument("--run", choices=["nnlite", "torch"], help="only run --steps steps of one framework")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="cProfile nnlite's step at the first batch, mode, threads",
+    )
+    parser.add_argument(
+        "--run", choices=["nnlite", "torch"], help="only run --steps steps of one framework"
+    )
     parser.add_argument("--steps", type=int, default=5)
     args = parser.parse_args(argv)
     torch = None
-    if args.run != "nnlite":   # nnlite alone: keep PyTorch's libraries out of its memory figures
+    if args.run != "nnlite":  # nnlite alone: keep PyTorch's libraries out of its memory figures
         try:
             import torch
         except ImportError:
             print("PyTorch is not installed: timing nnlite only")
     if args.run:
-        return run_steps(args.run, args.batches[0], args.modes[0], args.threads[0], args.steps, torch)
+        return run_steps(
+            args.run, args.batches[0], args.modes[0], args.threads[0], args.steps, torch
+        )
     if args.profile:
         return profile(args.batches[0], args.modes[0], args.threads[0], torch)
 
@@ -177,9 +208,15 @@ def main(argv=None):
             for batch in args.batches:
                 runner, model = nnlite_runner(batch, mode)
                 runners = [runner] if torch is None else [runner, torch_runner(batch, mode, model)]
-                times = time_runners(runners, args.seconds * len(runners), blocks=args.blocks, max_steps=20)
+                times = time_runners(
+                    runners, args.seconds * len(runners), blocks=args.blocks, max_steps=20
+                )
                 results[mode, threads, batch] = times
-                theirs = f"{times[1]:>9.1f} {times[0] / times[1]:>11.2f}x" if torch else f"{'-':>9} {'-':>12}"
+                theirs = (
+                    f"{times[1]:>9.1f} {times[0] / times[1]:>11.2f}x"
+                    if torch
+                    else f"{'-':>9} {'-':>12}"
+                )
                 print(f"{mode:>8} {threads:>7} {batch:>6} {times[0]:>10.1f} {theirs}", flush=True)
     if 1 in args.threads and 2 in args.threads:
         print("\nspeedup of 2 threads over 1 (time on 1 / time on 2)")

@@ -12,6 +12,7 @@ and the median of the per-step ratios nnlite/PyTorch (below 1: nnlite is faster)
 Usage:
     python benchmarks/sequence_models.py [--seconds 2.0] [--only lstm gpt dcgan]
 """
+
 import argparse
 import os
 import statistics
@@ -53,6 +54,7 @@ def lstm_lm(lib):
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 0.25)
         opt.step()
+
     return step
 
 
@@ -65,13 +67,20 @@ def gpt(lib):
             super().__init__()
             self.ln_1, self.ln_2 = nn.LayerNorm(n_embd), nn.LayerNorm(n_embd)
             self.c_attn, self.c_proj = nn.Linear(n_embd, 3 * n_embd), nn.Linear(n_embd, n_embd)
-            self.mlp = nn.Sequential(nn.Linear(n_embd, 4 * n_embd), nn.GELU(), nn.Linear(4 * n_embd, n_embd))
+            self.mlp = nn.Sequential(
+                nn.Linear(n_embd, 4 * n_embd), nn.GELU(), nn.Linear(4 * n_embd, n_embd)
+            )
 
         def forward(self, x):
             b, t, c = x.shape
             q, k, v = self.c_attn(self.ln_1(x)).split(c, dim=2)
             heads = [z.view(b, t, n_head, c // n_head).transpose(1, 2) for z in (q, k, v)]
-            y = F.scaled_dot_product_attention(*heads, is_causal=True).transpose(1, 2).contiguous().view(b, t, c)
+            y = (
+                F.scaled_dot_product_attention(*heads, is_causal=True)
+                .transpose(1, 2)
+                .contiguous()
+                .view(b, t, c)
+            )
             x = x + self.c_proj(y)
             return x + self.mlp(self.ln_2(x))
 
@@ -98,17 +107,32 @@ def gpt(lib):
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
+
     return step
 
 
 def dcgan(lib):
     nn = lib.nn
-    g = nn.Sequential(nn.ConvTranspose2d(100, 256, 7, 1, 0, bias=False), nn.BatchNorm2d(256), nn.ReLU(True),
-                      nn.ConvTranspose2d(256, 128, 4, 2, 1, bias=False), nn.BatchNorm2d(128), nn.ReLU(True),
-                      nn.ConvTranspose2d(128, 1, 4, 2, 1, bias=False), nn.Tanh())
-    d = nn.Sequential(nn.Conv2d(1, 64, 4, 2, 1, bias=False), nn.LeakyReLU(0.2, True),
-                      nn.Conv2d(64, 128, 4, 2, 1, bias=False), nn.BatchNorm2d(128), nn.LeakyReLU(0.2, True),
-                      nn.Conv2d(128, 1, 7, 1, 0, bias=False), nn.Sigmoid(), nn.Flatten(0))
+    g = nn.Sequential(
+        nn.ConvTranspose2d(100, 256, 7, 1, 0, bias=False),
+        nn.BatchNorm2d(256),
+        nn.ReLU(True),
+        nn.ConvTranspose2d(256, 128, 4, 2, 1, bias=False),
+        nn.BatchNorm2d(128),
+        nn.ReLU(True),
+        nn.ConvTranspose2d(128, 1, 4, 2, 1, bias=False),
+        nn.Tanh(),
+    )
+    d = nn.Sequential(
+        nn.Conv2d(1, 64, 4, 2, 1, bias=False),
+        nn.LeakyReLU(0.2, True),
+        nn.Conv2d(64, 128, 4, 2, 1, bias=False),
+        nn.BatchNorm2d(128),
+        nn.LeakyReLU(0.2, True),
+        nn.Conv2d(128, 1, 7, 1, 0, bias=False),
+        nn.Sigmoid(),
+        nn.Flatten(0),
+    )
     opt_g = lib.optim.Adam(g.parameters(), lr=2e-4, betas=(0.5, 0.999))
     opt_d = lib.optim.Adam(d.parameters(), lr=2e-4, betas=(0.5, 0.999))
     criterion = nn.BCELoss()
@@ -126,12 +150,15 @@ def dcgan(lib):
         opt_g.zero_grad()
         criterion(d(fake), ones).backward()
         opt_g.step()
+
     return step
 
 
-MODELS = {"lstm": ("LSTM language model, seq 35 x batch 20", lstm_lm),
-          "gpt": ("GPT 4x128, block 64 x batch 16", gpt),
-          "dcgan": ("DCGAN G+D, 28x28 x batch 64", dcgan)}
+MODELS = {
+    "lstm": ("LSTM language model, seq 35 x batch 20", lstm_lm),
+    "gpt": ("GPT 4x128, block 64 x batch 16", gpt),
+    "dcgan": ("DCGAN G+D, 28x28 x batch 64", dcgan),
+}
 
 
 def time_paired(steps, seconds):
@@ -155,12 +182,15 @@ def time_paired(steps, seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="timed seconds per model and framework")
+    parser.add_argument(
+        "--seconds", type=float, default=2.0, help="timed seconds per model and framework"
+    )
     parser.add_argument("--only", nargs="*", choices=list(MODELS), default=list(MODELS))
     args = parser.parse_args()
     nl.set_num_threads(1)
     try:
         import torch
+
         torch.set_num_threads(1)
     except ImportError:
         torch = None

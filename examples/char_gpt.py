@@ -5,6 +5,7 @@ weight decay on the matrices only, gradient clipping, and sampling with top-k an
 
     python examples/char_gpt.py input.txt --steps 2000
 """
+
 import argparse
 import math
 import os
@@ -31,9 +32,16 @@ class CausalSelfAttention(nn.Module):
     def forward(self, x):
         batch, length, channels = x.shape
         q, k, v = self.c_attn(x).split(channels, dim=2)
-        heads = lambda t: t.view(batch, length, self.n_head, channels // self.n_head).transpose(1, 2)  # noqa: E731
-        y = F.scaled_dot_product_attention(heads(q), heads(k), heads(v), is_causal=True,
-                                           dropout_p=self.dropout if self.training else 0.0)
+        heads = lambda t: t.view(batch, length, self.n_head, channels // self.n_head).transpose(
+            1, 2
+        )  # noqa: E731
+        y = F.scaled_dot_product_attention(
+            heads(q),
+            heads(k),
+            heads(v),
+            is_causal=True,
+            dropout_p=self.dropout if self.training else 0.0,
+        )
         y = y.transpose(1, 2).contiguous().view(batch, length, channels)
         return self.resid_dropout(self.c_proj(y))
 
@@ -44,8 +52,12 @@ class Block(nn.Module):
         self.ln_1 = nn.LayerNorm(n_embd)
         self.attn = CausalSelfAttention(n_embd, n_head, dropout)
         self.ln_2 = nn.LayerNorm(n_embd)
-        self.mlp = nn.Sequential(nn.Linear(n_embd, 4 * n_embd), nn.GELU(), nn.Linear(4 * n_embd, n_embd),
-                                 nn.Dropout(dropout))
+        self.mlp = nn.Sequential(
+            nn.Linear(n_embd, 4 * n_embd),
+            nn.GELU(),
+            nn.Linear(4 * n_embd, n_embd),
+            nn.Dropout(dropout),
+        )
 
     def forward(self, x):
         x = x + self.attn(self.ln_1(x))
@@ -64,7 +76,11 @@ class GPT(nn.Module):
         self.lm_head = nn.Linear(n_embd, vocab_size, bias=False)
         for name, p in self.named_parameters():
             if p.ndim == 2:
-                nn.init.normal_(p, 0.0, 0.02 / (math.sqrt(2 * n_layer) if name.endswith("c_proj.weight") else 1.0))
+                nn.init.normal_(
+                    p,
+                    0.0,
+                    0.02 / (math.sqrt(2 * n_layer) if name.endswith("c_proj.weight") else 1.0),
+                )
             elif name.endswith("bias"):
                 nn.init.zeros_(p)
 
@@ -74,21 +90,32 @@ class GPT(nn.Module):
         for block in self.blocks:
             x = block(x)
         logits = self.lm_head(self.ln_f(x))
-        loss = None if targets is None else F.cross_entropy(logits.view(-1, logits.shape[-1]), targets.view(-1))
+        loss = (
+            None
+            if targets is None
+            else F.cross_entropy(logits.view(-1, logits.shape[-1]), targets.view(-1))
+        )
         return logits, loss
 
     def optimizer(self, lr, weight_decay):
         """AdamW with weight decay on the matrices of Linear layers only (not biases, norms, embeddings)."""
-        decay = [p for name, p in self.named_parameters() if p.ndim >= 2 and not name.startswith(("wte", "wpe"))]
+        decay = [
+            p
+            for name, p in self.named_parameters()
+            if p.ndim >= 2 and not name.startswith(("wte", "wpe"))
+        ]
         decay_ids = {id(p) for p in decay}
         no_decay = [p for p in self.parameters() if id(p) not in decay_ids]
-        groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+        groups = [
+            {"params": decay, "weight_decay": weight_decay},
+            {"params": no_decay, "weight_decay": 0.0},
+        ]
         return nl.optim.AdamW(groups, lr=lr, betas=(0.9, 0.95))
 
     @nl.no_grad()
     def generate(self, idx, max_new_tokens, temperature=1.0, top_k=None):
         for _ in range(max_new_tokens):
-            logits, _ = self(idx[:, -self.block_size:])
+            logits, _ = self(idx[:, -self.block_size :])
             logits = logits[:, -1, :] / temperature
             if top_k is not None:
                 threshold = logits.topk(min(top_k, logits.shape[-1])).values[:, -1:]
@@ -120,28 +147,34 @@ def main(argv=None):
         text = f.read()
     chars = sorted(set(text))
     if len(text) <= args.block_size + 1:
-        parser.error(f"{args.text}: the text has {len(text)} characters; it needs more than --block-size "
-                     f"({args.block_size}) + 1")
+        parser.error(
+            f"{args.text}: the text has {len(text)} characters; it needs more than --block-size "
+            f"({args.block_size}) + 1"
+        )
     stoi = {c: i for i, c in enumerate(chars)}
     data = np.array([stoi[c] for c in text], dtype=np.int64)
     nl.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     model = GPT(len(chars), args.block_size, args.n_layer, args.n_head, args.n_embd, args.dropout)
     optimizer = model.optimizer(args.lr, args.weight_decay)
-    print(f"{len(text)} characters, vocabulary {len(chars)}, {sum(p.numel() for p in model.parameters())} parameters")
+    print(
+        f"{len(text)} characters, vocabulary {len(chars)}, {sum(p.numel() for p in model.parameters())} parameters"
+    )
 
     start = time.perf_counter()
     for step in range(1, args.steps + 1):
         offsets = rng.integers(0, len(data) - args.block_size - 1, args.batch_size)
-        x = nl.tensor(np.stack([data[o:o + args.block_size] for o in offsets]))
-        y = nl.tensor(np.stack([data[o + 1:o + 1 + args.block_size] for o in offsets]))
+        x = nl.tensor(np.stack([data[o : o + args.block_size] for o in offsets]))
+        y = nl.tensor(np.stack([data[o + 1 : o + 1 + args.block_size] for o in offsets]))
         _, loss = model(x, y)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
         if step % args.log_every == 0 or step == 1:
-            print(f"step {step}: loss {loss.item():.4f} ({(time.perf_counter() - start) / step * 1000:.0f} ms/step)")
+            print(
+                f"step {step}: loss {loss.item():.4f} ({(time.perf_counter() - start) / step * 1000:.0f} ms/step)"
+            )
         if step % args.sample_every == 0 or step == args.steps:
             model.eval()
             prompt = nl.tensor([[int(data[0])]])

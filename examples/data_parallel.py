@@ -7,6 +7,7 @@ batch. With ``--workers 4`` a batch of 30 runs as 8, 8, 8 and 6 rows, and the la
     python examples/data_parallel.py              # 2 workers
     python examples/data_parallel.py --workers 4  # the tutorial's output
 """
+
 import argparse
 import os
 import sys
@@ -26,7 +27,6 @@ data_size = 100
 
 
 class RandomDataset(Dataset):
-
     def __init__(self, size, length):
         self.len = length
         self.data = nl.randn(length, size)
@@ -47,8 +47,7 @@ class Model(nn.Module):
 
     def forward(self, input):
         output = self.fc(input)
-        print("\tIn Model: input size", input.size(),
-              "output size", output.size())
+        print("\tIn Model: input size", input.size(), "output size", output.size())
 
         return output
 
@@ -58,8 +57,9 @@ def main():
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     args = parser.parse_args()
 
-    rand_loader = DataLoader(dataset=RandomDataset(input_size, data_size),
-                             batch_size=batch_size, shuffle=True)
+    rand_loader = DataLoader(
+        dataset=RandomDataset(input_size, data_size), batch_size=batch_size, shuffle=True
+    )
 
     model = Model(input_size, output_size)
     if args.workers > 1:
@@ -71,8 +71,7 @@ def main():
         for data in rand_loader:
             input = data
             output = model(input)
-            print("Outside: input size", input.size(),
-                  "output_size", output.size())
+            print("Outside: input size", input.size(), "output_size", output.size())
 
 
 if __name__ == "__main__":

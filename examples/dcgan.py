@@ -4,6 +4,7 @@ Saves a grid of generated images as a PNG after every epoch (Pillow needed: pip 
 
     python examples/dcgan.py --data /usr/share/datasets/fashion-mnist --epochs 5
 """
+
 import argparse
 import os
 import sys
@@ -21,9 +22,15 @@ class Generator(nn.Module):
     def __init__(self, nz=100, ngf=64):
         super().__init__()
         self.main = nn.Sequential(
-            nn.ConvTranspose2d(nz, ngf * 4, 7, 1, 0, bias=False), nn.BatchNorm2d(ngf * 4), nn.ReLU(True),   # 7x7
-            nn.ConvTranspose2d(ngf * 4, ngf * 2, 4, 2, 1, bias=False), nn.BatchNorm2d(ngf * 2), nn.ReLU(True),  # 14
-            nn.ConvTranspose2d(ngf * 2, 1, 4, 2, 1, bias=False), nn.Tanh())                                    # 28
+            nn.ConvTranspose2d(nz, ngf * 4, 7, 1, 0, bias=False),
+            nn.BatchNorm2d(ngf * 4),
+            nn.ReLU(True),  # 7x7
+            nn.ConvTranspose2d(ngf * 4, ngf * 2, 4, 2, 1, bias=False),
+            nn.BatchNorm2d(ngf * 2),
+            nn.ReLU(True),  # 14
+            nn.ConvTranspose2d(ngf * 2, 1, 4, 2, 1, bias=False),
+            nn.Tanh(),
+        )  # 28
 
     def forward(self, z):
         return self.main(z)
@@ -33,9 +40,14 @@ class Discriminator(nn.Module):
     def __init__(self, ndf=64):
         super().__init__()
         self.main = nn.Sequential(
-            nn.Conv2d(1, ndf, 4, 2, 1, bias=False), nn.LeakyReLU(0.2, inplace=True),                         # 14
-            nn.Conv2d(ndf, ndf * 2, 4, 2, 1, bias=False), nn.BatchNorm2d(ndf * 2), nn.LeakyReLU(0.2, inplace=True),
-            nn.Conv2d(ndf * 2, 1, 7, 1, 0, bias=False), nn.Sigmoid())                                         # 1
+            nn.Conv2d(1, ndf, 4, 2, 1, bias=False),
+            nn.LeakyReLU(0.2, inplace=True),  # 14
+            nn.Conv2d(ndf, ndf * 2, 4, 2, 1, bias=False),
+            nn.BatchNorm2d(ndf * 2),
+            nn.LeakyReLU(0.2, inplace=True),
+            nn.Conv2d(ndf * 2, 1, 7, 1, 0, bias=False),
+            nn.Sigmoid(),
+        )  # 1
 
     def forward(self, x):
         return self.main(x).view(-1)
@@ -59,14 +71,19 @@ def main(argv=None):
     parser.add_argument("--ngf", type=int, default=64)
     parser.add_argument("--ndf", type=int, default=64)
     parser.add_argument("--lr", type=float, default=2e-4)
-    parser.add_argument("--max-steps", type=int, default=0, help="stop each epoch after this many steps (0: all)")
+    parser.add_argument(
+        "--max-steps", type=int, default=0, help="stop each epoch after this many steps (0: all)"
+    )
     parser.add_argument("--out", default="dcgan_samples", help="folder for the sample grids")
     parser.add_argument("--seed", type=int, default=999)
     args = parser.parse_args(argv)
 
     nl.manual_seed(args.seed)
-    data = datasets.FashionMNIST(args.data, train=True, transform=transforms.Compose(
-        [transforms.ToTensor(), transforms.Normalize((0.5,), (0.5,))]))
+    data = datasets.FashionMNIST(
+        args.data,
+        train=True,
+        transform=transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.5,), (0.5,))]),
+    )
     loader = DataLoader(data, batch_size=args.batch_size, shuffle=True, drop_last=True)
     generator, discriminator = Generator(args.nz, args.ngf), Discriminator(args.ndf)
     generator.apply(weights_init)
@@ -85,7 +102,9 @@ def main(argv=None):
             # discriminator: real images up, generated ones down
             opt_d.zero_grad()
             fake = generator(nl.randn(batch, args.nz, 1, 1))
-            loss_d = criterion(discriminator(real), ones) + criterion(discriminator(fake.detach()), zeros)
+            loss_d = criterion(discriminator(real), ones) + criterion(
+                discriminator(fake.detach()), zeros
+            )
             loss_d.backward()
             opt_d.step()
             # generator: make the discriminator call its images real
@@ -94,8 +113,10 @@ def main(argv=None):
             loss_g.backward()
             opt_g.step()
             if step % 100 == 1:
-                print(f"[{epoch}/{args.epochs}][{step}/{len(loader)}] loss_D {loss_d.item():.4f} "
-                      f"loss_G {loss_g.item():.4f} ({(time.perf_counter() - start) / step * 1000:.0f} ms/step)")
+                print(
+                    f"[{epoch}/{args.epochs}][{step}/{len(loader)}] loss_D {loss_d.item():.4f} "
+                    f"loss_G {loss_g.item():.4f} ({(time.perf_counter() - start) / step * 1000:.0f} ms/step)"
+                )
             if args.max_steps and step >= args.max_steps:
                 break
         with nl.no_grad():

@@ -8,6 +8,7 @@ ImageNet statistics the weights were trained with.
     python examples/finetune_pretrained.py --weights resnet18.safetensors --dataset fashion_mnist \\
         --data /usr/share/datasets/fashion-mnist --epochs 1
 """
+
 import argparse
 import os
 import sys
@@ -25,15 +26,19 @@ IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
 def build_data(name, root, train):
     steps = [transforms.ToTensor()]
     if name == "fashion_mnist":  # grayscale: the backbone expects three channels
-        steps.append(transforms.Lambda(lambda img: img.expand(3, -1, -1) if img.ndim == 3 else img.expand(-1, 3, -1, -1)))
+        steps.append(
+            transforms.Lambda(
+                lambda img: img.expand(3, -1, -1) if img.ndim == 3 else img.expand(-1, 3, -1, -1)
+            )
+        )
     steps.append(transforms.Normalize(IMAGENET_MEAN, IMAGENET_STD))
     dataset_class = {"cifar10": datasets.CIFAR10, "fashion_mnist": datasets.FashionMNIST}[name]
     return dataset_class(root, train=train, transform=transforms.Compose(steps))
 
 
 def build_model(weights, num_classes):
-    model = nl.models.resnet18(weights=weights)   # the published 1000-class network
-    model.requires_grad_(False)                    # freeze the backbone ...
+    model = nl.models.resnet18(weights=weights)  # the published 1000-class network
+    model.requires_grad_(False)  # freeze the backbone ...
     model.fc = nn.Linear(model.fc.in_features, num_classes)  # ... and give it a new, trainable head
     return model
 
@@ -52,27 +57,41 @@ def evaluate(model, loader, max_batches):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--weights", required=True, help="torchvision-layout ResNet-18 weights (.pth, .safetensors, .npz)")
+    parser.add_argument(
+        "--weights",
+        required=True,
+        help="torchvision-layout ResNet-18 weights (.pth, .safetensors, .npz)",
+    )
     parser.add_argument("--dataset", choices=["cifar10", "fashion_mnist"], default="cifar10")
-    parser.add_argument("--data", default="./data", help="dataset folder (CIFAR-10 python batches or IDX files)")
+    parser.add_argument(
+        "--data", default="./data", help="dataset folder (CIFAR-10 python batches or IDX files)"
+    )
     parser.add_argument("--epochs", type=int, default=1)
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--lr", type=float, default=0.01)
-    parser.add_argument("--max-steps", type=int, default=0, help="stop each epoch after this many steps (0: all)")
-    parser.add_argument("--out", default="finetuned_resnet18.pth", help="where to save the finetuned state dict")
+    parser.add_argument(
+        "--max-steps", type=int, default=0, help="stop each epoch after this many steps (0: all)"
+    )
+    parser.add_argument(
+        "--out", default="finetuned_resnet18.pth", help="where to save the finetuned state dict"
+    )
     args = parser.parse_args(argv)
 
     nl.manual_seed(0)
-    train_loader = DataLoader(build_data(args.dataset, args.data, True), batch_size=args.batch_size, shuffle=True)
+    train_loader = DataLoader(
+        build_data(args.dataset, args.data, True), batch_size=args.batch_size, shuffle=True
+    )
     test_loader = DataLoader(build_data(args.dataset, args.data, False), batch_size=args.batch_size)
     model = build_model(args.weights, num_classes=10)
     trainable = [p for p in model.parameters() if p.requires_grad]
-    print(f"trainable parameters: {sum(p.numel() for p in trainable)} of {sum(p.numel() for p in model.parameters())}")
+    print(
+        f"trainable parameters: {sum(p.numel() for p in trainable)} of {sum(p.numel() for p in model.parameters())}"
+    )
     optimizer = nl.optim.SGD(trainable, lr=args.lr, momentum=0.9)
     criterion = nn.CrossEntropyLoss()
 
     for epoch in range(1, args.epochs + 1):
-        model.eval()        # the frozen backbone keeps its batch-norm statistics
+        model.eval()  # the frozen backbone keeps its batch-norm statistics
         model.fc.train()
         start, seen = time.perf_counter(), 0
         for step, (images, labels) in enumerate(train_loader, 1):

@@ -5,6 +5,7 @@ in Wikitext-2 or Penn Treebank). Truncated back-propagation through time over ``
 
     python examples/lstm_lm.py data/wikitext-2 --epochs 6
 """
+
 import argparse
 import math
 import os
@@ -24,8 +25,10 @@ class Corpus:
 
     def __init__(self, folder):
         self.word_to_id = {}
-        self.train, self.valid, self.test = (self._tokenize(os.path.join(folder, f"{name}.txt"))
-                                             for name in ("train", "valid", "test"))
+        self.train, self.valid, self.test = (
+            self._tokenize(os.path.join(folder, f"{name}.txt"))
+            for name in ("train", "valid", "test")
+        )
 
     def _tokenize(self, path):
         if not os.path.isfile(path):
@@ -41,7 +44,7 @@ class Corpus:
 def batchify(ids, batch_size):
     """(steps, batch) columns of consecutive text, dropping the remainder."""
     steps = len(ids) // batch_size
-    return ids[:steps * batch_size].reshape(batch_size, steps).T.copy()
+    return ids[: steps * batch_size].reshape(batch_size, steps).T.copy()
 
 
 class RNNModel(nn.Module):
@@ -74,7 +77,7 @@ def evaluate(model, data, bptt, criterion, batch):
     with nl.no_grad():
         for i in range(0, data.shape[0] - 1, bptt):
             n = min(bptt, data.shape[0] - 1 - i)
-            x, y = nl.tensor(data[i:i + n]), nl.tensor(data[i + 1:i + 1 + n])
+            x, y = nl.tensor(data[i : i + n]), nl.tensor(data[i + 1 : i + 1 + n])
             output, hidden = model(x, hidden)
             total += n * criterion(output.view(-1, output.shape[-1]), y.reshape(-1)).item()
     return total / max(data.shape[0] - 1, 1)
@@ -93,7 +96,9 @@ def main(argv=None):
     parser.add_argument("--bptt", type=int, default=35)
     parser.add_argument("--dropout", type=float, default=0.2)
     parser.add_argument("--tied", action="store_true")
-    parser.add_argument("--max-steps", type=int, default=0, help="stop each epoch after this many steps (0: all)")
+    parser.add_argument(
+        "--max-steps", type=int, default=0, help="stop each epoch after this many steps (0: all)"
+    )
     parser.add_argument("--log-interval", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1111)
     args = parser.parse_args(argv)
@@ -101,7 +106,9 @@ def main(argv=None):
     nl.manual_seed(args.seed)
     corpus = Corpus(args.data)
     train, valid = batchify(corpus.train, args.batch_size), batchify(corpus.valid, 10)
-    model = RNNModel(len(corpus.word_to_id), args.emsize, args.nhid, args.nlayers, args.dropout, args.tied)
+    model = RNNModel(
+        len(corpus.word_to_id), args.emsize, args.nhid, args.nlayers, args.dropout, args.tied
+    )
     criterion = nn.CrossEntropyLoss()
     lr, best = args.lr, None
     for epoch in range(1, args.epochs + 1):
@@ -109,7 +116,7 @@ def main(argv=None):
         hidden, start, total = model.init_hidden(args.batch_size), time.perf_counter(), 0.0
         for step, i in enumerate(range(0, train.shape[0] - 1, args.bptt), 1):
             n = min(args.bptt, train.shape[0] - 1 - i)
-            x, y = nl.tensor(train[i:i + n]), nl.tensor(train[i + 1:i + 1 + n])
+            x, y = nl.tensor(train[i : i + n]), nl.tensor(train[i + 1 : i + 1 + n])
             hidden = tuple(h.detach() for h in hidden)  # truncate the graph at the batch boundary
             model.zero_grad()
             output, hidden = model(x, hidden)
@@ -122,12 +129,16 @@ def main(argv=None):
             total += loss.item()
             if step % args.log_interval == 0 or step == 1:
                 elapsed = (time.perf_counter() - start) * 1000 / step
-                print(f"| epoch {epoch:3d} | step {step:5d} | lr {lr:5.2f} | ms/batch {elapsed:6.1f} | "
-                      f"loss {loss.item():5.2f} | ppl {math.exp(loss.item()):8.2f}")
+                print(
+                    f"| epoch {epoch:3d} | step {step:5d} | lr {lr:5.2f} | ms/batch {elapsed:6.1f} | "
+                    f"loss {loss.item():5.2f} | ppl {math.exp(loss.item()):8.2f}"
+                )
             if args.max_steps and step >= args.max_steps:
                 break
         val_loss = evaluate(model, valid, args.bptt, criterion, 10)
-        print(f"| end of epoch {epoch:3d} | valid loss {val_loss:5.2f} | valid ppl {math.exp(val_loss):8.2f}")
+        print(
+            f"| end of epoch {epoch:3d} | valid loss {val_loss:5.2f} | valid ppl {math.exp(val_loss):8.2f}"
+        )
         if best is None or val_loss < best:
             best = val_loss
         else:

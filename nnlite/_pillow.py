@@ -6,13 +6,16 @@ def import_pillow(purpose):
     try:
         from PIL import Image
     except ImportError:
-        raise ImportError(f"{purpose} needs Pillow, which is not installed: pip install 'nnlite[vision]' "
-                          f"(or pip install Pillow)") from None
+        raise ImportError(
+            f"{purpose} needs Pillow, which is not installed: pip install 'nnlite[vision]' "
+            f"(or pip install Pillow)"
+        ) from None
     return Image
 
 
 def is_pil_image(obj):
     """True for a PIL image (without importing Pillow when it is not loaded already)."""
     import sys
+
     image = sys.modules.get("PIL.Image")
     return image is not None and isinstance(obj, image.Image)

@@ -5,10 +5,17 @@ them on a machine without an accelerator, so that
 
 picks the CPU.
 """
+
 from .device import check_device
 
-__all__ = ["is_available", "current_accelerator", "device_count", "current_device_index", "set_device_index",
-           "synchronize"]
+__all__ = [
+    "is_available",
+    "current_accelerator",
+    "device_count",
+    "current_device_index",
+    "set_device_index",
+    "synchronize",
+]
 
 
 def is_available():

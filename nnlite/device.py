@@ -6,8 +6,28 @@ turns a request for another device into a clear error.
 """
 
 # The device types PyTorch 2.13 parses, in the order its error message lists them.
-_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
-                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+_DEVICE_TYPES = (
+    "cpu",
+    "cuda",
+    "ipu",
+    "xpu",
+    "mkldnn",
+    "opengl",
+    "opencl",
+    "ideep",
+    "hip",
+    "ve",
+    "fpga",
+    "maia",
+    "xla",
+    "lazy",
+    "vulkan",
+    "mps",
+    "meta",
+    "hpu",
+    "mtia",
+    "privateuseone",
+)
 
 
 class device:
@@ -39,22 +59,30 @@ class device:
             # a bare ordinal means "this index on the current accelerator": there is none
             raise RuntimeError("Cannot access accelerator device when none is available.")
         if not isinstance(type, str):
-            raise TypeError(f"device() received an invalid combination of arguments - got ({type.__class__.__name__})")
+            raise TypeError(
+                f"device() received an invalid combination of arguments - got ({type.__class__.__name__})"
+            )
         name, _, ordinal = type.partition(":")
         if name not in _DEVICE_TYPES:
-            raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device "
-                               f"string: {type}")
+            raise RuntimeError(
+                f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device "
+                f"string: {type}"
+            )
         if ordinal:
             if index is not None:
-                raise RuntimeError(f"type (string) must not include an index because index was passed "
-                                   f"explicitly: {type}")
+                raise RuntimeError(
+                    f"type (string) must not include an index because index was passed "
+                    f"explicitly: {type}"
+                )
             if not ordinal.isdigit():
                 raise RuntimeError(f"Invalid device string: '{type}'")
             index = int(ordinal)
         if index is not None:
             if isinstance(index, bool) or not isinstance(index, int):
-                raise TypeError(f"device(): argument 'index' (position 2) must be int, not "
-                                f"{index.__class__.__name__}")
+                raise TypeError(
+                    f"device(): argument 'index' (position 2) must be int, not "
+                    f"{index.__class__.__name__}"
+                )
             if index < 0:
                 raise RuntimeError("Device index must not be negative")
         self._type, self._index = name, index
@@ -106,8 +134,10 @@ def check_device(d):
     if not isinstance(d, device):
         d = device(d)
     if d._type != "cpu":
-        raise RuntimeError(f"nnlite runs on the CPU only; device '{d}' is not available "
-                           f"(use nl.device('cpu'): nl.cuda.is_available() is False)")
+        raise RuntimeError(
+            f"nnlite runs on the CPU only; device '{d}' is not available "
+            f"(use nl.device('cpu'): nl.cuda.is_available() is False)"
+        )
 
 
 def set_default_device(device):

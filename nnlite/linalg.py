@@ -4,6 +4,7 @@ Example:
     >>> nl.linalg.norm(nl.tensor([3., 4.]))
     tensor(5.)
 """
+
 __all__ = ["norm", "vector_norm", "matrix_norm"]
 
 
@@ -15,7 +16,9 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
     """The Frobenius norm over the two dimensions ``dim`` (other orders are not supported)."""
     if ord != "fro":
-        raise RuntimeError(f"linalg.matrix_norm: ord={ord!r} is not supported by nnlite (only 'fro')")
+        raise RuntimeError(
+            f"linalg.matrix_norm: ord={ord!r} is not supported by nnlite (only 'fro')"
+        )
     return A.norm("fro", dim, keepdim, dtype=dtype)
 
 

@@ -8,6 +8,7 @@ give each layer's time. The first pass only warms up (numba kernels compile, cac
 
 The module is named ``model_summary`` so that ``nl.summary`` stays the function.
 """
+
 import math
 import time
 
@@ -56,11 +57,20 @@ class LayerRow:
         return "False" if self.trainable_params == 0 else "Partial"
 
     def to_dict(self):
-        return {"name": self.name, "type": self.type, "depth": self.depth,
-                "output_shape": None if self.output_shape is None else list(self.output_shape),
-                "params": self.params, "trainable_params": self.trainable_params,
-                "frozen_params": self.frozen_params, "trainable": self.trainable, "mult_adds": self.mult_adds,
-                "forward_ms": self.forward_ms, "backward_ms": self.backward_ms, "shared": self.shared}
+        return {
+            "name": self.name,
+            "type": self.type,
+            "depth": self.depth,
+            "output_shape": None if self.output_shape is None else list(self.output_shape),
+            "params": self.params,
+            "trainable_params": self.trainable_params,
+            "frozen_params": self.frozen_params,
+            "trainable": self.trainable,
+            "mult_adds": self.mult_adds,
+            "forward_ms": self.forward_ms,
+            "backward_ms": self.backward_ms,
+            "shared": self.shared,
+        }
 
 
 class ModelSummary:
@@ -83,12 +93,19 @@ class ModelSummary:
             setattr(self, key, value)
 
     def to_dict(self):
-        return {"model": self.model_name, "input_shapes": [list(s) for s in self.input_shapes],
-                "layers": [row.to_dict() for row in self.layers], "total_params": self.total_params,
-                "trainable_params": self.trainable_params, "frozen_params": self.frozen_params,
-                "total_mult_adds": self.total_mult_adds, "param_bytes": self.param_bytes,
-                "input_bytes": self.input_bytes, "activation_bytes": self.activation_bytes,
-                "timed": self.timed}
+        return {
+            "model": self.model_name,
+            "input_shapes": [list(s) for s in self.input_shapes],
+            "layers": [row.to_dict() for row in self.layers],
+            "total_params": self.total_params,
+            "trainable_params": self.trainable_params,
+            "frozen_params": self.frozen_params,
+            "total_mult_adds": self.total_mult_adds,
+            "param_bytes": self.param_bytes,
+            "input_bytes": self.input_bytes,
+            "activation_bytes": self.activation_bytes,
+            "timed": self.timed,
+        }
 
     def __repr__(self):
         return self.table()
@@ -96,38 +113,70 @@ class ModelSummary:
     __str__ = __repr__
 
     def table(self):
-        header = ["Layer (name)", "Type", "Output Shape", "Param #", "Trainable", "Mult-Adds", "Fwd ms", "Bwd ms"]
-        body = [[_tree_name(row), row.type, _shape_text(row.output_shape), _count(row), row.trainable,
-                 _int_or_dash(row.mult_adds), _ms(row.forward_ms), _ms(row.backward_ms)] for row in self.layers]
+        header = [
+            "Layer (name)",
+            "Type",
+            "Output Shape",
+            "Param #",
+            "Trainable",
+            "Mult-Adds",
+            "Fwd ms",
+            "Bwd ms",
+        ]
+        body = [
+            [
+                _tree_name(row),
+                row.type,
+                _shape_text(row.output_shape),
+                _count(row),
+                row.trainable,
+                _int_or_dash(row.mult_adds),
+                _ms(row.forward_ms),
+                _ms(row.backward_ms),
+            ]
+            for row in self.layers
+        ]
         widths = [max(len(r[i]) for r in [header] + body) for i in range(len(header))]
 
         def line(cells):  # names and types to the left, figures to the right
-            return "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+            return "  ".join(
+                c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
+            ).rstrip()
 
         rule = "=" * max(len(line(header)), 60)
         mb = 1 / 1e6
         out = [rule, line(header), rule] + [line(r) for r in body] + [rule]
         frozen = [row.name for row in self.layers if row.trainable == "False"]
-        out += [f"Total params: {self.total_params:,}",
-                f"Trainable params: {self.trainable_params:,}",
-                f"Non-trainable (frozen) params: {self.frozen_params:,}",
-                f"Total mult-adds: {self.total_mult_adds:,}",
-                rule,
-                f"Input size (MB): {self.input_bytes * mb:.2f}",
-                f"Forward pass outputs size (MB): {self.activation_bytes * mb:.2f}",
-                f"Params size (MB): {self.param_bytes * mb:.2f}",
-                rule]
+        out += [
+            f"Total params: {self.total_params:,}",
+            f"Trainable params: {self.trainable_params:,}",
+            f"Non-trainable (frozen) params: {self.frozen_params:,}",
+            f"Total mult-adds: {self.total_mult_adds:,}",
+            rule,
+            f"Input size (MB): {self.input_bytes * mb:.2f}",
+            f"Forward pass outputs size (MB): {self.activation_bytes * mb:.2f}",
+            f"Params size (MB): {self.param_bytes * mb:.2f}",
+            rule,
+        ]
         if frozen:
             out.insert(-1, "Frozen layers: " + ", ".join(frozen))
         if self.timed:
-            out.insert(-1, "Times: the fastest of the timed passes on this CPU (a parent's time includes its children)")
+            out.insert(
+                -1,
+                "Times: the fastest of the timed passes on this CPU (a parent's time includes its children)",
+            )
         return "\n".join(out)
 
 
 def _tree_name(row):
     if row.depth == 0:
         return row.name
-    return "  " * (row.depth - 1) + "└─" + row.name.rsplit(".", 1)[-1] + (" (shared)" if row.shared else "")
+    return (
+        "  " * (row.depth - 1)
+        + "└─"
+        + row.name.rsplit(".", 1)[-1]
+        + (" (shared)" if row.shared else "")
+    )
 
 
 def _shape_text(shape):
@@ -192,8 +241,10 @@ def _make_inputs(input_size, input_data, dtypes):
     if len(dtypes) != len(sizes):
         raise ValueError(f"summary: {len(dtypes)} dtypes for {len(sizes)} inputs")
     gen = np.random.default_rng(0)  # nnlite's own generator is left untouched
-    return [nl.tensor(gen.standard_normal(tuple(int(d) for d in s)).astype(np.float32)).to(dt)
-            for s, dt in zip(sizes, dtypes)]
+    return [
+        nl.tensor(gen.standard_normal(tuple(int(d) for d in s)).astype(np.float32)).to(dt)
+        for s, dt in zip(sizes, dtypes)
+    ]
 
 
 class _Recorder:
@@ -281,8 +332,12 @@ def summary(model, input_size=None, input_data=None, dtypes=None, depth=3, timin
         for p, g in grads:  # the timing passes' gradients are not the caller's
             p.grad = g
     shown = [row for row in rows if row.depth <= depth]
-    return ModelSummary(type(model).__name__, shown, _totals(model, rows, inputs, timed, mult_adds),
-                        [tuple(x.shape) for x in inputs])
+    return ModelSummary(
+        type(model).__name__,
+        shown,
+        _totals(model, rows, inputs, timed, mult_adds),
+        [tuple(x.shape) for x in inputs],
+    )
 
 
 def _rows(model, calls, names, depth):
@@ -311,7 +366,9 @@ def _rows(model, calls, names, depth):
     for i, row in enumerate(rows):
         if row.depth == depth:
             prefix = row.name + "."
-            row.mult_adds += sum(r.mult_adds for r in rows[i + 1:] if r.depth > depth and r.name.startswith(prefix))
+            row.mult_adds += sum(
+                r.mult_adds for r in rows[i + 1 :] if r.depth > depth and r.name.startswith(prefix)
+            )
     return rows, total_mult_adds
 
 
@@ -353,6 +410,7 @@ def _time_layers(model, rec, rows, inputs, repeats):
 def _stamp(arrived, key):
     def hook(grad):
         arrived.setdefault(key, time.perf_counter())
+
     return hook
 
 
@@ -360,9 +418,13 @@ def _totals(model, rows, inputs, timed, mult_adds):
     params = list(model.parameters())  # shared parameters once
     trainable = sum(int(p.numel()) for p in params if p.requires_grad)
     total = sum(int(p.numel()) for p in params)
-    return {"total_params": total, "trainable_params": trainable, "frozen_params": total - trainable,
-            "total_mult_adds": mult_adds,
-            "param_bytes": sum(int(p.numel()) * p.element_size() for p in params),
-            "input_bytes": sum(int(x.numel()) * x.element_size() for x in inputs),
-            "activation_bytes": sum(r.output_bytes for r in rows if r.depth > 0),
-            "timed": bool(timed)}
+    return {
+        "total_params": total,
+        "trainable_params": trainable,
+        "frozen_params": total - trainable,
+        "total_mult_adds": mult_adds,
+        "param_bytes": sum(int(p.numel()) * p.element_size() for p in params),
+        "input_bytes": sum(int(x.numel()) * x.element_size() for x in inputs),
+        "activation_bytes": sum(r.output_bytes for r in rows if r.depth > 0),
+        "timed": bool(timed),
+    }

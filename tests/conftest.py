@@ -1,4 +1,5 @@
 """Shared test settings: nnlite's generator and numpy's are seeded before every test."""
+
 import numpy as np
 import pytest
 

@@ -1,6 +1,7 @@
 """Device idioms of PyTorch scripts on a CPU-only framework: nl.device, nl.cuda, nl.backends,
 nl.accelerator, moving tensors and modules, device= on creation functions, out=, inference_mode,
 the legacy constructors and Variable."""
+
 import pickle
 import warnings
 
@@ -12,14 +13,17 @@ from nnlite import nn
 
 
 # ---------------------------------------------------------------------- nl.device
-@pytest.mark.parametrize("args,text,string", [
-    (("cpu",), "device(type='cpu')", "cpu"),
-    (("cpu", 0), "device(type='cpu', index=0)", "cpu:0"),
-    (("cpu:1",), "device(type='cpu', index=1)", "cpu:1"),
-    (("cuda",), "device(type='cuda')", "cuda"),
-    (("cuda:1",), "device(type='cuda', index=1)", "cuda:1"),
-    (("mps",), "device(type='mps')", "mps"),
-])
+@pytest.mark.parametrize(
+    "args,text,string",
+    [
+        (("cpu",), "device(type='cpu')", "cpu"),
+        (("cpu", 0), "device(type='cpu', index=0)", "cpu:0"),
+        (("cpu:1",), "device(type='cpu', index=1)", "cpu:1"),
+        (("cuda",), "device(type='cuda')", "cuda"),
+        (("cuda:1",), "device(type='cuda', index=1)", "cuda:1"),
+        (("mps",), "device(type='mps')", "mps"),
+    ],
+)
 def test_device_repr_str_type_index(args, text, string):
     d = nl.device(*args)
     assert repr(d) == text and str(d) == string
@@ -37,15 +41,22 @@ def test_device_equality_is_by_type_and_index():
     assert len({nl.device("cpu"), nl.device("cpu"), nl.device("cpu", 0)}) == 2
 
 
-@pytest.mark.parametrize("args,error,message", [
-    (("foo",), RuntimeError, "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
-                             "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of "
-                             "device string: foo"),
-    (("cpu", -1), RuntimeError, "Device index must not be negative"),
-    (("cuda", "x"), TypeError, "device(): argument 'index' (position 2) must be int, not str"),
-    (("cuda:x",), RuntimeError, "Invalid device string: 'cuda:x'"),
-    ((3,), RuntimeError, "Cannot access accelerator device when none is available."),
-])
+@pytest.mark.parametrize(
+    "args,error,message",
+    [
+        (
+            ("foo",),
+            RuntimeError,
+            "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
+            "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of "
+            "device string: foo",
+        ),
+        (("cpu", -1), RuntimeError, "Device index must not be negative"),
+        (("cuda", "x"), TypeError, "device(): argument 'index' (position 2) must be int, not str"),
+        (("cuda:x",), RuntimeError, "Invalid device string: 'cuda:x'"),
+        ((3,), RuntimeError, "Cannot access accelerator device when none is available."),
+    ],
+)
 def test_device_errors_are_pytorchs(args, error, message):
     with pytest.raises(error) as info:
         nl.device(*args)
@@ -87,7 +98,11 @@ def test_the_device_lines_of_pytorch_scripts_pick_the_cpu():
 
 # ---------------------------------------------------------------------- nl.cuda, nl.backends, nl.accelerator
 def test_cuda_queries_and_seeding():
-    assert nl.cuda.is_available() is False and nl.cuda.device_count() == 0 and not nl.cuda.is_initialized()
+    assert (
+        nl.cuda.is_available() is False
+        and nl.cuda.device_count() == 0
+        and not nl.cuda.is_initialized()
+    )
     state = nl.get_rng_state()
     nl.cuda.manual_seed(1)
     nl.cuda.manual_seed_all(1)
@@ -95,8 +110,15 @@ def test_cuda_queries_and_seeding():
     assert nl.get_rng_state() == state  # nnlite's own generator is not touched
 
 
-@pytest.mark.parametrize("call", [lambda: nl.cuda.set_device(0), lambda: nl.cuda.set_device("cuda:1"),
-                                  lambda: nl.cuda.current_device(), lambda: nl.cuda.synchronize()])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: nl.cuda.set_device(0),
+        lambda: nl.cuda.set_device("cuda:1"),
+        lambda: nl.cuda.current_device(),
+        lambda: nl.cuda.synchronize(),
+    ],
+)
 def test_cuda_calls_that_need_a_gpu_raise(call):
     with pytest.raises(RuntimeError, match="nnlite runs on the CPU only"):
         call()
@@ -104,7 +126,9 @@ def test_cuda_calls_that_need_a_gpu_raise(call):
 
 def test_backends_flags_are_settable_and_report_not_available():
     cudnn = nl.backends.cudnn
-    assert cudnn.benchmark is False and cudnn.deterministic is False and cudnn.is_available() is False
+    assert (
+        cudnn.benchmark is False and cudnn.deterministic is False and cudnn.is_available() is False
+    )
     try:
         cudnn.benchmark = True
         cudnn.deterministic = True
@@ -117,7 +141,9 @@ def test_backends_flags_are_settable_and_report_not_available():
 
 def test_accelerator_index_calls_raise_as_pytorch_without_accelerator():
     for call in (nl.accelerator.current_device_index, nl.accelerator.synchronize):
-        with pytest.raises(RuntimeError, match="Cannot access accelerator device when none is available."):
+        with pytest.raises(
+            RuntimeError, match="Cannot access accelerator device when none is available."
+        ):
             call()
 
 
@@ -136,7 +162,9 @@ def test_tensor_device_methods():
     assert t.to("cpu", non_blocking=True) is t
     converted = t.to(nl.device("cpu"), nl.float64, non_blocking=True)
     assert converted.dtype == nl.float64 and converted.tolist() == [1.0, 1.0]
-    with pytest.raises(RuntimeError, match="nnlite runs on the CPU only; device 'cuda' is not available"):
+    with pytest.raises(
+        RuntimeError, match="nnlite runs on the CPU only; device 'cuda' is not available"
+    ):
         t.cuda()
 
 
@@ -144,23 +172,42 @@ def test_module_device_methods():
     model = nn.Linear(2, 3)
     assert model.to(nl.device("cpu")) is model and model.cpu() is model
     assert model.to("cpu", non_blocking=True) is model
-    for move in (lambda: model.cuda(), lambda: model.to("cuda"), lambda: model.to(nl.device("mps"))):
+    for move in (
+        lambda: model.cuda(),
+        lambda: model.to("cuda"),
+        lambda: model.to(nl.device("mps")),
+    ):
         with pytest.raises(RuntimeError, match="nnlite runs on the CPU only"):
             move()
 
 
 CREATION = [
-    lambda d: nl.tensor([1.0], device=d), lambda d: nl.as_tensor([1.0], device=d),
-    lambda d: nl.zeros(2, device=d), lambda d: nl.ones(2, device=d), lambda d: nl.empty(2, device=d),
-    lambda d: nl.full((2,), 1.0, device=d), lambda d: nl.rand(2, device=d), lambda d: nl.randn(2, device=d),
-    lambda d: nl.randint(0, 3, (2,), device=d), lambda d: nl.randperm(3, device=d),
-    lambda d: nl.arange(3, device=d), lambda d: nl.linspace(0, 1, 3, device=d), lambda d: nl.eye(2, device=d),
-    lambda d: nl.zeros_like(nl.ones(2), device=d), lambda d: nl.ones_like(nl.ones(2), device=d),
-    lambda d: nl.empty_like(nl.ones(2), device=d), lambda d: nl.rand_like(nl.ones(2), device=d),
-    lambda d: nl.randn_like(nl.ones(2), device=d), lambda d: nl.full_like(nl.ones(2), 3.0, device=d),
-    lambda d: nl.ones(2).new_tensor([1.0], device=d), lambda d: nl.ones(2).new_zeros(2, device=d),
-    lambda d: nl.ones(2).new_ones(2, device=d), lambda d: nl.ones(2).new_full((2,), 3.0, device=d),
-    lambda d: nl.ones(2).new_empty(2, device=d), lambda d: nn.Linear(2, 2, device=d), lambda d: nn.Conv2d(1, 1, 1, device=d),
+    lambda d: nl.tensor([1.0], device=d),
+    lambda d: nl.as_tensor([1.0], device=d),
+    lambda d: nl.zeros(2, device=d),
+    lambda d: nl.ones(2, device=d),
+    lambda d: nl.empty(2, device=d),
+    lambda d: nl.full((2,), 1.0, device=d),
+    lambda d: nl.rand(2, device=d),
+    lambda d: nl.randn(2, device=d),
+    lambda d: nl.randint(0, 3, (2,), device=d),
+    lambda d: nl.randperm(3, device=d),
+    lambda d: nl.arange(3, device=d),
+    lambda d: nl.linspace(0, 1, 3, device=d),
+    lambda d: nl.eye(2, device=d),
+    lambda d: nl.zeros_like(nl.ones(2), device=d),
+    lambda d: nl.ones_like(nl.ones(2), device=d),
+    lambda d: nl.empty_like(nl.ones(2), device=d),
+    lambda d: nl.rand_like(nl.ones(2), device=d),
+    lambda d: nl.randn_like(nl.ones(2), device=d),
+    lambda d: nl.full_like(nl.ones(2), 3.0, device=d),
+    lambda d: nl.ones(2).new_tensor([1.0], device=d),
+    lambda d: nl.ones(2).new_zeros(2, device=d),
+    lambda d: nl.ones(2).new_ones(2, device=d),
+    lambda d: nl.ones(2).new_full((2,), 3.0, device=d),
+    lambda d: nl.ones(2).new_empty(2, device=d),
+    lambda d: nn.Linear(2, 2, device=d),
+    lambda d: nn.Conv2d(1, 1, 1, device=d),
     lambda d: nn.BatchNorm2d(2, device=d),
 ]
 
@@ -175,24 +222,24 @@ def test_creation_functions_take_device(make):
 
 # ---------------------------------------------------------------------- out=
 def test_out_argument_of_the_tensor_tutorial():
-    tensor = nl.tensor([[1., 2.], [3., 4.]])
+    tensor = nl.tensor([[1.0, 2.0], [3.0, 4.0]])
     y3 = nl.empty(2, 2)
     assert nl.matmul(tensor, tensor.T, out=y3) is y3
     assert y3.tolist() == (tensor @ tensor.T).tolist()
     z3 = nl.empty(2, 2)
     nl.mul(tensor, tensor, out=z3)
-    assert z3.tolist() == [[1., 4.], [9., 16.]]
+    assert z3.tolist() == [[1.0, 4.0], [9.0, 16.0]]
     result = nl.empty(2, 2)
     nl.add(tensor, tensor, out=result)
-    assert result.tolist() == [[2., 4.], [6., 8.]]
+    assert result.tolist() == [[2.0, 4.0], [6.0, 8.0]]
     nl.sub(tensor, 1, out=result)
-    assert result.tolist() == [[0., 1.], [2., 3.]]
+    assert result.tolist() == [[0.0, 1.0], [2.0, 3.0]]
     zeros = nl.ones(3)
     nl.zeros(3, out=zeros)
-    assert zeros.tolist() == [0., 0., 0.]
+    assert zeros.tolist() == [0.0, 0.0, 0.0]
     joined = nl.empty(4, 2)
     nl.cat([tensor, tensor], out=joined)
-    assert joined.tolist() == [[1., 2.], [3., 4.], [1., 2.], [3., 4.]]
+    assert joined.tolist() == [[1.0, 2.0], [3.0, 4.0], [1.0, 2.0], [3.0, 4.0]]
 
 
 def test_out_argument_shares_memory_and_bumps_the_version():
@@ -265,13 +312,22 @@ def test_legacy_typed_constructors():
         nl.FloatTensor(2.5)
     with pytest.raises(TypeError, match="expected"):
         nl.FloatTensor(nl.ones(2, dtype=nl.float64))
-    with pytest.raises(RuntimeError, match="legacy constructor expects device type: cpu but device type: cuda"):
+    with pytest.raises(
+        RuntimeError, match="legacy constructor expects device type: cpu but device type: cuda"
+    ):
         nl.FloatTensor([1.0], device="cuda")
 
 
 def test_legacy_constructors_match_torch():
     torch = pytest.importorskip("torch")
-    for name in ("FloatTensor", "LongTensor", "DoubleTensor", "IntTensor", "ByteTensor", "BoolTensor"):
+    for name in (
+        "FloatTensor",
+        "LongTensor",
+        "DoubleTensor",
+        "IntTensor",
+        "ByteTensor",
+        "BoolTensor",
+    ):
         ours = getattr(nl, name)([1, 0, 2])
         theirs = getattr(torch, name)([1, 0, 2])
         assert ours.tolist() == theirs.tolist() and str(ours.dtype)[7:] == str(theirs.dtype)[6:]

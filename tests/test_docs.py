@@ -3,6 +3,7 @@
 The tutorials' ```python blocks run top to bottom in one fresh namespace per page, as a reader
 would paste them, so a change to nnlite that breaks a tutorial fails here.
 """
+
 import importlib.util
 import os
 import re
@@ -48,8 +49,13 @@ def test_python_block_pattern_finds_fenced_code():
 
 def test_every_blitz_tutorial_has_code():
     pages = tutorial_pages()
-    for expected in ("tensors.md", "autograd.md", "neural-networks.md", "training-a-classifier.md",
-                     "data-parallel.md"):
+    for expected in (
+        "tensors.md",
+        "autograd.md",
+        "neural-networks.md",
+        "training-a-classifier.md",
+        "data-parallel.md",
+    ):
         assert expected in pages, f"docs/tutorials/{expected} has no ```python block"
 
 
@@ -68,13 +74,25 @@ def test_tutorial_code_runs(page, tmp_path, monkeypatch):
 def test_mkdocs_build_strict(tmp_path):
     missing = missing_site_packages()
     if missing:
-        pytest.skip(f"the documentation site needs {', '.join(missing)}: pip install -e \".[docs]\"")
+        pytest.skip(f'the documentation site needs {", ".join(missing)}: pip install -e ".[docs]"')
     site = tmp_path / "site"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([REPO, os.environ.get("PYTHONPATH", "")]),
-               NO_MKDOCS_2_WARNING="1")
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-                            cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([REPO, os.environ.get("PYTHONPATH", "")]),
+        NO_MKDOCS_2_WARNING="1",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, (
+        f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
+    )
     # The API reference is generated from the docstrings, not left empty.
     nn_page = (site / "api" / "nn" / "index.html").read_text(encoding="utf-8")
     assert "Conv2d" in nn_page and "CrossEntropyLoss" in nn_page

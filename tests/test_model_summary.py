@@ -1,4 +1,5 @@
 """nl.summary / Module.summary: the layer table of a model."""
+
 import numpy as np
 import pytest
 
@@ -17,14 +18,28 @@ def linear_params(fin, fout):
 def test_lenet_rows_counts_and_mult_adds():
     s = nl.summary(nl.models.LeNet(), input_size=(2, 3, 32, 32), timing=False)
     rows = {r.name: r for r in s.layers}
-    assert [r.name for r in s.layers] == ["LeNet", "conv1", "pool", "conv2", "pool", "fc1", "fc2", "fc3"]
+    assert [r.name for r in s.layers] == [
+        "LeNet",
+        "conv1",
+        "pool",
+        "conv2",
+        "pool",
+        "fc1",
+        "fc2",
+        "fc3",
+    ]
     assert rows["conv1"].type == "Conv2d" and rows["conv1"].output_shape == (2, 6, 28, 28)
     assert rows["conv2"].output_shape == (2, 16, 10, 10)
     assert rows["fc3"].output_shape == (2, 10)
     assert rows["conv1"].params == conv_params(3, 6, 5)
     assert rows["fc1"].params == linear_params(16 * 5 * 5, 120)
-    expected_total = (conv_params(3, 6, 5) + conv_params(6, 16, 5) + linear_params(400, 120)
-                      + linear_params(120, 84) + linear_params(84, 10))
+    expected_total = (
+        conv_params(3, 6, 5)
+        + conv_params(6, 16, 5)
+        + linear_params(400, 120)
+        + linear_params(120, 84)
+        + linear_params(84, 10)
+    )
     assert s.total_params == s.trainable_params == expected_total and s.frozen_params == 0
     # one dot product of length cin*k*k per output element; one of length fin per output of a Linear
     assert rows["conv1"].mult_adds == 2 * 6 * 28 * 28 * 3 * 25
@@ -57,7 +72,9 @@ def test_frozen_layers_are_marked_in_table_and_dict():
 
 
 def test_timing_measures_every_layer_and_leaves_the_model_as_it_was():
-    model = nn.Sequential(nn.Conv2d(1, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 6 * 6, 3))
+    model = nn.Sequential(
+        nn.Conv2d(1, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 6 * 6, 3)
+    )
     model.train()
     before = {k: v.numpy().copy() for k, v in model.state_dict().items()}
     s = nl.summary(model, input_size=(2, 1, 8, 8), repeats=2)
@@ -96,10 +113,22 @@ def test_input_data_and_bad_arguments():
 def test_shapes_and_counts_match_torch():
     torch = pytest.importorskip("torch")
     tnn = torch.nn
-    twin = tnn.Sequential(tnn.Conv2d(3, 8, 3, padding=1, stride=2), tnn.BatchNorm2d(8), tnn.ReLU(),
-                          tnn.MaxPool2d(2), tnn.Flatten(), tnn.Linear(8 * 4 * 4, 5))
-    model = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1, stride=2), nn.BatchNorm2d(8), nn.ReLU(),
-                          nn.MaxPool2d(2), nn.Flatten(), nn.Linear(8 * 4 * 4, 5))
+    twin = tnn.Sequential(
+        tnn.Conv2d(3, 8, 3, padding=1, stride=2),
+        tnn.BatchNorm2d(8),
+        tnn.ReLU(),
+        tnn.MaxPool2d(2),
+        tnn.Flatten(),
+        tnn.Linear(8 * 4 * 4, 5),
+    )
+    model = nn.Sequential(
+        nn.Conv2d(3, 8, 3, padding=1, stride=2),
+        nn.BatchNorm2d(8),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Flatten(),
+        nn.Linear(8 * 4 * 4, 5),
+    )
     shapes = []
     x = torch.zeros(2, 3, 16, 16)
     for layer in twin:
@@ -107,5 +136,7 @@ def test_shapes_and_counts_match_torch():
         shapes.append(tuple(x.shape))
     s = nl.summary(model, input_size=(2, 3, 16, 16), timing=False)
     assert [r.output_shape for r in s.layers[1:]] == shapes
-    assert [r.params for r in s.layers[1:]] == [sum(p.numel() for p in m.parameters()) for m in twin]
+    assert [r.params for r in s.layers[1:]] == [
+        sum(p.numel() for p in m.parameters()) for m in twin
+    ]
     assert s.total_params == sum(p.numel() for p in twin.parameters())

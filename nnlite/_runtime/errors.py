@@ -1,4 +1,5 @@
 """An exception raised in a worker process, carried to the parent with its formatted traceback."""
+
 import pickle
 import sys
 import traceback
@@ -37,8 +38,10 @@ class ExceptionWrapper:
 
     def exception(self):
         """The exception to raise in the parent: the worker's type when it can carry the text."""
-        msg = (f"Caught {self.exc_type.__name__} in {self.where}.\n"
-               f"Original traceback from the worker:\n{self.text}")
+        msg = (
+            f"Caught {self.exc_type.__name__} in {self.where}.\n"
+            f"Original traceback from the worker:\n{self.text}"
+        )
         if issubclass(self.exc_type, KeyError):
             return _KeyErrorMessage(msg)
         try:

@@ -3,6 +3,7 @@
 Used wherever a batch or a call's arguments cross a process boundary: a data-loader batch leaving
 a worker, DataParallel's inputs and outputs.
 """
+
 import collections.abc
 
 

@@ -1,4 +1,5 @@
 """Stopping worker processes and describing how one ended."""
+
 import signal
 import time
 

@@ -1,4 +1,5 @@
 """Seeding a worker process's random generators (nnlite's, numpy's global one and Python's)."""
+
 import random
 import sys
 

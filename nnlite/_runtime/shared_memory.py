@@ -7,6 +7,7 @@ the same memory. The file has no name, so nothing is ever left in ``/dev/shm``, 
 processes end: the memory returns to the system when the last process unmaps it (PyTorch's
 "file_descriptor" strategy).
 """
+
 import mmap
 import os
 import tempfile

@@ -4,13 +4,21 @@ One setting covers nnlite's numba kernels and numpy's BLAS, as ``torch.set_num_t
 Worker processes (data-loader workers, DataParallel replicas) run side by side, so each sizes its
 pools down before its first kernel.
 """
+
 import os
 import sys
 
 # Environment variables that fix the thread count of BLAS, OpenMP and numba in a process that has
 # not started them yet.
-THREAD_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
-                   "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS", "NUMBA_NUM_THREADS")
+THREAD_ENV_VARS = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "BLIS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+    "NUMBA_NUM_THREADS",
+)
 
 _threads = [None]
 
@@ -30,6 +38,7 @@ def configure_threading_layer():
     must happen before numba's pool starts, so ``set_num_threads`` calls it too.
     """
     import numba
+
     if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
         numba.config.THREADING_LAYER = "forksafe"
 
@@ -47,6 +56,7 @@ def set_num_threads(n):
     if n < 1:
         raise ValueError(f"set_num_threads expects a positive integer, got {n}")
     from threadpoolctl import threadpool_limits
+
     threadpool_limits(n)
     try:
         import numba
@@ -88,6 +98,7 @@ def limit_threads(threads, never_forks=False):
     set_thread_env(threads)
     try:
         from threadpoolctl import threadpool_limits
+
         threadpool_limits(threads)
     except Exception:  # noqa: BLE001  (threadpoolctl missing or unable to inspect a library)
         pass
@@ -96,10 +107,12 @@ def limit_threads(threads, never_forks=False):
         return  # NUMBA_NUM_THREADS in the environment applies when it is imported
     threads = min(threads, numba.config.NUMBA_NUM_THREADS)
     from numba.np.ufunc import parallel
+
     if not getattr(parallel, "_is_initialized", False):
         if never_forks and "NUMBA_THREADING_LAYER" not in os.environ:
             try:
                 from numba.np.ufunc import omppool  # noqa: F401  (fails without an OpenMP runtime)
+
                 numba.config.THREADING_LAYER = "omp"
             except ImportError:
                 pass

@@ -1,4 +1,5 @@
 """A worker's view of its parent: still alive, or gone (killed, crashed) so the worker should exit."""
+
 import os
 
 

@@ -1,4 +1,5 @@
 """``repr`` of tensors in PyTorch's format: ``tensor([[1., 0.], [0.5000, 2.]], requires_grad=True)``."""
+
 import math
 
 import numpy as np
@@ -63,7 +64,9 @@ def _summary_values(a):
     if a.size <= _THRESHOLD:
         return a
     if a.ndim == 1:
-        return np.concatenate([a[:_EDGEITEMS], a[-_EDGEITEMS:]]) if a.shape[0] > 2 * _EDGEITEMS else a
+        return (
+            np.concatenate([a[:_EDGEITEMS], a[-_EDGEITEMS:]]) if a.shape[0] > 2 * _EDGEITEMS else a
+        )
     parts = [_summary_values(a[i]) for i in _edge_indices(a.shape[0])]
     return np.concatenate([p.ravel() for p in parts])
 
@@ -80,17 +83,26 @@ def _tensor_str(a, indent, formatter, summarize):
     if a.ndim == 1:
         n = a.shape[0]
         if summarize and n > 2 * _EDGEITEMS:
-            items = [formatter.format(v) for v in a[:_EDGEITEMS]] + [" ..."] + \
-                    [formatter.format(v) for v in a[-_EDGEITEMS:]]
+            items = (
+                [formatter.format(v) for v in a[:_EDGEITEMS]]
+                + [" ..."]
+                + [formatter.format(v) for v in a[-_EDGEITEMS:]]
+            )
         else:
             items = [formatter.format(v) for v in a]
         per_line = max(1, int(math.floor((_LINEWIDTH - indent) / (formatter.max_width + 2))))
-        lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+        lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
         return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
     n = a.shape[0]
     if summarize and n > 2 * _EDGEITEMS:
-        rows = [_tensor_str(a[i], indent + 1, formatter, summarize) for i in range(_EDGEITEMS)] + ["..."] + \
-               [_tensor_str(a[i], indent + 1, formatter, summarize) for i in range(n - _EDGEITEMS, n)]
+        rows = (
+            [_tensor_str(a[i], indent + 1, formatter, summarize) for i in range(_EDGEITEMS)]
+            + ["..."]
+            + [
+                _tensor_str(a[i], indent + 1, formatter, summarize)
+                for i in range(n - _EDGEITEMS, n)
+            ]
+        )
     else:
         rows = [_tensor_str(a[i], indent + 1, formatter, summarize) for i in range(n)]
     separator = "," + "\n" * (a.ndim - 1) + " " * (indent + 1)

@@ -1,11 +1,12 @@
 """Tensor creation (``nl.tensor``, ``nl.zeros``, ``nl.randn`` ...) and joining (``nl.cat``, ``nl.stack``, ``nl.where``)."""
+
 import numpy as np
 
 from . import ops
 from .dtypes import from_numpy_dtype, to_numpy_dtype
 from .out_arg import write_out
 from .random import default_generator
-from .tensor import Tensor, _make, _as_array, _shape_arg, check_device, _INT_REQUIRES_GRAD
+from .tensor import _INT_REQUIRES_GRAD, Tensor, _as_array, _make, _shape_arg, check_device
 
 _F32 = np.dtype(np.float32)
 
@@ -80,6 +81,7 @@ def _filled(fill):
     def create(*size, dtype=None, device=None, requires_grad=False, out=None):
         result = _finish(fill(_shape_arg(size), _dtype_or(dtype)), requires_grad, device)
         return result if out is None else write_out(fill.__name__, result, out)
+
     return create
 
 
@@ -94,29 +96,50 @@ empty.__doc__ = "An uninitialised tensor of the given shape."
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     """A tensor of ``size`` filled with ``fill_value`` (dtype inferred from the value, as PyTorch)."""
     if dtype is None:
-        dtype = np.bool_ if isinstance(fill_value, bool) else np.int64 if isinstance(fill_value, int) else _F32
-    return _finish(np.full(_shape_arg((size,)), fill_value, dtype=to_numpy_dtype(dtype)), requires_grad, device)
+        dtype = (
+            np.bool_
+            if isinstance(fill_value, bool)
+            else np.int64
+            if isinstance(fill_value, int)
+            else _F32
+        )
+    return _finish(
+        np.full(_shape_arg((size,)), fill_value, dtype=to_numpy_dtype(dtype)), requires_grad, device
+    )
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
     """Uniform samples from [0, 1), from nnlite's generator (``nl.manual_seed``)."""
     gen = generator or default_generator
-    return _finish(gen.random(_shape_arg(size), dtype=np.float64).astype(_dtype_or(dtype)), requires_grad, device)
+    return _finish(
+        gen.random(_shape_arg(size), dtype=np.float64).astype(_dtype_or(dtype)),
+        requires_grad,
+        device,
+    )
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
     """Standard normal samples, from nnlite's generator."""
     gen = generator or default_generator
-    return _finish(gen.standard_normal(_shape_arg(size)).astype(_dtype_or(dtype)), requires_grad, device)
+    return _finish(
+        gen.standard_normal(_shape_arg(size)).astype(_dtype_or(dtype)), requires_grad, device
+    )
 
 
-def randint(low, high=None, size=None, dtype=None, device=None, requires_grad=False, generator=None):
+def randint(
+    low, high=None, size=None, dtype=None, device=None, requires_grad=False, generator=None
+):
     """Integers uniform in [low, high); ``randint(high, size)`` also works, as in PyTorch."""
     if size is None:
         low, high, size = 0, low, high
     gen = generator or default_generator
-    return _finish(gen.integers(low, high, size=_shape_arg((size,))).astype(_dtype_or(dtype, np.dtype(np.int64))),
-                   requires_grad, device)
+    return _finish(
+        gen.integers(low, high, size=_shape_arg((size,))).astype(
+            _dtype_or(dtype, np.dtype(np.int64))
+        ),
+        requires_grad,
+        device,
+    )
 
 
 def randperm(n, dtype=None, device=None, generator=None):
@@ -144,7 +167,13 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False):
 
 def _like(fill):
     def create(t, dtype=None, device=None, requires_grad=False, memory_format=None):
-        return fill(t.shape, dtype=t.dtype if dtype is None else dtype, device=device, requires_grad=requires_grad)
+        return fill(
+            t.shape,
+            dtype=t.dtype if dtype is None else dtype,
+            device=device,
+            requires_grad=requires_grad,
+        )
+
     return create
 
 
@@ -154,13 +183,22 @@ empty_like = _like(empty)
 rand_like = _like(rand)
 randn_like = _like(randn)
 zeros_like.__doc__ = "Zeros with ``t``'s shape and dtype (unless ``dtype`` is given)."
-ones_like.__doc__ = "Ones with ``t``'s shape and dtype (unless ``dtype`` is given): int64 stays int64."
-rand_like.__doc__ = "Uniform samples with ``t``'s shape; ``rand_like(x, dtype=nl.float32)`` for integer ``x``."
+ones_like.__doc__ = (
+    "Ones with ``t``'s shape and dtype (unless ``dtype`` is given): int64 stays int64."
+)
+rand_like.__doc__ = (
+    "Uniform samples with ``t``'s shape; ``rand_like(x, dtype=nl.float32)`` for integer ``x``."
+)
 
 
 def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
-    return full(t.shape, fill_value, dtype=t.dtype if dtype is None else dtype, device=device,
-                requires_grad=requires_grad)
+    return full(
+        t.shape,
+        fill_value,
+        dtype=t.dtype if dtype is None else dtype,
+        device=device,
+        requires_grad=requires_grad,
+    )
 
 
 def cat(tensors, dim=0, out=None):
@@ -196,7 +234,9 @@ def stack(tensors, dim=0, out=None):
 
 def _bad_dim(dim, nd):
     n = max(nd, 1)
-    raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    raise IndexError(
+        f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+    )
 
 
 def where(condition, input, other):

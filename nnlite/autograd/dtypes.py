@@ -1,4 +1,5 @@
 """nnlite's dtypes: thin named wrappers over numpy dtypes, printed as ``nnlite.float32``."""
+
 import builtins as _builtins
 
 import numpy as np
@@ -64,8 +65,10 @@ def from_numpy_dtype(np_dtype):
     try:
         return _FROM_NP[np_dtype]
     except KeyError:
-        raise TypeError(f"can't convert np.ndarray of type {np_dtype}. The only supported types are: "
-                        "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.") from None
+        raise TypeError(
+            f"can't convert np.ndarray of type {np_dtype}. The only supported types are: "
+            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        ) from None
 
 
 def to_numpy_dtype(d):
@@ -81,4 +84,3 @@ def to_numpy_dtype(d):
     if isinstance(d, str) and d in _NAMES:
         return _NAMES[d].np
     return np.dtype(d)
-

@@ -10,6 +10,7 @@ Gradients meeting at a node are summed out of place (an in-place ``+=`` would co
 that two inputs share, as ``Add`` hands the same one to both). A node whose incoming gradients
 are all ``None`` is skipped: ``None`` means zero and costs nothing.
 """
+
 import numpy as np
 
 from . import grad_mode
@@ -122,7 +123,9 @@ def _accumulate_array(tensor, g):
         tensor._grad = _op.make_tensor(old._data + g)
 
 
-def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None, allow_unused=False):
+def run_backward(
+    outputs, grad_outputs, retain_graph, create_graph, inputs=None, allow_unused=False
+):
     """Backpropagate ``grad_outputs`` (Tensors) from ``outputs``.
 
     Without ``inputs`` gradients accumulate into the ``.grad`` of leaves (``Tensor.backward``);
@@ -175,8 +178,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 for index, i in capture[node]:
                     g = grads[index] if grads is not None else None
                     results[i] = _op.make_tensor(g) if as_arrays and g is not None else g
-            run = grads is not None and (grads[0] is not None if len(grads) == 1
-                                         else any(g is not None for g in grads))
+            run = grads is not None and (
+                grads[0] is not None if len(grads) == 1 else any(g is not None for g in grads)
+            )
             if run and capture is not None and node not in execute:
                 run = False
             if not run:
@@ -188,8 +192,14 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     input_grads = (input_grads,)
                 if not retain_graph:
                     node._free()
-            elif (as_arrays and type(node) is AccumulateGrad and node._pre_hooks is None and node._hooks is None
-                  and node._post_accumulate_hooks is None and capture is None):
+            elif (
+                as_arrays
+                and type(node) is AccumulateGrad
+                and node._pre_hooks is None
+                and node._hooks is None
+                and node._post_accumulate_hooks is None
+                and capture is None
+            ):
                 _accumulate_array(node.variable, grads[0])  # a leaf without hooks, inlined
                 input_grads = None
             else:
@@ -219,8 +229,10 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     if inputs is not None:
         for i, r in enumerate(results):
             if r is None and not allow_unused:
-                raise RuntimeError("One of the differentiated Tensors appears to not have been used in the "
-                                   "graph. Set allow_unused=True if this is the desired behavior.")
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior."
+                )
             if r is not None and r.shape != inputs[i].shape:
                 results[i] = r.sum_to_size(inputs[i].shape)
         return tuple(results)
@@ -373,7 +385,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
     run_backward(tensors, grads, retain_graph, create_graph)
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False):
+def grad(
+    outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False
+):
     """Gradients of ``outputs`` with respect to ``inputs``; ``.grad`` fields are left untouched.
 
     Args:
@@ -398,7 +412,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _prepare_grads(outputs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
-    return run_backward(outputs, grads, retain_graph, create_graph, inputs=inputs, allow_unused=allow_unused)
+    return run_backward(
+        outputs, grads, retain_graph, create_graph, inputs=inputs, allow_unused=allow_unused
+    )
 
 
 def _prepare_grads(outputs, grad_outputs):
@@ -419,7 +435,9 @@ def _prepare_grads(outputs, grad_outputs):
         elif not isinstance(g, _op.Tensor):
             g = _op.make_tensor(np.asarray(g, dtype=out._data.dtype))
         elif g.shape != out.shape:
-            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
-                               f"has a shape of {out.shape}.")
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                f"has a shape of {out.shape}."
+            )
         result.append(g)
     return result

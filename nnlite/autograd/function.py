@@ -6,6 +6,7 @@ returns Tensor(s) and calls ``ctx.save_for_backward``) and ``backward(ctx, *grad
 ``ctx`` is the graph node of the call, an instance of the subclass's node class
 (``SquareBackward`` for ``Square``). nnlite's own ops use the ``Op`` base of ``autograd/op.py``.
 """
+
 import numpy as np
 
 from . import grad_mode
@@ -35,8 +36,10 @@ class FunctionNode(Node):
     def _run(self, grads):
         """Compute input gradients from output gradients (Tensors, one entry per output)."""
         if getattr(self, "_materialize", True) and any(g is None for g in grads):
-            grads = [_make(np.zeros(shape, dtype)) if g is None else g
-                     for g, (shape, dtype) in zip(grads, self._out_meta)]
+            grads = [
+                _make(np.zeros(shape, dtype)) if g is None else g
+                for g, (shape, dtype) in zip(grads, self._out_meta)
+            ]
         result = self._fn.backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
@@ -45,8 +48,10 @@ class FunctionNode(Node):
             if len(result) > n and all(r is None for r in result[n:]):
                 result = result[:n]
             else:
-                raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
-                                   f"(expected {n}, got {len(result)})")
+                raise RuntimeError(
+                    f"function {self.name()} returned an incorrect number of gradients "
+                    f"(expected {n}, got {len(result)})"
+                )
         return tuple(_check_gradient(self, i, g) for i, g in enumerate(result))
 
 
@@ -55,8 +60,10 @@ def _check_gradient(node, i, g):
     if g is None:
         return None
     if not isinstance(g, Tensor):
-        raise TypeError(f"function {node.name()} returned a gradient of type {type(g).__name__} at index {i}; "
-                        "expected a Tensor or None")
+        raise TypeError(
+            f"function {node.name()} returned a gradient of type {type(g).__name__} at index {i}; "
+            "expected a Tensor or None"
+        )
     shape = node._in_shapes[i]
     if shape is not None and g._data.shape != shape:
         try:
@@ -65,9 +72,11 @@ def _check_gradient(node, i, g):
             if g._data.shape != shape:
                 raise ValueError(shape)
         except ValueError:
-            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                               f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
-                               f"[{', '.join(map(str, shape))}]") from None
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
+                f"[{', '.join(map(str, shape))}]"
+            ) from None
     return g
 
 
@@ -94,7 +103,9 @@ class Function:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         # each Function gets a node class of its own, named as PyTorch names it
-        cls._node_cls = type(cls.__name__ + "Backward", (FunctionNode,), {"_fn": cls, "__slots__": ()})
+        cls._node_cls = type(
+            cls.__name__ + "Backward", (FunctionNode,), {"_fn": cls, "__slots__": ()}
+        )
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -138,7 +149,11 @@ def _apply_user_function(cls, args, params):
             o._output_nr = i
         results.append(o)
     if record:
-        ctx.next_functions = tuple(gradient_edge(a) if isinstance(a, Tensor) else (None, 0) for a in args)
-        ctx._out_meta = [(o.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32) for o in outs]
+        ctx.next_functions = tuple(
+            gradient_edge(a) if isinstance(a, Tensor) else (None, 0) for a in args
+        )
+        ctx._out_meta = [
+            (o.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32) for o in outs
+        ]
         ctx._in_shapes = [a._data.shape if isinstance(a, Tensor) else None for a in args]
     return results[0] if single else tuple(results)

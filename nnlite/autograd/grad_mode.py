@@ -3,6 +3,7 @@
 The state is one module-level list so that the hot path (``Op.apply``) reads it with a
 single index instead of a function call.
 """
+
 import functools
 
 # _state[0] is True when operations record a graph.
@@ -32,6 +33,7 @@ class _GradModeContext:
         def wrapper(*args, **kwargs):
             with self.__class__():
                 return fn(*args, **kwargs)
+
         return wrapper
 
 
@@ -89,6 +91,7 @@ class inference_mode(_GradModeContext):
         def wrapper(*args, **kwargs):
             with inference_mode(mode):
                 return fn(*args, **kwargs)
+
         return wrapper
 
 
@@ -128,4 +131,5 @@ class set_grad_enabled(_GradModeContext):
         def wrapper(*args, **kwargs):
             with set_grad_enabled(mode):
                 return fn(*args, **kwargs)
+
         return wrapper

@@ -1,4 +1,5 @@
 """Finite-difference checks of analytical gradients (first and second order), in float64."""
+
 import warnings
 
 import numpy as np
@@ -29,9 +30,17 @@ def _numerical_jacobian(fn, inputs, target, eps):
         for i in range(flat.size):
             original = flat[i]
             flat[i] = original + eps
-            plus = [o._data.astype(np.float64).ravel().copy() for o in _as_tuple(fn(*inputs)) if isinstance(o, Tensor)]
+            plus = [
+                o._data.astype(np.float64).ravel().copy()
+                for o in _as_tuple(fn(*inputs))
+                if isinstance(o, Tensor)
+            ]
             flat[i] = original - eps
-            minus = [o._data.astype(np.float64).ravel().copy() for o in _as_tuple(fn(*inputs)) if isinstance(o, Tensor)]
+            minus = [
+                o._data.astype(np.float64).ravel().copy()
+                for o in _as_tuple(fn(*inputs))
+                if isinstance(o, Tensor)
+            ]
             flat[i] = original
             columns.append(np.concatenate([(p - m) / (2 * eps) for p, m in zip(plus, minus)]))
     return np.stack(columns, axis=1) if columns else np.zeros((0, 0))
@@ -83,29 +92,40 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
         raise ValueError("gradcheck expects at least one input tensor to require gradient")
     for t in targets:
         if t.dtype.name != "float64":
-            warnings.warn(f"Input #{inputs.index(t)} requires gradient and is not a double precision floating "
-                          "point. This check will likely fail if all the inputs are not of double precision "
-                          "floating point.", UserWarning, stacklevel=2)
+            warnings.warn(
+                f"Input #{inputs.index(t)} requires gradient and is not a double precision floating "
+                "point. This check will likely fail if all the inputs are not of double precision "
+                "floating point.",
+                UserWarning,
+                stacklevel=2,
+            )
     analytical = _analytical_jacobian(func, inputs, targets)
     for j, t in enumerate(targets):
         numerical = _numerical_jacobian(func, inputs, t, eps)
         a = analytical[j]
         if a.shape != numerical.shape:
-            return _fail(raise_exception, f"Jacobian shape mismatch for input {j}: analytical {a.shape} vs "
-                                          f"numerical {numerical.shape}")
+            return _fail(
+                raise_exception,
+                f"Jacobian shape mismatch for input {j}: analytical {a.shape} vs "
+                f"numerical {numerical.shape}",
+            )
         bad = np.abs(a - numerical) > atol + rtol * np.abs(numerical)
         if bad.any():
             diff = np.abs(a - numerical)
             r, c = np.unravel_index(np.argmax(np.where(bad, diff, -1)), diff.shape)
-            return _fail(raise_exception,
-                         f"Jacobian mismatch for output 0 with respect to input {j}: worst at (output element "
-                         f"{r}, input element {c}): analytical {a[r, c]!r} vs numerical {numerical[r, c]!r} "
-                         f"(|diff| {diff[r, c]:.3g}; {int(bad.sum())} of {bad.size} entries outside "
-                         f"atol={atol}, rtol={rtol})\nnumerical:\n{numerical}\nanalytical:\n{a}")
+            return _fail(
+                raise_exception,
+                f"Jacobian mismatch for output 0 with respect to input {j}: worst at (output element "
+                f"{r}, input element {c}): analytical {a[r, c]!r} vs numerical {numerical[r, c]!r} "
+                f"(|diff| {diff[r, c]:.3g}; {int(bad.sum())} of {bad.size} entries outside "
+                f"atol={atol}, rtol={rtol})\nnumerical:\n{numerical}\nanalytical:\n{a}",
+            )
     return True
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+def gradgradcheck(
+    func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
+):
     """Check second-order gradients: ``gradcheck`` on the function (inputs, v) -> vᵀ·J(inputs).
 
     ``grad_outputs`` (the vectors v) are random float64 tensors when not given; they are
@@ -116,7 +136,10 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
     outputs = _differentiable_outputs(func, inputs)
     if grad_outputs is None:
         rng = np.random.default_rng(0)
-        grad_outputs = [_make(rng.standard_normal(o.shape).astype(o._data.dtype)).requires_grad_() for o in outputs]
+        grad_outputs = [
+            _make(rng.standard_normal(o.shape).astype(o._data.dtype)).requires_grad_()
+            for o in outputs
+        ]
     else:
         grad_outputs = list(_as_tuple(grad_outputs))
     n = len(inputs)
@@ -127,8 +150,15 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
             outs = _differentiable_outputs(func, ins)
             grads = autograd_grad(outs, targets, list(vs), create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
-    return gradcheck(first_order, tuple(inputs) + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception)
+
+    return gradcheck(
+        first_order,
+        tuple(inputs) + tuple(grad_outputs),
+        eps=eps,
+        atol=atol,
+        rtol=rtol,
+        raise_exception=raise_exception,
+    )
 
 
 def _fail(raise_exception, message):

@@ -6,6 +6,7 @@ gradients are listed where the node keeps them. A built-in op node does not reco
 shape, so a shape is shown where it is known: the drawn tensors, leaves, saved tensors and
 saved outputs.
 """
+
 import sys
 
 __all__ = ["DotGraph", "print_graph", "to_dot"]
@@ -25,17 +26,22 @@ class DotGraph(str):
         try:
             import graphviz
         except ImportError:
-            raise ImportError("rendering a graph needs the graphviz package: pip install 'nnlite[graph]' "
-                              "(and Graphviz's dot program, e.g. apt install graphviz)") from None
+            raise ImportError(
+                "rendering a graph needs the graphviz package: pip install 'nnlite[graph]' "
+                "(and Graphviz's dot program, e.g. apt install graphviz)"
+            ) from None
         path = os.fspath(path)
         suffix = os.path.splitext(path)[1]
         fmt = format or suffix.lstrip(".").lower() or "svg"
         try:
-            return graphviz.Source(str(self)).render(outfile=path if suffix else f"{path}.{fmt}", format=fmt,
-                                                     cleanup=True)
+            return graphviz.Source(str(self)).render(
+                outfile=path if suffix else f"{path}.{fmt}", format=fmt, cleanup=True
+            )
         except graphviz.ExecutableNotFound:
-            raise RuntimeError("rendering a graph needs Graphviz's dot program on the PATH "
-                               "(e.g. apt install graphviz, brew install graphviz)") from None
+            raise RuntimeError(
+                "rendering a graph needs Graphviz's dot program on the PATH "
+                "(e.g. apt install graphviz, brew install graphviz)"
+            ) from None
 
 
 def _tensors(t):
@@ -143,13 +149,17 @@ def to_dot(tensor, params=None, show_saved=True):
     roots = [t.grad_fn for t in outputs if t.grad_fn is not None]
     order, _ = _walk(roots)
     ident = {node: f"n{i}" for i, node in enumerate(order)}
-    lines = ["digraph backward {",
-             '  node [style=filled, shape=box, align=left, fontsize=10, height=0.2, fontname=monospace];',
-             '  graph [size="12,12", ranksep=0.2];']
+    lines = [
+        "digraph backward {",
+        "  node [style=filled, shape=box, align=left, fontsize=10, height=0.2, fontname=monospace];",
+        '  graph [size="12,12", ranksep=0.2];',
+    ]
     for node in order:
         name = node.name()
         if name == "AccumulateGrad":
-            lines.append(f"  {ident[node]} [label={_quote(_leaf_label(node, names))}, fillcolor=lightblue];")
+            lines.append(
+                f"  {ident[node]} [label={_quote(_leaf_label(node, names))}, fillcolor=lightblue];"
+            )
             continue
         label = name
         if show_saved:
@@ -158,9 +168,15 @@ def to_dot(tensor, params=None, show_saved=True):
                 label += "\nsaved: " + ", ".join(shapes)
         lines.append(f"  {ident[node]} [label={_quote(label)}, fillcolor=lightgrey];")
         for index, t in _retained(node):
-            note = f"retains grad {_shape(t.shape)}" + (f"\ngrad {_shape(t.grad.shape)}" if t.grad is not None else "")
-            lines.append(f"  {ident[node]}_r{index} [label={_quote(note)}, shape=note, fillcolor=lightyellow];")
-            lines.append(f"  {ident[node]} -> {ident[node]}_r{index} [style=dashed, arrowhead=none];")
+            note = f"retains grad {_shape(t.shape)}" + (
+                f"\ngrad {_shape(t.grad.shape)}" if t.grad is not None else ""
+            )
+            lines.append(
+                f"  {ident[node]}_r{index} [label={_quote(note)}, shape=note, fillcolor=lightyellow];"
+            )
+            lines.append(
+                f"  {ident[node]} -> {ident[node]}_r{index} [style=dashed, arrowhead=none];"
+            )
     for node in order:
         for child, _ in node.next_functions:
             if child is not None:
@@ -212,7 +228,9 @@ def print_graph(tensor, params=None, file=None):
     feeders = {node: [] for node in execution}
     for k, t in enumerate(outputs):
         if t.grad_fn is not None:
-            feeders[t.grad_fn].append(f"output {_shape(t.shape)}" if len(outputs) == 1 else f"output{k} {_shape(t.shape)}")
+            feeders[t.grad_fn].append(
+                f"output {_shape(t.shape)}" if len(outputs) == 1 else f"output{k} {_shape(t.shape)}"
+            )
     for node in execution:
         for child, _ in node.next_functions:
             if child is not None:
@@ -223,13 +241,27 @@ def print_graph(tensor, params=None, file=None):
             name = names.get(id(node.variable), "leaf")
             target = f"{name}.grad {_shape(node.variable.shape)}"
         else:
-            target = ", ".join(called(c) if c is not None else "None" for c, _ in node.next_functions) or "--"
+            target = (
+                ", ".join(called(c) if c is not None else "None" for c, _ in node.next_functions)
+                or "--"
+            )
         retained = ", ".join(f"retains grad {_shape(t.shape)}" for _, t in _retained(node))
-        rows.append((f"{step[node]}.", called(node), ", ".join(dict.fromkeys(feeders[node])), target, retained))
+        rows.append(
+            (
+                f"{step[node]}.",
+                called(node),
+                ", ".join(dict.fromkeys(feeders[node])),
+                target,
+                retained,
+            )
+        )
     width = [max((len(r[i]) for r in rows), default=0) for i in range(3)]
     out = file or sys.stdout
-    print(f"backward tape of {len(outputs)} tensor{'s' if len(outputs) != 1 else ''}, {len(execution)} nodes, "
-          "in execution order:", file=out)
+    print(
+        f"backward tape of {len(outputs)} tensor{'s' if len(outputs) != 1 else ''}, {len(execution)} nodes, "
+        "in execution order:",
+        file=out,
+    )
     for num, name, src, dst, retained in rows:
         line = f"  {num:>{width[0]}} {name:<{width[1]}}  <- {src:<{width[2]}}  -> {dst}"
         print(line + (f"  [{retained}]" if retained else ""), file=out)

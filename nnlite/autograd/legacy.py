@@ -4,14 +4,25 @@
 Both make ordinary Tensors; the classes exist for construction and for ``isinstance`` checks
 (``isinstance(t, nl.FloatTensor)`` is True for a float32 tensor), as in PyTorch.
 """
+
 import numpy as np
 
-from . import dtypes as _dtypes
 from ..device import check_device
+from . import dtypes as _dtypes
 from .tensor import Tensor, _as_array, _make, _shape_arg
 
-__all__ = ["Variable", "FloatTensor", "DoubleTensor", "HalfTensor", "ByteTensor", "CharTensor", "ShortTensor",
-           "IntTensor", "LongTensor", "BoolTensor"]
+__all__ = [
+    "Variable",
+    "FloatTensor",
+    "DoubleTensor",
+    "HalfTensor",
+    "ByteTensor",
+    "CharTensor",
+    "ShortTensor",
+    "IntTensor",
+    "LongTensor",
+    "BoolTensor",
+]
 
 
 class _TypedTensorMeta(type):
@@ -22,8 +33,10 @@ class _TypedTensorMeta(type):
         """``T()`` empty, ``T(*sizes)`` uninitialised, ``T(sequence or array)`` a copy converted to
         the type, ``T(tensor)`` the same data (the tensor's dtype must be the type's)."""
         if device is not None and str(device).partition(":")[0] != "cpu":
-            raise RuntimeError(f"legacy constructor expects device type: cpu but device type: "
-                               f"{str(device).partition(':')[0]} was passed")
+            raise RuntimeError(
+                f"legacy constructor expects device type: cpu but device type: "
+                f"{str(device).partition(':')[0]} was passed"
+            )
         check_device(device)
         np_dtype = cls._dtype.np
         if not args:
@@ -33,8 +46,9 @@ class _TypedTensorMeta(type):
             if first._data.dtype != np_dtype:
                 raise TypeError(f"expected {cls._dtype!r} (got {first.dtype!r})")
             return first.detach()
-        if all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args) \
-                or (len(args) == 1 and isinstance(first, tuple) and type(first) is not tuple):
+        if all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args) or (
+            len(args) == 1 and isinstance(first, tuple) and type(first) is not tuple
+        ):
             return _make(np.empty(_shape_arg(args), np_dtype))  # sizes, or an nl.Size
         if len(args) == 1 and isinstance(first, (list, tuple, np.ndarray)):
             return _make(np.array(_as_array(first), dtype=np_dtype))
@@ -42,8 +56,15 @@ class _TypedTensorMeta(type):
 
 
 def _typed(dtype):
-    cls = _TypedTensorMeta(dtype._tensor_type, (), {"_dtype": dtype, "__module__": "nnlite",
-                                                     "__doc__": f"Legacy constructor of {dtype!r} tensors."})
+    cls = _TypedTensorMeta(
+        dtype._tensor_type,
+        (),
+        {
+            "_dtype": dtype,
+            "__module__": "nnlite",
+            "__doc__": f"Legacy constructor of {dtype!r} tensors.",
+        },
+    )
     return cls
 
 

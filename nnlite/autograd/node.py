@@ -3,6 +3,7 @@
 A node keeps the edges to its inputs' nodes (``next_functions``), what was saved for backward,
 and the hooks registered on it. ``AccumulateGrad`` is the node of a leaf that requires grad.
 """
+
 import re
 import weakref
 
@@ -17,7 +18,8 @@ SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
     "have already been freed). Saved intermediate values of the graph are freed when you call "
     ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-    "graph a second time or if you need to access saved tensors after calling backward.")
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
 
 
 class Node:
@@ -119,8 +121,10 @@ def modified_message(t, expected):
     kind = f"nnlite.{t.dtype._tensor_type} [{', '.join(str(s) for s in t.shape)}]"
     op = re.sub(r"Backward\d*$", "", t._grad_fn.name()) if t._grad_fn is not None else ""
     where = f", which is output {t._output_nr} of {op}," if op else ""
-    return ("one of the variables needed for gradient computation has been modified by an inplace "
-            f"operation: [{kind}]{where} is at version {t._vc[0]}; expected version {expected} instead.")
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [{kind}]{where} is at version {t._vc[0]}; expected version {expected} instead."
+    )
 
 
 def gradient_edge(t):

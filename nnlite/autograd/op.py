@@ -28,6 +28,7 @@ Formulas therefore use operators that arrays and Tensors share, the helpers of
 An op that is a composition of existing ops (``leaky_relu``) is a plain function, not an Op.
 This base is for nnlite's own ops; user-defined operations subclass ``nl.autograd.Function``.
 """
+
 import numpy as np
 
 from . import grad_mode
@@ -153,8 +154,14 @@ class Op(Node):
             t._grad_fn = None
             t._requires_grad = False
             return t
-        edges = tuple([((a._grad_fn, a._output_nr) if a._grad_fn is not None else gradient_edge(a))
-                       if isinstance(a, Tensor) else NO_EDGE for a in args])
+        edges = tuple(
+            [
+                ((a._grad_fn, a._output_nr) if a._grad_fn is not None else gradient_edge(a))
+                if isinstance(a, Tensor)
+                else NO_EDGE
+                for a in args
+            ]
+        )
         op.next_functions = edges
         n = len(edges)
         if n == 2:  # (with one input, that input requires grad: the class default)

@@ -1,4 +1,5 @@
 """nnlite's random number generator (``nl.manual_seed``), separate from numpy's global one."""
+
 import numpy as np
 
 # PyTorch's default seed, so that unseeded programs are reproducible as they are in PyTorch
@@ -16,7 +17,9 @@ def manual_seed(seed):
     """
     seed = int(seed)
     _seed[0] = seed
-    default_generator.bit_generator.state = np.random.default_rng(seed & (2 ** 64 - 1)).bit_generator.state
+    default_generator.bit_generator.state = np.random.default_rng(
+        seed & (2**64 - 1)
+    ).bit_generator.state
     return default_generator
 
 

@@ -1,4 +1,5 @@
 """Shapes and dimension arguments: ``nnlite.Size`` and the normalising of ``dim``/``size`` arguments."""
+
 from collections import namedtuple
 
 values_indices = namedtuple("values_indices", ["values", "indices"])
@@ -23,7 +24,9 @@ def wrap_dim(dim, ndim):
     """``dim`` as a non-negative axis of an ``ndim``-dimensional tensor (PyTorch's IndexError if out of range)."""
     n = max(ndim, 1)
     if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
     return dim % n
 
 

@@ -4,23 +4,35 @@ This file holds the state, properties, conversions and in-place plumbing; the ma
 methods come from the ``TensorMethods`` mixin (``tensor_methods.py``), each a thin call into one
 op of ``autograd/ops/``.
 """
+
 import warnings
 
 import numpy as np
 
+from ..device import CPU as _CPU  # noqa: F401  (re-exported)
+from ..device import check_device, device
 from . import dtypes as _dtypes
 from . import grad_mode
 from . import op as _op
 from . import ops as _ops
 from ._formatting import tensor_repr
-from .random import default_generator
-from .engine import accumulate_into_inputs as _accumulate_into_inputs, backward as _backward, grad as _grad
+from .engine import (
+    accumulate_into_inputs as _accumulate_into_inputs,
+)
+from .engine import (
+    backward as _backward,
+)
+from .engine import (
+    grad as _grad,
+)
 from .node import gradient_edge
 from .ops.shape import assign as _assign
-from .sizes import Size, shape_arg as _shape_arg, wrap_dim as _wrap_dim
+from .random import default_generator
+from .sizes import Size
+from .sizes import shape_arg as _shape_arg
+from .sizes import wrap_dim as _wrap_dim
 from .tensor_functions import TensorFunctions
 from .tensor_methods import TensorMethods
-from ..device import CPU as _CPU, check_device, device  # noqa: F401  (re-exported)
 
 _grad_state = grad_mode._state
 _new = object.__new__
@@ -30,8 +42,10 @@ _NON_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
     "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
     "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
-    "by mistake, make sure you access the leaf Tensor instead.")
+    "by mistake, make sure you access the leaf Tensor instead."
+)
 _INT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
+
 
 class Tensor(TensorMethods, TensorFunctions):
     """A multi-dimensional array with autograd, as ``torch.Tensor``.
@@ -40,10 +54,22 @@ class Tensor(TensorMethods, TensorFunctions):
     with this constructor.
     """
 
-    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_vc", "_grad_acc",
-                 "_retains_grad", "_hooks", "__weakref__")
+    __slots__ = (
+        "_data",
+        "_requires_grad",
+        "_grad",
+        "_grad_fn",
+        "_output_nr",
+        "_vc",
+        "_grad_acc",
+        "_retains_grad",
+        "_hooks",
+        "__weakref__",
+    )
     __array_priority__ = 1000
-    __array_ufunc__ = None  # numpy defers to Tensor's reflected operators: np.float32(2) * t is a Tensor
+    __array_ufunc__ = (
+        None  # numpy defers to Tensor's reflected operators: np.float32(2) * t is a Tensor
+    )
     __hash__ = object.__hash__
 
     def __init__(self, data=None, requires_grad=False):
@@ -52,7 +78,9 @@ class Tensor(TensorMethods, TensorFunctions):
         elif isinstance(data, Tensor):
             data = data._data
         elif not isinstance(data, np.ndarray):
-            data = _as_array(data).astype(np.float32)  # like torch.Tensor(...): always the default dtype
+            data = _as_array(data).astype(
+                np.float32
+            )  # like torch.Tensor(...): always the default dtype
         _init(self, data, None)
         if requires_grad:
             self.requires_grad_(True)
@@ -128,9 +156,11 @@ class Tensor(TensorMethods, TensorFunctions):
         """Set whether autograd records operations on this tensor; returns the tensor itself."""
         if self._grad_fn is not None:
             if not requires_grad:
-                raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want "
-                                   "to use a computed variable in a subgraph that doesn't require "
-                                   "differentiation use var_no_grad = var.detach().")
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want "
+                    "to use a computed variable in a subgraph that doesn't require "
+                    "differentiation use var_no_grad = var.detach()."
+                )
             return self
         if requires_grad and self._data.dtype.kind not in "fc":
             raise RuntimeError(_INT_REQUIRES_GRAD)
@@ -147,10 +177,14 @@ class Tensor(TensorMethods, TensorFunctions):
     def grad(self, value):
         if value is not None:
             if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
-                                f"{type(value).__name__}")
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
             if value.shape != self.shape:
-                raise RuntimeError(f"assigned grad has data of a different size: {value.shape} vs {self.shape}")
+                raise RuntimeError(
+                    f"assigned grad has data of a different size: {value.shape} vs {self.shape}"
+                )
         self._grad = value
 
     @property
@@ -208,9 +242,13 @@ class Tensor(TensorMethods, TensorFunctions):
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._grad_fn is not None:
-            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
         node = gradient_edge(self)[0]
-        self._hooks = node  # keep the accumulator, and with it the hooks, alive as long as the tensor
+        self._hooks = (
+            node  # keep the accumulator, and with it the hooks, alive as long as the tensor
+        )
         hooks = node._post_accumulate_hooks
         if hooks is None:
             hooks = node._post_accumulate_hooks = []
@@ -267,8 +305,10 @@ class Tensor(TensorMethods, TensorFunctions):
     def numpy(self, force=False):
         """The data as a numpy array sharing memory with the tensor."""
         if self._requires_grad and not force:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-                               "instead.")
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -277,7 +317,9 @@ class Tensor(TensorMethods, TensorFunctions):
 
     def item(self):
         if self._data.size != 1:
-            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
         return self._data.reshape(()).item()
 
     def tolist(self):
@@ -296,7 +338,7 @@ class Tensor(TensorMethods, TensorFunctions):
 
     def __bool__(self):
         if self._data.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._data.reshape(()))
 
     def __len__(self):
@@ -324,8 +366,10 @@ class Tensor(TensorMethods, TensorFunctions):
 
     def __deepcopy__(self, memo):
         if self._grad_fn is not None:
-            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the "
-                               "deepcopy protocol at the moment.")
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the "
+                "deepcopy protocol at the moment."
+            )
         t = type(self).__new__(type(self))
         _init(t, self._data.copy(), None)
         t._requires_grad = self._requires_grad
@@ -362,6 +406,7 @@ class Tensor(TensorMethods, TensorFunctions):
         read and update the same memory, as with ``torch.Tensor.share_memory_``.
         """
         from .._runtime import shared_memory
+
         if not shared_memory.is_shared(self._data):
             self._data = shared_memory.to_shared(self._data)
         return self
@@ -369,6 +414,7 @@ class Tensor(TensorMethods, TensorFunctions):
     def is_shared(self):
         """Whether the data lies in shared memory (see ``share_memory_``)."""
         from .._runtime import shared_memory
+
         return shared_memory.is_shared(self._data)
 
     def cuda(self, device=None, non_blocking=False, memory_format=None):
@@ -414,22 +460,29 @@ class Tensor(TensorMethods, TensorFunctions):
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         from .creation import tensor
+
         return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
         from .creation import zeros
+
         return zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
         from .creation import ones
+
         return ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
         from .creation import full
-        return full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+        return full(
+            size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+        )
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
         from .creation import empty
+
         return empty(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     # ------------------------------------------------------------------ in-place plumbing
@@ -443,11 +496,17 @@ class Tensor(TensorMethods, TensorFunctions):
         result = fn.apply(self, *args, **params)
         out = result._data
         if out.shape != self._data.shape:
-            raise RuntimeError(f"output with shape [{', '.join(map(str, self._data.shape))}] doesn't match "
-                               f"the broadcast shape [{', '.join(map(str, out.shape))}]")
-        if out.dtype != self._data.dtype and not np.can_cast(out.dtype, self._data.dtype, "same_kind"):
-            raise RuntimeError(f"result type {_dtypes.from_numpy_dtype(out.dtype).name.capitalize()} can't "
-                               f"be cast to the desired output type {self.dtype.name.capitalize()}")
+            raise RuntimeError(
+                f"output with shape [{', '.join(map(str, self._data.shape))}] doesn't match "
+                f"the broadcast shape [{', '.join(map(str, out.shape))}]"
+            )
+        if out.dtype != self._data.dtype and not np.can_cast(
+            out.dtype, self._data.dtype, "same_kind"
+        ):
+            raise RuntimeError(
+                f"result type {_dtypes.from_numpy_dtype(out.dtype).name.capitalize()} can't "
+                f"be cast to the desired output type {self.dtype.name.capitalize()}"
+            )
         np.copyto(self._data, out, casting="unsafe")
         self._vc[0] += 1
         if result._grad_fn is not None:
@@ -460,8 +519,10 @@ class Tensor(TensorMethods, TensorFunctions):
         """In-place change of the data outside autograd (``zero_``, ``fill_``, ``uniform_``...)."""
         self._check_inplace()
         if self._grad_fn is not None and _grad_state[0]:
-            raise RuntimeError("in-place initialisation of a tensor that has a grad_fn is not supported; "
-                               "use it under nl.no_grad() or on a leaf")
+            raise RuntimeError(
+                "in-place initialisation of a tensor that has a grad_fn is not supported; "
+                "use it under nl.no_grad() or on a leaf"
+            )
         update(self._data)
         self._vc[0] += 1
         return self
@@ -477,28 +538,40 @@ class Tensor(TensorMethods, TensorFunctions):
         src_data = src._data if isinstance(src, Tensor) else np.asarray(src)
         if isinstance(src, Tensor) and src._requires_grad and _grad_state[0]:
             return self._inplace(_ops.CopyFrom, src)
-        return self._array_inplace(lambda a: np.copyto(a, np.broadcast_to(src_data, a.shape), casting="unsafe"))
+        return self._array_inplace(
+            lambda a: np.copyto(a, np.broadcast_to(src_data, a.shape), casting="unsafe")
+        )
 
     def uniform_(self, a=0.0, b=1.0):
-        return self._array_inplace(lambda x: x.__setitem__(..., default_generator.uniform(a, b, x.shape)))
+        return self._array_inplace(
+            lambda x: x.__setitem__(..., default_generator.uniform(a, b, x.shape))
+        )
 
     def normal_(self, mean=0.0, std=1.0):
-        return self._array_inplace(lambda x: x.__setitem__(..., default_generator.normal(mean, std, x.shape)))
+        return self._array_inplace(
+            lambda x: x.__setitem__(..., default_generator.normal(mean, std, x.shape))
+        )
 
     def bernoulli_(self, p=0.5):
-        return self._array_inplace(lambda x: x.__setitem__(..., default_generator.random(x.shape) < p))
+        return self._array_inplace(
+            lambda x: x.__setitem__(..., default_generator.random(x.shape) < p)
+        )
 
     def t_(self):
         self._check_inplace()
         if self._data.ndim > 2:
-            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+            raise RuntimeError(
+                f"t_() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D"
+            )
         self._data = self._data.T
         self._vc[0] += 1
         return self
 
     def __setitem__(self, index, value):
         index = _index_arg(index)
-        recording = _grad_state[0] and (self._requires_grad or (isinstance(value, Tensor) and value._requires_grad))
+        recording = _grad_state[0] and (
+            self._requires_grad or (isinstance(value, Tensor) and value._requires_grad)
+        )
         if not recording:
             self._check_inplace()
             _assign(self._data, index, value._data if isinstance(value, Tensor) else value)
@@ -614,7 +687,9 @@ def _as_array(data):
     elif a.dtype.kind in "iu" and not isinstance(data, (np.ndarray, np.generic)):
         a = a.astype(np.int64)
     elif a.dtype == object:
-        raise TypeError(f"could not convert {type(data).__name__} to a tensor: ragged or non-numeric data")
+        raise TypeError(
+            f"could not convert {type(data).__name__} to a tensor: ragged or non-numeric data"
+        )
     return a
 
 

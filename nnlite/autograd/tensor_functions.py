@@ -2,6 +2,7 @@
 trigonometry and sampling. A second mixin of ``Tensor`` beside ``TensorMethods``; most methods here
 are composites of existing ops (indexing, ``gather``, ``where``), so their gradients need no code.
 """
+
 import numpy as np
 
 from . import op as _op
@@ -56,7 +57,9 @@ class TensorFunctions:
         return out.masked_fill(np.isneginf(data), neginf)
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return _op.make_tensor(np.isclose(self._data, _array(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+        return _op.make_tensor(
+            np.isclose(self._data, _array(other), rtol=rtol, atol=atol, equal_nan=equal_nan)
+        )
 
     # ------------------------------------------------------------------ running sums and norms
     def cumsum(self, dim, dtype=None):
@@ -93,7 +96,7 @@ class TensorFunctions:
                 squares = squares.masked_fill(zero, 1.0)
                 return squares.sqrt().masked_fill(zero, 0.0)
             return squares.sqrt()
-        return (a ** p).sum(dim, keepdim) ** (1.0 / p)
+        return (a**p).sum(dim, keepdim) ** (1.0 / p)
 
     # ------------------------------------------------------------------ sorting and selection
     def sort(self, dim=-1, descending=False, stable=False):
@@ -146,8 +149,13 @@ class TensorFunctions:
     def _scatter(self, name, dim, index, src, add):
         index = _array(index)
         dim = wrap_dim(dim, self._data.ndim)
-        check_scatter(name, self._data.shape, dim, index, np.shape(_array(src)) if isinstance(src, _op.Tensor)
-                      else None)
+        check_scatter(
+            name,
+            self._data.shape,
+            dim,
+            index,
+            np.shape(_array(src)) if isinstance(src, _op.Tensor) else None,
+        )
         return Scatter.apply(self, src, dim=dim, index=index, add=add)
 
     def scatter(self, dim, index, src=None, value=None, reduce=None):
@@ -174,6 +182,7 @@ class TensorFunctions:
 
     def _inplace_result(self, result):
         from .ops import CopyFrom
+
         self._check_inplace()
         if result._grad_fn is not None:
             return self._inplace(CopyFrom, result)
@@ -206,7 +215,9 @@ class TensorFunctions:
         shifts = shifts if isinstance(shifts, (tuple, list)) else (shifts,)
         dims = dims if isinstance(dims, (tuple, list)) else (dims,)
         if len(shifts) != len(dims):
-            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+            raise RuntimeError(
+                f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
+            )
         out = self
         for shift, d in zip(shifts, dims):
             d = wrap_dim(d, self._data.ndim)
@@ -230,10 +241,14 @@ class TensorFunctions:
         """Batched matrix product of ``(b, n, m)`` and ``(b, m, p)`` tensors."""
         a, b = self._data, _array(mat2)
         if a.ndim != 3 or b.ndim != 3:
-            raise RuntimeError("batch1 must be a 3D tensor" if a.ndim != 3 else "batch2 must be a 3D tensor")
+            raise RuntimeError(
+                "batch1 must be a 3D tensor" if a.ndim != 3 else "batch2 must be a 3D tensor"
+            )
         if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
-            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                               f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+            raise RuntimeError(
+                f"Expected size for first two dimensions of batch2 tensor to be: "
+                f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
+            )
         return self @ mat2
 
     def baddbmm(self, batch1, batch2, beta=1, alpha=1):
@@ -261,7 +276,9 @@ class TensorFunctions:
         if np.any(rows.sum(1) <= 0):
             raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
         if not replacement and num_samples > rows.shape[1]:
-            raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+            raise RuntimeError(
+                "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
+            )
         rng = generator if generator is not None else default_generator
         out = np.empty((rows.shape[0], num_samples), dtype=np.int64)
         for r, row in enumerate(rows):
@@ -269,8 +286,11 @@ class TensorFunctions:
                 out[r] = rng.choice(row.size, size=num_samples, replace=True, p=row / row.sum())
             else:
                 # sequential draws without replacement, each proportional to the remaining weights
-                out[r] = rng.choice(row.size, size=num_samples, replace=False, p=row / row.sum()) \
-                    if np.count_nonzero(row) >= num_samples else _draw_with_zeros(rng, row, num_samples)
+                out[r] = (
+                    rng.choice(row.size, size=num_samples, replace=False, p=row / row.sum())
+                    if np.count_nonzero(row) >= num_samples
+                    else _draw_with_zeros(rng, row, num_samples)
+                )
         return _op.make_tensor(out.reshape(weights.shape[:-1] + (num_samples,)))
 
 
@@ -278,15 +298,38 @@ def _draw_with_zeros(rng, row, num_samples):
     """Without replacement when fewer categories have weight than samples: once the weighted ones
     are drawn, the rest come from the zero-weight categories (PyTorch does the same)."""
     positive = np.flatnonzero(row)
-    first = rng.choice(positive.size, size=positive.size, replace=False, p=row[positive] / row[positive].sum())
+    first = rng.choice(
+        positive.size, size=positive.size, replace=False, p=row[positive] / row[positive].sum()
+    )
     zeros = rng.permutation(np.flatnonzero(row == 0))
     return np.concatenate([positive[first], zeros])[:num_samples]
 
 
 # Methods that also exist as functions ``nl.name(input, ...)``.
-FUNCTION_NAMES = ["sin", "cos", "erf", "nan_to_num", "isclose", "cumsum", "norm", "sort", "argsort", "topk",
-                  "index_select", "masked_select", "scatter", "scatter_add", "tril", "triu", "flip", "roll",
-                  "repeat_interleave", "bmm", "baddbmm", "multinomial"]
+FUNCTION_NAMES = [
+    "sin",
+    "cos",
+    "erf",
+    "nan_to_num",
+    "isclose",
+    "cumsum",
+    "norm",
+    "sort",
+    "argsort",
+    "topk",
+    "index_select",
+    "masked_select",
+    "scatter",
+    "scatter_add",
+    "tril",
+    "triu",
+    "flip",
+    "roll",
+    "repeat_interleave",
+    "bmm",
+    "baddbmm",
+    "multinomial",
+]
 
 
 def meshgrid(*tensors, indexing=None):
@@ -301,11 +344,18 @@ def meshgrid(*tensors, indexing=None):
         tensors = tuple(tensors[0])
     if indexing is None:
         import warnings
-        warnings.warn("nnlite.meshgrid: in an upcoming release, it will be required to pass the indexing "
-                      "argument.", UserWarning, stacklevel=2)
+
+        warnings.warn(
+            "nnlite.meshgrid: in an upcoming release, it will be required to pass the indexing "
+            "argument.",
+            UserWarning,
+            stacklevel=2,
+        )
         indexing = "ij"
     if indexing not in ("ij", "xy"):
-        raise RuntimeError(f"nnlite.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
+        raise RuntimeError(
+            f'nnlite.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}'
+        )
     if any(t.ndim > 1 for t in tensors):
         raise RuntimeError("nnlite.meshgrid: Expected 0D or 1D tensor in the tensor list")
     flat = [t.reshape(-1) for t in tensors]
@@ -313,8 +363,10 @@ def meshgrid(*tensors, indexing=None):
     if swap:
         flat[0], flat[1] = flat[1], flat[0]
     shape = tuple(t.shape[0] for t in flat)
-    grids = [t.reshape(tuple(-1 if i == k else 1 for i in range(len(flat)))).expand(shape)
-             for k, t in enumerate(flat)]
+    grids = [
+        t.reshape(tuple(-1 if i == k else 1 for i in range(len(flat)))).expand(shape)
+        for k, t in enumerate(flat)
+    ]
     if swap:
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)

@@ -3,13 +3,16 @@
 Kept apart from ``tensor.py`` so that the class body stays about state, and this file reads as
 the table of what a Tensor can do.
 """
+
 import numpy as np
 
 from . import op as _op
 from . import ops
 from .dtypes import to_numpy_dtype
 from .ops.activation import log_softmax, softmax
-from .sizes import shape_arg as _shape_arg, values_indices, wrap_dim as _wrap_dim
+from .sizes import shape_arg as _shape_arg
+from .sizes import values_indices
+from .sizes import wrap_dim as _wrap_dim
 
 
 def _data(x):
@@ -92,11 +95,15 @@ def _minimum(self, other):
 
 # ---------------------------------------------------------------------- reductions
 def _sum(self, dim=None, keepdim=False, dtype=None):
-    return ops.Sum.apply(self, dim=dim, keepdim=keepdim, dtype=None if dtype is None else _np_dtype(dtype))
+    return ops.Sum.apply(
+        self, dim=dim, keepdim=keepdim, dtype=None if dtype is None else _np_dtype(dtype)
+    )
 
 
 def _mean(self, dim=None, keepdim=False, dtype=None):
-    return ops.Mean.apply(self, dim=dim, keepdim=keepdim, dtype=None if dtype is None else _np_dtype(dtype))
+    return ops.Mean.apply(
+        self, dim=dim, keepdim=keepdim, dtype=None if dtype is None else _np_dtype(dtype)
+    )
 
 
 def _extreme(all_op, dim_op, arg):
@@ -110,7 +117,10 @@ def _extreme(all_op, dim_op, arg):
             return values_indices(self.clone(), _op.make_tensor(np.zeros((), np.int64)))
         indices = arg(self._data, axis=dim)
         values = dim_op.apply(self, dim=dim, keepdim=keepdim, indices=indices)
-        return values_indices(values, _op.make_tensor(np.expand_dims(indices, dim) if keepdim else indices))
+        return values_indices(
+            values, _op.make_tensor(np.expand_dims(indices, dim) if keepdim else indices)
+        )
+
     return method
 
 
@@ -118,7 +128,10 @@ def _arg(fn):
     def method(self, dim=None, keepdim=False):
         if dim is None:
             return _op.make_tensor(np.asarray(fn(self._data), dtype=np.int64))
-        return _op.make_tensor(fn(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim).astype(np.int64))
+        return _op.make_tensor(
+            fn(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim).astype(np.int64)
+        )
+
     return method
 
 
@@ -151,11 +164,17 @@ def _view(self, *shape):
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer, tuple, list)):
         return self.to(shape[0])  # view(dtype)
     shape = _infer_shape(_shape_arg(shape), self._data.size)
-    if not self._data.flags.c_contiguous and self._data.ndim > 0 and self._data.size > 1 and \
-            not _viewable(self._data, shape):
+    if (
+        not self._data.flags.c_contiguous
+        and self._data.ndim > 0
+        and self._data.size > 1
+        and not _viewable(self._data, shape)
+    ):
         # numpy would copy silently; PyTorch refuses a view its strides cannot express
-        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
-                           "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        )
     return _shared_view(self, ops.Reshape.apply(self, shape=shape))
 
 
@@ -185,7 +204,9 @@ def _infer_shape(shape, size):
             if s != -1:
                 known *= s
         if known == 0 or size % known:
-            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {size}")
+            raise RuntimeError(
+                f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {size}"
+            )
         shape = tuple(size // known if s == -1 else s for s in shape)
     return shape
 
@@ -209,14 +230,17 @@ def _flatten(self, start_dim=0, end_dim=-1):
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     shape = self._data.shape
-    return self.reshape(shape[:s] + (-1,) + shape[e + 1:]) if self._data.size else \
-        self.reshape(shape[:s] + (int(np.prod(shape[s:e + 1])),) + shape[e + 1:])
+    return (
+        self.reshape(shape[:s] + (-1,) + shape[e + 1 :])
+        if self._data.size
+        else self.reshape(shape[:s] + (int(np.prod(shape[s : e + 1])),) + shape[e + 1 :])
+    )
 
 
 def _unflatten(self, dim, sizes):
     dim = _wrap_dim(dim, self._data.ndim)
     shape = self._data.shape
-    return self.reshape(shape[:dim] + tuple(sizes) + shape[dim + 1:])
+    return self.reshape(shape[:dim] + tuple(sizes) + shape[dim + 1 :])
 
 
 def _squeeze(self, dim=None):
@@ -226,13 +250,19 @@ def _squeeze(self, dim=None):
     else:
         dims = {_wrap_dim(d, len(shape)) for d in ((dim,) if isinstance(dim, int) else dim)}
         new = tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
-    return self.reshape(new) if new != shape else _shared_view(self, ops.Reshape.apply(self, shape=shape))
+    return (
+        self.reshape(new)
+        if new != shape
+        else _shared_view(self, ops.Reshape.apply(self, shape=shape))
+    )
 
 
 def _unsqueeze(self, dim):
     nd = self._data.ndim + 1
     if not -nd <= dim < nd:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {dim})")
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {dim})"
+        )
     dim %= nd
     shape = self._data.shape
     return self.reshape(shape[:dim] + (1,) + shape[dim:])
@@ -242,9 +272,11 @@ def _permute(self, *dims):
     dims = _shape_arg(dims)
     nd = self._data.ndim
     if len(dims) != nd:
-        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
-                           f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
-                           f"to len(dims) = {len(dims)}")
+        raise RuntimeError(
+            f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
+            f"to len(dims) = {len(dims)}"
+        )
     return _shared_view(self, ops.Permute.apply(self, dims=tuple(_wrap_dim(d, nd) for d in dims)))
 
 
@@ -260,7 +292,9 @@ def _transpose(self, dim0, dim1):
 
 def _t(self):
     if self._data.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+        raise RuntimeError(
+            f"t() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D"
+        )
     return self.transpose(0, 1) if self._data.ndim == 2 else self
 
 
@@ -268,7 +302,9 @@ def _T(self):
     nd = self._data.ndim
     if nd < 2:
         return self
-    return _shared_view(self, ops.Permute.apply(self, dims=(1, 0) if nd == 2 else tuple(range(nd - 1, -1, -1))))
+    return _shared_view(
+        self, ops.Permute.apply(self, dims=(1, 0) if nd == 2 else tuple(range(nd - 1, -1, -1)))
+    )
 
 
 def _mT(self):
@@ -279,10 +315,12 @@ def _expand(self, *sizes):
     sizes = _shape_arg(sizes)
     lead = len(sizes) - self._data.ndim
     if lead < 0:
-        raise RuntimeError(f"expand(nnlite.{self.dtype._tensor_type}{{[{', '.join(map(str, self.shape))}]}}, "
-                           f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided ({len(sizes)}) "
-                           f"must be greater or equal to the number of dimensions in the tensor "
-                           f"({self._data.ndim})")
+        raise RuntimeError(
+            f"expand(nnlite.{self.dtype._tensor_type}{{[{', '.join(map(str, self.shape))}]}}, "
+            f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided ({len(sizes)}) "
+            f"must be greater or equal to the number of dimensions in the tensor "
+            f"({self._data.ndim})"
+        )
     shape = tuple(self._data.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
     if shape == self._data.shape:
         return self
@@ -320,12 +358,16 @@ def _chunk(self, chunks, dim=0):
 def _split(self, split_size_or_sections, dim=0):
     size = self.size(dim)
     if isinstance(split_size_or_sections, int):
-        sections = [min(split_size_or_sections, size - s) for s in range(0, size, split_size_or_sections)]
+        sections = [
+            min(split_size_or_sections, size - s) for s in range(0, size, split_size_or_sections)
+        ]
     else:
         sections = list(split_size_or_sections)
         if sum(sections) != size:
-            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
-                               f"size at dimension {dim}), but got split_sizes={sections}")
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
+                f"size at dimension {dim}), but got split_sizes={sections}"
+            )
     out, start = [], 0
     for n in sections:
         out.append(self.narrow(dim, start, n))
@@ -375,6 +417,7 @@ def _any(self, dim=None, keepdim=False):
 def _inplace_method(op, **fixed):
     def method(self, *args, **kwargs):
         return self._inplace(op, *args, **fixed, **kwargs)
+
     return method
 
 
@@ -382,28 +425,36 @@ def _inplace_from(method_name):
     def method(self, *args, **kwargs):
         self._check_inplace()
         result = getattr(self, method_name)(*args, **kwargs)
-        return self._inplace(ops.CopyFrom, result) if result._grad_fn is not None else \
-            self._array_inplace(lambda a: np.copyto(a, result._data, casting="unsafe"))
+        return (
+            self._inplace(ops.CopyFrom, result)
+            if result._grad_fn is not None
+            else self._array_inplace(lambda a: np.copyto(a, result._data, casting="unsafe"))
+        )
+
     return method
 
 
 def _unary(op):
     def method(self):
         return op.apply(self)
+
     method.__name__ = op.__name__.lower()
     return method
 
 
 def _elementwise(ufunc):
     """A method computing ``ufunc`` on the data, outside autograd (comparisons, masks)."""
+
     def method(self, other):
         return _op.make_tensor(ufunc(self._data, _data(other)))
+
     return method
 
 
 def _predicate(ufunc):
     def method(self):
         return _op.make_tensor(ufunc(self._data))
+
     return method
 
 
@@ -451,7 +502,9 @@ class TensorMethods:
     isfinite = _predicate(np.isfinite)
 
     def __invert__(self):
-        return _op.make_tensor(np.logical_not(self._data) if self._data.dtype == bool else ~self._data)
+        return _op.make_tensor(
+            np.logical_not(self._data) if self._data.dtype == bool else ~self._data
+        )
 
     def equal(self, other):
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))

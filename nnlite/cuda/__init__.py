@@ -9,10 +9,23 @@ Example:
     >>> device
     device(type='cpu')
 """
+
 from ..device import check_device
 
-__all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "seed", "seed_all", "set_device",
-           "current_device", "synchronize", "empty_cache", "get_device_name", "is_initialized"]
+__all__ = [
+    "is_available",
+    "device_count",
+    "manual_seed",
+    "manual_seed_all",
+    "seed",
+    "seed_all",
+    "set_device",
+    "current_device",
+    "synchronize",
+    "empty_cache",
+    "get_device_name",
+    "is_initialized",
+]
 
 
 def is_available():

@@ -8,14 +8,46 @@ Example:
     >>> for images, labels in DataLoader(train, batch_size=64, shuffle=True, seed=0, num_workers=2):
     ...     pass
 """
+
 from . import datasets, transforms
 from .collate import default_collate, default_convert
 from .dataloader import DataLoader, get_worker_info
-from .dataset import ChainDataset, ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split
-from .sampler import (BatchSampler, DistributedSampler, RandomSampler, Sampler, SequentialSampler,
-                      SubsetRandomSampler)
+from .dataset import (
+    ChainDataset,
+    ConcatDataset,
+    Dataset,
+    IterableDataset,
+    Subset,
+    TensorDataset,
+    random_split,
+)
+from .sampler import (
+    BatchSampler,
+    DistributedSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+)
 
-__all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "ChainDataset", "random_split",
-           "Sampler",
-           "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler", "DistributedSampler",
-           "DataLoader", "default_collate", "default_convert", "get_worker_info", "transforms", "datasets"]
+__all__ = [
+    "Dataset",
+    "IterableDataset",
+    "TensorDataset",
+    "Subset",
+    "ConcatDataset",
+    "ChainDataset",
+    "random_split",
+    "Sampler",
+    "SequentialSampler",
+    "RandomSampler",
+    "SubsetRandomSampler",
+    "BatchSampler",
+    "DistributedSampler",
+    "DataLoader",
+    "default_collate",
+    "default_convert",
+    "get_worker_info",
+    "transforms",
+    "datasets",
+]

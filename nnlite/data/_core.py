@@ -4,6 +4,7 @@
 processes and dataset readers do not need the core until a tensor is built), so the core is
 looked up lazily and cached here.
 """
+
 import numpy as np
 
 _Tensor = None
@@ -51,10 +52,10 @@ def array_of(t):
     return t._data
 
 
-
 def stack_with_grad(tensors):
     """Stack tensors along a new first dimension through the autograd core (keeps the graph)."""
     from ..autograd.creation import stack
+
     return stack(list(tensors))
 
 

@@ -6,6 +6,7 @@ sampling grid as ``torch.nn.functional.interpolate`` (``align_corners=False``; w
 ``antialias=True`` the widened, normalised filters that Pillow also uses), the same luma weights,
 HSV conversion and blending rules. Integer images are computed in floating point and rounded.
 """
+
 import math
 
 import numpy as np
@@ -46,6 +47,7 @@ def _cubic(a):
         near = ((a + 2) * x - (a + 3)) * x * x + 1
         far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
         return np.where(x < 1, near, np.where(x < 2, far, 0.0))
+
     return kernel
 
 
@@ -100,12 +102,20 @@ def _nearest_indices(in_size, out_size, exact):
 
 def _weights(in_size, out_size, mode, antialias):
     if mode == BILINEAR:
-        return _antialias_weights(in_size, out_size, 1.0, _triangle) if antialias \
+        return (
+            _antialias_weights(in_size, out_size, 1.0, _triangle)
+            if antialias
             else _bilinear_weights(in_size, out_size)
+        )
     if mode == BICUBIC:
-        return _antialias_weights(in_size, out_size, 2.0, _cubic(-0.5)) if antialias \
+        return (
+            _antialias_weights(in_size, out_size, 2.0, _cubic(-0.5))
+            if antialias
             else _bicubic_weights(in_size, out_size)
-    raise ValueError(f"unsupported interpolation mode {mode!r} (nearest, nearest-exact, bilinear, bicubic)")
+        )
+    raise ValueError(
+        f"unsupported interpolation mode {mode!r} (nearest, nearest-exact, bilinear, bicubic)"
+    )
 
 
 def resize(arr, size, mode=BILINEAR, antialias=True):
@@ -137,9 +147,16 @@ def pad(arr, left, top, right, bottom, fill=0, mode="constant"):
             fill = fill[0]
         else:
             if len(fill) != arr.shape[-3]:
-                raise ValueError(f"fill has {len(fill)} values for an image with {arr.shape[-3]} channels")
-            return np.stack([pad(arr[..., c, :, :], left, top, right, bottom, value)
-                             for c, value in enumerate(fill)], axis=-3)
+                raise ValueError(
+                    f"fill has {len(fill)} values for an image with {arr.shape[-3]} channels"
+                )
+            return np.stack(
+                [
+                    pad(arr[..., c, :, :], left, top, right, bottom, value)
+                    for c, value in enumerate(fill)
+                ],
+                axis=-3,
+            )
     return np.pad(arr, width, mode="constant", constant_values=fill)
 
 
@@ -147,10 +164,12 @@ def crop(arr, top, left, height, width):
     """The ``height x width`` window at ``(top, left)``; parts outside the image are zeros."""
     in_h, in_w = arr.shape[-2:]
     if top >= 0 and left >= 0 and top + height <= in_h and left + width <= in_w:
-        return np.ascontiguousarray(arr[..., top:top + height, left:left + width])
-    padded = pad(arr, max(-left, 0), max(-top, 0), max(left + width - in_w, 0), max(top + height - in_h, 0))
+        return np.ascontiguousarray(arr[..., top : top + height, left : left + width])
+    padded = pad(
+        arr, max(-left, 0), max(-top, 0), max(left + width - in_w, 0), max(top + height - in_h, 0)
+    )
     top, left = max(top, 0), max(left, 0)
-    return np.ascontiguousarray(padded[..., top:top + height, left:left + width])
+    return np.ascontiguousarray(padded[..., top : top + height, left : left + width])
 
 
 # ---------------------------------------------------------------------- colour
@@ -159,7 +178,9 @@ def rgb_to_grayscale(arr):
     if arr.shape[-3] == 1:
         return arr.copy()
     if arr.shape[-3] != 3:
-        raise TypeError(f"Input image tensor permitted channel values are [1, 3], but found {arr.shape[-3]}")
+        raise TypeError(
+            f"Input image tensor permitted channel values are [1, 3], but found {arr.shape[-3]}"
+        )
     r, g, b = (arr[..., c, :, :].astype(np.float32) for c in range(3))
     luma = (0.2989 * r + 0.587 * g + 0.114 * b)[..., None, :, :]
     return _cast_like(luma, arr.dtype, round_integers=False)
@@ -210,8 +231,17 @@ def _hsv_to_rgb(hue, saturation, value):
     q = np.clip(value * (1.0 - saturation * frac), 0.0, 1.0)
     t = np.clip(value * (1.0 - saturation * (1.0 - frac)), 0.0, 1.0)
     # (R, G, B) of each of the six hue sectors
-    table = [(value, t, p), (q, value, p), (p, value, t), (p, q, value), (t, p, value), (value, p, q)]
-    channels = [np.select([sector == k for k in range(6)], [row[c] for row in table]) for c in range(3)]
+    table = [
+        (value, t, p),
+        (q, value, p),
+        (p, value, t),
+        (p, q, value),
+        (t, p, value),
+        (value, p, q),
+    ]
+    channels = [
+        np.select([sector == k for k in range(6)], [row[c] for row in table]) for c in range(3)
+    ]
     return np.stack(channels, axis=-3)
 
 
@@ -232,11 +262,20 @@ def adjust_hue(arr, factor):
 # ---------------------------------------------------------------------- rotation
 def _rotated_size(height, width, cos, sin):
     """The size that holds the whole image rotated (torchvision's tolerance against round-off)."""
-    corners = np.array([[-0.5 * width, -0.5 * height], [-0.5 * width, 0.5 * height],
-                        [0.5 * width, 0.5 * height], [0.5 * width, -0.5 * height]], np.float32)
+    corners = np.array(
+        [
+            [-0.5 * width, -0.5 * height],
+            [-0.5 * width, 0.5 * height],
+            [0.5 * width, 0.5 * height],
+            [0.5 * width, -0.5 * height],
+        ],
+        np.float32,
+    )
     rotated = corners @ np.array([[cos, sin], [-sin, cos]], np.float32)
     tol = np.float32(1e-4)
-    shift = np.array([0.5 * width, 0.5 * height], np.float32)  # measured from the top-left corner, as Pillow
+    shift = np.array(
+        [0.5 * width, 0.5 * height], np.float32
+    )  # measured from the top-left corner, as Pillow
     high = np.ceil(np.trunc((rotated.max(axis=0) + shift) / tol) * tol)
     low = np.floor(np.trunc((rotated.min(axis=0) + shift) / tol) * tol)
     new_w, new_h = (high - low).astype(int)
@@ -277,7 +316,9 @@ def rotate(arr, angle, mode=NEAREST, expand=False, center=None, fill=0):
                 out += arr[..., np.clip(iy, 0, in_h - 1), np.clip(ix, 0, in_w - 1)] * weight
                 mask += weight
     else:
-        raise ValueError(f"rotation supports the nearest and bilinear interpolation modes, got {mode!r}")
+        raise ValueError(
+            f"rotation supports the nearest and bilinear interpolation modes, got {mode!r}"
+        )
     fill = np.asarray(0 if fill is None else fill, dtype=work)
     if fill.ndim == 1:
         fill = fill[:, None, None]
@@ -297,9 +338,13 @@ def convert_dtype(arr, dtype):
     if src.kind == "f":
         if dst.kind == "f":
             return arr.astype(dst)
-        if (src == np.float32 and dst in (np.int32, np.int64)) or (src == np.float64 and dst == np.int64):
-            raise RuntimeError(f"The cast from {_torch_name(src)} to {_torch_name(dst)} cannot be performed "
-                               f"safely.")
+        if (src == np.float32 and dst in (np.int32, np.int64)) or (
+            src == np.float64 and dst == np.int64
+        ):
+            raise RuntimeError(
+                f"The cast from {_torch_name(src)} to {_torch_name(dst)} cannot be performed "
+                f"safely."
+            )
         eps = 1e-3
         return (arr * (max_value(dst) + 1.0 - eps)).astype(dst)
     src_max = max_value(src)

@@ -8,6 +8,7 @@ read by the parent directly into the buffers the new arrays use; the parent wrap
 Tensors. The worker pickles each message before writing any of it, so a batch that cannot be
 pickled becomes an error sent to the parent, never a half-written message.
 """
+
 import os
 import pickle
 import select
@@ -38,8 +39,10 @@ class WorkerInfo:
         self.dataset = dataset
 
     def __repr__(self):
-        return (f"WorkerInfo(id={self.id}, num_workers={self.num_workers}, seed={self.seed}, "
-                f"dataset={type(self.dataset).__name__})")
+        return (
+            f"WorkerInfo(id={self.id}, num_workers={self.num_workers}, seed={self.seed}, "
+            f"dataset={type(self.dataset).__name__})"
+        )
 
 
 _worker_info = None
@@ -110,7 +113,9 @@ def _write_all(fd, data, done_event, watchdog):
         if poller is None:
             poller = select.poll()
             poller.register(fd, select.POLLOUT)
-        if not poller.poll(WATCHDOG_INTERVAL * 1000) and (done_event.is_set() or not watchdog.parent_alive()):
+        if not poller.poll(WATCHDOG_INTERVAL * 1000) and (
+            done_event.is_set() or not watchdog.parent_alive()
+        ):
             raise _Abort
 
 
@@ -142,7 +147,7 @@ def receive(fd):
     meta = _read_exact(fd, meta_len)
     (count,) = struct.unpack_from("<I", meta)
     sizes = struct.unpack_from(f"<{count}Q", meta, 4)
-    header = memoryview(meta)[4 + 8 * count:]
+    header = memoryview(meta)[4 + 8 * count :]
     buffers = [_read_exact(fd, size) for size in sizes]
     return pickle.loads(header, buffers=buffers)
 
@@ -172,8 +177,8 @@ class _TaskReader:
             if len(buf) >= 4:
                 (n,) = struct.unpack_from("<I", buf)
                 if len(buf) >= 4 + n:
-                    task = pickle.loads(memoryview(buf)[4:4 + n])
-                    del buf[:4 + n]
+                    task = pickle.loads(memoryview(buf)[4 : 4 + n])
+                    del buf[: 4 + n]
                     return task
             if not self.poller.poll(WATCHDOG_INTERVAL * 1000):
                 if self.done_event.is_set() or not self.watchdog.parent_alive():
@@ -190,8 +195,20 @@ class _TaskReader:
             buf += chunk
 
 
-def worker_loop(dataset, fetch, task_conn, result_conn, done_event, current_tag, seed, worker_id,
-                num_workers, worker_init_fn, parent_pid, close_conns):
+def worker_loop(
+    dataset,
+    fetch,
+    task_conn,
+    result_conn,
+    done_event,
+    current_tag,
+    seed,
+    worker_id,
+    num_workers,
+    worker_init_fn,
+    parent_pid,
+    close_conns,
+):
     """Main function of a worker process.
 
     Takes ``(tag, task_id, indices)`` tasks from its task pipe until the pipe is closed, the
@@ -245,7 +262,9 @@ def worker_loop(dataset, fetch, task_conn, result_conn, done_event, current_tag,
             try:
                 frame, buffers = encode((tag, task_id, payload))
             except Exception:
-                frame, buffers = encode((tag, task_id, ExceptionWrapper.from_current(where + " while sending a batch")))
+                frame, buffers = encode(
+                    (tag, task_id, ExceptionWrapper.from_current(where + " while sending a batch"))
+                )
             del payload
             _write_all(fd, frame, done_event, watchdog)
             for buf in buffers:

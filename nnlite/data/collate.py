@@ -1,4 +1,5 @@
 """Turning a list of samples into a batch: ``default_collate`` and ``default_convert``."""
+
 import collections.abc
 import numbers
 
@@ -8,7 +9,9 @@ from . import _core
 
 __all__ = ["default_collate", "default_convert"]
 
-_ERR = ("default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}")
+_ERR = (
+    "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
+)
 
 
 def _is_namedtuple(x):
@@ -18,6 +21,7 @@ def _is_namedtuple(x):
 def _stack_tensors(batch):
     if any(t.requires_grad for t in batch):
         from ._core import stack_with_grad
+
         return stack_with_grad(batch)
     arrays = [_core.array_of(t) for t in batch]
     _check_same_shape(arrays, "tensors")
@@ -28,8 +32,10 @@ def _check_same_shape(arrays, what):
     shape = arrays[0].shape
     for i, a in enumerate(arrays):
         if a.shape != shape:
-            raise RuntimeError(f"default_collate: cannot stack {what} of different shapes into a batch: "
-                               f"{list(shape)} (sample 0) and {list(a.shape)} (sample {i})")
+            raise RuntimeError(
+                f"default_collate: cannot stack {what} of different shapes into a batch: "
+                f"{list(shape)} (sample 0) and {list(a.shape)} (sample {i})"
+            )
 
 
 def default_collate(batch):
@@ -69,7 +75,9 @@ def default_collate(batch):
         try:
             return type(elem)({key: default_collate([d[key] for d in batch]) for key in elem})
         except KeyError as e:
-            raise KeyError(f"default_collate: sample dicts have different keys (missing {e.args[0]!r})") from None
+            raise KeyError(
+                f"default_collate: sample dicts have different keys (missing {e.args[0]!r})"
+            ) from None
         except TypeError:  # a mapping type that can't be built from a dict
             return {key: default_collate([d[key] for d in batch]) for key in elem}
     if _is_namedtuple(elem):

@@ -1,4 +1,5 @@
 """``DataLoader``: batches from a dataset, in the main process or in worker processes."""
+
 import atexit
 import itertools
 import multiprocessing
@@ -95,8 +96,14 @@ class _InfiniteConstantSampler:
 
 
 def _check_int(name, value, minimum, message=None):
-    if not isinstance(value, (numbers.Integral, np.integer)) or isinstance(value, bool) or value < minimum:
-        raise ValueError(message or f"{name} should be an integer >= {minimum}, but got {name}={value!r}")
+    if (
+        not isinstance(value, (numbers.Integral, np.integer))
+        or isinstance(value, bool)
+        or value < minimum
+    ):
+        raise ValueError(
+            message or f"{name} should be an integer >= {minimum}, but got {name}={value!r}"
+        )
 
 
 class DataLoader:
@@ -127,12 +134,33 @@ class DataLoader:
         ...     pass
     """
 
-    def __init__(self, dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None,
-                 num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
-                 worker_init_fn=None, multiprocessing_context=None, generator=None, *,
-                 prefetch_factor=2, persistent_workers=False, seed=None):
-        _check_int("num_workers", num_workers, 0, "num_workers option should be non-negative; "
-                   "use num_workers=0 to disable multiprocessing.")
+    def __init__(
+        self,
+        dataset,
+        batch_size=1,
+        shuffle=False,
+        sampler=None,
+        batch_sampler=None,
+        num_workers=0,
+        collate_fn=None,
+        pin_memory=False,
+        drop_last=False,
+        timeout=0,
+        worker_init_fn=None,
+        multiprocessing_context=None,
+        generator=None,
+        *,
+        prefetch_factor=2,
+        persistent_workers=False,
+        seed=None,
+    ):
+        _check_int(
+            "num_workers",
+            num_workers,
+            0,
+            "num_workers option should be non-negative; "
+            "use num_workers=0 to disable multiprocessing.",
+        )
         if not isinstance(timeout, numbers.Real) or timeout < 0:
             raise ValueError("timeout option should be non-negative")
         if persistent_workers and num_workers == 0:
@@ -149,18 +177,26 @@ class DataLoader:
             if generator is not None:
                 raise ValueError("DataLoader: pass either seed or generator, not both")
         if pin_memory:
-            warnings.warn("pin_memory=True has no effect: nnlite runs on the CPU only", stacklevel=2)
+            warnings.warn(
+                "pin_memory=True has no effect: nnlite runs on the CPU only", stacklevel=2
+            )
         iterable = isinstance(dataset, IterableDataset)
         if iterable:
             if shuffle not in (False, None):
-                raise ValueError(f"DataLoader with IterableDataset: expected unspecified shuffle option, but got "
-                                 f"shuffle={shuffle}")
+                raise ValueError(
+                    f"DataLoader with IterableDataset: expected unspecified shuffle option, but got "
+                    f"shuffle={shuffle}"
+                )
             if sampler is not None:
-                raise ValueError(f"DataLoader with IterableDataset: expected unspecified sampler option, but got "
-                                 f"sampler={sampler}")
+                raise ValueError(
+                    f"DataLoader with IterableDataset: expected unspecified sampler option, but got "
+                    f"sampler={sampler}"
+                )
             if batch_sampler is not None:
-                raise ValueError(f"DataLoader with IterableDataset: expected unspecified batch_sampler option, "
-                                 f"but got batch_sampler={batch_sampler}")
+                raise ValueError(
+                    f"DataLoader with IterableDataset: expected unspecified batch_sampler option, "
+                    f"but got batch_sampler={batch_sampler}"
+                )
             sampler = _InfiniteConstantSampler()
         shuffle = bool(shuffle)
 
@@ -168,14 +204,18 @@ class DataLoader:
             raise ValueError("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None:
             if batch_size != 1 or shuffle or sampler is not None or drop_last:
-                raise ValueError("batch_sampler option is mutually exclusive with batch_size, shuffle, "
-                                 "sampler, and drop_last")
+                raise ValueError(
+                    "batch_sampler option is mutually exclusive with batch_size, shuffle, "
+                    "sampler, and drop_last"
+                )
             batch_size = None
             drop_last = False
         elif batch_size is None:
             if drop_last:
-                raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive "
-                                 "with drop_last")
+                raise ValueError(
+                    "batch_size=None option disables auto-batching and is mutually exclusive "
+                    "with drop_last"
+                )
         else:
             _check_int("batch_size", batch_size, 1)
 
@@ -227,8 +267,13 @@ class DataLoader:
         # A dataset whose __getitems__ returns ready batches can't serve a custom collate_fn,
         # which expects a list of samples: that case goes sample by sample.
         use_getitems = self._auto_collation and getitems and not (self._custom_collate and collated)
-        return _Fetcher(self._auto_collation, self.collate_fn, self._custom_collate, use_getitems,
-                        collated and use_getitems)
+        return _Fetcher(
+            self._auto_collation,
+            self.collate_fn,
+            self._custom_collate,
+            use_getitems,
+            collated and use_getitems,
+        )
 
     def _base_seed(self, epoch):
         if self.seed is not None:
@@ -328,6 +373,7 @@ def _grow_pipe(fd, size=1 << 20):
     """Let a few batches wait in the kernel's pipe buffer (Linux's F_SETPIPE_SZ; best effort)."""
     try:
         import fcntl
+
         fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), size)
     except (ImportError, OSError):
         pass
@@ -368,10 +414,22 @@ class _MultiProcessIter(_BaseIter):
                 inherited = self._task_writers + self._readers if forking else []
                 w = ctx.Process(
                     target=_worker.worker_loop,
-                    args=(loader.dataset, fetch, task_reader, writer, self._done_event, self._tag,
-                          base_seed + worker_id, worker_id, self._num_workers, loader.worker_init_fn,
-                          os.getpid(), inherited),
-                    daemon=True)
+                    args=(
+                        loader.dataset,
+                        fetch,
+                        task_reader,
+                        writer,
+                        self._done_event,
+                        self._tag,
+                        base_seed + worker_id,
+                        worker_id,
+                        self._num_workers,
+                        loader.worker_init_fn,
+                        os.getpid(),
+                        inherited,
+                    ),
+                    daemon=True,
+                )
                 w.start()
                 # the worker holds the only other ends: its death means end of file here
                 writer.close()
@@ -392,7 +450,9 @@ class _MultiProcessIter(_BaseIter):
         self._rcvd_idx = 0
         self._task_worker = {}
         self._worker_cycle = itertools.cycle(range(self._num_workers))
-        self._active = [True] * self._num_workers  # False once a worker's IterableDataset copy ended
+        self._active = [
+            True
+        ] * self._num_workers  # False once a worker's IterableDataset copy ended
         for _ in range(self._prefetch):
             self._put_task()
 
@@ -468,7 +528,9 @@ class _MultiProcessIter(_BaseIter):
                     fd = self._task_writers[w].fileno()
                     pending[fd] = w
                     poller.register(fd, select.POLLOUT)
-            wait_ms = None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
+            wait_ms = (
+                None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
+            )
             events = dict(poller.poll(wait_ms))
             if not events:
                 self._shutdown()
@@ -486,7 +548,9 @@ class _MultiProcessIter(_BaseIter):
             self._worker_died(worker_id)
         except Exception as e:
             self._shutdown()
-            raise RuntimeError(f"DataLoader could not unpickle a batch sent by worker {worker_id}: {e!r}") from e
+            raise RuntimeError(
+                f"DataLoader could not unpickle a batch sent by worker {worker_id}: {e!r}"
+            ) from e
 
     def _worker_died(self, worker_id):
         w = self._workers[worker_id]
@@ -497,7 +561,8 @@ class _MultiProcessIter(_BaseIter):
             f"DataLoader worker {worker_id} (pid {pid}) {_describe_exit(code)}. A worker killed by a signal is "
             f"often the out-of-memory killer or a crash in native code (a forked worker must not run "
             f"OpenMP/numba parallel code the parent already ran: use multiprocessing_context='spawn' for "
-            f"that); run with num_workers=0 to load the data in the main process and see the error there.")
+            f"that); run with num_workers=0 to load the data in the main process and see the error there."
+        )
 
     def _shutdown(self):
         if self._closed:

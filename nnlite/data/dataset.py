@@ -1,5 +1,6 @@
 """Datasets: map-style ``Dataset``, ``TensorDataset``, ``Subset``, ``ConcatDataset``, ``random_split``;
 stream-style ``IterableDataset`` and ``ChainDataset``."""
+
 import bisect
 import math
 import numbers
@@ -9,7 +10,15 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "ChainDataset", "random_split"]
+__all__ = [
+    "Dataset",
+    "IterableDataset",
+    "TensorDataset",
+    "Subset",
+    "ConcatDataset",
+    "ChainDataset",
+    "random_split",
+]
 
 
 class Dataset:
@@ -103,11 +112,15 @@ class TensorDataset(Dataset):
             if isinstance(t, np.ndarray):
                 t = _core.from_numpy(t)
             elif not _core.is_tensor(t):
-                raise TypeError(f"TensorDataset: argument {i} must be a Tensor or a numpy array, "
-                                f"got {type(t).__name__}")
+                raise TypeError(
+                    f"TensorDataset: argument {i} must be a Tensor or a numpy array, "
+                    f"got {type(t).__name__}"
+                )
             if t.ndim == 0:
-                raise ValueError(f"TensorDataset: argument {i} is a 0-d tensor; every tensor needs a "
-                                 f"first (sample) dimension")
+                raise ValueError(
+                    f"TensorDataset: argument {i} is a 0-d tensor; every tensor needs a "
+                    f"first (sample) dimension"
+                )
             wrapped.append(t)
         n = wrapped[0].shape[0]
         if any(t.shape[0] != n for t in wrapped):
@@ -141,7 +154,9 @@ class Subset(Dataset):
 
     @property
     def getitems_collated(self):
-        return bool(getattr(self.dataset, "getitems_collated", False)) and hasattr(self.dataset, "__getitems__")
+        return bool(getattr(self.dataset, "getitems_collated", False)) and hasattr(
+            self.dataset, "__getitems__"
+        )
 
     def __getitem__(self, idx):
         if isinstance(idx, list):
@@ -181,7 +196,9 @@ class ConcatDataset(Dataset):
                 raise ValueError("absolute value of index should not exceed dataset length")
             idx = len(self) + idx
         if idx >= len(self):
-            raise IndexError(f"index {idx} is out of range for a ConcatDataset of length {len(self)}")
+            raise IndexError(
+                f"index {idx} is out of range for a ConcatDataset of length {len(self)}"
+            )
         which = bisect.bisect_right(self.cumulative_sizes, idx)
         start = self.cumulative_sizes[which - 1] if which > 0 else 0
         return self.datasets[which][idx - start]
@@ -201,7 +218,9 @@ def _generator(generator, seed):
         return np.random.default_rng(generator.randint(0, 2**63 - 1, dtype=np.int64))
     if _is_int_index(generator):
         return np.random.default_rng(int(generator))
-    raise TypeError(f"generator must be a numpy Generator, an int seed or None, got {type(generator).__name__}")
+    raise TypeError(
+        f"generator must be a numpy Generator, an int seed or None, got {type(generator).__name__}"
+    )
 
 
 def random_split(dataset, lengths, generator=None, seed=None):
@@ -224,19 +243,25 @@ def random_split(dataset, lengths, generator=None, seed=None):
             sizes[i % len(sizes)] += 1
         for i, size in enumerate(sizes):
             if size == 0:
-                warnings.warn(f"Length of split at index {i} is 0. This might result in an empty dataset.",
-                              stacklevel=2)
+                warnings.warn(
+                    f"Length of split at index {i} is 0. This might result in an empty dataset.",
+                    stacklevel=2,
+                )
         lengths = sizes
     for i, size in enumerate(lengths):
         if not _is_int_index(size) or size < 0:
-            raise ValueError(f"random_split: length at index {i} must be a non-negative int "
-                             f"(or all lengths fractions summing to 1), got {size!r}")
+            raise ValueError(
+                f"random_split: length at index {i} must be a non-negative int "
+                f"(or all lengths fractions summing to 1), got {size!r}"
+            )
     if sum(lengths) != n:
-        raise ValueError(f"Sum of input lengths ({sum(lengths)}) does not equal the length of the input "
-                         f"dataset ({n})!")
+        raise ValueError(
+            f"Sum of input lengths ({sum(lengths)}) does not equal the length of the input "
+            f"dataset ({n})!"
+        )
     perm = _generator(generator, seed).permutation(n).tolist()
     out, offset = [], 0
     for size in lengths:
-        out.append(Subset(dataset, perm[offset:offset + size]))
+        out.append(Subset(dataset, perm[offset : offset + size]))
         offset += size
     return out

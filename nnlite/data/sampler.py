@@ -1,4 +1,5 @@
 """Index samplers: sequential, random, subset-random, batch and distributed."""
+
 import math
 import numbers
 
@@ -6,8 +7,14 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler",
-           "DistributedSampler"]
+__all__ = [
+    "Sampler",
+    "SequentialSampler",
+    "RandomSampler",
+    "SubsetRandomSampler",
+    "BatchSampler",
+    "DistributedSampler",
+]
 
 
 class Sampler:
@@ -21,7 +28,11 @@ class Sampler:
 
 
 def _check_int(name, value, minimum):
-    if not isinstance(value, (numbers.Integral, np.integer)) or isinstance(value, bool) or value < minimum:
+    if (
+        not isinstance(value, (numbers.Integral, np.integer))
+        or isinstance(value, bool)
+        or value < minimum
+    ):
         raise ValueError(f"{name} should be an integer >= {minimum}, but got {name}={value!r}")
 
 
@@ -32,7 +43,9 @@ def _make_rng(generator):
         return generator
     if isinstance(generator, (numbers.Integral, np.integer)) and not isinstance(generator, bool):
         return np.random.default_rng(int(generator))
-    raise TypeError(f"generator must be a numpy Generator, an int seed or None, got {type(generator).__name__}")
+    raise TypeError(
+        f"generator must be a numpy Generator, an int seed or None, got {type(generator).__name__}"
+    )
 
 
 class SequentialSampler(Sampler):
@@ -59,7 +72,9 @@ class RandomSampler(Sampler):
 
     def __init__(self, data_source, replacement=False, num_samples=None, generator=None, seed=None):
         if not isinstance(replacement, bool):
-            raise TypeError(f"replacement should be a boolean value, but got replacement={replacement!r}")
+            raise TypeError(
+                f"replacement should be a boolean value, but got replacement={replacement!r}"
+            )
         if generator is not None and seed is not None:
             raise ValueError("RandomSampler: pass either generator or seed, not both")
         self.data_source = data_source
@@ -125,7 +140,9 @@ class BatchSampler(Sampler):
     def __init__(self, sampler, batch_size, drop_last):
         _check_int("batch_size", batch_size, 1)
         if not isinstance(drop_last, bool):
-            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last!r}")
+            raise ValueError(
+                f"drop_last should be a boolean value, but got drop_last={drop_last!r}"
+            )
         self.sampler = sampler
         self.batch_size = int(batch_size)
         self.drop_last = drop_last
@@ -153,7 +170,8 @@ def _mpi_world():
         raise RuntimeError(
             "DistributedSampler needs num_replicas and rank: pass them explicitly, or install mpi4py "
             "(pip install 'nnlite[mpi]', with Open MPI from your system's packages) and launch with "
-            "mpirun to take them from MPI.COMM_WORLD") from None
+            "mpirun to take them from MPI.COMM_WORLD"
+        ) from None
     comm = MPI.COMM_WORLD
     return comm.Get_size(), comm.Get_rank()
 
@@ -168,14 +186,18 @@ class DistributedSampler(Sampler):
     ``MPI.COMM_WORLD``'s size and rank when mpi4py is installed.
     """
 
-    def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False):
+    def __init__(
+        self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False
+    ):
         if num_replicas is None or rank is None:
             size, world_rank = _mpi_world()
             num_replicas = size if num_replicas is None else num_replicas
             rank = world_rank if rank is None else rank
         _check_int("num_replicas", num_replicas, 1)
         if not isinstance(rank, (numbers.Integral, np.integer)) or rank >= num_replicas or rank < 0:
-            raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
+            raise ValueError(
+                f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]"
+            )
         self.dataset = dataset
         self.num_replicas = int(num_replicas)
         self.rank = int(rank)
@@ -201,9 +223,9 @@ class DistributedSampler(Sampler):
             if pad > 0:
                 indices = np.concatenate([indices, np.resize(indices, pad)])
         else:
-            indices = indices[:self.total_size]
+            indices = indices[: self.total_size]
         assert len(indices) == self.total_size
-        shard = indices[self.rank:self.total_size:self.num_replicas]
+        shard = indices[self.rank : self.total_size : self.num_replicas]
         assert len(shard) == self.num_samples
         return iter(shard.tolist())
 

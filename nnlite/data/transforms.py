@@ -7,6 +7,7 @@ channels-first (``HW``, ``CHW``; a batch is ``NCHW``), as a dataset's raw images
 batch there is ``NHW``. Random transforms draw from numpy's global RNG (each DataLoader worker
 seeds it), one draw per image, so each image of a batch gets its own crop or flip.
 """
+
 import enum
 import math
 import numbers
@@ -14,13 +15,31 @@ import warnings
 
 import numpy as np
 
-from . import _core, _image_ops
 from .._pillow import import_pillow, is_pil_image
+from . import _core, _image_ops
 
-__all__ = ["Transform", "Compose", "ToTensor", "Normalize", "RandomCrop", "RandomHorizontalFlip", "Lambda",
-           "apply_batch", "InterpolationMode", "Resize", "CenterCrop", "RandomResizedCrop", "ColorJitter",
-           "Grayscale", "RandomGrayscale", "RandomRotation", "Pad", "ToPILImage", "PILToTensor",
-           "ConvertImageDtype"]
+__all__ = [
+    "Transform",
+    "Compose",
+    "ToTensor",
+    "Normalize",
+    "RandomCrop",
+    "RandomHorizontalFlip",
+    "Lambda",
+    "apply_batch",
+    "InterpolationMode",
+    "Resize",
+    "CenterCrop",
+    "RandomResizedCrop",
+    "ColorJitter",
+    "Grayscale",
+    "RandomGrayscale",
+    "RandomRotation",
+    "Pad",
+    "ToPILImage",
+    "PILToTensor",
+    "ConvertImageDtype",
+]
 
 
 def apply_batch(transform, batch):
@@ -90,7 +109,9 @@ def _to_chw_float(arr, batched):
     if arr.ndim == (3 if batched else 2):  # (N)HW: one channel
         arr = arr[..., None]
     if arr.ndim != (4 if batched else 3):
-        raise ValueError(f"ToTensor expects an HW or HWC image or an NHWC batch, got an array of shape {arr.shape}")
+        raise ValueError(
+            f"ToTensor expects an HW or HWC image or an NHWC batch, got an array of shape {arr.shape}"
+        )
     moved = arr.transpose(0, 3, 1, 2) if batched else arr.transpose(2, 0, 1)
     if arr.dtype == np.uint8:
         out = moved.astype(np.float32)  # C-contiguous copy in the new layout
@@ -116,7 +137,9 @@ def _as_image_array(pic, who):
     if isinstance(pic, np.ndarray):
         return pic
     if _core.is_tensor(pic):
-        raise TypeError(f"{who} expects a numpy array (HWC image), got a Tensor: it is already converted")
+        raise TypeError(
+            f"{who} expects a numpy array (HWC image), got a Tensor: it is already converted"
+        )
     if hasattr(pic, "__array_interface__") or hasattr(pic, "__array__"):  # e.g. a PIL image
         return np.asarray(pic)
     raise TypeError(f"{who} expects a numpy array (HWC image), got {_name(pic)}")
@@ -136,7 +159,9 @@ class Normalize(Transform):
         is_t = _core.is_tensor(x)
         arr = _core.array_of(x) if is_t else np.asarray(x)
         if arr.dtype.kind != "f":
-            raise TypeError(f"Normalize expects a floating point tensor, got dtype {arr.dtype}: apply ToTensor first")
+            raise TypeError(
+                f"Normalize expects a floating point tensor, got dtype {arr.dtype}: apply ToTensor first"
+            )
         need = 4 if batched else 3
         if arr.ndim != need:
             what = "an NCHW batch" if batched else "a CHW tensor (or an NCHW batch)"
@@ -162,10 +187,14 @@ class Normalize(Transform):
         std = np.asarray(self.std, dtype=dtype)
         for name, v in (("mean", mean), ("std", std)):
             if v.size not in (1, channels):
-                raise ValueError(f"Normalize: {name} has {v.size} values for an input with {channels} channels")
+                raise ValueError(
+                    f"Normalize: {name} has {v.size} values for an input with {channels} channels"
+                )
         if np.any(std == 0):
-            raise ValueError(f"Normalize: std evaluated to zero after conversion to {dtype}, leading to "
-                             f"division by zero")
+            raise ValueError(
+                f"Normalize: std evaluated to zero after conversion to {dtype}, leading to "
+                f"division by zero"
+            )
         cached = self._cache[key] = (mean.reshape(-1, 1, 1), std.reshape(-1, 1, 1))
         return cached
 
@@ -186,7 +215,9 @@ def _as_seq(v, name):
     try:
         out = tuple(float(x) for x in v)
     except TypeError:
-        raise TypeError(f"Normalize: {name} must be a number or a sequence of numbers, got {v!r}") from None
+        raise TypeError(
+            f"Normalize: {name} must be a number or a sequence of numbers, got {v!r}"
+        ) from None
     if not out:
         raise ValueError(f"Normalize: {name} is empty")
     return out
@@ -201,7 +232,11 @@ def _layout(x, batched):
         return (arr, is_t, 2, 3) if is_t and nd == 4 else (arr, is_t, 1, 2)
     if not batched and nd in (2, 3):  # HW / CHW tensor / HWC array
         return (arr, is_t, 1, 2) if is_t and nd == 3 else (arr, is_t, 0, 1)
-    what = "a batch (NHW, NHWC array or NCHW tensor)" if batched else "an image (HW, HWC array or CHW tensor)"
+    what = (
+        "a batch (NHW, NHWC array or NCHW tensor)"
+        if batched
+        else "an image (HW, HWC array or CHW tensor)"
+    )
     raise ValueError(f"expected {what}, got shape {tuple(arr.shape)}")
 
 
@@ -217,8 +252,10 @@ def _padding_ltrb(padding):
         elif len(padding) == 2:
             padding = (padding[0], padding[1], padding[0], padding[1])
         elif len(padding) != 4:
-            raise ValueError(f"Padding must be an int or a 1, 2, or 4 element tuple, not a {len(padding)} element "
-                             f"tuple")
+            raise ValueError(
+                f"Padding must be an int or a 1, 2, or 4 element tuple, not a {len(padding)} element "
+                f"tuple"
+            )
     if min(padding) < 0:
         raise ValueError(f"padding must be non-negative, got {padding!r}")
     return padding
@@ -285,7 +322,9 @@ class RandomCrop(Transform):
     def _check(self, h, w):
         th, tw = self.size
         if h < th or w < tw:
-            raise ValueError(f"RandomCrop: crop size {(th, tw)} is larger than the (padded) image size {(h, w)}")
+            raise ValueError(
+                f"RandomCrop: crop size {(th, tw)} is larger than the (padded) image size {(h, w)}"
+            )
 
     def __call__(self, img):
         arr, is_t, ra, ca = _layout(img, batched=False)
@@ -387,6 +426,7 @@ class Lambda(Transform):
 # batch, a PIL image) is viewed as a channels-first array ``(..., C, H, W)``, changed by the
 # functions of ``_image_ops``, and returned in the layout and type it came in.
 
+
 class InterpolationMode(enum.Enum):
     """Interpolation modes, as ``torchvision.transforms.InterpolationMode``."""
 
@@ -400,10 +440,20 @@ class InterpolationMode(enum.Enum):
 
 
 # Pillow's integer constants, which torchvision also accepts
-_PIL_INTERPOLATION = {0: InterpolationMode.NEAREST, 2: InterpolationMode.BILINEAR, 3: InterpolationMode.BICUBIC,
-                      4: InterpolationMode.BOX, 5: InterpolationMode.HAMMING, 1: InterpolationMode.LANCZOS}
-_SUPPORTED = (InterpolationMode.NEAREST, InterpolationMode.NEAREST_EXACT, InterpolationMode.BILINEAR,
-              InterpolationMode.BICUBIC)
+_PIL_INTERPOLATION = {
+    0: InterpolationMode.NEAREST,
+    2: InterpolationMode.BILINEAR,
+    3: InterpolationMode.BICUBIC,
+    4: InterpolationMode.BOX,
+    5: InterpolationMode.HAMMING,
+    1: InterpolationMode.LANCZOS,
+}
+_SUPPORTED = (
+    InterpolationMode.NEAREST,
+    InterpolationMode.NEAREST_EXACT,
+    InterpolationMode.BILINEAR,
+    InterpolationMode.BICUBIC,
+)
 
 
 def _interpolation(mode, allowed=_SUPPORTED):
@@ -412,11 +462,15 @@ def _interpolation(mode, allowed=_SUPPORTED):
     elif isinstance(mode, str):
         mode = InterpolationMode(mode)
     if not isinstance(mode, InterpolationMode):
-        raise TypeError("Argument interpolation should be a InterpolationMode or a corresponding Pillow integer "
-                        "constant")
+        raise TypeError(
+            "Argument interpolation should be a InterpolationMode or a corresponding Pillow integer "
+            "constant"
+        )
     if mode not in allowed:
-        raise ValueError(f"interpolation {mode.value!r} is not supported here; use one of "
-                         f"{', '.join(m.value for m in allowed)}")
+        raise ValueError(
+            f"interpolation {mode.value!r} is not supported here; use one of "
+            f"{', '.join(m.value for m in allowed)}"
+        )
     return mode
 
 
@@ -427,8 +481,9 @@ def _planes(img, batched):
         mode = img.mode
         planes, restore = _planes(np.asarray(img), batched=False)
         image_module = import_pillow("ToPILImage")
-        return planes, lambda out: image_module.fromarray(restore(out), mode=mode if mode in ("L", "RGB", "RGBA")
-                                                          else None)
+        return planes, lambda out: image_module.fromarray(
+            restore(out), mode=mode if mode in ("L", "RGB", "RGBA") else None
+        )
     is_t = _core.is_tensor(img)
     arr = _core.array_of(img) if is_t else np.asarray(img)
     nd = arr.ndim
@@ -440,7 +495,11 @@ def _planes(img, batched):
         return arr[..., None, :, :], lambda out: np.ascontiguousarray(out[..., 0, :, :])
     if not is_t and nd in (3, 4):  # HWC, NHWC
         return np.moveaxis(arr, -1, -3), lambda out: np.ascontiguousarray(np.moveaxis(out, -3, -1))
-    what = "a batch (NHW, NHWC array or NCHW tensor)" if batched else "an image (HW, HWC array, CHW tensor)"
+    what = (
+        "a batch (NHW, NHWC array or NCHW tensor)"
+        if batched
+        else "an image (HW, HWC array, CHW tensor)"
+    )
     raise ValueError(f"expected {what}, got shape {tuple(arr.shape)}")
 
 
@@ -488,8 +547,10 @@ def _resized_size(height, width, size, max_size):
     new_short, new_long = short_target, int(short_target * long / short)
     if max_size is not None:
         if max_size <= short_target:
-            raise ValueError(f"max_size = {max_size} must be strictly greater than the requested size for the "
-                             f"smaller edge size = {size}")
+            raise ValueError(
+                f"max_size = {max_size} must be strictly greater than the requested size for the "
+                f"smaller edge size = {size}"
+            )
         if new_long > max_size:
             new_short, new_long = int(max_size * new_short / new_long), max_size
     return (new_long, new_short) if width <= height else (new_short, new_long)
@@ -515,12 +576,16 @@ class Resize(_PlaneTransform):
 
     deterministic = True
 
-    def __init__(self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=True):
+    def __init__(
+        self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=True
+    ):
         self._size = _size_arg(size)
         self.size = size
         if max_size is not None and not (isinstance(self._size, int) or len(self._size) == 1):
-            raise ValueError("max_size should only be passed if size specifies the length of the smaller edge, "
-                             "i.e. size should be an int or a sequence of length 1 in torchscript mode.")
+            raise ValueError(
+                "max_size should only be passed if size specifies the length of the smaller edge, "
+                "i.e. size should be an int or a sequence of length 1 in torchscript mode."
+            )
         self.max_size = max_size
         self.interpolation = _interpolation(interpolation)
         self.antialias = antialias
@@ -531,8 +596,10 @@ class Resize(_PlaneTransform):
         return _image_ops.resize(planes, out_size, self.interpolation.value, bool(self.antialias))
 
     def __repr__(self):
-        return (f"Resize(size={self.size}, interpolation={self.interpolation.value}, max_size={self.max_size}, "
-                f"antialias={self.antialias})")
+        return (
+            f"Resize(size={self.size}, interpolation={self.interpolation.value}, max_size={self.max_size}, "
+            f"antialias={self.antialias})"
+        )
 
 
 def _center_crop(planes, out_h, out_w):
@@ -577,8 +644,14 @@ class RandomResizedCrop(_PlaneTransform):
         (224, 224, 3)
     """
 
-    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0),
-                 interpolation=InterpolationMode.BILINEAR, antialias=True):
+    def __init__(
+        self,
+        size,
+        scale=(0.08, 1.0),
+        ratio=(3.0 / 4.0, 4.0 / 3.0),
+        interpolation=InterpolationMode.BILINEAR,
+        antialias=True,
+    ):
         self.size = _pair(size, "size")
         if not isinstance(scale, (tuple, list)) or not isinstance(ratio, (tuple, list)):
             raise TypeError("Scale and ratio should be sequences")
@@ -601,7 +674,12 @@ class RandomResizedCrop(_PlaneTransform):
             w = int(round(math.sqrt(target_area * aspect)))
             h = int(round(math.sqrt(target_area / aspect)))
             if 0 < w <= width and 0 < h <= height:
-                return np.random.randint(0, height - h + 1), np.random.randint(0, width - w + 1), h, w
+                return (
+                    np.random.randint(0, height - h + 1),
+                    np.random.randint(0, width - w + 1),
+                    h,
+                    w,
+                )
         in_ratio = width / height
         if in_ratio < min(ratio):
             w, h = width, int(round(width / min(ratio)))
@@ -617,9 +695,11 @@ class RandomResizedCrop(_PlaneTransform):
         return _image_ops.resize(window, self.size, self.interpolation.value, bool(self.antialias))
 
     def __repr__(self):
-        return (f"RandomResizedCrop(size={self.size}, scale={tuple(round(s, 4) for s in self.scale)}, "
-                f"ratio={tuple(round(r, 4) for r in self.ratio)}, interpolation={self.interpolation.value}, "
-                f"antialias={self.antialias})")
+        return (
+            f"RandomResizedCrop(size={self.size}, scale={tuple(round(s, 4) for s in self.scale)}, "
+            f"ratio={tuple(round(r, 4) for r in self.ratio)}, interpolation={self.interpolation.value}, "
+            f"antialias={self.antialias})"
+        )
 
 
 def _jitter_range(value, name, center=1.0, bound=(0, float("inf")), clip_first_on_zero=True):
@@ -665,22 +745,30 @@ class ColorJitter(_PlaneTransform):
         """``(order, b, c, s, h)``: the order of the four adjustments and their factors (``None``
         for an adjustment that is off)."""
         order = np.random.permutation(4)
-        factors = [None if r is None else float(np.random.uniform(r[0], r[1]))
-                   for r in (brightness, contrast, saturation, hue)]
+        factors = [
+            None if r is None else float(np.random.uniform(r[0], r[1]))
+            for r in (brightness, contrast, saturation, hue)
+        ]
         return (order, *factors)
 
     def _image(self, planes):
         order, *factors = self.get_params(self.brightness, self.contrast, self.saturation, self.hue)
-        adjust = (_image_ops.adjust_brightness, _image_ops.adjust_contrast, _image_ops.adjust_saturation,
-                  _image_ops.adjust_hue)
+        adjust = (
+            _image_ops.adjust_brightness,
+            _image_ops.adjust_contrast,
+            _image_ops.adjust_saturation,
+            _image_ops.adjust_hue,
+        )
         for k in order:
             if factors[k] is not None:
                 planes = adjust[k](planes, factors[k])
         return planes
 
     def __repr__(self):
-        return (f"ColorJitter(brightness={self.brightness}, contrast={self.contrast}, "
-                f"saturation={self.saturation}, hue={self.hue})")
+        return (
+            f"ColorJitter(brightness={self.brightness}, contrast={self.contrast}, "
+            f"saturation={self.saturation}, hue={self.hue})"
+        )
 
 
 def _grayscale(planes, channels):
@@ -733,7 +821,9 @@ class RandomRotation(_PlaneTransform):
         fill: value of the pixels that come from outside the image (a number or one per channel).
     """
 
-    def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0):
+    def __init__(
+        self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0
+    ):
         if isinstance(degrees, numbers.Number):
             if degrees < 0:
                 raise ValueError("If degrees is a single number, it must be positive.")
@@ -749,7 +839,9 @@ class RandomRotation(_PlaneTransform):
         elif not isinstance(fill, (numbers.Number, tuple, list)):
             raise TypeError("Fill should be either a sequence or a number.")
         self.degrees = degrees
-        self.interpolation = _interpolation(interpolation, (InterpolationMode.NEAREST, InterpolationMode.BILINEAR))
+        self.interpolation = _interpolation(
+            interpolation, (InterpolationMode.NEAREST, InterpolationMode.BILINEAR)
+        )
         self.expand = expand
         self.center = center
         self.fill = fill
@@ -761,17 +853,23 @@ class RandomRotation(_PlaneTransform):
 
     def _image(self, planes):
         angle = self.get_params(self.degrees)
-        return _image_ops.rotate(planes, angle, self.interpolation.value, self.expand, self.center, self.fill)
+        return _image_ops.rotate(
+            planes, angle, self.interpolation.value, self.expand, self.center, self.fill
+        )
 
     def _batch(self, planes):
         if self.expand:
-            raise ValueError("RandomRotation(expand=True) gives each image its own size: apply it to single "
-                             "images, not to a batch")
+            raise ValueError(
+                "RandomRotation(expand=True) gives each image its own size: apply it to single "
+                "images, not to a batch"
+            )
         return super()._batch(planes)
 
     def __repr__(self):
-        return (f"RandomRotation(degrees={self.degrees}, interpolation={self.interpolation.value}, "
-                f"expand={self.expand}, fill={self.fill})")
+        return (
+            f"RandomRotation(degrees={self.degrees}, interpolation={self.interpolation.value}, "
+            f"expand={self.expand}, fill={self.fill})"
+        )
 
 
 class Pad(_PlaneTransform):
@@ -836,8 +934,12 @@ class ToPILImage(Transform):
         if channels == 1:
             arr = arr[:, :, 0]
             if mode is None:
-                mode = {np.dtype(np.uint8): "L", np.dtype(np.int16): "I;16", np.dtype(np.int32): "I",
-                        np.dtype(np.float32): "F"}.get(arr.dtype)
+                mode = {
+                    np.dtype(np.uint8): "L",
+                    np.dtype(np.int16): "I;16",
+                    np.dtype(np.int32): "I",
+                    np.dtype(np.float32): "F",
+                }.get(arr.dtype)
         elif arr.dtype != np.uint8:
             raise TypeError(f"Input type {arr.dtype} is not supported")
         mode = mode or _PIL_MODES[channels]
@@ -862,7 +964,9 @@ class PILToTensor(Transform):
         if arr.ndim == 2:
             arr = arr[:, :, None]
         if arr.ndim not in (3, 4):
-            raise ValueError(f"PILToTensor expects an HW or HWC image or an NHWC batch, got shape {arr.shape}")
+            raise ValueError(
+                f"PILToTensor expects an HW or HWC image or an NHWC batch, got shape {arr.shape}"
+            )
         return _core.from_numpy(np.ascontiguousarray(np.moveaxis(arr, -1, -3)))
 
     def apply_batch(self, batch):
@@ -876,6 +980,7 @@ class ConvertImageDtype(Transform):
 
     def __init__(self, dtype):
         from ..autograd.dtypes import to_numpy_dtype
+
         self.dtype = dtype
         self._np_dtype = to_numpy_dtype(dtype)
 

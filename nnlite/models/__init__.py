@@ -5,14 +5,39 @@ Example:
     >>> model = get_model("lenet", num_classes=10)
     >>> model = get_model("mypkg.nets:TinyNet", width=32)   # a user's own Module class
 """
-from .lenet import Net, LeNet, MLP
-from .resnet import ResNet, BasicBlock, Bottleneck, resnet18, resnet34, resnet50
-from .vgg import VGG, vgg11, vgg11_bn, vgg13, vgg13_bn, vgg16, vgg16_bn, vgg19, vgg19_bn
-from .mobilenet import MobileNetV2, mobilenet_v2
-from ._weights import load_weights
-from .registry import get_model, get_model_builder, register_model, list_models, MODELS
 
-__all__ = ["Net", "LeNet", "MLP", "ResNet", "BasicBlock", "Bottleneck", "resnet18", "resnet34", "resnet50",
-           "VGG", "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn",
-           "MobileNetV2", "mobilenet_v2", "load_weights",
-           "get_model", "get_model_builder", "register_model", "list_models", "MODELS"]
+from ._weights import load_weights
+from .lenet import MLP, LeNet, Net
+from .mobilenet import MobileNetV2, mobilenet_v2
+from .registry import MODELS, get_model, get_model_builder, list_models, register_model
+from .resnet import BasicBlock, Bottleneck, ResNet, resnet18, resnet34, resnet50
+from .vgg import VGG, vgg11, vgg11_bn, vgg13, vgg13_bn, vgg16, vgg16_bn, vgg19, vgg19_bn
+
+__all__ = [
+    "Net",
+    "LeNet",
+    "MLP",
+    "ResNet",
+    "BasicBlock",
+    "Bottleneck",
+    "resnet18",
+    "resnet34",
+    "resnet50",
+    "VGG",
+    "vgg11",
+    "vgg11_bn",
+    "vgg13",
+    "vgg13_bn",
+    "vgg16",
+    "vgg16_bn",
+    "vgg19",
+    "vgg19_bn",
+    "MobileNetV2",
+    "mobilenet_v2",
+    "load_weights",
+    "get_model",
+    "get_model_builder",
+    "register_model",
+    "list_models",
+    "MODELS",
+]

@@ -1,4 +1,5 @@
 """Loading published weights into a freshly built model (the ``weights=`` argument of the builders)."""
+
 import os
 from collections.abc import Mapping
 
@@ -36,9 +37,12 @@ def load_weights(model, weights):
     if weights is None:
         return model
     if not isinstance(weights, (str, os.PathLike)):
-        raise TypeError(f"weights must be a path to a weight file or None, got {type(weights).__name__} "
-                        "(nnlite has no weight enums and downloads nothing: pass the file's path)")
+        raise TypeError(
+            f"weights must be a path to a weight file or None, got {type(weights).__name__} "
+            "(nnlite has no weight enums and downloads nothing: pass the file's path)"
+        )
     from ..serialization import load
+
     path = os.fspath(weights)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"weights file '{path}' does not exist")
@@ -46,5 +50,7 @@ def load_weights(model, weights):
     try:
         model.load_state_dict(state_dict)
     except RuntimeError as e:
-        raise RuntimeError(f"weights file '{path}' does not fit {type(model).__name__}: {e}") from None
+        raise RuntimeError(
+            f"weights file '{path}' does not fit {type(model).__name__}: {e}"
+        ) from None
     return model

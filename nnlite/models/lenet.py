@@ -1,4 +1,5 @@
 """The convolutional nets of PyTorch's 60-minute blitz, and a plain MLP."""
+
 from .. import nn
 from ..nn import functional as F
 

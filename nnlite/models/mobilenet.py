@@ -1,4 +1,5 @@
 """MobileNetV2 with torchvision's module names, shapes and initialisation, so its published weights load."""
+
 from .. import nn
 from ._weights import load_weights
 
@@ -15,14 +16,36 @@ def _make_divisible(value, divisor, min_value=None):
 class Conv2dNormActivation(nn.Sequential):
     """Convolution, normalisation and activation as one ``Sequential`` (children ``0``, ``1``, ``2``)."""
 
-    def __init__(self, in_channels, out_channels, kernel_size=3, stride=1, padding=None, groups=1,
-                 norm_layer=nn.BatchNorm2d, activation_layer=nn.ReLU, dilation=1, inplace=True, bias=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size=3,
+        stride=1,
+        padding=None,
+        groups=1,
+        norm_layer=nn.BatchNorm2d,
+        activation_layer=nn.ReLU,
+        dilation=1,
+        inplace=True,
+        bias=None,
+    ):
         if padding is None:
             padding = (kernel_size - 1) // 2 * dilation
         if bias is None:
             bias = norm_layer is None
-        layers = [nn.Conv2d(in_channels, out_channels, kernel_size, stride, padding, dilation=dilation,
-                            groups=groups, bias=bias)]
+        layers = [
+            nn.Conv2d(
+                in_channels,
+                out_channels,
+                kernel_size,
+                stride,
+                padding,
+                dilation=dilation,
+                groups=groups,
+                bias=bias,
+            )
+        ]
         if norm_layer is not None:
             layers.append(norm_layer(out_channels))
         if activation_layer is not None:
@@ -43,12 +66,23 @@ class InvertedResidual(nn.Module):
         self.use_res_connect = stride == 1 and inp == oup
         layers = []
         if expand_ratio != 1:
-            layers.append(Conv2dNormActivation(inp, hidden_dim, kernel_size=1, norm_layer=norm_layer,
-                                               activation_layer=nn.ReLU6))
-        layers += [Conv2dNormActivation(hidden_dim, hidden_dim, stride=stride, groups=hidden_dim,
-                                        norm_layer=norm_layer, activation_layer=nn.ReLU6),
-                   nn.Conv2d(hidden_dim, oup, 1, 1, 0, bias=False),
-                   norm_layer(oup)]
+            layers.append(
+                Conv2dNormActivation(
+                    inp, hidden_dim, kernel_size=1, norm_layer=norm_layer, activation_layer=nn.ReLU6
+                )
+            )
+        layers += [
+            Conv2dNormActivation(
+                hidden_dim,
+                hidden_dim,
+                stride=stride,
+                groups=hidden_dim,
+                norm_layer=norm_layer,
+                activation_layer=nn.ReLU6,
+            ),
+            nn.Conv2d(hidden_dim, oup, 1, 1, 0, bias=False),
+            norm_layer(oup),
+        ]
         self.conv = nn.Sequential(*layers)
         self.out_channels = oup
 
@@ -57,8 +91,15 @@ class InvertedResidual(nn.Module):
 
 
 # expansion t, output channels c, repeats n, first stride s (the paper's Table 2)
-_SETTING = [[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 3, 2], [6, 64, 4, 2], [6, 96, 3, 1], [6, 160, 3, 2],
-            [6, 320, 1, 1]]
+_SETTING = [
+    [1, 16, 1, 1],
+    [6, 24, 2, 2],
+    [6, 32, 3, 2],
+    [6, 64, 4, 2],
+    [6, 96, 3, 1],
+    [6, 160, 3, 2],
+    [6, 320, 1, 1],
+]
 
 
 class MobileNetV2(nn.Module):
@@ -77,28 +118,57 @@ class MobileNetV2(nn.Module):
         nnlite.Size([1, 10])
     """
 
-    def __init__(self, num_classes=1000, width_mult=1.0, inverted_residual_setting=None, round_nearest=8,
-                 block=None, norm_layer=None, dropout=0.2):
+    def __init__(
+        self,
+        num_classes=1000,
+        width_mult=1.0,
+        inverted_residual_setting=None,
+        round_nearest=8,
+        block=None,
+        norm_layer=None,
+        dropout=0.2,
+    ):
         super().__init__()
         block = InvertedResidual if block is None else block
         norm_layer = nn.BatchNorm2d if norm_layer is None else norm_layer
         setting = _SETTING if inverted_residual_setting is None else inverted_residual_setting
         if len(setting) == 0 or any(len(row) != 4 for row in setting):
-            raise ValueError(f"inverted_residual_setting should be non-empty or a 4-element list, got {setting}")
+            raise ValueError(
+                f"inverted_residual_setting should be non-empty or a 4-element list, got {setting}"
+            )
         input_channel = _make_divisible(32 * width_mult, round_nearest)
         self.last_channel = _make_divisible(1280 * max(1.0, width_mult), round_nearest)
-        features = [Conv2dNormActivation(3, input_channel, stride=2, norm_layer=norm_layer,
-                                         activation_layer=nn.ReLU6)]
+        features = [
+            Conv2dNormActivation(
+                3, input_channel, stride=2, norm_layer=norm_layer, activation_layer=nn.ReLU6
+            )
+        ]
         for t, c, n, s in setting:
             output_channel = _make_divisible(c * width_mult, round_nearest)
             for i in range(n):
-                features.append(block(input_channel, output_channel, s if i == 0 else 1, expand_ratio=t,
-                                      norm_layer=norm_layer))
+                features.append(
+                    block(
+                        input_channel,
+                        output_channel,
+                        s if i == 0 else 1,
+                        expand_ratio=t,
+                        norm_layer=norm_layer,
+                    )
+                )
                 input_channel = output_channel
-        features.append(Conv2dNormActivation(input_channel, self.last_channel, kernel_size=1,
-                                             norm_layer=norm_layer, activation_layer=nn.ReLU6))
+        features.append(
+            Conv2dNormActivation(
+                input_channel,
+                self.last_channel,
+                kernel_size=1,
+                norm_layer=norm_layer,
+                activation_layer=nn.ReLU6,
+            )
+        )
         self.features = nn.Sequential(*features)
-        self.classifier = nn.Sequential(nn.Dropout(p=dropout), nn.Linear(self.last_channel, num_classes))
+        self.classifier = nn.Sequential(
+            nn.Dropout(p=dropout), nn.Linear(self.last_channel, num_classes)
+        )
         for m in self.modules():
             if isinstance(m, nn.Conv2d):
                 nn.init.kaiming_normal_(m.weight, mode="fan_out")

@@ -7,12 +7,21 @@ reader how to present the constructor's arguments. ``MODELS`` is the model regis
 ``"pkg.module:ClassName"``, which imports that module (running its top-level code) and must name
 an ``nn.Module`` subclass.
 """
+
 import difflib
 import importlib
 import inspect
 
-__all__ = ["Registry", "MODELS", "get_model", "get_model_builder", "register_model", "list_models",
-           "import_module_class", "suggestion"]
+__all__ = [
+    "Registry",
+    "MODELS",
+    "get_model",
+    "get_model_builder",
+    "register_model",
+    "list_models",
+    "import_module_class",
+    "suggestion",
+]
 
 
 def suggestion(word, candidates):
@@ -44,19 +53,23 @@ class Registry(dict):
     def register(self, name, factory=None, **options):
         """Register ``factory`` under ``name`` (usable as a decorator). ``options`` are kept for
         the config reader (``exclude=``, ``hints=``, ...)."""
+
         def add(f):
             if name in self and self[name] is not f:
                 raise KeyError(f"{self.kind} '{name}' is already registered")
             self[name] = f
             self.options[name] = options
             return f
+
         return add(factory) if factory is not None else add
 
     def lookup(self, name):
         """The entry registered under ``name`` (``KeyError`` naming the known ones otherwise)."""
         if name not in self:
-            raise KeyError(f"unknown {self.kind} '{name}'; registered {self.kind}s: {', '.join(self.names())}"
-                           f"{suggestion(name, self)}")
+            raise KeyError(
+                f"unknown {self.kind} '{name}'; registered {self.kind}s: {', '.join(self.names())}"
+                f"{suggestion(name, self)}"
+            )
         return self[name]
 
     def names(self):
@@ -91,7 +104,9 @@ def import_module_class(spec, base, what="model"):
     """
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
-        raise ValueError(f"{what} '{spec}': expected a registered name or 'package.module:ClassName'")
+        raise ValueError(
+            f"{what} '{spec}': expected a registered name or 'package.module:ClassName'"
+        )
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:
@@ -100,13 +115,17 @@ def import_module_class(spec, base, what="model"):
     for part in attr.split("."):
         if not hasattr(target, part):
             names = [n for n in dir(target) if not n.startswith("_")]
-            raise AttributeError(f"{what} '{spec}': module '{module_name}' has no attribute '{attr}'"
-                                 f"{suggestion(part, names)}")
+            raise AttributeError(
+                f"{what} '{spec}': module '{module_name}' has no attribute '{attr}'"
+                f"{suggestion(part, names)}"
+            )
         target = getattr(target, part)
     if not (isinstance(target, type) and issubclass(target, base)):
         kind = "a class" if isinstance(target, type) else f"a {type(target).__name__}"
-        raise TypeError(f"{what} '{spec}': '{attr}' is {kind}, not an {base.__module__.split('.')[0]}."
-                        f"nn.Module subclass (an import path must name a Module class)")
+        raise TypeError(
+            f"{what} '{spec}': '{attr}' is {kind}, not an {base.__module__.split('.')[0]}."
+            f"nn.Module subclass (an import path must name a Module class)"
+        )
     return target
 
 
@@ -120,6 +139,7 @@ def get_model(name, **kwargs):
         >>> get_model("resnet18", num_classes=10)
     """
     from ..nn import Module
+
     if not isinstance(name, str):
         raise TypeError(f"model name must be a string, got {type(name).__name__}")
     if ":" in name:
@@ -127,8 +147,10 @@ def get_model(name, **kwargs):
     elif name in MODELS:
         factory = MODELS[name]
     else:
-        raise KeyError(f"unknown model '{name}'; registered models: {', '.join(list_models())} (or give "
-                       "'package.module:ClassName')")
+        raise KeyError(
+            f"unknown model '{name}'; registered models: {', '.join(list_models())} (or give "
+            "'package.module:ClassName')"
+        )
     _check_kwargs(name, factory, kwargs)
     model = factory(**kwargs)
     if not isinstance(model, Module):
@@ -147,14 +169,22 @@ def _check_kwargs(name, factory, kwargs):
     accepted = [k for k, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     for key in kwargs:
         if key not in accepted:
-            raise TypeError(f"model '{name}' got an unexpected argument '{key}'; accepted: "
-                            f"{', '.join(accepted) or 'none'}")
+            raise TypeError(
+                f"model '{name}' got an unexpected argument '{key}'; accepted: "
+                f"{', '.join(accepted) or 'none'}"
+            )
 
 
 def _register_builtins():
-    from .lenet import LeNet, MLP, Net
     from . import mobilenet, resnet, vgg
-    builtins = {"lenet": LeNet, "tutorial_net": Net, "mlp": MLP, "mobilenet_v2": mobilenet.mobilenet_v2}
+    from .lenet import MLP, LeNet, Net
+
+    builtins = {
+        "lenet": LeNet,
+        "tutorial_net": Net,
+        "mlp": MLP,
+        "mobilenet_v2": mobilenet.mobilenet_v2,
+    }
     builtins.update((name, getattr(resnet, name)) for name in ("resnet18", "resnet34", "resnet50"))
     builtins.update((name, getattr(vgg, name)) for name in vgg.__all__ if name != "VGG")
     for key, factory in builtins.items():

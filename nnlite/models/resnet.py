@@ -1,4 +1,5 @@
 """ResNet with torchvision's module names, shapes and initialisation (``state_dict()`` keys match)."""
+
 from .. import nn
 from ._weights import load_weights
 
@@ -6,8 +7,16 @@ __all__ = ["ResNet", "BasicBlock", "Bottleneck", "resnet18", "resnet34", "resnet
 
 
 def conv3x3(in_planes, out_planes, stride=1, groups=1, dilation=1):
-    return nn.Conv2d(in_planes, out_planes, kernel_size=3, stride=stride, padding=dilation, groups=groups,
-                     bias=False, dilation=dilation)
+    return nn.Conv2d(
+        in_planes,
+        out_planes,
+        kernel_size=3,
+        stride=stride,
+        padding=dilation,
+        groups=groups,
+        bias=False,
+        dilation=dilation,
+    )
 
 
 def conv1x1(in_planes, out_planes, stride=1):
@@ -19,8 +28,17 @@ class BasicBlock(nn.Module):
 
     expansion = 1
 
-    def __init__(self, inplanes, planes, stride=1, downsample=None, groups=1, base_width=64, dilation=1,
-                 norm_layer=None):
+    def __init__(
+        self,
+        inplanes,
+        planes,
+        stride=1,
+        downsample=None,
+        groups=1,
+        base_width=64,
+        dilation=1,
+        norm_layer=None,
+    ):
         super().__init__()
         if norm_layer is None:
             norm_layer = nn.BatchNorm2d
@@ -51,8 +69,17 @@ class Bottleneck(nn.Module):
 
     expansion = 4
 
-    def __init__(self, inplanes, planes, stride=1, downsample=None, groups=1, base_width=64, dilation=1,
-                 norm_layer=None):
+    def __init__(
+        self,
+        inplanes,
+        planes,
+        stride=1,
+        downsample=None,
+        groups=1,
+        base_width=64,
+        dilation=1,
+        norm_layer=None,
+    ):
         super().__init__()
         if norm_layer is None:
             norm_layer = nn.BatchNorm2d
@@ -87,8 +114,18 @@ class ResNet(nn.Module):
         nnlite.Size([2, 10])
     """
 
-    def __init__(self, block, layers, num_classes=1000, zero_init_residual=False, groups=1, width_per_group=64,
-                 replace_stride_with_dilation=None, norm_layer=None, in_channels=3):
+    def __init__(
+        self,
+        block,
+        layers,
+        num_classes=1000,
+        zero_init_residual=False,
+        groups=1,
+        width_per_group=64,
+        replace_stride_with_dilation=None,
+        norm_layer=None,
+        in_channels=3,
+    ):
         super().__init__()
         if norm_layer is None:
             norm_layer = nn.BatchNorm2d
@@ -98,18 +135,28 @@ class ResNet(nn.Module):
         if replace_stride_with_dilation is None:
             replace_stride_with_dilation = [False, False, False]
         if len(replace_stride_with_dilation) != 3:
-            raise ValueError("replace_stride_with_dilation should be None or a 3-element tuple, got "
-                             f"{replace_stride_with_dilation}")
+            raise ValueError(
+                "replace_stride_with_dilation should be None or a 3-element tuple, got "
+                f"{replace_stride_with_dilation}"
+            )
         self.groups = groups
         self.base_width = width_per_group
-        self.conv1 = nn.Conv2d(in_channels, self.inplanes, kernel_size=7, stride=2, padding=3, bias=False)
+        self.conv1 = nn.Conv2d(
+            in_channels, self.inplanes, kernel_size=7, stride=2, padding=3, bias=False
+        )
         self.bn1 = norm_layer(self.inplanes)
         self.relu = nn.ReLU(inplace=True)
         self.maxpool = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)
         self.layer1 = self._make_layer(block, 64, layers[0])
-        self.layer2 = self._make_layer(block, 128, layers[1], stride=2, dilate=replace_stride_with_dilation[0])
-        self.layer3 = self._make_layer(block, 256, layers[2], stride=2, dilate=replace_stride_with_dilation[1])
-        self.layer4 = self._make_layer(block, 512, layers[3], stride=2, dilate=replace_stride_with_dilation[2])
+        self.layer2 = self._make_layer(
+            block, 128, layers[1], stride=2, dilate=replace_stride_with_dilation[0]
+        )
+        self.layer3 = self._make_layer(
+            block, 256, layers[2], stride=2, dilate=replace_stride_with_dilation[1]
+        )
+        self.layer4 = self._make_layer(
+            block, 512, layers[3], stride=2, dilate=replace_stride_with_dilation[2]
+        )
         self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
         self.fc = nn.Linear(512 * block.expansion, num_classes)
 
@@ -134,14 +181,34 @@ class ResNet(nn.Module):
             self.dilation *= stride
             stride = 1
         if stride != 1 or self.inplanes != planes * block.expansion:
-            downsample = nn.Sequential(conv1x1(self.inplanes, planes * block.expansion, stride),
-                                       norm_layer(planes * block.expansion))
-        layers = [block(self.inplanes, planes, stride, downsample, self.groups, self.base_width, previous_dilation,
-                        norm_layer)]
+            downsample = nn.Sequential(
+                conv1x1(self.inplanes, planes * block.expansion, stride),
+                norm_layer(planes * block.expansion),
+            )
+        layers = [
+            block(
+                self.inplanes,
+                planes,
+                stride,
+                downsample,
+                self.groups,
+                self.base_width,
+                previous_dilation,
+                norm_layer,
+            )
+        ]
         self.inplanes = planes * block.expansion
         for _ in range(1, blocks):
-            layers.append(block(self.inplanes, planes, groups=self.groups, base_width=self.base_width,
-                                dilation=self.dilation, norm_layer=norm_layer))
+            layers.append(
+                block(
+                    self.inplanes,
+                    planes,
+                    groups=self.groups,
+                    base_width=self.base_width,
+                    dilation=self.dilation,
+                    norm_layer=norm_layer,
+                )
+            )
         return nn.Sequential(*layers)
 
     def forward(self, x):
@@ -163,14 +230,20 @@ def resnet18(weights=None, num_classes=1000, **kwargs):
         >>> model = resnet18(weights="resnet18-f37072fd.pth")
         >>> model.fc = nn.Linear(512, 10)        # a new head for finetuning
     """
-    return load_weights(ResNet(BasicBlock, [2, 2, 2, 2], num_classes=num_classes, **kwargs), weights)
+    return load_weights(
+        ResNet(BasicBlock, [2, 2, 2, 2], num_classes=num_classes, **kwargs), weights
+    )
 
 
 def resnet34(weights=None, num_classes=1000, **kwargs):
     """ResNet-34; arguments as ``resnet18``."""
-    return load_weights(ResNet(BasicBlock, [3, 4, 6, 3], num_classes=num_classes, **kwargs), weights)
+    return load_weights(
+        ResNet(BasicBlock, [3, 4, 6, 3], num_classes=num_classes, **kwargs), weights
+    )
 
 
 def resnet50(weights=None, num_classes=1000, **kwargs):
     """ResNet-50 (bottleneck blocks); arguments as ``resnet18``."""
-    return load_weights(ResNet(Bottleneck, [3, 4, 6, 3], num_classes=num_classes, **kwargs), weights)
+    return load_weights(
+        ResNet(Bottleneck, [3, 4, 6, 3], num_classes=num_classes, **kwargs), weights
+    )

@@ -18,16 +18,29 @@ Example (Hogwild: several processes train one model):
     >>> for p in workers:
     ...     p.join()
 """
+
 import multiprocessing
 from multiprocessing import *  # noqa: F401,F403  (the whole of Python's multiprocessing API)
 
 from . import reductions
-from .spawn import (ProcessContext, ProcessExitedException, ProcessRaisedException, spawn,
-                    start_processes)
+from .spawn import (
+    ProcessContext,
+    ProcessExitedException,
+    ProcessRaisedException,
+    spawn,
+    start_processes,
+)
 
 __all__ = list(multiprocessing.__all__) + [
-    "spawn", "start_processes", "ProcessContext", "ProcessRaisedException", "ProcessExitedException",
-    "set_sharing_strategy", "get_sharing_strategy", "get_all_sharing_strategies"]
+    "spawn",
+    "start_processes",
+    "ProcessContext",
+    "ProcessRaisedException",
+    "ProcessExitedException",
+    "set_sharing_strategy",
+    "get_sharing_strategy",
+    "get_all_sharing_strategies",
+]
 
 reductions.init_reductions()
 
@@ -52,5 +65,7 @@ def set_sharing_strategy(new_strategy):
         new_strategy (str): the strategy's name.
     """
     if new_strategy not in _STRATEGIES:
-        raise AssertionError(f"sharing strategy {new_strategy!r} is not available in nnlite; "
-                             f"available: {sorted(_STRATEGIES)}")
+        raise AssertionError(
+            f"sharing strategy {new_strategy!r} is not available in nnlite; "
+            f"available: {sorted(_STRATEGIES)}"
+        )

@@ -3,6 +3,7 @@
 Only multiprocessing's own pickler (process arguments under "spawn"/"forkserver", queues, pipes)
 uses these reducers; ``pickle.dumps`` and ``copy.deepcopy`` still copy the data.
 """
+
 import pickle
 from multiprocessing.reduction import DupFd, ForkingPickler
 
@@ -26,6 +27,7 @@ def _rebuild_shared(rebuild, handle, nbytes, offset, shape, strides, dtype, rest
 def _tensor_classes():
     from ..autograd.tensor import Tensor
     from ..nn import parameter  # noqa: F401  (defines Parameter and Buffer)
+
     found, todo = [], [Tensor]
     while todo:
         cls = todo.pop()

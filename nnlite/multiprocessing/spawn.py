@@ -1,5 +1,6 @@
 """``spawn``/``start_processes``: run ``fn(i, *args)`` in ``nprocs`` processes and report the first
 failure in the parent, as ``torch.multiprocessing.spawn``."""
+
 import multiprocessing
 import multiprocessing.connection
 import sys
@@ -85,10 +86,19 @@ class ProcessContext:
             code = failed.exitcode
             if code < 0:
                 name = signal_name(code)
-                raise ProcessExitedException(f"process {error_index} terminated with signal {name}", error_index,
-                                             failed.pid, code, name)
-            raise ProcessExitedException(f"process {error_index} terminated with exit code {code}", error_index,
-                                         failed.pid, code)
+                raise ProcessExitedException(
+                    f"process {error_index} terminated with signal {name}",
+                    error_index,
+                    failed.pid,
+                    code,
+                    name,
+                )
+            raise ProcessExitedException(
+                f"process {error_index} terminated with exit code {code}",
+                error_index,
+                failed.pid,
+                code,
+            )
         trace = queue.get()
         msg = f"\n\n-- Process {error_index} terminated with the following error:\n{trace}"
         raise ProcessRaisedException(msg, error_index, failed.pid)

@@ -7,11 +7,12 @@ Example:
     >>> loss = nn.CrossEntropyLoss()(model(nl.randn(2, 4)), nl.tensor([0, 2]))
     >>> loss.backward()
 """
-from .parameter import Parameter, Buffer
+
+from . import functional, init, utils
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _modules_all
 from .modules.sync_batchnorm import SyncBatchNorm
-from . import functional, init, utils
+from .parameter import Buffer, Parameter
 
 __all__ = ["Parameter", "Buffer", "functional", "init"] + list(_modules_all) + ["SyncBatchNorm"]
 
@@ -20,8 +21,10 @@ def __getattr__(name):
     # DataParallel lives in nn/parallel and is loaded on first use
     if name == "DataParallel":
         from .parallel import DataParallel
+
         return DataParallel
     if name in ("parallel", "utils"):
         import importlib
+
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'nnlite.nn' has no attribute '{name}'")

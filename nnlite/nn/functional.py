@@ -3,32 +3,124 @@
 Each function is defined next to its op (``nnlite/nn/ops/`` and ``nnlite/autograd/ops/``), with
 its argument checks; this module only gathers them under PyTorch's names.
 """
-from ..autograd.ops.activation import leaky_relu, leaky_relu_, log_softmax, relu, relu_, sigmoid, softmax, tanh
-from .ops import (adaptive_avg_pool2d, avg_pool2d, batch_norm, binary_cross_entropy_with_logits, conv2d,
-                  cross_entropy, dropout, flatten, l1_loss, linear, max_pool2d, mse_loss, nll_loss, pad)
+
+from ..autograd.ops.activation import (
+    leaky_relu,
+    leaky_relu_,
+    log_softmax,
+    relu,
+    relu_,
+    sigmoid,
+    softmax,
+    tanh,
+)
+from .ops import (
+    adaptive_avg_pool2d,
+    avg_pool2d,
+    batch_norm,
+    binary_cross_entropy_with_logits,
+    conv2d,
+    cross_entropy,
+    dropout,
+    flatten,
+    l1_loss,
+    linear,
+    max_pool2d,
+    mse_loss,
+    nll_loss,
+    pad,
+)
 from .ops._messages import LayerInputError
-from .ops.encoding import one_hot
-from .ops.activation import elu, gelu, hardsigmoid, hardswish, hardtanh, mish, prelu, relu6, silu, softplus
-from .ops.composite_loss import (binary_cross_entropy, cosine_embedding_loss, huber_loss, kl_div,
-                                 margin_ranking_loss, smooth_l1_loss, triplet_margin_loss)
+from .ops.activation import (
+    elu,
+    gelu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    mish,
+    prelu,
+    relu6,
+    silu,
+    softplus,
+)
+from .ops.attention import scaled_dot_product_attention
+from .ops.composite_loss import (
+    binary_cross_entropy,
+    cosine_embedding_loss,
+    huber_loss,
+    kl_div,
+    margin_ranking_loss,
+    smooth_l1_loss,
+    triplet_margin_loss,
+)
+from .ops.conv_transpose import conv1d, conv_transpose2d
 from .ops.distance import cosine_similarity, normalize, pairwise_distance
 from .ops.dropout import dropout1d, dropout2d
 from .ops.embedding import embedding
+from .ops.encoding import one_hot
 from .ops.group_norms import group_norm, instance_norm, layer_norm
-from .ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from .ops.interpolate import adaptive_max_pool2d, interpolate
-from .ops.attention import scaled_dot_product_attention
-from .ops.conv_transpose import conv1d, conv_transpose2d
+from .ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 
-__all__ = ["linear", "relu", "relu_", "leaky_relu", "leaky_relu_", "sigmoid", "tanh", "softmax", "log_softmax",
-           "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout", "mse_loss",
-           "l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "flatten", "pad", "one_hot",
-           "elu", "gelu", "hardsigmoid", "hardswish", "hardtanh", "mish", "prelu", "relu6", "silu", "softplus",
-           "binary_cross_entropy", "cosine_embedding_loss", "huber_loss", "kl_div", "margin_ranking_loss",
-           "smooth_l1_loss", "triplet_margin_loss", "cosine_similarity", "normalize", "pairwise_distance",
-           "dropout1d", "dropout2d", "embedding", "group_norm", "instance_norm", "layer_norm", "pixel_shuffle",
-           "pixel_unshuffle", "interpolate", "upsample", "adaptive_max_pool2d",
-           "scaled_dot_product_attention", "conv1d", "conv_transpose2d"]
+__all__ = [
+    "linear",
+    "relu",
+    "relu_",
+    "leaky_relu",
+    "leaky_relu_",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "log_softmax",
+    "conv2d",
+    "max_pool2d",
+    "avg_pool2d",
+    "adaptive_avg_pool2d",
+    "batch_norm",
+    "dropout",
+    "mse_loss",
+    "l1_loss",
+    "cross_entropy",
+    "nll_loss",
+    "binary_cross_entropy_with_logits",
+    "flatten",
+    "pad",
+    "one_hot",
+    "elu",
+    "gelu",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "mish",
+    "prelu",
+    "relu6",
+    "silu",
+    "softplus",
+    "binary_cross_entropy",
+    "cosine_embedding_loss",
+    "huber_loss",
+    "kl_div",
+    "margin_ranking_loss",
+    "smooth_l1_loss",
+    "triplet_margin_loss",
+    "cosine_similarity",
+    "normalize",
+    "pairwise_distance",
+    "dropout1d",
+    "dropout2d",
+    "embedding",
+    "group_norm",
+    "instance_norm",
+    "layer_norm",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "interpolate",
+    "upsample",
+    "adaptive_max_pool2d",
+    "scaled_dot_product_attention",
+    "conv1d",
+    "conv_transpose2d",
+]
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

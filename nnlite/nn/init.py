@@ -2,6 +2,7 @@
 
 ``nl.manual_seed(s)`` makes every initialiser (and so every freshly built model) reproducible.
 """
+
 import math
 import warnings
 
@@ -10,10 +11,31 @@ import numpy as np
 from ..autograd.grad_mode import no_grad
 from ..autograd.random import default_generator
 
-__all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_", "xavier_uniform_",
-           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "trunc_normal_", "orthogonal_"]
+__all__ = [
+    "calculate_gain",
+    "uniform_",
+    "normal_",
+    "constant_",
+    "ones_",
+    "zeros_",
+    "eye_",
+    "xavier_uniform_",
+    "xavier_normal_",
+    "kaiming_uniform_",
+    "kaiming_normal_",
+    "trunc_normal_",
+    "orthogonal_",
+]
 
-_LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d")
+_LINEAR = (
+    "linear",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
+)
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -31,7 +53,7 @@ def calculate_gain(nonlinearity, param=None):
             slope = param
         else:
             raise ValueError(f"negative_slope {param} not a valid number")
-        return math.sqrt(2.0 / (1 + slope ** 2))
+        return math.sqrt(2.0 / (1 + slope**2))
     if nonlinearity == "selu":
         return 3.0 / 4
     raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
@@ -62,8 +84,11 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     """Fill with draws from N(mean, std**2) restricted to [a, b] (draws outside are redrawn)."""
     rng = generator or default_generator
     if mean < a - 2 * std or mean > b + 2 * std:
-        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
-                      "may be incorrect.", stacklevel=2)
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
+            "may be incorrect.",
+            stacklevel=2,
+        )
     values = rng.normal(mean, std, tensor._data.shape)
     for _ in range(1000):
         outside = (values < a) | (values > b)
@@ -97,7 +122,9 @@ def eye_(tensor):
 def _calculate_fan_in_and_fan_out(tensor):
     shape = tensor._data.shape
     if len(shape) < 2:
-        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+        raise ValueError(
+            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
+        )
     receptive = 1
     for s in shape[2:]:
         receptive *= s

@@ -1,4 +1,5 @@
 """``Parameter`` and ``Buffer``: Tensors that a ``Module`` registers when they are assigned as attributes."""
+
 import numpy as np
 
 from ..autograd.tensor import Tensor, _as_array, _init

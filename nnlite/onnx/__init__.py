@@ -5,6 +5,7 @@ Example:
     >>> model = nl.models.resnet18(num_classes=10).eval()
     >>> nl.onnx.export(model, nl.randn(1, 3, 32, 32), "resnet18.onnx", dynamic_axes={"input": [0]})
 """
+
 from .converters import ExportError
 from .export import export
 

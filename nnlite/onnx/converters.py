@@ -4,6 +4,7 @@ A conversion receives the graph being built and one recorded call (``tracer.Call
 inputs with ``g.value(...)`` (graph input, earlier result, parameter or constant), adds nodes with
 ``g.node(...)`` and names its result with ``g.result(call.result)``.
 """
+
 import numpy as np
 
 from .. import nn
@@ -31,12 +32,21 @@ def _pads(padding, kernel, dilation):
 
 # ---------------------------------------------------------------- shared emitters
 
+
 def _conv(g, call, x, weight, bias, stride, padding, dilation, groups):
     kernel = tuple(weight.shape[2:])
     dilation = _pair(dilation)
     inputs = [g.value(x), g.value(weight)] + ([g.value(bias)] if bias is not None else [])
-    g.node("Conv", inputs, call.result, kernel_shape=list(kernel), strides=list(_pair(stride)),
-           pads=_pads(padding, kernel, dilation), dilations=list(dilation), group=groups)
+    g.node(
+        "Conv",
+        inputs,
+        call.result,
+        kernel_shape=list(kernel),
+        strides=list(_pair(stride)),
+        pads=_pads(padding, kernel, dilation),
+        dilations=list(dilation),
+        group=groups,
+    )
 
 
 def _linear(g, call, x, weight, bias):
@@ -55,17 +65,35 @@ def _max_pool(g, call, x, kernel_size, stride, padding, dilation, ceil_mode, ret
         raise ExportError("max_pool2d with return_indices=True cannot be exported")
     kernel = _pair(kernel_size)
     stride = kernel if stride is None or stride == () else _pair(stride)
-    g.node("MaxPool", [g.value(x)], call.result, kernel_shape=list(kernel), strides=list(stride),
-           pads=_pads(padding, kernel, _pair(dilation)), dilations=list(_pair(dilation)), ceil_mode=int(ceil_mode))
+    g.node(
+        "MaxPool",
+        [g.value(x)],
+        call.result,
+        kernel_shape=list(kernel),
+        strides=list(stride),
+        pads=_pads(padding, kernel, _pair(dilation)),
+        dilations=list(_pair(dilation)),
+        ceil_mode=int(ceil_mode),
+    )
 
 
-def _avg_pool(g, call, x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+def _avg_pool(
+    g, call, x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
+):
     if divisor_override is not None:
         raise ExportError("avg_pool2d with divisor_override cannot be exported")
     kernel = _pair(kernel_size)
     stride = kernel if stride is None or stride == () else _pair(stride)
-    g.node("AveragePool", [g.value(x)], call.result, kernel_shape=list(kernel), strides=list(stride),
-           pads=_pads(padding, kernel, (1, 1)), ceil_mode=int(ceil_mode), count_include_pad=int(count_include_pad))
+    g.node(
+        "AveragePool",
+        [g.value(x)],
+        call.result,
+        kernel_shape=list(kernel),
+        strides=list(stride),
+        pads=_pads(padding, kernel, (1, 1)),
+        ceil_mode=int(ceil_mode),
+        count_include_pad=int(count_include_pad),
+    )
 
 
 def _adaptive_avg_pool(g, call, x, output_size):
@@ -79,8 +107,14 @@ def _adaptive_avg_pool(g, call, x, output_size):
     else:
         # Adaptive average pooling is separable: rows, then columns, each a constant averaging matrix.
         dtype = _np_dtype(x)
-        by_columns = g.node("MatMul", [g.value(x), g.const(_adaptive_matrix(in_w, out_w, dtype).T, "pool_w")], None)
-        g.node("MatMul", [g.const(_adaptive_matrix(in_h, out_h, dtype), "pool_h"), by_columns], call.result)
+        by_columns = g.node(
+            "MatMul", [g.value(x), g.const(_adaptive_matrix(in_w, out_w, dtype).T, "pool_w")], None
+        )
+        g.node(
+            "MatMul",
+            [g.const(_adaptive_matrix(in_h, out_h, dtype), "pool_h"), by_columns],
+            call.result,
+        )
 
 
 def _adaptive_matrix(size_in, size_out, dtype):
@@ -94,13 +128,27 @@ def _adaptive_matrix(size_in, size_out, dtype):
 
 def _batch_norm(g, call, x, running_mean, running_var, weight, bias, training, eps):
     if training or running_mean is None:
-        raise ExportError("batch_norm with batch statistics (training mode or track_running_stats=False) "
-                          "cannot be exported; call model.eval() first")
+        raise ExportError(
+            "batch_norm with batch statistics (training mode or track_running_stats=False) "
+            "cannot be exported; call model.eval() first"
+        )
     channels = x.shape[1]
-    scale = g.value(weight) if weight is not None else g.const(np.ones(channels, dtype=_np_dtype(x)), "ones")
-    shift = g.value(bias) if bias is not None else g.const(np.zeros(channels, dtype=_np_dtype(x)), "zeros")
-    g.node("BatchNormalization", [g.value(x), scale, shift, g.value(running_mean), g.value(running_var)],
-           call.result, epsilon=float(eps))
+    scale = (
+        g.value(weight)
+        if weight is not None
+        else g.const(np.ones(channels, dtype=_np_dtype(x)), "ones")
+    )
+    shift = (
+        g.value(bias)
+        if bias is not None
+        else g.const(np.zeros(channels, dtype=_np_dtype(x)), "zeros")
+    )
+    g.node(
+        "BatchNormalization",
+        [g.value(x), scale, shift, g.value(running_mean), g.value(running_var)],
+        call.result,
+        epsilon=float(eps),
+    )
 
 
 def _np_dtype(tensor):
@@ -119,7 +167,12 @@ def _flatten(g, call, x, start_dim, end_dim):
 
 def _unary(op_type):
     def convert(g, call):
-        g.node(op_type, [g.value(call.args["self"] if "self" in call.args else call.args["input"])], call.result)
+        g.node(
+            op_type,
+            [g.value(call.args["self"] if "self" in call.args else call.args["input"])],
+            call.result,
+        )
+
     return convert
 
 
@@ -130,13 +183,21 @@ def _binary(op_type, reflected=False):
             raise ExportError(f"{op_type} with alpha != 1 cannot be exported")
         a_name, b_name = g.value(a), g.value(b, like=a)
         g.node(op_type, [b_name, a_name] if reflected else [a_name, b_name], call.result)
+
     return convert
 
 
 def _clip(g, x, result, low, high):
     dtype = _np_dtype(x)
-    g.node("Clip", [g.value(x), g.const(np.array(low, dtype=dtype), "min"), g.const(np.array(high, dtype=dtype), "max")],
-           result)
+    g.node(
+        "Clip",
+        [
+            g.value(x),
+            g.const(np.array(low, dtype=dtype), "min"),
+            g.const(np.array(high, dtype=dtype), "max"),
+        ],
+        result,
+    )
 
 
 def _softmax(op_type):
@@ -146,6 +207,7 @@ def _softmax(op_type):
         if dim is None:
             raise ExportError(f"{op_type.lower()} without dim cannot be exported")
         g.node(op_type, [g.value(x)], call.result, axis=dim)
+
     return convert
 
 
@@ -165,7 +227,9 @@ def _reshape(g, call):
 
 
 def _permute(g, call):
-    g.node("Transpose", [g.value(call.args["self"])], call.result, perm=_shape_arg(call.args["dims"]))
+    g.node(
+        "Transpose", [g.value(call.args["self"])], call.result, perm=_shape_arg(call.args["dims"])
+    )
 
 
 def _transpose(g, call):
@@ -183,11 +247,15 @@ def _t(g, call):
 
 def _axes_node(g, op_type, x, axes, result, **attrs):
     """Squeeze/Unsqueeze/Reduce*: ``axes`` is an input from opset 13 (18 for the reductions but ReduceSum)."""
-    axes_as_input = g.opset >= (18 if op_type.startswith("Reduce") and op_type != "ReduceSum" else 13)
+    axes_as_input = g.opset >= (
+        18 if op_type.startswith("Reduce") and op_type != "ReduceSum" else 13
+    )
     if axes is None:
         g.node(op_type, [g.value(x)], result, **attrs)
     elif axes_as_input:
-        g.node(op_type, [g.value(x), g.const(np.array(axes, dtype=np.int64), "axes")], result, **attrs)
+        g.node(
+            op_type, [g.value(x), g.const(np.array(axes, dtype=np.int64), "axes")], result, **attrs
+        )
     else:
         g.node(op_type, [g.value(x)], result, axes=list(axes), **attrs)
 
@@ -199,7 +267,11 @@ def _unsqueeze(g, call):
 
 def _squeeze(g, call):
     x, dim = call.args["self"], call.args.get("dim")
-    axes = None if dim is None else [d % x.ndim for d in (dim if isinstance(dim, (tuple, list)) else [dim])]
+    axes = (
+        None
+        if dim is None
+        else [d % x.ndim for d in (dim if isinstance(dim, (tuple, list)) else [dim])]
+    )
     _axes_node(g, "Squeeze", x, axes, call.result)
 
 
@@ -208,14 +280,26 @@ def _reduce(op_type):
         x, dim = call.args["self"], call.args.get("dim")
         if call.args.get("dtype") is not None:
             raise ExportError(f"{op_type} with dtype= cannot be exported")
-        axes = None if dim is None else [d % x.ndim for d in (dim if isinstance(dim, (tuple, list)) else [dim])]
-        _axes_node(g, op_type, x, axes, call.result, keepdims=int(bool(call.args.get("keepdim", False))))
+        axes = (
+            None
+            if dim is None
+            else [d % x.ndim for d in (dim if isinstance(dim, (tuple, list)) else [dim])]
+        )
+        _axes_node(
+            g, op_type, x, axes, call.result, keepdims=int(bool(call.args.get("keepdim", False)))
+        )
+
     return convert
 
 
 def _cat(g, call):
     tensors = call.args["tensors"]
-    g.node("Concat", [g.value(t) for t in tensors], call.result, axis=call.args.get("dim", 0) % tensors[0].ndim)
+    g.node(
+        "Concat",
+        [g.value(t) for t in tensors],
+        call.result,
+        axis=call.args.get("dim", 0) % tensors[0].ndim,
+    )
 
 
 def _stack(g, call):
@@ -250,10 +334,13 @@ def _matmul(g, call):
 
 # ---------------------------------------------------------------- tables
 
+
 def _module_converters():
     def conv(g, call):
         m = call.target
-        _conv(g, call, call.args["input"], m.weight, m.bias, m.stride, m.padding, m.dilation, m.groups)
+        _conv(
+            g, call, call.args["input"], m.weight, m.bias, m.stride, m.padding, m.dilation, m.groups
+        )
 
     def linear(g, call):
         m = call.target
@@ -262,18 +349,45 @@ def _module_converters():
     def batch_norm(g, call):
         m = call.target
         stats = m.track_running_stats and not m.training
-        _batch_norm(g, call, call.args["input"], m.running_mean if stats else None, m.running_var if stats else None,
-                    m.weight, m.bias, m.training, m.eps)
+        _batch_norm(
+            g,
+            call,
+            call.args["input"],
+            m.running_mean if stats else None,
+            m.running_var if stats else None,
+            m.weight,
+            m.bias,
+            m.training,
+            m.eps,
+        )
 
     def max_pool(g, call):
         m = call.target
-        _max_pool(g, call, call.args["input"], m.kernel_size, m.stride, m.padding, m.dilation, m.ceil_mode,
-                  getattr(m, "return_indices", False))
+        _max_pool(
+            g,
+            call,
+            call.args["input"],
+            m.kernel_size,
+            m.stride,
+            m.padding,
+            m.dilation,
+            m.ceil_mode,
+            getattr(m, "return_indices", False),
+        )
 
     def avg_pool(g, call):
         m = call.target
-        _avg_pool(g, call, call.args["input"], m.kernel_size, m.stride, m.padding, m.ceil_mode,
-                  m.count_include_pad, m.divisor_override)
+        _avg_pool(
+            g,
+            call,
+            call.args["input"],
+            m.kernel_size,
+            m.stride,
+            m.padding,
+            m.ceil_mode,
+            m.count_include_pad,
+            m.divisor_override,
+        )
 
     def adaptive_avg_pool(g, call):
         _adaptive_avg_pool(g, call, call.args["input"], call.target.output_size)
@@ -285,27 +399,45 @@ def _module_converters():
         return lambda g, call: g.node(op_type, [g.value(call.args["input"])], call.result)
 
     def softmax(op_type):
-        return lambda g, call: g.node(op_type, [g.value(call.args["input"])], call.result,
-                                      axis=call.target.dim if call.target.dim is not None else -1)
+        return lambda g, call: g.node(
+            op_type,
+            [g.value(call.args["input"])],
+            call.result,
+            axis=call.target.dim if call.target.dim is not None else -1,
+        )
 
     table = {
-        nn.Conv2d: conv, nn.Linear: linear, nn.BatchNorm1d: batch_norm, nn.BatchNorm2d: batch_norm,
-        nn.MaxPool2d: max_pool, nn.AvgPool2d: avg_pool, nn.AdaptiveAvgPool2d: adaptive_avg_pool,
-        nn.Flatten: flatten, nn.ReLU: activation("Relu"), nn.Sigmoid: activation("Sigmoid"),
-        nn.Tanh: activation("Tanh"), nn.Softmax: softmax("Softmax"), nn.LogSoftmax: softmax("LogSoftmax"),
-        nn.Identity: _identity, nn.Dropout: lambda g, call: g.node("Identity", [g.value(call.args["input"])],
-                                                                    call.result),
+        nn.Conv2d: conv,
+        nn.Linear: linear,
+        nn.BatchNorm1d: batch_norm,
+        nn.BatchNorm2d: batch_norm,
+        nn.MaxPool2d: max_pool,
+        nn.AvgPool2d: avg_pool,
+        nn.AdaptiveAvgPool2d: adaptive_avg_pool,
+        nn.Flatten: flatten,
+        nn.ReLU: activation("Relu"),
+        nn.Sigmoid: activation("Sigmoid"),
+        nn.Tanh: activation("Tanh"),
+        nn.Softmax: softmax("Softmax"),
+        nn.LogSoftmax: softmax("LogSoftmax"),
+        nn.Identity: _identity,
+        nn.Dropout: lambda g, call: g.node("Identity", [g.value(call.args["input"])], call.result),
         nn.ReLU6: lambda g, call: _clip(g, call.args["input"], call.result, 0.0, 6.0),
     }
     if hasattr(nn, "LeakyReLU"):
-        table[nn.LeakyReLU] = lambda g, call: g.node("LeakyRelu", [g.value(call.args["input"])], call.result,
-                                                     alpha=float(call.target.negative_slope))
+        table[nn.LeakyReLU] = lambda g, call: g.node(
+            "LeakyRelu",
+            [g.value(call.args["input"])],
+            call.result,
+            alpha=float(call.target.negative_slope),
+        )
     return table
 
 
 def _function_converters():
     """``(owner, attribute) -> conversion`` for the functions and Tensor methods the tracer wraps."""
     import nnlite
+
     from ..autograd.tensor import Tensor
 
     def f(name, convert):
@@ -319,37 +451,111 @@ def _function_converters():
 
     a = lambda call, *names: [call.args[k] for k in names]  # noqa: E731
     entries = [
-        f("conv2d", lambda g, c: _conv(g, c, *a(c, "input", "weight", "bias", "stride", "padding", "dilation",
-                                                "groups"))),
+        f(
+            "conv2d",
+            lambda g, c: _conv(
+                g, c, *a(c, "input", "weight", "bias", "stride", "padding", "dilation", "groups")
+            ),
+        ),
         f("linear", lambda g, c: _linear(g, c, *a(c, "input", "weight", "bias"))),
-        f("max_pool2d", lambda g, c: _max_pool(g, c, *a(c, "input", "kernel_size", "stride", "padding", "dilation",
-                                                        "ceil_mode", "return_indices"))),
-        f("avg_pool2d", lambda g, c: _avg_pool(g, c, *a(c, "input", "kernel_size", "stride", "padding", "ceil_mode",
-                                                        "count_include_pad", "divisor_override"))),
-        f("adaptive_avg_pool2d", lambda g, c: _adaptive_avg_pool(g, c, *a(c, "input", "output_size"))),
-        f("batch_norm", lambda g, c: _batch_norm(g, c, *a(c, "input", "running_mean", "running_var", "weight", "bias",
-                                                          "training", "eps"))),
+        f(
+            "max_pool2d",
+            lambda g, c: _max_pool(
+                g,
+                c,
+                *a(
+                    c,
+                    "input",
+                    "kernel_size",
+                    "stride",
+                    "padding",
+                    "dilation",
+                    "ceil_mode",
+                    "return_indices",
+                ),
+            ),
+        ),
+        f(
+            "avg_pool2d",
+            lambda g, c: _avg_pool(
+                g,
+                c,
+                *a(
+                    c,
+                    "input",
+                    "kernel_size",
+                    "stride",
+                    "padding",
+                    "ceil_mode",
+                    "count_include_pad",
+                    "divisor_override",
+                ),
+            ),
+        ),
+        f(
+            "adaptive_avg_pool2d",
+            lambda g, c: _adaptive_avg_pool(g, c, *a(c, "input", "output_size")),
+        ),
+        f(
+            "batch_norm",
+            lambda g, c: _batch_norm(
+                g,
+                c,
+                *a(c, "input", "running_mean", "running_var", "weight", "bias", "training", "eps"),
+            ),
+        ),
         f("flatten", lambda g, c: _flatten(g, c, *a(c, "input", "start_dim", "end_dim"))),
-        f("relu", _unary("Relu")), f("sigmoid", _unary("Sigmoid")), f("tanh", _unary("Tanh")),
-        f("relu6", _relu6), f("softmax", _softmax("Softmax")), f("log_softmax", _softmax("LogSoftmax")),
+        f("relu", _unary("Relu")),
+        f("sigmoid", _unary("Sigmoid")),
+        f("tanh", _unary("Tanh")),
+        f("relu6", _relu6),
+        f("softmax", _softmax("Softmax")),
+        f("log_softmax", _softmax("LogSoftmax")),
         f("dropout", _dropout),
-        t("relu", _unary("Relu")), t("relu_", _unary("Relu")), t("sigmoid", _unary("Sigmoid")),
-        t("tanh", _unary("Tanh")), t("exp", _unary("Exp")), t("log", _unary("Log")), t("sqrt", _unary("Sqrt")),
-        t("abs", _unary("Abs")), t("__neg__", _unary("Neg")),
-        t("__add__", _binary("Add")), t("__radd__", _binary("Add", True)), t("add", _binary("Add")),
-        t("__iadd__", _binary("Add")), t("add_", _binary("Add")),
-        t("__sub__", _binary("Sub")), t("__rsub__", _binary("Sub", True)), t("sub", _binary("Sub")),
-        t("__mul__", _binary("Mul")), t("__rmul__", _binary("Mul", True)), t("mul", _binary("Mul")),
-        t("__imul__", _binary("Mul")), t("mul_", _binary("Mul")),
-        t("__truediv__", _binary("Div")), t("__rtruediv__", _binary("Div", True)), t("div", _binary("Div")),
-        t("__matmul__", _matmul), t("matmul", _matmul), t("mm", _matmul),
+        t("relu", _unary("Relu")),
+        t("relu_", _unary("Relu")),
+        t("sigmoid", _unary("Sigmoid")),
+        t("tanh", _unary("Tanh")),
+        t("exp", _unary("Exp")),
+        t("log", _unary("Log")),
+        t("sqrt", _unary("Sqrt")),
+        t("abs", _unary("Abs")),
+        t("__neg__", _unary("Neg")),
+        t("__add__", _binary("Add")),
+        t("__radd__", _binary("Add", True)),
+        t("add", _binary("Add")),
+        t("__iadd__", _binary("Add")),
+        t("add_", _binary("Add")),
+        t("__sub__", _binary("Sub")),
+        t("__rsub__", _binary("Sub", True)),
+        t("sub", _binary("Sub")),
+        t("__mul__", _binary("Mul")),
+        t("__rmul__", _binary("Mul", True)),
+        t("mul", _binary("Mul")),
+        t("__imul__", _binary("Mul")),
+        t("mul_", _binary("Mul")),
+        t("__truediv__", _binary("Div")),
+        t("__rtruediv__", _binary("Div", True)),
+        t("div", _binary("Div")),
+        t("__matmul__", _matmul),
+        t("matmul", _matmul),
+        t("mm", _matmul),
         t("flatten", lambda g, c: _flatten(g, c, *a(c, "self", "start_dim", "end_dim"))),
-        t("view", _reshape), t("reshape", _reshape), t("permute", _permute), t("transpose", _transpose),
-        t("t", _t), t("unsqueeze", _unsqueeze), t("squeeze", _squeeze),
-        t("mean", _reduce("ReduceMean")), t("sum", _reduce("ReduceSum")),
-        t("softmax", _softmax("Softmax")), t("log_softmax", _softmax("LogSoftmax")),
-        t("contiguous", _identity), t("clone", _identity),
-        n("cat", _cat), n("stack", _stack),
+        t("view", _reshape),
+        t("reshape", _reshape),
+        t("permute", _permute),
+        t("transpose", _transpose),
+        t("t", _t),
+        t("unsqueeze", _unsqueeze),
+        t("squeeze", _squeeze),
+        t("mean", _reduce("ReduceMean")),
+        t("sum", _reduce("ReduceSum")),
+        t("softmax", _softmax("Softmax")),
+        t("log_softmax", _softmax("LogSoftmax")),
+        t("contiguous", _identity),
+        t("clone", _identity),
+        n("cat", _cat),
+        n("stack", _stack),
     ]
     return entries
 

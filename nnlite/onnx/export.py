@@ -1,4 +1,5 @@
 """``nl.onnx.export``: trace a model once and write its forward pass as an ONNX graph."""
+
 import os
 
 import numpy as np
@@ -10,16 +11,27 @@ from .converters import FUNCTION_CONVERTERS, MODULE_CONVERTERS, ExportError
 from .tracer import Tracer, leaf_module_types
 
 DEFAULT_OPSET = 17
-_ONNX_TYPES = {"float32": 1, "uint8": 2, "int8": 3, "int16": 5, "int32": 6, "int64": 7, "bool": 9, "float16": 10,
-               "float64": 11}
+_ONNX_TYPES = {
+    "float32": 1,
+    "uint8": 2,
+    "int8": 3,
+    "int16": 5,
+    "int32": 6,
+    "int64": 7,
+    "bool": 9,
+    "float16": 10,
+    "float64": 11,
+}
 
 
 def _onnx():
     try:
         import onnx
     except ImportError:
-        raise ImportError("nl.onnx.export needs the onnx package: pip install 'nnlite[onnx]' "
-                          "(or pip install onnx)") from None
+        raise ImportError(
+            "nl.onnx.export needs the onnx package: pip install 'nnlite[onnx]' "
+            "(or pip install onnx)"
+        ) from None
     return onnx
 
 
@@ -29,8 +41,10 @@ class _Graph:
     def __init__(self, onnx, opset, parameters):
         self.onnx, self.opset = onnx, opset
         self.nodes, self.initializers = [], []
-        self._names = {}            # id(tensor) -> ONNX value name
-        self._pending = parameters  # id(tensor) -> (state-dict name, tensor), made initializers on first use
+        self._names = {}  # id(tensor) -> ONNX value name
+        self._pending = (
+            parameters  # id(tensor) -> (state-dict name, tensor), made initializers on first use
+        )
         self._used = set()
         self._counter = 0
 
@@ -53,8 +67,10 @@ class _Graph:
                 self._names[key] = name
                 return name
             if value.grad_fn is not None:
-                raise ExportError(f"the value of shape {tuple(value.shape)} made by {value.grad_fn.name()} was "
-                                  "computed by an op that cannot be exported (no ONNX conversion)")
+                raise ExportError(
+                    f"the value of shape {tuple(value.shape)} made by {value.grad_fn.name()} was "
+                    "computed by an op that cannot be exported (no ONNX conversion)"
+                )
             return self.const(value.detach().numpy(), "constant")
         if isinstance(value, (bool, int, float)):
             dtype = like.detach().numpy().dtype if isinstance(like, Tensor) else np.float32
@@ -68,6 +84,7 @@ class _Graph:
 
     def _add_initializer(self, name, array):
         from onnx import numpy_helper
+
         self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
 
     def node(self, op_type, inputs, output, **attributes):
@@ -77,14 +94,19 @@ class _Graph:
             self._names[id(output)] = name
         else:
             name = output or self.fresh(op_type.lower())
-        self.nodes.append(self.onnx.helper.make_node(op_type, list(inputs), [name], name=f"/{op_type}_{self._counter}",
-                                                     **attributes))
+        self.nodes.append(
+            self.onnx.helper.make_node(
+                op_type, list(inputs), [name], name=f"/{op_type}_{self._counter}", **attributes
+            )
+        )
         return name
 
 
 def _value_info(onnx, name, tensor, dynamic):
     dims = [dynamic.get(i, size) for i, size in enumerate(tensor.shape)]
-    return onnx.helper.make_tensor_value_info(name, _ONNX_TYPES[str(tensor.dtype).replace("nnlite.", "")], dims)
+    return onnx.helper.make_tensor_value_info(
+        name, _ONNX_TYPES[str(tensor.dtype).replace("nnlite.", "")], dims
+    )
 
 
 def _dynamic_dims(spec, ndim, name):
@@ -101,12 +123,24 @@ def _flatten_outputs(output):
         return [output]
     if isinstance(output, (tuple, list)) and all(isinstance(o, Tensor) for o in output):
         return list(output)
-    raise ExportError(f"the model returned {type(output).__name__}; only a tensor or a tuple/list of tensors "
-                      "can be exported")
+    raise ExportError(
+        f"the model returned {type(output).__name__}; only a tensor or a tuple/list of tensors "
+        "can be exported"
+    )
 
 
-def export(model, args, f, input_names=None, output_names=None, dynamic_axes=None, opset_version=None,
-           export_params=True, do_constant_folding=True, verbose=False):
+def export(
+    model,
+    args,
+    f,
+    input_names=None,
+    output_names=None,
+    dynamic_axes=None,
+    opset_version=None,
+    export_params=True,
+    do_constant_folding=True,
+    verbose=False,
+):
     """Trace ``model`` on ``args`` and write its forward pass to ``f`` as an ONNX model.
 
     The model runs once in eval mode (restored afterwards). Every layer nnlite ships and the common
@@ -137,11 +171,16 @@ def export(model, args, f, input_names=None, output_names=None, dynamic_axes=Non
     if not 13 <= opset <= 21:
         raise ValueError(f"opset_version must be between 13 and 21, got {opset_version}")
     if not export_params:
-        raise ValueError("export_params=False is not supported: nnlite writes the parameters into the file")
+        raise ValueError(
+            "export_params=False is not supported: nnlite writes the parameters into the file"
+        )
     inputs = [args] if isinstance(args, Tensor) else list(args)
     if not inputs or not all(isinstance(x, Tensor) for x in inputs):
         raise TypeError("args must be a Tensor or a tuple of Tensors (the example inputs)")
-    input_names = list(input_names or (["input"] if len(inputs) == 1 else [f"input_{i}" for i in range(len(inputs))]))
+    input_names = list(
+        input_names
+        or (["input"] if len(inputs) == 1 else [f"input_{i}" for i in range(len(inputs))])
+    )
     if len(input_names) != len(inputs):
         raise ValueError(f"{len(input_names)} input_names for {len(inputs)} inputs")
 
@@ -150,8 +189,12 @@ def export(model, args, f, input_names=None, output_names=None, dynamic_axes=Non
     # Inputs that require grad make every op that depends on them record a grad_fn: the check that
     # nothing untraced fed the graph.
     traced_inputs = [x.detach().clone().requires_grad_(x.is_floating_point()) for x in inputs]
-    tracer = Tracer(patches=FUNCTION_CONVERTERS, module_types=leaf_module_types(MODULE_CONVERTERS), model=model)
-    parameters = {id(t): (name, t) for name, t in list(model.named_parameters()) + list(model.named_buffers())}
+    tracer = Tracer(
+        patches=FUNCTION_CONVERTERS, module_types=leaf_module_types(MODULE_CONVERTERS), model=model
+    )
+    parameters = {
+        id(t): (name, t) for name, t in list(model.named_parameters()) + list(model.named_buffers())
+    }
     g = _Graph(onnx, opset, parameters)
     try:
         with enable_grad(), tracer:
@@ -160,19 +203,29 @@ def export(model, args, f, input_names=None, output_names=None, dynamic_axes=Non
         for x, name in zip(traced_inputs, input_names):
             g.bind(x, name)
         for call in tracer.calls:  # converted while the model is still in eval mode
-            convert = MODULE_CONVERTERS[type(call.target)] if isinstance(call.target, Module) else call.target
+            convert = (
+                MODULE_CONVERTERS[type(call.target)]
+                if isinstance(call.target, Module)
+                else call.target
+            )
             convert(g, call)
     finally:
         model.train(was_training)
-    output_names = list(output_names or (["output"] if len(outputs) == 1 else
-                                         [f"output_{i}" for i in range(len(outputs))]))
+    output_names = list(
+        output_names
+        or (["output"] if len(outputs) == 1 else [f"output_{i}" for i in range(len(outputs))])
+    )
     if len(output_names) != len(outputs):
         raise ValueError(f"{len(output_names)} output_names for {len(outputs)} outputs")
 
     last = {}
     for out, name in zip(outputs, output_names):
         produced = g.value(out)
-        if produced in input_names or produced in last.values() or not any(n.output[0] == produced for n in g.nodes):
+        if (
+            produced in input_names
+            or produced in last.values()
+            or not any(n.output[0] == produced for n in g.nodes)
+        ):
             g.node("Identity", [produced], name)
         else:
             for node in g.nodes:  # rename the producing node's output to the requested name
@@ -182,12 +235,21 @@ def export(model, args, f, input_names=None, output_names=None, dynamic_axes=Non
 
     dynamic_axes = dynamic_axes or {}
     graph = onnx.helper.make_graph(
-        g.nodes, getattr(model, "_get_name", lambda: type(model).__name__)(),
-        [_value_info(onnx, n, x, _dynamic_dims(dynamic_axes.get(n), x.ndim, n)) for x, n in zip(traced_inputs, input_names)],
-        [_value_info(onnx, n, y, _dynamic_dims(dynamic_axes.get(n), y.ndim, n)) for y, n in zip(outputs, output_names)],
-        initializer=g.initializers)
-    proto = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", opset)],
-                                   producer_name="nnlite")
+        g.nodes,
+        getattr(model, "_get_name", lambda: type(model).__name__)(),
+        [
+            _value_info(onnx, n, x, _dynamic_dims(dynamic_axes.get(n), x.ndim, n))
+            for x, n in zip(traced_inputs, input_names)
+        ],
+        [
+            _value_info(onnx, n, y, _dynamic_dims(dynamic_axes.get(n), y.ndim, n))
+            for y, n in zip(outputs, output_names)
+        ],
+        initializer=g.initializers,
+    )
+    proto = onnx.helper.make_model(
+        graph, opset_imports=[onnx.helper.make_opsetid("", opset)], producer_name="nnlite"
+    )
     onnx.checker.check_model(proto)
     path = os.fspath(f)
     tmp = f"{path}.tmp-{os.getpid()}"

@@ -7,6 +7,7 @@ as one call and what runs inside it is not. Anything computed from the input by 
 recorded is caught afterwards through the autograd graph (its result has a ``grad_fn``), so an
 untraced op can never be baked into the export as a constant.
 """
+
 import inspect
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ _MISSING = object()
 @dataclass
 class Call:
     """One recorded call: ``target`` is a module instance or the conversion of the op that ran."""
+
     target: object
     args: dict
     result: object
@@ -31,6 +33,7 @@ class Tracer:
 
     Use as a context manager; ``calls`` holds the records in execution order.
     """
+
     patches: list
     module_types: tuple
     model: object = None
@@ -40,19 +43,32 @@ class Tracer:
     def __enter__(self):
         self._saved = []
         for owner, attr, convert in self.patches:
-            original = owner.__dict__.get(attr, _MISSING) if isinstance(owner, type) else getattr(owner, attr, _MISSING)
+            original = (
+                owner.__dict__.get(attr, _MISSING)
+                if isinstance(owner, type)
+                else getattr(owner, attr, _MISSING)
+            )
             if original is _MISSING and not hasattr(owner, attr):
                 continue
             function = getattr(owner, attr)
             self._saved.append((owner, attr, original))
             setattr(owner, attr, self._wrap(function, convert))
         self._handles = []
-        names = {id(m): name for name, m in self.model.named_modules()} if self.model is not None else {}
-        for module in (self.model.modules() if self.model is not None else ()):
+        names = (
+            {id(m): name for name, m in self.model.named_modules()}
+            if self.model is not None
+            else {}
+        )
+        for module in self.model.modules() if self.model is not None else ():
             if isinstance(module, self.module_types):
                 self._handles.append(module.register_forward_pre_hook(self._enter_module))
-                self._handles.append(module.register_forward_hook(
-                    lambda m, args, out, _name=names.get(id(module), ""): self._leave_module(m, args, out, _name)))
+                self._handles.append(
+                    module.register_forward_hook(
+                        lambda m, args, out, _name=names.get(id(module), ""): self._leave_module(
+                            m, args, out, _name
+                        )
+                    )
+                )
         return self
 
     def __exit__(self, *exc):
@@ -71,7 +87,9 @@ class Tracer:
     def _leave_module(self, module, args, output, name):
         self._depth -= 1
         if self._depth == 0:
-            self.calls.append(Call(module, {"input": args[0] if len(args) == 1 else args}, output, name))
+            self.calls.append(
+                Call(module, {"input": args[0] if len(args) == 1 else args}, output, name)
+            )
 
     def _wrap(self, function, convert):
         try:

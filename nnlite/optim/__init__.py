@@ -1,6 +1,7 @@
 """Optimizers (``SGD``, ``Adam``, ``AdamW``, ``Adadelta``, ``RMSprop``, ``Adagrad``, ``LBFGS``)
 and learning-rate schedulers (``lr_scheduler``), with PyTorch's interface and update rules.
 Each algorithm's update is also a pure function on numpy arrays (``sgd``, ``adam``, ...)."""
+
 from . import lr_scheduler
 from .adadelta import Adadelta, adadelta
 from .adagrad import Adagrad, adagrad
@@ -10,5 +11,19 @@ from .optimizer import Optimizer
 from .rmsprop import RMSprop, rmsprop
 from .sgd import SGD, sgd
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adadelta", "RMSprop", "Adagrad", "LBFGS", "lr_scheduler",
-           "sgd", "adam", "adadelta", "rmsprop", "adagrad"]
+__all__ = [
+    "Optimizer",
+    "SGD",
+    "Adam",
+    "AdamW",
+    "Adadelta",
+    "RMSprop",
+    "Adagrad",
+    "LBFGS",
+    "lr_scheduler",
+    "sgd",
+    "adam",
+    "adadelta",
+    "rmsprop",
+    "adagrad",
+]

@@ -1,5 +1,6 @@
 """Adadelta (Zeiler, 2012) with PyTorch's update rule: ``adadelta`` is the update, ``Adadelta``
 the optimizer around it."""
+
 import numpy as np
 
 from .optimizer import Optimizer, check_options
@@ -58,11 +59,26 @@ class Adadelta(Optimizer):
     """
 
     _update = staticmethod(adadelta)
-    _load_defaults = {"foreach": None, "maximize": False, "differentiable": False, "capturable": False}
+    _load_defaults = {
+        "foreach": None,
+        "maximize": False,
+        "differentiable": False,
+        "capturable": False,
+    }
 
-    def __init__(self, params, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
-                 weight_decay: float = 0, foreach=None, *, capturable=False, maximize: bool = False,
-                 differentiable=False):
+    def __init__(
+        self,
+        params,
+        lr: float = 1.0,
+        rho: float = 0.9,
+        eps: float = 1e-6,
+        weight_decay: float = 0,
+        foreach=None,
+        *,
+        capturable=False,
+        maximize: bool = False,
+        differentiable=False,
+    ):
         check_options(lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")

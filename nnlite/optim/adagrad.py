@@ -1,5 +1,6 @@
 """Adagrad (Duchi et al., 2011) with PyTorch's update rule: ``adagrad`` is the update,
 ``Adagrad`` the optimizer around it."""
+
 import numpy as np
 
 from .optimizer import ArrayState, Optimizer, check_options
@@ -7,8 +8,9 @@ from .optimizer import ArrayState, Optimizer, check_options
 __all__ = ["Adagrad", "adagrad"]
 
 
-def adagrad(params, grads, states, *, lr, lr_decay, weight_decay, initial_accumulator_value, eps,
-            maximize):
+def adagrad(
+    params, grads, states, *, lr, lr_decay, weight_decay, initial_accumulator_value, eps, maximize
+):
     """One Adagrad step on numpy arrays, in place. ``states[i]`` holds ``step`` and ``sum``
     (the accumulated g²)."""
     for p, g, state in zip(params, grads, states):
@@ -62,11 +64,28 @@ class Adagrad(Optimizer):
     _update = staticmethod(adagrad)
     _load_defaults = {"foreach": None, "maximize": False, "differentiable": False, "fused": None}
 
-    def __init__(self, params, lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
-                 initial_accumulator_value: float = 0, eps: float = 1e-10, foreach=None, *,
-                 maximize: bool = False, differentiable=False, fused=None):
-        check_options(lr, differentiable, lr_decay=lr_decay, weight_decay=weight_decay,
-                      initial_accumulator_value=initial_accumulator_value, eps=eps)
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-2,
+        lr_decay: float = 0,
+        weight_decay: float = 0,
+        initial_accumulator_value: float = 0,
+        eps: float = 1e-10,
+        foreach=None,
+        *,
+        maximize: bool = False,
+        differentiable=False,
+        fused=None,
+    ):
+        check_options(
+            lr,
+            differentiable,
+            lr_decay=lr_decay,
+            weight_decay=weight_decay,
+            initial_accumulator_value=initial_accumulator_value,
+            eps=eps,
+        )
         defaults = {
             "lr": lr,
             "lr_decay": lr_decay,

@@ -1,4 +1,5 @@
 """Adam and AdamW with PyTorch's update rule (bias-corrected moments, optional AMSGrad)."""
+
 import numpy as np
 
 from .optimizer import Optimizer, check_options
@@ -6,8 +7,19 @@ from .optimizer import Optimizer, check_options
 __all__ = ["Adam", "AdamW", "adam"]
 
 
-def adam(params, grads, states, *, lr, betas, eps, weight_decay, amsgrad, maximize,
-         decoupled_weight_decay):
+def adam(
+    params,
+    grads,
+    states,
+    *,
+    lr,
+    betas,
+    eps,
+    weight_decay,
+    amsgrad,
+    maximize,
+    decoupled_weight_decay,
+):
     """One Adam step on numpy arrays, in place. ``states[i]`` holds ``step``, ``exp_avg`` (m),
     ``exp_avg_sq`` (v) and, with ``amsgrad``, ``max_exp_avg_sq``, created on the first step."""
     beta1, beta2 = betas
@@ -37,8 +49,8 @@ def adam(params, grads, states, *, lr, betas, eps, weight_decay, amsgrad, maximi
         if amsgrad:
             v = np.maximum(state["max_exp_avg_sq"], v, out=state["max_exp_avg_sq"])
 
-        step_size = lr / (1 - beta1 ** t)
-        denom = np.sqrt(v) / (1 - beta2 ** t) ** 0.5 + eps
+        step_size = lr / (1 - beta1**t)
+        denom = np.sqrt(v) / (1 - beta2**t) ** 0.5 + eps
         p -= step_size * m / denom
 
 
@@ -83,13 +95,32 @@ class Adam(Optimizer):
     """
 
     _update = staticmethod(adam)
-    _load_defaults = {"amsgrad": False, "maximize": False, "foreach": None, "capturable": False,
-                      "differentiable": False, "decoupled_weight_decay": False, "fused": None}
+    _load_defaults = {
+        "amsgrad": False,
+        "maximize": False,
+        "foreach": None,
+        "capturable": False,
+        "differentiable": False,
+        "decoupled_weight_decay": False,
+        "fused": None,
+    }
 
-    def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *, foreach=None,
-                 maximize: bool = False, capturable=False, differentiable=False, fused=None,
-                 decoupled_weight_decay: bool = False):
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        amsgrad: bool = False,
+        *,
+        foreach=None,
+        maximize: bool = False,
+        capturable=False,
+        differentiable=False,
+        fused=None,
+        decoupled_weight_decay: bool = False,
+    ):
         check_options(lr, differentiable, eps=eps, weight_decay=weight_decay)
         if not 0.0 <= betas[0] < 1.0:
             raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
@@ -118,14 +149,35 @@ class AdamW(Adam):
     ``1 - lr * weight_decay`` at each step instead of adding ``weight_decay * p`` to the gradient.
     Same arguments as :class:`Adam`, with ``weight_decay`` defaulting to 1e-2."""
 
-    def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False, *,
-                 maximize: bool = False, foreach=None, capturable=False, differentiable=False,
-                 fused=None):
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
-                         maximize=maximize, capturable=capturable,
-                         differentiable=differentiable, fused=fused,
-                         decoupled_weight_decay=True)
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+        foreach=None,
+        capturable=False,
+        differentiable=False,
+        fused=None,
+    ):
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            foreach=foreach,
+            maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=True,
+        )
 
     def _after_load(self):
         super()._after_load()

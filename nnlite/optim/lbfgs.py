@@ -1,6 +1,7 @@
 """L-BFGS with PyTorch's algorithm (after minFunc): a two-loop recursion over the last
 ``history_size`` curvature pairs gives the direction; a fixed step or a strong-Wolfe line
 search gives its length. ``step(closure)`` re-evaluates the model through ``closure``."""
+
 from typing import Literal
 
 import numpy as np
@@ -18,7 +19,7 @@ def _cubic_minimum(x1, f1, g1, x2, f2, g2, bounds=None):
     minimum."""
     lo, hi = bounds if bounds is not None else (min(x1, x2), max(x1, x2))
     d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
-    d2_square = d1 ** 2 - g1 * g2
+    d2_square = d1**2 - g1 * g2
     if d2_square < 0:
         return (lo + hi) / 2.0
     d2 = np.sqrt(d2_square)
@@ -70,8 +71,15 @@ def _strong_wolfe(evaluate, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1
         if new.gtd >= 0:
             bracket = [prev, new]
             break
-        step = _cubic_minimum(prev.t, prev.f, prev.gtd, new.t, new.f, new.gtd,
-                              bounds=(new.t + 0.01 * (new.t - prev.t), new.t * 10))
+        step = _cubic_minimum(
+            prev.t,
+            prev.f,
+            prev.gtd,
+            new.t,
+            new.f,
+            new.gtd,
+            bounds=(new.t + 0.01 * (new.t - prev.t), new.t * 10),
+        )
         prev, new = new, probe(step)
         evaluations += 1
         iterations += 1
@@ -148,9 +156,17 @@ class LBFGS(Optimizer):
 
     _state_shaped_like_params = False
 
-    def __init__(self, params, lr: float = 1, max_iter: int = 20, max_eval: int | None = None,
-                 tolerance_grad: float = 1e-7, tolerance_change: float = 1e-9, history_size: int = 100,
-                 line_search_fn: Literal["strong_wolfe"] | None = None):
+    def __init__(
+        self,
+        params,
+        lr: float = 1,
+        max_iter: int = 20,
+        max_eval: int | None = None,
+        tolerance_grad: float = 1e-7,
+        tolerance_change: float = 1e-9,
+        history_size: int = 100,
+        line_search_fn: Literal["strong_wolfe"] | None = None,
+    ):
         check_options(lr)
         if max_eval is None:
             max_eval = max_iter * 5 // 4
@@ -174,14 +190,20 @@ class LBFGS(Optimizer):
     # flat views of all parameters ------------------------------------------------
 
     def _flat_grad(self):
-        return np.concatenate([p.grad._data.ravel() if p.grad is not None else np.zeros(p._data.size, p._data.dtype)
-                               for p in self._params])
+        return np.concatenate(
+            [
+                p.grad._data.ravel()
+                if p.grad is not None
+                else np.zeros(p._data.size, p._data.dtype)
+                for p in self._params
+            ]
+        )
 
     def _add_to_params(self, scale, direction):
         offset = 0
         for p in self._params:
             n = p._data.size
-            p._data += scale * direction[offset:offset + n].reshape(p._data.shape)
+            p._data += scale * direction[offset : offset + n].reshape(p._data.shape)
             p._bump_version()
             offset += n
 
@@ -248,8 +270,14 @@ class LBFGS(Optimizer):
             if line_search_fn is not None:
                 start = [p._data.copy() for p in self._params]
                 loss, flat_grad, t, done_evals = _strong_wolfe(
-                    lambda step: self._evaluate_at(closure, start, step, d), t, d, loss, flat_grad, gtd,
-                    max_ls=max_eval - evals)
+                    lambda step: self._evaluate_at(closure, start, step, d),
+                    t,
+                    d,
+                    loss,
+                    flat_grad,
+                    gtd,
+                    max_ls=max_eval - evals,
+                )
                 self._add_to_params(t, d)
                 converged = np.abs(flat_grad).max() <= tolerance_grad
             else:
@@ -263,8 +291,13 @@ class LBFGS(Optimizer):
             evals += done_evals
             state["func_evals"] += done_evals
 
-            if (n_iter == max_iter or evals >= max_eval or converged
-                    or np.abs(d * t).max() <= tolerance_change or abs(loss - prev_loss) < tolerance_change):
+            if (
+                n_iter == max_iter
+                or evals >= max_eval
+                or converged
+                or np.abs(d * t).max() <= tolerance_change
+                or abs(loss - prev_loss) < tolerance_change
+            ):
                 break
 
         memory.d, memory.t = d, t
@@ -293,7 +326,11 @@ class _Memory:
             setattr(m, key, value._data if isinstance(value, Tensor) else value)
         for key in cls._LISTS:
             value = state.get(key)
-            setattr(m, key, None if value is None else [v._data if isinstance(v, Tensor) else v for v in value])
+            setattr(
+                m,
+                key,
+                None if value is None else [v._data if isinstance(v, Tensor) else v for v in value],
+            )
         for key in ("t", "H_diag", "prev_loss"):
             value = state.get(key)
             setattr(m, key, value._data[()] if isinstance(value, Tensor) else value)

@@ -12,6 +12,7 @@ The chainable schedulers (``StepLR``, ``MultiStepLR``, ``ExponentialLR``, ``Cosi
 compute the new rate from the current one, as PyTorch does, so the values agree with PyTorch's
 to the last bit.
 """
+
 import math
 import types
 import warnings
@@ -54,8 +55,7 @@ def _group_values(optimizer, key):
 def _warn_get_lr_outside_step(scheduler):
     if not scheduler._get_lr_called_within_step:
         warnings.warn(
-            "To get the last learning rate computed by the scheduler, please use "
-            "`get_last_lr()`.",
+            "To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
             UserWarning,
             stacklevel=3,
         )
@@ -273,8 +273,7 @@ class StepLR(LRScheduler):
 
     def _get_closed_form_lr(self):
         return [
-            base_lr * self.gamma ** (self.last_epoch // self.step_size)
-            for base_lr in self.base_lrs
+            base_lr * self.gamma ** (self.last_epoch // self.step_size) for base_lr in self.base_lrs
         ]
 
 
@@ -336,7 +335,7 @@ class ExponentialLR(LRScheduler):
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
-        return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
+        return [base_lr * self.gamma**self.last_epoch for base_lr in self.base_lrs]
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -410,11 +409,19 @@ class LinearLR(LRScheduler):
         >>> scheduler = LinearLR(optimizer, start_factor=0.5, total_iters=4)
     """
 
-    def __init__(self, optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
-                 total_iters: int = 5, last_epoch=-1):
+    def __init__(
+        self,
+        optimizer,
+        start_factor: float = 1.0 / 3,
+        end_factor: float = 1.0,
+        total_iters: int = 5,
+        last_epoch=-1,
+    ):
         if start_factor > 1.0 or start_factor <= 0:
-            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less "
-                             "or equal to 1.")
+            raise ValueError(
+                "Starting multiplicative factor expected to be greater than 0 and less "
+                "or equal to 1."
+            )
         if end_factor > 1.0 or end_factor < 0:
             raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
         self.start_factor = start_factor
@@ -430,14 +437,21 @@ class LinearLR(LRScheduler):
             return _group_values(self.optimizer, "lr")
         # the ratio of this step's factor to the previous one
         change = self.end_factor - self.start_factor
-        ratio = 1.0 + change / (self.total_iters * self.start_factor + (self.last_epoch - 1) * change)
+        ratio = 1.0 + change / (
+            self.total_iters * self.start_factor + (self.last_epoch - 1) * change
+        )
         return [group["lr"] * ratio for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
         change = self.end_factor - self.start_factor
-        return [base_lr * (self.start_factor + change * min(self.total_iters, self.last_epoch)
-                           / self.total_iters)
-                for base_lr in self.base_lrs]
+        return [
+            base_lr
+            * (
+                self.start_factor
+                + change * min(self.total_iters, self.last_epoch) / self.total_iters
+            )
+            for base_lr in self.base_lrs
+        ]
 
 
 class PolynomialLR(LRScheduler):
@@ -468,8 +482,11 @@ class PolynomialLR(LRScheduler):
         return [group["lr"] * decay for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
-        return [base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
-                for base_lr in self.base_lrs]
+        return [
+            base_lr
+            * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+            for base_lr in self.base_lrs
+        ]
 
 
 def _per_group(name, optimizer, value):
@@ -508,12 +525,23 @@ class OneCycleLR(LRScheduler):
         >>> scheduler = OneCycleLR(optimizer, max_lr=0.1, steps_per_epoch=len(loader), epochs=10)
     """
 
-    def __init__(self, optimizer, max_lr: float | list[float], total_steps: int | None = None,
-                 epochs: int | None = None, steps_per_epoch: int | None = None, pct_start: float = 0.3,
-                 anneal_strategy: Literal["cos", "linear"] = "cos", cycle_momentum: bool = True,
-                 base_momentum: float | list[float] = 0.85, max_momentum: float | list[float] = 0.95,
-                 div_factor: float = 25.0, final_div_factor: float = 1e4, three_phase: bool = False,
-                 last_epoch=-1):
+    def __init__(
+        self,
+        optimizer,
+        max_lr: float | list[float],
+        total_steps: int | None = None,
+        epochs: int | None = None,
+        steps_per_epoch: int | None = None,
+        pct_start: float = 0.3,
+        anneal_strategy: Literal["cos", "linear"] = "cos",
+        cycle_momentum: bool = True,
+        base_momentum: float | list[float] = 0.85,
+        max_momentum: float | list[float] = 0.95,
+        div_factor: float = 25.0,
+        final_div_factor: float = 1e4,
+        three_phase: bool = False,
+        last_epoch=-1,
+    ):
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
@@ -526,21 +554,32 @@ class OneCycleLR(LRScheduler):
                 raise ValueError(f"Expected positive integer epochs, but got {epochs}")
             if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
                 raise ValueError(
-                    f"Expected positive integer steps_per_epoch, but got {steps_per_epoch}")
+                    f"Expected positive integer steps_per_epoch, but got {steps_per_epoch}"
+                )
             self.total_steps = epochs * steps_per_epoch
         else:
             raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
 
         def phase(end_step, lr_from, lr_to, momentum_from, momentum_to):
-            return {"end_step": end_step, "start_lr": lr_from, "end_lr": lr_to,
-                    "start_momentum": momentum_from, "end_momentum": momentum_to}
+            return {
+                "end_step": end_step,
+                "start_lr": lr_from,
+                "end_lr": lr_to,
+                "start_momentum": momentum_from,
+                "end_momentum": momentum_to,
+            }
 
         climb_end = float(pct_start * self.total_steps) - 1
         if three_phase:
             self._schedule_phases = [
                 phase(climb_end, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
-                phase(float(2 * pct_start * self.total_steps) - 2, "max_lr", "initial_lr",
-                      "base_momentum", "max_momentum"),
+                phase(
+                    float(2 * pct_start * self.total_steps) - 2,
+                    "max_lr",
+                    "initial_lr",
+                    "base_momentum",
+                    "max_momentum",
+                ),
                 phase(self.total_steps - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum"),
             ]
         else:
@@ -552,7 +591,8 @@ class OneCycleLR(LRScheduler):
             raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
         if anneal_strategy not in ["cos", "linear"]:
             raise ValueError(
-                f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
+                f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}"
+            )
         self._anneal_func_type = anneal_strategy
 
         max_lrs = _per_group("max_lr", optimizer, max_lr)
@@ -565,8 +605,9 @@ class OneCycleLR(LRScheduler):
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
             if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
-                                 "option enabled")
+                raise ValueError(
+                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
+                )
             self.use_beta1 = "betas" in optimizer.defaults
             highs = _per_group("max_momentum", optimizer, max_momentum)
             lows = _per_group("base_momentum", optimizer, base_momentum)
@@ -593,7 +634,8 @@ class OneCycleLR(LRScheduler):
         step = self.last_epoch
         if step > self.total_steps:
             raise ValueError(
-                f"Tried to step {step} times. The specified number of total steps is {self.total_steps}")
+                f"Tried to step {step} times. The specified number of total steps is {self.total_steps}"
+            )
         lrs = []
         for group in self.optimizer.param_groups:
             start_step = 0.0
@@ -603,8 +645,12 @@ class OneCycleLR(LRScheduler):
                     pct = (step - start_step) / (end_step - start_step)
                     lrs.append(self._anneal(group[phase["start_lr"]], group[phase["end_lr"]], pct))
                     if self.cycle_momentum:
-                        self._set_momentum(group, self._anneal(group[phase["start_momentum"]],
-                                                               group[phase["end_momentum"]], pct))
+                        self._set_momentum(
+                            group,
+                            self._anneal(
+                                group[phase["start_momentum"]], group[phase["end_momentum"]], pct
+                            ),
+                        )
                     break
                 start_step = end_step
         return lrs
@@ -621,12 +667,14 @@ def _check_schedulers(owner, optimizer, schedulers):
             raise ValueError(
                 f"{name} does not support `ReduceLROnPlateau` scheduler as it requires additional "
                 "kwargs to be specified when calling `step`, but got one at index "
-                f"{i} in the given schedulers sequence.")
+                f"{i} in the given schedulers sequence."
+            )
         if optimizer != scheduler.optimizer:
             raise ValueError(
                 f"{name} expects all schedulers to belong to the same optimizer, but got scheduler "
                 f"{type(scheduler).__name__} at index {i} has {scheduler.optimizer}, which is "
-                f"different from {type(optimizer).__name__}.")
+                f"different from {type(optimizer).__name__}."
+            )
 
 
 class _Composite(LRScheduler):
@@ -665,14 +713,16 @@ class SequentialLR(_Composite):
 
     def __init__(self, optimizer, schedulers, milestones: list[int], last_epoch=-1):
         if len(schedulers) < 1:
-            raise ValueError(f"{type(self).__name__} expects at least one scheduler, but got no "
-                             "scheduler.")
+            raise ValueError(
+                f"{type(self).__name__} expects at least one scheduler, but got no scheduler."
+            )
         _check_schedulers(self, optimizer, schedulers)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError(
                 "Sequential Schedulers expects number of schedulers provided to be one more than the "
                 f"number of milestone points, but got number of schedulers {len(schedulers)} and the "
-                f"number of milestones to be equal to {len(milestones)}")
+                f"number of milestones to be equal to {len(milestones)}"
+            )
         self._schedulers = schedulers
         self._milestones = milestones
         self.last_epoch = last_epoch + 1
@@ -720,8 +770,10 @@ class ChainedScheduler(_Composite):
 
     def __init__(self, schedulers, optimizer=None):
         if len(schedulers) < 1:
-            raise ValueError(f"{type(self).__name__} expects at least one scheduler to be chained, "
-                             "but got no scheduler.")
+            raise ValueError(
+                f"{type(self).__name__} expects at least one scheduler to be chained, "
+                "but got no scheduler."
+            )
         optimizer = optimizer or schedulers[0].optimizer
         _check_schedulers(self, optimizer, schedulers)
         self._schedulers = schedulers
@@ -757,10 +809,18 @@ class ReduceLROnPlateau(LRScheduler):
         ...     scheduler.step(validation_loss)
     """
 
-    def __init__(self, optimizer, mode: Literal["min", "max"] = "min", factor: float = 0.1,
-                 patience: int = 10, threshold: float = 1e-4,
-                 threshold_mode: Literal["rel", "abs"] = "rel", cooldown: int = 0,
-                 min_lr: float | list[float] = 0, eps: float = 1e-8):
+    def __init__(
+        self,
+        optimizer,
+        mode: Literal["min", "max"] = "min",
+        factor: float = 0.1,
+        patience: int = 10,
+        threshold: float = 1e-4,
+        threshold_mode: Literal["rel", "abs"] = "rel",
+        cooldown: int = 0,
+        min_lr: float | list[float] = 0,
+        eps: float = 1e-8,
+    ):
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
         self.factor = factor
@@ -769,7 +829,9 @@ class ReduceLROnPlateau(LRScheduler):
         self.optimizer = optimizer
         if isinstance(min_lr, (list, tuple)):
             if len(min_lr) != len(optimizer.param_groups):
-                raise ValueError(f"expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}")
+                raise ValueError(
+                    f"expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}"
+                )
             self.default_min_lr = None
             self.min_lrs = list(min_lr)
         else:
@@ -804,8 +866,14 @@ class ReduceLROnPlateau(LRScheduler):
 
     def _is_better(self, a, best):
         if self.mode == "min":
-            return a < (best * (1.0 - self.threshold) if self.threshold_mode == "rel" else best - self.threshold)
-        return a > (best * (self.threshold + 1.0) if self.threshold_mode == "rel" else best + self.threshold)
+            return a < (
+                best * (1.0 - self.threshold)
+                if self.threshold_mode == "rel"
+                else best - self.threshold
+            )
+        return a > (
+            best * (self.threshold + 1.0) if self.threshold_mode == "rel" else best + self.threshold
+        )
 
     def step(self, metrics, epoch=None):
         """Record this epoch's ``metrics`` value and reduce the rates after ``patience`` bad
@@ -838,7 +906,8 @@ class ReduceLROnPlateau(LRScheduler):
                     f"The number of param groups in the `optimizer` ({len(groups)}) differs from "
                     f"when `ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due to "
                     "a new param group being added to the optimizer. Please modify the `min_lrs` "
-                    "field to match the length of the `optimizer` param groups.")
+                    "field to match the length of the `optimizer` param groups."
+                )
             self.min_lrs = [self.default_min_lr] * len(groups)
         for group, min_lr in zip(groups, self.min_lrs):
             old_lr = float(group["lr"])

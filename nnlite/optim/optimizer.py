@@ -9,6 +9,7 @@ Each algorithm is a pure function of ``(params, grads, states, **options)`` (``s
 that updates numpy arrays in place and reads like the math; ``Optimizer.step`` gathers the
 parameters that have a gradient and hands them over, as PyTorch's ``torch/optim/sgd.py`` does.
 """
+
 import copy
 import warnings
 from collections import defaultdict
@@ -388,8 +389,10 @@ def _option_names(update):
     names = _OPTION_NAMES.get(update)
     if names is None:
         import inspect
+
         names = _OPTION_NAMES[update] = tuple(
-            n for n, p in inspect.signature(update).parameters.items() if p.kind is p.KEYWORD_ONLY)
+            n for n, p in inspect.signature(update).parameters.items() if p.kind is p.KEYWORD_ONLY
+        )
     return names
 
 

@@ -1,5 +1,6 @@
 """RMSprop (Hinton's lecture 6e; centered form of Graves, 2013) with PyTorch's update rule:
 ``rmsprop`` is the update, ``RMSprop`` the optimizer around it."""
+
 import numpy as np
 
 from .adam import _lerp_
@@ -75,14 +76,32 @@ class RMSprop(Optimizer):
     """
 
     _update = staticmethod(rmsprop)
-    _load_defaults = {"momentum": 0, "centered": False, "foreach": None, "maximize": False,
-                      "differentiable": False, "capturable": False}
+    _load_defaults = {
+        "momentum": 0,
+        "centered": False,
+        "foreach": None,
+        "maximize": False,
+        "differentiable": False,
+        "capturable": False,
+    }
 
-    def __init__(self, params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
-                 weight_decay: float = 0, momentum: float = 0, centered: bool = False,
-                 capturable=False, foreach=None, maximize: bool = False, differentiable=False):
-        check_options(lr, differentiable, eps=eps, momentum=momentum, weight_decay=weight_decay,
-                      alpha=alpha)
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-2,
+        alpha: float = 0.99,
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        momentum: float = 0,
+        centered: bool = False,
+        capturable=False,
+        foreach=None,
+        maximize: bool = False,
+        differentiable=False,
+    ):
+        check_options(
+            lr, differentiable, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha
+        )
         defaults = {
             "lr": lr,
             "momentum": momentum,

@@ -1,5 +1,6 @@
 """Stochastic gradient descent, optionally with momentum, dampening, Nesterov momentum and
 weight decay; PyTorch's update rule. ``sgd`` is the update, ``SGD`` the optimizer around it."""
+
 import numpy as np
 
 from .optimizer import Optimizer, check_options
@@ -60,12 +61,28 @@ class SGD(Optimizer):
     """
 
     _update = staticmethod(sgd)
-    _load_defaults = {"nesterov": False, "maximize": False, "foreach": None, "differentiable": False,
-                      "fused": False}
+    _load_defaults = {
+        "nesterov": False,
+        "maximize": False,
+        "foreach": None,
+        "differentiable": False,
+        "fused": False,
+    }
 
-    def __init__(self, params, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
-                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
-                 foreach=None, differentiable=False, fused=None):
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-3,
+        momentum: float = 0,
+        dampening: float = 0,
+        weight_decay: float = 0,
+        nesterov: bool = False,
+        *,
+        maximize: bool = False,
+        foreach=None,
+        differentiable=False,
+        fused=None,
+    ):
         check_options(lr, differentiable, momentum=momentum, weight_decay=weight_decay)
         defaults = {
             "lr": lr,

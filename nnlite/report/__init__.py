@@ -7,8 +7,16 @@ TensorBoard files. It reads run folders only.
 
 Plots need matplotlib (``pip install 'nnlite[report]'``); without it the pages hold tables.
 """
+
 from .observer import TrainingObserver
 from .run_folder import RunFolder, RunFolderError, read_run
 from .writer import write_comparison, write_report
 
-__all__ = ["RunFolder", "RunFolderError", "TrainingObserver", "read_run", "write_comparison", "write_report"]
+__all__ = [
+    "RunFolder",
+    "RunFolderError",
+    "TrainingObserver",
+    "read_run",
+    "write_comparison",
+    "write_report",
+]

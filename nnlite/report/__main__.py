@@ -1,4 +1,5 @@
 """``python -m nnlite.report RUN_DIR [RUN_DIR ...] [-o FILE]``."""
+
 import argparse
 import sys
 
@@ -7,11 +8,17 @@ from .writer import write_comparison, write_report
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m nnlite.report",
-                                description="Rebuild a run's report.html, or write one page comparing several runs.")
+    p = argparse.ArgumentParser(
+        prog="python -m nnlite.report",
+        description="Rebuild a run's report.html, or write one page comparing several runs.",
+    )
     p.add_argument("runs", nargs="+", metavar="RUN_DIR", help="run folders written by train.py")
-    p.add_argument("-o", "--output", default="comparison.html",
-                   help="the comparison page written for several runs (default: comparison.html)")
+    p.add_argument(
+        "-o",
+        "--output",
+        default="comparison.html",
+        help="the comparison page written for several runs (default: comparison.html)",
+    )
     args = p.parse_args(argv)
     try:
         if len(args.runs) == 1:

@@ -5,6 +5,7 @@ The predictions (label, predicted class, confidence of every test image) are kep
 again until a newer checkpoint exists. From them come the confusion matrix, the per-class
 accuracy and the most confidently misclassified images.
 """
+
 import os
 
 import numpy as np
@@ -64,7 +65,9 @@ def build_model_for(config, num_classes):
 
     model = build_model(config["model"])
     if config.get("finetune"):
-        apply_finetune(model, config["finetune"], num_classes, load_weights=False, log=lambda *a: None)
+        apply_finetune(
+            model, config["finetune"], num_classes, load_weights=False, log=lambda *a: None
+        )
     return model
 
 
@@ -78,10 +81,16 @@ def load_test_set(config, transform=True):
     cls = getattr(datasets, DATASETS[data["dataset"]][0])
     root = os.path.expanduser(data["root"])
     try:
-        return cls(root, train=False, download=False,
-                   transform=build_transforms(data["test_transforms"]) if transform else None)
+        return cls(
+            root,
+            train=False,
+            download=False,
+            transform=build_transforms(data["test_transforms"]) if transform else None,
+        )
     except (RuntimeError, OSError, ValueError) as e:
-        raise EvaluationUnavailable(f"the test set ({data['dataset']} in {root}) cannot be read: {e}") from None
+        raise EvaluationUnavailable(
+            f"the test set ({data['dataset']} in {root}) cannot be read: {e}"
+        ) from None
 
 
 def _read_cache(path, epoch):
@@ -89,7 +98,9 @@ def _read_cache(path, epoch):
         with np.load(path, allow_pickle=False) as z:
             if int(z["epoch"]) != epoch:
                 return None
-            return Evaluation(z["labels"], z["predicted"], z["confidence"], [str(c) for c in z["classes"]], epoch)
+            return Evaluation(
+                z["labels"], z["predicted"], z["confidence"], [str(c) for c in z["classes"]], epoch
+            )
     except (OSError, KeyError, ValueError):
         return None
 
@@ -97,8 +108,14 @@ def _read_cache(path, epoch):
 def _write_cache(ev, path):
     tmp = f"{path}.{os.getpid()}.tmp.npz"
     try:
-        np.savez(tmp, labels=ev.labels, predicted=ev.predicted, confidence=ev.confidence,
-                 classes=np.array(ev.classes), epoch=np.int64(ev.epoch))
+        np.savez(
+            tmp,
+            labels=ev.labels,
+            predicted=ev.predicted,
+            confidence=ev.confidence,
+            classes=np.array(ev.classes),
+            epoch=np.int64(ev.epoch),
+        )
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -132,17 +149,27 @@ def evaluate_run(run):
         model = build_model_for(config, len(classes))
         model.load_state_dict(state["model"])
     except Exception as e:  # noqa: BLE001 user model code missing here, or a mismatch: the page says why
-        raise EvaluationUnavailable(f"the model cannot be rebuilt here: {type(e).__name__}: {e}") from None
+        raise EvaluationUnavailable(
+            f"the model cannot be rebuilt here: {type(e).__name__}: {e}"
+        ) from None
     model.eval()
     labels, predicted, confidence = [], [], []
-    loader = DataLoader(test_set, batch_size=int(config["data"].get("test_batch_size", 1000)), shuffle=False)
+    loader = DataLoader(
+        test_set, batch_size=int(config["data"].get("test_batch_size", 1000)), shuffle=False
+    )
     with nl.no_grad():
         for images, targets in loader:
             probs = nl.nn.functional.softmax(model(images), dim=1).numpy()
             labels.append(targets.numpy())
             predicted.append(probs.argmax(axis=1))
             confidence.append(probs.max(axis=1))
-    ev = Evaluation(np.concatenate(labels), np.concatenate(predicted), np.concatenate(confidence), classes, epoch)
+    ev = Evaluation(
+        np.concatenate(labels),
+        np.concatenate(predicted),
+        np.concatenate(confidence),
+        classes,
+        epoch,
+    )
     _write_cache(ev, cache)
     return ev
 

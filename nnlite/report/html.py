@@ -1,5 +1,6 @@
 """HTML building blocks of the pages: one self-contained document (inline CSS, inline SVG, a
 small inline script), tables, sections. Everything shown is escaped."""
+
 import html
 
 __all__ = ["document", "escape", "figure", "figures", "note", "pre", "section", "table", "tiles"]
@@ -39,22 +40,35 @@ document.body.setAttribute('data-plots-drawn',String(drawn));})();
 
 def document(title, body, refresh_seconds=None):
     """A whole page."""
-    refresh = f'<meta http-equiv="refresh" content="{int(refresh_seconds)}">' if refresh_seconds else ""
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">{refresh}'
-            f'<meta name="viewport" content="width=device-width,initial-scale=1">'
-            f"<title>{escape(title)}</title><style>{_CSS}</style></head>\n<body>\n{body}\n"
-            f"<script>{_SCRIPT}</script>\n</body></html>\n")
+    refresh = (
+        f'<meta http-equiv="refresh" content="{int(refresh_seconds)}">' if refresh_seconds else ""
+    )
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">{refresh}'
+        f'<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{_CSS}</style></head>\n<body>\n{body}\n"
+        f"<script>{_SCRIPT}</script>\n</body></html>\n"
+    )
 
 
 def section(title, *parts, anchor=None):
     ident = f' id="{escape(anchor)}"' if anchor else ""
-    return f"<section{ident}><h2>{escape(title)}</h2>\n" + "\n".join(p for p in parts if p) + "</section>\n"
+    return (
+        f"<section{ident}><h2>{escape(title)}</h2>\n"
+        + "\n".join(p for p in parts if p)
+        + "</section>\n"
+    )
 
 
 def table(header, rows, left=1):
     """A table; the first ``left`` columns are aligned left (names), the rest right (figures)."""
+
     def cells(tag, values):
-        return "".join(f'<{tag}{" class=l" if i < left else ""}>{escape(str(v))}</{tag}>' for i, v in enumerate(values))
+        return "".join(
+            f"<{tag}{' class=l' if i < left else ''}>{escape(str(v))}</{tag}>"
+            for i, v in enumerate(values)
+        )
+
     body = "".join(f"<tr>{cells('td', r)}</tr>" for r in rows)
     return f"<table><tr>{cells('th', header)}</tr>{body}</table>"
 
@@ -78,5 +92,11 @@ def note(text):
 
 
 def tiles(pairs):
-    return '<div class="tiles">' + "".join(f'<div class="tile"><span>{escape(k)}</span><b>{escape(str(v))}</b></div>'
-                                           for k, v in pairs) + "</div>"
+    return (
+        '<div class="tiles">'
+        + "".join(
+            f'<div class="tile"><span>{escape(k)}</span><b>{escape(str(v))}</b></div>'
+            for k, v in pairs
+        )
+        + "</div>"
+    )

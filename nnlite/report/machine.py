@@ -1,4 +1,5 @@
 """The machine and the versions a run used (``machine.json``, written once by the training process)."""
+
 import os
 import platform
 import sys
@@ -29,8 +30,14 @@ def machine_info():
     """A dict: host OS, CPU, CPU count, nnlite's thread count, Python and package versions."""
     import nnlite as nl
 
-    info = {"os": platform.platform(), "cpu": _cpu_model(), "cpus": os.cpu_count(),
-            "threads": nl.get_num_threads(), "python": sys.version.split()[0], "nnlite": nl.__version__}
+    info = {
+        "os": platform.platform(),
+        "cpu": _cpu_model(),
+        "cpus": os.cpu_count(),
+        "threads": nl.get_num_threads(),
+        "python": sys.version.split()[0],
+        "nnlite": nl.__version__,
+    }
     for name in ("numpy", "numba", "matplotlib", "tensorboardX"):
         v = _version(name)
         if v is not None:

@@ -1,6 +1,7 @@
 """What the training command hands the trainer: called with the run folder at the end of every
 epoch and when training stops, it records the state and rewrites the page (and the TensorBoard
 files when the config asks for them)."""
+
 import os
 import sys
 
@@ -48,8 +49,11 @@ class TrainingObserver:
                 self.summary_text = self._summary(run)
             write_report(run_dir, summary_text=self.summary_text)
         except Exception as e:  # noqa: BLE001
-            print(f"train.py: warning: {run_dir}/report.html not written: {type(e).__name__}: {e}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"train.py: warning: {run_dir}/report.html not written: {type(e).__name__}: {e}",
+                file=sys.stderr,
+                flush=True,
+            )
 
     @staticmethod
     def _summary(run):
@@ -71,7 +75,11 @@ class TrainingObserver:
         try:
             self.tensorboard(run)
         except TensorBoardUnavailable as e:
-            print(f"train.py: warning: {e}; no TensorBoard files are written", file=sys.stderr, flush=True)
+            print(
+                f"train.py: warning: {e}; no TensorBoard files are written",
+                file=sys.stderr,
+                flush=True,
+            )
             self.tensorboard = False
             return
         finally:

@@ -5,6 +5,7 @@ says whether it is installed. Figures are made without pyplot (no global state, 
 needed), with text kept as SVG text and images embedded as PNG data, so a page needs no other
 file and no network.
 """
+
 import io
 
 import numpy as np
@@ -53,7 +54,7 @@ def _svg(fig):
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "nnlite"}):
         fig.savefig(buf, format="svg")
     text = buf.getvalue()
-    return text[text.index("<svg"):]
+    return text[text.index("<svg") :]
 
 
 def _series_label(series, many):
@@ -70,15 +71,32 @@ def loss_curves(runs):
         color = f"C{k}"
         prefix = f"{run['name']}: " if many else ""
         if run["steps"]:
-            ax.plot([r["step"] for r in run["steps"]], [r["train_loss"] for r in run["steps"]], color=color,
-                    lw=1.2, alpha=0.55 if not many else 0.9, label=f"{prefix}running training loss")
+            ax.plot(
+                [r["step"] for r in run["steps"]],
+                [r["train_loss"] for r in run["steps"]],
+                color=color,
+                lw=1.2,
+                alpha=0.55 if not many else 0.9,
+                label=f"{prefix}running training loss",
+            )
         epochs = [r for r in run["epochs"] if "global_step" in r]
         if epochs:
             x = [r["global_step"] for r in epochs]
-            ax.plot(x, [r["train_loss"] for r in epochs], "o-" if not run["steps"] else "o", color=color,
-                    label=f"{prefix}training loss (epoch mean)")
-            ax.plot(x, [r["test_loss"] for r in epochs], "s--", color=color, mfc="white",
-                    label=f"{prefix}test loss")
+            ax.plot(
+                x,
+                [r["train_loss"] for r in epochs],
+                "o-" if not run["steps"] else "o",
+                color=color,
+                label=f"{prefix}training loss (epoch mean)",
+            )
+            ax.plot(
+                x,
+                [r["test_loss"] for r in epochs],
+                "s--",
+                color=color,
+                mfc="white",
+                label=f"{prefix}test loss",
+            )
     ax.set_xlabel("optimizer step")
     ax.set_ylabel("loss")
     ax.set_title("Loss")
@@ -106,8 +124,13 @@ def accuracy_curves(runs):
     ax = fig.add_subplot()
     for k, run in enumerate(runs):
         e = run["epochs"]
-        ax.plot([r["epoch"] for r in e], [100 * r["test_accuracy"] for r in e], "o-", color=f"C{k}",
-                label=run["name"])
+        ax.plot(
+            [r["epoch"] for r in e],
+            [100 * r["test_accuracy"] for r in e],
+            "o-",
+            color=f"C{k}",
+            label=run["name"],
+        )
     return _per_epoch_axes(fig, ax, "test accuracy (%)", "Test accuracy", legend=len(runs) > 1)
 
 
@@ -119,7 +142,14 @@ def lr_curves(runs):
     for k, run in enumerate(runs):
         e = [r for r in run["epochs"] if "lr" in r]
         values += [r["lr"] for r in e]
-        ax.step([r["epoch"] for r in e], [r["lr"] for r in e], "o-", where="mid", color=f"C{k}", label=run["name"])
+        ax.step(
+            [r["epoch"] for r in e],
+            [r["lr"] for r in e],
+            "o-",
+            where="mid",
+            color=f"C{k}",
+            label=run["name"],
+        )
     positive = [v for v in values if v > 0]
     if positive and max(positive) / min(positive) > 20:
         ax.set_yscale("log")
@@ -136,10 +166,22 @@ def speed_bars(runs):
     for k, run in enumerate(runs):
         e = [r for r in run["epochs"] if "images_per_second" in r]
         x = np.array([r["epoch"] for r in e], dtype=float) + (k - (n - 1) / 2) * width
-        ax.bar(x, [r["images_per_second"] for r in e], width=width, color=f"C{k}", alpha=0.7,
-               label=f"{run['name']}: images/s" if n > 1 else "images/s")
-        twin.plot([r["epoch"] for r in e], [r.get("epoch_seconds", np.nan) for r in e], "d-", color=f"C{k}",
-                  mec="black", label=f"{run['name']}: epoch s" if n > 1 else "epoch seconds")
+        ax.bar(
+            x,
+            [r["images_per_second"] for r in e],
+            width=width,
+            color=f"C{k}",
+            alpha=0.7,
+            label=f"{run['name']}: images/s" if n > 1 else "images/s",
+        )
+        twin.plot(
+            [r["epoch"] for r in e],
+            [r.get("epoch_seconds", np.nan) for r in e],
+            "d-",
+            color=f"C{k}",
+            mec="black",
+            label=f"{run['name']}: epoch s" if n > 1 else "epoch seconds",
+        )
     ax.set_xlabel("epoch")
     ax.set_ylabel("training images / s")
     twin.set_ylabel("epoch training time (s)")
@@ -189,8 +231,15 @@ def confusion_heatmap(matrix, classes):
         for i in range(c):
             for j in range(c):
                 if matrix[i, j]:
-                    ax.text(j, i, str(int(matrix[i, j])), ha="center", va="center", fontsize="x-small",
-                            color="white" if share[i, j] > 0.5 else "black")
+                    ax.text(
+                        j,
+                        i,
+                        str(int(matrix[i, j])),
+                        ha="center",
+                        va="center",
+                        fontsize="x-small",
+                        color="white" if share[i, j] > 0.5 else "black",
+                    )
     fig.colorbar(im, ax=ax, shrink=0.8, label="share of the true class")
     return _svg(fig)
 
@@ -216,15 +265,27 @@ def mistakes_grid(images, true_names, predicted_names, confidences, columns=8):
             t = np.repeat(t, channels, axis=2)
         r, c = divmod(k, cols)
         y, x = r * (h + title) + title, c * (w + gap)
-        mosaic[y:y + t.shape[0], x:x + t.shape[1]] = t
+        mosaic[y : y + t.shape[0], x : x + t.shape[1]] = t
     fig = _figure(1.3 * cols, 1.75 * rows)
     ax = fig.add_subplot()
-    ax.imshow(mosaic[:, :, 0] if channels == 1 else mosaic, cmap="gray", vmin=0, vmax=255, interpolation="nearest")
+    ax.imshow(
+        mosaic[:, :, 0] if channels == 1 else mosaic,
+        cmap="gray",
+        vmin=0,
+        vmax=255,
+        interpolation="nearest",
+    )
     for k in range(n):
         r, c = divmod(k, cols)
-        ax.text(c * (w + gap) + w / 2, r * (h + title) + title - 1,
-                f"true: {true_names[k]}\npred: {predicted_names[k]} {100 * confidences[k]:.0f}%",
-                ha="center", va="bottom", fontsize=6.5, color="#a00")
+        ax.text(
+            c * (w + gap) + w / 2,
+            r * (h + title) + title - 1,
+            f"true: {true_names[k]}\npred: {predicted_names[k]} {100 * confidences[k]:.0f}%",
+            ha="center",
+            va="bottom",
+            fontsize=6.5,
+            color="#a00",
+        )
     ax.set_axis_off()
     return _svg(fig)
 
@@ -243,4 +304,3 @@ def final_accuracy_bars(names, accuracies):
     ax.set_xlabel("final test accuracy (%)")
     ax.set_title("Final test accuracy")
     return _svg(fig)
-

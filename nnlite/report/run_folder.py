@@ -1,4 +1,5 @@
 """Reading a run folder: the saved config, the metrics lines, the status, the final report."""
+
 import json
 import os
 
@@ -75,7 +76,9 @@ class RunFolder:
         if not os.path.isdir(self.path):
             raise RunFolderError(f"no such run folder: {path}")
         if not os.path.isfile(config_path):
-            raise RunFolderError(f"{path} has no config.yaml: it is not a run folder written by train.py")
+            raise RunFolderError(
+                f"{path} has no config.yaml: it is not a run folder written by train.py"
+            )
         try:
             with open(config_path, encoding="utf-8") as f:
                 self.config = yaml.safe_load(f)

@@ -1,5 +1,6 @@
 """``status.json``: what a run is doing (running, finished, interrupted, stopped on a NaN loss,
 failed), written by the training process each time it changes, and how a page words it."""
+
 import datetime
 import os
 import socket
@@ -23,9 +24,16 @@ def write_status(run_dir, state, message=None):
     """Record the run's state in ``run_dir/status.json`` (atomically)."""
     if state not in STATES:
         raise ValueError(f"unknown run state {state!r}, expected one of {', '.join(STATES)}")
-    write_json_atomic({"state": state, "message": message,
-                       "updated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                       "pid": os.getpid(), "host": socket.gethostname()}, os.path.join(run_dir, "status.json"))
+    write_json_atomic(
+        {
+            "state": state,
+            "message": message,
+            "updated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+        },
+        os.path.join(run_dir, "status.json"),
+    )
 
 
 def _process_gone(status):

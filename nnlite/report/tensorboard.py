@@ -1,5 +1,6 @@
 """TensorBoard event files of a run (``logging: {tensorboard: true}``), written from its
 metrics lines through tensorboardX (the optional extra ``tensorboard``)."""
+
 import os
 import shutil
 
@@ -28,15 +29,17 @@ class TensorBoardExport:
             try:
                 from tensorboardX import SummaryWriter
             except ImportError:
-                raise TensorBoardUnavailable(f"logging.tensorboard needs tensorboardX: {INSTALL_HINT}") from None
+                raise TensorBoardUnavailable(
+                    f"logging.tensorboard needs tensorboardX: {INSTALL_HINT}"
+                ) from None
             folder = run.file("tensorboard")
             shutil.rmtree(folder, ignore_errors=True)
             os.makedirs(folder)
             self.writer = SummaryWriter(logdir=folder)
         w = self.writer
-        for r in run.steps[self.done_steps:]:
+        for r in run.steps[self.done_steps :]:
             w.add_scalar("train/running_loss", r["train_loss"], r["step"])
-        for r in run.epochs[self.done_epochs:]:
+        for r in run.epochs[self.done_epochs :]:
             step = r.get("global_step", r["epoch"])
             w.add_scalar("train/loss", r["train_loss"], step)
             w.add_scalar("test/loss", r["test_loss"], step)

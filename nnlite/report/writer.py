@@ -1,5 +1,6 @@
 """Writing the pages: gather what a run folder holds, evaluate its last checkpoint, draw, write
 atomically."""
+
 import os
 
 from .comparison_page import comparison_page
@@ -72,8 +73,15 @@ def write_report(run_dir, summary_text=None):
             summary_text = model_summary_text(run, num_classes)
         except Exception as e:  # noqa: BLE001 a model that cannot be built here: the page says why
             summary_problem = f"{type(e).__name__}: {e}"
-    page = run_page(run, evaluation=ev, evaluation_problem=problem, images=images, summary_text=summary_text,
-                    summary_problem=summary_problem, machine=machine_info())
+    page = run_page(
+        run,
+        evaluation=ev,
+        evaluation_problem=problem,
+        images=images,
+        summary_text=summary_text,
+        summary_problem=summary_problem,
+        machine=machine_info(),
+    )
     path = os.path.join(run_dir, "report.html")
     write_text_atomic(page, path)
     return path

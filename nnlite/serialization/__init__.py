@@ -11,6 +11,7 @@ allow-list unpickler), or safetensors (:mod:`.safetensors_format`). Every damage
 hostile file raises :class:`CheckpointError` naming the file and the problem, with memory
 bounded by the file's size.
 """
+
 import os
 
 from . import _atomic
@@ -49,12 +50,14 @@ def save(obj, f, format=None):
     fmt = _save_format(f, format)
     if fmt == "torch":
         from .torch_writer import write_torch
+
         archive = "archive"
         if not hasattr(f, "write"):
             archive = os.path.splitext(os.path.basename(os.fsdecode(os.fspath(f))))[0] or "archive"
         _atomic.write_file(f, lambda out: write_torch(obj, out, archive))
     elif fmt == "safetensors":
         from .safetensors_format import save_safetensors
+
         save_safetensors(obj, f)
     else:
         _atomic.write_file(f, lambda out: write_npz(obj, out))
@@ -63,8 +66,10 @@ def save(obj, f, format=None):
 def _save_format(f, format):
     if format is not None:
         if format not in _FORMATS:
-            raise ValueError(f"nl.save: unknown format {format!r}; expected one of "
-                             f"{', '.join(map(repr, _FORMATS))}")
+            raise ValueError(
+                f"nl.save: unknown format {format!r}; expected one of "
+                f"{', '.join(map(repr, _FORMATS))}"
+            )
         return format
     if hasattr(f, "write"):
         return "npz"
@@ -123,20 +128,25 @@ def _load_from(fh, name, mmap_path):
             reader.close()
     if head.startswith(_TORCH_LEGACY_MAGIC):
         from .torch_reader import read_torch_legacy
+
         return read_torch_legacy(fh, name)
     if head.startswith(b"\x93NUMPY"):
         raise CheckpointError(
-            f"not an nnlite checkpoint: {name} (a single .npy array, not an .npz archive)")
+            f"not an nnlite checkpoint: {name} (a single .npy array, not an .npz archive)"
+        )
     from .safetensors_format import load_safetensors, looks_like_safetensors
+
     if looks_like_safetensors(head, fh):
         return load_safetensors(fh, name)
     if head[:1] == b"\x80" or head[:1] in (b"(", b"}", b"]"):
         raise CheckpointError(
             f"not an nnlite checkpoint: {name} (a pickle file; nl.load does not unpickle files, "
-            "except PyTorch checkpoints written by torch.save)")
+            "except PyTorch checkpoints written by torch.save)"
+        )
     raise CheckpointError(
         f"not an nnlite checkpoint: {name} (neither an nnlite .npz, a PyTorch file nor a "
-        "safetensors file)")
+        "safetensors file)"
+    )
 
 
 def _load_zip(reader, name, mmap_path):
@@ -145,14 +155,17 @@ def _load_zip(reader, name, mmap_path):
         return read_npz(reader)
     if any(n == "data.pkl" or n.endswith("/data.pkl") for n in names):
         from .torch_reader import read_torch_zip
+
         return read_torch_zip(reader, mmap_path)
     if names and all(n.endswith(".npy") for n in names):
         raise CheckpointError(
             f"not an nnlite checkpoint: {name} (a .npz archive without {HEADER_NAME}; "
-            "files written by numpy.savez load with numpy.load)")
+            "files written by numpy.savez load with numpy.load)"
+        )
     raise CheckpointError(
         f"not an nnlite checkpoint: {name} (a zip archive with neither {HEADER_NAME} nor a "
-        "PyTorch data.pkl)")
+        "PyTorch data.pkl)"
+    )
 
 
 def _check_map_location(map_location):
@@ -160,7 +173,8 @@ def _check_map_location(map_location):
     for target in targets:
         if target is not None and str(target) != "cpu":
             raise RuntimeError(
-                f"nl.load: nnlite only has the cpu device, got map_location={map_location!r}")
+                f"nl.load: nnlite only has the cpu device, got map_location={map_location!r}"
+            )
 
 
 def _display_name(f):
@@ -187,6 +201,7 @@ def save_file(tensors, filename, metadata=None):
         >>> nl.save_file(model.state_dict(), "model.safetensors", metadata={"format": "pt"})
     """
     from .safetensors_format import save_safetensors
+
     save_safetensors(tensors, filename, metadata)
 
 
@@ -202,4 +217,5 @@ def load_file(filename):
     name = _display_name(filename)
     with open(os.fspath(filename), "rb") as fh:
         from .safetensors_format import load_safetensors
+
         return load_safetensors(fh, name)

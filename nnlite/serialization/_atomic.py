@@ -1,4 +1,5 @@
 """Atomic file writes: a temporary file in the target's folder, fsynced, then renamed over it."""
+
 import contextlib
 import os
 import tempfile
@@ -14,8 +15,9 @@ def replace_atomically(path, mode=None):
     flushed, fsynced, given ``mode`` (if not None) and renamed over ``path`` when the block ends,
     and removed if the block raises, so ``path`` is never half written."""
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
-                               suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(
+        dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp"
+    )
     try:
         with os.fdopen(fd, "wb") as out:
             yield out

@@ -8,4 +8,4 @@ class CheckpointError(RuntimeError, ValueError):
     message names the file and the problem."""
 
 
-CheckpointError.__module__ = "nnlite.serialization"   # where users import it from
+CheckpointError.__module__ = "nnlite.serialization"  # where users import it from

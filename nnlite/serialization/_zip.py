@@ -7,6 +7,7 @@ inside the file, stored members exactly their stored size, compressed ones infla
 ``MAX_INFLATION`` times the file), and any failure becomes a ``CheckpointError`` naming the
 file and the member.
 """
+
 import os
 import struct
 import zipfile
@@ -17,7 +18,7 @@ from ._errors import CheckpointError
 __all__ = ["ZipReader", "ZIP_MAGIC", "MAX_INFLATION"]
 
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
-MAX_INFLATION = 16          # a member may inflate to at most this many times the file's size
+MAX_INFLATION = 16  # a member may inflate to at most this many times the file's size
 _MIN_INFLATION_BUDGET = 1 << 20
 _CHUNK = 1 << 20
 _LOCAL_HEADER = struct.Struct("<4s5H3L2H")
@@ -25,9 +26,21 @@ _LOCAL_HEADER = struct.Struct("<4s5H3L2H")
 # what zipfile, zlib and struct raise on damaged input (zipfile raises RuntimeError for an
 # encrypted member, NotImplementedError for an unknown compression, UnicodeDecodeError for a
 # damaged name)
-DAMAGE = (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError,
-          ValueError, struct.error, EOFError, OSError, zlib.error, KeyError, IndexError,
-          TypeError, OverflowError)
+DAMAGE = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    NotImplementedError,
+    RuntimeError,
+    ValueError,
+    struct.error,
+    EOFError,
+    OSError,
+    zlib.error,
+    KeyError,
+    IndexError,
+    TypeError,
+    OverflowError,
+)
 
 
 class ZipReader:
@@ -60,9 +73,11 @@ class ZipReader:
             if info.compress_type != zipfile.ZIP_STORED:
                 inflated += info.file_size
             if inflated > budget:
-                self.fail(f"its compressed members would inflate to more than {budget} bytes, "
-                          f"{MAX_INFLATION} times the file's {self.file_size} bytes",
-                          prefix="refusing to load")
+                self.fail(
+                    f"its compressed members would inflate to more than {budget} bytes, "
+                    f"{MAX_INFLATION} times the file's {self.file_size} bytes",
+                    prefix="refusing to load",
+                )
             self.infos[info.filename] = info
 
     def _check_member(self, info, budget):
@@ -74,12 +89,15 @@ class ZipReader:
         if info.header_offset < 0 or info.header_offset + info.compress_size > self.file_size:
             self.fail(f"{where} lies beyond the end of the {self.file_size}-byte file")
         if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size:
-            self.fail(f"{where}: stored with {info.compress_size} bytes but declares "
-                      f"{info.file_size}")
+            self.fail(
+                f"{where}: stored with {info.compress_size} bytes but declares {info.file_size}"
+            )
         if info.file_size > budget:
-            self.fail(f"{where} would inflate to {info.file_size} bytes from a "
-                      f"{self.file_size}-byte file (more than {MAX_INFLATION} times its size)",
-                      prefix="refusing to load")
+            self.fail(
+                f"{where} would inflate to {info.file_size} bytes from a "
+                f"{self.file_size}-byte file (more than {MAX_INFLATION} times its size)",
+                prefix="refusing to load",
+            )
 
     def fail(self, problem, prefix=None):
         raise CheckpointError(f"{prefix or 'corrupt ' + self.kind}: {self.name} ({problem})")
@@ -101,8 +119,9 @@ class ZipReader:
             self.fail(f"{what} is missing")
         n = info.file_size
         if limit is not None and n > limit:
-            self.fail(f"{what} is {n} bytes, more than the {limit}-byte limit",
-                      prefix="refusing to load")
+            self.fail(
+                f"{what} is {n} bytes, more than the {limit}-byte limit", prefix="refusing to load"
+            )
         buf = bytearray(n)
         view = memoryview(buf)
         pos = 0
@@ -112,9 +131,9 @@ class ZipReader:
                     chunk = f.read(min(_CHUNK, n - pos))
                     if not chunk:
                         break
-                    view[pos:pos + len(chunk)] = chunk
+                    view[pos : pos + len(chunk)] = chunk
                     pos += len(chunk)
-                extra = f.read(1)   # reaching the end checks the CRC
+                extra = f.read(1)  # reaching the end checks the CRC
         except DAMAGE as e:
             self.fail(f"{what}: {type(e).__name__}: {e}")
         if pos != n or extra:

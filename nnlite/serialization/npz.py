@@ -30,6 +30,7 @@ Node encoding in the header (JSON values)::
 ``header["arrays"][i]`` is ``[dtype, shape, member]`` (version 2); version 1 files had
 ``[dtype, shape]`` with the member ``a<i>.npy``, and still load.
 """
+
 import collections
 import io
 import json
@@ -44,17 +45,18 @@ __all__ = ["write_npz", "read_npz", "HEADER_NAME"]
 FORMAT_NAME = "nnlite-checkpoint"
 FORMAT_VERSION = 2
 HEADER_NAME = "header.json"
-MAX_HEADER_BYTES = 64 << 20     # the JSON header may not exceed this
-MAX_HEADER_DEPTH = 256          # nor nest deeper than this
+MAX_HEADER_BYTES = 64 << 20  # the JSON header may not exceed this
+MAX_HEADER_DEPTH = 256  # nor nest deeper than this
 _MAX_NPY_HEADER = 1 << 16
 _MAX_KEY_REPR = 60
 _MAX_MEMBER_NAME = 200
-_BIG_INT = 2 ** 64   # ints at least this large are written as hex strings
+_BIG_INT = 2**64  # ints at least this large are written as hex strings
 _UNSAFE_CHARS = re.compile("[\x00-\x1f\x7f]")
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 
 
 # ---------------------------------------------------------------------------- paths
+
 
 def _key_repr(key):
     text = repr(key)
@@ -87,6 +89,7 @@ def member_name(path, used):
 
 # ---------------------------------------------------------------------------- encoding
 
+
 def _float_bits(x):
     return struct.pack(">d", x).hex()
 
@@ -106,17 +109,18 @@ def type_name(obj):
 
 def is_parameter(t):
     # checked by name so that saving does not import nnlite.nn
-    return any(c.__name__ == "Parameter" and c.__module__.startswith("nnlite.nn")
-               for c in type(t).__mro__)
+    return any(
+        c.__name__ == "Parameter" and c.__module__.startswith("nnlite.nn") for c in type(t).__mro__
+    )
 
 
 class _Encoder:
     def __init__(self):
-        self.arrays = []          # (array, member name)
+        self.arrays = []  # (array, member name)
         self.names = set()
-        self.seen = {}            # id(obj) -> array index, for tensors and arrays
-        self.keep_alive = []      # objects whose id is in `seen`
-        self.active = set()       # ids of the containers on the current path (cycle check)
+        self.seen = {}  # id(obj) -> array index, for tensors and arrays
+        self.keep_alive = []  # objects whose id is in `seen`
+        self.active = set()  # ids of the containers on the current path (cycle check)
 
     def add_array(self, arr, path, obj=None):
         if arr.dtype.hasobject:
@@ -217,10 +221,10 @@ def write_npz(obj, fileobj):
         "arrays": [[a.dtype.str, list(a.shape), name] for a, name in encoder.arrays],
         "root": root,
     }
-    header_bytes = json.dumps(header, ensure_ascii=True, allow_nan=False,
-                              separators=(",", ":")).encode("ascii")
-    with zipfile.ZipFile(fileobj, mode="w", compression=zipfile.ZIP_STORED,
-                         allowZip64=True) as zf:
+    header_bytes = json.dumps(
+        header, ensure_ascii=True, allow_nan=False, separators=(",", ":")
+    ).encode("ascii")
+    with zipfile.ZipFile(fileobj, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
         # fixed timestamps: the same object always gives the same bytes
         zf.writestr(zipfile.ZipInfo(HEADER_NAME, date_time=(1980, 1, 1, 0, 0, 0)), header_bytes)
         for arr, name in encoder.arrays:
@@ -231,6 +235,7 @@ def write_npz(obj, fileobj):
 
 # ---------------------------------------------------------------------------- reading
 
+
 def read_npz(reader):
     """The object stored in the nnlite checkpoint open in ``reader`` (a ``ZipReader``)."""
     reader.kind = "nnlite checkpoint"
@@ -238,8 +243,16 @@ def read_npz(reader):
     arrays = [_read_array(reader, i, entry) for i, entry in enumerate(header["arrays"])]
     try:
         return _Decoder(arrays).decode(header["root"])
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError,
-            struct.error, RecursionError) as e:
+    except (
+        KeyError,
+        IndexError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        OverflowError,
+        struct.error,
+        RecursionError,
+    ) as e:
         reader.fail(f"bad structure: {e!r}")
 
 
@@ -249,8 +262,9 @@ def _parse_header(reader):
         reader.fail(f"{HEADER_NAME} is not JSON text", prefix="not an nnlite checkpoint")
     depth = _json_depth(raw)
     if depth > MAX_HEADER_DEPTH:
-        reader.fail(f"{HEADER_NAME} nests {depth} levels deep, more than the limit of "
-                    f"{MAX_HEADER_DEPTH}")
+        reader.fail(
+            f"{HEADER_NAME} nests {depth} levels deep, more than the limit of {MAX_HEADER_DEPTH}"
+        )
     try:
         header = json.loads(raw.decode("ascii"))
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
@@ -259,26 +273,36 @@ def _parse_header(reader):
         reader.fail("unknown header format", prefix="not an nnlite checkpoint")
     version = header.get("version")
     if type(version) is not int or version > FORMAT_VERSION:
-        reader.fail(f"format version {str(version)[:20]}; this nnlite reads version "
-                    f"{FORMAT_VERSION} and older", prefix="unsupported nnlite checkpoint")
+        reader.fail(
+            f"format version {str(version)[:20]}; this nnlite reads version "
+            f"{FORMAT_VERSION} and older",
+            prefix="unsupported nnlite checkpoint",
+        )
     arrays = header.get("arrays")
     if not isinstance(arrays, list) or "root" not in header:
         reader.fail("bad header: no 'arrays' list or no 'root'")
     for i, entry in enumerate(arrays):
-        if not (isinstance(entry, list) and len(entry) in (2, 3) and isinstance(entry[0], str)
-                and isinstance(entry[1], list)
-                and all(type(d) is int and d >= 0 for d in entry[1])
-                and (len(entry) == 2 or isinstance(entry[2], str))):
-            reader.fail(f"bad header: arrays[{i}] is {str(entry)[:80]}, expected "
-                        "[dtype string, list of sizes, member name]")
+        if not (
+            isinstance(entry, list)
+            and len(entry) in (2, 3)
+            and isinstance(entry[0], str)
+            and isinstance(entry[1], list)
+            and all(type(d) is int and d >= 0 for d in entry[1])
+            and (len(entry) == 2 or isinstance(entry[2], str))
+        ):
+            reader.fail(
+                f"bad header: arrays[{i}] is {str(entry)[:80]}, expected "
+                "[dtype string, list of sizes, member name]"
+            )
     return header
 
 
 def _json_depth(raw):
     """The deepest bracket nesting of the JSON text ``raw``, strings left out."""
     text = np.frombuffer(_JSON_STRING.sub(b'""', bytes(raw)), dtype=np.uint8)
-    steps = (np.isin(text, (ord("["), ord("{"))).astype(np.int64)
-             - np.isin(text, (ord("]"), ord("}"))))
+    steps = np.isin(text, (ord("["), ord("{"))).astype(np.int64) - np.isin(
+        text, (ord("]"), ord("}"))
+    )
     return int(np.cumsum(steps).max()) if steps.size else 0
 
 
@@ -292,22 +316,35 @@ def _read_array(reader, index, entry):
     buf = reader.read(member, what)
     arr = _array_from_npy(reader, buf, what)
     if arr.dtype.str != dtype_str or list(arr.shape) != shape:
-        reader.fail(f"{what}: dtype {arr.dtype.str}, shape {list(arr.shape)}, the header says "
-                    f"dtype {dtype_str}, shape {shape}")
+        reader.fail(
+            f"{what}: dtype {arr.dtype.str}, shape {list(arr.shape)}, the header says "
+            f"dtype {dtype_str}, shape {shape}"
+        )
     return arr
 
 
 def _array_from_npy(reader, buf, what):
     """The array in the ``.npy`` bytes ``buf``, sharing its memory; refused unless ``buf``
     holds exactly the bytes the ``.npy`` header declares."""
-    fp = io.BytesIO(bytes(buf[:_MAX_NPY_HEADER + 16]))
+    fp = io.BytesIO(bytes(buf[: _MAX_NPY_HEADER + 16]))
     try:
         version = np.lib.format.read_magic(fp)
-        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                       else np.lib.format.read_array_header_2_0)
+        read_header = (
+            np.lib.format.read_array_header_1_0
+            if version == (1, 0)
+            else np.lib.format.read_array_header_2_0
+        )
         shape, fortran, dtype = read_header(fp, max_header_size=_MAX_NPY_HEADER)
-    except (ValueError, TypeError, SyntaxError, EOFError, OverflowError, MemoryError,
-            RecursionError, struct.error) as e:
+    except (
+        ValueError,
+        TypeError,
+        SyntaxError,
+        EOFError,
+        OverflowError,
+        MemoryError,
+        RecursionError,
+        struct.error,
+    ) as e:
         reader.fail(f"{what}: bad .npy header: {e}")
     if dtype.hasobject:
         reader.fail(f"{what}: dtype object would need pickle")
@@ -318,10 +355,13 @@ def _array_from_npy(reader, buf, what):
     offset = fp.tell()
     held = len(buf) - offset
     if needed != held or (dtype.itemsize == 0 and count > len(buf)):
-        reader.fail(f"{what}: the .npy header declares shape {tuple(shape)} of {dtype.str} "
-                    f"({needed} bytes) but the member holds {held} bytes")
-    arr = np.frombuffer(buf, dtype=dtype, count=count, offset=offset) if count else \
-        np.empty(0, dtype)
+        reader.fail(
+            f"{what}: the .npy header declares shape {tuple(shape)} of {dtype.str} "
+            f"({needed} bytes) but the member holds {held} bytes"
+        )
+    arr = (
+        np.frombuffer(buf, dtype=dtype, count=count, offset=offset) if count else np.empty(0, dtype)
+    )
     arr = arr.reshape(shape[::-1]).T if fortran else arr.reshape(shape)
     if not arr.flags.aligned:
         arr = arr.copy()
@@ -335,7 +375,7 @@ def _float_from_bits(text):
 class _Decoder:
     def __init__(self, arrays):
         self.arrays = arrays
-        self.objects = {}      # array index -> the Tensor or array built for it
+        self.objects = {}  # array index -> the Tensor or array built for it
 
     def index(self, node, kind):
         i = node[kind]
@@ -393,11 +433,15 @@ class _Decoder:
         if type(requires_grad) is not bool:
             raise ValueError(f"requires_grad is {str(requires_grad)[:20]}, not a bool")
         if requires_grad and arr.dtype.kind not in "fc":
-            raise ValueError(f"an array of dtype {arr.dtype} is marked as requiring grad; only "
-                             "floating point tensors can require gradients")
+            raise ValueError(
+                f"an array of dtype {arr.dtype} is marked as requiring grad; only "
+                "floating point tensors can require gradients"
+            )
         from ..autograd.creation import from_numpy
+
         if kind == "parameter":
             from ..nn import Parameter
+
             return Parameter(from_numpy(arr), requires_grad=requires_grad)
         t = from_numpy(arr)
         if requires_grad:

@@ -7,6 +7,7 @@ refuses the ones that need no global to run code or to allocate without limit (`
 copy data are charged against a byte budget proportional to the input, so a few kilobytes that
 reuse one large memoised object many times cannot cost gigabytes.
 """
+
 import _compat_pickle
 import collections
 import io
@@ -37,8 +38,10 @@ class Budget:
     def charge(self, nbytes, what):
         self.spent += int(nbytes)
         if self.spent > self.limit:
-            raise UnpicklingRefused(f"{what} would build more than {self.limit} bytes from a "
-                                    "pickle this size", forbidden=True)
+            raise UnpicklingRefused(
+                f"{what} would build more than {self.limit} bytes from a pickle this size",
+                forbidden=True,
+            )
 
 
 def charged(fn, cost):
@@ -61,8 +64,9 @@ def scan(data, limits=None):
             if limits and opcode.name in limits:
                 counts[opcode.name] += 1
                 if counts[opcode.name] > limits[opcode.name]:
-                    raise UnpicklingRefused(f"more than {limits[opcode.name]} {opcode.name} "
-                                            "opcodes")
+                    raise UnpicklingRefused(
+                        f"more than {limits[opcode.name]} {opcode.name} opcodes"
+                    )
             if opcode.name in _PUTS:
                 if not (isinstance(arg, int) and 0 <= arg <= ops):
                     raise UnpicklingRefused(f"memo index {arg} out of range")
@@ -84,8 +88,7 @@ class RestrictedUnpickler(pickle.Unpickler):
     callables; ``limits`` caps how often given opcodes occur. Every failure is raised as
     ``UnpicklingRefused``."""
 
-    def __init__(self, data, allowed, refuse, budget, persistent_load=None, limits=None,
-                 **kwargs):
+    def __init__(self, data, allowed, refuse, budget, persistent_load=None, limits=None, **kwargs):
         scan(data, limits)
         super().__init__(io.BytesIO(data), **kwargs)
         self._allowed = allowed
@@ -110,6 +113,7 @@ class RestrictedUnpickler(pickle.Unpickler):
             def call(*args):
                 budget.charge(cost(*args), label)
                 return fn(*args)
+
             return call
         return obj
 

@@ -4,6 +4,7 @@ The package parses and validates the header (size cap, offsets inside the file, 
 nnlite turns its raw buffers into tensors, reading bfloat16 as float32 since numpy has no
 bfloat16.
 """
+
 import struct
 
 import numpy as np
@@ -14,10 +15,22 @@ from ._errors import CheckpointError
 
 __all__ = ["save_safetensors", "load_safetensors", "looks_like_safetensors"]
 
-_DTYPES = {"F64": "<f8", "F32": "<f4", "F16": "<f2", "I64": "<i8", "I32": "<i4", "I16": "<i2",
-           "I8": "i1", "U8": "u1", "U16": "<u2", "U32": "<u4", "U64": "<u8", "BOOL": "?"}
+_DTYPES = {
+    "F64": "<f8",
+    "F32": "<f4",
+    "F16": "<f2",
+    "I64": "<i8",
+    "I32": "<i4",
+    "I16": "<i2",
+    "I8": "i1",
+    "U8": "u1",
+    "U16": "<u2",
+    "U32": "<u4",
+    "U64": "<u8",
+    "BOOL": "?",
+}
 _SAVABLE = {"f2", "f4", "f8", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "b1"}
-_MAX_HEADER = 100_000_000   # safetensors' own limit
+_MAX_HEADER = 100_000_000  # safetensors' own limit
 
 
 def _safetensors():
@@ -25,8 +38,10 @@ def _safetensors():
         import safetensors
         import safetensors.numpy
     except ImportError:
-        raise ImportError("reading and writing .safetensors files needs the safetensors package: "
-                          "pip install 'nnlite[safetensors]' (or pip install safetensors)") from None
+        raise ImportError(
+            "reading and writing .safetensors files needs the safetensors package: "
+            "pip install 'nnlite[safetensors]' (or pip install safetensors)"
+        ) from None
     return safetensors
 
 
@@ -55,6 +70,7 @@ def load_safetensors(fh, name):
         raise CheckpointError(f"corrupt safetensors file: {name} ({e})") from None
     del data
     from ..autograd.creation import from_numpy
+
     out = {}
     for key, entry in entries:
         dtype, shape, raw = entry["dtype"], entry["shape"], entry["data"]
@@ -63,14 +79,18 @@ def load_safetensors(fh, name):
         elif dtype in _DTYPES:
             arr = np.frombuffer(raw, _DTYPES[dtype])
         else:
-            raise CheckpointError(f"unsupported safetensors file: {name} (tensor {key!r} has "
-                                  f"dtype {dtype}, which nnlite cannot hold)")
+            raise CheckpointError(
+                f"unsupported safetensors file: {name} (tensor {key!r} has "
+                f"dtype {dtype}, which nnlite cannot hold)"
+            )
         count = 1
         for d in shape:
             count *= d
         if arr.size != count:
-            raise CheckpointError(f"corrupt safetensors file: {name} (tensor {key!r}: shape "
-                                  f"{shape} but {arr.size} values)")
+            raise CheckpointError(
+                f"corrupt safetensors file: {name} (tensor {key!r}: shape "
+                f"{shape} but {arr.size} values)"
+            )
         out[key] = from_numpy(arr.reshape(shape).astype(arr.dtype.newbyteorder("="), copy=False))
     return out
 
@@ -79,21 +99,30 @@ def save_safetensors(tensors, f, metadata=None):
     """Write the flat dict ``tensors`` (str -> Tensor or numpy array) as safetensors to ``f``."""
     safetensors = _safetensors()
     if not isinstance(tensors, dict):
-        raise TypeError(f"a safetensors file holds a flat dict of tensors, got "
-                        f"{type(tensors).__name__}")
+        raise TypeError(
+            f"a safetensors file holds a flat dict of tensors, got {type(tensors).__name__}"
+        )
     from ..autograd.tensor import Tensor
+
     arrays = {}
     for key, value in tensors.items():
         if not isinstance(key, str):
-            raise TypeError(f"a safetensors file holds tensors by str name, got the key "
-                            f"{key!r} ({type(key).__name__})")
+            raise TypeError(
+                f"a safetensors file holds tensors by str name, got the key "
+                f"{key!r} ({type(key).__name__})"
+            )
         arr = value._data if isinstance(value, Tensor) else value
-        if not isinstance(arr, np.ndarray) or f"{arr.dtype.kind}{arr.dtype.itemsize}" not in _SAVABLE:
+        if (
+            not isinstance(arr, np.ndarray)
+            or f"{arr.dtype.kind}{arr.dtype.itemsize}" not in _SAVABLE
+        ):
             what = f"dtype {arr.dtype}" if isinstance(arr, np.ndarray) else type(value).__name__
             raise TypeError(f"a safetensors file holds tensors only; obj[{key!r}] is {what}")
         arrays[key] = np.ascontiguousarray(arr.astype(arr.dtype.newbyteorder("<"), copy=False))
-    if metadata is not None and not (isinstance(metadata, dict) and all(
-            isinstance(k, str) and isinstance(v, str) for k, v in metadata.items())):
+    if metadata is not None and not (
+        isinstance(metadata, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items())
+    ):
         raise TypeError("metadata must be a dict of str to str")
     data = safetensors.numpy.save(arrays, metadata=metadata)
     _atomic.write_file(f, lambda out: out.write(data))

@@ -8,6 +8,7 @@ become placeholders while unpickling and then views of their storage, so tensors
 storage share memory afterwards, as in PyTorch. Memory is bounded by the file: each storage
 must hold exactly the bytes it declares, and each tensor must fit inside its storage.
 """
+
 import collections
 import io
 import pickletools
@@ -22,16 +23,37 @@ from .safe_pickle import RestrictedUnpickler, UnpicklingRefused, charged
 __all__ = ["read_torch_zip", "read_torch_legacy"]
 
 _STORAGE_DTYPES = {
-    "FloatStorage": "f4", "DoubleStorage": "f8", "HalfStorage": "f2", "BFloat16Storage": "bf16",
-    "LongStorage": "i8", "IntStorage": "i4", "ShortStorage": "i2", "CharStorage": "i1",
-    "ByteStorage": "u1", "BoolStorage": "b1", "ComplexFloatStorage": "c8",
+    "FloatStorage": "f4",
+    "DoubleStorage": "f8",
+    "HalfStorage": "f2",
+    "BFloat16Storage": "bf16",
+    "LongStorage": "i8",
+    "IntStorage": "i4",
+    "ShortStorage": "i2",
+    "CharStorage": "i1",
+    "ByteStorage": "u1",
+    "BoolStorage": "b1",
+    "ComplexFloatStorage": "c8",
     "ComplexDoubleStorage": "c16",
 }
-_TORCH_DTYPES = {"float16": "float16", "half": "float16", "float32": "float32",
-                 "float": "float32", "float64": "float64", "double": "float64", "int8": "int8",
-                 "uint8": "uint8", "int16": "int16", "short": "int16", "int32": "int32",
-                 "int": "int32", "int64": "int64", "long": "int64", "bool": "bool",
-                 "bfloat16": "float32"}
+_TORCH_DTYPES = {
+    "float16": "float16",
+    "half": "float16",
+    "float32": "float32",
+    "float": "float32",
+    "float64": "float64",
+    "double": "float64",
+    "int8": "int8",
+    "uint8": "uint8",
+    "int16": "int16",
+    "short": "int16",
+    "int32": "int32",
+    "int": "int32",
+    "int64": "int64",
+    "long": "int64",
+    "bool": "bool",
+    "bfloat16": "float32",
+}
 _BUDGET_FACTOR = 2
 _MIN_BUDGET = 1 << 20
 
@@ -45,6 +67,7 @@ class _StorageType:
 
 class _Storage:
     """A storage named by the pickle: its key, dtype code and element count."""
+
     __slots__ = ("key", "dtype", "numel")
 
     def __init__(self, key, dtype, numel):
@@ -54,6 +77,7 @@ class _Storage:
 class _TensorSpec:
     """A tensor to build once the storages are read (no ``__dict__``: a pickle's ``BUILD``
     cannot change it)."""
+
     __slots__ = ("storage", "offset", "size", "stride", "requires_grad", "parameter")
 
     def __init__(self, storage, offset, size, stride, requires_grad):
@@ -65,8 +89,9 @@ class _TensorSpec:
         self.parameter = False
 
 
-def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False,
-                       backward_hooks=None, metadata=None):
+def _rebuild_tensor_v2(
+    storage, storage_offset, size, stride, requires_grad=False, backward_hooks=None, metadata=None
+):
     return _TensorSpec(storage, storage_offset, size, stride, requires_grad)
 
 
@@ -103,6 +128,7 @@ def _allowed_globals():
     import codecs
 
     from ..autograd import dtypes as nl_dtypes
+
     allowed = {
         ("collections", "OrderedDict"): collections.OrderedDict,
         ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
@@ -129,11 +155,15 @@ def _allowed_globals():
 
 def _refusal(module, name):
     if module.startswith("torch.nn.modules") or module == "__main__":
-        return (f"it holds a whole model (the global {module}.{name}); nnlite reads weights "
-                "only: in PyTorch, save model.state_dict() instead of the model")
-    return (f"the global {module}.{name} is not allowed: nnlite reads tensors, storages, "
-            "OrderedDict and plain containers only, as torch.load(weights_only=True); if the "
-            "file holds a whole model, save model.state_dict() instead")
+        return (
+            f"it holds a whole model (the global {module}.{name}); nnlite reads weights "
+            "only: in PyTorch, save model.state_dict() instead of the model"
+        )
+    return (
+        f"the global {module}.{name} is not allowed: nnlite reads tensors, storages, "
+        "OrderedDict and plain containers only, as torch.load(weights_only=True); if the "
+        "file holds a whole model, save model.state_dict() instead"
+    )
 
 
 class _Reading:
@@ -148,8 +178,9 @@ class _Reading:
         raise CheckpointError(f"{prefix}: {self.name} ({problem})")
 
     def persistent_load(self, pid, legacy=False):
-        if not (isinstance(pid, tuple) and len(pid) == (6 if legacy else 5)
-                and pid[0] == "storage"):
+        if not (
+            isinstance(pid, tuple) and len(pid) == (6 if legacy else 5) and pid[0] == "storage"
+        ):
             raise UnpicklingRefused(f"unknown persistent id {str(pid)[:80]}")
         _, storage_type, key, _location, numel = pid[:5]
         if not isinstance(storage_type, _StorageType) or storage_type.dtype is None:
@@ -170,9 +201,13 @@ class _Reading:
     def unpickle(self, data, legacy=False):
         try:
             return RestrictedUnpickler(
-                bytes(data), _allowed_globals(), _refusal, self.budget,
+                bytes(data),
+                _allowed_globals(),
+                _refusal,
+                self.budget,
                 persistent_load=lambda pid: self.persistent_load(pid, legacy),
-                encoding="utf-8").load()
+                encoding="utf-8",
+            ).load()
         except UnpicklingRefused as e:
             self.fail(str(e), "refusing to load" if e.forbidden else "corrupt PyTorch checkpoint")
 
@@ -247,39 +282,52 @@ class _Converter:
         storage = spec.storage
         base = self.arrays[storage.key]
         size, stride, offset = spec.size, spec.stride, spec.offset
-        if not (all(type(d) is int and d >= 0 for d in size + stride) and len(size) == len(stride)
-                and type(offset) is int and offset >= 0):
-            reading.fail(f"a tensor of storage {storage.key!r} has size {size}, stride {stride}, "
-                         f"offset {offset}")
+        if not (
+            all(type(d) is int and d >= 0 for d in size + stride)
+            and len(size) == len(stride)
+            and type(offset) is int
+            and offset >= 0
+        ):
+            reading.fail(
+                f"a tensor of storage {storage.key!r} has size {size}, stride {stride}, "
+                f"offset {offset}"
+            )
         numel = 1
         last = offset
         for d, s in zip(size, stride):
             numel *= d
             last += (d - 1) * s if d else 0
         if numel and (last >= storage.numel or numel > storage.numel):
-            reading.fail(f"a tensor of size {size}, stride {stride}, offset {offset} does not fit "
-                         f"in its storage {storage.key!r} of {storage.numel} elements")
+            reading.fail(
+                f"a tensor of size {size}, stride {stride}, offset {offset} does not fit "
+                f"in its storage {storage.key!r} of {storage.numel} elements"
+            )
         itemsize = base.dtype.itemsize
         if not numel:
             arr = np.zeros(size, base.dtype)
         elif stride == _contiguous_strides(size):
-            arr = base[offset:offset + numel].reshape(size)
+            arr = base[offset : offset + numel].reshape(size)
         else:
-            arr = np.lib.stride_tricks.as_strided(base[offset:], shape=size,
-                                                  strides=[s * itemsize for s in stride])
+            arr = np.lib.stride_tricks.as_strided(
+                base[offset:], shape=size, strides=[s * itemsize for s in stride]
+            )
         requires_grad = spec.requires_grad
         if type(requires_grad) is not bool:
             reading.fail(f"requires_grad is {str(requires_grad)[:20]}, not a bool")
         if requires_grad and arr.dtype.kind not in "fc":
-            reading.fail(f"a tensor of dtype {arr.dtype} is marked as requiring grad; only "
-                         "floating point tensors can require gradients")
+            reading.fail(
+                f"a tensor of dtype {arr.dtype} is marked as requiring grad; only "
+                "floating point tensors can require gradients"
+            )
         from ..autograd.creation import from_numpy
+
         try:
             t = from_numpy(arr)
         except TypeError as e:
             reading.fail(f"storage {storage.key!r}: {e}", prefix="unsupported PyTorch checkpoint")
         if spec.parameter:
             from ..nn import Parameter
+
             return Parameter(t, requires_grad=requires_grad)
         if requires_grad:
             t.requires_grad_(True)
@@ -288,11 +336,12 @@ class _Converter:
 
 # ---------------------------------------------------------------------------- zip format
 
+
 def read_torch_zip(reader, mmap_path=None):
     """The object in the ``torch.save`` zip archive open in ``reader`` (a ``ZipReader``)."""
     reader.kind = "PyTorch checkpoint"
     pkl = next(n for n in reader.names() if n == "data.pkl" or n.endswith("/data.pkl"))
-    prefix = pkl[:-len("data.pkl")]
+    prefix = pkl[: -len("data.pkl")]
     byteorder = "<"
     if prefix + "byteorder" in reader:
         text = bytes(reader.read(prefix + "byteorder", "byteorder", limit=16))
@@ -308,8 +357,10 @@ def read_torch_zip(reader, mmap_path=None):
             reader.fail(f"storage {key!r} is missing")
         nbytes = storage.numel * _itemsize(storage.dtype)
         if reader.size(member) != nbytes:
-            reader.fail(f"storage {key!r} declares {storage.numel} elements ({nbytes} bytes) but "
-                        f"its member holds {reader.size(member)} bytes")
+            reader.fail(
+                f"storage {key!r} declares {storage.numel} elements ({nbytes} bytes) but "
+                f"its member holds {reader.size(member)} bytes"
+            )
         offset = reader.data_offset(member) if mmap_path else None
         if offset is not None and nbytes:
             raw = np.memmap(mmap_path, dtype=np.uint8, mode="c", offset=offset, shape=(nbytes,))
@@ -321,7 +372,7 @@ def read_torch_zip(reader, mmap_path=None):
 
 # ---------------------------------------------------------------------------- legacy format
 
-_LEGACY_MAGIC = 0x1950a86a20f9469cfc6c
+_LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
 _LEGACY_PROTOCOL = 1001
 
 
@@ -337,13 +388,13 @@ def read_torch_legacy(fh, name):
         end = _pickle_end(data, pos, reading)
         parts.append((pos, end))
         pos = end
-    magic = reading.unpickle(data[parts[0][0]:parts[0][1]])
-    version = reading.unpickle(data[parts[1][0]:parts[1][1]])
+    magic = reading.unpickle(data[parts[0][0] : parts[0][1]])
+    version = reading.unpickle(data[parts[1][0] : parts[1][1]])
     if magic != _LEGACY_MAGIC or version != _LEGACY_PROTOCOL:
         reading.fail(f"legacy header {str(magic)[:20]}, protocol {str(version)[:20]}")
-    sys_info = reading.unpickle(data[parts[2][0]:parts[2][1]])
+    sys_info = reading.unpickle(data[parts[2][0] : parts[2][1]])
     little = not isinstance(sys_info, dict) or sys_info.get("little_endian", True)
-    obj = reading.unpickle(data[parts[3][0]:parts[3][1]], legacy=True)
+    obj = reading.unpickle(data[parts[3][0] : parts[3][1]], legacy=True)
     end = _pickle_end(data, pos, reading)
     keys = reading.unpickle(data[pos:end])
     pos = end
@@ -358,12 +409,14 @@ def read_torch_legacy(fh, name):
             reading.fail(f"storage {key!r} is listed but no tensor uses it")
         if pos + 8 > len(data):
             reading.fail(f"truncated before storage {key!r}")
-        (numel,) = struct.unpack(byteorder + "q", data[pos:pos + 8])
+        (numel,) = struct.unpack(byteorder + "q", data[pos : pos + 8])
         nbytes = storage.numel * _itemsize(storage.dtype)
         if numel != storage.numel or pos + 8 + nbytes > len(data):
-            reading.fail(f"storage {key!r} declares {storage.numel} elements; the file holds "
-                         f"{numel} and {len(data) - pos - 8} bytes remain")
-        arrays[key] = _storage_array(view[pos + 8:pos + 8 + nbytes], storage.dtype, byteorder)
+            reading.fail(
+                f"storage {key!r} declares {storage.numel} elements; the file holds "
+                f"{numel} and {len(data) - pos - 8} bytes remain"
+            )
+        arrays[key] = _storage_array(view[pos + 8 : pos + 8 + nbytes], storage.dtype, byteorder)
         pos += 8 + nbytes
     missing = set(reading.storages) - set(arrays)
     if missing:

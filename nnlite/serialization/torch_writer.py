@@ -8,6 +8,7 @@ numbers, strings, bytes and None. Each tensor's data goes, contiguous and little
 own storage member ``<archive>/data/<key>``, aligned to 64 bytes as PyTorch aligns them; a
 tensor that appears twice (tied weights) is written once and comes back as one tensor.
 """
+
 import collections
 import pickle
 import struct
@@ -19,10 +20,19 @@ from .npz import describe_path, is_parameter, type_name
 
 __all__ = ["write_torch"]
 
-_STORAGE_TYPES = {"f4": "FloatStorage", "f8": "DoubleStorage", "f2": "HalfStorage",
-                  "i8": "LongStorage", "i4": "IntStorage", "i2": "ShortStorage",
-                  "i1": "CharStorage", "u1": "ByteStorage", "b1": "BoolStorage",
-                  "c8": "ComplexFloatStorage", "c16": "ComplexDoubleStorage"}
+_STORAGE_TYPES = {
+    "f4": "FloatStorage",
+    "f8": "DoubleStorage",
+    "f2": "HalfStorage",
+    "i8": "LongStorage",
+    "i4": "IntStorage",
+    "i2": "ShortStorage",
+    "i1": "CharStorage",
+    "u1": "ByteStorage",
+    "b1": "BoolStorage",
+    "c8": "ComplexFloatStorage",
+    "c16": "ComplexDoubleStorage",
+}
 _ALIGNMENT = 64
 _DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -33,10 +43,10 @@ class _PickleWriter:
     def __init__(self):
         self.out = bytearray(b"\x80\x02")
         self.memo = 0
-        self.globals = {}       # (module, name) -> memo index
-        self.tensors = {}       # id(tensor) -> memo index
+        self.globals = {}  # (module, name) -> memo index
+        self.tensors = {}  # id(tensor) -> memo index
         self.keep_alive = []
-        self.storages = []      # contiguous little-endian arrays, key = position
+        self.storages = []  # contiguous little-endian arrays, key = position
 
     def put(self):
         index = self.memo
@@ -73,7 +83,7 @@ class _PickleWriter:
             self.out += b"K" + bytes([x])
         elif 0 <= x < 65536:
             self.out += b"M" + struct.pack("<H", x)
-        elif -2 ** 31 <= x < 2 ** 31:
+        elif -(2**31) <= x < 2**31:
             self.out += b"J" + struct.pack("<i", x)
         else:
             encoded = pickle.encode_long(x)
@@ -109,13 +119,15 @@ class _PickleWriter:
             self.container(obj, path)
         else:
             from ..autograd.tensor import Tensor
+
             if isinstance(obj, (Tensor, np.ndarray)):
                 self.tensor(obj, path)
             else:
                 raise TypeError(
                     f"nl.save: cannot save an object of type {type_name(obj)} at "
                     f"{describe_path(path)} in PyTorch's format; it holds dicts, lists, tuples, "
-                    "tensors, numpy arrays, numbers, strings, bytes and None")
+                    "tensors, numpy arrays, numbers, strings, bytes and None"
+                )
 
     def container(self, obj, path):
         if isinstance(obj, tuple):
@@ -144,9 +156,11 @@ class _PickleWriter:
                 self.write(v, path + (i,))
             else:
                 if not (k is None or isinstance(k, (bool, int, float, str))):
-                    raise TypeError(f"nl.save: cannot save a dict key of type {type_name(k)} in "
-                                    f"{describe_path(path)}; keys must be str, int, float, bool "
-                                    "or None")
+                    raise TypeError(
+                        f"nl.save: cannot save a dict key of type {type_name(k)} in "
+                        f"{describe_path(path)}; keys must be str, int, float, bool "
+                        "or None"
+                    )
                 self.write(k, path)
                 self.write(v, path + (k,))
         self.out += b"e" if isinstance(obj, list) else b"u"
@@ -159,16 +173,19 @@ class _PickleWriter:
         arr = obj if isinstance(obj, np.ndarray) else obj._data
         code = f"{arr.dtype.kind}{arr.dtype.itemsize}"
         if code not in _STORAGE_TYPES:
-            raise TypeError(f"nl.save: PyTorch's format has no storage for dtype {arr.dtype} "
-                            f"(at {describe_path(path)})")
+            raise TypeError(
+                f"nl.save: PyTorch's format has no storage for dtype {arr.dtype} "
+                f"(at {describe_path(path)})"
+            )
         parameter = not isinstance(obj, np.ndarray) and is_parameter(obj)
         requires_grad = bool(getattr(obj, "requires_grad", False))
         if parameter:
             self.global_("torch._utils", "_rebuild_parameter")
             self.out += b"("
         key = len(self.storages)
-        self.storages.append(np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"),
-                                                              copy=False))
+        self.storages.append(
+            np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False)
+        )
         self.global_("torch._utils", "_rebuild_tensor_v2")
         self.out += b"(("
         self.str("storage")
@@ -201,8 +218,8 @@ def write_torch(obj, fileobj, archive="archive"):
     writer = _PickleWriter()
     writer.write(obj, ())
     writer.out += b"."
-    with zipfile.ZipFile(fileobj, mode="w", compression=zipfile.ZIP_STORED,
-                         allowZip64=True) as zf:
+    with zipfile.ZipFile(fileobj, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+
         def record(name, data):
             info = zipfile.ZipInfo(f"{archive}/{name}", date_time=_DATE)
             # pad the local header's extra field so that the data starts on an aligned offset

@@ -10,11 +10,21 @@ Example:
     >>> report["accuracy"]
     0.85...
 """
+
 from .builders import TrainError
 from .checkpoint import load_checkpoint, save_checkpoint
 from .cli import main
 from .config import ConfigError, load_config, validate
 from .trainer import NonFiniteLossError, Trainer
 
-__all__ = ["load_config", "validate", "ConfigError", "Trainer", "TrainError", "NonFiniteLossError", "main",
-           "load_checkpoint", "save_checkpoint"]
+__all__ = [
+    "load_config",
+    "validate",
+    "ConfigError",
+    "Trainer",
+    "TrainError",
+    "NonFiniteLossError",
+    "main",
+    "load_checkpoint",
+    "save_checkpoint",
+]

@@ -1,5 +1,6 @@
 """Turn the sections of a resolved config into objects: transforms, datasets, model, loss,
 optimizer, scheduler, and the finetuning surgery (load, freeze, replace the head)."""
+
 import inspect
 import os
 import sys
@@ -13,8 +14,18 @@ from .config import DATASETS
 from .registries import LOSSES, OPTIMIZERS, SCHEDULERS, TRANSFORMS
 from .schema import ConfigError, show
 
-__all__ = ["TrainError", "build_transforms", "build_datasets", "build_model", "build_loss", "build_optimizer",
-           "build_scheduler", "scheduler_steps", "apply_finetune", "check_model_output"]
+__all__ = [
+    "TrainError",
+    "build_transforms",
+    "build_datasets",
+    "build_model",
+    "build_loss",
+    "build_optimizer",
+    "build_scheduler",
+    "scheduler_steps",
+    "apply_finetune",
+    "check_model_output",
+]
 
 
 class TrainError(RuntimeError):
@@ -22,6 +33,7 @@ class TrainError(RuntimeError):
 
 
 # ------------------------------------------------------------------------------------- data
+
 
 def _plain_args(section):
     """A config section's arguments for the constructor: lists become tuples (sizes, betas)."""
@@ -44,14 +56,21 @@ def build_datasets(data_cfg):
     sets = []
     for train, key in ((True, "train_transforms"), (False, "test_transforms")):
         try:
-            sets.append(cls(root, train=train, download=data_cfg["download"],
-                            transform=build_transforms(data_cfg[key])))
+            sets.append(
+                cls(
+                    root,
+                    train=train,
+                    download=data_cfg["download"],
+                    transform=build_transforms(data_cfg[key]),
+                )
+            )
         except (RuntimeError, OSError, ValueError) as e:
             raise TrainError(f"data ({data_cfg['dataset']} in {root}): {e}") from None
     return sets[0], sets[1]
 
 
 # ------------------------------------------------------------------------------------- model
+
 
 def _builder(name):
     """The class or function building model ``name``: a registered name, or an import path
@@ -61,16 +80,24 @@ def _builder(name):
 
     if ":" not in name:
         if name not in MODELS:
-            raise ConfigError(f"model.name: unknown model {show(name)}; registered: {', '.join(MODELS.names())}"
-                              f"{_suggest(name, MODELS)} (or give 'pkg.module:ClassName')", "model.name")
+            raise ConfigError(
+                f"model.name: unknown model {show(name)}; registered: {', '.join(MODELS.names())}"
+                f"{_suggest(name, MODELS)} (or give 'pkg.module:ClassName')",
+                "model.name",
+            )
         return MODELS[name]
-    if "" not in sys.path and os.getcwd() not in sys.path:  # the current directory, as for `python -m`
+    if (
+        "" not in sys.path and os.getcwd() not in sys.path
+    ):  # the current directory, as for `python -m`
         sys.path.insert(0, os.getcwd())
     try:
         return import_module_class(name, nn.Module)
     except ImportError as e:
-        raise ConfigError(f"model.name: {_cut(e)}; the module must be importable from the current directory or "
-                          "PYTHONPATH", "model.name") from None
+        raise ConfigError(
+            f"model.name: {_cut(e)}; the module must be importable from the current directory or "
+            "PYTHONPATH",
+            "model.name",
+        ) from None
     except (AttributeError, TypeError, ValueError) as e:
         raise ConfigError(f"model.name: {_cut(e)}", "model.name") from None
 
@@ -78,7 +105,7 @@ def _builder(name):
 def _cut(e, limit=300):
     """An exception's text cut to ``limit`` characters (it may quote a huge config value)."""
     text = str(e)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _check_args(fn, args, label):
@@ -91,12 +118,17 @@ def _check_args(fn, args, label):
     takes_any = any(p.kind == p.VAR_KEYWORD for p in params.values())
     for key in args:
         if key not in named and not takes_any:
-            raise ConfigError(f"model.args.{key}: {label} has no argument {key!r}{_suggest(key, named)} "
-                              f"(arguments: {', '.join(named) or 'none'})", f"model.args.{key}")
+            raise ConfigError(
+                f"model.args.{key}: {label} has no argument {key!r}{_suggest(key, named)} "
+                f"(arguments: {', '.join(named) or 'none'})",
+                f"model.args.{key}",
+            )
     for n in named:
         p = params[n]
         if p.default is p.empty and n not in args:
-            raise ConfigError(f"model.args.{n}: missing required argument of {label}", f"model.args.{n}")
+            raise ConfigError(
+                f"model.args.{n}: missing required argument of {label}", f"model.args.{n}"
+            )
 
 
 def build_model(model_cfg):
@@ -110,10 +142,14 @@ def build_model(model_cfg):
     try:
         model = fn(**args)
     except (TypeError, ValueError, KeyError) as e:
-        raise ConfigError(f"model: building {label} with args {show(args)} failed: {_cut(e)}", "model.args") from None
+        raise ConfigError(
+            f"model: building {label} with args {show(args)} failed: {_cut(e)}", "model.args"
+        ) from None
     if not isinstance(model, nn.Module):
-        raise ConfigError(f"model.name: {name!r} built a {type(model).__name__}, not an nnlite.nn.Module",
-                          "model.name")
+        raise ConfigError(
+            f"model.name: {name!r} built a {type(model).__name__}, not an nnlite.nn.Module",
+            "model.name",
+        )
     return model
 
 
@@ -136,18 +172,23 @@ def check_model_output(model, dataset, num_classes):
         with nl.no_grad():
             out = model(images)
     except Exception as e:
-        raise TrainError(f"model: it cannot take the dataset's images (a batch of shape {tuple(images.shape)}): "
-                         f"{type(e).__name__}: {e}") from None
+        raise TrainError(
+            f"model: it cannot take the dataset's images (a batch of shape {tuple(images.shape)}): "
+            f"{type(e).__name__}: {e}"
+        ) from None
     finally:
         model.train(was_training)
     shape = tuple(getattr(out, "shape", ()))
     if len(shape) != 2 or shape[1] != num_classes:
-        raise TrainError(f"model: it outputs shape {shape} for a batch of {n} images, but the dataset has "
-                         f"{num_classes} classes: expected ({n}, {num_classes}) (set the model's number of "
-                         f"classes in model.args)")
+        raise TrainError(
+            f"model: it outputs shape {shape} for a batch of {n} images, but the dataset has "
+            f"{num_classes} classes: expected ({n}, {num_classes}) (set the model's number of "
+            f"classes in model.args)"
+        )
 
 
 # ------------------------------------------------------------------------------------- loss, optim
+
 
 def build_loss(loss_cfg, num_classes):
     """The loss of the ``loss`` section; ``weight`` (one value per class) becomes a tensor."""
@@ -156,8 +197,11 @@ def build_loss(loss_cfg, num_classes):
     args = _plain_args(loss_cfg)
     if args.get("weight") is not None:
         if len(args["weight"]) != num_classes:
-            raise ConfigError(f"loss.weight: expected {num_classes} values (one per class), got "
-                              f"{len(args['weight'])}", "loss.weight")
+            raise ConfigError(
+                f"loss.weight: expected {num_classes} values (one per class), got "
+                f"{len(args['weight'])}",
+                "loss.weight",
+            )
         args["weight"] = nl.tensor(np.asarray(args["weight"], dtype=np.float32))
     return LOSSES.lookup(loss_cfg["name"])(**args)
 
@@ -178,7 +222,9 @@ def build_scheduler(sched_cfg, optimizer, epochs=None, steps_per_epoch=None):
     name = sched_cfg["name"]
     args = _plain_args(sched_cfg)
     if "schedulers" in args:
-        args["schedulers"] = [build_scheduler(s, optimizer, epochs, steps_per_epoch) for s in args["schedulers"]]
+        args["schedulers"] = [
+            build_scheduler(s, optimizer, epochs, steps_per_epoch) for s in args["schedulers"]
+        ]
     if name == "onecycle" and args.get("total_steps") is None:
         args["total_steps"] = epochs * steps_per_epoch
     try:
@@ -198,6 +244,7 @@ def scheduler_steps(sched_cfg):
 
 # ------------------------------------------------------------------------------------- finetune
 
+
 def _modules_of(model):
     return dict(model.named_modules())
 
@@ -205,8 +252,11 @@ def _modules_of(model):
 def _module_named(modules, name, key):
     if name not in modules or name == "":
         names = [n for n in modules if n]
-        raise ConfigError(f"{key}: the model has no module {name!r}{_suggest(name, names)} "
-                          f"(modules: {', '.join(names)})", key)
+        raise ConfigError(
+            f"{key}: the model has no module {name!r}{_suggest(name, names)} "
+            f"(modules: {', '.join(names)})",
+            key,
+        )
     return modules[name]
 
 
@@ -216,17 +266,30 @@ def _fresh_like(layer, num_classes):
     if isinstance(layer, nn.Linear):
         return nn.Linear(layer.in_features, num_classes, bias=layer.bias is not None)
     if isinstance(layer, nn.Conv2d):
-        return nn.Conv2d(layer.in_channels, num_classes, layer.kernel_size, stride=layer.stride,
-                         padding=layer.padding, dilation=layer.dilation, groups=1, bias=layer.bias is not None)
+        return nn.Conv2d(
+            layer.in_channels,
+            num_classes,
+            layer.kernel_size,
+            stride=layer.stride,
+            padding=layer.padding,
+            dilation=layer.dilation,
+            groups=1,
+            bias=layer.bias is not None,
+        )
     return None
 
 
 def _set_module(model, name, new):
     parent_name, _, attr = name.rpartition(".")
-    parent = model.get_submodule(parent_name) if parent_name and hasattr(model, "get_submodule") \
+    parent = (
+        model.get_submodule(parent_name)
+        if parent_name and hasattr(model, "get_submodule")
         else _modules_of(model)[parent_name]
+    )
     setattr(parent, attr, new)
-    if _modules_of(model).get(name) is not new:  # e.g. a Sequential index that setattr did not reach
+    if (
+        _modules_of(model).get(name) is not new
+    ):  # e.g. a Sequential index that setattr did not reach
         parent._modules[attr] = new
 
 
@@ -240,11 +303,17 @@ def apply_finetune(model, ft_cfg, num_classes, load_weights=True, log=print):
     if head:
         old = _module_named(modules, head_name, "finetune.head.module")
         if _fresh_like(old, 1) is None:
-            raise ConfigError(f"finetune.head.module: {head_name} is a {type(old).__name__}; the head must be a "
-                              f"Linear (or Conv2d) layer", "finetune.head.module")
+            raise ConfigError(
+                f"finetune.head.module: {head_name} is a {type(old).__name__}; the head must be a "
+                f"Linear (or Conv2d) layer",
+                "finetune.head.module",
+            )
         if head["num_classes"] != num_classes:
-            raise ConfigError(f"finetune.head.num_classes: expected {num_classes} (the number of classes of the "
-                              f"dataset), got {head['num_classes']}", "finetune.head.num_classes")
+            raise ConfigError(
+                f"finetune.head.num_classes: expected {num_classes} (the number of classes of the "
+                f"dataset), got {head['num_classes']}",
+                "finetune.head.num_classes",
+            )
 
     def in_head(key):
         return head_name is not None and (key == head_name or key.startswith(head_name + "."))
@@ -261,19 +330,30 @@ def apply_finetune(model, ft_cfg, num_classes, load_weights=True, log=print):
         if missing or unexpected:
             parts = []
             if missing:
-                parts.append(f"missing {', '.join(missing[:6])}{' ...' if len(missing) > 6 else ''}")
+                parts.append(
+                    f"missing {', '.join(missing[:6])}{' ...' if len(missing) > 6 else ''}"
+                )
             if unexpected:
-                parts.append(f"unexpected {', '.join(unexpected[:6])}{' ...' if len(unexpected) > 6 else ''}")
-            raise ConfigError(f"finetune.from: {ft_cfg['from']} does not match the model ({'; '.join(parts)})",
-                              "finetune.from")
+                parts.append(
+                    f"unexpected {', '.join(unexpected[:6])}{' ...' if len(unexpected) > 6 else ''}"
+                )
+            raise ConfigError(
+                f"finetune.from: {ft_cfg['from']} does not match the model ({'; '.join(parts)})",
+                "finetune.from",
+            )
         for k in wanted:
             got, need = tuple(state[k].shape), tuple(own[k].shape)
             if got != need:
-                raise ConfigError(f"finetune.from: {k} has shape {got} in {ft_cfg['from']} but {need} in the model"
-                                  f" (replace that layer with finetune.head)", "finetune.from")
+                raise ConfigError(
+                    f"finetune.from: {k} has shape {got} in {ft_cfg['from']} but {need} in the model"
+                    f" (replace that layer with finetune.head)",
+                    "finetune.from",
+                )
         model.load_state_dict({k: state[k] for k in wanted}, strict=False)
-        log(f"finetune: loaded {len(wanted)} tensors from {ft_cfg['from']}"
-            + (f" (all but {head_name})" if head_name else ""))
+        log(
+            f"finetune: loaded {len(wanted)} tensors from {ft_cfg['from']}"
+            + (f" (all but {head_name})" if head_name else "")
+        )
 
     frozen = []
     freeze = ft_cfg["freeze"]
@@ -296,9 +376,13 @@ def apply_finetune(model, ft_cfg, num_classes, load_weights=True, log=print):
     total = sum(p.numel() for p in model.parameters())
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     what = "all but " + head_name if freeze == "all_but_head" else (", ".join(freeze) or "nothing")
-    log(f"finetune: frozen {what}; "
+    log(
+        f"finetune: frozen {what}; "
         + (f"new head {head_name} with {head['num_classes']} outputs; " if head else "")
-        + f"training {trainable:,} of {total:,} parameters")
+        + f"training {trainable:,} of {total:,} parameters"
+    )
     if trainable == 0:
-        raise ConfigError("finetune.freeze: every parameter is frozen, nothing would train", "finetune.freeze")
+        raise ConfigError(
+            "finetune.freeze: every parameter is frozen, nothing would train", "finetune.freeze"
+        )
     return frozen

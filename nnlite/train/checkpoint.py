@@ -16,6 +16,7 @@ A checkpoint is an ``nl.save`` file (``.npz`` + JSON header, no pickle) holding 
     config        the resolved config of the run
     classes       the dataset's class names
 """
+
 import random
 import shutil
 
@@ -23,8 +24,15 @@ import numpy as np
 
 from .. import serialization
 
-__all__ = ["FORMAT", "rng_state", "set_rng_state", "save_checkpoint", "load_checkpoint", "copy_atomic",
-           "model_state_from"]
+__all__ = [
+    "FORMAT",
+    "rng_state",
+    "set_rng_state",
+    "save_checkpoint",
+    "load_checkpoint",
+    "copy_atomic",
+    "model_state_from",
+]
 
 FORMAT = "nnlite-train-checkpoint"
 VERSION = 1
@@ -38,9 +46,18 @@ def rng_state():
     version, internal, gauss_next = random.getstate()
     return {
         "nnlite": _plain(nl_random.get_rng_state()),
-        "numpy": {"algorithm": str(algo), "keys": [int(k) for k in keys], "pos": int(pos),
-                  "has_gauss": int(has_gauss), "cached_gaussian": float(cached)},
-        "python": {"version": int(version), "state": [int(x) for x in internal], "gauss_next": gauss_next},
+        "numpy": {
+            "algorithm": str(algo),
+            "keys": [int(k) for k in keys],
+            "pos": int(pos),
+            "has_gauss": int(has_gauss),
+            "cached_gaussian": float(cached),
+        },
+        "python": {
+            "version": int(version),
+            "state": [int(x) for x in internal],
+            "gauss_next": gauss_next,
+        },
     }
 
 
@@ -50,8 +67,15 @@ def set_rng_state(state):
 
     nl_random.set_rng_state(_plain(state["nnlite"]))
     n = state["numpy"]
-    np.random.set_state((n["algorithm"], np.asarray(n["keys"], dtype=np.uint32), int(n["pos"]),
-                         int(n["has_gauss"]), float(n["cached_gaussian"])))
+    np.random.set_state(
+        (
+            n["algorithm"],
+            np.asarray(n["keys"], dtype=np.uint32),
+            int(n["pos"]),
+            int(n["has_gauss"]),
+            float(n["cached_gaussian"]),
+        )
+    )
     p = state["python"]
     random.setstate((int(p["version"]), tuple(int(x) for x in p["state"]), p["gauss_next"]))
 
@@ -96,8 +120,10 @@ def load_checkpoint(path):
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise CheckpointFileError(f"{path} is not a training checkpoint written by train.py")
     if state.get("version", 0) > VERSION:
-        raise CheckpointFileError(f"{path} was written by a newer nnlite (checkpoint version "
-                                  f"{state.get('version')}, this one reads {VERSION})")
+        raise CheckpointFileError(
+            f"{path} was written by a newer nnlite (checkpoint version "
+            f"{state.get('version')}, this one reads {VERSION})"
+        )
     return state
 
 
@@ -118,7 +144,9 @@ def model_state_from(path):
     elif isinstance(obj, dict) and isinstance(obj.get("model"), dict):
         obj = obj["model"]
     if not isinstance(obj, dict) or not obj or not all(isinstance(k, str) for k in obj):
-        raise CheckpointFileError(f"{path} holds neither a training checkpoint nor a model state_dict")
+        raise CheckpointFileError(
+            f"{path} holds neither a training checkpoint nor a model state_dict"
+        )
     if all(k.startswith("module.") for k in obj):
-        obj = {k[len("module."):]: v for k, v in obj.items()}
+        obj = {k[len("module.") :]: v for k, v in obj.items()}
     return obj

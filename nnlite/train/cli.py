@@ -1,4 +1,5 @@
 """``python train.py CONFIG.yaml [--set key.path=value ...] [--resume RUN_DIR]``."""
+
 import argparse
 import os
 import signal
@@ -28,6 +29,7 @@ class Terminated(KeyboardInterrupt):
 def _raise_terminated(signum, frame):
     raise Terminated()
 
+
 _DESCRIPTION = """Train a model described by a YAML config (see configs/ and the README's config reference).
 Each run writes a directory under output_dir with config.yaml, metrics.jsonl, checkpoints/last.npz,
 checkpoints/best.npz and report.json."""
@@ -40,13 +42,26 @@ _EPILOG = """examples:
 
 
 def _parser():
-    p = argparse.ArgumentParser(prog="train.py", description=_DESCRIPTION, epilog=_EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="train.py",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("config", nargs="?", metavar="CONFIG", help="the YAML config file")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config key, the value parsed as YAML (repeatable), e.g. --set optimizer.lr=0.01")
-    p.add_argument("--resume", metavar="RUN_DIR",
-                   help="continue the interrupted run in RUN_DIR from checkpoints/last.npz, with its saved config")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config key, the value parsed as YAML (repeatable), e.g. --set optimizer.lr=0.01",
+    )
+    p.add_argument(
+        "--resume",
+        metavar="RUN_DIR",
+        help="continue the interrupted run in RUN_DIR from checkpoints/last.npz, with its saved config",
+    )
     return p
 
 
@@ -76,14 +91,25 @@ def resolve_config(config_path, overrides, resume_dir):
     if config_path is not None:
         cfg = load_config(config_path, overrides)
     else:
-        cfg = load_config(raw=load_yaml(saved_path), overrides=overrides, default_name=saved["name"])
+        cfg = load_config(
+            raw=load_yaml(saved_path), overrides=overrides, default_name=saved["name"]
+        )
     a, b = _flatten(saved), _flatten(cfg)
-    diffs = [k for k in dict.fromkeys(list(a) + list(b)) if k != "epochs" and a.get(k, "<unset>") != b.get(k, "<unset>")]
+    diffs = [
+        k
+        for k in dict.fromkeys(list(a) + list(b))
+        if k != "epochs" and a.get(k, "<unset>") != b.get(k, "<unset>")
+    ]
     if diffs:
-        shown = ", ".join(f"{k} ({show(a.get(k))} in the run, {show(b.get(k))} now)" for k in diffs[:4])
+        shown = ", ".join(
+            f"{k} ({show(a.get(k))} in the run, {show(b.get(k))} now)" for k in diffs[:4]
+        )
         more = f" and {len(diffs) - 4} more" if len(diffs) > 4 else ""
-        raise ConfigError(f"--resume: the config differs from the one {resume_dir} was started with: {shown}{more}; "
-                          f"only epochs may change when resuming", diffs[0])
+        raise ConfigError(
+            f"--resume: the config differs from the one {resume_dir} was started with: {shown}{more}; "
+            f"only epochs may change when resuming",
+            diffs[0],
+        )
     return cfg, cfg["epochs"] != saved["epochs"]
 
 
@@ -93,7 +119,7 @@ MAX_ERROR_CHARS = 600
 
 def _one_line(e):
     text = " ".join(str(e).split())
-    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 3] + "..."
+    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 3] + "..."
 
 
 def _abort_others(trainer, code):
@@ -124,7 +150,9 @@ def _on_sigterm(handler):
 
 
 def _run(args, observers=()):
-    if "" not in sys.path and os.getcwd() not in sys.path:  # user models importable from the working directory
+    if (
+        "" not in sys.path and os.getcwd() not in sys.path
+    ):  # user models importable from the working directory
         sys.path.insert(0, os.getcwd())
     trainer = None
     try:
@@ -159,6 +187,7 @@ def _run(args, observers=()):
     except BaseException:
         if trainer is not None and trainer.dist.size > 1:
             import traceback
+
             traceback.print_exc()
             _abort_others(trainer, EXIT_FAILED)
         raise

@@ -13,6 +13,7 @@ Example:
     >>> cfg["optimizer"]
     {'name': 'sgd', 'lr': 0.01, 'momentum': 0.9, 'dampening': 0.0, 'weight_decay': 0.0, 'nesterov': False}
 """
+
 import copy
 import os
 import re
@@ -20,16 +21,43 @@ import re
 import yaml
 
 from .registries import LOSSES, OPTIMIZERS, SCHEDULERS, TRANSFORMS
-from .schema import (_REQUIRED, Bool, Choice, ConfigError, FreeMap, Int, ListOf, Section, Spec, Str, _bad, _Freeze,
-                     _join, _kind, _show, _unknown_key)
+from .schema import (
+    _REQUIRED,
+    Bool,
+    Choice,
+    ConfigError,
+    FreeMap,
+    Int,
+    ListOf,
+    Section,
+    Spec,
+    Str,
+    _bad,
+    _Freeze,
+    _join,
+    _kind,
+    _show,
+    _unknown_key,
+)
 
-__all__ = ["ConfigError", "load_config", "load_yaml", "parse_override", "apply_overrides", "validate",
-           "dump_config", "reference", "SCHEMA", "DATASETS"]
+__all__ = [
+    "ConfigError",
+    "load_config",
+    "load_yaml",
+    "parse_override",
+    "apply_overrides",
+    "validate",
+    "dump_config",
+    "reference",
+    "SCHEMA",
+    "DATASETS",
+]
 
 #: dataset name -> (nnlite.data.datasets class name, image channels)
 DATASETS = {"cifar10": ("CIFAR10", 3), "fashion_mnist": ("FashionMNIST", 1), "mnist": ("MNIST", 1)}
 
 # ---------------------------------------------------------------------------------------- YAML
+
 
 class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader, plus: ``1e-3`` is a float (YAML 1.1 wants ``1.0e-3``) and a key
@@ -48,8 +76,11 @@ class _Loader(yaml.SafeLoader):
                     continue
                 if key in seen:
                     raise yaml.constructor.ConstructorError(
-                        "while constructing a mapping", node.start_mark,
-                        f"found duplicate key {key!r} (first given on line {seen[key] + 1})", key_node.start_mark)
+                        "while constructing a mapping",
+                        node.start_mark,
+                        f"found duplicate key {key!r} (first given on line {seen[key] + 1})",
+                        key_node.start_mark,
+                    )
                 seen[key] = key_node.start_mark.line
         return super().construct_mapping(node, deep=deep)
 
@@ -57,7 +88,8 @@ class _Loader(yaml.SafeLoader):
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
-    list("-+0123456789"))
+    list("-+0123456789"),
+)
 
 
 def _yaml_error_text(e):
@@ -92,8 +124,10 @@ def load_yaml(path):
     if data is None:
         raise ConfigError(f"config file {path} is empty")
     if not isinstance(data, dict):
-        raise ConfigError(f"config file {path} must hold a mapping of keys (name: ..., model: ..., ...), "
-                          f"got {_kind(data)}")
+        raise ConfigError(
+            f"config file {path} must hold a mapping of keys (name: ..., model: ..., ...), "
+            f"got {_kind(data)}"
+        )
     return data
 
 
@@ -120,8 +154,10 @@ def _safe_load(text):
         if node is None:
             return None
         if _expanded_size(node, MAX_EXPANDED_VALUES) > MAX_EXPANDED_VALUES:
-            raise ConfigError(f"the YAML's aliases expand to more than {MAX_EXPANDED_VALUES:,} values (an alias "
-                              "bomb?); write the values out or use fewer aliases")
+            raise ConfigError(
+                f"the YAML's aliases expand to more than {MAX_EXPANDED_VALUES:,} values (an alias "
+                "bomb?); write the values out or use fewer aliases"
+            )
         return loader.construct_document(node)
     finally:
         loader.dispose()
@@ -143,7 +179,11 @@ def _expanded_size(root, limit):
         if isinstance(node, yaml.ScalarNode):
             sizes[id(node)] = 1 + len(node.value) // 100
             continue
-        children = [c for pair in node.value for c in pair] if isinstance(node, yaml.MappingNode) else node.value
+        children = (
+            [c for pair in node.value for c in pair]
+            if isinstance(node, yaml.MappingNode)
+            else node.value
+        )
         if children_done:
             sizes[id(node)] = min(limit + 1, 1 + sum(sizes.get(id(c), 1) for c in children))
         else:
@@ -158,53 +198,117 @@ def _expanded_size(root, limit):
 
 _DEFAULT_TRANSFORMS = [{"name": "to_tensor"}]
 
-SCHEMA = Section({
-    "name": Str(None, nullable=True, help="run name (null: the config file's name)"),
-    "seed": Int(0, min=0, help="seeds nnlite, numpy, python's random and the data loaders"),
-    "model": Section(help="the model", fields={
-        "name": Str(help="registry name (lenet, tutorial_net, resnet18, mlp) or 'pkg.module:Class'"),
-        "args": FreeMap({}, help="keyword arguments of the model's constructor"),
-    }, default=_REQUIRED),
-    "data": Section(help="dataset, transforms and loaders", fields={
-        "dataset": Str(choices=list(DATASETS), help="the dataset"),
-        "root": Str("./data", help="folder holding (or receiving) the dataset files"),
-        "download": Bool(True, help="download the files when they are missing"),
-        "batch_size": Int(min=1, help="training mini-batch size (per process with MPI)"),
-        "test_batch_size": Int(1000, min=1, help="evaluation batch size"),
-        "num_workers": Int(0, min=0, help="data loader worker processes (0: load in the main process)"),
-        "train_transforms": ListOf(Choice(TRANSFORMS, kind="transform"), _DEFAULT_TRANSFORMS,
-                                   help="transforms of training images, in order"),
-        "test_transforms": ListOf(Choice(TRANSFORMS, kind="transform"), _DEFAULT_TRANSFORMS,
-                                  help="transforms of test images, in order"),
-    }, default=_REQUIRED),
-    "loss": Choice(LOSSES, {"name": "cross_entropy"}, kind="loss", help="the loss and its arguments"),
-    "optimizer": Choice(OPTIMIZERS, kind="optimizer", help="the optimizer and its arguments"),
-    "scheduler": Choice(SCHEDULERS, None, nullable=True, kind="scheduler",
-                        help="learning-rate schedule, stepped once per epoch (onecycle: per batch; plateau: on the test loss)"),
-    "epochs": Int(min=1, help="training epochs"),
-    "log_every": Int(2000, min=1, help="print the running loss every N mini-batches"),
-    "threads": Int(None, nullable=True, min=1,
-                   help="threads of nnlite's kernels and BLAS, as nl.set_num_threads (null: all CPUs)"),
-    "parallel": Section(help="parallel training", fields={
-        "workers": Int(1, min=1, help="DataParallel worker processes (1: no DataParallel)"),
-        "backend": Str(None, nullable=True, choices=["mpi"],
-                       help="mpi: DistributedDataParallel across mpirun processes"),
-    }),
-    "output_dir": Str("runs", help="where run directories are created"),
-    "logging": Section(help="extra outputs of a run", fields={
-        "tensorboard": Bool(False, help="also write TensorBoard event files to RUN_DIR/tensorboard (needs tensorboardX)"),
-    }),
-    "finetune": Section({
-        "from": Str(None, nullable=True, help="weights to start from: a run's .npz, a saved state_dict, a PyTorch "
-                                              ".pth or a .safetensors file (null: the model's own, e.g. "
-                                              "model.args.weights)"),
-        "freeze": _Freeze([], help="module names to freeze (requires_grad off, eval mode), or all_but_head"),
-        "head": Section({
-            "module": Str(help="name of the layer to replace (e.g. fc3)"),
-            "num_classes": Int(min=1, help="outputs of the new layer (must equal the dataset's classes)"),
-        }, default=None, nullable=True, help="the layer replaced by a fresh one (null: keep every layer)"),
-    }, default=None, nullable=True, help="start from a checkpoint, freeze and replace layers"),
-})
+SCHEMA = Section(
+    {
+        "name": Str(None, nullable=True, help="run name (null: the config file's name)"),
+        "seed": Int(0, min=0, help="seeds nnlite, numpy, python's random and the data loaders"),
+        "model": Section(
+            help="the model",
+            fields={
+                "name": Str(
+                    help="registry name (lenet, tutorial_net, resnet18, mlp) or 'pkg.module:Class'"
+                ),
+                "args": FreeMap({}, help="keyword arguments of the model's constructor"),
+            },
+            default=_REQUIRED,
+        ),
+        "data": Section(
+            help="dataset, transforms and loaders",
+            fields={
+                "dataset": Str(choices=list(DATASETS), help="the dataset"),
+                "root": Str("./data", help="folder holding (or receiving) the dataset files"),
+                "download": Bool(True, help="download the files when they are missing"),
+                "batch_size": Int(min=1, help="training mini-batch size (per process with MPI)"),
+                "test_batch_size": Int(1000, min=1, help="evaluation batch size"),
+                "num_workers": Int(
+                    0, min=0, help="data loader worker processes (0: load in the main process)"
+                ),
+                "train_transforms": ListOf(
+                    Choice(TRANSFORMS, kind="transform"),
+                    _DEFAULT_TRANSFORMS,
+                    help="transforms of training images, in order",
+                ),
+                "test_transforms": ListOf(
+                    Choice(TRANSFORMS, kind="transform"),
+                    _DEFAULT_TRANSFORMS,
+                    help="transforms of test images, in order",
+                ),
+            },
+            default=_REQUIRED,
+        ),
+        "loss": Choice(
+            LOSSES, {"name": "cross_entropy"}, kind="loss", help="the loss and its arguments"
+        ),
+        "optimizer": Choice(OPTIMIZERS, kind="optimizer", help="the optimizer and its arguments"),
+        "scheduler": Choice(
+            SCHEDULERS,
+            None,
+            nullable=True,
+            kind="scheduler",
+            help="learning-rate schedule, stepped once per epoch (onecycle: per batch; plateau: on the test loss)",
+        ),
+        "epochs": Int(min=1, help="training epochs"),
+        "log_every": Int(2000, min=1, help="print the running loss every N mini-batches"),
+        "threads": Int(
+            None,
+            nullable=True,
+            min=1,
+            help="threads of nnlite's kernels and BLAS, as nl.set_num_threads (null: all CPUs)",
+        ),
+        "parallel": Section(
+            help="parallel training",
+            fields={
+                "workers": Int(1, min=1, help="DataParallel worker processes (1: no DataParallel)"),
+                "backend": Str(
+                    None,
+                    nullable=True,
+                    choices=["mpi"],
+                    help="mpi: DistributedDataParallel across mpirun processes",
+                ),
+            },
+        ),
+        "output_dir": Str("runs", help="where run directories are created"),
+        "logging": Section(
+            help="extra outputs of a run",
+            fields={
+                "tensorboard": Bool(
+                    False,
+                    help="also write TensorBoard event files to RUN_DIR/tensorboard (needs tensorboardX)",
+                ),
+            },
+        ),
+        "finetune": Section(
+            {
+                "from": Str(
+                    None,
+                    nullable=True,
+                    help="weights to start from: a run's .npz, a saved state_dict, a PyTorch "
+                    ".pth or a .safetensors file (null: the model's own, e.g. "
+                    "model.args.weights)",
+                ),
+                "freeze": _Freeze(
+                    [],
+                    help="module names to freeze (requires_grad off, eval mode), or all_but_head",
+                ),
+                "head": Section(
+                    {
+                        "module": Str(help="name of the layer to replace (e.g. fc3)"),
+                        "num_classes": Int(
+                            min=1,
+                            help="outputs of the new layer (must equal the dataset's classes)",
+                        ),
+                    },
+                    default=None,
+                    nullable=True,
+                    help="the layer replaced by a fresh one (null: keep every layer)",
+                ),
+            },
+            default=None,
+            nullable=True,
+            help="start from a checkpoint, freeze and replace layers",
+        ),
+    }
+)
 
 Spec.root = SCHEMA
 
@@ -226,16 +330,21 @@ def _check_freeze(value, path):
 def _check_transform_order(transforms, path):
     kinds = [t["name"] for t in transforms]
     if "to_tensor" not in kinds:
-        raise ConfigError(f"{path}: the list needs a {{name: to_tensor}} entry (images must become tensors), "
-                          f"got {_show(kinds)}", path)
+        raise ConfigError(
+            f"{path}: the list needs a {{name: to_tensor}} entry (images must become tensors), "
+            f"got {_show(kinds)}",
+            path,
+        )
     if kinds.count("to_tensor") > 1:
         i = [j for j, k in enumerate(kinds) if k == "to_tensor"][1]
         raise ConfigError(f"{_join(path, i)}: to_tensor is given twice", _join(path, i))
     first = kinds.index("to_tensor")
     for i, k in enumerate(kinds):
         if k == "normalize" and i < first:
-            raise ConfigError(f"{_join(path, i)}: normalize works on tensors; {_ORDER_TRANSFORM_HINT}",
-                              _join(path, i))
+            raise ConfigError(
+                f"{_join(path, i)}: normalize works on tensors; {_ORDER_TRANSFORM_HINT}",
+                _join(path, i),
+            )
 
 
 def validate(raw, default_name=None):
@@ -245,8 +354,11 @@ def validate(raw, default_name=None):
     if cfg["name"] is None:
         cfg["name"] = re.sub(r"[^A-Za-z0-9._-]+", "_", default_name or "run").lstrip("._-") or "run"
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", cfg["name"]):
-        raise ConfigError(f"name: expected letters, digits, '.', '_' or '-' (it names the run directory), "
-                          f"got {_show(cfg['name'])}", "name")
+        raise ConfigError(
+            f"name: expected letters, digits, '.', '_' or '-' (it names the run directory), "
+            f"got {_show(cfg['name'])}",
+            "name",
+        )
     channels = DATASETS[cfg["data"]["dataset"]][1]
     for key in ("train_transforms", "test_transforms"):
         path = f"data.{key}"
@@ -257,17 +369,25 @@ def validate(raw, default_name=None):
                     n = len(t[stat])
                     if n not in (1, channels):
                         p = f"{path}[{i}].{stat}"
-                        raise ConfigError(f"{p}: expected 1 or {channels} values for {cfg['data']['dataset']} "
-                                          f"({channels} channel{'s' if channels > 1 else ''}), got {_show(t[stat])}", p)
+                        raise ConfigError(
+                            f"{p}: expected 1 or {channels} values for {cfg['data']['dataset']} "
+                            f"({channels} channel{'s' if channels > 1 else ''}), got {_show(t[stat])}",
+                            p,
+                        )
     if cfg["parallel"]["backend"] == "mpi" and cfg["parallel"]["workers"] > 1:
-        raise ConfigError("parallel.workers: expected 1 with backend: mpi (one process per MPI rank), got "
-                          f"{cfg['parallel']['workers']}", "parallel.workers")
+        raise ConfigError(
+            "parallel.workers: expected 1 with backend: mpi (one process per MPI rank), got "
+            f"{cfg['parallel']['workers']}",
+            "parallel.workers",
+        )
     ft = cfg["finetune"]
     if ft is not None:
         ft["freeze"] = _check_freeze(ft["freeze"], "finetune.freeze")
         if ft["freeze"] == "all_but_head" and ft["head"] is None:
-            raise ConfigError("finetune.freeze: all_but_head needs finetune.head (the layer to keep training)",
-                              "finetune.freeze")
+            raise ConfigError(
+                "finetune.freeze: all_but_head needs finetune.head (the layer to keep training)",
+                "finetune.freeze",
+            )
     _fill_epoch_defaults(cfg["scheduler"], cfg["epochs"])
     return cfg
 
@@ -309,23 +429,29 @@ def _split_path(text):
 
 def _cut(text, limit=200):
     """A ``--set`` argument as an error message quotes it: at most ``limit`` characters."""
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse_override(text):
     """``"optimizer.lr=0.01"`` -> ``(["optimizer", "lr"], 0.01)`` (the value parsed as YAML)."""
     if "=" not in text:
-        raise ConfigError(f"--set {_cut(text)}: expected key.path=value (e.g. --set optimizer.lr=0.01)")
+        raise ConfigError(
+            f"--set {_cut(text)}: expected key.path=value (e.g. --set optimizer.lr=0.01)"
+        )
     key, _, value = text.partition("=")
     try:
         parts = _split_path(key)
     except ValueError:
-        raise ConfigError(f"--set {_cut(text)}: {_show(key.strip())} is not a key path (e.g. optimizer.lr, "
-                          f"data.train_transforms[1].p)") from None
+        raise ConfigError(
+            f"--set {_cut(text)}: {_show(key.strip())} is not a key path (e.g. optimizer.lr, "
+            f"data.train_transforms[1].p)"
+        ) from None
     try:
         parsed = parse_yaml_value(value)
     except yaml.YAMLError as e:
-        raise ConfigError(f"--set {_cut(text)}: the value is not valid YAML ({_yaml_error_text(e)})") from None
+        raise ConfigError(
+            f"--set {_cut(text)}: the value is not valid YAML ({_yaml_error_text(e)})"
+        ) from None
     return parts, parsed
 
 
@@ -343,12 +469,16 @@ def _spec_at(parts, raw):
         path = _path_text(parts[:depth])
         if isinstance(spec, ListOf):
             if not isinstance(part, int):
-                raise ConfigError(f"{path}: is a list; index it with a number, e.g. {path}[0]", path)
+                raise ConfigError(
+                    f"{path}: is a list; index it with a number, e.g. {path}[0]", path
+                )
             spec = spec.item
             node = node[part] if isinstance(node, list) and part < len(node) else None
             continue
         if isinstance(part, int):
-            raise ConfigError(f"{_path_text(parts[:depth + 1])}: {path or 'config'} is not a list", path)
+            raise ConfigError(
+                f"{_path_text(parts[: depth + 1])}: {path or 'config'} is not a list", path
+            )
         if isinstance(spec, Section):
             if part not in spec.fields:
                 raise _unknown_key(path, part, spec.fields)
@@ -356,11 +486,21 @@ def _spec_at(parts, raw):
         elif isinstance(spec, Choice):
             name = node.get("name") if isinstance(node, dict) else None
             name = name if isinstance(name, str) else None
-            variants = [spec.variants[name]] if name in spec.variants else list(spec.variants.values())
+            variants = (
+                [spec.variants[name]] if name in spec.variants else list(spec.variants.values())
+            )
             if part != "name" and not any(part in v for v in variants):
-                fields = dict(variants[0]) if len(variants) == 1 else {k: None for v in variants for k in v}
-                raise _unknown_key(path, part, {"name": None, **fields},
-                                   f"{spec.kind} {_show(name)}" if name in spec.variants else None)
+                fields = (
+                    dict(variants[0])
+                    if len(variants) == 1
+                    else {k: None for v in variants for k in v}
+                )
+                raise _unknown_key(
+                    path,
+                    part,
+                    {"name": None, **fields},
+                    f"{spec.kind} {_show(name)}" if name in spec.variants else None,
+                )
             # the key's own spec when the name is known (a nested list of schedulers, say)
             spec = variants[0][part] if len(variants) == 1 and part in variants[0] else Spec()
         elif isinstance(spec, FreeMap):
@@ -386,8 +526,11 @@ def apply_overrides(raw, overrides):
             nxt = parts[depth + 1]
             if isinstance(node, list):
                 if part >= len(node):
-                    p = _path_text(parts[:depth + 1])
-                    raise ConfigError(f"--set {_cut(text)}: {p} does not exist (the list has {len(node)} entries)", p)
+                    p = _path_text(parts[: depth + 1])
+                    raise ConfigError(
+                        f"--set {_cut(text)}: {p} does not exist (the list has {len(node)} entries)",
+                        p,
+                    )
                 if not isinstance(node[part], (dict, list)):
                     node[part] = [] if isinstance(nxt, int) else {}
                 node = node[part]
@@ -399,7 +542,9 @@ def apply_overrides(raw, overrides):
         if isinstance(node, list):
             if last > len(node):
                 p = _path_text(parts)
-                raise ConfigError(f"--set {_cut(text)}: {p} does not exist (the list has {len(node)} entries)", p)
+                raise ConfigError(
+                    f"--set {_cut(text)}: {p} does not exist (the list has {len(node)} entries)", p
+                )
             if last == len(node):
                 node.append(value)
             else:
@@ -422,9 +567,21 @@ def load_config(path=None, overrides=(), raw=None, default_name=None):
     try:
         return validate(raw, default_name)
     except ConfigError as e:
-        source = next((t for p, t in origins.items()
-                       if e.key and (e.key == p or e.key.startswith(p + ".") or e.key.startswith(p + "[")
-                                     or p.startswith(e.key + ".") or p.startswith(e.key + "["))), None)
+        source = next(
+            (
+                t
+                for p, t in origins.items()
+                if e.key
+                and (
+                    e.key == p
+                    or e.key.startswith(p + ".")
+                    or e.key.startswith(p + "[")
+                    or p.startswith(e.key + ".")
+                    or p.startswith(e.key + "[")
+                )
+            ),
+            None,
+        )
         if source is not None:
             raise ConfigError(f"{e} (from --set {_cut(source)})", e.key) from None
         raise ConfigError(f"{path}: {e}" if path is not None else str(e), e.key) from None
@@ -437,18 +594,29 @@ def dump_config(cfg):
 
 # ---------------------------------------------------------------------------------------- reference
 
+
 def _default_text(spec):
     if spec.required:
         return "required"
     if isinstance(spec, (Section, Choice)) and spec.default in ({}, None) and not spec.nullable:
         return ""
     d = spec.default
-    return "`" + (yaml.safe_dump(d, default_flow_style=True).strip().replace("\n...", "") if d is not None
-                  else "null") + "`"
+    return (
+        "`"
+        + (
+            yaml.safe_dump(d, default_flow_style=True).strip().replace("\n...", "")
+            if d is not None
+            else "null"
+        )
+        + "`"
+    )
 
 
 def _args_text(fields):
-    args = ", ".join(f"`{k}`" + ("" if f.required else f" [{_default_text(f).strip('`')}]") for k, f in fields.items())
+    args = ", ".join(
+        f"`{k}`" + ("" if f.required else f" [{_default_text(f).strip('`')}]")
+        for k, f in fields.items()
+    )
     return "arguments: " + (args or "none")
 
 
@@ -461,24 +629,34 @@ def reference():
         for key, sub in spec.fields.items():
             path = _join(prefix, key)
             if isinstance(sub, Section):
-                rows.append(f"| `{path}` | mapping{' or null' if sub.nullable else ''} | {_default_text(sub)} | "
-                            f"{sub.help} |")
+                rows.append(
+                    f"| `{path}` | mapping{' or null' if sub.nullable else ''} | {_default_text(sub)} | "
+                    f"{sub.help} |"
+                )
                 walk(sub, path)
             elif isinstance(sub, Choice):
-                rows.append(f"| `{path}` | mapping{' or null' if sub.nullable else ''} | {_default_text(sub)} | "
-                            f"{sub.help} |")
+                rows.append(
+                    f"| `{path}` | mapping{' or null' if sub.nullable else ''} | {_default_text(sub)} | "
+                    f"{sub.help} |"
+                )
                 for name, fields in sub.variants.items():
                     rows.append(f"| `{path}.name: {name}` | | | {_args_text(fields)} |")
             elif isinstance(sub, ListOf) and isinstance(sub.item, Choice):
-                rows.append(f"| `{path}` | list of {sub.item.kind}s | {_default_text(sub)} | {sub.help} |")
+                rows.append(
+                    f"| `{path}` | list of {sub.item.kind}s | {_default_text(sub)} | {sub.help} |"
+                )
                 if path not in seen_lists:
                     seen_lists.add(path)
                     if key == "train_transforms":
                         for name, fields in sub.item.variants.items():
-                            rows.append(f"| `data.*_transforms[i].name: {name}` | | | {_args_text(fields)} |")
+                            rows.append(
+                                f"| `data.*_transforms[i].name: {name}` | | | {_args_text(fields)} |"
+                            )
             else:
-                rows.append(f"| `{path}` | {sub.type_name}{' or null' if sub.nullable else ''} | "
-                            f"{_default_text(sub)} | {sub.help} |")
+                rows.append(
+                    f"| `{path}` | {sub.type_name}{' or null' if sub.nullable else ''} | "
+                    f"{_default_text(sub)} | {sub.help} |"
+                )
 
     walk(SCHEMA, "")
     return "\n".join(rows)

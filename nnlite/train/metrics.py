@@ -1,4 +1,5 @@
 """Evaluation counts, the per-epoch metrics log and the final report."""
+
 import json
 import os
 
@@ -30,12 +31,14 @@ class ClassificationMeter:
 
     def allreduce(self, comm):
         """Sum the counts of every MPI rank (``comm`` an mpi4py communicator)."""
-        buf = np.concatenate([[self.loss_sum], self.correct.astype(np.float64), self.total.astype(np.float64)])
+        buf = np.concatenate(
+            [[self.loss_sum], self.correct.astype(np.float64), self.total.astype(np.float64)]
+        )
         buf = comm.allreduce(buf)
         c = self.num_classes
         self.loss_sum = float(buf[0])
-        self.correct = np.rint(buf[1:1 + c]).astype(np.int64)
-        self.total = np.rint(buf[1 + c:]).astype(np.int64)
+        self.correct = np.rint(buf[1 : 1 + c]).astype(np.int64)
+        self.total = np.rint(buf[1 + c :]).astype(np.int64)
 
     @property
     def count(self):
@@ -51,14 +54,19 @@ class ClassificationMeter:
 
     def per_class(self, classes):
         """``{class name: accuracy}`` (fractions; classes without test images are left out)."""
-        return {str(name): float(self.correct[i] / self.total[i])
-                for i, name in enumerate(classes) if self.total[i] > 0}
+        return {
+            str(name): float(self.correct[i] / self.total[i])
+            for i, name in enumerate(classes)
+            if self.total[i] > 0
+        }
 
 
 def accuracy_lines(meter, classes):
     """The tutorial's printed lines: overall accuracy (whole percent) and one per class."""
-    lines = [f"Accuracy of the network on the {meter.count} test images: "
-             f"{100 * int(meter.correct.sum()) // max(meter.count, 1)} %"]
+    lines = [
+        f"Accuracy of the network on the {meter.count} test images: "
+        f"{100 * int(meter.correct.sum()) // max(meter.count, 1)} %"
+    ]
     for name, acc in meter.per_class(classes).items():
         lines.append(f"Accuracy for class: {name:5s} is {100 * acc:.1f} %")
     return lines

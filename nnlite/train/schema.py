@@ -6,6 +6,7 @@ Every problem raises ``ConfigError`` with a one-line message that names the key,
 and what was found (quoted values are cut to a few dozen characters); an unknown key comes with
 the closest valid key as a suggestion.
 """
+
 import copy
 import difflib
 import inspect
@@ -14,8 +15,24 @@ import re
 import types
 import typing
 
-__all__ = ["ConfigError", "Spec", "Int", "Float", "Bool", "Str", "Numbers", "IntOrPair", "Number", "FreeMap",
-           "Section", "Choice", "ListOf", "fields_of", "spec_for", "show"]
+__all__ = [
+    "ConfigError",
+    "Spec",
+    "Int",
+    "Float",
+    "Bool",
+    "Str",
+    "Numbers",
+    "IntOrPair",
+    "Number",
+    "FreeMap",
+    "Section",
+    "Choice",
+    "ListOf",
+    "fields_of",
+    "spec_for",
+    "show",
+]
 
 
 class ConfigError(ValueError):
@@ -83,12 +100,12 @@ def show(value, limit=SHOW_LIMIT):
         if isinstance(v, bool):
             return emit("true" if v else "false")
         if isinstance(v, str):
-            return emit(repr(v[:limit + 1]) if len(v) > limit else repr(v))
-        return emit(repr(v)[:limit + 1])
+            return emit(repr(v[: limit + 1]) if len(v) > limit else repr(v))
+        return emit(repr(v)[: limit + 1])
 
     walk(value)
     text = "".join(pieces)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 _show = show
@@ -101,7 +118,9 @@ def _join(path, key):
 
 
 def _bad(path, expected, value):
-    return ConfigError(f"{path or 'config'}: expected {expected}, got {_show(value)} ({_kind(value)})", path)
+    return ConfigError(
+        f"{path or 'config'}: expected {expected}, got {_show(value)} ({_kind(value)})", path
+    )
 
 
 class Spec:
@@ -137,8 +156,11 @@ class Spec:
 
     def resolved_default(self, path):
         if self.default is _REQUIRED:
-            raise ConfigError(f"missing required key '{path}' ({self.describe()}"
-                              f"{': ' + self.help if self.help else ''})", path)
+            raise ConfigError(
+                f"missing required key '{path}' ({self.describe()}"
+                f"{': ' + self.help if self.help else ''})",
+                path,
+            )
         return copy.deepcopy(self.default)
 
 
@@ -156,7 +178,9 @@ class Int(Spec):
     def _check(self, value, path):
         if isinstance(value, bool) or not isinstance(value, int):
             raise _bad(path, self.describe(), value)
-        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+        if (self.min is not None and value < self.min) or (
+            self.max is not None and value > self.max
+        ):
             raise _bad(path, self.describe(), value)
         return value
 
@@ -164,8 +188,16 @@ class Int(Spec):
 class Float(Spec):
     type_name = "float"
 
-    def __init__(self, default=_REQUIRED, help="", nullable=False, min=None, max=None, min_open=False,
-                 max_open=False):
+    def __init__(
+        self,
+        default=_REQUIRED,
+        help="",
+        nullable=False,
+        min=None,
+        max=None,
+        min_open=False,
+        max_open=False,
+    ):
         super().__init__(default, help, nullable)
         self.min, self.max, self.min_open, self.max_open = min, max, min_open, max_open
 
@@ -224,8 +256,10 @@ class Str(Spec):
         if not isinstance(value, str) or (self.nonempty and not value.strip()):
             raise _bad(path, self.describe(), value)
         if self.choices and value not in self.choices:
-            raise ConfigError(f"{path}: expected {self.describe()}, got {_show(value)}{_suggest(value, self.choices)}",
-                              path)
+            raise ConfigError(
+                f"{path}: expected {self.describe()}, got {_show(value)}{_suggest(value, self.choices)}",
+                path,
+            )
         return value
 
 
@@ -234,8 +268,20 @@ class Numbers(Spec):
 
     type_name = "list of float"
 
-    def __init__(self, default=_REQUIRED, help="", nullable=False, positive=False, length=None, scalar_ok=True,
-                 integer=False, increasing=False, min=None, max=None, max_open=False):
+    def __init__(
+        self,
+        default=_REQUIRED,
+        help="",
+        nullable=False,
+        positive=False,
+        length=None,
+        scalar_ok=True,
+        integer=False,
+        increasing=False,
+        min=None,
+        max=None,
+        max_open=False,
+    ):
         super().__init__(default, help, nullable)
         self.positive, self.length, self.scalar_ok = positive, length, scalar_ok
         self.integer, self.increasing = integer, increasing
@@ -336,8 +382,10 @@ class FreeMap(Spec):
             raise _bad(path, self.describe(), value)
         for k in value:
             if not isinstance(k, str) or not k.isidentifier():
-                raise ConfigError(f"{_join(path, str(k))}: argument names must be identifiers, got {_show(k)}",
-                                  _join(path, str(k)))
+                raise ConfigError(
+                    f"{_join(path, str(k))}: argument names must be identifiers, got {_show(k)}",
+                    _join(path, str(k)),
+                )
         return dict(value)
 
 
@@ -393,13 +441,18 @@ class Choice(Spec):
             raise _bad(path, self.describe(), value)
         name_path = _join(path, "name")
         if "name" not in value:
-            raise ConfigError(f"missing required key '{name_path}' (one of {', '.join(self.variants)})", name_path)
+            raise ConfigError(
+                f"missing required key '{name_path}' (one of {', '.join(self.variants)})", name_path
+            )
         name = value["name"]
         if not isinstance(name, str):
             raise _bad(name_path, "one of " + ", ".join(self.variants), name)
         if name not in self.variants:
-            raise ConfigError(f"{name_path}: unknown {self.kind} {_show(name)}, expected one of "
-                              f"{', '.join(self.variants)}{_suggest(name, self.variants)}", name_path)
+            raise ConfigError(
+                f"{name_path}: unknown {self.kind} {_show(name)}, expected one of "
+                f"{', '.join(self.variants)}{_suggest(name, self.variants)}",
+                name_path,
+            )
         fields = {"name": Str(name, "")}
         fields.update(self.variants[name])
         return Section(fields, what=f"{self.kind} {name!r}")._check(value, path)
@@ -465,7 +518,11 @@ def _unknown_key(path, key, fields, what=None):
             hint = f"valid keys{where}: " + ", ".join(fields)
         else:
             elsewhere = [p for p in everywhere if p.rsplit(".", 1)[-1] == str(key)]
-            hint = f"did you mean '{elsewhere[0]}'?" if elsewhere else f"valid keys{where}: " + ", ".join(fields)
+            hint = (
+                f"did you mean '{elsewhere[0]}'?"
+                if elsewhere
+                else f"valid keys{where}: " + ", ".join(fields)
+            )
     return ConfigError(f"unknown key '{full}'{where} ({hint})", full)
 
 
@@ -475,8 +532,16 @@ def _unknown_key(path, key, fields, what=None):
 
 # Constructor arguments a config never sets: what the trainer passes itself, and PyTorch's
 # implementation switches that change nothing in nnlite.
-_NOT_CONFIGURABLE = {"self", "params", "optimizer", "last_epoch", "foreach", "capturable", "differentiable",
-                     "fused"}
+_NOT_CONFIGURABLE = {
+    "self",
+    "params",
+    "optimizer",
+    "last_epoch",
+    "foreach",
+    "capturable",
+    "differentiable",
+    "fused",
+}
 
 
 def fields_of(registry, name):

@@ -7,6 +7,7 @@ alone (a loader is made for each epoch), and every checkpoint, written at the en
 holds the generators' states. Resuming from it therefore replays the remaining epochs exactly:
 the final weights equal those of an uninterrupted run, bit for bit.
 """
+
 import contextlib
 import datetime
 import math
@@ -21,8 +22,17 @@ import numpy as np
 
 from ..serialization import replace_atomically
 from . import checkpoint as ckpt_io
-from .builders import (TrainError, apply_finetune, build_datasets, build_loss, build_model, build_optimizer,
-                       build_scheduler, check_model_output, scheduler_steps)
+from .builders import (
+    TrainError,
+    apply_finetune,
+    build_datasets,
+    build_loss,
+    build_model,
+    build_optimizer,
+    build_scheduler,
+    check_model_output,
+    scheduler_steps,
+)
 from .config import ConfigError, dump_config
 from .metrics import ClassificationMeter, MetricsLog, accuracy_lines, write_json_atomic
 
@@ -44,7 +54,9 @@ def seed_everything(seed):
 
 def _epoch_seed(seed, epoch):
     """The data loader seed of one epoch: a function of ``(seed, epoch)`` only."""
-    return int(np.random.SeedSequence([int(seed), int(epoch), 0x7A11]).generate_state(1, np.uint64)[0] >> 2)
+    return int(
+        np.random.SeedSequence([int(seed), int(epoch), 0x7A11]).generate_state(1, np.uint64)[0] >> 2
+    )
 
 
 def new_run_dir(output_dir, name):
@@ -91,7 +103,9 @@ def _writing(what, path, kept=None):
         yield
     except OSError as e:
         reason = e.strerror or str(e)
-        raise TrainError(f"cannot write {what} {path}: {reason}" + (f"; {kept}" if kept else "")) from None
+        raise TrainError(
+            f"cannot write {what} {path}: {reason}" + (f"; {kept}" if kept else "")
+        ) from None
 
 
 class _EpochProgress:
@@ -106,8 +120,15 @@ class _EpochProgress:
         self.bar = None
         if show_bar:
             from tqdm import tqdm
-            self.bar = tqdm(total=batches, desc=f"epoch {epoch + 1}/{epochs}", unit="batch", position=1,
-                            leave=False, dynamic_ncols=True)
+
+            self.bar = tqdm(
+                total=batches,
+                desc=f"epoch {epoch + 1}/{epochs}",
+                unit="batch",
+                position=1,
+                leave=False,
+                dynamic_ncols=True,
+            )
 
     def add(self, loss, images):
         self.running += loss
@@ -130,8 +151,13 @@ class _EpochProgress:
         now = time.perf_counter()
         if now >= self._next_postfix:
             self._next_postfix = now + 0.5
-            self.bar.set_postfix({"loss": f"{self.total / (i + 1):.3f}",
-                                  "img/s": f"{self.images / max(now - self.t0, 1e-9):.0f}"}, refresh=False)
+            self.bar.set_postfix(
+                {
+                    "loss": f"{self.total / (i + 1):.3f}",
+                    "img/s": f"{self.images / max(now - self.t0, 1e-9):.0f}",
+                },
+                refresh=False,
+            )
 
     def close(self):
         if self.bar is not None:
@@ -149,9 +175,11 @@ class _Distributed:
             try:
                 from mpi4py import MPI
             except ImportError:
-                raise ConfigError("parallel.backend: mpi needs mpi4py: pip install 'nnlite[mpi]' (with Open MPI "
-                                  "from your system's packages), then launch with mpirun -n N python train.py ...",
-                                  "parallel.backend") from None
+                raise ConfigError(
+                    "parallel.backend: mpi needs mpi4py: pip install 'nnlite[mpi]' (with Open MPI "
+                    "from your system's packages), then launch with mpirun -n N python train.py ...",
+                    "parallel.backend",
+                ) from None
             self.comm = MPI.COMM_WORLD
             self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
 
@@ -210,6 +238,7 @@ class Trainer:
         text = " ".join(str(p) for p in parts)
         if self._bar_epochs is not None or self._bar_batches is not None:
             from tqdm import tqdm
+
             tqdm.write(text, file=sys.stdout)
             sys.stdout.flush()
         else:
@@ -224,8 +253,12 @@ class Trainer:
         if cfg["threads"] is not None:
             cpus = os.cpu_count() or 1
             if cfg["threads"] > cpus and self.dist.is_main:
-                warnings.warn(f"threads: {cfg['threads']} is more than the {cpus} CPUs of this machine; the extra "
-                              "threads only compete for them", UserWarning, stacklevel=2)
+                warnings.warn(
+                    f"threads: {cfg['threads']} is more than the {cpus} CPUs of this machine; the extra "
+                    "threads only compete for them",
+                    UserWarning,
+                    stacklevel=2,
+                )
             nl.set_num_threads(cfg["threads"])
         seed_everything(cfg["seed"])
         self.train_set, self.test_set = build_datasets(cfg["data"])
@@ -239,7 +272,9 @@ class Trainer:
         ft = cfg["finetune"]
         resuming = self.resume_dir is not None and os.path.exists(self._last_path(self.resume_dir))
         if ft is not None:
-            self.frozen = apply_finetune(model, ft, num_classes, load_weights=not resuming, log=self.print)
+            self.frozen = apply_finetune(
+                model, ft, num_classes, load_weights=not resuming, log=self.print
+            )
         check_model_output(model, self.test_set, num_classes)
         self.model = model
         self.criterion = build_loss(cfg["loss"], num_classes)
@@ -247,7 +282,9 @@ class Trainer:
         params = [p for p in model.parameters() if p.requires_grad]
         self._param_names = {id(p): name for name, p in model.named_parameters()}
         self.optimizer = build_optimizer(cfg["optimizer"], params)
-        self.scheduler = build_scheduler(cfg["scheduler"], self.optimizer, cfg["epochs"], len(self._loader(True, 0)))
+        self.scheduler = build_scheduler(
+            cfg["scheduler"], self.optimizer, cfg["epochs"], len(self._loader(True, 0))
+        )
         self.scheduler_steps = scheduler_steps(cfg["scheduler"])
         self.start_epoch, self.global_step, self.best_accuracy, self.seconds = 0, 0, -1.0, 0.0
         self.best_epoch = 0
@@ -266,7 +303,9 @@ class Trainer:
                         with replace_atomically(os.path.join(run_dir, "config.yaml")) as f:
                             f.write(dump_config(cfg).encode("utf-8"))
                     except OSError:
-                        shutil.rmtree(run_dir, ignore_errors=True)  # no empty run folder left behind
+                        shutil.rmtree(
+                            run_dir, ignore_errors=True
+                        )  # no empty run folder left behind
                         raise
                 _link_latest(run_dir, cfg["output_dir"], cfg["name"])
             self.run_dir = self.dist.bcast(run_dir)
@@ -278,7 +317,9 @@ class Trainer:
             with _writing("metrics", self.metrics.path):
                 self.metrics.truncate_after(self.start_epoch)  # lines written after the checkpoint
         if state is not None:
-            self.print(f"Resuming {self.run_dir} after epoch {self.start_epoch} (checkpoints/last.npz)")
+            self.print(
+                f"Resuming {self.run_dir} after epoch {self.start_epoch} (checkpoints/last.npz)"
+            )
         elif self.resume_dir is not None:
             self.print(f"No checkpoint in {self.run_dir} yet: starting it from the beginning")
 
@@ -286,6 +327,7 @@ class Trainer:
         workers = cfg["parallel"]["workers"]
         if cfg["parallel"]["backend"] == "mpi":
             from ..nn.parallel import DistributedDataParallel
+
             self.net = DistributedDataParallel(model, comm=self.dist.comm)
         elif workers > 1:
             self.net = nl.nn.DataParallel(model, workers=workers)
@@ -328,18 +370,40 @@ class Trainer:
         seed = _epoch_seed(self.cfg["seed"], epoch if train else 0)
         if train:
             if self.dist.size > 1:
-                sampler = DistributedSampler(self.train_set, num_replicas=self.dist.size, rank=self.dist.rank,
-                                             shuffle=True, seed=self.cfg["seed"])
+                sampler = DistributedSampler(
+                    self.train_set,
+                    num_replicas=self.dist.size,
+                    rank=self.dist.rank,
+                    shuffle=True,
+                    seed=self.cfg["seed"],
+                )
                 sampler.set_epoch(epoch)
-                return DataLoader(self.train_set, batch_size=data["batch_size"], sampler=sampler,
-                                  num_workers=data["num_workers"], seed=seed)
-            return DataLoader(self.train_set, batch_size=data["batch_size"], shuffle=True,
-                              num_workers=data["num_workers"], seed=seed)
+                return DataLoader(
+                    self.train_set,
+                    batch_size=data["batch_size"],
+                    sampler=sampler,
+                    num_workers=data["num_workers"],
+                    seed=seed,
+                )
+            return DataLoader(
+                self.train_set,
+                batch_size=data["batch_size"],
+                shuffle=True,
+                num_workers=data["num_workers"],
+                seed=seed,
+            )
         test_set = self.test_set
         if self.dist.size > 1:  # a disjoint shard per rank, no padding: counts add up exactly
-            test_set = Subset(self.test_set, list(range(self.dist.rank, len(self.test_set), self.dist.size)))
-        return DataLoader(test_set, batch_size=data["test_batch_size"], shuffle=False,
-                          num_workers=data["num_workers"], seed=seed)
+            test_set = Subset(
+                self.test_set, list(range(self.dist.rank, len(self.test_set), self.dist.size))
+            )
+        return DataLoader(
+            test_set,
+            batch_size=data["test_batch_size"],
+            shuffle=False,
+            num_workers=data["num_workers"],
+            seed=seed,
+        )
 
     # ------------------------------------------------------------------ loop
 
@@ -358,13 +422,21 @@ class Trainer:
             epochs = self.cfg["epochs"]
             if self.progress:
                 from tqdm import tqdm
-                self._bar_epochs = tqdm(total=epochs, initial=self.start_epoch, desc="epochs", unit="epoch",
-                                        position=0, dynamic_ncols=True)
+
+                self._bar_epochs = tqdm(
+                    total=epochs,
+                    initial=self.start_epoch,
+                    desc="epochs",
+                    unit="epoch",
+                    position=0,
+                    dynamic_ncols=True,
+                )
             for epoch in range(self.start_epoch, epochs):
                 self._run_epoch(epoch)
                 if self._bar_epochs is not None:
-                    self._bar_epochs.set_postfix({"test_acc": f"{100 * self.last_meter.accuracy:.2f}%"},
-                                                 refresh=False)
+                    self._bar_epochs.set_postfix(
+                        {"test_acc": f"{100 * self.last_meter.accuracy:.2f}%"}, refresh=False
+                    )
                     self._bar_epochs.update(1)
             self._close_bars()
             if self.last_meter is None:  # nothing left to train: evaluate what the checkpoint holds
@@ -440,11 +512,17 @@ class Trainer:
         self.seconds += train_seconds + eval_seconds
 
         images_all = self.dist.sum(progress.images)
-        record = {"epoch": epoch + 1,
-                  "train_loss": self.dist.sum(progress.total) / max(self.dist.sum(progress.batches), 1),
-                  "test_loss": meter.loss, "test_accuracy": meter.accuracy, "epoch_seconds": train_seconds,
-                  "images_per_second": images_all / max(train_seconds, 1e-9), "lr": lr,
-                  "eval_seconds": eval_seconds, "global_step": self.global_step}
+        record = {
+            "epoch": epoch + 1,
+            "train_loss": self.dist.sum(progress.total) / max(self.dist.sum(progress.batches), 1),
+            "test_loss": meter.loss,
+            "test_accuracy": meter.accuracy,
+            "epoch_seconds": train_seconds,
+            "images_per_second": images_all / max(train_seconds, 1e-9),
+            "lr": lr,
+            "eval_seconds": eval_seconds,
+            "global_step": self.global_step,
+        }
         self._end_epoch(epoch, record, meter, progress.batches)
 
     def _train_step(self, images, labels, epoch, i):
@@ -480,8 +558,11 @@ class Trainer:
                 if grad is None or _all_finite(grad._data):
                     continue
                 bad = "nan" if np.isnan(grad._data).any() else "inf"
-                self._non_finite(f"the gradient of {self._param_names.get(id(p), 'a parameter')} holds {bad}",
-                                 epoch, i)
+                self._non_finite(
+                    f"the gradient of {self._param_names.get(id(p), 'a parameter')} holds {bad}",
+                    epoch,
+                    i,
+                )
 
     def _log_step(self, progress, i, value):
         """After each training step: the tutorial's running-loss line (and a per-step
@@ -492,9 +573,14 @@ class Trainer:
             self.print(f"[{progress.epoch + 1}, {i + 1:5d}] loss: {running:.3f}")
             if self.dist.is_main:  # a per-step line: the report's running-loss curve
                 with _writing("metrics", self.metrics.path):
-                    self.metrics.append({"epoch": progress.epoch + 1, "step": self.global_step + i + 1,
-                                         "train_loss": running,
-                                         "lr": float(self.optimizer.param_groups[0]["lr"])})
+                    self.metrics.append(
+                        {
+                            "epoch": progress.epoch + 1,
+                            "step": self.global_step + i + 1,
+                            "train_loss": running,
+                            "lr": float(self.optimizer.param_groups[0]["lr"]),
+                        }
+                    )
         progress.refresh_bar(i)
 
     def _end_epoch(self, epoch, record, meter, batches):
@@ -503,9 +589,11 @@ class Trainer:
         improved = meter.accuracy > self.best_accuracy
         if improved:
             self.best_accuracy, self.best_epoch = meter.accuracy, epoch + 1
-        self.print(f"epoch {epoch + 1}/{self.cfg['epochs']}: train loss {record['train_loss']:.3f}, "
-                   f"test loss {meter.loss:.3f}, test accuracy {100 * meter.accuracy:.2f} %, "
-                   f"{record['epoch_seconds']:.1f} s ({record['images_per_second']:,.0f} img/s)")
+        self.print(
+            f"epoch {epoch + 1}/{self.cfg['epochs']}: train loss {record['train_loss']:.3f}, "
+            f"test loss {meter.loss:.3f}, test accuracy {100 * meter.accuracy:.2f} %, "
+            f"{record['epoch_seconds']:.1f} s ({record['images_per_second']:,.0f} img/s)"
+        )
         self._check_weights(epoch, batches)
         if self.dist.is_main:
             with _writing("metrics", self.metrics.path):
@@ -526,8 +614,10 @@ class Trainer:
             kept = f"the last good checkpoint ({last}, after epoch {epoch}) is kept"
         else:
             kept = "no checkpoint was written (the first epoch did not finish)"
-        raise NonFiniteLossError(f"{what} at epoch {epoch + 1}, {batch_kind} {i + 1}; training stopped and "
-                                 f"{kept}. Try a smaller optimizer.lr.")
+        raise NonFiniteLossError(
+            f"{what} at epoch {epoch + 1}, {batch_kind} {i + 1}; training stopped and "
+            f"{kept}. Try a smaller optimizer.lr."
+        )
 
     def _evaluate(self, epoch=None):
         """Evaluate on the test set; a non-finite output or loss stops the run (during
@@ -545,8 +635,9 @@ class Trainer:
                 if not (math.isfinite(value) and _all_finite(logits)):
                     what = f"the evaluation gives a {'loss of ' + str(value) if not math.isfinite(value) else 'non-finite output'}"
                     if epoch is None:
-                        raise NonFiniteLossError(f"{what} at test batch {b + 1}: the checkpoint holds unusable "
-                                                 "weights")
+                        raise NonFiniteLossError(
+                            f"{what} at test batch {b + 1}: the checkpoint holds unusable weights"
+                        )
                     self._non_finite(what, epoch, b, "test batch")
                 meter.update(logits, labels.numpy(), value)
         if self.dist.size > 1:

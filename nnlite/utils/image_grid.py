@@ -1,4 +1,5 @@
 """``make_grid`` and ``save_image``: torchvision's helpers to look at a batch of images."""
+
 import math
 
 import numpy as np
@@ -10,6 +11,7 @@ def _as_batch(tensor):
     """A float ``(B, C, H, W)`` array from a 4-d tensor, a 3-d ``CHW``/2-d ``HW`` image or a list of
     images; one-channel images become three channels, as torchvision does."""
     from ..autograd.tensor import Tensor
+
     if isinstance(tensor, (list, tuple)):
         if not tensor or not all(isinstance(t, Tensor) for t in tensor):
             raise TypeError("make_grid: expected a Tensor or a non-empty list of Tensors")
@@ -17,13 +19,17 @@ def _as_batch(tensor):
     elif isinstance(tensor, Tensor):
         arr = tensor.detach().numpy()
     else:
-        raise TypeError(f"make_grid: expected a Tensor or a list of Tensors, got {type(tensor).__name__}")
+        raise TypeError(
+            f"make_grid: expected a Tensor or a list of Tensors, got {type(tensor).__name__}"
+        )
     if arr.ndim == 2:
         arr = arr[None]
     if arr.ndim == 3:
         arr = arr[None]
     if arr.ndim != 4:
-        raise ValueError(f"make_grid: expected images of shape (B, C, H, W), (C, H, W) or (H, W), got {arr.shape}")
+        raise ValueError(
+            f"make_grid: expected images of shape (B, C, H, W), (C, H, W) or (H, W), got {arr.shape}"
+        )
     if arr.shape[1] == 1:
         arr = np.repeat(arr, 3, axis=1)
     return arr
@@ -31,7 +37,9 @@ def _as_batch(tensor):
 
 def _normalize(arr, value_range, scale_each):
     if value_range is not None and not (isinstance(value_range, tuple) and len(value_range) == 2):
-        raise TypeError("value_range has to be a tuple (min, max) if specified. min and max are numbers")
+        raise TypeError(
+            "value_range has to be a tuple (min, max) if specified. min and max are numbers"
+        )
     arr = arr.astype(np.result_type(arr.dtype, np.float32), copy=True)
 
     def scale(x, low, high):
@@ -47,7 +55,9 @@ def _normalize(arr, value_range, scale_each):
     return arr
 
 
-def make_grid(tensor, nrow=8, padding=2, normalize=False, value_range=None, scale_each=False, pad_value=0.0):
+def make_grid(
+    tensor, nrow=8, padding=2, normalize=False, value_range=None, scale_each=False, pad_value=0.0
+):
     """Tile a batch of images into one ``(C, H', W')`` image, as ``torchvision.utils.make_grid``.
 
     Args:
@@ -67,6 +77,7 @@ def make_grid(tensor, nrow=8, padding=2, normalize=False, value_range=None, scal
         nnlite.Size([3, 62, 152])
     """
     from ..autograd.tensor import _make
+
     arr = _as_batch(tensor)
     if normalize:
         arr = _normalize(arr, value_range, scale_each)
@@ -76,10 +87,12 @@ def make_grid(tensor, nrow=8, padding=2, normalize=False, value_range=None, scal
     columns = min(nrow, count)
     rows = int(math.ceil(count / columns))
     cell_h, cell_w = height + padding, width + padding
-    grid = np.full((channels, cell_h * rows + padding, cell_w * columns + padding), pad_value, dtype=arr.dtype)
+    grid = np.full(
+        (channels, cell_h * rows + padding, cell_w * columns + padding), pad_value, dtype=arr.dtype
+    )
     for k in range(count):
         top, left = (k // columns) * cell_h + padding, (k % columns) * cell_w + padding
-        grid[:, top:top + height, left:left + width] = arr[k]
+        grid[:, top : top + height, left : left + width] = arr[k]
     return _make(grid)
 
 

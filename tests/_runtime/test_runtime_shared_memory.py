@@ -1,4 +1,5 @@
 """nnlite._runtime.shared_memory: arrays in unnamed shared memory files."""
+
 import os
 
 import numpy as np

@@ -1,4 +1,5 @@
 """nnlite._runtime: the worker toolkit (error carrier, shutdown, watchdog, seeding, nested walkers)."""
+
 import collections
 import gc
 import multiprocessing
@@ -39,17 +40,22 @@ def test_error_keeps_type_and_traceback():
     with pytest.raises(ValueError) as info:
         w.reraise()
     text = str(info.value)
-    assert text.startswith("Caught ValueError in worker 3 (pid 9).\nOriginal traceback from the worker:\nTraceback")
+    assert text.startswith(
+        "Caught ValueError in worker 3 (pid 9).\nOriginal traceback from the worker:\nTraceback"
+    )
     assert "ValueError: bad value" in text
 
 
 def test_error_key_error_is_readable_and_odd_types_become_runtime_errors():
     with pytest.raises(KeyError) as info:
         _wrapped(KeyError("k")).reraise()
-    assert str(info.value).startswith("Caught KeyError in worker 3")  # not quoted like a KeyError's repr
+    assert str(info.value).startswith(
+        "Caught KeyError in worker 3"
+    )  # not quoted like a KeyError's repr
 
     class Local(Exception):  # not importable by name: cannot cross a process boundary
         pass
+
     w = _wrapped(Local("x"))
     assert w.exc_type is RuntimeError
     with pytest.raises(RuntimeError, match="Caught NeedsTwoArgs"):
@@ -59,6 +65,7 @@ def test_error_key_error_is_readable_and_odd_types_become_runtime_errors():
 def test_reraise_leaves_no_reference_cycle():
     class Owner:
         pass
+
     refs = []
 
     def caller(wrapper):
@@ -125,14 +132,18 @@ os.kill(os.getpid(), 9)  # the parent dies first, without any clean-up
 
 def test_watchdog_notices_a_dead_parent(tmp_path):
     verdict = tmp_path / "verdict"
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(nl.__file__))))
-    proc = subprocess.run([sys.executable, "-c", _WATCHDOG_SCRIPT, str(verdict)], env=env, timeout=60)
+    env = dict(
+        os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(nl.__file__)))
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", _WATCHDOG_SCRIPT, str(verdict)], env=env, timeout=60
+    )
     assert proc.returncode == -signal.SIGKILL
     deadline = time.monotonic() + 15
     while not verdict.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert verdict.read_text() == "True False"
-    assert pid_alive(os.getpid()) and not pid_alive(2 ** 22 + 12345)
+    assert pid_alive(os.getpid()) and not pid_alive(2**22 + 12345)
 
 
 def test_seed_process_seeds_all_three_generators():
@@ -141,12 +152,12 @@ def test_seed_process_seeds_all_three_generators():
     seed_process(1234)
     b = (random.random(), np.random.rand(), nl.rand(1).item())
     assert a == b
-    seed_process(1, numpy_seed=2 ** 40 + 7, python_seed=3)
+    seed_process(1, numpy_seed=2**40 + 7, python_seed=3)
     random.seed(3)
     np.random.seed(7)
     nl.manual_seed(1)
     c = (random.random(), np.random.rand(), nl.rand(1).item())
-    seed_process(1, numpy_seed=2 ** 40 + 7, python_seed=3)
+    seed_process(1, numpy_seed=2**40 + 7, python_seed=3)
     assert (random.random(), np.random.rand(), nl.rand(1).item()) == c
 
 
@@ -154,8 +165,11 @@ Point = collections.namedtuple("Point", "x y")
 
 
 def test_nested_walkers():
-    tree = {"a": [1, np.zeros(2)], "b": (np.ones(1), Point(np.ones(3), "s")),
-            "c": collections.OrderedDict(k=np.zeros(4))}
+    tree = {
+        "a": [1, np.zeros(2)],
+        "b": (np.ones(1), Point(np.ones(3), "s")),
+        "c": collections.OrderedDict(k=np.zeros(4)),
+    }
     is_array = lambda x: isinstance(x, np.ndarray)  # noqa: E731
     sizes = map_leaves(tree, is_array, lambda a: a.size)
     assert sizes == {"a": [1, 2], "b": (1, Point(3, "s")), "c": collections.OrderedDict(k=4)}

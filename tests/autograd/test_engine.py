@@ -1,4 +1,5 @@
 """The backward engine: ordering, accumulation, graph freeing, autograd.grad, grad modes."""
+
 import gc
 import weakref
 
@@ -59,7 +60,7 @@ def test_grad_with_respect_to_an_intermediate():
 
 def test_grad_of_grad_with_create_graph():
     x = nl.tensor([3.0], requires_grad=True)
-    (g,) = nl.autograd.grad(x ** 3, x, create_graph=True)
+    (g,) = nl.autograd.grad(x**3, x, create_graph=True)
     assert g.requires_grad
     (gg,) = nl.autograd.grad(g, x, create_graph=True)
     (ggg,) = nl.autograd.grad(gg, x)
@@ -68,7 +69,7 @@ def test_grad_of_grad_with_create_graph():
 
 def test_backward_create_graph_accumulates_differentiable_grad():
     x = nl.tensor([2.0], requires_grad=True)
-    (x ** 2).backward(create_graph=True)
+    (x**2).backward(create_graph=True)
     assert x.grad.requires_grad
     g = x.grad
     x.grad = None
@@ -133,6 +134,7 @@ def test_enable_grad_inside_no_grad_and_set_grad_enabled_as_function():
     @nl.set_grad_enabled(False)
     def f(t):
         return t * 2
+
     assert nl.is_grad_enabled() and not f(x).requires_grad
 
 
@@ -163,8 +165,11 @@ def test_inplace_change_of_saved_tensor_raises():
     b = a * 1
     c = b * b
     b.add_(1)
-    with pytest.raises(RuntimeError, match=r"modified by an inplace operation: \[nnlite.FloatTensor \[2\]\], "
-                                           r"which is output 0 of Add, is at version 1; expected version 0"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"modified by an inplace operation: \[nnlite.FloatTensor \[2\]\], "
+        r"which is output 0 of Add, is at version 1; expected version 0",
+    ):
         c.sum().backward()
 
 
@@ -178,7 +183,10 @@ def test_inplace_change_of_saved_output_raises():
 
 def test_inplace_on_leaf_requiring_grad_raises_but_not_under_no_grad():
     w = nl.tensor([1.0, 2.0], requires_grad=True)
-    with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad is being used in an in-place operation.$"):
+    with pytest.raises(
+        RuntimeError,
+        match="^a leaf Variable that requires grad is being used in an in-place operation.$",
+    ):
         w.add_(1)
     with pytest.raises(RuntimeError, match="leaf Variable"):
         w[0] = 5.0

@@ -1,4 +1,5 @@
 """nl.autograd.to_dot and print_graph: the backward graph as Graphviz DOT text and as a tape."""
+
 import io
 import re
 import shutil
@@ -30,8 +31,10 @@ def independent_walk(tensor):
 
 def parse_dot(text):
     """``{id: label}`` and the list of ``(from id, to id)`` edges of DOT text."""
-    labels = {m.group(1): m.group(2).replace("\\n", "\n")
-              for m in re.finditer(r'^\s*(\w+) \[label="((?:[^"\\]|\\.)*)"', text, re.MULTILINE)}
+    labels = {
+        m.group(1): m.group(2).replace("\\n", "\n")
+        for m in re.finditer(r'^\s*(\w+) \[label="((?:[^"\\]|\\.)*)"', text, re.MULTILINE)
+    }
     edges = re.findall(r"^\s*(\w+) -> (\w+)(?: \[[^\]]*\])?;$", text, re.MULTILINE)
     return labels, edges
 
@@ -39,7 +42,14 @@ def parse_dot(text):
 def node_label(node, names):
     if node.name() == "AccumulateGrad":
         v = node.variable
-        return names[id(v)] + "\n" + "(" + ", ".join(map(str, v.shape)) + ("," if v.ndim == 1 else "") + ")"
+        return (
+            names[id(v)]
+            + "\n"
+            + "("
+            + ", ".join(map(str, v.shape))
+            + ("," if v.ndim == 1 else "")
+            + ")"
+        )
     return node.name()
 
 
@@ -68,23 +78,36 @@ def test_dot_of_the_tutorial_net_matches_the_graph():
         assert re.search(rf"^\s*{hits[0]} \[.*fillcolor=lightblue\];$", dot, re.MULTILINE)
 
     # op nodes: the grad_fn names the graph holds, each once per node
-    drawn_ops = Counter(lab.split("\n")[0] for i, lab in labels.items() if i.startswith("n") and "_r" not in i)
+    drawn_ops = Counter(
+        lab.split("\n")[0] for i, lab in labels.items() if i.startswith("n") and "_r" not in i
+    )
     assert drawn_ops == Counter(node_label(n, names).split("\n")[0] for n in nodes)
-    for op in ("MseLossBackward0", "AddmmBackward0", "ReluBackward0", "MaxPool2DWithIndicesBackward0",
-               "ConvolutionBackward0"):
+    for op in (
+        "MseLossBackward0",
+        "AddmmBackward0",
+        "ReluBackward0",
+        "MaxPool2DWithIndicesBackward0",
+        "ConvolutionBackward0",
+    ):
         assert drawn_ops[op] > 0, op
     assert drawn_ops["ConvolutionBackward0"] == 2 and drawn_ops["AddmmBackward0"] == 3
 
     # edges: input -> op that used it, one per recorded edge (labels compared, ids are internal)
-    drawn_edges = Counter((labels[a].split("\n")[0], labels[b].split("\n")[0]) for a, b in edges
-                          if not b.startswith("out"))
-    assert drawn_edges == Counter((node_label(c, names).split("\n")[0], node_label(p, names).split("\n")[0])
-                                  for c, p in true_edges)
+    drawn_edges = Counter(
+        (labels[a].split("\n")[0], labels[b].split("\n")[0])
+        for a, b in edges
+        if not b.startswith("out")
+    )
+    assert drawn_edges == Counter(
+        (node_label(c, names).split("\n")[0], node_label(p, names).split("\n")[0])
+        for c, p in true_edges
+    )
     # the loss itself: a green box fed by the loss node
     out_id = [i for i in labels if i.startswith("out")]
     assert len(out_id) == 1 and labels[out_id[0]] == "()"
-    assert [a for a, b in edges if b == out_id[0]] == [i for i, lab in labels.items()
-                                                      if lab.split("\n")[0] == "MseLossBackward0"]
+    assert [a for a, b in edges if b == out_id[0]] == [
+        i for i, lab in labels.items() if lab.split("\n")[0] == "MseLossBackward0"
+    ]
 
 
 def test_tutorial_op_names_are_pytorch_grad_fn_names():
@@ -99,15 +122,19 @@ def test_tutorial_op_names_are_pytorch_grad_fn_names():
     net = nl.nn.Sequential(nl.nn.Conv2d(1, 6, 3), nl.nn.ReLU(), nl.nn.MaxPool2d(2))
     loss = nl.nn.functional.mse_loss(net(nl.randn(1, 1, 8, 8)), nl.zeros(1, 6, 3, 3))
     labels, _ = parse_dot(nl.autograd.to_dot(loss))
-    ours = {lab.split("\n")[0] for i, lab in labels.items() if not lab.startswith("(") and i.startswith("n")}
+    ours = {
+        lab.split("\n")[0]
+        for i, lab in labels.items()
+        if not lab.startswith("(") and i.startswith("n")
+    }
     ours.discard("AccumulateGrad")
     assert ours <= torch_names, ours - torch_names
 
 
 def test_second_order_graph_reaches_the_input_again():
     x = nl.tensor([1.0, 2.0, 3.0], requires_grad=True)
-    y = (x ** 3).sum()
-    (g,) = nl.autograd.grad(y, x, create_graph=True)   # 3 x^2, itself differentiable
+    y = (x**3).sum()
+    (g,) = nl.autograd.grad(y, x, create_graph=True)  # 3 x^2, itself differentiable
     assert g.grad_fn is not None
     dot = nl.autograd.to_dot(g, params={"x": x})
     labels, edges = parse_dot(dot)
@@ -162,8 +189,13 @@ def test_print_graph_lists_nodes_in_execution_order():
     leaves = [p for p in printed if "Backward" not in p]
     assert sorted(leaves) == sorted(params)
     assert "<- output ()" in lines[1]
-    assert any(re.search(r"conv1\.weight \(6, 1, 3, 3\) +<- ConvolutionBackward0#\d+ +-> conv1\.weight\.grad", line)
-               for line in lines)
+    assert any(
+        re.search(
+            r"conv1\.weight \(6, 1, 3, 3\) +<- ConvolutionBackward0#\d+ +-> conv1\.weight\.grad",
+            line,
+        )
+        for line in lines
+    )
 
 
 def test_print_graph_goes_to_stdout(capsys):
@@ -178,9 +210,16 @@ def test_render_writes_svg(tmp_path):
     if shutil.which("dot") is None:
         pytest.skip("Graphviz's dot program is not installed")
     net, loss = tutorial_loss()
-    path = nl.autograd.to_dot(loss, params=dict(net.named_parameters())).render(tmp_path / "net.svg")
+    path = nl.autograd.to_dot(loss, params=dict(net.named_parameters())).render(
+        tmp_path / "net.svg"
+    )
     text = (tmp_path / "net.svg").read_text()
-    assert str(path).endswith("net.svg") and "<svg" in text and "conv1.weight" in text and "MseLossBackward0" in text
+    assert (
+        str(path).endswith("net.svg")
+        and "<svg" in text
+        and "conv1.weight" in text
+        and "MseLossBackward0" in text
+    )
 
 
 def test_render_errors_name_what_to_install(tmp_path, monkeypatch):

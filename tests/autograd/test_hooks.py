@@ -1,5 +1,6 @@
 """Tensor.register_post_accumulate_grad_hook and queue_callback: what gradient-synchronising code
 (DistributedDataParallel) builds on. PyTorch is the oracle where it is installed."""
+
 import numpy as np
 import pytest
 
@@ -13,7 +14,7 @@ def test_hook_sees_the_accumulated_grad_and_may_update_the_tensor():
 
     def sgd(p):
         seen.append(p.grad.tolist())
-        p.add_(p.grad * -0.01)   # backward runs under no-grad: in-place on the leaf is allowed
+        p.add_(p.grad * -0.01)  # backward runs under no-grad: in-place on the leaf is allowed
 
     handle = v.register_post_accumulate_grad_hook(sgd)
     v.backward(nl.tensor([1.0, 2.0, 3.0]))
@@ -34,7 +35,9 @@ def test_hook_runs_once_per_backward_for_a_leaf_used_many_times():
     w.register_post_accumulate_grad_hook(lambda p: calls.append(p.grad.tolist()))
     (w * w + w * 3 + w.exp()).sum().backward()
     assert len(calls) == 1
-    np.testing.assert_allclose(calls[0], 2 * np.array([1.0, 2.0]) + 3 + np.exp([1.0, 2.0]), rtol=1e-6)
+    np.testing.assert_allclose(
+        calls[0], 2 * np.array([1.0, 2.0]) + 3 + np.exp([1.0, 2.0]), rtol=1e-6
+    )
 
 
 def test_hooks_run_in_backward_order_and_after_register_hook():
@@ -72,15 +75,20 @@ def test_called_by_backward_with_inputs():
 
 
 def test_registration_errors_match_pytorch():
-    with pytest.raises(RuntimeError, match="cannot register a hook on a tensor that doesn't require gradient"):
+    with pytest.raises(
+        RuntimeError, match="cannot register a hook on a tensor that doesn't require gradient"
+    ):
         nl.tensor([1.0]).register_post_accumulate_grad_hook(lambda p: None)
     x = nl.tensor([1.0], requires_grad=True)
-    with pytest.raises(RuntimeError, match="post accumulate grad hooks cannot be registered on non-leaf tensors"):
+    with pytest.raises(
+        RuntimeError, match="post accumulate grad hooks cannot be registered on non-leaf tensors"
+    ):
         (x * 2).register_post_accumulate_grad_hook(lambda p: None)
 
 
 def test_hooks_survive_garbage_collection_of_the_graph():
     import gc
+
     w = nl.tensor([1.0], requires_grad=True)
     calls = []
     w.register_post_accumulate_grad_hook(lambda p: calls.append(1))
@@ -95,7 +103,7 @@ def test_hook_under_create_graph_sees_a_recorded_grad():
     w = nl.tensor([3.0], requires_grad=True)
     grads = []
     w.register_post_accumulate_grad_hook(lambda p: grads.append(p.grad))
-    (w ** 3).sum().backward(create_graph=True)
+    (w**3).sum().backward(create_graph=True)
     assert grads[0].requires_grad
     (g2,) = nl.autograd.grad(grads[0].sum(), w)
     assert g2.item() == pytest.approx(18.0)
@@ -151,13 +159,17 @@ def test_callback_error_propagates_out_of_backward_and_state_recovers():
     with pytest.raises(ValueError, match="from the callback"):
         w.sum().backward()
     h.remove()
-    with pytest.raises(RuntimeError, match="Final callbacks can only be installed during backward pass."):
+    with pytest.raises(
+        RuntimeError, match="Final callbacks can only be installed during backward pass."
+    ):
         queue_callback(lambda: None)
     assert nl.is_grad_enabled()
 
 
 def test_queue_callback_outside_backward_is_pytorchs_error():
-    with pytest.raises(RuntimeError, match="^Final callbacks can only be installed during backward pass.$"):
+    with pytest.raises(
+        RuntimeError, match="^Final callbacks can only be installed during backward pass.$"
+    ):
         queue_callback(lambda: None)
 
 
@@ -175,7 +187,9 @@ def test_same_calls_and_grads_as_pytorch():
         b = tensor(np.zeros(3), requires_grad=True)
         log = []
         for name, p in (("w", w), ("b", b)):
-            p.register_post_accumulate_grad_hook(lambda p, name=name: log.append((name, p.grad.numpy().copy())))
+            p.register_post_accumulate_grad_hook(
+                lambda p, name=name: log.append((name, p.grad.numpy().copy()))
+            )
         x = tensor(x0)
         for _ in range(2):
             ((x @ w.T + b).tanh() ** 2).sum().backward()
@@ -184,6 +198,8 @@ def test_same_calls_and_grads_as_pytorch():
     ours = run(nl, nl.tensor)
     theirs = run(torch, torch.tensor)
     assert sorted(n for n, _ in ours) == sorted(n for n, _ in theirs) == ["b", "b", "w", "w"]
-    for (n1, g1), (n2, g2) in zip(sorted(ours, key=lambda e: e[0]), sorted(theirs, key=lambda e: e[0])):
+    for (n1, g1), (n2, g2) in zip(
+        sorted(ours, key=lambda e: e[0]), sorted(theirs, key=lambda e: e[0])
+    ):
         assert n1 == n2
         np.testing.assert_allclose(g1, g2, rtol=1e-10)

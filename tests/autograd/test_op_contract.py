@@ -1,6 +1,7 @@
 """The op contract and the engine's side of it: one backward formula run on arrays for a first-order
 backward and on Tensors under ``create_graph``, told which inputs need a gradient; the engine's
 messages; ``Tensor.__format__``; the autograd package standing on its own."""
+
 import subprocess
 import sys
 
@@ -25,8 +26,10 @@ class ScaledProduct(Op):
     def backward(self, grad, needs):
         a, b = self.inputs()
         ScaledProduct.calls.append((type(grad), type(a), needs))
-        return (grad * b * self.scale if needs[0] else None,
-                grad * a * self.scale if needs[1] else None)
+        return (
+            grad * b * self.scale if needs[0] else None,
+            grad * a * self.scale if needs[1] else None,
+        )
 
 
 def test_first_order_backward_runs_the_formula_on_arrays():
@@ -45,7 +48,9 @@ def test_create_graph_runs_the_same_formula_on_tensors():
     ScaledProduct.calls.clear()
     a = nl.tensor([1.0, 2.0], dtype=nl.float64, requires_grad=True)
     b = nl.tensor([3.0, 4.0], dtype=nl.float64, requires_grad=True)
-    (ga, gb) = nl.autograd.grad(ScaledProduct.apply(a, b, scale=3.0).sum(), (a, b), create_graph=True)
+    (ga, gb) = nl.autograd.grad(
+        ScaledProduct.apply(a, b, scale=3.0).sum(), (a, b), create_graph=True
+    )
     assert ScaledProduct.calls == [(nl.Tensor, nl.Tensor, (True, True))]
     assert ga.grad_fn is not None
     (gga,) = nl.autograd.grad(gb.sum(), a)  # d/da of sum(3 * a)
@@ -89,16 +94,23 @@ def test_matmul_of_a_batch_and_a_vector_backward():
 
 # ------------------------------------------------------------------------------------ engine messages
 
+
 def test_no_grad_fn_message_names_the_element():
     x = nl.ones(2, requires_grad=True)
-    with pytest.raises(RuntimeError, match="^element 1 of tensors does not require grad and does not have a grad_fn$"):
+    with pytest.raises(
+        RuntimeError,
+        match="^element 1 of tensors does not require grad and does not have a grad_fn$",
+    ):
         nl.autograd.backward([x.sum(), nl.ones(2).sum()])
 
 
 def test_shape_mismatch_message_names_the_index():
     x = nl.ones(2, requires_grad=True)
-    with pytest.raises(RuntimeError, match=r"^Mismatch in shape: grad_output\[1\] has a shape of nnlite.Size\(\[3\]\) "
-                                           r"and output\[1\] has a shape of nnlite.Size\(\[2\]\).$"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"^Mismatch in shape: grad_output\[1\] has a shape of nnlite.Size\(\[3\]\) "
+        r"and output\[1\] has a shape of nnlite.Size\(\[2\]\).$",
+    ):
         nl.autograd.backward([x.sum(), x * 2], [nl.tensor(1.0), nl.ones(3)])
 
 
@@ -109,13 +121,18 @@ def test_count_mismatch_message():
 
 
 def test_messages_name_nnlite():
-    with pytest.raises(RuntimeError, match="^nnlite.clamp: At least one of 'min' or 'max' must not be None$"):
+    with pytest.raises(
+        RuntimeError, match="^nnlite.clamp: At least one of 'min' or 'max' must not be None$"
+    ):
         nl.ones(2).clamp()
-    with pytest.raises(RuntimeError, match=r"^nnlite.cat\(\): expected a non-empty list of Tensors$"):
+    with pytest.raises(
+        RuntimeError, match=r"^nnlite.cat\(\): expected a non-empty list of Tensors$"
+    ):
         nl.cat([])
 
 
 # ------------------------------------------------------------------------------------ format
+
 
 def test_format_of_a_zero_dim_tensor_formats_its_value():
     loss = nl.tensor(2.5)
@@ -141,8 +158,13 @@ def test_format_matches_pytorch():
 
 # ------------------------------------------------------------------------------------ layering
 
+
 def test_autograd_imports_nothing_above_it():
-    code = ("import sys, nnlite.autograd; print(sorted(m for m in sys.modules if m.split('.')[:2] in "
-            "(['nnlite', 'nn'], ['nnlite', 'optim'], ['nnlite', 'data'], ['nnlite', 'train'], ['nnlite', 'models'])))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    code = (
+        "import sys, nnlite.autograd; print(sorted(m for m in sys.modules if m.split('.')[:2] in "
+        "(['nnlite', 'nn'], ['nnlite', 'optim'], ['nnlite', 'data'], ['nnlite', 'train'], ['nnlite', 'models'])))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "[]"

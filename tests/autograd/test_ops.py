@@ -1,5 +1,6 @@
 """Every differentiable Tensor op, registered once: finite differences (first and second order,
 float64) and, when PyTorch is importable, forward values and gradients against PyTorch."""
+
 import numpy as np
 import pytest
 
@@ -32,10 +33,10 @@ OPS = [
     ("div", [arr(3, 2), arr(3, 2, away_from_zero=True)], lambda a, b: a / b, True),
     ("rdiv", [arr(4, away_from_zero=True)], lambda a: 2.0 / a, True),
     ("neg", [arr(5)], lambda a: -a, True),
-    ("pow_scalar", [arr(4, positive=True)], lambda a: a ** 3, True),
-    ("pow_fractional", [arr(4, positive=True)], lambda a: a ** 0.5, True),
-    ("pow_tensor", [arr(3, positive=True), arr(3)], lambda a, b: a ** b, True),
-    ("rpow", [arr(3)], lambda a: 2.0 ** a, True),
+    ("pow_scalar", [arr(4, positive=True)], lambda a: a**3, True),
+    ("pow_fractional", [arr(4, positive=True)], lambda a: a**0.5, True),
+    ("pow_tensor", [arr(3, positive=True), arr(3)], lambda a, b: a**b, True),
+    ("rpow", [arr(3)], lambda a: 2.0**a, True),
     ("exp", [arr(3, 2)], lambda a: a.exp(), True),
     ("log", [arr(4, positive=True)], lambda a: a.log(), True),
     ("sqrt", [arr(4, positive=True)], lambda a: a.sqrt(), True),
@@ -92,7 +93,12 @@ OPS = [
     ("to_float64_identity", [arr(3)], lambda a: a.double() * 2, True),
     ("clone", [arr(3)], lambda a: a.clone() * a, True),
     ("softmax_via_exp", [arr(2, 5)], lambda a: a.exp() / a.exp().sum(1, keepdim=True), True),
-    ("composite", [arr(3, 4), arr(4)], lambda a, b: ((a * b).tanh() + a.sigmoid() ** 2).mean(0), True),
+    (
+        "composite",
+        [arr(3, 4), arr(4)],
+        lambda a, b: ((a * b).tanh() + a.sigmoid() ** 2).mean(0),
+        True,
+    ),
     ("sin", [arr(5)], lambda a: a.sin(), True),
     ("cos", [arr(5)], lambda a: a.cos(), True),
     ("erf", [arr(5)], lambda a: a.erf(), True),
@@ -108,27 +114,67 @@ OPS = [
     ("topk_smallest", [arr(6)], lambda a: a.topk(3, largest=False).values, True),
     ("index_select", [arr(4, 3)], lambda a: a.index_select(0, _lib(a).tensor([3, 0, 3])), True),
     ("masked_select", [arr(3, 4)], lambda a: a.masked_select(a > 0), True),
-    ("scatter", [arr(3, 5), arr(2, 5)],
-     lambda a, b: a.scatter(0, _lib(a).tensor([[0, 1, 2, 0, 0], [2, 0, 1, 1, 2]]), b), True),
-    ("scatter_value", [arr(3, 4)], lambda a: a.scatter(1, _lib(a).tensor([[0], [3], [1]]), 2.5), True),
-    ("scatter_add_repeats", [arr(3, 5), arr(2, 5)],
-     lambda a, b: a.scatter_add(0, _lib(a).tensor([[0, 1, 2, 0, 0], [0, 0, 0, 1, 2]]), b), True),
+    (
+        "scatter",
+        [arr(3, 5), arr(2, 5)],
+        lambda a, b: a.scatter(0, _lib(a).tensor([[0, 1, 2, 0, 0], [2, 0, 1, 1, 2]]), b),
+        True,
+    ),
+    (
+        "scatter_value",
+        [arr(3, 4)],
+        lambda a: a.scatter(1, _lib(a).tensor([[0], [3], [1]]), 2.5),
+        True,
+    ),
+    (
+        "scatter_add_repeats",
+        [arr(3, 5), arr(2, 5)],
+        lambda a, b: a.scatter_add(0, _lib(a).tensor([[0, 1, 2, 0, 0], [0, 0, 0, 1, 2]]), b),
+        True,
+    ),
     ("tril", [arr(4, 4)], lambda a: a.tril(), True),
     ("triu_offset", [arr(2, 3, 4)], lambda a: a.triu(1) + a.tril(-1), True),
     ("flip", [arr(3, 4)], lambda a: a.flip(0, 1) * a, True),
     ("roll", [arr(3, 4)], lambda a: a.roll(1, 1) + a.roll((2, -1), (0, 1)), True),
     ("roll_flat", [arr(2, 3)], lambda a: a.roll(2), True),
     ("repeat_interleave", [arr(3, 2)], lambda a: a.repeat_interleave(2, dim=0), True),
-    ("repeat_interleave_counts", [arr(3)], lambda a: a.repeat_interleave(_lib(a).tensor([1, 0, 3])), True),
+    (
+        "repeat_interleave_counts",
+        [arr(3)],
+        lambda a: a.repeat_interleave(_lib(a).tensor([1, 0, 3])),
+        True,
+    ),
     ("bmm", [arr(2, 3, 4), arr(2, 4, 2)], lambda a, b: a.bmm(b), True),
-    ("baddbmm", [arr(2, 3, 2), arr(2, 3, 4), arr(2, 4, 2)], lambda c, a, b: c.baddbmm(a, b, beta=0.5, alpha=2.0), True),
+    (
+        "baddbmm",
+        [arr(2, 3, 2), arr(2, 3, 4), arr(2, 4, 2)],
+        lambda c, a, b: c.baddbmm(a, b, beta=0.5, alpha=2.0),
+        True,
+    ),
     ("einsum_matmul", [arr(3, 4), arr(4, 2)], lambda a, b: _lib(a).einsum("ij,jk->ik", a, b), True),
-    ("einsum_batched", [arr(2, 3, 4), arr(2, 4, 5)], lambda a, b: _lib(a).einsum("bij,bjk->bik", a, b), True),
+    (
+        "einsum_batched",
+        [arr(2, 3, 4), arr(2, 4, 5)],
+        lambda a, b: _lib(a).einsum("bij,bjk->bik", a, b),
+        True,
+    ),
     ("einsum_summed_out", [arr(3, 4), arr(3)], lambda a, b: _lib(a).einsum("ij,i->i", a, b), True),
     ("einsum_implicit_outer", [arr(3), arr(4)], lambda a, b: _lib(a).einsum("i,j", a, b), True),
-    ("einsum_three", [arr(2, 3), arr(3, 4), arr(4)], lambda a, b, c: _lib(a).einsum("ij,jk,k->i", a, b, c), True),
+    (
+        "einsum_three",
+        [arr(2, 3), arr(3, 4), arr(4)],
+        lambda a, b, c: _lib(a).einsum("ij,jk,k->i", a, b, c),
+        True,
+    ),
     ("nan_to_num_finite", [arr(5)], lambda a: a.nan_to_num(), True),
-    ("meshgrid", [arr(3), arr(2)], lambda a, b: _lib(a).meshgrid(a, b, indexing="xy")[0] * _lib(a).meshgrid(a, b, indexing="ij")[1].t(), True),
+    (
+        "meshgrid",
+        [arr(3), arr(2)],
+        lambda a, b: (
+            _lib(a).meshgrid(a, b, indexing="xy")[0] * _lib(a).meshgrid(a, b, indexing="ij")[1].t()
+        ),
+        True,
+    ),
 ]
 
 

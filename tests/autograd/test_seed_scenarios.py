@@ -1,4 +1,5 @@
 """The autograd edge cases of the seed list, with PyTorch's numbers and messages."""
+
 import warnings
 
 import numpy as np
@@ -10,7 +11,8 @@ SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
     "have already been freed). Saved intermediate values of the graph are freed when you call "
     ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-    "graph a second time or if you need to access saved tensors after calling backward.")
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
 
 
 @pytest.fixture
@@ -58,12 +60,17 @@ def test_retain_grad(k):
 
 def test_non_scalar_backward(k):
     w = nl.tensor([1.0, 2.0], requires_grad=True)
-    with pytest.raises(RuntimeError, match="^grad can be implicitly created only for scalar outputs$"):
+    with pytest.raises(
+        RuntimeError, match="^grad can be implicitly created only for scalar outputs$"
+    ):
         (w * k).backward()
 
 
 def test_integer_tensor_cannot_require_grad():
-    with pytest.raises(RuntimeError, match="^Only Tensors of floating point and complex dtype can require gradients$"):
+    with pytest.raises(
+        RuntimeError,
+        match="^Only Tensors of floating point and complex dtype can require gradients$",
+    ):
         nl.tensor([1, 2], requires_grad=True)
 
 
@@ -71,7 +78,10 @@ def test_non_leaf_grad_stays_none_with_warning(k):
     w = nl.ones(2, requires_grad=True) * 0.5
     (w * k).sum().backward()
     assert w.is_leaf is False
-    with pytest.warns(UserWarning, match="The .grad attribute of a Tensor that is not a leaf Tensor is being accessed"):
+    with pytest.warns(
+        UserWarning,
+        match="The .grad attribute of a Tensor that is not a leaf Tensor is being accessed",
+    ):
         assert w.grad is None
 
 

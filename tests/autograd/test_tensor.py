@@ -1,27 +1,46 @@
 """Tensor creation, dtypes, conversions, repr and errors."""
+
 import numpy as np
 import pytest
 
 import nnlite as nl
 
 
-@pytest.mark.parametrize("data,dtype", [
-    ([1.0, 2.0], nl.float32), ([1, 2], nl.int64), ([True, False], nl.bool), (3.5, nl.float32), (7, nl.int64),
-    (np.array([1.0, 2.0]), nl.float64), (np.array([1, 2], dtype=np.int32), nl.int32),
-    (np.array([1, 2], dtype=np.uint8), nl.uint8),
-])
+@pytest.mark.parametrize(
+    "data,dtype",
+    [
+        ([1.0, 2.0], nl.float32),
+        ([1, 2], nl.int64),
+        ([True, False], nl.bool),
+        (3.5, nl.float32),
+        (7, nl.int64),
+        (np.array([1.0, 2.0]), nl.float64),
+        (np.array([1, 2], dtype=np.int32), nl.int32),
+        (np.array([1, 2], dtype=np.uint8), nl.uint8),
+    ],
+)
 def test_tensor_dtype_inference(data, dtype):
     assert nl.tensor(data).dtype == dtype
 
 
-@pytest.mark.parametrize("make,dtype", [
-    (lambda: nl.zeros(2, 3), nl.float32), (lambda: nl.ones((2, 3)), nl.float32), (lambda: nl.rand(2), nl.float32),
-    (lambda: nl.randn(nl.Size([2, 2])), nl.float32), (lambda: nl.arange(5), nl.int64),
-    (lambda: nl.arange(0, 1, 0.25), nl.float32), (lambda: nl.full((2,), 7), nl.int64),
-    (lambda: nl.full((2,), 0.5), nl.float32), (lambda: nl.eye(3), nl.float32),
-    (lambda: nl.randint(0, 10, (3,)), nl.int64), (lambda: nl.zeros(2, dtype=nl.float64), nl.float64),
-    (lambda: nl.ones_like(nl.tensor([1, 2])), nl.int64), (lambda: nl.empty(3), nl.float32),
-])
+@pytest.mark.parametrize(
+    "make,dtype",
+    [
+        (lambda: nl.zeros(2, 3), nl.float32),
+        (lambda: nl.ones((2, 3)), nl.float32),
+        (lambda: nl.rand(2), nl.float32),
+        (lambda: nl.randn(nl.Size([2, 2])), nl.float32),
+        (lambda: nl.arange(5), nl.int64),
+        (lambda: nl.arange(0, 1, 0.25), nl.float32),
+        (lambda: nl.full((2,), 7), nl.int64),
+        (lambda: nl.full((2,), 0.5), nl.float32),
+        (lambda: nl.eye(3), nl.float32),
+        (lambda: nl.randint(0, 10, (3,)), nl.int64),
+        (lambda: nl.zeros(2, dtype=nl.float64), nl.float64),
+        (lambda: nl.ones_like(nl.tensor([1, 2])), nl.int64),
+        (lambda: nl.empty(3), nl.float32),
+    ],
+)
 def test_creation_dtypes(make, dtype):
     assert make().dtype == dtype
 
@@ -57,19 +76,27 @@ def test_device_and_to():
     assert t.double().dtype == nl.float64 and t.long().dtype == nl.int64 and t.float() is t
 
 
-@pytest.mark.parametrize("value,text", [
-    (nl.tensor(3.5), "tensor(3.5000)"),
-    (nl.tensor(2.0), "tensor(2.)"),
-    (nl.tensor([1e-5, 1.0]), "tensor([1.0000e-05, 1.0000e+00])"),
-    (nl.tensor([]), "tensor([])"),
-    (nl.zeros(0, 3), "tensor([], size=(0, 3))"),
-    (nl.tensor([True, False]), "tensor([ True, False])"),
-    (nl.tensor([-1, 10]), "tensor([-1, 10])"),
-    (nl.tensor([1.5, float("nan"), float("inf")]), "tensor([1.5000,    nan,    inf])"),
-    (nl.tensor([0.5, 1.25], dtype=nl.float64, requires_grad=True),
-     "tensor([0.5000, 1.2500], dtype=nnlite.float64, requires_grad=True)"),
-    (nl.arange(1500).float(), "tensor([0.0000e+00, 1.0000e+00, 2.0000e+00,  ..., 1.4970e+03, 1.4980e+03,\n        1.4990e+03])"),
-])
+@pytest.mark.parametrize(
+    "value,text",
+    [
+        (nl.tensor(3.5), "tensor(3.5000)"),
+        (nl.tensor(2.0), "tensor(2.)"),
+        (nl.tensor([1e-5, 1.0]), "tensor([1.0000e-05, 1.0000e+00])"),
+        (nl.tensor([]), "tensor([])"),
+        (nl.zeros(0, 3), "tensor([], size=(0, 3))"),
+        (nl.tensor([True, False]), "tensor([ True, False])"),
+        (nl.tensor([-1, 10]), "tensor([-1, 10])"),
+        (nl.tensor([1.5, float("nan"), float("inf")]), "tensor([1.5000,    nan,    inf])"),
+        (
+            nl.tensor([0.5, 1.25], dtype=nl.float64, requires_grad=True),
+            "tensor([0.5000, 1.2500], dtype=nnlite.float64, requires_grad=True)",
+        ),
+        (
+            nl.arange(1500).float(),
+            "tensor([0.0000e+00, 1.0000e+00, 2.0000e+00,  ..., 1.4970e+03, 1.4980e+03,\n        1.4990e+03])",
+        ),
+    ],
+)
 def test_repr_matches_pytorch_format(value, text):
     assert repr(value) == text
 
@@ -77,22 +104,50 @@ def test_repr_matches_pytorch_format(value, text):
 def test_repr_against_pytorch():
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(0)
-    cases = [rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal(20).astype(np.float32) * 1000,
-             np.arange(12).reshape(2, 2, 3), rng.standard_normal((2, 3, 2)), np.array([[1e-8, 1.0]], np.float32)]
+    cases = [
+        rng.standard_normal((3, 4)).astype(np.float32),
+        rng.standard_normal(20).astype(np.float32) * 1000,
+        np.arange(12).reshape(2, 2, 3),
+        rng.standard_normal((2, 3, 2)),
+        np.array([[1e-8, 1.0]], np.float32),
+    ]
     for a in cases:
         assert repr(nl.tensor(a)) == repr(torch.tensor(a)).replace("torch.", "nnlite.")
 
 
-@pytest.mark.parametrize("fn,error,message", [
-    (lambda: nl.ones(2, 3) @ nl.ones(2, 3), RuntimeError, r"mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)"),
-    (lambda: nl.ones(2, 3) + nl.ones(4), ValueError, "operands could not be broadcast"),
-    (lambda: nl.ones(6).view(4, -1), RuntimeError, r"shape '\[4, -1\]' is invalid for input of size 6"),
-    (lambda: nl.ones(2).sum(3), IndexError, "Dimension out of range"),
-    (lambda: bool(nl.ones(2)), RuntimeError, "Boolean value of Tensor with more than one value is ambiguous"),
-    (lambda: nl.ones(2).item(), RuntimeError, "a Tensor with 2 elements cannot be converted to Scalar"),
-    (lambda: nl.ones(2, 3).t().view(6), RuntimeError, "view size is not compatible"),
-    (lambda: nl.stack([nl.ones(2), nl.ones(3)]), RuntimeError, "stack expects each tensor to be equal size"),
-])
+@pytest.mark.parametrize(
+    "fn,error,message",
+    [
+        (
+            lambda: nl.ones(2, 3) @ nl.ones(2, 3),
+            RuntimeError,
+            r"mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)",
+        ),
+        (lambda: nl.ones(2, 3) + nl.ones(4), ValueError, "operands could not be broadcast"),
+        (
+            lambda: nl.ones(6).view(4, -1),
+            RuntimeError,
+            r"shape '\[4, -1\]' is invalid for input of size 6",
+        ),
+        (lambda: nl.ones(2).sum(3), IndexError, "Dimension out of range"),
+        (
+            lambda: bool(nl.ones(2)),
+            RuntimeError,
+            "Boolean value of Tensor with more than one value is ambiguous",
+        ),
+        (
+            lambda: nl.ones(2).item(),
+            RuntimeError,
+            "a Tensor with 2 elements cannot be converted to Scalar",
+        ),
+        (lambda: nl.ones(2, 3).t().view(6), RuntimeError, "view size is not compatible"),
+        (
+            lambda: nl.stack([nl.ones(2), nl.ones(3)]),
+            RuntimeError,
+            "stack expects each tensor to be equal size",
+        ),
+    ],
+)
 def test_errors_name_the_problem(fn, error, message):
     with pytest.raises(error, match=message):
         fn()
@@ -119,7 +174,11 @@ def test_max_with_dim_returns_values_and_indices():
 def test_size_and_scalars_on_both_sides():
     x = nl.tensor([1.0, 2.0])
     assert x.size() == nl.Size([2]) and x.size(0) == 2 and repr(x.size()) == "nnlite.Size([2])"
-    assert (2 - x).tolist() == [1.0, 0.0] and (1 / x).tolist() == [1.0, 0.5] and (2 ** x).tolist() == [2.0, 4.0]
+    assert (
+        (2 - x).tolist() == [1.0, 0.0]
+        and (1 / x).tolist() == [1.0, 0.5]
+        and (2**x).tolist() == [2.0, 4.0]
+    )
     assert (np.float32(3) * x).tolist() == [3.0, 6.0]
     assert (nl.tensor([1, 2]) * 0.5).dtype == nl.float32  # PyTorch's promotion
     assert (nl.tensor([1, 2]) / nl.tensor([2, 2])).dtype == nl.float32
@@ -177,7 +236,10 @@ def test_set_num_threads_round_trip():
     try:
         assert nl.get_num_threads() == 1
         from threadpoolctl import threadpool_info
-        assert all(pool["num_threads"] == 1 for pool in threadpool_info() if pool["user_api"] == "blas")
+
+        assert all(
+            pool["num_threads"] == 1 for pool in threadpool_info() if pool["user_api"] == "blas"
+        )
     finally:
         nl.set_num_threads(before)
     with pytest.raises(ValueError, match="positive integer"):

@@ -1,5 +1,6 @@
 """The tensor functions beyond arithmetic: indices, sampling, masks, in-place scatter and the error
 messages, against PyTorch (their gradients are rows of the op table in ``test_ops.py``)."""
+
 import warnings
 
 import numpy as np
@@ -20,22 +21,25 @@ def assert_same(ours, theirs):
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
 
 
-@pytest.mark.parametrize("call", [
-    lambda x, lib: x.sort(1).indices,
-    lambda x, lib: x.sort(0, descending=True).indices,
-    lambda x, lib: x.argsort(dim=-1),
-    lambda x, lib: x.topk(3, dim=1).indices,
-    lambda x, lib: x.topk(2, dim=0, largest=False).indices,
-    lambda x, lib: lib.isclose(x, x + 1e-9),
-    lambda x, lib: x.isclose(x * 1.1, rtol=0.05),
-    lambda x, lib: (x > 0).any(1),
-    lambda x, lib: x.isfinite().all(),
-    lambda x, lib: lib.nn.functional.one_hot(x.argmax(1), 7),
-    lambda x, lib: lib.nn.functional.one_hot(x.argmin(1)),
-    lambda x, lib: lib.tril(x, -1),
-    lambda x, lib: lib.roll(x, 2),
-    lambda x, lib: lib.cumsum(x, 0),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x, lib: x.sort(1).indices,
+        lambda x, lib: x.sort(0, descending=True).indices,
+        lambda x, lib: x.argsort(dim=-1),
+        lambda x, lib: x.topk(3, dim=1).indices,
+        lambda x, lib: x.topk(2, dim=0, largest=False).indices,
+        lambda x, lib: lib.isclose(x, x + 1e-9),
+        lambda x, lib: x.isclose(x * 1.1, rtol=0.05),
+        lambda x, lib: (x > 0).any(1),
+        lambda x, lib: x.isfinite().all(),
+        lambda x, lib: lib.nn.functional.one_hot(x.argmax(1), 7),
+        lambda x, lib: lib.nn.functional.one_hot(x.argmin(1)),
+        lambda x, lib: lib.tril(x, -1),
+        lambda x, lib: lib.roll(x, 2),
+        lambda x, lib: lib.cumsum(x, 0),
+    ],
+)
 def test_matches_pytorch(call):
     values = np.random.default_rng(0).permutation(20).reshape(4, 5).astype(np.float32) - 10
     ours, theirs = both(values)
@@ -45,8 +49,13 @@ def test_matches_pytorch(call):
 def test_nan_to_num_and_equality_helpers():
     ours, theirs = both([1.0, float("nan"), float("inf"), -float("inf")])
     assert_same(ours.nan_to_num(), theirs.nan_to_num())
-    assert_same(nl.nan_to_num(ours, nan=2.0, posinf=9.0, neginf=-9.0), torch.nan_to_num(theirs, 2.0, 9.0, -9.0))
-    assert nl.equal(ours[:1], nl.tensor([1.0])) and not nl.allclose(nl.tensor([1.0]), nl.tensor([1.1]))
+    assert_same(
+        nl.nan_to_num(ours, nan=2.0, posinf=9.0, neginf=-9.0),
+        torch.nan_to_num(theirs, 2.0, 9.0, -9.0),
+    )
+    assert nl.equal(ours[:1], nl.tensor([1.0])) and not nl.allclose(
+        nl.tensor([1.0]), nl.tensor([1.1])
+    )
     assert ours.numel() == nl.numel(ours) == 4
 
 
@@ -54,7 +63,9 @@ def test_meshgrid_shapes_and_warning():
     a, b = nl.arange(3), nl.arange(2)
     ta, tb = torch.arange(3), torch.arange(2)
     for indexing in ("ij", "xy"):
-        for ours, theirs in zip(nl.meshgrid(a, b, indexing=indexing), torch.meshgrid(ta, tb, indexing=indexing)):
+        for ours, theirs in zip(
+            nl.meshgrid(a, b, indexing=indexing), torch.meshgrid(ta, tb, indexing=indexing)
+        ):
             assert_same(ours.contiguous(), theirs.contiguous())
     with pytest.warns(UserWarning, match="indexing"):
         nl.meshgrid(a, b)
@@ -105,29 +116,34 @@ def test_multinomial():
     assert nl.tensor([0.0, 1.0, 0.0]).multinomial(2)[0].item() == 1
 
 
-@pytest.mark.parametrize("call", [
-    lambda lib: lib.tensor([1.0, 2.0]).multinomial(3),
-    lambda lib: lib.tensor([1.0, -2.0]).multinomial(1),
-    lambda lib: lib.tensor([0.0, 0.0]).multinomial(1),
-    lambda lib: lib.tensor([1.0, 5.0, 3.0]).topk(5),
-    lambda lib: lib.tensor([1.0, 5.0]).masked_select(lib.tensor([1, 0])),
-    lambda lib: lib.tensor([[1.0, 5.0]]).index_select(0, lib.tensor([[0]])),
-    lambda lib: lib.tensor([1.0, 5.0]).tril(),
-    lambda lib: lib.zeros(3).scatter(0, lib.tensor([5]), lib.ones(1)),
-    lambda lib: lib.zeros(3, 3).bmm(lib.zeros(3, 3)),
-    lambda lib: lib.zeros(2, 3, 4).bmm(lib.zeros(2, 5, 3)),
-    lambda lib: lib.tensor([[1.0, 2.0]]).repeat_interleave(lib.tensor([-1]), 0),
-    lambda lib: lib.nn.functional.one_hot(lib.tensor([0.0, 1.0])),
-    lambda lib: lib.nn.functional.one_hot(lib.tensor([-1])),
-    lambda lib: lib.nn.functional.one_hot(lib.tensor([3]), 2),
-    lambda lib: lib.einsum("ij,jk->ik", lib.ones(2, 3)),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.tensor([1.0, 2.0]).multinomial(3),
+        lambda lib: lib.tensor([1.0, -2.0]).multinomial(1),
+        lambda lib: lib.tensor([0.0, 0.0]).multinomial(1),
+        lambda lib: lib.tensor([1.0, 5.0, 3.0]).topk(5),
+        lambda lib: lib.tensor([1.0, 5.0]).masked_select(lib.tensor([1, 0])),
+        lambda lib: lib.tensor([[1.0, 5.0]]).index_select(0, lib.tensor([[0]])),
+        lambda lib: lib.tensor([1.0, 5.0]).tril(),
+        lambda lib: lib.zeros(3).scatter(0, lib.tensor([5]), lib.ones(1)),
+        lambda lib: lib.zeros(3, 3).bmm(lib.zeros(3, 3)),
+        lambda lib: lib.zeros(2, 3, 4).bmm(lib.zeros(2, 5, 3)),
+        lambda lib: lib.tensor([[1.0, 2.0]]).repeat_interleave(lib.tensor([-1]), 0),
+        lambda lib: lib.nn.functional.one_hot(lib.tensor([0.0, 1.0])),
+        lambda lib: lib.nn.functional.one_hot(lib.tensor([-1])),
+        lambda lib: lib.nn.functional.one_hot(lib.tensor([3]), 2),
+        lambda lib: lib.einsum("ij,jk->ik", lib.ones(2, 3)),
+    ],
+)
 def test_errors_as_pytorch(call):
     with pytest.raises(Exception) as theirs:
         call(torch)
     with pytest.raises(type(theirs.value)) as ours:
         call(nl)
-    assert str(ours.value).split("\n")[0] == str(theirs.value).split("\n")[0].replace("torch", "nnlite")
+    assert str(ours.value).split("\n")[0] == str(theirs.value).split("\n")[0].replace(
+        "torch", "nnlite"
+    )
 
 
 def test_einsum_refuses_what_it_cannot_do():

@@ -1,4 +1,5 @@
 """The seeds' tensor tutorial, autograd tutorial and Simple Grad notebook, with nl for torch."""
+
 import numpy as np
 import pytest
 
@@ -16,7 +17,10 @@ def test_tensor_tutorial_cells():
     x_rand = nl.rand_like(x_data, dtype=nl.float32)
     assert x_rand.dtype == nl.float32 and x_rand.shape == (2, 2)
     assert ((x_rand.numpy() >= 0) & (x_rand.numpy() < 1)).all()
-    shape = (2, 3,)
+    shape = (
+        2,
+        3,
+    )
     assert repr(nl.ones(shape)) == "tensor([[1., 1., 1.],\n        [1., 1., 1.]])"
     assert repr(nl.zeros(shape)) == "tensor([[0., 0., 0.],\n        [0., 0., 0.]])"
     tensor = nl.rand(3, 4)
@@ -46,12 +50,12 @@ def test_tensor_tutorial_cells():
 
 
 def test_autograd_tutorial_external_gradient():
-    a = nl.tensor([2., 3.], requires_grad=True)
-    b = nl.tensor([6., 4.], requires_grad=True)
-    Q = 3 * a ** 3 - b ** 2
-    external_grad = nl.tensor([1., 1.])
+    a = nl.tensor([2.0, 3.0], requires_grad=True)
+    b = nl.tensor([6.0, 4.0], requires_grad=True)
+    Q = 3 * a**3 - b**2
+    external_grad = nl.tensor([1.0, 1.0])
     Q.backward(gradient=external_grad)
-    assert (9 * a ** 2 == a.grad).all()
+    assert (9 * a**2 == a.grad).all()
     assert (-2 * b == b.grad).all()
     assert repr(a.grad) == "tensor([36., 81.])" and repr(b.grad) == "tensor([-12.,  -8.])"
 
@@ -96,12 +100,12 @@ class Simple(nl.autograd.Function):
 def test_simple_grad_higher_order_matches_hand_values():
     L0, da, db, L1, dL1_da, dL1_db = _simple_grad_values(nl)
     # dL0/da = b, dL0/db = a + 2b; L1 = sum(b^2 + (a + 2b)^2)
-    a, b = np.array([1., 2., 3.]), np.array([4., 5., 6.])
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0, 6.0])
     np.testing.assert_array_equal(da, b)
     np.testing.assert_array_equal(db, a + 2 * b)
     np.testing.assert_array_equal(dL1_da, 2 * (a + 2 * b))
     np.testing.assert_array_equal(dL1_db, 2 * b + 4 * (a + 2 * b))
-    assert L1 == np.sum(b ** 2 + (a + 2 * b) ** 2)
+    assert L1 == np.sum(b**2 + (a + 2 * b) ** 2)
 
 
 def test_simple_grad_equals_pytorch():

@@ -1,4 +1,5 @@
 """MNIST-format IDX files with a learnable pattern, and a runner for the example scripts."""
+
 import os
 import runpy
 import struct
@@ -13,7 +14,9 @@ SCRIPTS = os.path.join(os.path.dirname(__file__), "scripts")
 def _write_idx(path, array):
     array = np.ascontiguousarray(array, dtype=np.uint8)
     with open(path, "wb") as f:
-        f.write(struct.pack(">HBB", 0, 0x08, array.ndim) + struct.pack(f">{array.ndim}I", *array.shape))
+        f.write(
+            struct.pack(">HBB", 0, 0x08, array.ndim) + struct.pack(f">{array.ndim}I", *array.shape)
+        )
         f.write(array.tobytes())
 
 
@@ -29,7 +32,7 @@ def mnist_root(tmp_path_factory):
         labels = rng.integers(0, 10, count).astype(np.uint8)
         images = (rng.random((count, 28, 28)) * 60).astype(np.uint8)
         for i, c in enumerate(labels):
-            images[i, 2 + 2 * c:5 + 2 * c, 4:24] = 250
+            images[i, 2 + 2 * c : 5 + 2 * c, 4:24] = 250
         _write_idx(raw / f"{prefix}-images-idx3-ubyte", images)
         _write_idx(raw / f"{prefix}-labels-idx1-ubyte", labels)
     return root
@@ -40,6 +43,7 @@ def run_script(tmp_path, monkeypatch, capsys):
     """Run ``scripts/<name>.py`` as ``python <name>.py ARGS`` in a fresh working directory; returns
     the printed lines."""
     import nnlite
+
     for flag in ("benchmark", "deterministic"):  # scripts set these process-wide switches
         monkeypatch.setattr(nnlite.backends.cudnn, flag, getattr(nnlite.backends.cudnn, flag))
 
@@ -48,5 +52,5 @@ def run_script(tmp_path, monkeypatch, capsys):
         monkeypatch.setattr(sys, "argv", [f"{name}.py", *map(str, args)])
         runpy.run_path(os.path.join(SCRIPTS, f"{name}.py"), run_name="__main__")
         return capsys.readouterr().out.splitlines()
-    return run
 
+    return run

@@ -1,8 +1,8 @@
 """Training scripts written as PyTorch users write them, with `import torch` changed to
 `import nnlite as torch`, each run for a few steps on generated MNIST-format files."""
+
 import numpy as np
 import pytest
-
 from compat_output import losses
 
 

@@ -1,4 +1,5 @@
 """Fixtures that write small dataset files in the real formats (CIFAR-10 python batches, IDX)."""
+
 import gzip
 import os
 import pickle
@@ -38,8 +39,12 @@ def make_idx_dataset(folder, n_train=12, n_test=6, gz=True, seed=0):
 def write_cifar_batch(path, data, labels, protocol=2):
     """A CIFAR-10 python batch as the real files are: a pickled dict with a uint8 ``data`` array
     of shape (N, 3072) and a ``labels`` list."""
-    entry = {"batch_label": "testing batch", "labels": [int(x) for x in labels], "data": data,
-             "filenames": [f"img_{i}.png" for i in range(len(labels))]}
+    entry = {
+        "batch_label": "testing batch",
+        "labels": [int(x) for x in labels],
+        "data": data,
+        "filenames": [f"img_{i}.png" for i in range(len(labels))],
+    }
     with open(path, "wb") as f:
         pickle.dump(entry, f, protocol=protocol)
 
@@ -60,15 +65,21 @@ def make_cifar_dataset(root, per_batch=4, n_test=5, seed=0, protocol=2):
     test = rng.integers(0, 256, size=(n_test, 3072), dtype=np.uint8)
     test_labels = rng.integers(0, 10, size=n_test)
     write_cifar_batch(os.path.join(folder, "test_batch"), test, test_labels, protocol)
-    meta = {"num_cases_per_batch": per_batch, "label_names": ["c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7",
-                                                              "c8", "c9"], "num_vis": 3072}
+    meta = {
+        "num_cases_per_batch": per_batch,
+        "label_names": ["c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"],
+        "num_vis": 3072,
+    }
     with open(os.path.join(folder, "batches.meta"), "wb") as f:
         pickle.dump(meta, f, protocol=protocol)
 
     def hwc(rows):
         return rows.reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
-    return {"train": (hwc(np.concatenate(train_imgs)), np.concatenate(train_labels)),
-            "test": (hwc(test), test_labels)}
+
+    return {
+        "train": (hwc(np.concatenate(train_imgs)), np.concatenate(train_labels)),
+        "test": (hwc(test), test_labels),
+    }
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
 """Dataset, TensorDataset, Subset, ConcatDataset, random_split, samplers and default_collate."""
+
 import collections
 import warnings
 
@@ -6,9 +7,20 @@ import numpy as np
 import pytest
 
 import nnlite as nl
-from nnlite.data import (BatchSampler, ConcatDataset, DataLoader, Dataset, DistributedSampler, RandomSampler,
-                         SequentialSampler, Subset, SubsetRandomSampler, TensorDataset, default_collate,
-                         random_split)
+from nnlite.data import (
+    BatchSampler,
+    ConcatDataset,
+    DataLoader,
+    Dataset,
+    DistributedSampler,
+    RandomSampler,
+    SequentialSampler,
+    Subset,
+    SubsetRandomSampler,
+    TensorDataset,
+    default_collate,
+    random_split,
+)
 
 
 class Range(Dataset):
@@ -25,6 +37,7 @@ class Range(Dataset):
 
 
 # ----------------------------------------------------------------------------------- datasets
+
 
 def test_tensor_dataset():
     x = nl.from_numpy(np.arange(12, dtype=np.float32).reshape(4, 3))
@@ -57,18 +70,21 @@ def test_subset_keeps_collated_getitems():
     x = np.arange(20, dtype=np.float32).reshape(10, 2)
     sub = Subset(TensorDataset(x, np.arange(10)), [4, 2, 8])
     assert sub.getitems_collated
-    (a, b), = list(DataLoader(sub, batch_size=3))
+    ((a, b),) = list(DataLoader(sub, batch_size=3))
     assert b.tolist() == [4, 2, 8] and a.tolist() == [[8, 9], [4, 5], [16, 17]]
     assert not Subset(Range(4), [0]).getitems_collated
 
 
-@pytest.mark.parametrize("n, lengths, sizes", [
-    (10, [3, 7], [3, 7]),
-    (10, [0.5, 0.5], [5, 5]),
-    (10, [0.33, 0.33, 0.34], [4, 3, 3]),
-    (7, [0.8, 0.2], [6, 1]),
-    (5, [5, 0], [5, 0]),
-])
+@pytest.mark.parametrize(
+    "n, lengths, sizes",
+    [
+        (10, [3, 7], [3, 7]),
+        (10, [0.5, 0.5], [5, 5]),
+        (10, [0.33, 0.33, 0.34], [4, 3, 3]),
+        (7, [0.8, 0.2], [6, 1]),
+        (5, [5, 0], [5, 0]),
+    ],
+)
 def test_random_split_sizes_and_disjoint(n, lengths, sizes):
     parts = random_split(Range(n), lengths, seed=0)
     assert [len(p) for p in parts] == sizes
@@ -97,6 +113,7 @@ def test_random_split_reproducible_and_errors():
 
 # ----------------------------------------------------------------------------------- samplers
 
+
 def test_sequential_random_batch_samplers():
     assert list(SequentialSampler(Range(4))) == [0, 1, 2, 3]
     order = list(RandomSampler(Range(50), generator=np.random.default_rng(0)))
@@ -119,13 +136,25 @@ def test_random_sampler_seed_epochs():
     assert list(s) == e0
 
 
-@pytest.mark.parametrize("n, replicas, drop_last", [
-    (10, 3, False), (10, 3, True), (9, 3, False), (2, 4, False), (11, 2, True), (100, 7, False),
-])
+@pytest.mark.parametrize(
+    "n, replicas, drop_last",
+    [
+        (10, 3, False),
+        (10, 3, True),
+        (9, 3, False),
+        (2, 4, False),
+        (11, 2, True),
+        (100, 7, False),
+    ],
+)
 @pytest.mark.parametrize("shuffle", [False, True])
 def test_distributed_sampler_shards(n, replicas, drop_last, shuffle):
-    shards = [list(DistributedSampler(Range(n), replicas, r, shuffle=shuffle, seed=2, drop_last=drop_last))
-              for r in range(replicas)]
+    shards = [
+        list(
+            DistributedSampler(Range(n), replicas, r, shuffle=shuffle, seed=2, drop_last=drop_last)
+        )
+        for r in range(replicas)
+    ]
     sizes = {len(s) for s in shards}
     assert len(sizes) == 1
     size = sizes.pop()
@@ -140,7 +169,7 @@ def test_distributed_sampler_shards(n, replicas, drop_last, shuffle):
         # disjoint apart from the padding (the head of the list repeated)
         assert len(flat) - len(set(flat)) == size * replicas - n
     if not shuffle:
-        assert shards[0][:2] == [0, replicas][:len(shards[0][:2])] or n < replicas
+        assert shards[0][:2] == [0, replicas][: len(shards[0][:2])] or n < replicas
 
 
 def test_distributed_sampler_epochs_and_errors():
@@ -153,19 +182,24 @@ def test_distributed_sampler_epochs_and_errors():
     other = DistributedSampler(Range(20), num_replicas=2, rank=0, seed=0)
     other.set_epoch(1)
     assert set(other) | set(e1) == set(range(20))  # same permutation on every rank
-    with pytest.raises(ValueError, match=r"Invalid rank 2, rank should be in the interval \[0, 1\]"):
+    with pytest.raises(
+        ValueError, match=r"Invalid rank 2, rank should be in the interval \[0, 1\]"
+    ):
         DistributedSampler(Range(4), num_replicas=2, rank=2)
 
 
 def test_distributed_sampler_without_mpi_asks_for_arguments(monkeypatch):
     import sys
+
     monkeypatch.setitem(sys.modules, "mpi4py", None)
     with pytest.raises(RuntimeError, match="pass them explicitly, or install mpi4py"):
         DistributedSampler(Range(4))
 
 
 def test_distributed_sampler_in_loader():
-    dl = DataLoader(Range(10), batch_size=2, sampler=DistributedSampler(Range(10), 2, 0, shuffle=False))
+    dl = DataLoader(
+        Range(10), batch_size=2, sampler=DistributedSampler(Range(10), 2, 0, shuffle=False)
+    )
     assert [b.tolist() for b in dl] == [[0, 2], [4, 6], [8]]
 
 
@@ -174,29 +208,62 @@ def test_distributed_sampler_in_loader():
 Point = collections.namedtuple("Point", "x y")
 
 
-@pytest.mark.parametrize("batch, check", [
-    ([1, 2, 3], lambda out: out.dtype == nl.int64 and out.tolist() == [1, 2, 3]),
-    ([1.5, 2.0], lambda out: out.dtype == nl.float64 and out.tolist() == [1.5, 2.0]),
-    ([True, False], lambda out: out.dtype == nl.bool and out.tolist() == [True, False]),
-    ([np.float32(1), np.float32(2)], lambda out: out.dtype == nl.float32),
-    ([np.zeros((2, 3), np.uint8)] * 4, lambda out: out.shape == (4, 2, 3) and out.dtype == nl.uint8),
-    ([nl.tensor([1.0, 2.0]), nl.tensor([3.0, 4.0])], lambda out: out.tolist() == [[1, 2], [3, 4]]),
-    (["a", "b"], lambda out: out == ["a", "b"]),
-    ([(1, "a"), (2, "b")], lambda out: isinstance(out, list) and out[0].tolist() == [1, 2] and out[1] == ["a", "b"]),
-    ([{"k": 1, "v": [1.0, 2.0]}, {"k": 2, "v": [3.0, 4.0]}],
-     lambda out: out["k"].tolist() == [1, 2] and [t.tolist() for t in out["v"]] == [[1.0, 3.0], [2.0, 4.0]]),
-    ([Point(1, 2.0), Point(3, 4.0)], lambda out: isinstance(out, Point) and out.x.tolist() == [1, 3]),
-])
+@pytest.mark.parametrize(
+    "batch, check",
+    [
+        ([1, 2, 3], lambda out: out.dtype == nl.int64 and out.tolist() == [1, 2, 3]),
+        ([1.5, 2.0], lambda out: out.dtype == nl.float64 and out.tolist() == [1.5, 2.0]),
+        ([True, False], lambda out: out.dtype == nl.bool and out.tolist() == [True, False]),
+        ([np.float32(1), np.float32(2)], lambda out: out.dtype == nl.float32),
+        (
+            [np.zeros((2, 3), np.uint8)] * 4,
+            lambda out: out.shape == (4, 2, 3) and out.dtype == nl.uint8,
+        ),
+        (
+            [nl.tensor([1.0, 2.0]), nl.tensor([3.0, 4.0])],
+            lambda out: out.tolist() == [[1, 2], [3, 4]],
+        ),
+        (["a", "b"], lambda out: out == ["a", "b"]),
+        (
+            [(1, "a"), (2, "b")],
+            lambda out: (
+                isinstance(out, list) and out[0].tolist() == [1, 2] and out[1] == ["a", "b"]
+            ),
+        ),
+        (
+            [{"k": 1, "v": [1.0, 2.0]}, {"k": 2, "v": [3.0, 4.0]}],
+            lambda out: (
+                out["k"].tolist() == [1, 2]
+                and [t.tolist() for t in out["v"]] == [[1.0, 3.0], [2.0, 4.0]]
+            ),
+        ),
+        (
+            [Point(1, 2.0), Point(3, 4.0)],
+            lambda out: isinstance(out, Point) and out.x.tolist() == [1, 3],
+        ),
+    ],
+)
 def test_default_collate_table(batch, check):
     assert check(default_collate(batch))
 
 
-@pytest.mark.parametrize("batch, exc, message", [
-    ([np.zeros(2), np.zeros(3)], RuntimeError, r"different shapes .* \[2\] \(sample 0\) and \[3\] \(sample 1\)"),
-    ([(1, 2), (1,)], RuntimeError, "each element in list of batch should be of equal size"),
-    ([object(), object()], TypeError, "batch must contain tensors, numpy arrays, numbers, dicts or lists"),
-    ([np.array(["a"]), np.array(["b"])], TypeError, "numpy array of dtype"),
-])
+@pytest.mark.parametrize(
+    "batch, exc, message",
+    [
+        (
+            [np.zeros(2), np.zeros(3)],
+            RuntimeError,
+            r"different shapes .* \[2\] \(sample 0\) and \[3\] \(sample 1\)",
+        ),
+        ([(1, 2), (1,)], RuntimeError, "each element in list of batch should be of equal size"),
+        (
+            [object(), object()],
+            TypeError,
+            "batch must contain tensors, numpy arrays, numbers, dicts or lists",
+        ),
+        ([np.array(["a"]), np.array(["b"])], TypeError, "numpy array of dtype"),
+    ],
+)
 def test_default_collate_errors(batch, exc, message):
     with pytest.raises(exc, match=message):
         default_collate(batch)

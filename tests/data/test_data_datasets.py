@@ -1,4 +1,5 @@
 """CIFAR10 / MNIST / FashionMNIST readers on generated files, and the download path (network faked)."""
+
 import gzip
 import hashlib
 import io
@@ -17,6 +18,7 @@ from nnlite.data.datasets import DatasetFormatError, _download
 
 # ------------------------------------------------------------------------------ IDX / MNIST family
 
+
 @pytest.mark.parametrize("cls", [datasets.MNIST, datasets.FashionMNIST])
 @pytest.mark.parametrize("gz", [True, False])
 @pytest.mark.parametrize("layout", ["flat", "torchvision"])
@@ -28,7 +30,11 @@ def test_idx_dataset_reads_every_layout(tmp_path, idx_files, cls, gz, layout):
         images, labels = written[key]
         assert len(ds) == len(images)
         # as torchvision's: uint8 and int64 Tensors
-        assert isinstance(ds.data, nl.Tensor) and ds.data.dtype == nl.uint8 and ds.targets.dtype == nl.int64
+        assert (
+            isinstance(ds.data, nl.Tensor)
+            and ds.data.dtype == nl.uint8
+            and ds.targets.dtype == nl.int64
+        )
         assert tuple(ds.data.shape) == images.shape
         np.testing.assert_array_equal(ds.data.numpy(), images)
         np.testing.assert_array_equal(ds.targets.numpy(), labels)
@@ -46,13 +52,19 @@ def test_fashion_mnist_classes():
     assert datasets.FashionMNIST.classes[9] == "Ankle boot"
 
 
-@pytest.mark.parametrize("name, content, message", [
-    ("bad magic", b"\x12\x34\x08\x03" + b"\0" * 12, "bad magic number 0x12340803"),
-    ("labels file as images", None, "magic number 0x00000801, expected 0x00000803"),
-    ("truncated", b"\0\0\x08\x03" + (2).to_bytes(4, "big") + (28).to_bytes(4, "big") * 2 + b"\0" * 100,
-     "truncated or corrupt"),
-    ("too short", b"\0\0", "too short"),
-])
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("bad magic", b"\x12\x34\x08\x03" + b"\0" * 12, "bad magic number 0x12340803"),
+        ("labels file as images", None, "magic number 0x00000801, expected 0x00000803"),
+        (
+            "truncated",
+            b"\0\0\x08\x03" + (2).to_bytes(4, "big") + (28).to_bytes(4, "big") * 2 + b"\0" * 100,
+            "truncated or corrupt",
+        ),
+        ("too short", b"\0\0", "too short"),
+    ],
+)
 def test_idx_format_errors_name_the_file(tmp_path, idx_files, idx_writer, name, content, message):
     idx_files(str(tmp_path), gz=False)
     path = tmp_path / "train-images-idx3-ubyte"
@@ -91,6 +103,7 @@ def test_idx_missing_files_message(tmp_path):
 
 # ---------------------------------------------------------------------------------------- CIFAR-10
 
+
 @pytest.mark.parametrize("protocol", [2, pickle.HIGHEST_PROTOCOL])
 def test_cifar10_reads_python_batches(tmp_path, cifar_files, protocol):
     written = cifar_files(str(tmp_path), protocol=protocol)
@@ -114,6 +127,7 @@ def test_cifar10_refuses_code_in_pickle(tmp_path, cifar_files):
     class Evil:
         def __reduce__(self):
             return (os.system, ("echo pwned",))
+
     path = tmp_path / "cifar-10-batches-py" / "data_batch_3"
     path.write_bytes(pickle.dumps({"data": Evil(), "labels": []}, protocol=2))
     with pytest.raises(DatasetFormatError, match="refusing to load (posix|os|nt).system") as e:
@@ -121,13 +135,16 @@ def test_cifar10_refuses_code_in_pickle(tmp_path, cifar_files):
     assert str(path) in str(e.value)
 
 
-@pytest.mark.parametrize("entry, message", [
-    ({"data": np.zeros((2, 100), np.uint8), "labels": [0, 1]}, r"shape \(N, 3072\)"),
-    ({"data": np.zeros((2, 3072), np.float32), "labels": [0, 1]}, "must be a uint8 array"),
-    ({"data": np.zeros((2, 3072), np.uint8), "labels": [0]}, "2 images but labels"),
-    ({"data": np.zeros((2, 3072), np.uint8), "labels": [0, 12]}, r"labels must be in \[0, 9\]"),
-    ([1, 2, 3], "is a dict"),
-])
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        ({"data": np.zeros((2, 100), np.uint8), "labels": [0, 1]}, r"shape \(N, 3072\)"),
+        ({"data": np.zeros((2, 3072), np.float32), "labels": [0, 1]}, "must be a uint8 array"),
+        ({"data": np.zeros((2, 3072), np.uint8), "labels": [0]}, "2 images but labels"),
+        ({"data": np.zeros((2, 3072), np.uint8), "labels": [0, 12]}, r"labels must be in \[0, 9\]"),
+        ([1, 2, 3], "is a dict"),
+    ],
+)
 def test_cifar10_format_errors(tmp_path, cifar_files, entry, message):
     cifar_files(str(tmp_path))
     path = tmp_path / "cifar-10-batches-py" / "test_batch"
@@ -146,18 +163,26 @@ def test_cifar10_missing_files_message(tmp_path):
 
 # ------------------------------------------------------------------------- batched path of datasets
 
-@pytest.mark.parametrize("transform", [
-    None,
-    transforms.ToTensor(),
-    transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.5,), (0.25,))]),
-    transforms.Compose([transforms.ToTensor(), lambda t: t * 2]),   # a plain function inside Compose
-    lambda img: img.astype(np.float32).sum(),                       # a transform without a batched path
-])
+
+@pytest.mark.parametrize(
+    "transform",
+    [
+        None,
+        transforms.ToTensor(),
+        transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.5,), (0.25,))]),
+        transforms.Compose(
+            [transforms.ToTensor(), lambda t: t * 2]
+        ),  # a plain function inside Compose
+        lambda img: img.astype(np.float32).sum(),  # a transform without a batched path
+    ],
+)
 def test_getitems_equals_items_collated(tmp_path, idx_files, transform):
     idx_files(str(tmp_path))
     ds = datasets.MNIST(str(tmp_path), transform=transform, target_transform=lambda y: y + 100)
     fast = list(DataLoader(ds, batch_size=5))
-    slow = list(DataLoader(ds, batch_size=5, collate_fn=nl.data.default_collate))  # custom collate: per item
+    slow = list(
+        DataLoader(ds, batch_size=5, collate_fn=nl.data.default_collate)
+    )  # custom collate: per item
     assert len(fast) == len(slow) == 3
     for (xf, yf), (xs, ys) in zip(fast, slow):
         assert xf.dtype == xs.dtype and xf.shape == xs.shape
@@ -179,6 +204,7 @@ def test_loader_on_cifar_batches(tmp_path, cifar_files):
 
 # ----------------------------------------------------------------------------- download (no network)
 
+
 class _FakeResponse(io.BytesIO):
     def __init__(self, payload):
         super().__init__(payload)
@@ -194,6 +220,7 @@ def _serve(monkeypatch, table, log):
         if url not in table:
             raise urllib.error.URLError("no network in tests")
         return _FakeResponse(table[url])
+
     monkeypatch.setattr(_download, "urlopen", fake_urlopen)
 
 
@@ -221,11 +248,19 @@ def _cifar_archive(tmp_path, cifar_files, extra_member=None):
 def _patch_cifar_md5s(monkeypatch, src, archive):
     folder = src / "cifar-10-batches-py"
     monkeypatch.setattr(datasets.CIFAR10, "tgz_md5", _md5(archive))
-    monkeypatch.setattr(datasets.CIFAR10, "train_list",
-                        [(f"data_batch_{i}", _md5((folder / f"data_batch_{i}").read_bytes())) for i in range(1, 6)])
-    monkeypatch.setattr(datasets.CIFAR10, "test_list", [("test_batch", _md5((folder / "test_batch").read_bytes()))])
-    monkeypatch.setattr(datasets.CIFAR10, "meta", dict(datasets.CIFAR10.meta,
-                                                       md5=_md5((folder / "batches.meta").read_bytes())))
+    monkeypatch.setattr(
+        datasets.CIFAR10,
+        "train_list",
+        [(f"data_batch_{i}", _md5((folder / f"data_batch_{i}").read_bytes())) for i in range(1, 6)],
+    )
+    monkeypatch.setattr(
+        datasets.CIFAR10, "test_list", [("test_batch", _md5((folder / "test_batch").read_bytes()))]
+    )
+    monkeypatch.setattr(
+        datasets.CIFAR10,
+        "meta",
+        dict(datasets.CIFAR10.meta, md5=_md5((folder / "batches.meta").read_bytes())),
+    )
 
 
 def test_cifar_download_own_fallback(tmp_path, monkeypatch, cifar_files, no_torchvision):
@@ -245,7 +280,9 @@ def test_cifar_download_own_fallback(tmp_path, monkeypatch, cifar_files, no_torc
 
 def test_download_checksum_mismatch(tmp_path, monkeypatch, cifar_files, no_torchvision):
     archive, _ = _cifar_archive(tmp_path, cifar_files)
-    _serve(monkeypatch, {datasets.CIFAR10.url: archive}, [])  # official MD5 kept: the bytes don't match it
+    _serve(
+        monkeypatch, {datasets.CIFAR10.url: archive}, []
+    )  # official MD5 kept: the bytes don't match it
     root = tmp_path / "root"
     with pytest.raises(RuntimeError, match="MD5 mismatch") as e:
         datasets.CIFAR10(str(root), download=True)
@@ -254,11 +291,18 @@ def test_download_checksum_mismatch(tmp_path, monkeypatch, cifar_files, no_torch
 
 
 @pytest.mark.parametrize("kind", ["dotdot", "absolute", "symlink_out", "hardlink_out"])
-def test_archive_member_outside_root_refused(tmp_path, monkeypatch, cifar_files, no_torchvision, kind):
+def test_archive_member_outside_root_refused(
+    tmp_path, monkeypatch, cifar_files, no_torchvision, kind
+):
     def add_evil(tar):
-        info = tarfile.TarInfo({"dotdot": "cifar-10-batches-py/../../evil.txt", "absolute": "/tmp/evil.txt",
-                                "symlink_out": "cifar-10-batches-py/link",
-                                "hardlink_out": "cifar-10-batches-py/hard"}[kind])
+        info = tarfile.TarInfo(
+            {
+                "dotdot": "cifar-10-batches-py/../../evil.txt",
+                "absolute": "/tmp/evil.txt",
+                "symlink_out": "cifar-10-batches-py/link",
+                "hardlink_out": "cifar-10-batches-py/hard",
+            }[kind]
+        )
         payload = b"gotcha"
         if kind == "symlink_out":
             info.type, info.linkname = tarfile.SYMTYPE, "../../outside"
@@ -268,6 +312,7 @@ def test_archive_member_outside_root_refused(tmp_path, monkeypatch, cifar_files,
             payload = b""
         info.size = len(payload)
         tar.addfile(info, io.BytesIO(payload))
+
     archive, src = _cifar_archive(tmp_path, cifar_files, add_evil)
     _patch_cifar_md5s(monkeypatch, src, archive)
     _serve(monkeypatch, {datasets.CIFAR10.url: archive}, [])
@@ -321,6 +366,7 @@ def test_download_uses_torchvision_when_installed(tmp_path, monkeypatch, idx_fil
     def fake_fashion(root, train=True, download=False):
         calls.append((root, train, download))
         idx_files(os.path.join(root, "FashionMNIST", "raw"), gz=True)
+
     tv = types.ModuleType("torchvision")
     tvd = types.ModuleType("torchvision.datasets")
     tvd.FashionMNIST = fake_fashion
@@ -333,6 +379,7 @@ def test_download_uses_torchvision_when_installed(tmp_path, monkeypatch, idx_fil
 
 def test_read_idx_other_dtypes(tmp_path):
     import struct
+
     arr = np.arange(6, dtype=">i4").reshape(2, 3)
     raw = struct.pack(">HBB", 0, 0x0C, 2) + struct.pack(">2I", 2, 3) + arr.tobytes()
     (tmp_path / "x.idx.gz").write_bytes(gzip.compress(raw))
@@ -343,10 +390,12 @@ def test_read_idx_other_dtypes(tmp_path):
 
 # ------------------------------------------------------------------- hostile and lying files
 
+
 def _peak_memory(fn):
     """Run ``fn`` (expected to raise DatasetFormatError); return the error and the peak memory
     traced while it ran."""
     import tracemalloc
+
     tracemalloc.start()
     try:
         with pytest.raises(DatasetFormatError) as e:
@@ -364,7 +413,9 @@ def test_cifar_batch_with_self_referencing_label_lists(tmp_path, cifar_files):
     for _ in range(30):
         labels = [labels, labels]
     path = tmp_path / "cifar-10-batches-py" / "test_batch"
-    path.write_bytes(pickle.dumps({"data": np.zeros((1, 3072), np.uint8), "labels": labels}, protocol=2))
+    path.write_bytes(
+        pickle.dumps({"data": np.zeros((1, 3072), np.uint8), "labels": labels}, protocol=2)
+    )
     assert path.stat().st_size < 4096
     error, peak = _peak_memory(lambda: datasets.CIFAR10(str(tmp_path), train=False))
     assert str(path) in str(error) and "'labels' must be a flat list of ints" in str(error)
@@ -376,7 +427,9 @@ def test_cifar_batch_with_a_list_holding_itself(tmp_path, cifar_files):
     labels = [1, 2]
     labels.append(labels)
     path = tmp_path / "cifar-10-batches-py" / "test_batch"
-    path.write_bytes(pickle.dumps({"data": np.zeros((3, 3072), np.uint8), "labels": labels}, protocol=2))
+    path.write_bytes(
+        pickle.dumps({"data": np.zeros((3, 3072), np.uint8), "labels": labels}, protocol=2)
+    )
     with pytest.raises(DatasetFormatError, match="flat list of ints") as e:
         datasets.CIFAR10(str(tmp_path), train=False)
     assert str(path) in str(e.value)
@@ -390,7 +443,11 @@ class _ClaimedArray:
 
     def __reduce__(self):
         reconstruct = np.ndarray.__reduce__(np.zeros(1, np.uint8))[0]
-        return (reconstruct, (np.ndarray, (0,), b"b"), (1, self.shape, np.dtype(np.uint8), False, self.data))
+        return (
+            reconstruct,
+            (np.ndarray, (0,), b"b"),
+            (1, self.shape, np.dtype(np.uint8), False, self.data),
+        )
 
 
 def test_cifar_batch_claiming_more_data_than_it_holds(tmp_path, cifar_files):
@@ -406,10 +463,15 @@ def test_cifar_batch_claiming_more_data_than_it_holds(tmp_path, cifar_files):
 def test_cifar_batch_copying_one_string_many_times(tmp_path, cifar_files):
     """A few kilobytes asking _codecs.encode to copy one memoised 4 KB string 100000 times."""
     import struct
+
     cifar_files(str(tmp_path))
     big = "x" * 4096
-    payload = bytearray(b"\x80\x02c_codecs\nencode\nq\x00X" + struct.pack("<I", len(big)) + big.encode()
-                        + b"q\x01X\x06\x00\x00\x00latin1q\x02(")
+    payload = bytearray(
+        b"\x80\x02c_codecs\nencode\nq\x00X"
+        + struct.pack("<I", len(big))
+        + big.encode()
+        + b"q\x01X\x06\x00\x00\x00latin1q\x02("
+    )
     payload += b"h\x00h\x01h\x02\x86R" * 100_000 + b"l."
     path = tmp_path / "cifar-10-batches-py" / "test_batch"
     path.write_bytes(bytes(payload))
@@ -421,18 +483,26 @@ def test_cifar_batch_copying_one_string_many_times(tmp_path, cifar_files):
 @pytest.mark.parametrize("gz", [False, True])
 def test_idx_file_claiming_more_than_it_holds(tmp_path, idx_files, gz):
     import struct
+
     idx_files(str(tmp_path), gz=gz)
     name = "train-images-idx3-ubyte" + (".gz" if gz else "")
-    raw = struct.pack(">HBB", 0, 0x08, 3) + struct.pack(">3I", 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF) + b"\0" * 64
+    raw = (
+        struct.pack(">HBB", 0, 0x08, 3)
+        + struct.pack(">3I", 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF)
+        + b"\0" * 64
+    )
     path = tmp_path / name
     path.write_bytes(gzip.compress(raw) if gz else raw)
     error, peak = _peak_memory(lambda: datasets.MNIST(str(tmp_path)))
-    assert str(path) in str(error) and "announces shape (4294967295, 4294967295, 4294967295)" in str(error)
+    assert str(path) in str(
+        error
+    ) and "announces shape (4294967295, 4294967295, 4294967295)" in str(error)
     assert peak < 1 << 20
 
 
 def test_gzipped_idx_file_within_the_ratio_but_truncated(tmp_path, idx_files):
     import struct
+
     idx_files(str(tmp_path), gz=True)
     raw = struct.pack(">HBB", 0, 0x08, 3) + struct.pack(">3I", 12, 28, 28) + b"\0" * 100
     path = tmp_path / "train-images-idx3-ubyte.gz"
@@ -464,25 +534,39 @@ def _tar(path, members):
 
 
 def _all_files(root):
-    return sorted(os.path.relpath(os.path.join(d, f), root) for d, dirs, files in os.walk(root)
-                  for f in files + dirs)
+    return sorted(
+        os.path.relpath(os.path.join(d, f), root)
+        for d, dirs, files in os.walk(root)
+        for f in files + dirs
+    )
 
 
-@pytest.mark.parametrize("members", [
-    # y -> ., then x -> y/.. : each link looks harmless alone, together x is the parent folder
-    [("y", "sym", "."), ("x", "sym", "y/.."), ("x/escaped.txt", "file", b"gotcha")],
-    # the same chain one folder down
-    [("d", "dir", None), ("d/y", "sym", "."), ("d/x", "sym", "y/../.."), ("d/x/escaped.txt", "file", b"gotcha")],
-    # long-path chain (CVE-2025-4517): links through folders whose full path exceeds PATH_MAX,
-    # where realpath stops resolving
-    [(("a" * 240 + "/") * i + "a" * 240, "dir", None) for i in range(18)]
-    + [("a" * 240 + "/l", "sym", "../" * 2 + "a" * 240), ("b", "sym", ("a" * 240 + "/") * 17 + "../" * 20),
-       ("b/escaped.txt", "file", b"gotcha")],
-    # a hard link to a file outside, then written through
-    [("h", "hard", "../outside.txt"), ("h", "file", b"gotcha")],
-    # a harmless-looking link inside the folder
-    [("data", "dir", None), ("latest", "sym", "data")],
-])
+@pytest.mark.parametrize(
+    "members",
+    [
+        # y -> ., then x -> y/.. : each link looks harmless alone, together x is the parent folder
+        [("y", "sym", "."), ("x", "sym", "y/.."), ("x/escaped.txt", "file", b"gotcha")],
+        # the same chain one folder down
+        [
+            ("d", "dir", None),
+            ("d/y", "sym", "."),
+            ("d/x", "sym", "y/../.."),
+            ("d/x/escaped.txt", "file", b"gotcha"),
+        ],
+        # long-path chain (CVE-2025-4517): links through folders whose full path exceeds PATH_MAX,
+        # where realpath stops resolving
+        [(("a" * 240 + "/") * i + "a" * 240, "dir", None) for i in range(18)]
+        + [
+            ("a" * 240 + "/l", "sym", "../" * 2 + "a" * 240),
+            ("b", "sym", ("a" * 240 + "/") * 17 + "../" * 20),
+            ("b/escaped.txt", "file", b"gotcha"),
+        ],
+        # a hard link to a file outside, then written through
+        [("h", "hard", "../outside.txt"), ("h", "file", b"gotcha")],
+        # a harmless-looking link inside the folder
+        [("data", "dir", None), ("latest", "sym", "data")],
+    ],
+)
 def test_extraction_refuses_every_link_and_writes_nothing(tmp_path, members):
     outer = tmp_path / "outer"
     dest = outer / "root"
@@ -491,7 +575,7 @@ def test_extraction_refuses_every_link_and_writes_nothing(tmp_path, members):
     archive = _tar(str(tmp_path / "evil.tar.gz"), members)
     with pytest.raises(RuntimeError, match="refusing to extract .*evil.tar.gz: member .* link"):
         _download.extract_archive(archive, str(dest))
-    assert _all_files(dest) == []                       # checked before anything is written
+    assert _all_files(dest) == []  # checked before anything is written
     assert _all_files(outer) == ["outside.txt", "root"]  # nothing written outside
     assert (outer / "outside.txt").read_bytes() == b"original"
 
@@ -510,8 +594,10 @@ def test_extraction_through_a_link_already_on_disk_is_refused(tmp_path):
 
 
 def test_extraction_of_plain_files_and_folders(tmp_path):
-    archive = _tar(str(tmp_path / "ok.tar.gz"), [("top", "dir", None), ("top/a.bin", "file", b"abc"),
-                                                  ("top/sub/b.bin", "file", b"")])
+    archive = _tar(
+        str(tmp_path / "ok.tar.gz"),
+        [("top", "dir", None), ("top/a.bin", "file", b"abc"), ("top/sub/b.bin", "file", b"")],
+    )
     _download.extract_archive(archive, str(tmp_path / "out"))
     assert (tmp_path / "out" / "top" / "a.bin").read_bytes() == b"abc"
     assert (tmp_path / "out" / "top" / "sub" / "b.bin").read_bytes() == b""
@@ -519,8 +605,10 @@ def test_extraction_of_plain_files_and_folders(tmp_path):
 
 def test_extraction_does_not_use_tarfile_extraction(tmp_path, monkeypatch):
     """The filter some Python patch releases lack is not what keeps files inside."""
+
     def forbidden(*args, **kwargs):
         raise AssertionError("tarfile extraction used")
+
     monkeypatch.setattr(tarfile.TarFile, "extract", forbidden)
     monkeypatch.setattr(tarfile.TarFile, "extractall", forbidden)
     archive = _tar(str(tmp_path / "ok.tar.gz"), [("a.bin", "file", b"abc")])

@@ -1,5 +1,6 @@
 """IterableDataset in the DataLoader: every worker iterates its own copy, sharded through
 get_worker_info(); batches come from the workers in turn, as in PyTorch."""
+
 import math
 import multiprocessing
 
@@ -46,8 +47,13 @@ class Described(IterableDataset):
             if info is None:
                 yield {"i": i, "id": -1, "num_workers": 0, "seed": -1, "same": True}
             else:
-                yield {"i": i, "id": info.id, "num_workers": info.num_workers, "seed": info.seed,
-                       "same": info.dataset is self}
+                yield {
+                    "i": i,
+                    "id": info.id,
+                    "num_workers": info.num_workers,
+                    "seed": info.seed,
+                    "same": info.dataset is self,
+                }
 
 
 class Failing(IterableDataset):
@@ -75,29 +81,54 @@ def _no_leftover_workers():
 
 
 @pytest.mark.filterwarnings("ignore:This DataLoader will create")
-@pytest.mark.parametrize("num_workers, batch_size, drop_last", [
-    (0, 4, False), (1, 4, False), (2, 4, False), (3, 4, False), (3, 4, True), (2, None, False), (3, 1, False),
-])
+@pytest.mark.parametrize(
+    "num_workers, batch_size, drop_last",
+    [
+        (0, 4, False),
+        (1, 4, False),
+        (2, 4, False),
+        (3, 4, False),
+        (3, 4, True),
+        (2, None, False),
+        (3, 1, False),
+    ],
+)
 def test_batches_equal_pytorch(num_workers, batch_size, drop_last):
     pytest.importorskip("torch")
     from torch.utils.data import DataLoader as TorchLoader
     from torch.utils.data import IterableDataset as TorchIterable
     from torch.utils.data import get_worker_info as torch_info
+
     TorchRange = make_range_dataset(TorchIterable, torch_info)
     # 3..17 in 3 workers: slices of 5, 5 and 4, so one worker ends before the others
-    ours = _flat(DataLoader(RangeStream(3, 17), batch_size=batch_size, drop_last=drop_last, num_workers=num_workers))
-    theirs = _flat(TorchLoader(TorchRange(3, 17), batch_size=batch_size, drop_last=drop_last,
-                               num_workers=num_workers))
+    ours = _flat(
+        DataLoader(
+            RangeStream(3, 17), batch_size=batch_size, drop_last=drop_last, num_workers=num_workers
+        )
+    )
+    theirs = _flat(
+        TorchLoader(
+            TorchRange(3, 17), batch_size=batch_size, drop_last=drop_last, num_workers=num_workers
+        )
+    )
     assert ours == theirs
 
 
 def test_every_sample_once_with_sharding():
-    out = [i for batch in DataLoader(RangeStream(0, 23), batch_size=5, num_workers=2) for i in batch.tolist()]
+    out = [
+        i
+        for batch in DataLoader(RangeStream(0, 23), batch_size=5, num_workers=2)
+        for i in batch.tolist()
+    ]
     assert sorted(out) == list(range(23))
 
 
 def test_without_sharding_each_worker_yields_the_whole_stream():
-    out = [i for batch in DataLoader(Described(3), batch_size=None, num_workers=2) for i in [batch["i"]]]
+    out = [
+        i
+        for batch in DataLoader(Described(3), batch_size=None, num_workers=2)
+        for i in [batch["i"]]
+    ]
     assert sorted(int(i) for i in out) == [0, 0, 1, 1, 2, 2]
 
 
@@ -142,11 +173,14 @@ def test_endless_stream_can_be_left_early():
     del it
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(shuffle=True), "expected unspecified shuffle option, but got shuffle=True"),
-    (dict(sampler=[0, 1]), "expected unspecified sampler option"),
-    (dict(batch_sampler=[[0, 1]]), "expected unspecified batch_sampler option"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(shuffle=True), "expected unspecified shuffle option, but got shuffle=True"),
+        (dict(sampler=[0, 1]), "expected unspecified sampler option"),
+        (dict(batch_sampler=[[0, 1]]), "expected unspecified batch_sampler option"),
+    ],
+)
 def test_sampling_options_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=f"DataLoader with IterableDataset: {message}"):
         DataLoader(RangeStream(0, 4), **kwargs)
@@ -156,6 +190,7 @@ def test_len_follows_the_dataset():
     class Sized(RangeStream):
         def __len__(self):
             return self.end - self.start
+
     assert len(DataLoader(Sized(0, 10), batch_size=4)) == 3
     assert len(DataLoader(Sized(0, 10), batch_size=4, drop_last=True)) == 2
     assert len(DataLoader(Sized(0, 10), batch_size=None)) == 10

@@ -1,4 +1,5 @@
 """DataLoader: batching, seeding, the __getitems__ path, worker processes and their shutdown."""
+
 import gc
 import multiprocessing
 import os
@@ -48,8 +49,10 @@ class CollatedGetitems(Squares):
 
     def __getitems__(self, indices):
         idx = np.asarray(indices)
-        return [nl.from_numpy(idx.astype(np.int64)),
-                nl.from_numpy(np.repeat((idx * idx).astype(np.float32)[:, None], 2, axis=1))]
+        return [
+            nl.from_numpy(idx.astype(np.int64)),
+            nl.from_numpy(np.repeat((idx * idx).astype(np.float32)[:, None], 2, axis=1)),
+        ]
 
 
 class RandomDraw(Dataset):
@@ -83,14 +86,18 @@ def _check_no_leftover_workers():
 
 # ------------------------------------------------------------------------------------ batching
 
-@pytest.mark.parametrize("n, batch_size, drop_last, sizes", [
-    (23, 5, False, [5, 5, 5, 5, 3]),
-    (23, 5, True, [5, 5, 5, 5]),
-    (20, 5, True, [5, 5, 5, 5]),
-    (3, 5, False, [3]),
-    (3, 5, True, []),
-    (4, 1, False, [1, 1, 1, 1]),
-])
+
+@pytest.mark.parametrize(
+    "n, batch_size, drop_last, sizes",
+    [
+        (23, 5, False, [5, 5, 5, 5, 3]),
+        (23, 5, True, [5, 5, 5, 5]),
+        (20, 5, True, [5, 5, 5, 5]),
+        (3, 5, False, [3]),
+        (3, 5, True, []),
+        (4, 1, False, [1, 1, 1, 1]),
+    ],
+)
 @pytest.mark.parametrize("num_workers", [0, 2])
 def test_batch_sizes_and_len(n, batch_size, drop_last, sizes, num_workers):
     dl = DataLoader(Squares(n), batch_size=batch_size, drop_last=drop_last, num_workers=num_workers)
@@ -111,16 +118,19 @@ def test_batch_size_none_no_autobatching():
     assert i == 2 and isinstance(arr, nl.Tensor) and arr.tolist() == [4.0, 4.0]
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(num_workers=-1), "num_workers option should be non-negative"),
-    (dict(batch_size=0), "batch_size should be an integer >= 1"),
-    (dict(shuffle=True, sampler=[0, 1]), "sampler option is mutually exclusive with shuffle"),
-    (dict(batch_sampler=[[0, 1]], batch_size=2), "batch_sampler option is mutually exclusive"),
-    (dict(persistent_workers=True), "persistent_workers option needs num_workers > 0"),
-    (dict(batch_size=None, drop_last=True), "mutually exclusive with drop_last"),
-    (dict(timeout=-1), "timeout option should be non-negative"),
-    (dict(prefetch_factor=0, num_workers=1), "prefetch_factor should be an integer >= 1"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(num_workers=-1), "num_workers option should be non-negative"),
+        (dict(batch_size=0), "batch_size should be an integer >= 1"),
+        (dict(shuffle=True, sampler=[0, 1]), "sampler option is mutually exclusive with shuffle"),
+        (dict(batch_sampler=[[0, 1]], batch_size=2), "batch_sampler option is mutually exclusive"),
+        (dict(persistent_workers=True), "persistent_workers option needs num_workers > 0"),
+        (dict(batch_size=None, drop_last=True), "mutually exclusive with drop_last"),
+        (dict(timeout=-1), "timeout option should be non-negative"),
+        (dict(prefetch_factor=0, num_workers=1), "prefetch_factor should be an integer >= 1"),
+    ],
+)
 def test_argument_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
         DataLoader(Squares(4), **kwargs)
@@ -132,6 +142,7 @@ def test_batch_sampler_argument():
 
 
 # ------------------------------------------------------------------------------------ shuffling
+
 
 def test_shuffle_seed_reproducible_and_equal_across_num_workers():
     orders = {}
@@ -162,6 +173,7 @@ def test_worker_numpy_seeds_distinct_and_reproducible():
     def draws():
         dl = DataLoader(RandomDraw(), batch_size=2, num_workers=2, seed=7)
         return [(v.tolist(), w.tolist()) for v, w in dl]
+
     a, b = draws(), draws()
     assert a == b  # same seed, same draws
     by_worker = {}
@@ -172,6 +184,7 @@ def test_worker_numpy_seeds_distinct_and_reproducible():
 
 
 # ------------------------------------------------------------------------------ __getitems__ path
+
 
 @pytest.mark.parametrize("cls", [WithGetitems, CollatedGetitems])
 @pytest.mark.parametrize("num_workers", [0, 2])
@@ -197,7 +210,9 @@ def test_tensor_dataset_batched_path():
     y = nl.from_numpy(np.arange(10))
     ds = TensorDataset(x, y)
     fast = list(DataLoader(ds, batch_size=4, shuffle=True, seed=0))
-    slow = list(DataLoader(ds, batch_size=4, shuffle=True, seed=0, collate_fn=nl.data.default_collate))
+    slow = list(
+        DataLoader(ds, batch_size=4, shuffle=True, seed=0, collate_fn=nl.data.default_collate)
+    )
     for (a, b), (c, d) in zip(fast, slow):
         np.testing.assert_array_equal(a.numpy(), c.numpy())
         np.testing.assert_array_equal(b.numpy(), d.numpy())
@@ -216,12 +231,14 @@ def test_dict_samples():
 
         def __getitem__(self, i):
             return {"x": np.ones(2) * i, "y": i, "name": f"s{i}"}
+
     b = next(iter(DataLoader(D(), batch_size=4, num_workers=1)))
     assert b["x"].shape == (4, 2) and b["x"].dtype == nl.float64
     assert b["y"].tolist() == [0, 1, 2, 3] and b["name"] == ["s0", "s1", "s2", "s3"]
 
 
 # ----------------------------------------------------------------------------------- workers
+
 
 @pytest.mark.parametrize("num_workers", [0, 2])
 def test_worker_error_propagates_with_traceback(num_workers):
@@ -246,6 +263,7 @@ def test_worker_key_error_keeps_type_and_readable_message():
     class D(Squares):
         def __getitem__(self, i):
             return {}["missing"]
+
     with pytest.raises(KeyError) as e:
         next(iter(DataLoader(D(4), batch_size=2, num_workers=1)))
     assert "Caught KeyError" in str(e.value) and "\n" in str(e.value)
@@ -274,8 +292,11 @@ def test_retry_loop_after_worker_errors_keeps_no_workers():
 def test_killed_worker_raises_instead_of_hanging():
     dl = DataLoader(Squares(40, kill_at=13), batch_size=2, num_workers=2)
     start = time.monotonic()
-    with pytest.raises(RuntimeError, match=r"DataLoader worker \d \(pid \d+\) exited unexpectedly with exit "
-                                           r"code -9 \(killed by SIGKILL\)"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"DataLoader worker \d \(pid \d+\) exited unexpectedly with exit "
+        r"code -9 \(killed by SIGKILL\)",
+    ):
         for _ in dl:
             pass
     assert time.monotonic() - start < 10
@@ -321,7 +342,9 @@ def _raise_keyboard_interrupt(*args, **kwargs):
 
 
 def test_persistent_workers_survive_epochs():
-    dl = DataLoader(Squares(10), batch_size=3, num_workers=2, persistent_workers=True, shuffle=True, seed=1)
+    dl = DataLoader(
+        Squares(10), batch_size=3, num_workers=2, persistent_workers=True, shuffle=True, seed=1
+    )
     first = _ids(dl)
     pids = sorted(p.pid for p in multiprocessing.active_children())
     assert len(pids) == 2
@@ -339,8 +362,10 @@ def test_persistent_workers_survive_epochs():
 
 def test_persistent_workers_loop_without_a_reference_to_the_loader():
     # the loader is released at once; its iterator, held by the loop, keeps the workers
-    batches = [(x.tolist(), y.tolist()) for x, y in DataLoader(Squares(7), batch_size=3, num_workers=1,
-                                                                persistent_workers=True)]
+    batches = [
+        (x.tolist(), y.tolist())
+        for x, y in DataLoader(Squares(7), batch_size=3, num_workers=1, persistent_workers=True)
+    ]
     assert [x for x, _ in batches] == [[0, 1, 2], [3, 4, 5], [6]]
     assert batches[2][1] == [[36.0, 36.0]]
     assert _no_children()  # the iterator is released too: its workers stopped
@@ -351,8 +376,11 @@ def test_worker_init_fn_and_worker_info():
         def __getitem__(self, i):
             info = get_worker_info()
             return info.id, info.num_workers, int(os.environ.get("OMP_NUM_THREADS", "0"))
+
     seen = []
-    dl = DataLoader(D(6), batch_size=1, num_workers=2, worker_init_fn=lambda wid: np.random.seed(wid))
+    dl = DataLoader(
+        D(6), batch_size=1, num_workers=2, worker_init_fn=lambda wid: np.random.seed(wid)
+    )
     for wid, nw, omp in dl:
         seen.append((int(wid), int(nw), int(omp)))
     assert sorted(set(seen)) == [(0, 2, 1), (1, 2, 1)]
@@ -360,7 +388,7 @@ def test_worker_init_fn_and_worker_info():
 
 
 def test_unpicklable_batch_is_an_error_not_a_hang():
-    dl = DataLoader(Squares(4), batch_size=2, num_workers=1, collate_fn=lambda b: (lambda: None))
+    dl = DataLoader(Squares(4), batch_size=2, num_workers=1, collate_fn=lambda b: lambda: None)
     with pytest.raises(Exception, match="while sending a batch"):
         next(iter(dl))
 
@@ -402,8 +430,13 @@ def _wait_gone(pids, seconds):
 def test_workers_gone_when_the_parent_exits_or_dies(how):
     import subprocess
     import sys
-    proc = subprocess.Popen([sys.executable, "-c", _SCRIPT, "hang" if how == "parent_killed" else "exit"],
-                            stdout=subprocess.PIPE, text=True, cwd=os.path.dirname(nl.__path__[0]))
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SCRIPT, "hang" if how == "parent_killed" else "exit"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=os.path.dirname(nl.__path__[0]),
+    )
     pids = [int(p) for p in proc.stdout.readline().split()]
     assert len(pids) == 2
     if how == "parent_killed":
@@ -414,7 +447,9 @@ def test_workers_gone_when_the_parent_exits_or_dies(how):
 
 def test_spawn_context():
     ds = TensorDataset(np.arange(10), np.arange(10) * 2)
-    dl = DataLoader(ds, batch_size=4, num_workers=2, multiprocessing_context="spawn", shuffle=True, seed=0)
+    dl = DataLoader(
+        ds, batch_size=4, num_workers=2, multiprocessing_context="spawn", shuffle=True, seed=0
+    )
     ref = DataLoader(ds, batch_size=4, shuffle=True, seed=0)
     assert [b[0].tolist() for b in dl] == [b[0].tolist() for b in ref]
 
@@ -424,7 +459,8 @@ def test_getitems_returning_a_ready_tuple_is_the_batch():
         def __getitems__(self, indices):  # not a list: taken as the collated batch
             idx = np.asarray(indices)
             return idx, (idx * idx).astype(np.float32)
-    (a, b), = list(DataLoader(D(3), batch_size=3))
+
+    ((a, b),) = list(DataLoader(D(3), batch_size=3))
     assert isinstance(a, nl.Tensor) and a.tolist() == [0, 1, 2] and b.tolist() == [0.0, 1.0, 4.0]
 
 
@@ -432,5 +468,6 @@ def test_sampler_without_len():
     class Order:
         def __iter__(self):
             return iter([4, 0, 2])
+
     dl = DataLoader(Squares(5), batch_size=2, sampler=Order(), num_workers=1)
     assert _ids(dl) == [[4, 0], [2]]

@@ -1,4 +1,5 @@
 """Transforms against values computed by hand, per image and per batch."""
+
 import numpy as np
 import pytest
 
@@ -12,12 +13,16 @@ def _img(h=5, w=6, c=3, seed=0):
 
 # ------------------------------------------------------------------------------------- ToTensor
 
-@pytest.mark.parametrize("shape, out_shape", [
-    ((5, 6, 3), (3, 5, 6)),
-    ((5, 6, 1), (1, 5, 6)),
-    ((5, 6), (1, 5, 6)),
-    ((4, 5, 6, 3), (4, 3, 5, 6)),  # an NHWC batch
-])
+
+@pytest.mark.parametrize(
+    "shape, out_shape",
+    [
+        ((5, 6, 3), (3, 5, 6)),
+        ((5, 6, 1), (1, 5, 6)),
+        ((5, 6), (1, 5, 6)),
+        ((4, 5, 6, 3), (4, 3, 5, 6)),  # an NHWC batch
+    ],
+)
 def test_to_tensor_layouts_and_scale(shape, out_shape):
     arr = np.random.default_rng(1).integers(0, 256, size=shape, dtype=np.uint8)
     out = T.ToTensor()(arr)
@@ -49,8 +54,11 @@ def test_to_tensor_batch_of_grayscale():
 
 # ------------------------------------------------------------------------------------ Normalize
 
+
 def test_normalize_per_channel():
-    x = nl.from_numpy(np.stack([np.full((2, 2), 1.0), np.full((2, 2), 0.5), np.zeros((2, 2))]).astype(np.float32))
+    x = nl.from_numpy(
+        np.stack([np.full((2, 2), 1.0), np.full((2, 2), 0.5), np.zeros((2, 2))]).astype(np.float32)
+    )
     before = x.numpy().copy()
     out = T.Normalize((0.5, 0.5, 0.0), (0.5, 0.25, 2.0))(x)
     assert out.dtype == nl.float32
@@ -63,12 +71,21 @@ def test_normalize_per_channel():
     assert single.numpy()[:, 0, 0].tolist() == [1.0, 0.0, -1.0]
 
 
-@pytest.mark.parametrize("mean, std, x, exc, message", [
-    ((0.5, 0.5), (1, 1), np.zeros((3, 2, 2), np.float32), ValueError, "mean has 2 values for an input with 3 channels"),
-    ((0.5,), (0,), np.zeros((1, 2, 2), np.float32), ValueError, "std evaluated to zero"),
-    ((0.5,), (1,), np.zeros((1, 2, 2), np.uint8), TypeError, "apply ToTensor first"),
-    ((0.5,), (1,), np.zeros((2, 2), np.float32), ValueError, "CHW tensor"),
-])
+@pytest.mark.parametrize(
+    "mean, std, x, exc, message",
+    [
+        (
+            (0.5, 0.5),
+            (1, 1),
+            np.zeros((3, 2, 2), np.float32),
+            ValueError,
+            "mean has 2 values for an input with 3 channels",
+        ),
+        ((0.5,), (0,), np.zeros((1, 2, 2), np.float32), ValueError, "std evaluated to zero"),
+        ((0.5,), (1,), np.zeros((1, 2, 2), np.uint8), TypeError, "apply ToTensor first"),
+        ((0.5,), (1,), np.zeros((2, 2), np.float32), ValueError, "CHW tensor"),
+    ],
+)
 def test_normalize_errors(mean, std, x, exc, message):
     with pytest.raises(exc, match=message):
         T.Normalize(mean, std)(nl.from_numpy(x))
@@ -76,10 +93,13 @@ def test_normalize_errors(mean, std, x, exc, message):
 
 # ----------------------------------------------------------------------------------- RandomCrop
 
+
 def _windows(padded, size):
     """Every size x size window of an HWC image."""
     h, w = padded.shape[:2]
-    return [padded[i:i + size, j:j + size] for i in range(h - size + 1) for j in range(w - size + 1)]
+    return [
+        padded[i : i + size, j : j + size] for i in range(h - size + 1) for j in range(w - size + 1)
+    ]
 
 
 def _is_window(out, padded, size):
@@ -130,8 +150,10 @@ def test_random_crop_batch_each_image_its_own_window(layout):
     np.random.seed(1)
     again = T.RandomCrop(4, padding=1)(batch)
     if layout != "NHW array":
-        np.testing.assert_array_equal(again.numpy() if isinstance(again, nl.Tensor) else again,
-                                      out.numpy() if isinstance(out, nl.Tensor) else out)
+        np.testing.assert_array_equal(
+            again.numpy() if isinstance(again, nl.Tensor) else again,
+            out.numpy() if isinstance(out, nl.Tensor) else out,
+        )
 
 
 def test_random_crop_padding_forms_and_errors():
@@ -143,11 +165,14 @@ def test_random_crop_padding_forms_and_errors():
     edge = T.RandomCrop(6, padding=1, padding_mode="edge")(img)
     assert edge.sum() == 36
     assert T.RandomCrop(6, pad_if_needed=True)(img).shape == (6, 6, 1)
-    with pytest.raises(ValueError, match=r"crop size \(5, 5\) is larger than the \(padded\) image size \(4, 4\)"):
+    with pytest.raises(
+        ValueError, match=r"crop size \(5, 5\) is larger than the \(padded\) image size \(4, 4\)"
+    ):
         T.RandomCrop(5)(img)
 
 
 # ------------------------------------------------------------------------- RandomHorizontalFlip
+
 
 def test_flip_hwc_and_chw():
     img = _img(3, 4)
@@ -179,8 +204,11 @@ def test_flip_batch_per_image(as_tensor):
 
 # ------------------------------------------------------------------------------ Compose, Lambda
 
+
 def test_compose_batch_equals_per_image():
-    tf = T.Compose([T.ToTensor(), T.Normalize((0.1, 0.2, 0.3), (0.5, 0.6, 0.7)), T.Lambda(lambda t: t * 2)])
+    tf = T.Compose(
+        [T.ToTensor(), T.Normalize((0.1, 0.2, 0.3), (0.5, 0.6, 0.7)), T.Lambda(lambda t: t * 2)]
+    )
     batch = np.stack([_img(seed=s) for s in range(4)])
     per = np.stack([tf(b).numpy() for b in batch])
     whole = tf.apply_batch(batch)
@@ -213,6 +241,7 @@ def test_random_transforms_reproducible_with_numpy_seed():
 # Expected values come from PyTorch's interpolate / pad (the functions torchvision's tensor path
 # uses), from Pillow, or from the definitions in torchvision's documentation, computed by hand.
 
+
 def _chw(seed=0, shape=(3, 11, 14)):
     return nl.from_numpy(np.random.default_rng(seed).random(shape, dtype=np.float32))
 
@@ -224,8 +253,13 @@ def test_resize_equals_torch_interpolate(mode, antialias, size):
     torch = pytest.importorskip("torch")
     img = _chw()
     out = T.Resize(size, interpolation=T.InterpolationMode(mode), antialias=antialias)(img)
-    ref = torch.nn.functional.interpolate(torch.from_numpy(img.numpy()[None]), size=size, mode=mode,
-                                          align_corners=False, antialias=antialias)[0].numpy()
+    ref = torch.nn.functional.interpolate(
+        torch.from_numpy(img.numpy()[None]),
+        size=size,
+        mode=mode,
+        align_corners=False,
+        antialias=antialias,
+    )[0].numpy()
     np.testing.assert_allclose(out.numpy(), ref, rtol=1e-5, atol=2e-6)
 
 
@@ -235,8 +269,9 @@ def test_resize_nearest_equals_torch(mode, size):
     torch = pytest.importorskip("torch")
     img = np.random.default_rng(2).integers(0, 256, size=(32, 32, 3), dtype=np.uint8)  # HWC array
     out = T.Resize(size, interpolation=mode)(img)
-    ref = torch.nn.functional.interpolate(torch.from_numpy(np.moveaxis(img, -1, 0)[None].astype(np.float32)),
-                                          size=size, mode=mode)[0].numpy()
+    ref = torch.nn.functional.interpolate(
+        torch.from_numpy(np.moveaxis(img, -1, 0)[None].astype(np.float32)), size=size, mode=mode
+    )[0].numpy()
     np.testing.assert_array_equal(np.moveaxis(out, -1, 0), ref.astype(np.uint8))
 
 
@@ -252,13 +287,16 @@ def test_resize_uint8_arrays_match_pillow_within_one_level(interpolation):
         assert np.abs(ours.astype(int) - ref.astype(int)).max() <= 1
 
 
-@pytest.mark.parametrize("shape, size, max_size, out_hw", [
-    ((3, 32, 48), 16, None, (16, 24)),       # the shorter edge becomes 16
-    ((3, 48, 32), [16], None, (24, 16)),
-    ((3, 30, 45), 20, None, (20, 30)),
-    ((3, 32, 64), 16, 20, (10, 20)),         # the longer edge would be 32 > max_size
-    ((3, 10, 10), (4, 6), None, (4, 6)),
-])
+@pytest.mark.parametrize(
+    "shape, size, max_size, out_hw",
+    [
+        ((3, 32, 48), 16, None, (16, 24)),  # the shorter edge becomes 16
+        ((3, 48, 32), [16], None, (24, 16)),
+        ((3, 30, 45), 20, None, (20, 30)),
+        ((3, 32, 64), 16, 20, (10, 20)),  # the longer edge would be 32 > max_size
+        ((3, 10, 10), (4, 6), None, (4, 6)),
+    ],
+)
 def test_resize_output_size_rules(shape, size, max_size, out_hw):
     assert T.Resize(size, max_size=max_size)(nl.rand(*shape)).shape[-2:] == out_hw
 
@@ -278,7 +316,10 @@ def test_resize_layouts_batches_and_errors():
         T.Resize((1, 2, 3))
     with pytest.raises(ValueError, match="must be strictly greater than the requested size"):
         T.Resize(16, max_size=16)(nl.rand(3, 20, 30))
-    assert repr(T.Resize(16)) == "Resize(size=16, interpolation=bilinear, max_size=None, antialias=True)"
+    assert (
+        repr(T.Resize(16))
+        == "Resize(size=16, interpolation=bilinear, max_size=None, antialias=True)"
+    )
 
 
 def test_center_crop_by_hand():
@@ -289,7 +330,9 @@ def test_center_crop_by_hand():
     out = T.CenterCrop(4)(img)  # top = round(0.5) = 0 (round half to even), left = 1
     np.testing.assert_array_equal(out[:, :, 0], img[0:4, 1:5, 0])
     tensor = nl.from_numpy(np.arange(12, dtype=np.float32).reshape(1, 3, 4))
-    padded = T.CenterCrop((5, 6))(tensor).numpy()[0]  # larger than the image: zero padding around it
+    padded = T.CenterCrop((5, 6))(tensor).numpy()[
+        0
+    ]  # larger than the image: zero padding around it
     expect = np.zeros((5, 6), np.float32)
     expect[1:4, 1:5] = np.arange(12).reshape(3, 4)
     np.testing.assert_array_equal(padded, expect)
@@ -301,14 +344,27 @@ def test_random_resized_crop():
     out = T.RandomResizedCrop(16)(img)
     assert out.shape == (3, 16, 16)
     for _ in range(20):
-        top, left, h, w = T.RandomResizedCrop.get_params(img, scale=(0.08, 1.0), ratio=(0.75, 4 / 3))
-        assert 0 <= top and 0 <= left and top + h <= 40 and left + w <= 60 and 0.08 * 2400 * 0.9 <= h * w
+        top, left, h, w = T.RandomResizedCrop.get_params(
+            img, scale=(0.08, 1.0), ratio=(0.75, 4 / 3)
+        )
+        assert (
+            0 <= top
+            and 0 <= left
+            and top + h <= 40
+            and left + w <= 60
+            and 0.08 * 2400 * 0.9 <= h * w
+        )
         assert 0.75 * 0.9 <= w / h <= 4 / 3 * 1.1
     # the whole image, at its own aspect ratio: the same as resizing it
     whole = T.RandomResizedCrop((20, 30), scale=(1.0, 1.0), ratio=(1.5, 1.5))(img)
     np.testing.assert_allclose(whole.numpy(), T.Resize((20, 30))(img).numpy(), rtol=1e-6)
     # impossible ratio: ten failed draws, then the centre crop at the closest ratio
-    assert T.RandomResizedCrop.get_params(img, scale=(1.0, 1.0), ratio=(3.0, 3.0)) == (10, 0, 20, 60)
+    assert T.RandomResizedCrop.get_params(img, scale=(1.0, 1.0), ratio=(3.0, 3.0)) == (
+        10,
+        0,
+        20,
+        60,
+    )
     batch = T.apply_batch(T.RandomResizedCrop(8), nl.rand(5, 3, 20, 20))
     assert batch.shape == (5, 3, 8, 8)
 
@@ -319,7 +375,9 @@ def test_color_jitter_fixed_factors_by_hand():
     np.testing.assert_allclose(bright, np.clip(img.numpy() * 1.5, 0, 1), rtol=1e-6)
     gray = 0.2989 * img.numpy()[0] + 0.587 * img.numpy()[1] + 0.114 * img.numpy()[2]
     contrast = T.ColorJitter(contrast=(0.5, 0.5))(img).numpy()
-    np.testing.assert_allclose(contrast, np.clip(0.5 * img.numpy() + 0.5 * gray.mean(), 0, 1), rtol=1e-5)
+    np.testing.assert_allclose(
+        contrast, np.clip(0.5 * img.numpy() + 0.5 * gray.mean(), 0, 1), rtol=1e-5
+    )
     desaturated = T.ColorJitter(saturation=(0.0, 0.0))(img).numpy()
     np.testing.assert_allclose(desaturated, np.broadcast_to(gray, (3, 1, 2)), rtol=1e-5)
     pure = nl.tensor([[[1.0, 0.0]], [[0.0, 1.0]], [[0.0, 0.0]]])  # red, green
@@ -335,14 +393,22 @@ def test_color_jitter_uint8_and_ranges():
     out = T.ColorJitter(brightness=(2.0, 2.0))(img)
     assert out.dtype == np.uint8 and out.tolist() == [[[200, 255, 100]]]
     jitter = T.ColorJitter(brightness=0.5, contrast=1.5, hue=0.2)
-    assert jitter.brightness == [0.5, 1.5] and jitter.contrast == [0.0, 2.5] and jitter.hue == [-0.2, 0.2]
+    assert (
+        jitter.brightness == [0.5, 1.5]
+        and jitter.contrast == [0.0, 2.5]
+        and jitter.hue == [-0.2, 0.2]
+    )
     assert jitter.saturation is None
-    with pytest.raises(ValueError, match="If brightness is a single number, it must be non negative."):
+    with pytest.raises(
+        ValueError, match="If brightness is a single number, it must be non negative."
+    ):
         T.ColorJitter(brightness=-1)
     with pytest.raises(ValueError, match="hue values should be between"):
         T.ColorJitter(hue=0.7)
     gray = np.full((4, 4, 1), 90, np.uint8)
-    assert T.ColorJitter(saturation=0.5, hue=0.3)(gray).tolist() == gray.tolist()  # no colour to change
+    assert (
+        T.ColorJitter(saturation=0.5, hue=0.3)(gray).tolist() == gray.tolist()
+    )  # no colour to change
     batch = T.apply_batch(T.ColorJitter(brightness=0.9), nl.rand(6, 3, 4, 4) * 0.5 + 0.25)
     means = [float(b.mean()) for b in batch]
     assert len(set(round(m, 5) for m in means)) > 1  # every image draws its own factor
@@ -363,7 +429,9 @@ def test_grayscale_by_hand():
 
 def test_random_rotation_by_quarter_turns():
     img = np.random.default_rng(5).integers(0, 256, size=(6, 6, 2), dtype=np.uint8)
-    np.testing.assert_array_equal(T.RandomRotation((90, 90))(img), np.rot90(img))  # counter-clockwise
+    np.testing.assert_array_equal(
+        T.RandomRotation((90, 90))(img), np.rot90(img)
+    )  # counter-clockwise
     np.testing.assert_array_equal(T.RandomRotation((-90, -90))(img), np.rot90(img, -1))
     t = nl.from_numpy(np.moveaxis(img, -1, 0).astype(np.float32))
     np.testing.assert_array_equal(T.RandomRotation((180, 180))(t).numpy(), t.numpy()[:, ::-1, ::-1])
@@ -377,7 +445,9 @@ def test_random_rotation_matches_pillow_nearest(angle):
         ours = T.RandomRotation((angle, angle), expand=expand)(img)
         ref = np.asarray(Image.fromarray(img).rotate(angle, resample=Image.NEAREST, expand=expand))
         assert ours.shape == ref.shape
-        assert (ours != ref).mean() < 0.02  # Pillow rounds coordinates in fixed point: a rare pixel differs
+        assert (
+            ours != ref
+        ).mean() < 0.02  # Pillow rounds coordinates in fixed point: a rare pixel differs
 
 
 def test_random_rotation_fill_and_bilinear():
@@ -394,24 +464,37 @@ def test_random_rotation_fill_and_bilinear():
     assert len({tuple(b.numpy().ravel().round(5)) for b in batch}) > 1  # each image its own angle
 
 
-@pytest.mark.parametrize("padding_mode, torch_mode", [("edge", "replicate"), ("reflect", "reflect")])
+@pytest.mark.parametrize(
+    "padding_mode, torch_mode", [("edge", "replicate"), ("reflect", "reflect")]
+)
 def test_pad_modes_equal_torch_pad(padding_mode, torch_mode):
     torch = pytest.importorskip("torch")
     img = _chw(shape=(2, 5, 6))
     out = T.Pad((1, 2, 3, 4), padding_mode=padding_mode)(img)
-    ref = torch.nn.functional.pad(torch.from_numpy(img.numpy()[None]), (1, 3, 2, 4), mode=torch_mode)[0]
+    ref = torch.nn.functional.pad(
+        torch.from_numpy(img.numpy()[None]), (1, 3, 2, 4), mode=torch_mode
+    )[0]
     np.testing.assert_array_equal(out.numpy(), ref.numpy())
 
 
 def test_pad_by_hand():
     img = np.array([[1, 2], [3, 4]], dtype=np.uint8)
-    assert T.Pad(1, fill=9)(img).tolist() == [[9, 9, 9, 9], [9, 1, 2, 9], [9, 3, 4, 9], [9, 9, 9, 9]]
+    assert T.Pad(1, fill=9)(img).tolist() == [
+        [9, 9, 9, 9],
+        [9, 1, 2, 9],
+        [9, 3, 4, 9],
+        [9, 9, 9, 9],
+    ]
     assert T.Pad((1, 0), padding_mode="symmetric")(img).tolist() == [[1, 1, 2, 2], [3, 3, 4, 4]]
     rgb = np.zeros((1, 1, 3), np.uint8)
     assert T.Pad((0, 0, 1, 0), fill=(10, 20, 30))(rgb)[0, 1].tolist() == [10, 20, 30]
-    with pytest.raises(ValueError, match="Padding must be an int or a 1, 2, or 4 element tuple, not a 3"):
+    with pytest.raises(
+        ValueError, match="Padding must be an int or a 1, 2, or 4 element tuple, not a 3"
+    ):
         T.Pad((1, 2, 3))
-    with pytest.raises(ValueError, match="Padding mode should be either constant, edge, reflect or symmetric"):
+    with pytest.raises(
+        ValueError, match="Padding mode should be either constant, edge, reflect or symmetric"
+    ):
         T.Pad(1, padding_mode="wrap")
     assert repr(T.Pad(2)) == "Pad(padding=2, fill=0, padding_mode=constant)"
 
@@ -439,7 +522,9 @@ def test_pil_conversions():
 def test_convert_image_dtype_by_hand():
     u8 = nl.tensor([0, 128, 255], dtype=nl.uint8)
     as_float = T.ConvertImageDtype(nl.float32)(u8)
-    assert as_float.dtype == nl.float32 and as_float.tolist() == pytest.approx([0.0, 128 / 255, 1.0])
+    assert as_float.dtype == nl.float32 and as_float.tolist() == pytest.approx(
+        [0.0, 128 / 255, 1.0]
+    )
     back = T.ConvertImageDtype(nl.uint8)(nl.tensor([0.0, 0.5, 1.0]))
     assert back.tolist() == [0, 127, 255]  # x * (255 + 1 - 0.001), truncated
     assert T.ConvertImageDtype(nl.int16)(u8).tolist() == [0, 128 * 128, 255 * 128]
@@ -458,8 +543,17 @@ def test_convert_image_dtype_matches_torchvision_definition_via_torch():
 
 def test_vision_transforms_compose_in_a_loader():
     from nnlite.utils.data import DataLoader, TensorDataset
-    tf = T.Compose([T.RandomResizedCrop(8), T.ColorJitter(0.2, 0.2, 0.2), T.RandomRotation(10),
-                    T.Grayscale(3), T.Pad(1), T.CenterCrop(8)])
+
+    tf = T.Compose(
+        [
+            T.RandomResizedCrop(8),
+            T.ColorJitter(0.2, 0.2, 0.2),
+            T.RandomRotation(10),
+            T.Grayscale(3),
+            T.Pad(1),
+            T.CenterCrop(8),
+        ]
+    )
     data = TensorDataset(nl.rand(6, 3, 12, 12))
     for (batch,) in DataLoader(data, batch_size=3):
         out = T.apply_batch(tf, batch)

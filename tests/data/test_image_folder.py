@@ -1,11 +1,13 @@
 """ImageFolder (PNG/JPEG files in class folders, decoded by Pillow) and FakeData."""
+
 import sys
 
 import numpy as np
 import pytest
 
 import nnlite as nl
-from nnlite.data import datasets, transforms as T
+from nnlite.data import datasets
+from nnlite.data import transforms as T
 from nnlite.utils.data import DataLoader
 
 
@@ -14,8 +16,12 @@ def image_root(tmp_path):
     Image = pytest.importorskip("PIL.Image")
     rng = np.random.default_rng(0)
     written = {}
-    for name, size, ext in [("dog/b.png", (6, 5), "png"), ("cat/a.png", (4, 7), "png"),
-                            ("cat/nested/c.jpg", (8, 8), "jpeg"), ("dog/a.PNG", (3, 3), "png")]:
+    for name, size, ext in [
+        ("dog/b.png", (6, 5), "png"),
+        ("cat/a.png", (4, 7), "png"),
+        ("cat/nested/c.jpg", (8, 8), "jpeg"),
+        ("dog/a.PNG", (3, 3), "png"),
+    ]:
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         pixels = rng.integers(0, 256, size=size + (3,), dtype=np.uint8)
@@ -30,8 +36,13 @@ def test_classes_samples_and_items(image_root):
     root, written = image_root
     data = datasets.ImageFolder(root)
     assert data.classes == ["cat", "dog"] and data.class_to_idx == {"cat": 0, "dog": 1}
-    relative = [(str(p)[len(str(root)) + 1:], c) for p, c in data.samples]
-    assert relative == [("cat/a.png", 0), ("cat/nested/c.jpg", 0), ("dog/a.PNG", 1), ("dog/b.png", 1)]
+    relative = [(str(p)[len(str(root)) + 1 :], c) for p, c in data.samples]
+    assert relative == [
+        ("cat/a.png", 0),
+        ("cat/nested/c.jpg", 0),
+        ("dog/a.PNG", 1),
+        ("dog/b.png", 1),
+    ]
     assert data.targets == [0, 0, 1, 1] and data.imgs == data.samples and len(data) == 4
     image, label = data[0]
     assert label == 0 and image.dtype == np.uint8 and image.shape == (4, 7, 3)
@@ -79,7 +90,9 @@ def test_without_pillow_the_error_names_the_extra(image_root, monkeypatch):
     data = datasets.ImageFolder(root)
     monkeypatch.setitem(sys.modules, "PIL", None)  # as if Pillow were not installed
     monkeypatch.setitem(sys.modules, "PIL.Image", None)
-    with pytest.raises(ImportError, match=r"ImageFolder .*needs Pillow.*pip install 'nnlite\[vision\]'"):
+    with pytest.raises(
+        ImportError, match=r"ImageFolder .*needs Pillow.*pip install 'nnlite\[vision\]'"
+    ):
         data[0]
 
 

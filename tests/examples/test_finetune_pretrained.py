@@ -1,4 +1,5 @@
 """``examples/finetune_pretrained.py`` on a torchvision-layout weight file written by PyTorch."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from train_helpers import write_cifar10  # noqa: E402
 def test_finetuning_trains_only_the_new_head(tmp_path, suffix):
     torch = pytest.importorskip("torch")
     from torch_twins import torch_resnet18
+
     twin = torch_resnet18()
     weights = tmp_path / f"resnet18{suffix}"
     if suffix == ".pth":
@@ -27,9 +29,26 @@ def test_finetuning_trains_only_the_new_head(tmp_path, suffix):
         safetensors_torch.save_file(twin.state_dict(), str(weights))
     write_cifar10(tmp_path / "data", per_batch=8, n_test=8)
     out = tmp_path / "finetuned.npz"
-    result = subprocess.run([sys.executable, str(ROOT / "examples" / "finetune_pretrained.py"), "--weights", str(weights),
-                             "--data", str(tmp_path / "data"), "--batch-size", "8", "--max-steps", "3",
-                             "--out", str(out)], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "examples" / "finetune_pretrained.py"),
+            "--weights",
+            str(weights),
+            "--data",
+            str(tmp_path / "data"),
+            "--batch-size",
+            "8",
+            "--max-steps",
+            "3",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert "trainable parameters: 5130 of 11181642" in result.stdout
     assert "test accuracy" in result.stdout

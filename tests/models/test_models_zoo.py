@@ -1,15 +1,15 @@
 """nnlite.models: the tutorial nets, LeNet, MLP, ResNet-18 (torchvision's names and shapes), the
 registry, and the autograd tutorial's finetuning recipe."""
+
 import sys
 import types
 
 import numpy as np
 import pytest
+from torch_twins import torch_resnet18
 
 import nnlite as nl
 from nnlite import models, nn
-
-from torch_twins import torch_resnet18
 
 # torchvision's resnet18 state_dict: 122 entries; a few of them with their shapes
 RESNET18_SAMPLE = {
@@ -32,13 +32,25 @@ RESNET18_SAMPLE = {
 def test_resnet18_state_dict_keys_and_shapes():
     sd = models.resnet18().state_dict()
     assert len(sd) == 122
-    assert list(sd)[:6] == ["conv1.weight", "bn1.weight", "bn1.bias", "bn1.running_mean", "bn1.running_var",
-                            "bn1.num_batches_tracked"]
+    assert list(sd)[:6] == [
+        "conv1.weight",
+        "bn1.weight",
+        "bn1.bias",
+        "bn1.running_mean",
+        "bn1.running_var",
+        "bn1.num_batches_tracked",
+    ]
     assert list(sd)[-2:] == ["fc.weight", "fc.bias"]
     for key, shape in RESNET18_SAMPLE.items():
         assert tuple(sd[key].shape) == shape, key
-    assert sum(int(np.prod(v.shape)) for k, v in sd.items() if "running" not in k and "num_batches" not in k) \
-        == 11689512  # torchvision's resnet18 parameter count
+    assert (
+        sum(
+            int(np.prod(v.shape))
+            for k, v in sd.items()
+            if "running" not in k and "num_batches" not in k
+        )
+        == 11689512
+    )  # torchvision's resnet18 parameter count
 
 
 def test_resnet18_matches_torchvision_definition():
@@ -59,9 +71,13 @@ def test_resnet18_matches_torchvision_definition():
     yb.sum().backward()
     for (name, pa), pb in zip(ours.named_parameters(), theirs.parameters()):
         scale = np.abs(pb.grad.numpy()).max()
-        np.testing.assert_allclose(pa.grad.numpy(), pb.grad.numpy(), rtol=1e-6, atol=1e-9 * scale, err_msg=name)
+        np.testing.assert_allclose(
+            pa.grad.numpy(), pb.grad.numpy(), rtol=1e-6, atol=1e-9 * scale, err_msg=name
+        )
     for k in ("bn1.running_mean", "layer4.1.bn2.running_var"):
-        np.testing.assert_allclose(ours.state_dict()[k].numpy(), theirs.state_dict()[k].numpy(), rtol=1e-9)
+        np.testing.assert_allclose(
+            ours.state_dict()[k].numpy(), theirs.state_dict()[k].numpy(), rtol=1e-9
+        )
 
 
 def test_resnet18_initialisation_is_torchvisions():
@@ -78,18 +94,21 @@ def test_resnet18_initialisation_is_torchvisions():
 def _counting(monkeypatch, name):
     """Count calls of the numba kernel ``name`` (every convolution gradient goes through one)."""
     from nnlite.nn import kernels
+
     calls = []
     original = getattr(kernels, name)
 
     def counted(*args, **kwargs):
         calls.append(1)
         return original(*args, **kwargs)
+
     monkeypatch.setattr(kernels, name, counted)
     return calls
 
 
 def test_finetuning_recipe_of_the_autograd_tutorial(monkeypatch):
     from nnlite import optim
+
     grad_weight_calls = _counting(monkeypatch, "conv2d_backward_weight")
     grad_input_calls = _counting(monkeypatch, "conv2d_backward_input")
 
@@ -123,10 +142,14 @@ def test_finetuning_with_freeze_of_some_layers(monkeypatch):
     calls = _counting(monkeypatch, "conv2d_backward_weight")
     model = models.resnet18(num_classes=5).freeze("conv1", "bn1", "layer1", "layer2", "layer3")
     model(nl.randn(2, 3, 32, 32)).sum().backward()
-    trainable_convs = [n for n, m in model.named_modules() if isinstance(m, nn.Conv2d) and m.weight.requires_grad]
+    trainable_convs = [
+        n for n, m in model.named_modules() if isinstance(m, nn.Conv2d) and m.weight.requires_grad
+    ]
     assert all(n.startswith("layer4") for n in trainable_convs)
     assert len(calls) == len(trainable_convs) == 5
-    assert model.layer3[1].conv2.weight.grad is None and model.layer4[0].conv1.weight.grad is not None
+    assert (
+        model.layer3[1].conv2.weight.grad is None and model.layer4[0].conv1.weight.grad is not None
+    )
 
 
 def test_lenet_shapes_and_mnist_variant():
@@ -141,7 +164,9 @@ def test_lenet_shapes_and_mnist_variant():
 
 
 def test_lenet_repr_matches_cifar_tutorial():
-    assert repr(models.LeNet()) == """LeNet(
+    assert (
+        repr(models.LeNet())
+        == """LeNet(
   (conv1): Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1))
   (pool): MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
   (conv2): Conv2d(6, 16, kernel_size=(5, 5), stride=(1, 1))
@@ -149,6 +174,7 @@ def test_lenet_repr_matches_cifar_tutorial():
   (fc2): Linear(in_features=120, out_features=84, bias=True)
   (fc3): Linear(in_features=84, out_features=10, bias=True)
 )"""
+    )
 
 
 def test_mlp():
@@ -182,6 +208,7 @@ def test_registry_names_and_import_paths(tmp_path, monkeypatch):
 
         def forward(self, x):
             return self.fc(x)
+
     user.Tiny = Tiny
     user.not_a_model = lambda: 3
     monkeypatch.setitem(sys.modules, "user_nets_for_test", user)
@@ -195,13 +222,22 @@ def test_lenet_training_steps_stay_with_torch():
     """20 SGD-momentum steps of the CIFAR-10 LeNet from the same weights on the same batches."""
     torch = pytest.importorskip("torch")
     from nnlite import optim
+
     tnn, TF = torch.nn, torch.nn.functional
 
     class TorchLeNet(tnn.Module):
         def __init__(self):
             super().__init__()
-            self.conv1, self.pool, self.conv2 = tnn.Conv2d(3, 6, 5), tnn.MaxPool2d(2, 2), tnn.Conv2d(6, 16, 5)
-            self.fc1, self.fc2, self.fc3 = tnn.Linear(400, 120), tnn.Linear(120, 84), tnn.Linear(84, 10)
+            self.conv1, self.pool, self.conv2 = (
+                tnn.Conv2d(3, 6, 5),
+                tnn.MaxPool2d(2, 2),
+                tnn.Conv2d(6, 16, 5),
+            )
+            self.fc1, self.fc2, self.fc3 = (
+                tnn.Linear(400, 120),
+                tnn.Linear(120, 84),
+                tnn.Linear(84, 10),
+            )
 
         def forward(self, x):
             x = self.pool(TF.relu(self.conv1(x)))
@@ -209,7 +245,9 @@ def test_lenet_training_steps_stay_with_torch():
             return self.fc3(TF.relu(self.fc2(TF.relu(self.fc1(x)))))
 
     ours, theirs = models.LeNet(), TorchLeNet()
-    theirs.load_state_dict({k: torch.from_numpy(v.numpy().copy()) for k, v in ours.state_dict().items()})
+    theirs.load_state_dict(
+        {k: torch.from_numpy(v.numpy().copy()) for k, v in ours.state_dict().items()}
+    )
     opt_a = optim.SGD(ours.parameters(), lr=0.05, momentum=0.9)
     opt_b = torch.optim.SGD(theirs.parameters(), lr=0.05, momentum=0.9)
     rng = np.random.default_rng(0)
@@ -226,4 +264,6 @@ def test_lenet_training_steps_stay_with_torch():
         opt_a.step()
         opt_b.step()
     for (name, a), b in zip(ours.named_parameters(), theirs.parameters()):
-        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-3, atol=1e-5, err_msg=name)
+        np.testing.assert_allclose(
+            a.detach().numpy(), b.detach().numpy(), rtol=1e-3, atol=1e-5, err_msg=name
+        )

@@ -1,5 +1,6 @@
 """``weights=`` on the model builders: files in torchvision's layout (written by ``torch.save``, by
 safetensors, or by ``nl.save``) load into nnlite's ResNet, VGG and MobileNetV2 and give PyTorch's logits."""
+
 import numpy as np
 import pytest
 
@@ -70,14 +71,21 @@ def test_train_mode_batch_statistics_match(tmp_path, name):
     path = tmp_path / f"{name}.pth"
     torch.save(twin.state_dict(), path)
     model = build(weights=path)
-    for dropout_owner in (twin, model):  # dropout draws differ between frameworks; batch norm is the check
+    for dropout_owner in (
+        twin,
+        model,
+    ):  # dropout draws differ between frameworks; batch norm is the check
         for m in dropout_owner.modules():
             if type(m).__name__ == "Dropout":
                 m.p = 0.0
     x = np.random.default_rng(2).standard_normal((4, 3, size, size)).astype(np.float32)
     assert_logits_close(model.train()(nl.tensor(x)), twin.train()(torch.tensor(x)))
-    running = model.state_dict()["features.1.conv.2.running_mean" if name == "mobilenet_v2" else "bn1.running_mean"]
-    expected = twin.state_dict()["features.1.conv.2.running_mean" if name == "mobilenet_v2" else "bn1.running_mean"]
+    running = model.state_dict()[
+        "features.1.conv.2.running_mean" if name == "mobilenet_v2" else "bn1.running_mean"
+    ]
+    expected = twin.state_dict()[
+        "features.1.conv.2.running_mean" if name == "mobilenet_v2" else "bn1.running_mean"
+    ]
     np.testing.assert_allclose(running.numpy(), expected.numpy(), rtol=1e-4, atol=1e-5)
 
 
@@ -142,5 +150,9 @@ def test_relu6_matches_pytorch_including_the_edges():
     ty.sum().backward()
     np.testing.assert_array_equal(y.detach().numpy(), ty.detach().numpy())
     np.testing.assert_array_equal(x.grad.numpy(), t.grad.numpy())
-    assert repr(nl.nn.ReLU6(inplace=True)) == repr(torch.nn.ReLU6(inplace=True)) == "ReLU6(inplace=True)"
+    assert (
+        repr(nl.nn.ReLU6(inplace=True))
+        == repr(torch.nn.ReLU6(inplace=True))
+        == "ReLU6(inplace=True)"
+    )
     assert repr(nl.nn.ReLU6()) == "ReLU6()"

@@ -45,8 +45,10 @@ def torch_resnet18(num_classes=1000):
         def _make_layer(self, planes, blocks, stride=1):
             downsample = None
             if stride != 1 or self.inplanes != planes:
-                downsample = tnn.Sequential(tnn.Conv2d(self.inplanes, planes, 1, stride=stride, bias=False),
-                                            tnn.BatchNorm2d(planes))
+                downsample = tnn.Sequential(
+                    tnn.Conv2d(self.inplanes, planes, 1, stride=stride, bias=False),
+                    tnn.BatchNorm2d(planes),
+                )
             layers = [BasicBlock(self.inplanes, planes, stride, downsample)]
             self.inplanes = planes
             layers += [BasicBlock(planes, planes) for _ in range(1, blocks)]
@@ -54,6 +56,7 @@ def torch_resnet18(num_classes=1000):
 
         def forward(self, x):
             import torch
+
             x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
             x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
             return self.fc(torch.flatten(self.avgpool(x), 1))
@@ -78,9 +81,15 @@ def torch_vgg11(num_classes=1000):
                     channels = width
             self.features = tnn.Sequential(*layers)
             self.avgpool = tnn.AdaptiveAvgPool2d((7, 7))
-            self.classifier = tnn.Sequential(tnn.Linear(512 * 49, 4096), tnn.ReLU(True), tnn.Dropout(),
-                                             tnn.Linear(4096, 4096), tnn.ReLU(True), tnn.Dropout(),
-                                             tnn.Linear(4096, num_classes))
+            self.classifier = tnn.Sequential(
+                tnn.Linear(512 * 49, 4096),
+                tnn.ReLU(True),
+                tnn.Dropout(),
+                tnn.Linear(4096, 4096),
+                tnn.ReLU(True),
+                tnn.Dropout(),
+                tnn.Linear(4096, num_classes),
+            )
 
         def forward(self, x):
             return self.classifier(torch.flatten(self.avgpool(self.features(x)), 1))
@@ -94,8 +103,11 @@ def torch_mobilenet_v2(num_classes=1000):
     import torch.nn as tnn
 
     def conv_bn_relu6(inp, oup, kernel=3, stride=1, groups=1):
-        return tnn.Sequential(tnn.Conv2d(inp, oup, kernel, stride, (kernel - 1) // 2, groups=groups, bias=False),
-                              tnn.BatchNorm2d(oup), tnn.ReLU6(inplace=True))
+        return tnn.Sequential(
+            tnn.Conv2d(inp, oup, kernel, stride, (kernel - 1) // 2, groups=groups, bias=False),
+            tnn.BatchNorm2d(oup),
+            tnn.ReLU6(inplace=True),
+        )
 
     class InvertedResidual(tnn.Module):
         def __init__(self, inp, oup, stride, expand):
@@ -103,8 +115,11 @@ def torch_mobilenet_v2(num_classes=1000):
             hidden = int(round(inp * expand))
             self.use_res = stride == 1 and inp == oup
             layers = [conv_bn_relu6(inp, hidden, 1)] if expand != 1 else []
-            layers += [conv_bn_relu6(hidden, hidden, 3, stride, hidden), tnn.Conv2d(hidden, oup, 1, bias=False),
-                       tnn.BatchNorm2d(oup)]
+            layers += [
+                conv_bn_relu6(hidden, hidden, 3, stride, hidden),
+                tnn.Conv2d(hidden, oup, 1, bias=False),
+                tnn.BatchNorm2d(oup),
+            ]
             self.conv = tnn.Sequential(*layers)
 
         def forward(self, x):
@@ -114,8 +129,15 @@ def torch_mobilenet_v2(num_classes=1000):
         def __init__(self):
             super().__init__()
             features, channels = [conv_bn_relu6(3, 32, 3, 2)], 32
-            for t, c, n, s in ((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
-                               (6, 160, 3, 2), (6, 320, 1, 1)):
+            for t, c, n, s in (
+                (1, 16, 1, 1),
+                (6, 24, 2, 2),
+                (6, 32, 3, 2),
+                (6, 64, 4, 2),
+                (6, 96, 3, 1),
+                (6, 160, 3, 2),
+                (6, 320, 1, 1),
+            ):
                 for i in range(n):
                     features.append(InvertedResidual(channels, c, s if i == 0 else 1, t))
                     channels = c

@@ -1,5 +1,6 @@
 """The Hogwild pattern of pytorch/examples' mnist_hogwild, in its idioms: a model in shared memory,
 two "spawn" processes training it at once, then a test in the parent on MNIST-format files."""
+
 import os
 import subprocess
 import sys
@@ -13,7 +14,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(nl.__file__)))
 
 
 def write_idx(path, array):
-    header = bytes([0, 0, 0x08, array.ndim]) + b"".join(int(n).to_bytes(4, "big") for n in array.shape)
+    header = bytes([0, 0, 0x08, array.ndim]) + b"".join(
+        int(n).to_bytes(4, "big") for n in array.shape
+    )
     with open(path, "wb") as f:
         f.write(header + array.astype(np.uint8).tobytes())
 
@@ -27,12 +30,12 @@ def make_mnist(root, n_train=256, n_test=128, seed=0):
         labels = rng.integers(0, 10, n).astype(np.uint8)
         images = rng.integers(0, 40, (n, 28, 28)).astype(np.uint8)
         for i, label in enumerate(labels):
-            images[i, 2 + 2 * label:4 + 2 * label, 4:24] = 255
+            images[i, 2 + 2 * label : 4 + 2 * label, 4:24] = 255
         write_idx(os.path.join(raw, f"{prefix}-images-idx3-ubyte"), images)
         write_idx(os.path.join(raw, f"{prefix}-labels-idx1-ubyte"), labels)
 
 
-SCRIPT = '''
+SCRIPT = """
 import argparse
 import os
 import sys
@@ -121,13 +124,15 @@ if __name__ == "__main__":
     moved = max(float((p - b).abs().max()) for p, b in zip(model.parameters(), before))
     print("parent sees the workers' updates", moved > 0, flush=True)
     test(model, dataset2, kwargs)
-'''
+"""
 
 
 def test_hogwild_two_spawned_processes_train_one_shared_model(tmp_path):
     make_mnist(tmp_path / "data")
     (tmp_path / "main.py").write_text(textwrap.dedent(SCRIPT.format(repo=REPO)))
-    proc = subprocess.run([sys.executable, "main.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "main.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert "shared True" in lines and "exit codes [0, 0]" in lines, proc.stdout
@@ -135,5 +140,9 @@ def test_hogwild_two_spawned_processes_train_one_shared_model(tmp_path):
     steps = [line for line in lines if "Train Epoch" in line]
     assert len({line.split("\t")[0] for line in steps}) == 2  # two training processes
     assert len(steps) == 2 * 2 * 4  # 2 processes x 2 epochs x 4 batches
-    tests = [float(line.split("Average loss: ")[1].split(",")[0]) for line in lines if line.startswith("Test set")]
+    tests = [
+        float(line.split("Average loss: ")[1].split(",")[0])
+        for line in lines
+        if line.startswith("Test set")
+    ]
     assert len(tests) == 2 and tests[1] < 0.8 * tests[0], proc.stdout  # the shared model learned

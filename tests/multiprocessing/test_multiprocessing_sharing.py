@@ -1,5 +1,6 @@
 """nnlite.multiprocessing: torch.multiprocessing's surface, tensors in shared memory across fork,
 spawn and queues, Module.share_memory, and spawn()'s error reporting."""
+
 import copy
 import multiprocessing as std_mp
 import os
@@ -50,9 +51,24 @@ def exit_code(rank):
 
 
 def test_the_surface_is_pythons_multiprocessing():
-    for name in ("Process", "Queue", "SimpleQueue", "Pipe", "Pool", "Event", "Lock", "Value", "Array",
-                 "get_context", "set_start_method", "get_start_method", "get_all_start_methods", "cpu_count",
-                 "current_process", "active_children"):
+    for name in (
+        "Process",
+        "Queue",
+        "SimpleQueue",
+        "Pipe",
+        "Pool",
+        "Event",
+        "Lock",
+        "Value",
+        "Array",
+        "get_context",
+        "set_start_method",
+        "get_start_method",
+        "get_all_start_methods",
+        "cpu_count",
+        "current_process",
+        "active_children",
+    ):
         assert getattr(mp, name) is getattr(std_mp, name), name
     assert mp.get_all_sharing_strategies() == {"file_descriptor"}
     assert mp.get_sharing_strategy() == "file_descriptor"
@@ -119,7 +135,11 @@ def test_module_share_memory_hogwild_step():
     p.join(120)
     assert p.exitcode == 0
     assert model[1].weight is weight and not np.allclose(weight.detach().numpy(), before.numpy())
-    assert model[0].running_mean.tolist() != [0.0, 0.0, 0.0]  # a shared buffer, updated by the child
+    assert model[0].running_mean.tolist() != [
+        0.0,
+        0.0,
+        0.0,
+    ]  # a shared buffer, updated by the child
     # the gradient of a shared parameter is shared too once it exists
     model(nl.arange(6.0).reshape(2, 3)).sum().backward()
     model.share_memory()
@@ -145,10 +165,13 @@ def test_spawn_reports_the_exception_of_a_rank():
     assert "ValueError: rank 1 failed on purpose" in msg and info.value.error_index == 1
 
 
-@pytest.mark.parametrize("fn, message", [
-    (die, "process 0 terminated with signal SIGKILL"),
-    (exit_code, "process 0 terminated with exit code 3"),
-])
+@pytest.mark.parametrize(
+    "fn, message",
+    [
+        (die, "process 0 terminated with signal SIGKILL"),
+        (exit_code, "process 0 terminated with exit code 3"),
+    ],
+)
 def test_spawn_reports_a_rank_that_died(fn, message):
     with pytest.raises(mp.ProcessExitedException, match=message) as info:
         mp.spawn(fn, nprocs=1, start_method="fork")

@@ -1,4 +1,5 @@
 """Activations beyond the op table: values at the kink and in-place forms."""
+
 import numpy as np
 import pytest
 
@@ -25,7 +26,10 @@ def test_leaky_relu_default_slope_and_in_place():
 
 
 def test_leaky_relu_in_place_on_a_leaf_that_requires_grad_raises():
-    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation"):
+    with pytest.raises(
+        RuntimeError,
+        match="a leaf Variable that requires grad is being used in an in-place operation",
+    ):
         F.leaky_relu(nl.ones(2, requires_grad=True), inplace=True)
 
 
@@ -49,5 +53,7 @@ def test_gelu_float32_matches_pytorch_over_a_wide_range(approximate):
     (out_ours * nl.tensor(x)).sum().backward()
     (out_theirs * torch.tensor(x)).sum().backward()
     assert out_ours.dtype == nl.float32
-    np.testing.assert_allclose(out_ours.detach().numpy(), out_theirs.detach().numpy(), rtol=1e-6, atol=2e-6)
+    np.testing.assert_allclose(
+        out_ours.detach().numpy(), out_theirs.detach().numpy(), rtol=1e-6, atol=2e-6
+    )
     np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-6, atol=2e-5)

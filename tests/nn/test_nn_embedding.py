@@ -1,4 +1,5 @@
 """``nn.Embedding`` and ``F.embedding`` against PyTorch: padding rows, max_norm, from_pretrained."""
+
 import numpy as np
 import pytest
 
@@ -15,8 +16,16 @@ def twins(**kwargs):
     return ours, theirs
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"padding_idx": 1}, {"padding_idx": -1}, {"max_norm": 1.0},
-                                    {"max_norm": 0.5, "norm_type": 1.0}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"padding_idx": 1},
+        {"padding_idx": -1},
+        {"max_norm": 1.0},
+        {"max_norm": 0.5, "norm_type": 1.0},
+    ],
+)
 def test_lookup_gradient_and_renormalisation(kwargs):
     ours, theirs = twins(**kwargs)
     assert repr(ours) == repr(theirs)
@@ -26,8 +35,12 @@ def test_lookup_gradient_and_renormalisation(kwargs):
     grad = np.random.default_rng(0).standard_normal(out.shape).astype(np.float32)
     out.backward(nl.tensor(grad))
     ref.backward(torch.tensor(grad))
-    np.testing.assert_allclose(ours.weight.grad.numpy(), theirs.weight.grad.numpy(), rtol=1e-6, atol=1e-7)
-    np.testing.assert_allclose(ours.weight.detach().numpy(), theirs.weight.detach().numpy(), rtol=1e-6)
+    np.testing.assert_allclose(
+        ours.weight.grad.numpy(), theirs.weight.grad.numpy(), rtol=1e-6, atol=1e-7
+    )
+    np.testing.assert_allclose(
+        ours.weight.detach().numpy(), theirs.weight.detach().numpy(), rtol=1e-6
+    )
 
 
 def test_padding_row_starts_at_zero():
@@ -44,11 +57,14 @@ def test_from_pretrained_shares_memory_and_freezes():
     assert repr(emb) == "Embedding(2, 2)"
 
 
-@pytest.mark.parametrize("call", [
-    lambda lib: lib.nn.Embedding(3, 2)(lib.tensor([3])),
-    lambda lib: lib.nn.Embedding(3, 2)(lib.tensor([0.5])),
-    lambda lib: lib.nn.Embedding(3, 2, padding_idx=5),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.nn.Embedding(3, 2)(lib.tensor([3])),
+        lambda lib: lib.nn.Embedding(3, 2)(lib.tensor([0.5])),
+        lambda lib: lib.nn.Embedding(3, 2, padding_idx=5),
+    ],
+)
 def test_errors_as_pytorch(call):
     with pytest.raises(Exception) as theirs:
         call(torch)

@@ -1,5 +1,6 @@
 """nn.init: PyTorch's gains, fans and bounds; in place, outside the graph, reproducible with
 ``nl.manual_seed``; and the default initialisation of the layers."""
+
 import math
 
 import numpy as np
@@ -10,8 +11,20 @@ from nnlite import nn
 from nnlite.nn import init
 
 
-@pytest.mark.parametrize("args", [("linear",), ("conv2d",), ("sigmoid",), ("tanh",), ("relu",),
-                                  ("leaky_relu",), ("leaky_relu", 0.2), ("leaky_relu", math.sqrt(5)), ("selu",)])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("linear",),
+        ("conv2d",),
+        ("sigmoid",),
+        ("tanh",),
+        ("relu",),
+        ("leaky_relu",),
+        ("leaky_relu", 0.2),
+        ("leaky_relu", math.sqrt(5)),
+        ("selu",),
+    ],
+)
 def test_calculate_gain_matches_torch(args):
     torch = pytest.importorskip("torch")
     assert init.calculate_gain(*args) == pytest.approx(torch.nn.init.calculate_gain(*args))
@@ -28,15 +41,18 @@ def _std(t):
     return float(t.detach().numpy().std())
 
 
-@pytest.mark.parametrize("fn,kwargs,expected_std", [
-    (init.kaiming_uniform_, dict(a=math.sqrt(5)), 1 / math.sqrt(400) / math.sqrt(3)),
-    (init.kaiming_uniform_, dict(nonlinearity="relu"), math.sqrt(2 / 400)),
-    (init.kaiming_normal_, dict(mode="fan_out", nonlinearity="relu"), math.sqrt(2 / 300)),
-    (init.xavier_uniform_, dict(), math.sqrt(2 / 700)),
-    (init.xavier_normal_, dict(gain=2.0), 2 * math.sqrt(2 / 700)),
-    (init.normal_, dict(std=0.02), 0.02),
-    (init.uniform_, dict(a=-1, b=1), 1 / math.sqrt(3)),
-])
+@pytest.mark.parametrize(
+    "fn,kwargs,expected_std",
+    [
+        (init.kaiming_uniform_, dict(a=math.sqrt(5)), 1 / math.sqrt(400) / math.sqrt(3)),
+        (init.kaiming_uniform_, dict(nonlinearity="relu"), math.sqrt(2 / 400)),
+        (init.kaiming_normal_, dict(mode="fan_out", nonlinearity="relu"), math.sqrt(2 / 300)),
+        (init.xavier_uniform_, dict(), math.sqrt(2 / 700)),
+        (init.xavier_normal_, dict(gain=2.0), 2 * math.sqrt(2 / 700)),
+        (init.normal_, dict(std=0.02), 0.02),
+        (init.uniform_, dict(a=-1, b=1), 1 / math.sqrt(3)),
+    ],
+)
 def test_initialisers_have_the_right_spread(fn, kwargs, expected_std):
     w = nn.Parameter(nl.empty(300, 400))
     out = fn(w, **kwargs)
@@ -81,11 +97,14 @@ def test_in_place_init_bumps_version_and_records_nothing():
         (y * w).sum().backward()
 
 
-@pytest.mark.parametrize("make,bound_of", [
-    (lambda: nn.Linear(400, 120), lambda m: 1 / math.sqrt(400)),
-    (lambda: nn.Conv2d(6, 16, 5), lambda m: 1 / math.sqrt(6 * 25)),
-    (lambda: nn.Conv2d(4, 8, 3, groups=2), lambda m: 1 / math.sqrt(2 * 9)),
-])
+@pytest.mark.parametrize(
+    "make,bound_of",
+    [
+        (lambda: nn.Linear(400, 120), lambda m: 1 / math.sqrt(400)),
+        (lambda: nn.Conv2d(6, 16, 5), lambda m: 1 / math.sqrt(6 * 25)),
+        (lambda: nn.Conv2d(4, 8, 3, groups=2), lambda m: 1 / math.sqrt(2 * 9)),
+    ],
+)
 def test_default_layer_initialisation_is_pytorchs(make, bound_of):
     m = make()
     bound = bound_of(m)

@@ -1,6 +1,7 @@
 """Every layer and loss against its PyTorch twin: the same weights (copied through ``state_dict``),
 the same float32 inputs; outputs, input gradients, parameter gradients, buffers and ``repr`` agree
 (within float32 rounding)."""
+
 import numpy as np
 import pytest
 
@@ -15,7 +16,9 @@ RTOL, ATOL = 2e-4, 2e-5
 
 def copy_weights(src, dst):
     """Load ``src``'s (nnlite) state into ``dst`` (PyTorch)."""
-    dst.load_state_dict({k: torch.from_numpy(v.numpy().copy()) for k, v in src.state_dict().items()})
+    dst.load_state_dict(
+        {k: torch.from_numpy(v.numpy().copy()) for k, v in src.state_dict().items()}
+    )
 
 
 def make(shape, kind="randn", seed=0, classes=None):
@@ -43,11 +46,19 @@ LAYERS = [
     ("linear", lambda m: m.Linear(4, 3), (2, 4)),
     ("linear_nobias_3d", lambda m: m.Linear(4, 3, bias=False), (2, 5, 4)),
     ("conv2d", lambda m: m.Conv2d(3, 4, 3), (2, 3, 6, 6)),
-    ("conv2d_strided_groups", lambda m: m.Conv2d(2, 4, 3, stride=2, padding=1, groups=2, bias=False), (2, 2, 7, 6)),
+    (
+        "conv2d_strided_groups",
+        lambda m: m.Conv2d(2, 4, 3, stride=2, padding=1, groups=2, bias=False),
+        (2, 2, 7, 6),
+    ),
     ("conv2d_same", lambda m: m.Conv2d(2, 3, (2, 3), padding="same"), (1, 2, 5, 5)),
     ("conv2d_valid_1x1", lambda m: m.Conv2d(3, 2, 1, padding="valid"), (2, 3, 4, 4)),
     ("conv2d_dilated", lambda m: m.Conv2d(2, 4, 3, dilation=2, padding=2), (1, 2, 7, 7)),
-    ("conv2d_tuple_args", lambda m: m.Conv2d(2, 2, (3, 1), stride=(2, 1), padding=(1, 0)), (1, 2, 6, 5)),
+    (
+        "conv2d_tuple_args",
+        lambda m: m.Conv2d(2, 2, (3, 1), stride=(2, 1), padding=(1, 0)),
+        (1, 2, 6, 5),
+    ),
     ("conv2d_unbatched", lambda m: m.Conv2d(2, 3, 3), (2, 5, 5)),
     ("maxpool", lambda m: m.MaxPool2d(2), (2, 3, 6, 6)),
     ("maxpool_k3s2p1", lambda m: m.MaxPool2d(3, 2, 1), (1, 2, 7, 7)),
@@ -87,8 +98,11 @@ LAYERS = [
     ("groupnorm", lambda m: m.GroupNorm(2, 4), (2, 4, 3, 3)),
     ("groupnorm_noaffine", lambda m: m.GroupNorm(4, 4, affine=False), (2, 4, 5)),
     ("instancenorm2d", lambda m: m.InstanceNorm2d(3), (2, 3, 4, 4)),
-    ("instancenorm2d_affine_tracked", lambda m: m.InstanceNorm2d(3, affine=True, track_running_stats=True),
-     (2, 3, 4, 4)),
+    (
+        "instancenorm2d_affine_tracked",
+        lambda m: m.InstanceNorm2d(3, affine=True, track_running_stats=True),
+        (2, 3, 4, 4),
+    ),
     ("instancenorm1d_unbatched", lambda m: m.InstanceNorm1d(3, affine=True), (3, 6)),
     ("dropout2d_p0", lambda m: m.Dropout2d(0.0), (2, 3, 4, 4)),
     ("dropout1d_p0", lambda m: m.Dropout1d(0.0), (2, 3, 4)),
@@ -99,21 +113,54 @@ LAYERS = [
     ("constantpad2d", lambda m: m.ConstantPad2d(1, 2.5), (2, 2, 3, 3)),
     ("reflectionpad2d", lambda m: m.ReflectionPad2d(2), (2, 2, 3, 4)),
     ("replicationpad1d", lambda m: m.ReplicationPad1d((3, 1)), (2, 2, 3)),
-    ("conv2d_reflect", lambda m: m.Conv2d(2, 3, 3, padding=1, padding_mode="reflect"), (2, 2, 5, 5)),
-    ("conv2d_circular_same", lambda m: m.Conv2d(2, 3, (2, 3), padding="same", padding_mode="circular"), (1, 2, 4, 5)),
-    ("conv2d_replicate", lambda m: m.Conv2d(2, 2, 3, stride=2, padding=(2, 1), padding_mode="replicate"), (1, 2, 6, 5)),
+    (
+        "conv2d_reflect",
+        lambda m: m.Conv2d(2, 3, 3, padding=1, padding_mode="reflect"),
+        (2, 2, 5, 5),
+    ),
+    (
+        "conv2d_circular_same",
+        lambda m: m.Conv2d(2, 3, (2, 3), padding="same", padding_mode="circular"),
+        (1, 2, 4, 5),
+    ),
+    (
+        "conv2d_replicate",
+        lambda m: m.Conv2d(2, 2, 3, stride=2, padding=(2, 1), padding_mode="replicate"),
+        (1, 2, 6, 5),
+    ),
     ("upsample_nearest", lambda m: m.Upsample(scale_factor=2), (2, 2, 3, 3)),
-    ("upsample_bilinear", lambda m: m.Upsample(size=(5, 4), mode="bilinear", align_corners=False), (1, 2, 3, 3)),
+    (
+        "upsample_bilinear",
+        lambda m: m.Upsample(size=(5, 4), mode="bilinear", align_corners=False),
+        (1, 2, 3, 3),
+    ),
     ("upsample_bilinear_2d", lambda m: m.UpsamplingBilinear2d(scale_factor=2), (1, 2, 3, 3)),
     ("adaptive_maxpool", lambda m: m.AdaptiveMaxPool2d((3, 2)), (2, 2, 7, 5)),
     ("conv1d", lambda m: m.Conv1d(3, 4, 3, stride=2, padding=1), (2, 3, 9)),
-    ("conv1d_same_reflect", lambda m: m.Conv1d(2, 2, 4, padding="same", padding_mode="reflect", bias=False), (2, 2, 6)),
+    (
+        "conv1d_same_reflect",
+        lambda m: m.Conv1d(2, 2, 4, padding="same", padding_mode="reflect", bias=False),
+        (2, 2, 6),
+    ),
     ("conv1d_groups_dilated_unbatched", lambda m: m.Conv1d(4, 2, 2, dilation=2, groups=2), (4, 7)),
     ("conv_transpose2d", lambda m: m.ConvTranspose2d(3, 2, 3), (2, 3, 4, 4)),
-    ("conv_transpose2d_dcgan", lambda m: m.ConvTranspose2d(4, 2, 4, stride=2, padding=1, bias=False), (2, 4, 3, 3)),
-    ("conv_transpose2d_outpad_groups", lambda m: m.ConvTranspose2d(4, 6, (3, 2), stride=(2, 3), padding=(1, 0),
-                                                                    output_padding=(1, 2), groups=2), (1, 4, 3, 4)),
-    ("conv_transpose2d_dilated_unbatched", lambda m: m.ConvTranspose2d(2, 3, 3, dilation=2), (2, 3, 3)),
+    (
+        "conv_transpose2d_dcgan",
+        lambda m: m.ConvTranspose2d(4, 2, 4, stride=2, padding=1, bias=False),
+        (2, 4, 3, 3),
+    ),
+    (
+        "conv_transpose2d_outpad_groups",
+        lambda m: m.ConvTranspose2d(
+            4, 6, (3, 2), stride=(2, 3), padding=(1, 0), output_padding=(1, 2), groups=2
+        ),
+        (1, 4, 3, 4),
+    ),
+    (
+        "conv_transpose2d_dilated_unbatched",
+        lambda m: m.ConvTranspose2d(2, 3, 3, dilation=2),
+        (2, 3, 3),
+    ),
     ("sigmoid", lambda m: m.Sigmoid(), (3, 4)),
     ("tanh", lambda m: m.Tanh(), (3, 4)),
     ("softmax", lambda m: m.Softmax(dim=1), (3, 4)),
@@ -121,9 +168,20 @@ LAYERS = [
     ("flatten", lambda m: m.Flatten(), (2, 3, 2, 2)),
     ("flatten_0_1", lambda m: m.Flatten(0, 1), (2, 3, 2)),
     ("identity", lambda m: m.Identity(), (2, 3)),
-    ("sequential", lambda m: m.Sequential(m.Conv2d(2, 3, 3, padding=1), m.BatchNorm2d(3), m.ReLU(),
-                                          m.MaxPool2d(2), m.Flatten(), m.Linear(12, 5), m.Tanh(), m.Linear(5, 2)),
-     (3, 2, 4, 4)),
+    (
+        "sequential",
+        lambda m: m.Sequential(
+            m.Conv2d(2, 3, 3, padding=1),
+            m.BatchNorm2d(3),
+            m.ReLU(),
+            m.MaxPool2d(2),
+            m.Flatten(),
+            m.Linear(12, 5),
+            m.Tanh(),
+            m.Linear(5, 2),
+        ),
+        (3, 2, 4, 4),
+    ),
 ]
 
 
@@ -190,7 +248,12 @@ LOSSES = [
     ("l1", lambda m: m.L1Loss(), (3, 4), "randn"),
     ("l1_sum", lambda m: m.L1Loss(reduction="sum"), (3, 4), "randn"),
     ("nll", lambda m: m.NLLLoss(), (5, 4), "index"),
-    ("nll_weight_ignore", lambda m: m.NLLLoss(weight=_weight(m, 4), ignore_index=2), (6, 4), "index"),
+    (
+        "nll_weight_ignore",
+        lambda m: m.NLLLoss(weight=_weight(m, 4), ignore_index=2),
+        (6, 4),
+        "index",
+    ),
     ("nll_none", lambda m: m.NLLLoss(reduction="none"), (5, 4), "index"),
     ("ce", lambda m: m.CrossEntropyLoss(), (5, 4), "index"),
     ("ce_sum", lambda m: m.CrossEntropyLoss(reduction="sum"), (5, 4), "index"),
@@ -198,20 +261,50 @@ LOSSES = [
     ("ce_weight", lambda m: m.CrossEntropyLoss(weight=_weight(m, 4)), (6, 4), "index"),
     ("ce_ignore", lambda m: m.CrossEntropyLoss(ignore_index=1), (8, 4), "index"),
     ("ce_smoothing", lambda m: m.CrossEntropyLoss(label_smoothing=0.1), (5, 4), "index"),
-    ("ce_all_options", lambda m: m.CrossEntropyLoss(weight=_weight(m, 4), ignore_index=0, label_smoothing=0.25),
-     (8, 4), "index"),
-    ("ce_all_options_sum", lambda m: m.CrossEntropyLoss(weight=_weight(m, 4), ignore_index=3, label_smoothing=0.25,
-                                                        reduction="sum"), (8, 4), "index"),
-    ("ce_all_options_none", lambda m: m.CrossEntropyLoss(weight=_weight(m, 4), ignore_index=3,
-                                                         label_smoothing=0.25, reduction="none"), (8, 4), "index"),
+    (
+        "ce_all_options",
+        lambda m: m.CrossEntropyLoss(weight=_weight(m, 4), ignore_index=0, label_smoothing=0.25),
+        (8, 4),
+        "index",
+    ),
+    (
+        "ce_all_options_sum",
+        lambda m: m.CrossEntropyLoss(
+            weight=_weight(m, 4), ignore_index=3, label_smoothing=0.25, reduction="sum"
+        ),
+        (8, 4),
+        "index",
+    ),
+    (
+        "ce_all_options_none",
+        lambda m: m.CrossEntropyLoss(
+            weight=_weight(m, 4), ignore_index=3, label_smoothing=0.25, reduction="none"
+        ),
+        (8, 4),
+        "index",
+    ),
     ("ce_spatial", lambda m: m.CrossEntropyLoss(label_smoothing=0.1), (2, 4, 3, 3), "index"),
     ("ce_probs", lambda m: m.CrossEntropyLoss(), (5, 4), "probs"),
-    ("ce_probs_options", lambda m: m.CrossEntropyLoss(weight=_weight(m, 4), label_smoothing=0.2), (5, 4), "probs"),
+    (
+        "ce_probs_options",
+        lambda m: m.CrossEntropyLoss(weight=_weight(m, 4), label_smoothing=0.2),
+        (5, 4),
+        "probs",
+    ),
     ("ce_probs_none", lambda m: m.CrossEntropyLoss(reduction="none"), (5, 4), "probs"),
     ("bce_logits", lambda m: m.BCEWithLogitsLoss(), (3, 4), "unit"),
-    ("bce_logits_pos_weight", lambda m: m.BCEWithLogitsLoss(pos_weight=_weight(m, 4)), (3, 4), "unit"),
-    ("bce_logits_weight_none", lambda m: m.BCEWithLogitsLoss(weight=_weight(m, 4), reduction="none"), (3, 4),
-     "unit"),
+    (
+        "bce_logits_pos_weight",
+        lambda m: m.BCEWithLogitsLoss(pos_weight=_weight(m, 4)),
+        (3, 4),
+        "unit",
+    ),
+    (
+        "bce_logits_weight_none",
+        lambda m: m.BCEWithLogitsLoss(weight=_weight(m, 4), reduction="none"),
+        (3, 4),
+        "unit",
+    ),
     ("bce_logits_sum", lambda m: m.BCEWithLogitsLoss(reduction="sum"), (3, 4), "unit"),
 ]
 
@@ -267,14 +360,29 @@ def test_cross_entropy_is_stable_for_huge_logits():
     big = nl.tensor([[-1e4, 1e4]], requires_grad=True)
     loss = nn.BCEWithLogitsLoss()(big, nl.tensor([[1.0, 0.0]]))
     assert np.isfinite(loss.item())
-    close(loss, tnn.BCEWithLogitsLoss()(torch.tensor([[-1e4, 1e4]]), torch.tensor([[1.0, 0.0]])), "bce")
+    close(
+        loss,
+        tnn.BCEWithLogitsLoss()(torch.tensor([[-1e4, 1e4]]), torch.tensor([[1.0, 0.0]])),
+        "bce",
+    )
 
 
 def test_gradient_penalty_double_backward_matches_torch():
     """A gradient penalty (grad of a grad norm) through conv, batch norm, pooling and linear layers."""
+
     def build(m):
-        return m.Sequential(m.Conv2d(2, 3, 3, padding=1), m.BatchNorm2d(3), m.Tanh(), m.MaxPool2d(2),
-                            m.Conv2d(3, 2, 2), m.Sigmoid(), m.AvgPool2d(1), m.Flatten(), m.Linear(8, 3))
+        return m.Sequential(
+            m.Conv2d(2, 3, 3, padding=1),
+            m.BatchNorm2d(3),
+            m.Tanh(),
+            m.MaxPool2d(2),
+            m.Conv2d(3, 2, 2),
+            m.Sigmoid(),
+            m.AvgPool2d(1),
+            m.Flatten(),
+            m.Linear(8, 3),
+        )
+
     nl.manual_seed(0)
     ours, theirs = build(nn), build(tnn)
     copy_weights(ours, theirs)
@@ -294,4 +402,6 @@ def test_gradient_penalty_double_backward_matches_torch():
     pb.backward()
     np.testing.assert_allclose(xa.grad.numpy(), xb.grad.numpy(), rtol=1e-7, atol=1e-12)
     for (name, a), b in zip(ours.named_parameters(), theirs.parameters()):
-        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-7, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(
+            a.grad.numpy(), b.grad.numpy(), rtol=1e-7, atol=1e-12, err_msg=name
+        )

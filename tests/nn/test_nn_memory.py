@@ -1,5 +1,6 @@
 """Training steps do not leak: the graph of a step is gone once its loss is dropped, without help
 from the cycle collector, and thousands of steps leave the number of live graph nodes unchanged."""
+
 import gc
 import weakref
 

@@ -1,6 +1,7 @@
 """Module behaviour: registration, iteration, state_dict / load_state_dict (PyTorch's key order and
 error messages), train/eval, zero_grad, freeze/unfreeze, apply, to(), hooks, containers, repr, and
 the errors layers raise for wrong input."""
+
 import copy
 from collections import OrderedDict
 
@@ -8,8 +9,8 @@ import numpy as np
 import pytest
 
 import nnlite as nl
-from nnlite import nn
 import nnlite.nn.functional as F
+from nnlite import nn
 from nnlite.nn import Parameter
 
 
@@ -67,16 +68,35 @@ def torch_model(torch):
 
 # ------------------------------------------------------------------------------------ registration
 
+
 def test_registration_order_and_names():
     m = Model()
     assert [n for n, _ in m.named_parameters()] == [
-        "head_bias", "block.alpha", "block.conv.weight", "block.conv.bias", "block.bn.weight", "block.bn.bias",
-        "fc.weight", "fc.bias"]
+        "head_bias",
+        "block.alpha",
+        "block.conv.weight",
+        "block.conv.bias",
+        "block.bn.weight",
+        "block.bn.bias",
+        "fc.weight",
+        "fc.bias",
+    ]
     assert [n for n, _ in m.named_buffers()] == [
-        "block.scale", "block.scratch", "block.bn.running_mean", "block.bn.running_var",
-        "block.bn.num_batches_tracked"]
+        "block.scale",
+        "block.scratch",
+        "block.bn.running_mean",
+        "block.bn.running_var",
+        "block.bn.num_batches_tracked",
+    ]
     assert [n for n, _ in m.named_children()] == ["block", "pool", "fc"]
-    assert [n for n, _ in m.named_modules()] == ["", "block", "block.conv", "block.bn", "pool", "fc"]
+    assert [n for n, _ in m.named_modules()] == [
+        "",
+        "block",
+        "block.conv",
+        "block.bn",
+        "pool",
+        "fc",
+    ]
     assert [n for n, _ in m.named_parameters(prefix="model", recurse=False)] == ["model.head_bias"]
     assert len(list(m.parameters(recurse=False))) == 1
     assert all(isinstance(p, Parameter) for p in m.parameters())
@@ -129,12 +149,18 @@ def test_attribute_routing_and_deletion():
 
 
 SETATTR_ERRORS = [
-    ("param_as_tensor", lambda lib, m: m.register_parameter("w", None) or setattr(m, "w", lib.ones(2))),
+    (
+        "param_as_tensor",
+        lambda lib, m: m.register_parameter("w", None) or setattr(m, "w", lib.ones(2)),
+    ),
     ("module_slot_as_int", lambda lib, m: m.add_module("c", None) or setattr(m, "c", 3)),
     ("buffer_as_list", lambda lib, m: m.register_buffer("b", lib.ones(1)) or setattr(m, "b", [1])),
     ("dotted_buffer", lambda lib, m: m.register_buffer("a.b", lib.ones(1))),
     ("empty_buffer", lambda lib, m: m.register_buffer("", lib.ones(1))),
-    ("existing_attr_buffer", lambda lib, m: setattr(m, "x", 1) or m.register_buffer("x", lib.ones(1))),
+    (
+        "existing_attr_buffer",
+        lambda lib, m: setattr(m, "x", 1) or m.register_buffer("x", lib.ones(1)),
+    ),
     ("buffer_not_tensor", lambda lib, m: m.register_buffer("b", 3)),
     ("param_not_param", lambda lib, m: m.register_parameter("p", lib.ones(1))),
     ("dotted_param", lambda lib, m: m.register_parameter("a.b", None)),
@@ -151,8 +177,12 @@ def test_registration_errors_match_torch(name, action):
         action(torch, torch.nn.Module())
     with pytest.raises(expected.type) as got:
         action(nl, nn.Module())
-    want = (str(expected.value).replace("torch.nn.", "nnlite.nn.").replace("torch.", "nnlite.")
-            .replace("torch Tensor", "nnlite Tensor"))
+    want = (
+        str(expected.value)
+        .replace("torch.nn.", "nnlite.nn.")
+        .replace("torch.", "nnlite.")
+        .replace("torch Tensor", "nnlite Tensor")
+    )
     assert str(got.value) == want
 
 
@@ -163,7 +193,9 @@ def test_non_leaf_parameter_and_missing_init():
         def __init__(self):
             self.fc = nn.Linear(2, 2)
 
-    with pytest.raises(AttributeError, match=r"cannot assign module before Module.__init__\(\) call"):
+    with pytest.raises(
+        AttributeError, match=r"cannot assign module before Module.__init__\(\) call"
+    ):
         Bad()
     p = Parameter(nl.ones(2))
     p2 = x * 2
@@ -186,7 +218,10 @@ def test_buffer_assignment():
 def test_parameter_basics():
     p = Parameter(nl.tensor([1.0, 2.0]))
     assert repr(p) == "Parameter containing:\ntensor([1., 2.], requires_grad=True)"
-    assert repr(Parameter(nl.tensor([1.0]), requires_grad=False)) == "Parameter containing:\ntensor([1.])"
+    assert (
+        repr(Parameter(nl.tensor([1.0]), requires_grad=False))
+        == "Parameter containing:\ntensor([1.])"
+    )
     assert p.is_leaf and p.requires_grad
     base = nl.zeros(3)
     q = Parameter(base)
@@ -194,20 +229,37 @@ def test_parameter_basics():
     assert base.tolist() == [1.0, 1.0, 1.0]  # shares memory
     assert Parameter().shape == (0,)
     c = copy.deepcopy(q)
-    assert isinstance(c, Parameter) and c.requires_grad and not np.shares_memory(c.detach().numpy(), base.numpy())
+    assert (
+        isinstance(c, Parameter)
+        and c.requires_grad
+        and not np.shares_memory(c.detach().numpy(), base.numpy())
+    )
     import pickle
+
     r = pickle.loads(pickle.dumps(q))
     assert isinstance(r, Parameter) and r.tolist() == q.tolist()
 
 
 # ------------------------------------------------------------------------------------ state dict
 
+
 def test_state_dict_detached_and_shares_memory():
     m = Model()
     sd = m.state_dict()
-    assert list(sd) == ["head_bias", "block.alpha", "block.scale", "block.conv.weight", "block.conv.bias",
-                        "block.bn.weight", "block.bn.bias", "block.bn.running_mean", "block.bn.running_var",
-                        "block.bn.num_batches_tracked", "fc.weight", "fc.bias"]
+    assert list(sd) == [
+        "head_bias",
+        "block.alpha",
+        "block.scale",
+        "block.conv.weight",
+        "block.conv.bias",
+        "block.bn.weight",
+        "block.bn.bias",
+        "block.bn.running_mean",
+        "block.bn.running_var",
+        "block.bn.num_batches_tracked",
+        "fc.weight",
+        "fc.bias",
+    ]
     assert "block.scratch" not in sd
     w = sd["fc.weight"]
     assert not w.requires_grad and w.grad_fn is None and not isinstance(w, Parameter)
@@ -251,11 +303,15 @@ def test_load_state_dict_strict_error_matches_torch():
         ours.load_state_dict(_broken_state(ours.state_dict()))
     assert str(got.value) == str(expected.value).replace("torch.Size", "nnlite.Size")
     text = str(got.value)
-    assert text.startswith("Error(s) in loading state_dict for Model:\n\tMissing key(s) in state_dict: "
-                           '"block.conv.bias", "fc.bias". \n\tUnexpected key(s) in state_dict: "unknown.weight", '
-                           '"fc.extra". \n\tsize mismatch for head_bias: ')
-    assert ("size mismatch for block.bn.weight: copying a param with shape nnlite.Size([2]) from checkpoint, the "
-            "shape in current model is nnlite.Size([3]).") in text
+    assert text.startswith(
+        "Error(s) in loading state_dict for Model:\n\tMissing key(s) in state_dict: "
+        '"block.conv.bias", "fc.bias". \n\tUnexpected key(s) in state_dict: "unknown.weight", '
+        '"fc.extra". \n\tsize mismatch for head_bias: '
+    )
+    assert (
+        "size mismatch for block.bn.weight: copying a param with shape nnlite.Size([2]) from checkpoint, the "
+        "shape in current model is nnlite.Size([3])."
+    ) in text
 
 
 def test_load_state_dict_non_strict_reports_keys():
@@ -282,6 +338,7 @@ def test_batchnorm_state_without_num_batches_tracked_loads():
 
 
 # ------------------------------------------------------------------------------------ modes and grads
+
 
 def test_train_eval_recurse_and_return_self():
     m = Model()
@@ -328,8 +385,11 @@ def test_batchnorm_train_vs_eval_output():
     expected = (x.numpy() - bn.running_mean.numpy()) / np.sqrt(bn.running_var.numpy() + 1e-5)
     assert np.allclose(y.numpy(), expected, atol=1e-5)
     assert int(bn.num_batches_tracked.item()) == 1
-    with pytest.raises(ValueError, match=r"Expected more than 1 value per channel when training, got input size "
-                                         r"nnlite.Size\(\[1, 2\]\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"Expected more than 1 value per channel when training, got input size "
+        r"nnlite.Size\(\[1, 2\]\)",
+    ):
         nn.BatchNorm1d(2)(nl.ones(1, 2))
 
 
@@ -352,12 +412,21 @@ def test_freeze_unfreeze():
     assert m.freeze() is m
     assert not any(p.requires_grad for p in m.parameters())
     m.unfreeze("fc", "block.alpha")
-    assert [n for n, p in m.named_parameters() if p.requires_grad] == ["block.alpha", "fc.weight", "fc.bias"]
+    assert [n for n, p in m.named_parameters() if p.requires_grad] == [
+        "block.alpha",
+        "fc.weight",
+        "fc.bias",
+    ]
     m.unfreeze()
     m.freeze("block.conv", "head_bias")
     assert [n for n, p in m.named_parameters() if not p.requires_grad] == [
-        "head_bias", "block.conv.weight", "block.conv.bias"]
-    with pytest.raises(KeyError, match="freeze\\(\\): Model has no submodule or parameter named 'blok'"):
+        "head_bias",
+        "block.conv.weight",
+        "block.conv.bias",
+    ]
+    with pytest.raises(
+        KeyError, match="freeze\\(\\): Model has no submodule or parameter named 'blok'"
+    ):
         m.freeze("blok")
     with pytest.raises(KeyError, match="'fc.wieght'"):
         m.unfreeze("fc.wieght")
@@ -365,6 +434,7 @@ def test_freeze_unfreeze():
 
 def test_frozen_parameters_get_no_gradient_and_skip_the_work(monkeypatch):
     from nnlite.nn import kernels
+
     calls = []
     original = kernels.conv2d_backward_weight
 
@@ -393,6 +463,7 @@ def test_apply_order_and_init():
     def init_weights(mod):
         if isinstance(mod, nn.Linear):
             nn.init.zeros_(mod.weight)
+
     m.apply(init_weights)
     assert not m.fc.weight.detach().numpy().any()
 
@@ -411,11 +482,18 @@ def test_to_dtype_keeps_parameter_identity():
     assert weight.dtype == nl.float32 and m.block.scale.dtype == nl.float32
     m.double()
     assert weight.dtype == nl.float64
-    assert m.to("cpu") is m and m.to(device="cpu", dtype=nl.float32) is m and weight.dtype == nl.float32
+    assert (
+        m.to("cpu") is m
+        and m.to(device="cpu", dtype=nl.float32) is m
+        and weight.dtype == nl.float32
+    )
     with pytest.raises(RuntimeError, match="cuda"):
         m.to("cuda")
-    with pytest.raises(TypeError, match=r"nn.Module.to only accepts floating point or complex dtypes, but got desired "
-                                        r"dtype=nnlite.int64"):
+    with pytest.raises(
+        TypeError,
+        match=r"nn.Module.to only accepts floating point or complex dtypes, but got desired "
+        r"dtype=nnlite.int64",
+    ):
         m.to(nl.int64)
 
 
@@ -438,11 +516,14 @@ def test_forward_hooks():
 
 
 def test_forward_missing():
-    with pytest.raises(NotImplementedError, match='Module \\[Module\\] is missing the required "forward" function'):
+    with pytest.raises(
+        NotImplementedError, match='Module \\[Module\\] is missing the required "forward" function'
+    ):
         nn.Module()(1)
 
 
 # ------------------------------------------------------------------------------------ containers
+
 
 def test_sequential():
     layers = [nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2)]
@@ -484,33 +565,81 @@ def test_container_reprs_match_torch():
     torch = torch_or_skip()
 
     def build(lib):
-        return lib.Sequential(OrderedDict([
-            ("features", lib.Sequential(lib.Conv2d(3, 8, 3, padding=1, bias=False), lib.BatchNorm2d(8),
-                                        lib.ReLU(inplace=True), lib.MaxPool2d(2))),
-            ("blocks", lib.ModuleList([lib.Linear(8, 8) for _ in range(3)] + [lib.Dropout(0.1)])),
-            ("heads", lib.ModuleDict({"cls": lib.Linear(8, 10), "aux": lib.Identity()})),
-            ("empty", lib.ModuleList()),
-            ("pool", lib.AdaptiveAvgPool2d((1, 1))),
-            ("avg", lib.AvgPool2d(3, stride=2, padding=1)),
-            ("flat", lib.Flatten()),
-            ("acts", lib.Sequential(lib.Sigmoid(), lib.Tanh(), lib.Softmax(dim=1), lib.LogSoftmax(dim=-1))),
-            ("losses", lib.ModuleList([lib.MSELoss(), lib.L1Loss(), lib.NLLLoss(), lib.CrossEntropyLoss(),
-                                       lib.BCEWithLogitsLoss()])),
-            ("convs", lib.Sequential(lib.Conv2d(2, 4, (3, 1), stride=(2, 1), padding="same" if False else 0,
-                                                dilation=2, groups=2), lib.Conv2d(4, 4, 3, padding="same"),
-                                     lib.BatchNorm1d(4, momentum=None, affine=False))),
-        ]))
+        return lib.Sequential(
+            OrderedDict(
+                [
+                    (
+                        "features",
+                        lib.Sequential(
+                            lib.Conv2d(3, 8, 3, padding=1, bias=False),
+                            lib.BatchNorm2d(8),
+                            lib.ReLU(inplace=True),
+                            lib.MaxPool2d(2),
+                        ),
+                    ),
+                    (
+                        "blocks",
+                        lib.ModuleList([lib.Linear(8, 8) for _ in range(3)] + [lib.Dropout(0.1)]),
+                    ),
+                    ("heads", lib.ModuleDict({"cls": lib.Linear(8, 10), "aux": lib.Identity()})),
+                    ("empty", lib.ModuleList()),
+                    ("pool", lib.AdaptiveAvgPool2d((1, 1))),
+                    ("avg", lib.AvgPool2d(3, stride=2, padding=1)),
+                    ("flat", lib.Flatten()),
+                    (
+                        "acts",
+                        lib.Sequential(
+                            lib.Sigmoid(), lib.Tanh(), lib.Softmax(dim=1), lib.LogSoftmax(dim=-1)
+                        ),
+                    ),
+                    (
+                        "losses",
+                        lib.ModuleList(
+                            [
+                                lib.MSELoss(),
+                                lib.L1Loss(),
+                                lib.NLLLoss(),
+                                lib.CrossEntropyLoss(),
+                                lib.BCEWithLogitsLoss(),
+                            ]
+                        ),
+                    ),
+                    (
+                        "convs",
+                        lib.Sequential(
+                            lib.Conv2d(
+                                2,
+                                4,
+                                (3, 1),
+                                stride=(2, 1),
+                                padding="same" if False else 0,
+                                dilation=2,
+                                groups=2,
+                            ),
+                            lib.Conv2d(4, 4, 3, padding="same"),
+                            lib.BatchNorm1d(4, momentum=None, affine=False),
+                        ),
+                    ),
+                ]
+            )
+        )
+
     assert repr(build(nn)) == repr(build(torch.nn))
 
 
 # ------------------------------------------------------------------------------------ wrong input
 
+
 def test_linear_wrong_input_names_layer_and_shapes():
     with pytest.raises(RuntimeError) as e:
         nn.Linear(400, 120)(nl.randn(4, 576))
-    assert str(e.value) == ("Linear(in_features=400, out_features=120, bias=True): expected input with last "
-                            "dimension 400, got shape (4, 576)")
-    with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied \(4x576 and 400x120\)"):
+    assert str(e.value) == (
+        "Linear(in_features=400, out_features=120, bias=True): expected input with last "
+        "dimension 400, got shape (4, 576)"
+    )
+    with pytest.raises(
+        RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied \(4x576 and 400x120\)"
+    ):
         F.linear(nl.randn(4, 576), nl.randn(120, 400), nl.randn(120))
     with pytest.raises(TypeError, match="Linear.*expected a Tensor as input, got ndarray"):
         nn.Linear(2, 2)(np.ones((1, 2)))
@@ -519,14 +648,30 @@ def test_linear_wrong_input_names_layer_and_shapes():
 def test_layer_errors_contain_torchs_message():
     torch = torch_or_skip()
     cases = [
-        (lambda lib, ones: lib.Conv2d(3, 6, 5)(ones(4, 1, 32, 32)), "Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1)): "),
-        (lambda lib, ones: lib.Conv2d(3, 6, 5)(ones(4, 576)), "Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1)): "),
-        (lambda lib, ones: lib.Conv2d(3, 6, 5)(ones(4, 3, 4, 4)), "Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1)): "),
-        (lambda lib, ones: lib.MaxPool2d(2)(ones(1, 16, 1, 1)),
-         "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False): "),
-        (lambda lib, ones: lib.MaxPool2d(2)(ones(16, 1)),
-         "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False): "),
-        (lambda lib, ones: lib.AvgPool2d(2)(ones(1, 16, 1, 1)), "AvgPool2d(kernel_size=2, stride=2, padding=0): "),
+        (
+            lambda lib, ones: lib.Conv2d(3, 6, 5)(ones(4, 1, 32, 32)),
+            "Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1)): ",
+        ),
+        (
+            lambda lib, ones: lib.Conv2d(3, 6, 5)(ones(4, 576)),
+            "Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1)): ",
+        ),
+        (
+            lambda lib, ones: lib.Conv2d(3, 6, 5)(ones(4, 3, 4, 4)),
+            "Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1)): ",
+        ),
+        (
+            lambda lib, ones: lib.MaxPool2d(2)(ones(1, 16, 1, 1)),
+            "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False): ",
+        ),
+        (
+            lambda lib, ones: lib.MaxPool2d(2)(ones(16, 1)),
+            "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False): ",
+        ),
+        (
+            lambda lib, ones: lib.AvgPool2d(2)(ones(1, 16, 1, 1)),
+            "AvgPool2d(kernel_size=2, stride=2, padding=0): ",
+        ),
         (lambda lib, ones: lib.BatchNorm2d(3)(ones(2, 4, 2, 2)), "BatchNorm2d(3, "),
     ]
     for action, prefix in cases:
@@ -538,32 +683,46 @@ def test_layer_errors_contain_torchs_message():
         assert str(got.value).endswith(str(expected.value)), (str(got.value), str(expected.value))
 
 
-@pytest.mark.parametrize("action", [
-    lambda lib: lib.Conv2d(3, 6, 5, padding="foo"),
-    lambda lib: lib.Conv2d(3, 6, 5, stride=2, padding="same"),
-    lambda lib: lib.Conv2d(3, 6, 5, groups=2),
-    lambda lib: lib.Conv2d(4, 6, 5, groups=4),
-    lambda lib: lib.Conv2d(4, 8, 5, groups=0),
-    lambda lib: lib.Conv2d(4, 8, 5, padding_mode="foo"),
-    lambda lib: lib.Dropout(1.5),
-    lambda lib: lib.BatchNorm2d(3)(lib_ones(lib)(4, 3)),
-    lambda lib: lib.BatchNorm1d(3)(lib_ones(lib)(4, 3, 2, 2)),
-    lambda lib: lib.CrossEntropyLoss()(lib_ones(lib)(4, 10), lib_tensor(lib)([1, 2, 3, 10])),
-    lambda lib: lib.CrossEntropyLoss()(lib_ones(lib)(4, 10), lib_tensor(lib)([1, 2, 3])),
-    lambda lib: lib.CrossEntropyLoss()(lib_ones(lib)(4, 10), lib_tensor(lib)([1.0, 2, 3, 4])),
-    lambda lib: lib.CrossEntropyLoss(label_smoothing=1.5)(lib_ones(lib)(4, 10), lib_tensor(lib)([1, 2, 3, 4])),
-    lambda lib: lib.CrossEntropyLoss(weight=lib_ones(lib)(9))(lib_ones(lib)(4, 10), lib_tensor(lib)([1, 2, 3, 4])),
-    lambda lib: lib.NLLLoss()(lib_ones(lib)(4, 10), lib_tensor(lib)([1, 2, 3, -5])),
-    lambda lib: lib.MSELoss()(lib_ones(lib)(4, 10), lib_ones(lib)(4, 9)),
-    lambda lib: lib.BCEWithLogitsLoss()(lib_ones(lib)(4, 10), lib_ones(lib)(4, 9)),
-    lambda lib: lib.MSELoss(reduction="foo")(lib_ones(lib)(4, 10), lib_ones(lib)(4, 10)),
-    lambda lib: lib.Softmax(dim=3)(lib_ones(lib)(4, 10)),
-    lambda lib: lib.functional.max_pool2d(lib_ones(lib)(1, 1, 8, 8), 3, stride=1, padding=2, dilation=2),
-    lambda lib: lib.MaxPool2d(3, 1, 2, 2)(lib_ones(lib)(1, 1, 8, 8)),
-    lambda lib: lib.functional.max_pool2d(lib_ones(lib)(1, 1, 8, 8), 3, stride=1, padding=(1, 2)),
-    lambda lib: lib.functional.avg_pool2d(lib_ones(lib)(1, 1, 8, 8), 3, stride=1, padding=2),
-    lambda lib: lib.functional.conv2d(lib_ones(lib)(1, 4, 8, 8), lib_ones(lib)(3, 2, 3, 3), groups=2),
-], ids=lambda f: "")
+@pytest.mark.parametrize(
+    "action",
+    [
+        lambda lib: lib.Conv2d(3, 6, 5, padding="foo"),
+        lambda lib: lib.Conv2d(3, 6, 5, stride=2, padding="same"),
+        lambda lib: lib.Conv2d(3, 6, 5, groups=2),
+        lambda lib: lib.Conv2d(4, 6, 5, groups=4),
+        lambda lib: lib.Conv2d(4, 8, 5, groups=0),
+        lambda lib: lib.Conv2d(4, 8, 5, padding_mode="foo"),
+        lambda lib: lib.Dropout(1.5),
+        lambda lib: lib.BatchNorm2d(3)(lib_ones(lib)(4, 3)),
+        lambda lib: lib.BatchNorm1d(3)(lib_ones(lib)(4, 3, 2, 2)),
+        lambda lib: lib.CrossEntropyLoss()(lib_ones(lib)(4, 10), lib_tensor(lib)([1, 2, 3, 10])),
+        lambda lib: lib.CrossEntropyLoss()(lib_ones(lib)(4, 10), lib_tensor(lib)([1, 2, 3])),
+        lambda lib: lib.CrossEntropyLoss()(lib_ones(lib)(4, 10), lib_tensor(lib)([1.0, 2, 3, 4])),
+        lambda lib: lib.CrossEntropyLoss(label_smoothing=1.5)(
+            lib_ones(lib)(4, 10), lib_tensor(lib)([1, 2, 3, 4])
+        ),
+        lambda lib: lib.CrossEntropyLoss(weight=lib_ones(lib)(9))(
+            lib_ones(lib)(4, 10), lib_tensor(lib)([1, 2, 3, 4])
+        ),
+        lambda lib: lib.NLLLoss()(lib_ones(lib)(4, 10), lib_tensor(lib)([1, 2, 3, -5])),
+        lambda lib: lib.MSELoss()(lib_ones(lib)(4, 10), lib_ones(lib)(4, 9)),
+        lambda lib: lib.BCEWithLogitsLoss()(lib_ones(lib)(4, 10), lib_ones(lib)(4, 9)),
+        lambda lib: lib.MSELoss(reduction="foo")(lib_ones(lib)(4, 10), lib_ones(lib)(4, 10)),
+        lambda lib: lib.Softmax(dim=3)(lib_ones(lib)(4, 10)),
+        lambda lib: lib.functional.max_pool2d(
+            lib_ones(lib)(1, 1, 8, 8), 3, stride=1, padding=2, dilation=2
+        ),
+        lambda lib: lib.MaxPool2d(3, 1, 2, 2)(lib_ones(lib)(1, 1, 8, 8)),
+        lambda lib: lib.functional.max_pool2d(
+            lib_ones(lib)(1, 1, 8, 8), 3, stride=1, padding=(1, 2)
+        ),
+        lambda lib: lib.functional.avg_pool2d(lib_ones(lib)(1, 1, 8, 8), 3, stride=1, padding=2),
+        lambda lib: lib.functional.conv2d(
+            lib_ones(lib)(1, 4, 8, 8), lib_ones(lib)(3, 2, 3, 3), groups=2
+        ),
+    ],
+    ids=lambda f: "",
+)
 def test_constructor_and_input_errors_match_torch(action):
     torch = torch_or_skip()
     with pytest.raises(Exception) as expected:
@@ -572,28 +731,36 @@ def test_constructor_and_input_errors_match_torch(action):
     with pytest.raises(expected.type) as got:
         with _quiet():
             action(nn)
-    assert _sets_sorted(str(got.value)) == _sets_sorted(str(expected.value).replace("torch.Size", "nnlite.Size"))
+    assert _sets_sorted(str(got.value)) == _sets_sorted(
+        str(expected.value).replace("torch.Size", "nnlite.Size")
+    )
 
 
 def _sets_sorted(message):
     """PyTorch prints some choices as a Python set, whose order varies between runs: sort them."""
     import re
-    return re.sub(r"\{([^{}]*)\}", lambda m: "{" + ", ".join(sorted(m.group(1).split(", "))) + "}", message)
+
+    return re.sub(
+        r"\{([^{}]*)\}", lambda m: "{" + ", ".join(sorted(m.group(1).split(", "))) + "}", message
+    )
 
 
 def lib_ones(lib):
     import torch
+
     return torch.ones if lib is torch.nn else nl.ones
 
 
 def lib_tensor(lib):
     import torch
+
     return torch.tensor if lib is torch.nn else nl.tensor
 
 
 class _quiet:
     def __enter__(self):
         import warnings
+
         self._w = warnings.catch_warnings()
         self._w.__enter__()
         warnings.simplefilter("ignore")
@@ -603,8 +770,11 @@ class _quiet:
 
 
 def test_mse_broadcast_warning():
-    with pytest.warns(UserWarning, match=r"Using a target size \(nnlite.Size\(\[10\]\)\) that is different to the "
-                                         r"input size \(nnlite.Size\(\[4, 10\]\)\)"):
+    with pytest.warns(
+        UserWarning,
+        match=r"Using a target size \(nnlite.Size\(\[10\]\)\) that is different to the "
+        r"input size \(nnlite.Size\(\[4, 10\]\)\)",
+    ):
         nn.MSELoss()(nl.ones(4, 10), nl.ones(10))
 
 

@@ -1,13 +1,13 @@
 """Every nn functional op, from one table (``nn_cases.CASES``): finite-difference gradients (first and
 second order, float64), PyTorch parity of forward and gradients, dtype preservation, and the
 hygiene checks (inputs untouched, gradients not aliasing inputs)."""
+
 import numpy as np
 import pytest
+from nn_cases import CASE_IDS, CASES
 
 import nnlite as nl
 from nnlite.autograd import gradcheck, gradgradcheck
-
-from nn_cases import CASES, CASE_IDS
 
 
 def _differentiable(inputs):
@@ -20,14 +20,17 @@ def test_gradcheck(case):
     assert gradcheck(case.nl_fn, tuple(inputs), eps=1e-6, atol=1e-5, rtol=1e-3)
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.gradgrad], ids=[c.id for c in CASES if c.gradgrad])
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c.gradgrad], ids=[c.id for c in CASES if c.gradgrad]
+)
 def test_gradgradcheck(case):
     inputs = case.nl_inputs()
     assert gradgradcheck(case.nl_fn, tuple(inputs), eps=1e-6, atol=1e-5, rtol=1e-3)
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.torch_compare],
-                         ids=[c.id for c in CASES if c.torch_compare])
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c.torch_compare], ids=[c.id for c in CASES if c.torch_compare]
+)
 def test_matches_torch(case):
     torch = pytest.importorskip("torch")
     nl_in = case.nl_inputs()
@@ -44,8 +47,13 @@ def test_matches_torch(case):
             continue
         assert (a.grad is None) == (b.grad is None), f"input {i}"
         if a.grad is not None:
-            np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-9, atol=1e-11,
-                                       err_msg=f"gradient of input {i}")
+            np.testing.assert_allclose(
+                a.grad.numpy(),
+                b.grad.numpy(),
+                rtol=1e-9,
+                atol=1e-11,
+                err_msg=f"gradient of input {i}",
+            )
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)

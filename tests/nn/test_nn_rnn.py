@@ -1,5 +1,6 @@
 """RNN, LSTM, GRU and their cells against PyTorch on shared weights (outputs, final states, input and
 parameter gradients, over several sequence lengths), packed sequences, and finite differences."""
+
 import numpy as np
 import pytest
 
@@ -15,12 +16,16 @@ trnn = torch.nn.utils.rnn
 def twins(name, *args, **kwargs):
     ours = getattr(nn, name)(*args, **kwargs)
     theirs = getattr(torch.nn, name)(*args, **kwargs)
-    theirs.load_state_dict({k: torch.from_numpy(v.numpy().copy()) for k, v in ours.state_dict().items()})
+    theirs.load_state_dict(
+        {k: torch.from_numpy(v.numpy().copy()) for k, v in ours.state_dict().items()}
+    )
     return ours, theirs
 
 
 def close(a, b, what, tol=2e-5):
-    np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=tol, atol=tol, err_msg=what)
+    np.testing.assert_allclose(
+        a.detach().numpy(), b.detach().numpy(), rtol=tol, atol=tol, err_msg=what
+    )
 
 
 def flat(outputs):
@@ -41,8 +46,11 @@ CONFIGS = [
 
 
 @pytest.mark.parametrize("length", [1, 4, 9])
-@pytest.mark.parametrize("name,kwargs", CONFIGS, ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in kw.items())}"
-                                                      for n, kw in CONFIGS])
+@pytest.mark.parametrize(
+    "name,kwargs",
+    CONFIGS,
+    ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in kw.items())}" for n, kw in CONFIGS],
+)
 def test_layer_matches_pytorch(name, kwargs, length):
     nl.manual_seed(0)
     ours, theirs = twins(name, 3, 5, **kwargs)
@@ -52,7 +60,11 @@ def test_layer_matches_pytorch(name, kwargs, length):
     x = np.random.default_rng(length).standard_normal(shape).astype(np.float32)
     xa, xb = nl.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
     directions = 2 if kwargs.get("bidirectional") else 1
-    h0 = np.random.default_rng(1).standard_normal((kwargs.get("num_layers", 1) * directions, 2, 5)).astype(np.float32)
+    h0 = (
+        np.random.default_rng(1)
+        .standard_normal((kwargs.get("num_layers", 1) * directions, 2, 5))
+        .astype(np.float32)
+    )
     hx_a = (nl.tensor(h0), nl.tensor(h0 * 0.5)) if name == "LSTM" else nl.tensor(h0)
     hx_b = (torch.tensor(h0), torch.tensor(h0 * 0.5)) if name == "LSTM" else torch.tensor(h0)
     out_a, out_b = flat(ours(xa, hx_a)), flat(theirs(xb, hx_b))
@@ -86,7 +98,9 @@ def test_cells_match_pytorch(name):
     for a, b in zip(out_a, out_b):
         close(a, b, "cell output")
     close(xa.grad, xb.grad, "cell input gradient")
-    assert repr(nn.RNNCell(3, 4, nonlinearity="relu")) == repr(torch.nn.RNNCell(3, 4, nonlinearity="relu"))
+    assert repr(nn.RNNCell(3, 4, nonlinearity="relu")) == repr(
+        torch.nn.RNNCell(3, 4, nonlinearity="relu")
+    )
 
 
 @pytest.mark.parametrize("name", ["LSTM", "GRU"])
@@ -115,8 +129,12 @@ def test_packed_sequences_match_pytorch(name):
 def test_pad_sequence():
     seqs = [np.ones((2, 3)), np.full((4, 3), 2.0), np.zeros((1, 3))]
     for batch_first in (False, True):
-        ours = pad_sequence([nl.tensor(s) for s in seqs], batch_first=batch_first, padding_value=-1.0)
-        theirs = trnn.pad_sequence([torch.tensor(s) for s in seqs], batch_first=batch_first, padding_value=-1.0)
+        ours = pad_sequence(
+            [nl.tensor(s) for s in seqs], batch_first=batch_first, padding_value=-1.0
+        )
+        theirs = trnn.pad_sequence(
+            [torch.tensor(s) for s in seqs], batch_first=batch_first, padding_value=-1.0
+        )
         close(ours, theirs, "pad_sequence")
 
 
@@ -150,7 +168,9 @@ def test_lstm_sequence_gradients_of_every_input_first_and_second_order():
 
 def test_errors():
     lstm = nn.LSTM(3, 4)
-    with pytest.raises(RuntimeError, match="input.size\\(-1\\) must be equal to input_size. Expected 3, got 2"):
+    with pytest.raises(
+        RuntimeError, match="input.size\\(-1\\) must be equal to input_size. Expected 3, got 2"
+    ):
         lstm(nl.randn(5, 2, 2))
     with pytest.raises(RuntimeError, match="Expected hidden size"):
         lstm(nl.randn(5, 2, 3), (nl.zeros(1, 3, 4), nl.zeros(1, 3, 4)))

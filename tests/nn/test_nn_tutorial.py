@@ -1,4 +1,5 @@
 """The neural-networks tutorial (60 Minute Blitz) end to end, with nnlite in place of torch."""
+
 import copy
 
 import numpy as np
@@ -23,7 +24,7 @@ class TutorialNet(nn.Module):
     """The tutorial's class, written as a user writes it."""
 
     def __init__(self):
-        super(TutorialNet, self).__init__()
+        super().__init__()
         self.conv1 = nn.Conv2d(1, 6, 3)
         self.conv2 = nn.Conv2d(6, 16, 3)
         self.fc1 = nn.Linear(16 * 6 * 6, 120)
@@ -124,7 +125,9 @@ def test_manual_update_equals_sgd_step(net):
     loss.backward()
     optimizer.step()
     for (name, a), b in zip(net.named_parameters(), other.parameters()):
-        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=0, atol=1e-7, err_msg=name)
+        np.testing.assert_allclose(
+            a.detach().numpy(), b.detach().numpy(), rtol=0, atol=1e-7, err_msg=name
+        )
 
 
 def test_against_torch_on_identical_weights():
@@ -147,7 +150,9 @@ def test_against_torch_on_identical_weights():
             return self.fc3(TF.relu(self.fc2(TF.relu(self.fc1(x)))))
 
     ours, theirs = Net(), T()
-    theirs.load_state_dict({k: torch.from_numpy(v.numpy().copy()) for k, v in ours.state_dict().items()})
+    theirs.load_state_dict(
+        {k: torch.from_numpy(v.numpy().copy()) for k, v in ours.state_dict().items()}
+    )
     assert repr(ours) == repr(theirs).replace("T(", "Net(", 1)
     x = np.random.default_rng(0).standard_normal((2, 1, 32, 32)).astype(np.float32)
     t = np.random.default_rng(1).standard_normal((2, 10)).astype(np.float32)
@@ -157,4 +162,6 @@ def test_against_torch_on_identical_weights():
     la.backward()
     lb.backward()
     for (name, a), b in zip(ours.named_parameters(), theirs.parameters()):
-        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-3, atol=1e-6, err_msg=name)
+        np.testing.assert_allclose(
+            a.grad.numpy(), b.grad.numpy(), rtol=1e-3, atol=1e-6, err_msg=name
+        )

@@ -1,5 +1,6 @@
 """nnlite.nn.utils (gradient clipping, parameter vectors) and nn.parallel.data_parallel, against
 PyTorch where it is installed."""
+
 import math
 
 import numpy as np
@@ -7,8 +8,13 @@ import pytest
 
 import nnlite as nl
 from nnlite import nn
-from nnlite.nn.utils import (clip_grad_norm_, clip_grad_value_, get_total_norm, parameters_to_vector,
-                             vector_to_parameters)
+from nnlite.nn.utils import (
+    clip_grad_norm_,
+    clip_grad_value_,
+    get_total_norm,
+    parameters_to_vector,
+    vector_to_parameters,
+)
 
 
 def _params_with_grads(grads):
@@ -58,9 +64,13 @@ def test_clip_grad_norm_matches_torch(norm_type, max_norm):
 def test_clip_grad_norm_skips_missing_grads_and_accepts_one_tensor():
     with_grad, without = _params_with_grads(GRADS[:1])[0], nn.Parameter(nl.ones(2))
     total = clip_grad_norm_([with_grad, without], 1.0, foreach=True)
-    assert without.grad is None and total.item() == pytest.approx(math.sqrt(9 + 16 + 0.25 + 1), rel=1e-6)
+    assert without.grad is None and total.item() == pytest.approx(
+        math.sqrt(9 + 16 + 0.25 + 1), rel=1e-6
+    )
     single = _params_with_grads(GRADS[1:])[0]
-    assert clip_grad_norm_(single, 1.0).item() == pytest.approx(math.sqrt(144 + 0.0625 + 4), rel=1e-6)
+    assert clip_grad_norm_(single, 1.0).item() == pytest.approx(
+        math.sqrt(144 + 0.0625 + 4), rel=1e-6
+    )
     assert clip_grad_norm_([without], 1.0).item() == 0.0
     with pytest.warns(UserWarning, match="empty generator"):
         clip_grad_norm_((p for p in []), 1.0)
@@ -98,7 +108,9 @@ def test_clip_in_a_training_step():
     loss = (model(nl.randn(16, 4) * 100) ** 2).mean()
     loss.backward()
     clip_grad_norm_(model.parameters(), max_norm=0.5)
-    total = math.sqrt(sum(float((p.grad.numpy().astype(np.float64) ** 2).sum()) for p in model.parameters()))
+    total = math.sqrt(
+        sum(float((p.grad.numpy().astype(np.float64) ** 2).sum()) for p in model.parameters())
+    )
     assert total == pytest.approx(0.5, rel=1e-4)
 
 
@@ -109,7 +121,10 @@ def test_parameters_to_vector_and_back():
     assert vec.tolist() == model.weight.reshape(-1).tolist() + model.bias.tolist()
     new = nl.arange(8, dtype=nl.float32)
     vector_to_parameters(new, model.parameters())
-    assert model.weight.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and model.bias.tolist() == [6.0, 7.0]
+    assert model.weight.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and model.bias.tolist() == [
+        6.0,
+        7.0,
+    ]
     with pytest.raises(TypeError, match="expected torch.Tensor, but got"):
         vector_to_parameters([1.0] * 8, model.parameters())
 
@@ -123,6 +138,7 @@ def test_parameters_to_vector_is_differentiable():
 def test_nn_utils_reached_as_pytorch_scripts_reach_it():
     assert nn.utils.clip_grad_norm_ is clip_grad_norm_
     import nnlite.nn.utils as utils
+
     assert utils.parameters_to_vector is parameters_to_vector
 
 
@@ -138,7 +154,11 @@ def test_data_parallel_function():
     with pytest.raises(RuntimeError, match="nnlite runs on the CPU only"):
         nn.parallel.data_parallel(model, x, device_ids=["cuda:0"])
     from nnlite.nn.parallel.data_parallel import DataParallel
-    assert nn.parallel.DataParallel is DataParallel and nn.parallel._data_parallel.DataParallel is DataParallel
+
+    assert (
+        nn.parallel.DataParallel is DataParallel
+        and nn.parallel._data_parallel.DataParallel is DataParallel
+    )
 
 
 class _Two(nn.Module):

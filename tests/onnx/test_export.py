@@ -1,4 +1,5 @@
 """``nl.onnx.export``: the written graph passes ``onnx.checker`` and onnxruntime computes nnlite's outputs."""
+
 import sys
 
 import numpy as np
@@ -37,13 +38,13 @@ class Glue(nn.Module):
         self.flatten = nn.Flatten()
 
     def forward(self, x):
-        y = F.avg_pool2d(F.conv2d(x, self.conv.weight, stride=1, padding=1), 2)   # (N, 4, 4, 4)
-        y = y.permute(0, 2, 3, 1).transpose(1, 2).contiguous()                     # (N, 4, 4, 4)
-        z = nl.cat([y.mean(dim=(1, 2)), y.sum(dim=1).mean(1)], dim=1)              # (N, 8)
+        y = F.avg_pool2d(F.conv2d(x, self.conv.weight, stride=1, padding=1), 2)  # (N, 4, 4, 4)
+        y = y.permute(0, 2, 3, 1).transpose(1, 2).contiguous()  # (N, 4, 4, 4)
+        z = nl.cat([y.mean(dim=(1, 2)), y.sum(dim=1).mean(1)], dim=1)  # (N, 8)
         z = self.bn(z) * 0.5 + 1.0 - nl.stack([z, -z], dim=0).mean(0)
         z = (2.0 - z) / (1.0 + z.sigmoid()) + 3.0 / (2.0 + z.tanh())
-        w = F.linear(self.drop(z), self.fc_weight).unsqueeze(1).squeeze(1)       # (N, 5)
-        v = self.flatten(self.conv(x)).view(x.size(0), 4, -1).mean(-1)            # (N, 4)
+        w = F.linear(self.drop(z), self.fc_weight).unsqueeze(1).squeeze(1)  # (N, 5)
+        v = self.flatten(self.conv(x)).view(x.size(0), 4, -1).mean(-1)  # (N, 4)
         return F.log_softmax(nl.cat([w, v @ nl.ones(4, 3)], dim=1), dim=1), F.relu6(v.exp() * 4)
 
 
@@ -52,7 +53,10 @@ MODELS = {
     "lenet": (lambda: nl.models.LeNet(num_classes=10), (3, 32, 32)),
     "mlp": (lambda: nl.models.MLP(20, num_classes=4), (20,)),
     "resnet18": (lambda: randomize_statistics(nl.models.resnet18(num_classes=10)), (3, 32, 32)),
-    "mobilenet_v2": (lambda: randomize_statistics(nl.models.mobilenet_v2(num_classes=10)), (3, 32, 32)),
+    "mobilenet_v2": (
+        lambda: randomize_statistics(nl.models.mobilenet_v2(num_classes=10)),
+        (3, 32, 32),
+    ),
     "vgg11": (lambda: nl.models.vgg11(num_classes=10), (3, 48, 48)),
 }
 
@@ -73,8 +77,14 @@ def test_model_runs_in_onnxruntime_with_nnlites_outputs(tmp_path, name):
     nl.manual_seed(0)
     model = build()
     path = tmp_path / f"{name}.onnx"
-    nl.onnx.export(model, nl.randn(2, *shape), path, input_names=["images"], output_names=["logits"],
-                   dynamic_axes={"images": {0: "batch"}, "logits": {0: "batch"}})
+    nl.onnx.export(
+        model,
+        nl.randn(2, *shape),
+        path,
+        input_names=["images"],
+        output_names=["logits"],
+        dynamic_axes={"images": {0: "batch"}, "logits": {0: "batch"}},
+    )
     onnx.checker.check_model(str(path))
     assert model.training  # export runs in eval mode and restores the mode
     # a batch size other than the traced one: the batch axis is free in the graph
@@ -88,8 +98,14 @@ def test_tensor_ops_between_layers(tmp_path, opset):
     nl.manual_seed(1)
     model = randomize_statistics(Glue())
     path = tmp_path / "glue.onnx"
-    nl.onnx.export(model, nl.randn(2, 3, 8, 8), path, output_names=["scores", "gates"],
-                   dynamic_axes={"input": [0], "scores": [0], "gates": [0]}, opset_version=opset)
+    nl.onnx.export(
+        model,
+        nl.randn(2, 3, 8, 8),
+        path,
+        output_names=["scores", "gates"],
+        dynamic_axes={"input": [0], "scores": [0], "gates": [0]},
+        opset_version=opset,
+    )
     graph = onnx.load(str(path))
     assert graph.opset_import[0].version == opset
     assert [o.name for o in graph.graph.output] == ["scores", "gates"]
@@ -121,8 +137,11 @@ def test_an_op_without_conversion_is_named(tmp_path):
 
 def test_max_pool_indices_are_refused(tmp_path):
     with pytest.raises(nl.onnx.ExportError, match="return_indices"):
-        nl.onnx.export(nn.Sequential(nn.MaxPool2d(2, return_indices=True)), nl.randn(1, 1, 4, 4),
-                       tmp_path / "indices.onnx")
+        nl.onnx.export(
+            nn.Sequential(nn.MaxPool2d(2, return_indices=True)),
+            nl.randn(1, 1, 4, 4),
+            tmp_path / "indices.onnx",
+        )
 
 
 def test_bad_arguments(tmp_path):

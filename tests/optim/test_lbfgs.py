@@ -1,5 +1,6 @@
 """LBFGS against torch.optim.LBFGS: the same function (a smooth function of two parameters),
 20 steps in float64, with and without the strong-Wolfe line search; state dict round trip."""
+
 import numpy as np
 import pytest
 
@@ -24,7 +25,9 @@ def objective(lib, x, y):
     """A smooth, well-conditioned non-quadratic function coupling the two parameters (a badly
     conditioned one, like Rosenbrock's valley, amplifies last-bit differences of the gradients
     until the two runs part ways)."""
-    return (((x - 1) ** 2) * 2 + 0.25 * x ** 4 + (y + 0.5) ** 2 + 0.3 * x * y + 0.1 * (x * y) ** 2).sum()
+    return (
+        ((x - 1) ** 2) * 2 + 0.25 * x**4 + (y + 0.5) ** 2 + 0.3 * x * y + 0.1 * (x * y) ** 2
+    ).sum()
 
 
 def make(lib, start):
@@ -37,6 +40,7 @@ def closure_for(lib, opt, params):
         loss = objective(lib, *params)
         loss.backward()
         return loss
+
     return closure
 
 
@@ -50,13 +54,18 @@ def test_twenty_steps_match_torch_in_float64(kwargs):
     start = start_points()
     nl_params, torch_params = make(nl, start), make(torch, start)
     nl_opt, torch_opt = optim.LBFGS(nl_params, **kwargs), torch.optim.LBFGS(torch_params, **kwargs)
-    nl_closure, torch_closure = closure_for(nl, nl_opt, nl_params), closure_for(torch, torch_opt, torch_params)
+    nl_closure, torch_closure = (
+        closure_for(nl, nl_opt, nl_params),
+        closure_for(torch, torch_opt, torch_params),
+    )
     for _ in range(STEPS):
         nl_loss = nl_opt.step(nl_closure)
         torch_loss = torch_opt.step(torch_closure)
         assert nl_loss.item() == pytest.approx(torch_loss.item(), rel=1e-9, abs=1e-12)
         for p, q in zip(nl_params, torch_params):
-            np.testing.assert_allclose(p.detach().numpy(), q.detach().numpy(), rtol=1e-9, atol=1e-11)
+            np.testing.assert_allclose(
+                p.detach().numpy(), q.detach().numpy(), rtol=1e-9, atol=1e-11
+            )
     nstate = nl_opt.state[nl_params[0]]
     tstate = torch_opt.state[torch_params[0]]
     assert nstate["func_evals"] == tstate["func_evals"] and nstate["n_iter"] == tstate["n_iter"]
@@ -83,7 +92,9 @@ def test_state_dict_round_trip_continues_exactly(tmp_path):
     opt1 = optim.LBFGS(first, **kwargs)
     for _ in range(5):
         opt1.step(closure_for(nl, opt1, first))
-    nl.save({"params": [p.detach() for p in first], "optim": opt1.state_dict()}, tmp_path / "ckpt.npz")
+    nl.save(
+        {"params": [p.detach() for p in first], "optim": opt1.state_dict()}, tmp_path / "ckpt.npz"
+    )
     ckpt = nl.load(tmp_path / "ckpt.npz")
     second = [nl.tensor(p.numpy(), requires_grad=True) for p in ckpt["params"]]
     opt2 = optim.LBFGS(second, lr=123.0)
@@ -105,5 +116,6 @@ def test_errors_like_torch():
         loss = (p * p).sum() + p.sum()
         loss.backward()
         return loss
+
     with pytest.raises(RuntimeError, match="only 'strong_wolfe' is supported"):
         opt.step(closure)

@@ -1,5 +1,6 @@
 """Learning-rate schedulers against torch.optim.lr_scheduler: identical values (==, not close)
 over many steps, state dicts, warnings."""
+
 import math
 import warnings
 
@@ -14,7 +15,7 @@ torch = pytest.importorskip("torch")
 
 
 def lam(epoch):
-    return 0.95 ** epoch
+    return 0.95**epoch
 
 
 def lam2(epoch):
@@ -55,10 +56,14 @@ def optimizers(lrs=(0.1, 0.02), momentum=0.9):
     b = nl.tensor(np.ones(2, np.float32), requires_grad=True)
     ta = torch.ones(3, requires_grad=True)
     tb = torch.ones(2, requires_grad=True)
-    opt = optim.SGD([{"params": [a], "lr": lrs[0]}, {"params": [b], "lr": lrs[1]}],
-                    lr=lrs[0], momentum=momentum)
-    topt = torch.optim.SGD([{"params": [ta], "lr": lrs[0]}, {"params": [tb], "lr": lrs[1]}],
-                           lr=lrs[0], momentum=momentum)
+    opt = optim.SGD(
+        [{"params": [a], "lr": lrs[0]}, {"params": [b], "lr": lrs[1]}], lr=lrs[0], momentum=momentum
+    )
+    topt = torch.optim.SGD(
+        [{"params": [ta], "lr": lrs[0]}, {"params": [tb], "lr": lrs[1]}],
+        lr=lrs[0],
+        momentum=momentum,
+    )
     return opt, topt
 
 
@@ -119,10 +124,15 @@ def test_cosine_annealing_follows_the_closed_form_within_rounding():
         assert sched.get_last_lr()[0] == pytest.approx(expected, abs=1e-12)
 
 
-@pytest.mark.parametrize("name,kwargs", [("StepLR", dict(step_size=3)),
-                                         ("MultiStepLR", dict(milestones=[2, 5])),
-                                         ("ExponentialLR", dict(gamma=0.8)),
-                                         ("CosineAnnealingLR", dict(T_max=6))])
+@pytest.mark.parametrize(
+    "name,kwargs",
+    [
+        ("StepLR", dict(step_size=3)),
+        ("MultiStepLR", dict(milestones=[2, 5])),
+        ("ExponentialLR", dict(gamma=0.8)),
+        ("CosineAnnealingLR", dict(T_max=6)),
+    ],
+)
 def test_step_with_epoch_uses_the_closed_form(name, kwargs):
     opt, topt = optimizers()
     sched = make(name, kwargs, opt, lr_scheduler)
@@ -140,8 +150,11 @@ def test_step_with_epoch_uses_the_closed_form(name, kwargs):
 def test_scheduler_before_optimizer_step_warns():
     opt, _ = optimizers()
     sched = lr_scheduler.StepLR(opt, step_size=2)
-    with pytest.warns(UserWarning, match=r"Detected call of `lr_scheduler.step\(\)` before "
-                                         r"`optimizer.step\(\)`"):
+    with pytest.warns(
+        UserWarning,
+        match=r"Detected call of `lr_scheduler.step\(\)` before "
+        r"`optimizer.step\(\)`",
+    ):
         sched.step()
 
 
@@ -216,7 +229,7 @@ def test_optimizer_step_still_works_after_wrapping():
     opt, _ = optimizers()
     p = opt.param_groups[0]["params"][0]
     lr_scheduler.StepLR(opt, step_size=1)
-    lr_scheduler.ExponentialLR(opt, gamma=0.5)    # a second scheduler does not wrap again
+    lr_scheduler.ExponentialLR(opt, gamma=0.5)  # a second scheduler does not wrap again
     p.grad = nl.ones(3)
     opt.step()
     assert opt._opt_called

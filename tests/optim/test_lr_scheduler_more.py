@@ -1,6 +1,7 @@
 """OneCycleLR, SequentialLR, ChainedScheduler and ReduceLROnPlateau against torch: identical
 learning rates (and momentum) step for step, state dicts equal to torch's, and a save/load round
 trip that continues identically."""
+
 import numpy as np
 import pytest
 
@@ -17,11 +18,22 @@ def optimizer_pair(kind="SGD", dtype=np.float64):
     a = np.ones(3, dtype)
     b = np.ones(2, dtype)
     extra = {"SGD": dict(momentum=0.9), "Adam": dict()}[kind]
-    nl_opt = getattr(optim, kind)([{"params": [nl.tensor(a, requires_grad=True)], "lr": 0.1},
-                                   {"params": [nl.tensor(b, requires_grad=True)], "lr": 0.02}], lr=0.1, **extra)
-    t_opt = getattr(torch.optim, kind)([{"params": [torch.tensor(a, requires_grad=True)], "lr": 0.1},
-                                        {"params": [torch.tensor(b, requires_grad=True)], "lr": 0.02}], lr=0.1,
-                                       **extra)
+    nl_opt = getattr(optim, kind)(
+        [
+            {"params": [nl.tensor(a, requires_grad=True)], "lr": 0.1},
+            {"params": [nl.tensor(b, requires_grad=True)], "lr": 0.02},
+        ],
+        lr=0.1,
+        **extra,
+    )
+    t_opt = getattr(torch.optim, kind)(
+        [
+            {"params": [torch.tensor(a, requires_grad=True)], "lr": 0.1},
+            {"params": [torch.tensor(b, requires_grad=True)], "lr": 0.02},
+        ],
+        lr=0.1,
+        **extra,
+    )
     return nl_opt, t_opt
 
 
@@ -42,21 +54,36 @@ def sequential(lib, opt):
 
 
 def chained(lib, opt):
-    return lib.ChainedScheduler([lib.LinearLR(opt, start_factor=0.5, total_iters=4),
-                                 lib.StepLR(opt, step_size=3, gamma=0.5),
-                                 lib.PolynomialLR(opt, total_iters=15, power=1.5)])
-
-
+    return lib.ChainedScheduler(
+        [
+            lib.LinearLR(opt, start_factor=0.5, total_iters=4),
+            lib.StepLR(opt, step_size=3, gamma=0.5),
+            lib.PolynomialLR(opt, total_iters=15, power=1.5),
+        ]
+    )
 
 
 CASES = {
     "onecycle-cos": lambda lib, opt: one_cycle(lib, opt, max_lr=[1.0, 0.5], total_steps=STEPS),
-    "onecycle-linear-3phase": lambda lib, opt: one_cycle(lib, opt, max_lr=0.4, epochs=4, steps_per_epoch=5,
-                                                         anneal_strategy="linear", three_phase=True,
-                                                         pct_start=0.25),
-    "onecycle-no-momentum": lambda lib, opt: one_cycle(lib, opt, max_lr=0.3, total_steps=STEPS + 5,
-                                                       cycle_momentum=False, div_factor=10.0,
-                                                       final_div_factor=100.0),
+    "onecycle-linear-3phase": lambda lib, opt: one_cycle(
+        lib,
+        opt,
+        max_lr=0.4,
+        epochs=4,
+        steps_per_epoch=5,
+        anneal_strategy="linear",
+        three_phase=True,
+        pct_start=0.25,
+    ),
+    "onecycle-no-momentum": lambda lib, opt: one_cycle(
+        lib,
+        opt,
+        max_lr=0.3,
+        total_steps=STEPS + 5,
+        cycle_momentum=False,
+        div_factor=10.0,
+        final_div_factor=100.0,
+    ),
     "sequential": sequential,
     "chained": chained,
 }
@@ -107,8 +134,28 @@ PLATEAU = [
     dict(patience=1, factor=0.2, min_lr=1e-3, eps=1e-4),
 ]
 # a metric that improves, stalls, improves a little, gets worse
-METRICS = [1.0, 0.8, 0.7, 0.7, 0.71, 0.69, 0.69, 0.7, 0.5, 0.5, 0.52, 0.53, 0.49, 0.6, 0.6, 0.6, 0.48, 0.48,
-           0.47, 0.9]
+METRICS = [
+    1.0,
+    0.8,
+    0.7,
+    0.7,
+    0.71,
+    0.69,
+    0.69,
+    0.7,
+    0.5,
+    0.5,
+    0.52,
+    0.53,
+    0.49,
+    0.6,
+    0.6,
+    0.6,
+    0.48,
+    0.48,
+    0.47,
+    0.9,
+]
 
 
 @pytest.mark.parametrize("kwargs", PLATEAU, ids=[str(k) for k in PLATEAU])
@@ -132,8 +179,11 @@ def test_reduce_on_plateau_equals_torch(kwargs, tmp_path):
         tsched.step(torch.tensor(metric))
         assert sched.get_last_lr() == tsched.get_last_lr()
         assert [g["lr"] for g in nl_opt.param_groups] == [g["lr"] for g in t_opt.param_groups]
-        assert (sched.num_bad_epochs, sched.cooldown_counter, sched.best) == \
-            (tsched.num_bad_epochs, tsched.cooldown_counter, tsched.best)
+        assert (sched.num_bad_epochs, sched.cooldown_counter, sched.best) == (
+            tsched.num_bad_epochs,
+            tsched.cooldown_counter,
+            tsched.best,
+        )
 
 
 def same_error(nl_fn, torch_fn):

@@ -1,5 +1,6 @@
 """Optimizer base behaviour: construction errors (PyTorch's messages), zero_grad, frozen
 parameters, state_dict layout and load_state_dict validation, closures."""
+
 import warnings
 
 import numpy as np
@@ -12,8 +13,9 @@ torch = pytest.importorskip("torch")
 
 
 def leaf(*shape, seed=0):
-    return nl.tensor(np.random.default_rng(seed).standard_normal(shape).astype(np.float32),
-                     requires_grad=True)
+    return nl.tensor(
+        np.random.default_rng(seed).standard_normal(shape).astype(np.float32), requires_grad=True
+    )
 
 
 def torch_error(fn):
@@ -64,9 +66,10 @@ CONSTRUCTION_ERRORS = [
 
 @pytest.mark.parametrize("name,kwargs", CONSTRUCTION_ERRORS)
 def test_invalid_options_raise_torchs_error(name, kwargs):
-    msg = same_error(lambda: getattr(optim, name)([leaf(2)], **kwargs),
-                     lambda: getattr(torch.optim, name)([torch.zeros(2, requires_grad=True)],
-                                                        **kwargs))
+    msg = same_error(
+        lambda: getattr(optim, name)([leaf(2)], **kwargs),
+        lambda: getattr(torch.optim, name)([torch.zeros(2, requires_grad=True)], **kwargs),
+    )
     assert msg.startswith("Invalid") or "Nesterov" in msg
 
 
@@ -98,22 +101,27 @@ def test_empty_parameter_list():
 
 
 def test_non_tensor_parameter():
-    same_error(lambda: optim.SGD([leaf(2), 3], lr=0.1),
-               lambda: torch.optim.SGD([torch.zeros(2, requires_grad=True), 3], lr=0.1))
+    same_error(
+        lambda: optim.SGD([leaf(2), 3], lr=0.1),
+        lambda: torch.optim.SGD([torch.zeros(2, requires_grad=True), 3], lr=0.1),
+    )
 
 
 def test_params_in_a_set():
     p = leaf(2)
-    same_error(lambda: optim.SGD([{"params": {p}}], lr=0.1),
-               lambda: torch.optim.SGD([{"params": {torch.zeros(2, requires_grad=True)}}],
-                                       lr=0.1))
+    same_error(
+        lambda: optim.SGD([{"params": {p}}], lr=0.1),
+        lambda: torch.optim.SGD([{"params": {torch.zeros(2, requires_grad=True)}}], lr=0.1),
+    )
 
 
 def test_param_in_two_groups():
     p, q = leaf(2), leaf(3)
     tp, tq = torch.zeros(2, requires_grad=True), torch.zeros(3, requires_grad=True)
-    same_error(lambda: optim.SGD([{"params": [p]}, {"params": [q, p]}], lr=0.1),
-               lambda: torch.optim.SGD([{"params": [tp]}, {"params": [tq, tp]}], lr=0.1))
+    same_error(
+        lambda: optim.SGD([{"params": [p]}, {"params": [q, p]}], lr=0.1),
+        lambda: torch.optim.SGD([{"params": [tp]}, {"params": [tq, tp]}], lr=0.1),
+    )
     opt = optim.Adam([p])
     with pytest.raises(ValueError, match="some parameters appear in more than one parameter group"):
         opt.add_param_group({"params": p})
@@ -128,8 +136,10 @@ def test_param_twice_in_one_group_warns_like_torch():
 def test_add_param_group_not_a_dict():
     opt = optim.SGD([leaf(2)], lr=0.1)
     topt = torch.optim.SGD([torch.zeros(2, requires_grad=True)], lr=0.1)
-    same_error(lambda: opt.add_param_group([leaf(3)]),
-               lambda: topt.add_param_group([torch.zeros(3, requires_grad=True)]))
+    same_error(
+        lambda: opt.add_param_group([leaf(3)]),
+        lambda: topt.add_param_group([torch.zeros(3, requires_grad=True)]),
+    )
 
 
 def test_named_parameters():
@@ -161,6 +171,7 @@ def test_defaults_match_torch():
 
 
 # ------------------------------------------------------------------ zero_grad, skipped params
+
 
 def test_zero_grad_sets_to_none_by_default():
     p = leaf(3)
@@ -197,10 +208,16 @@ def test_zero_grad_leaves_missing_grads_missing():
     assert p.grad is None
 
 
-@pytest.mark.parametrize("name,kwargs", [("SGD", dict(lr=0.1, momentum=0.9, weight_decay=0.1)),
-                                         ("Adam", dict(weight_decay=0.1)),
-                                         ("AdamW", dict()), ("Adadelta", dict()),
-                                         ("RMSprop", dict(momentum=0.9, centered=True))])
+@pytest.mark.parametrize(
+    "name,kwargs",
+    [
+        ("SGD", dict(lr=0.1, momentum=0.9, weight_decay=0.1)),
+        ("Adam", dict(weight_decay=0.1)),
+        ("AdamW", dict()),
+        ("Adadelta", dict()),
+        ("RMSprop", dict(momentum=0.9, centered=True)),
+    ],
+)
 def test_frozen_params_are_skipped(name, kwargs):
     frozen, trained = leaf(4, seed=1), leaf(4, seed=2)
     before = frozen._data.copy()
@@ -223,8 +240,10 @@ def test_step_bumps_the_version_counter():
 
 
 def test_step_does_not_modify_the_gradient():
-    for name, kwargs in [("SGD", dict(lr=0.1, momentum=0.9, weight_decay=0.1, maximize=True)),
-                         ("Adam", dict(weight_decay=0.1, maximize=True))]:
+    for name, kwargs in [
+        ("SGD", dict(lr=0.1, momentum=0.9, weight_decay=0.1, maximize=True)),
+        ("Adam", dict(weight_decay=0.1, maximize=True)),
+    ]:
         p = leaf(3)
         g = nl.tensor([1.0, -2.0, 3.0])
         p.grad = g
@@ -255,7 +274,7 @@ def test_state_keys_like_torch():
     assert float(opt.state[p]["step"]._data) == 1.0
     sgd = optim.SGD([p], lr=0.1)
     sgd.step()
-    assert len(sgd.state) == 0      # no momentum: no state
+    assert len(sgd.state) == 0  # no momentum: no state
 
 
 def test_closure_is_evaluated_with_grad_enabled():
@@ -277,6 +296,7 @@ def test_closure_is_evaluated_with_grad_enabled():
 
 
 # ------------------------------------------------------------------ state dicts
+
 
 def test_state_dict_layout():
     a, b, c = leaf(2), leaf(3), leaf(4)
@@ -300,8 +320,10 @@ def test_load_state_dict_group_count_mismatch():
     ta, tb = torch.zeros(2, requires_grad=True), torch.zeros(3, requires_grad=True)
     sd = optim.SGD([{"params": [a]}, {"params": [b]}], lr=0.1).state_dict()
     tsd = torch.optim.SGD([{"params": [ta]}, {"params": [tb]}], lr=0.1).state_dict()
-    same_error(lambda: optim.SGD([a, b], lr=0.1).load_state_dict(sd),
-               lambda: torch.optim.SGD([ta, tb], lr=0.1).load_state_dict(tsd))
+    same_error(
+        lambda: optim.SGD([a, b], lr=0.1).load_state_dict(sd),
+        lambda: torch.optim.SGD([ta, tb], lr=0.1).load_state_dict(tsd),
+    )
 
 
 def test_load_state_dict_group_size_mismatch():
@@ -309,8 +331,10 @@ def test_load_state_dict_group_size_mismatch():
     ta, tb = torch.zeros(2, requires_grad=True), torch.zeros(3, requires_grad=True)
     sd = optim.SGD([a], lr=0.1).state_dict()
     tsd = torch.optim.SGD([ta], lr=0.1).state_dict()
-    same_error(lambda: optim.SGD([a, b], lr=0.1).load_state_dict(sd),
-               lambda: torch.optim.SGD([ta, tb], lr=0.1).load_state_dict(tsd))
+    same_error(
+        lambda: optim.SGD([a, b], lr=0.1).load_state_dict(sd),
+        lambda: torch.optim.SGD([ta, tb], lr=0.1).load_state_dict(tsd),
+    )
 
 
 def test_load_state_dict_shape_mismatch_is_clear():
@@ -318,8 +342,11 @@ def test_load_state_dict_shape_mismatch_is_clear():
     a.grad = nl.ones(2)
     opt = optim.Adam([a])
     opt.step()
-    with pytest.raises(ValueError, match=r"state 'exp_avg' of shape \(2,\) for parameter 0 of "
-                                         r"shape \(3,\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"state 'exp_avg' of shape \(2,\) for parameter 0 of "
+        r"shape \(3,\)",
+    ):
         optim.Adam([leaf(3)]).load_state_dict(opt.state_dict())
 
 
@@ -346,7 +373,7 @@ def test_load_state_dict_casts_state_to_param_dtype():
     a.grad = nl.ones(3)
     opt = optim.Adam([a])
     opt.step()
-    b = nl.tensor(np.zeros(3), requires_grad=True)   # float64
+    b = nl.tensor(np.zeros(3), requires_grad=True)  # float64
     opt2 = optim.Adam([b])
     opt2.load_state_dict(opt.state_dict())
     assert opt2.state[b]["exp_avg"]._data.dtype == np.float64
@@ -359,7 +386,7 @@ def test_load_state_dict_accepts_old_style_step_and_missing_options():
     opt = optim.Adam([a])
     opt.step()
     sd = opt.state_dict()
-    sd["state"][0]["step"] = 1          # a plain number, as older PyTorch versions stored it
+    sd["state"][0]["step"] = 1  # a plain number, as older PyTorch versions stored it
     del sd["param_groups"][0]["amsgrad"]
     opt2 = optim.Adam([leaf(3)])
     opt2.load_state_dict(sd)
@@ -390,6 +417,7 @@ def test_state_dict_survives_save_and_load(tmp_path):
 def test_deepcopy_and_pickle_of_an_optimizer():
     import copy
     import pickle
+
     a = leaf(3)
     a.grad = nl.ones(3)
     opt = optim.SGD([a], lr=0.1, momentum=0.9)
@@ -402,6 +430,7 @@ def test_deepcopy_and_pickle_of_an_optimizer():
 
 
 # ------------------------------------------------------------------ warnings hygiene
+
 
 def test_step_emits_no_warnings():
     p = leaf(3)

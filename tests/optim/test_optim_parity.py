@@ -1,5 +1,6 @@
 """nnlite's optimizers against torch.optim: the same parameters and gradients, 20 steps, the same
 parameters and state (within float32 rounding); state dicts in PyTorch's layout."""
+
 import numpy as np
 import pytest
 
@@ -27,7 +28,7 @@ CONFIGS = [
     ("Adam", dict(lr=0.01, weight_decay=0.1)),
     ("Adam", dict(lr=0.01, amsgrad=True)),
     ("Adam", dict(lr=0.01, amsgrad=True, weight_decay=0.05, maximize=True)),
-    ("Adam", dict(lr=0.01, betas=(0.3, 0.9))),          # lerp weight >= 0.5
+    ("Adam", dict(lr=0.01, betas=(0.3, 0.9))),  # lerp weight >= 0.5
     ("Adam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)),
     ("AdamW", dict()),
     ("AdamW", dict(lr=0.01, weight_decay=0.1, amsgrad=True)),
@@ -44,8 +45,9 @@ CONFIGS = [
     ("Adagrad", dict(lr=0.1, lr_decay=0.01, weight_decay=0.1, initial_accumulator_value=0.5)),
     ("Adagrad", dict(lr=0.1, eps=1e-6, maximize=True)),
 ]
-IDS = [name + "-" + ("-".join(f"{k}={v}" for k, v in kw.items()) or "defaults")
-       for name, kw in CONFIGS]
+IDS = [
+    name + "-" + ("-".join(f"{k}={v}" for k, v in kw.items()) or "defaults") for name, kw in CONFIGS
+]
 
 RTOL, ATOL = 1e-5, 1e-6
 
@@ -137,8 +139,9 @@ def test_twenty_float64_steps_match_torch(name, kwargs):
 def test_repr_matches_torch(name, kwargs):
     rng = np.random.default_rng(2)
     nl_params, torch_params = make_pair(rng)
-    assert repr(getattr(optim, name)(nl_params, **kwargs)) == \
-        repr(getattr(torch.optim, name)(torch_params, **kwargs))
+    assert repr(getattr(optim, name)(nl_params, **kwargs)) == repr(
+        getattr(torch.optim, name)(torch_params, **kwargs)
+    )
 
 
 @pytest.mark.parametrize("name,kwargs", CONFIGS, ids=IDS)
@@ -162,13 +165,14 @@ def test_state_dict_round_trip_mid_run(name, kwargs, tmp_path):
     first = [nl.tensor(a, requires_grad=True) for a in start]
     opt1 = getattr(optim, name)(first, **kwargs)
     run(first, opt1, grads[:10])
-    nl.save({"params": [p.detach() for p in first], "optim": opt1.state_dict()},
-            tmp_path / "ckpt.npz")
+    nl.save(
+        {"params": [p.detach() for p in first], "optim": opt1.state_dict()}, tmp_path / "ckpt.npz"
+    )
     del opt1
 
     ckpt = nl.load(tmp_path / "ckpt.npz")
     second = [nl.tensor(p._data, requires_grad=True) for p in ckpt["params"]]
-    opt2 = getattr(optim, name)(second, lr=123.0)   # options come from the state dict
+    opt2 = getattr(optim, name)(second, lr=123.0)  # options come from the state dict
     opt2.load_state_dict(ckpt["optim"])
     assert opt2.param_groups[0]["lr"] == kwargs.get("lr", opt.defaults["lr"])
     run(second, opt2, grads[10:])
@@ -179,8 +183,9 @@ def test_state_dict_round_trip_mid_run(name, kwargs, tmp_path):
     assert sd_a["param_groups"] == sd_b["param_groups"]
     for idx in sd_a["state"]:
         for key in sd_a["state"][idx]:
-            np.testing.assert_array_equal(sd_a["state"][idx][key]._data,
-                                          sd_b["state"][idx][key]._data)
+            np.testing.assert_array_equal(
+                sd_a["state"][idx][key]._data, sd_b["state"][idx][key]._data
+            )
 
 
 @pytest.mark.parametrize("name,kwargs", CONFIGS, ids=IDS)
@@ -194,8 +199,10 @@ def test_loads_torch_state_dict(name, kwargs):
         torch_opt.step()
     tsd = torch_opt.state_dict()
     converted = {
-        "state": {i: {k: nl.tensor(v.numpy().copy()) for k, v in s.items()}
-                  for i, s in tsd["state"].items()},
+        "state": {
+            i: {k: nl.tensor(v.numpy().copy()) for k, v in s.items()}
+            for i, s in tsd["state"].items()
+        },
         "param_groups": tsd["param_groups"],
     }
     for p, q in zip(nl_params, torch_params):
@@ -214,8 +221,11 @@ def test_loads_torch_state_dict(name, kwargs):
 def test_param_groups_with_own_options_match_torch(name):
     rng = np.random.default_rng(5)
     nl_params, torch_params = make_pair(rng)
-    extra = {"SGD": dict(momentum=0.9, nesterov=True), "Adam": dict(amsgrad=True),
-             "AdamW": dict(betas=(0.5, 0.6))}[name]
+    extra = {
+        "SGD": dict(momentum=0.9, nesterov=True),
+        "Adam": dict(amsgrad=True),
+        "AdamW": dict(betas=(0.5, 0.6)),
+    }[name]
 
     def groups(ps):
         return [{"params": ps[:2]}, {"params": ps[2:3], "lr": 0.5, **extra}]

@@ -1,5 +1,6 @@
 """Optimizers driving a real model: nnlite and PyTorch train the same MLP from the same weights
 and stay together; a checkpoint (model + optimizer + scheduler) resumes exactly."""
+
 import numpy as np
 import pytest
 
@@ -15,15 +16,17 @@ def models(seed=0):
     torch.manual_seed(seed)
     tmodel = torch.nn.Sequential(torch.nn.Linear(6, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
     model = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 4))
-    model.load_state_dict({k: nl.tensor(v.detach().numpy().copy())
-                           for k, v in tmodel.state_dict().items()})
+    model.load_state_dict(
+        {k: nl.tensor(v.detach().numpy().copy()) for k, v in tmodel.state_dict().items()}
+    )
     return model, tmodel
 
 
 def batches(n, seed=1):
     rng = np.random.default_rng(seed)
-    return [(rng.standard_normal((8, 6)).astype(np.float32), rng.integers(0, 4, 8))
-            for _ in range(n)]
+    return [
+        (rng.standard_normal((8, 6)).astype(np.float32), rng.integers(0, 4, 8)) for _ in range(n)
+    ]
 
 
 def train_step(model, opt, x, y, lib):
@@ -91,15 +94,22 @@ def test_checkpoint_resume_is_exact(name, kwargs, tmp_path):
 
     model1, opt1, sched1 = fresh()
     run(model1, opt1, sched1, data[:5])
-    nl.save({"model": model1.state_dict(), "optim": opt1.state_dict(),
-             "sched": sched1.state_dict(), "step": 5}, tmp_path / "ckpt.npz")
+    nl.save(
+        {
+            "model": model1.state_dict(),
+            "optim": opt1.state_dict(),
+            "sched": sched1.state_dict(),
+            "step": 5,
+        },
+        tmp_path / "ckpt.npz",
+    )
 
     model2, opt2, sched2 = fresh()
     ckpt = nl.load(tmp_path / "ckpt.npz")
     model2.load_state_dict(ckpt["model"])
     opt2.load_state_dict(ckpt["optim"])
     sched2.load_state_dict(ckpt["sched"])
-    run(model2, opt2, sched2, data[ckpt["step"]:])
+    run(model2, opt2, sched2, data[ckpt["step"] :])
 
     for (k, v), v2 in zip(model.state_dict().items(), model2.state_dict().values()):
         np.testing.assert_array_equal(v._data, v2._data, err_msg=k)

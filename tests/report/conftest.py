@@ -1,6 +1,7 @@
 """Run folders for the report tests, made once per session: a finished run (train.py, two
 short epochs on a generated Fashion-MNIST), a run stopped by a NaN loss and the page of a run
 caught after its first epoch."""
+
 import shutil
 import sys
 from pathlib import Path
@@ -44,7 +45,9 @@ def nan_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("nan")
     (tmp / "exploding.py").write_text(NAN_MODEL)
     write_cifar10(tmp / "data")
-    cfg = make_config(tmp, name="nan", epochs=2, model={"name": "exploding:Exploding", "args": {"bad_call": 13}})
+    cfg = make_config(
+        tmp, name="nan", epochs=2, model={"name": "exploding:Exploding", "args": {"bad_call": 13}}
+    )
     proc = run_train(cfg, cwd=tmp)
     (run,) = run_dirs(tmp / "runs")
     return run, proc

@@ -1,4 +1,5 @@
 """The run report: what train.py writes into a run folder, the page, its rebuild and comparison."""
+
 import json
 import re
 import shutil
@@ -15,7 +16,18 @@ from train_helpers import ROOT
 from nnlite.report import read_run, write_comparison, write_report
 from nnlite.report.evaluation import evaluate_run
 
-FASHION = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"]
+FASHION = [
+    "T-shirt/top",
+    "Trouser",
+    "Pullover",
+    "Dress",
+    "Coat",
+    "Sandal",
+    "Shirt",
+    "Sneaker",
+    "Bag",
+    "Ankle boot",
+]
 
 
 def metrics_lines(run):
@@ -24,7 +36,13 @@ def metrics_lines(run):
 
 def lenet_params(channels, side):
     conv_out = ((side - 4) // 2 - 4) // 2
-    return (6 * channels * 25 + 6) + (16 * 6 * 25 + 16) + (16 * conv_out ** 2 * 120 + 120) + (120 * 84 + 84) + (84 * 10 + 10)
+    return (
+        (6 * channels * 25 + 6)
+        + (16 * 6 * 25 + 16)
+        + (16 * conv_out**2 * 120 + 120)
+        + (120 * 84 + 84)
+        + (84 * 10 + 10)
+    )
 
 
 def test_metrics_gain_a_line_per_log_every_steps(finished_run):
@@ -33,32 +51,52 @@ def test_metrics_gain_a_line_per_log_every_steps(finished_run):
     steps = [r for r in lines if "step" in r]
     epochs = [r for r in lines if "step" not in r]
     # 48 images, batch 8: 6 steps per epoch, a line every 2 steps
-    assert [(r["epoch"], r["step"]) for r in steps] == [(1, 2), (1, 4), (1, 6), (2, 8), (2, 10), (2, 12)]
+    assert [(r["epoch"], r["step"]) for r in steps] == [
+        (1, 2),
+        (1, 4),
+        (1, 6),
+        (2, 8),
+        (2, 10),
+        (2, 12),
+    ]
     assert [r["epoch"] for r in epochs] == [1, 2]
-    printed = [float(x) for x in re.findall(r"^\[\d, +\d+\] loss: (\d+\.\d{3})$", proc.stdout, re.MULTILINE)]
+    printed = [
+        float(x)
+        for x in re.findall(r"^\[\d, +\d+\] loss: (\d+\.\d{3})$", proc.stdout, re.MULTILINE)
+    ]
     assert [round(r["train_loss"], 3) for r in steps] == printed
     assert all(r["lr"] == 0.01 for r in steps)
 
 
 def test_finished_run_page(finished_run):
     run, _ = finished_run
-    assert (run / "status.json").exists() and json.loads((run / "status.json").read_text())["state"] == "finished"
+    assert (run / "status.json").exists() and json.loads((run / "status.json").read_text())[
+        "state"
+    ] == "finished"
     page = (run / "report.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert 'data-state="finished"' in page and "2 of 2 epochs done" in page
-    assert "http-equiv=\"refresh\"" not in page
+    assert 'http-equiv="refresh"' not in page
     # self-contained: no file or network fetched by the page
     assert not re.search(r'(src|href)="(?!#|data:)', page)
     # loss, accuracy, learning rate, speed, per-class bars, confusion matrix, mistakes
     assert page.count('<figure class="plot"><svg') == 7
-    for title in ("Loss", "Test accuracy", "Learning rate", "Speed", "Accuracy per class",
-                  "Confusion matrix (test set)", "true class", "predicted class"):
+    for title in (
+        "Loss",
+        "Test accuracy",
+        "Learning rate",
+        "Speed",
+        "Accuracy per class",
+        "Confusion matrix (test set)",
+        "true class",
+        "predicted class",
+    ):
         assert title in page, title
     for name in FASHION:
         assert name.replace("/", "/") in page
-    assert "Total params: " + f"{lenet_params(1, 28):,}" in page     # the model summary
-    assert "optimizer:" in page and "lr: 0.01" in page                # the config
-    assert "numpy" in page and "python" in page                       # machine and versions
+    assert "Total params: " + f"{lenet_params(1, 28):,}" in page  # the model summary
+    assert "optimizer:" in page and "lr: 0.01" in page  # the config
+    assert "numpy" in page and "python" in page  # machine and versions
     assert json.loads((run / "machine.json").read_text())["cpus"] >= 1
 
 
@@ -79,8 +117,12 @@ def test_page_figures_agree_with_the_trainer(finished_run):
     assert matrix.sum() == 30 and np.trace(matrix) == round(final["accuracy"] * 30)
     # the listed mistakes are mistakes, most confident first
     page = (run / "report.html").read_text()
-    listed = [int(i) for i in re.findall(r"<tr><td class=l>(\d+)</td><td>[^<]+</td><td>[^<]+</td><td>\d+\.\d</td></tr>",
-                                         page)]
+    listed = [
+        int(i)
+        for i in re.findall(
+            r"<tr><td class=l>(\d+)</td><td>[^<]+</td><td>[^<]+</td><td>\d+\.\d</td></tr>", page
+        )
+    ]
     assert listed and len(listed) == min(24, int((ev.labels != ev.predicted).sum()))
     assert all(ev.labels[i] != ev.predicted[i] for i in listed)
     conf = ev.confidence[listed]
@@ -96,8 +138,8 @@ def read_tensorboard_scalars(folder):
         data = path.read_bytes()
         pos = 0
         while pos < len(data):
-            (length,) = struct.unpack("<Q", data[pos:pos + 8])
-            event = event_pb2.Event.FromString(data[pos + 12:pos + 12 + length])
+            (length,) = struct.unpack("<Q", data[pos : pos + 8])
+            event = event_pb2.Event.FromString(data[pos + 12 : pos + 12 + length])
             pos += 12 + length + 4
             for v in event.summary.value:
                 scalars.setdefault(v.tag, []).append((event.step, v.simple_value))
@@ -112,10 +154,20 @@ def test_tensorboard_files(finished_run):
     steps = [r for r in lines if "step" in r]
     epochs = [r for r in lines if "step" not in r]
     assert [s for s, _ in scalars["train/running_loss"]] == [r["step"] for r in steps]
-    assert [v for _, v in scalars["train/running_loss"]] == pytest.approx([r["train_loss"] for r in steps])
+    assert [v for _, v in scalars["train/running_loss"]] == pytest.approx(
+        [r["train_loss"] for r in steps]
+    )
     assert [s for s, _ in scalars["test/accuracy"]] == [r["global_step"] for r in epochs]
-    assert [v for _, v in scalars["test/accuracy"]] == pytest.approx([r["test_accuracy"] for r in epochs])
-    assert {"train/loss", "test/loss", "lr", "speed/images_per_second", "speed/epoch_seconds"} <= set(scalars)
+    assert [v for _, v in scalars["test/accuracy"]] == pytest.approx(
+        [r["test_accuracy"] for r in epochs]
+    )
+    assert {
+        "train/loss",
+        "test/loss",
+        "lr",
+        "speed/images_per_second",
+        "speed/epoch_seconds",
+    } <= set(scalars)
 
 
 def test_nan_stopped_run_has_a_page_saying_so(nan_run):
@@ -123,7 +175,10 @@ def test_nan_stopped_run_has_a_page_saying_so(nan_run):
     assert proc.returncode == 3
     assert len(proc.stderr.strip().splitlines()) == 1  # the report adds nothing to the error
     status = json.loads((run / "status.json").read_text())
-    assert status["state"] == "nonfinite" and "the loss is nan at epoch 2, batch 3" in status["message"]
+    assert (
+        status["state"] == "nonfinite"
+        and "the loss is nan at epoch 2, batch 3" in status["message"]
+    )
     page = (run / "report.html").read_text()
     assert 'data-state="nonfinite"' in page and "Stopped: the loss became NaN or infinite" in page
     assert "the loss is nan at epoch 2, batch 3" in page
@@ -171,20 +226,35 @@ def test_rebuild_and_compare_from_the_command_line(finished_run, tmp_path):
     (copy / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     env_cmd = [sys.executable, "-m", "nnlite.report"]
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-    done = subprocess.run(env_cmd + [str(copy)], capture_output=True, text=True, env=env, timeout=300, check=False)
+    done = subprocess.run(
+        env_cmd + [str(copy)], capture_output=True, text=True, env=env, timeout=300, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(copy / "report.html") and (copy / "report.html").exists()
 
     out = tmp_path / "cmp.html"
-    done = subprocess.run(env_cmd + [str(run), str(copy), "-o", str(out)], capture_output=True, text=True, env=env,
-                          timeout=300, check=False)
+    done = subprocess.run(
+        env_cmd + [str(run), str(copy), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     page = out.read_text()
     assert "Comparison of 2 runs" in page and run.name in page and "other-run" in page
     assert page.count('<figure class="plot"><svg') == 5
     assert re.search(r"<td class=l>optimizer\.lr</td><td>0\.01</td><td>0\.05</td>", page)
 
-    bad = subprocess.run(env_cmd + [str(tmp_path / "nothing")], capture_output=True, text=True, env=env, timeout=120, check=False)
+    bad = subprocess.run(
+        env_cmd + [str(tmp_path / "nothing")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
     assert bad.returncode == 2 and "no such run folder" in bad.stderr
 
 
@@ -227,7 +297,9 @@ def test_observer_leaves_the_random_generators_alone(finished_run, tmp_path):
     assert (copy / "evaluation.npz").exists()
 
 
-def test_tensorboard_without_tensorboardx_warns_once_and_writes_the_page(finished_run, tmp_path, monkeypatch, capsys):
+def test_tensorboard_without_tensorboardx_warns_once_and_writes_the_page(
+    finished_run, tmp_path, monkeypatch, capsys
+):
     from nnlite.report import TrainingObserver
 
     run, _ = finished_run
@@ -240,5 +312,7 @@ def test_tensorboard_without_tensorboardx_warns_once_and_writes_the_page(finishe
     observer(str(copy), "running")
     observer(str(copy), "finished")
     err = capsys.readouterr().err
-    assert err.count("logging.tensorboard needs tensorboardX: pip install 'nnlite[tensorboard]'") == 1
+    assert (
+        err.count("logging.tensorboard needs tensorboardX: pip install 'nnlite[tensorboard]'") == 1
+    )
     assert (copy / "report.html").exists() and not (copy / "tensorboard").exists()

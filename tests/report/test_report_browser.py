@@ -1,5 +1,6 @@
 """The run pages in a real browser: headless Chromium loads each page (finished, running, stopped on
 a NaN loss), runs its script without errors, lays the plots out with a size, and draws them."""
+
 import os
 import re
 import shutil
@@ -8,19 +9,45 @@ import subprocess
 import numpy as np
 import pytest
 
-CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium") or "", shutil.which("chromium-browser") or "")
-                 if p and os.path.exists(p)), None)
+CHROMIUM = next(
+    (
+        p
+        for p in (
+            "/usr/bin/chromium",
+            shutil.which("chromium") or "",
+            shutil.which("chromium-browser") or "",
+        )
+        if p and os.path.exists(p)
+    ),
+    None,
+)
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian: apt install chromium); "
-                                                        "the browser test of the run report is skipped")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="Chromium is not installed (Debian: apt install chromium); "
+    "the browser test of the run report is skipped",
+)
 
 
 def chromium(tmp_path, *args):
     """Run headless Chromium with a fresh profile and no network chatter; returns the process."""
     profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0", "--hide-scrollbars", *args]
+    cmd = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--enable-logging=stderr",
+        "--v=0",
+        "--hide-scrollbars",
+        *args,
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=180, check=False)
 
 
@@ -28,7 +55,11 @@ def check_in_browser(page, tmp_path, expected_plots):
     url = page.resolve().as_uri()
     dom = chromium(tmp_path, "--dump-dom", url)
     assert dom.returncode == 0, dom.stderr[-2000:]
-    errors = [line for line in dom.stderr.splitlines() if "CONSOLE" in line and ("Uncaught" in line or "Error" in line)]
+    errors = [
+        line
+        for line in dom.stderr.splitlines()
+        if "CONSOLE" in line and ("Uncaught" in line or "Error" in line)
+    ]
     assert not errors, errors
     body = re.search(r"<body([^>]*)>", dom.stdout)
     assert body, dom.stdout[:500]
@@ -51,11 +82,14 @@ def check_in_browser(page, tmp_path, expected_plots):
     return dom.stdout
 
 
-@pytest.mark.parametrize("kind, words", [
-    ("finished", "Finished"),
-    ("running", 'data-state="running"'),
-    ("nan", "Stopped: the loss became NaN or infinite"),
-])
+@pytest.mark.parametrize(
+    "kind, words",
+    [
+        ("finished", "Finished"),
+        ("running", 'data-state="running"'),
+        ("nan", "Stopped: the loss became NaN or infinite"),
+    ],
+)
 def test_run_pages_in_browser(kind, words, request, tmp_path):
     pytest.importorskip("matplotlib")
     pytest.importorskip("PIL")

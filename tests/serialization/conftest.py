@@ -1,4 +1,5 @@
 """Helpers shared by the serialization tests."""
+
 import tracemalloc
 
 import pytest
@@ -11,6 +12,7 @@ from nnlite.serialization import CheckpointError
 def refused_load():
     """``refused_load(path, match)``: check that ``nl.load(path)`` raises CheckpointError
     matching ``match``; returns the peak memory traced while it ran."""
+
     def load(path, match):
         tracemalloc.start()
         try:
@@ -19,4 +21,5 @@ def refused_load():
             return tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
+
     return load

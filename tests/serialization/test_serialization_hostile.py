@@ -1,5 +1,6 @@
 """Damaged, foreign and hostile nnlite checkpoints: every one raises CheckpointError naming the
 file and the problem, and memory stays bounded by the file's size."""
+
 import io
 import json
 import struct
@@ -42,13 +43,15 @@ def npy_bytes(arr=None, header_shape=None, dtype="<f4"):
         np.lib.format.write_array(buf, arr, allow_pickle=False)
     else:
         np.lib.format.write_array_header_1_0(
-            buf, {"descr": dtype, "fortran_order": False, "shape": header_shape})
+            buf, {"descr": dtype, "fortran_order": False, "shape": header_shape}
+        )
     return buf.getvalue()
 
 
 def header(root, arrays=()):
-    return json.dumps({"format": "nnlite-checkpoint", "version": 2, "arrays": list(arrays),
-                       "root": root})
+    return json.dumps(
+        {"format": "nnlite-checkpoint", "version": 2, "arrays": list(arrays), "root": root}
+    )
 
 
 def central_directory_span(data):
@@ -58,6 +61,7 @@ def central_directory_span(data):
 
 
 # ------------------------------------------------------------------ the central directory
+
 
 @pytest.mark.parametrize("mask", [0x01, 0x80, 0xFF])
 def test_every_flipped_byte_of_the_central_directory(tmp_path, mask):
@@ -129,10 +133,18 @@ def test_every_flipped_byte_of_a_whole_file(fmt):
 
 # ------------------------------------------------------------------ the JSON header
 
+
 def test_deeply_nested_header(tmp_path):
     path = tmp_path / "deep.npz"
-    write_zip(path, {"header.json": header(None)[:-1].replace('"root":null', '"root":')
-                     + "[" * 100_000 + "]" * 100_000 + "}"})
+    write_zip(
+        path,
+        {
+            "header.json": header(None)[:-1].replace('"root":null', '"root":')
+            + "[" * 100_000
+            + "]" * 100_000
+            + "}"
+        },
+    )
     with pytest.raises(CheckpointError, match=r"deep.npz \(header.json nests 100001 levels"):
         nl.load(path)
 
@@ -146,31 +158,34 @@ def test_nesting_within_the_limit_loads(tmp_path):
     assert nl.load(path) == obj
 
 
-@pytest.mark.parametrize("arrays, root", [
-    ("x", None),
-    ([[1, [2], "a"]], None),
-    ([["<f4", ["2"], "a"]], None),
-    ([["<f4", [-1], "a"]], None),
-    ([["<f4", [2], 7]], None),
-    ([], {"float": 5}),
-    ([], {"float": "abc"}),
-    ([], {"float": "ab"}),
-    ([], {"int": 5}),
-    ([], {"int": "zz"}),
-    ([], {"tensor": "0"}),
-    ([], {"tensor": True}),
-    ([], {"tensor": 0}),
-    ([], {"ref": 0}),
-    ([], {"complex": 1}),
-    ([], {"complex": [1, {"float": 3}]}),
-    ([], {"dict": 5}),
-    ([], {"dict": [[1]]}),
-    ([], {"dict": [[{"list": []}, 1]]}),
-    ([], {"list": {"a": 1}}),
-    ([], {"bytes": -1}),
-    ([], {"whatever": 1}),
-    ([], [1, 2]),
-])
+@pytest.mark.parametrize(
+    "arrays, root",
+    [
+        ("x", None),
+        ([[1, [2], "a"]], None),
+        ([["<f4", ["2"], "a"]], None),
+        ([["<f4", [-1], "a"]], None),
+        ([["<f4", [2], 7]], None),
+        ([], {"float": 5}),
+        ([], {"float": "abc"}),
+        ([], {"float": "ab"}),
+        ([], {"int": 5}),
+        ([], {"int": "zz"}),
+        ([], {"tensor": "0"}),
+        ([], {"tensor": True}),
+        ([], {"tensor": 0}),
+        ([], {"ref": 0}),
+        ([], {"complex": 1}),
+        ([], {"complex": [1, {"float": 3}]}),
+        ([], {"dict": 5}),
+        ([], {"dict": [[1]]}),
+        ([], {"dict": [[{"list": []}, 1]]}),
+        ([], {"list": {"a": 1}}),
+        ([], {"bytes": -1}),
+        ([], {"whatever": 1}),
+        ([], [1, 2]),
+    ],
+)
 def test_header_fields_of_the_wrong_type(tmp_path, arrays, root):
     path = tmp_path / "typed.npz"
     write_zip(path, {"header.json": header(root, arrays)})
@@ -181,8 +196,14 @@ def test_header_fields_of_the_wrong_type(tmp_path, arrays, root):
 @pytest.mark.parametrize("version", ["1", 1.0, None, [1], 3])
 def test_wrong_version_field(tmp_path, version):
     path = tmp_path / "v.npz"
-    write_zip(path, {"header.json": json.dumps({"format": "nnlite-checkpoint", "version": version,
-                                                "arrays": [], "root": None})})
+    write_zip(
+        path,
+        {
+            "header.json": json.dumps(
+                {"format": "nnlite-checkpoint", "version": version, "arrays": [], "root": None}
+            )
+        },
+    )
     with pytest.raises(CheckpointError, match="v.npz"):
         nl.load(path)
 
@@ -190,9 +211,15 @@ def test_wrong_version_field(tmp_path, version):
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.bool_])
 def test_integer_array_marked_as_requiring_grad(tmp_path, dtype):
     path = tmp_path / "grad.npz"
-    write_zip(path, {"header.json": header({"tensor": 0, "requires_grad": True},
-                                           [[np.dtype(dtype).str, [3], "t"]]),
-                     "t.npy": npy_bytes(np.zeros(3, dtype))})
+    write_zip(
+        path,
+        {
+            "header.json": header(
+                {"tensor": 0, "requires_grad": True}, [[np.dtype(dtype).str, [3], "t"]]
+            ),
+            "t.npy": npy_bytes(np.zeros(3, dtype)),
+        },
+    )
     with pytest.raises(CheckpointError, match=r"grad.npz .*marked as requiring grad"):
         nl.load(path)
 
@@ -201,9 +228,11 @@ def test_header_size_cap(tmp_path, monkeypatch):
     path = tmp_path / "big_header.npz"
     nl.save({f"key{i}": i for i in range(100)}, path)
     monkeypatch.setattr(npz, "MAX_HEADER_BYTES", 500)
-    with pytest.raises(CheckpointError,
-                       match=r"refusing to load: .*big_header.npz \(header.json is \d+ bytes, "
-                             r"more than the 500-byte limit"):
+    with pytest.raises(
+        CheckpointError,
+        match=r"refusing to load: .*big_header.npz \(header.json is \d+ bytes, "
+        r"more than the 500-byte limit",
+    ):
         nl.load(path)
 
 
@@ -222,15 +251,24 @@ def test_central_directory_claiming_a_huge_member(tmp_path):
 
 # ------------------------------------------------------------------ memory bounded by the file
 
+
 def test_tiny_file_declaring_a_64_gib_array(tmp_path, refused_load):
     path = tmp_path / "huge.npz"
-    shape = [2 ** 34]   # 64 GiB of float32
-    write_zip(path, {"header.json": header({"ndarray": 0}, [["<f4", shape, "x"]]),
-                     "x.npy": npy_bytes(header_shape=tuple(shape))})
+    shape = [2**34]  # 64 GiB of float32
+    write_zip(
+        path,
+        {
+            "header.json": header({"ndarray": 0}, [["<f4", shape, "x"]]),
+            "x.npy": npy_bytes(header_shape=tuple(shape)),
+        },
+    )
     assert path.stat().st_size < 600
-    peak = refused_load(path, r"huge.npz \(array x: the .npy header declares shape "
-                              r"\(17179869184,\) of <f4 \(68719476736 bytes\) but the member "
-                              r"holds 0 bytes")
+    peak = refused_load(
+        path,
+        r"huge.npz \(array x: the .npy header declares shape "
+        r"\(17179869184,\) of <f4 \(68719476736 bytes\) but the member "
+        r"holds 0 bytes",
+    )
     assert peak < 1 << 20
 
 
@@ -238,8 +276,7 @@ def test_npy_header_disagreeing_with_its_data(tmp_path):
     path = tmp_path / "short.npz"
     member = npy_bytes(np.zeros(10, np.float32))
     member = member.replace(b"(10,)", b"(11,)")
-    write_zip(path, {"header.json": header({"ndarray": 0}, [["<f4", [11], "x"]]),
-                     "x.npy": member})
+    write_zip(path, {"header.json": header({"ndarray": 0}, [["<f4", [11], "x"]]), "x.npy": member})
     with pytest.raises(CheckpointError, match=r"short.npz \(array x: .*44 bytes.*holds 40 bytes"):
         nl.load(path)
 
@@ -260,8 +297,11 @@ def test_zip_bomb_member_is_refused_before_inflating(tmp_path, monkeypatch):
         raise AssertionError("a member was opened")
 
     monkeypatch.setattr(zipfile.ZipFile, "open", no_inflating)
-    with pytest.raises(CheckpointError, match=r"refusing to load: .*bomb.npz \(member 'x.npy' "
-                                              r"would inflate to 67108864 bytes"):
+    with pytest.raises(
+        CheckpointError,
+        match=r"refusing to load: .*bomb.npz \(member 'x.npy' "
+        r"would inflate to 67108864 bytes",
+    ):
         nl.load(path)
 
 

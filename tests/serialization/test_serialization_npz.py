@@ -1,5 +1,6 @@
 """nl.save / nl.load: exact round trips of nested structures, the file format, atomic writes,
 clear errors for damaged files, and no pickle anywhere on the load path."""
+
 import collections
 import io
 import json
@@ -18,11 +19,24 @@ from hypothesis.extra import numpy as hnp
 import nnlite as nl
 from nnlite.serialization import CheckpointError
 
-ALL_DTYPES = [np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
-              np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
+ALL_DTYPES = [
+    np.float16,
+    np.float32,
+    np.float64,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.uint8,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+    np.bool_,
+]
 
 
 # ------------------------------------------------------------------ exact comparison
+
 
 def assert_identical(a, b, path="obj"):
     """Same types (exactly), same key order, same bits."""
@@ -63,32 +77,45 @@ def round_trip(obj, tmp_path, name="obj.npz"):
 
 # ------------------------------------------------------------------ hypothesis strategies
 
+
 def raw_bits_array(dtype):
     """Arrays with arbitrary bit patterns (NaN payloads, -0.0, inf, subnormals)."""
     dtype = np.dtype(dtype)
     if dtype.kind == "f":
         uint = np.dtype(f"u{dtype.itemsize}")
         return hnp.arrays(uint, hnp.array_shapes(min_dims=0, max_dims=3, max_side=4)).map(
-            lambda a: a.view(dtype))
+            lambda a: a.view(dtype)
+        )
     return hnp.arrays(dtype, hnp.array_shapes(min_dims=0, max_dims=3, max_side=4))
 
 
 arrays = st.sampled_from(ALL_DTYPES).flatmap(raw_bits_array)
 tensors = st.tuples(arrays, st.booleans()).map(
-    lambda ab: nl.tensor(ab[0], requires_grad=ab[1] and ab[0].dtype.kind == "f"))
+    lambda ab: nl.tensor(ab[0], requires_grad=ab[1] and ab[0].dtype.kind == "f")
+)
 py_floats = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
-    st.integers(0, 2 ** 64 - 1).map(lambda u: struct.unpack("<d", struct.pack("<Q", u))[0]),
-    st.sampled_from([0.0, -0.0, 1e308, 5e-324, 1.0, 2.0 ** 53 + 2]))
+    st.integers(0, 2**64 - 1).map(lambda u: struct.unpack("<d", struct.pack("<Q", u))[0]),
+    st.sampled_from([0.0, -0.0, 1e308, 5e-324, 1.0, 2.0**53 + 2]),
+)
 scalars = st.one_of(
-    st.none(), st.booleans(),
-    st.integers(), st.integers(-2 ** 200, 2 ** 200),
-    py_floats, st.text(), st.binary(max_size=20),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(-(2**200), 2**200),
+    py_floats,
+    st.text(),
+    st.binary(max_size=20),
     st.complex_numbers(allow_nan=True),
     arrays.filter(lambda a: a.ndim == 0).map(lambda a: a[()]),
 )
-keys = st.one_of(st.text(max_size=10), st.integers(-10 ** 20, 10 ** 20), st.booleans(), st.none(),
-                 st.floats(allow_nan=False))
+keys = st.one_of(
+    st.text(max_size=10),
+    st.integers(-(10**20), 10**20),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=False),
+)
 
 
 def containers(children):
@@ -103,8 +130,11 @@ def containers(children):
 structures = st.recursive(st.one_of(scalars, arrays, tensors), containers, max_leaves=25)
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(obj=structures)
 def test_hypothesis_round_trip_is_exact(obj, tmp_path):
     assert_identical(obj, round_trip(obj, tmp_path))
@@ -120,6 +150,7 @@ def test_hypothesis_round_trip_through_a_file_object(obj):
 
 
 # ------------------------------------------------------------------ explicit round trips
+
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
 def test_every_dtype_round_trips_as_array_and_tensor(dtype, tmp_path):
@@ -145,8 +176,12 @@ def test_nan_payloads_and_signed_zero(tmp_path):
     a = bits.view(np.float32)
     bits64 = np.array([0x7FF0000000000001, 0xFFF8DEADBEEF0000], np.uint64)
     payload_nan = struct.unpack("<d", struct.pack("<Q", 0x7FF8000000C0FFEE))[0]
-    obj = {"f32": a, "t": nl.from_numpy(a.copy()), "f64": bits64.view(np.float64),
-           "py": [payload_nan, -0.0, math.inf, -math.inf]}
+    obj = {
+        "f32": a,
+        "t": nl.from_numpy(a.copy()),
+        "f64": bits64.view(np.float64),
+        "py": [payload_nan, -0.0, math.inf, -math.inf],
+    }
     out = round_trip(obj, tmp_path)
     assert_identical(obj, out)
     assert out["f32"].view(np.uint32).tolist() == bits.tolist()
@@ -154,18 +189,40 @@ def test_nan_payloads_and_signed_zero(tmp_path):
 
 
 def test_python_scalars_keep_their_types(tmp_path):
-    obj = {"int": 1, "float": 1.0, "bool": True, "none": None, "zero": 0, "fzero": 0.0,
-           "big": 2 ** 100, "negbig": -(2 ** 64), "max64": 2 ** 64 - 1, "str": "héllo\u2603\ud800",
-           "bytes": b"\x00\xff", "complex": complex(1.5, -0.0), "np_int": np.int64(7),
-           "np_float": np.float32(0.1), "np_bool": np.bool_(True)}
+    obj = {
+        "int": 1,
+        "float": 1.0,
+        "bool": True,
+        "none": None,
+        "zero": 0,
+        "fzero": 0.0,
+        "big": 2**100,
+        "negbig": -(2**64),
+        "max64": 2**64 - 1,
+        "str": "héllo\u2603\ud800",
+        "bytes": b"\x00\xff",
+        "complex": complex(1.5, -0.0),
+        "np_int": np.int64(7),
+        "np_float": np.float32(0.1),
+        "np_bool": np.bool_(True),
+    }
     out = round_trip(obj, tmp_path)
     assert_identical(obj, out)
-    assert out["big"] == 2 ** 100
+    assert out["big"] == 2**100
 
 
 def test_key_types_and_order(tmp_path):
-    obj = {"b": 1, 2: "two", "a": 3, 1: {"z": 0, "y": 1}, False: "f0", None: "n", 2.5: "f",
-           -7: [1, 2], "2": "string two"}
+    obj = {
+        "b": 1,
+        2: "two",
+        "a": 3,
+        1: {"z": 0, "y": 1},
+        False: "f0",
+        None: "n",
+        2.5: "f",
+        -7: [1, 2],
+        "2": "string two",
+    }
     out = round_trip(obj, tmp_path)
     assert_identical(obj, out)
     assert list(out.keys()) == ["b", 2, "a", 1, False, None, 2.5, -7, "2"]
@@ -179,18 +236,21 @@ def test_lists_tuples_and_ordered_dicts(tmp_path):
 
 
 def test_dict_subclasses_are_saved_as_dicts(tmp_path):
-    out = round_trip({"c": collections.Counter({5: 2, 3: 1}),
-                      "d": collections.defaultdict(list, {"a": [1]})}, tmp_path)
+    out = round_trip(
+        {"c": collections.Counter({5: 2, 3: 1}), "d": collections.defaultdict(list, {"a": [1]})},
+        tmp_path,
+    )
     assert out == {"c": {5: 2, 3: 1}, "d": {"a": [1]}}
     assert type(out["c"]) is dict
 
 
 def test_tensor_properties(tmp_path):
     w = nl.tensor(np.arange(6, dtype=np.float32).reshape(2, 3), requires_grad=True)
-    y = w * 2                                   # a non-leaf: saved as its data
+    y = w * 2  # a non-leaf: saved as its data
     labels = nl.tensor([1, 2, 3])
-    out = round_trip({"w": w, "y": y, "labels": labels, "half": w.half(), "double": w.double()},
-                     tmp_path)
+    out = round_trip(
+        {"w": w, "y": y, "labels": labels, "half": w.half(), "double": w.double()}, tmp_path
+    )
     assert out["w"].requires_grad and out["w"].is_leaf and out["w"].dtype == nl.float32
     assert out["y"].is_leaf and out["y"].grad_fn is None
     assert out["labels"].dtype == nl.int64
@@ -211,8 +271,12 @@ def test_non_contiguous_and_big_endian_arrays(tmp_path):
 
 
 def test_empty_and_zero_dim(tmp_path):
-    obj = [np.zeros((0, 3), np.float32), np.array(5, np.int16), nl.tensor(np.zeros((2, 0))),
-           nl.tensor(3.5)]
+    obj = [
+        np.zeros((0, 3), np.float32),
+        np.array(5, np.int16),
+        nl.tensor(np.zeros((2, 0))),
+        nl.tensor(3.5),
+    ]
     assert_identical(obj, round_trip(obj, tmp_path))
 
 
@@ -238,11 +302,20 @@ def test_model_like_state_dict(tmp_path):
     rng = np.random.default_rng(0)
     sd = collections.OrderedDict(
         (name, nl.tensor(rng.standard_normal(shape).astype(np.float32)))
-        for name, shape in [("conv1.weight", (6, 3, 5, 5)), ("conv1.bias", (6,)),
-                            ("bn.running_mean", (6,)), ("fc.weight", (10, 84))])
+        for name, shape in [
+            ("conv1.weight", (6, 3, 5, 5)),
+            ("conv1.bias", (6,)),
+            ("bn.running_mean", (6,)),
+            ("fc.weight", (10, 84)),
+        ]
+    )
     sd["bn.num_batches_tracked"] = nl.tensor(12)
-    ckpt = {"model": sd, "epoch": 3, "best_acc": 0.625,
-            "config": {"lr": 1e-3, "milestones": [3, 6]}}
+    ckpt = {
+        "model": sd,
+        "epoch": 3,
+        "best_acc": 0.625,
+        "config": {"lr": 1e-3, "milestones": [3, 6]},
+    }
     assert_identical(ckpt, round_trip(ckpt, tmp_path))
 
 
@@ -270,6 +343,7 @@ def test_file_objects(tmp_path):
 
 # ------------------------------------------------------------------ format
 
+
 def test_file_is_an_npz_with_a_json_header(tmp_path):
     nl.save({"w": nl.tensor([1.0, 2.0]), 1: "x"}, tmp_path / "c.npz")
     with zipfile.ZipFile(tmp_path / "c.npz") as zf:
@@ -283,18 +357,26 @@ def test_file_is_an_npz_with_a_json_header(tmp_path):
 
 def test_npz_members_are_named_by_their_path(tmp_path):
     model = {"conv1.weight": nl.ones(2, 3), "fc.bias": nl.zeros(2)}
-    state = {"model": model, "optimizer": {"state": {0: {"momentum_buffer": nl.ones(3)}},
-                                           "param_groups": [{"lr": 0.1, "params": [0]}]},
-             "tied": model["fc.bias"], "odd": {"a/b": np.ones(1), "": np.zeros(1), "..": np.ones(2)},
-             "a": {"b": np.zeros(1)}}
+    state = {
+        "model": model,
+        "optimizer": {
+            "state": {0: {"momentum_buffer": nl.ones(3)}},
+            "param_groups": [{"lr": 0.1, "params": [0]}],
+        },
+        "tied": model["fc.bias"],
+        "odd": {"a/b": np.ones(1), "": np.zeros(1), "..": np.ones(2)},
+        "a": {"b": np.zeros(1)},
+    }
     nl.save(state, tmp_path / "c.npz")
     with np.load(tmp_path / "c.npz", allow_pickle=False) as npz:
         files = npz.files
-        np.testing.assert_array_equal(npz["optimizer/state/0/momentum_buffer"], np.ones(3, np.float32))
+        np.testing.assert_array_equal(
+            npz["optimizer/state/0/momentum_buffer"], np.ones(3, np.float32)
+        )
     assert files[:3] == ["header.json", "model/conv1.weight", "model/fc.bias"]
     assert "optimizer/state/0/momentum_buffer" in files
-    assert "tied" not in "".join(files)          # a tied tensor is stored once
-    assert len(set(files)) == len(files) == 8     # header and 7 arrays, every name distinct
+    assert "tied" not in "".join(files)  # a tied tensor is stored once
+    assert len(set(files)) == len(files) == 8  # header and 7 arrays, every name distinct
     assert not any(part in ("", ".", "..") for f in files for part in f.split("/"))
     out = nl.load(tmp_path / "c.npz")
     assert out["tied"] is out["model"]["fc.bias"]
@@ -304,10 +386,18 @@ def test_npz_members_are_named_by_their_path(tmp_path):
 def test_version_1_files_still_load(tmp_path):
     """Files written before members were named by path: a0.npy, a1.npy, 2-element entries."""
     path = tmp_path / "old.npz"
-    header = {"format": "nnlite-checkpoint", "version": 1,
-              "arrays": [["<f4", [2]], ["<i8", [3]]],
-              "root": {"dict": [["w", {"tensor": 0, "requires_grad": True}], ["n", {"ndarray": 1}],
-                                ["again", {"ref": 0}]]}}
+    header = {
+        "format": "nnlite-checkpoint",
+        "version": 1,
+        "arrays": [["<f4", [2]], ["<i8", [3]]],
+        "root": {
+            "dict": [
+                ["w", {"tensor": 0, "requires_grad": True}],
+                ["n", {"ndarray": 1}],
+                ["again", {"ref": 0}],
+            ]
+        },
+    }
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("header.json", json.dumps(header))
         for name, arr in (("a0.npy", np.array([1, 2], np.float32)), ("a1.npy", np.arange(3))):
@@ -354,13 +444,15 @@ def test_object_arrays_in_a_checkpoint_are_refused(tmp_path):
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("header.json", header)
         with zf.open("a.npy", "w") as member:
-            np.lib.format.write_array(member, np.array([{"x": 1}, None], dtype=object),
-                                      allow_pickle=True)
+            np.lib.format.write_array(
+                member, np.array([{"x": 1}, None], dtype=object), allow_pickle=True
+            )
     with pytest.raises(CheckpointError, match="corrupt nnlite checkpoint.*array a: dtype object"):
         nl.load(path)
 
 
 # ------------------------------------------------------------------ damaged and foreign files
+
 
 @pytest.fixture
 def good_file(tmp_path):
@@ -381,8 +473,9 @@ def test_directory(tmp_path):
 
 def test_empty_file(tmp_path):
     (tmp_path / "empty.npz").write_bytes(b"")
-    with pytest.raises(CheckpointError,
-                       match=r"not an nnlite checkpoint: .*empty.npz \(empty file\)"):
+    with pytest.raises(
+        CheckpointError, match=r"not an nnlite checkpoint: .*empty.npz \(empty file\)"
+    ):
         nl.load(tmp_path / "empty.npz")
 
 
@@ -462,8 +555,10 @@ def test_other_zip(tmp_path):
 def test_newer_format_version(tmp_path):
     path = tmp_path / "future.npz"
     with zipfile.ZipFile(path, "w") as zf:
-        zf.writestr("header.json", json.dumps(
-            {"format": "nnlite-checkpoint", "version": 99, "arrays": [], "root": None}))
+        zf.writestr(
+            "header.json",
+            json.dumps({"format": "nnlite-checkpoint", "version": 99, "arrays": [], "root": None}),
+        )
     with pytest.raises(CheckpointError, match="format version 99"):
         nl.load(path)
 
@@ -478,8 +573,7 @@ def test_header_array_mismatch(tmp_path):
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("header.json", json.dumps(header))
         zf.writestr("0.npy", member)
-    with pytest.raises(CheckpointError,
-                       match="array 0: dtype <f4, shape \\[3\\], the header says"):
+    with pytest.raises(CheckpointError, match="array 0: dtype <f4, shape \\[3\\], the header says"):
         nl.load(path)
 
 
@@ -497,13 +591,18 @@ def test_missing_array_member(tmp_path):
 def test_bad_structure_in_header(tmp_path):
     path = tmp_path / "bad.npz"
     with zipfile.ZipFile(path, "w") as zf:
-        zf.writestr("header.json", json.dumps(
-            {"format": "nnlite-checkpoint", "version": 1, "arrays": [], "root": {"tensor": 4}}))
+        zf.writestr(
+            "header.json",
+            json.dumps(
+                {"format": "nnlite-checkpoint", "version": 1, "arrays": [], "root": {"tensor": 4}}
+            ),
+        )
     with pytest.raises(CheckpointError, match="bad structure"):
         nl.load(path)
 
 
 # ------------------------------------------------------------------ unsupported objects, atomicity
+
 
 def test_unsupported_object_names_its_path(tmp_path):
     obj = {"layers": [1, 2, lambda x: x], "n": 1}

@@ -1,5 +1,6 @@
 """safetensors files through nl.save_file / nl.load_file and nl.save / nl.load, with the
 safetensors package's own readers and writers as the oracle."""
+
 import os
 import sys
 
@@ -44,10 +45,13 @@ def test_safetensors_reads_what_nnlite_writes(tmp_path, how):
 @pytest.mark.parametrize("how", ["load_file", "load"])
 def test_nnlite_reads_what_safetensors_writes(tmp_path, how):
     rng = np.random.default_rng(0)
-    arrays = {"conv1.weight": rng.standard_normal((4, 3, 3, 3)).astype(np.float32),
-              "bn1.num_batches_tracked": np.array(5, np.int64),
-              "fc.bias": rng.standard_normal(10).astype(np.float64),
-              "mask": rng.random(7) > 0.5, "u16": np.arange(4, dtype=np.uint16)}
+    arrays = {
+        "conv1.weight": rng.standard_normal((4, 3, 3, 3)).astype(np.float32),
+        "bn1.num_batches_tracked": np.array(5, np.int64),
+        "fc.bias": rng.standard_normal(10).astype(np.float64),
+        "mask": rng.random(7) > 0.5,
+        "u16": np.arange(4, dtype=np.uint16),
+    }
     path = tmp_path / "hub.safetensors"
     st_save_file(arrays, str(path), metadata={"source": "test"})
     out = nl.load_file(path) if how == "load_file" else nl.load(path)
@@ -61,6 +65,7 @@ def test_nnlite_reads_what_safetensors_writes(tmp_path, how):
 def test_bfloat16_reads_as_float32(tmp_path):
     torch = pytest.importorskip("torch")
     from safetensors.torch import save_file
+
     t = torch.randn(3, 5).to(torch.bfloat16)
     save_file({"w": t}, str(tmp_path / "bf16.safetensors"))
     out = nl.load_file(tmp_path / "bf16.safetensors")["w"]
@@ -71,6 +76,7 @@ def test_bfloat16_reads_as_float32(tmp_path):
 def test_pytorch_reads_nnlite_weights_with_safetensors_torch(tmp_path):
     torch = pytest.importorskip("torch")
     from safetensors.torch import load_file
+
     sd = {"w": nl.randn(2, 3), "i": nl.arange(4)}
     nl.save_file(sd, tmp_path / "w.safetensors")
     out = load_file(str(tmp_path / "w.safetensors"))
@@ -78,13 +84,16 @@ def test_pytorch_reads_nnlite_weights_with_safetensors_torch(tmp_path):
     assert out["i"].dtype == torch.int64
 
 
-@pytest.mark.parametrize("obj, message", [
-    ({"w": nl.ones(2), "epoch": 3}, r"tensors only; obj\['epoch'\] is int"),
-    ({"model": {"w": nl.ones(2)}}, r"obj\['model'\] is dict"),
-    ({1: nl.ones(2)}, "by str name"),
-    ([nl.ones(2)], "flat dict of tensors, got list"),
-    ({"c": np.ones(2, np.complex64)}, "dtype complex64"),
-])
+@pytest.mark.parametrize(
+    "obj, message",
+    [
+        ({"w": nl.ones(2), "epoch": 3}, r"tensors only; obj\['epoch'\] is int"),
+        ({"model": {"w": nl.ones(2)}}, r"obj\['model'\] is dict"),
+        ({1: nl.ones(2)}, "by str name"),
+        ([nl.ones(2)], "flat dict of tensors, got list"),
+        ({"c": np.ones(2, np.complex64)}, "dtype complex64"),
+    ],
+)
 def test_what_safetensors_cannot_hold_is_refused(tmp_path, obj, message):
     with pytest.raises(TypeError, match=message):
         nl.save(obj, tmp_path / "x.safetensors")

@@ -1,6 +1,7 @@
 """PyTorch checkpoints both ways: nl.load reads torch.save files (zip and legacy) through an
 allow-list unpickler, nl.save writes files torch.load(weights_only=True) reads. PyTorch is the
 oracle; the hostile files are built here."""
+
 import collections
 import io
 import math
@@ -17,8 +18,18 @@ from nnlite.serialization import CheckpointError
 
 torch = pytest.importorskip("torch")
 
-TORCH_DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int8,
-                torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool]
+TORCH_DTYPES = [
+    torch.float32,
+    torch.float64,
+    torch.float16,
+    torch.bfloat16,
+    torch.int8,
+    torch.int16,
+    torch.int32,
+    torch.int64,
+    torch.uint8,
+    torch.bool,
+]
 
 
 def as_numpy(t):
@@ -65,13 +76,16 @@ def torch_values(dtype, shape=(2, 3)):
 
 # ------------------------------------------------------------------ reading torch.save files
 
+
 @pytest.fixture(params=["zip", "legacy"])
 def torch_save(request, tmp_path):
     """torch.save in the zip format, or in the legacy (before 1.6) format."""
+
     def save(obj, name="ckpt.pth"):
         path = tmp_path / name
         torch.save(obj, path, _use_new_zipfile_serialization=request.param == "zip")
         return path
+
     return save
 
 
@@ -84,34 +98,55 @@ def test_every_dtype(torch_save):
 
 
 def test_state_dict_of_a_module_and_an_optimizer(torch_save):
-    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4),
-                                torch.nn.Flatten(), torch.nn.Linear(4 * 6 * 6, 2))
+    model = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 4, 3),
+        torch.nn.BatchNorm2d(4),
+        torch.nn.Flatten(),
+        torch.nn.Linear(4 * 6 * 6, 2),
+    )
     opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     model(torch.randn(2, 3, 8, 8)).sum().backward()
     opt.step()
-    ckpt = {"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": 7,
-            "best": 0.25, "name": "run", "flags": (True, None), "big": 2 ** 70}
+    ckpt = {
+        "model": model.state_dict(),
+        "optimizer": opt.state_dict(),
+        "epoch": 7,
+        "best": 0.25,
+        "name": "run",
+        "flags": (True, None),
+        "big": 2**70,
+    }
     path = torch_save(ckpt)
     assert_matches_torch(nl.load(path), torch.load(path, weights_only=True))
 
 
 def test_shared_storages_and_views(torch_save):
     base = torch.arange(24, dtype=torch.float32).reshape(4, 6)
-    obj = {"base": base, "row": base[1], "col": base[:, 2], "t": base.t(), "narrow": base[1:3, 2:5],
-           "again": base, "flat": base.view(-1)[5:17:3]}
+    obj = {
+        "base": base,
+        "row": base[1],
+        "col": base[:, 2],
+        "t": base.t(),
+        "narrow": base[1:3, 2:5],
+        "again": base,
+        "flat": base.view(-1)[5:17:3],
+    }
     path = torch_save(obj)
     out = nl.load(path)
     assert_matches_torch(out, torch.load(path, weights_only=True))
     assert out["again"] is out["base"]
     for key in ("row", "col", "t", "narrow", "flat"):
         assert np.shares_memory(out[key].numpy(), out["base"].numpy()), key
-    out["base"][1, 2] = -1.0        # one storage, as in PyTorch: every view sees the change
+    out["base"][1, 2] = -1.0  # one storage, as in PyTorch: every view sees the change
     assert out["row"][2].item() == -1.0 and out["col"][1].item() == -1.0
 
 
 def test_parameters_and_requires_grad(torch_save):
-    obj = {"p": torch.nn.Parameter(torch.ones(3)), "frozen": torch.nn.Parameter(torch.ones(2), False),
-           "leaf": torch.zeros(2, requires_grad=True)}
+    obj = {
+        "p": torch.nn.Parameter(torch.ones(3)),
+        "frozen": torch.nn.Parameter(torch.ones(2), False),
+        "leaf": torch.zeros(2, requires_grad=True),
+    }
     path = torch_save(obj)
     out = nl.load(path)
     assert_matches_torch(out, torch.load(path, weights_only=True))
@@ -128,9 +163,13 @@ def test_empty_and_zero_dim_tensors(torch_save):
 def test_load_options(tmp_path):
     path = tmp_path / "w.pt"
     torch.save({"w": torch.arange(6.0)}, path)
-    for kwargs in ({"map_location": "cpu"}, {"map_location": torch.device("cpu")},
-                   {"map_location": {"cuda:0": "cpu"}}, {"weights_only": False},
-                   {"weights_only": True, "mmap": True}):
+    for kwargs in (
+        {"map_location": "cpu"},
+        {"map_location": torch.device("cpu")},
+        {"map_location": {"cuda:0": "cpu"}},
+        {"weights_only": False},
+        {"weights_only": True, "mmap": True},
+    ):
         np.testing.assert_array_equal(nl.load(path, **kwargs)["w"].numpy(), np.arange(6.0))
     with pytest.raises(RuntimeError, match="only has the cpu device"):
         nl.load(path, map_location="cuda:0")
@@ -161,6 +200,7 @@ def test_file_objects(tmp_path):
 
 # ------------------------------------------------------------------ refusing code and models
 
+
 class _Boom:
     def __reduce__(self):
         return (os.system, ("echo pickled-code-ran > boom.txt",))
@@ -177,12 +217,18 @@ def torch_zip_with_pickle(path, payload, storages=()):
     return path
 
 
-@pytest.mark.parametrize("payload, glob", [
-    (pickle.dumps({"a": _Boom()}, protocol=2), "(posix|os|nt).system"),
-    (pickle.dumps({"a": eval}, protocol=2), "builtins.eval"),
-    (b"\x80\x02cbuiltins\nexec\nq\x00X\x05\x00\x00\x001 + 1q\x01\x85q\x02Rq\x03.", "builtins.exec"),
-    (pickle.dumps(collections.Counter("ab"), protocol=2), "collections.Counter"),
-])
+@pytest.mark.parametrize(
+    "payload, glob",
+    [
+        (pickle.dumps({"a": _Boom()}, protocol=2), "(posix|os|nt).system"),
+        (pickle.dumps({"a": eval}, protocol=2), "builtins.eval"),
+        (
+            b"\x80\x02cbuiltins\nexec\nq\x00X\x05\x00\x00\x001 + 1q\x01\x85q\x02Rq\x03.",
+            "builtins.exec",
+        ),
+        (pickle.dumps(collections.Counter("ab"), protocol=2), "collections.Counter"),
+    ],
+)
 def test_code_in_the_pickle_is_refused_naming_the_global(tmp_path, monkeypatch, payload, glob):
     monkeypatch.chdir(tmp_path)
     path = torch_zip_with_pickle(tmp_path / "evil.pth", payload)
@@ -196,8 +242,8 @@ def test_code_in_a_legacy_file_is_refused(tmp_path, monkeypatch):
     path = tmp_path / "evil_legacy.pth"
     torch.save({"w": torch.ones(2)}, path, _use_new_zipfile_serialization=False)
     data = path.read_bytes()
-    header = b"".join(pickle.dumps(x, protocol=2) for x in (0x1950a86a20f9469cfc6c, 1001, {}))
-    path.write_bytes(header + pickle.dumps({"a": _Boom()}, protocol=2) + data[len(header):])
+    header = b"".join(pickle.dumps(x, protocol=2) for x in (0x1950A86A20F9469CFC6C, 1001, {}))
+    path.write_bytes(header + pickle.dumps({"a": _Boom()}, protocol=2) + data[len(header) :])
     with pytest.raises(CheckpointError, match=r"evil_legacy.pth .*system"):
         nl.load(path)
     assert not (tmp_path / "boom.txt").exists()
@@ -206,9 +252,11 @@ def test_code_in_a_legacy_file_is_refused(tmp_path, monkeypatch):
 def test_whole_model_pickles_are_refused_with_advice(tmp_path):
     path = tmp_path / "model.pth"
     torch.save(torch.nn.Linear(2, 3), path)
-    with pytest.raises(CheckpointError,
-                       match=r"model.pth .*whole model .*torch.nn.modules.linear.Linear.*"
-                             r"save model.state_dict\(\) instead"):
+    with pytest.raises(
+        CheckpointError,
+        match=r"model.pth .*whole model .*torch.nn.modules.linear.Linear.*"
+        r"save model.state_dict\(\) instead",
+    ):
         nl.load(path)
 
 
@@ -222,51 +270,80 @@ def test_plain_pickles_are_refused_without_unpickling(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ damaged files, bounded memory
 
+
 def persid_pickle(numel, size, stride, offset=0, storage="FloatStorage", requires_grad=False):
     """data.pkl of one tensor (built opcode by opcode, as torch writes it)."""
+
     def tup(values):
         return b"(" + b"".join(b"\x8a\x08" + struct.pack("<q", v) for v in values) + b"t"
-    return (b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00\x00storage"
-            + f"ctorch\n{storage}\n".encode() + b"X\x01\x00\x00\x000X\x03\x00\x00\x00cpu"
-            + b"\x8a\x08" + struct.pack("<q", numel) + b"tQ" + b"J" + struct.pack("<i", offset)
-            + tup(size) + tup(stride) + (b"\x88" if requires_grad else b"\x89")
-            + b"ccollections\nOrderedDict\n)RtR.")
+
+    return (
+        b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00\x00storage"
+        + f"ctorch\n{storage}\n".encode()
+        + b"X\x01\x00\x00\x000X\x03\x00\x00\x00cpu"
+        + b"\x8a\x08"
+        + struct.pack("<q", numel)
+        + b"tQ"
+        + b"J"
+        + struct.pack("<i", offset)
+        + tup(size)
+        + tup(stride)
+        + (b"\x88" if requires_grad else b"\x89")
+        + b"ccollections\nOrderedDict\n)RtR."
+    )
 
 
 def test_a_hand_built_tensor_pickle_is_what_torch_reads(tmp_path):
-    path = torch_zip_with_pickle(tmp_path / "ok.pth", persid_pickle(6, (2, 3), (3, 1)),
-                                 [("0", np.arange(6, dtype="<f4").tobytes())])
+    path = torch_zip_with_pickle(
+        tmp_path / "ok.pth",
+        persid_pickle(6, (2, 3), (3, 1)),
+        [("0", np.arange(6, dtype="<f4").tobytes())],
+    )
     expected = torch.load(path, weights_only=True).numpy()
     np.testing.assert_array_equal(nl.load(path).numpy(), expected)
 
 
 def test_storage_declaring_64_gib_in_a_tiny_file(tmp_path, refused_load):
-    path = torch_zip_with_pickle(tmp_path / "huge.pth", persid_pickle(2 ** 34, (2 ** 34,), (1,)),
-                                 [("0", b"\0" * 16)])
+    path = torch_zip_with_pickle(
+        tmp_path / "huge.pth", persid_pickle(2**34, (2**34,), (1,)), [("0", b"\0" * 16)]
+    )
     assert path.stat().st_size < 1000
-    peak = refused_load(path, r"huge.pth \(storage '0' declares 17179869184 elements "
-                              r"\(68719476736 bytes\) but its member holds 16 bytes")
+    peak = refused_load(
+        path,
+        r"huge.pth \(storage '0' declares 17179869184 elements "
+        r"\(68719476736 bytes\) but its member holds 16 bytes",
+    )
     assert peak < 1 << 20
 
 
-@pytest.mark.parametrize("size, stride, offset", [
-    ((3, 3), (3, 1), 0),          # 9 elements from a storage of 6
-    ((2, 3), (3, 1), 1),          # runs past the end
-    ((2 ** 30, 2 ** 30), (0, 0), 0),  # an expanded view of 2**60 elements
-    ((2, 3), (3, -1), 0),         # negative stride
-])
+@pytest.mark.parametrize(
+    "size, stride, offset",
+    [
+        ((3, 3), (3, 1), 0),  # 9 elements from a storage of 6
+        ((2, 3), (3, 1), 1),  # runs past the end
+        ((2**30, 2**30), (0, 0), 0),  # an expanded view of 2**60 elements
+        ((2, 3), (3, -1), 0),  # negative stride
+    ],
+)
 def test_tensor_that_does_not_fit_its_storage(tmp_path, size, stride, offset):
-    path = torch_zip_with_pickle(tmp_path / "view.pth", persid_pickle(6, size, stride, offset),
-                                 [("0", np.arange(6, dtype="<f4").tobytes())])
+    path = torch_zip_with_pickle(
+        tmp_path / "view.pth",
+        persid_pickle(6, size, stride, offset),
+        [("0", np.arange(6, dtype="<f4").tobytes())],
+    )
     with pytest.raises(CheckpointError, match="view.pth"):
         nl.load(path)
 
 
-@pytest.mark.parametrize("storage, itemsize", [("LongStorage", 8), ("ByteStorage", 1), ("BoolStorage", 1)])
+@pytest.mark.parametrize(
+    "storage, itemsize", [("LongStorage", 8), ("ByteStorage", 1), ("BoolStorage", 1)]
+)
 def test_integer_tensor_marked_as_requiring_grad(tmp_path, storage, itemsize):
-    path = torch_zip_with_pickle(tmp_path / "grad.pth",
-                                 persid_pickle(4, (4,), (1,), storage=storage, requires_grad=True),
-                                 [("0", b"\0" * 4 * itemsize)])
+    path = torch_zip_with_pickle(
+        tmp_path / "grad.pth",
+        persid_pickle(4, (4,), (1,), storage=storage, requires_grad=True),
+        [("0", b"\0" * 4 * itemsize)],
+    )
     with pytest.raises(CheckpointError, match=r"grad.pth .*marked as requiring grad"):
         nl.load(path)
 
@@ -288,8 +365,12 @@ def test_memo_index_beyond_the_pickle_is_refused(tmp_path):
 def test_repeated_copies_of_one_string_are_bounded(tmp_path):
     """A few kilobytes asking _codecs.encode to copy one memoised 4 KB string 100000 times."""
     big = "x" * 4096
-    payload = bytearray(b"\x80\x02c_codecs\nencode\nq\x00X" + struct.pack("<I", len(big))
-                        + big.encode() + b"q\x01X\x06\x00\x00\x00latin1q\x02(")
+    payload = bytearray(
+        b"\x80\x02c_codecs\nencode\nq\x00X"
+        + struct.pack("<I", len(big))
+        + big.encode()
+        + b"q\x01X\x06\x00\x00\x00latin1q\x02("
+    )
     payload += b"h\x00h\x01h\x02\x86R" * 100_000 + b"l."
     path = torch_zip_with_pickle(tmp_path / "copies.pth", bytes(payload))
     with pytest.raises(CheckpointError, match=r"copies.pth .*_codecs.encode would build more than"):
@@ -338,14 +419,23 @@ def test_every_flipped_byte_of_data_pkl(tmp_path):
 
 # ------------------------------------------------------------------ writing for PyTorch
 
+
 def nnlite_checkpoint():
-    model = nl.nn.Sequential(nl.nn.Conv2d(3, 4, 3), nl.nn.BatchNorm2d(4), nl.nn.Flatten(),
-                             nl.nn.Linear(4 * 6 * 6, 2))
+    model = nl.nn.Sequential(
+        nl.nn.Conv2d(3, 4, 3), nl.nn.BatchNorm2d(4), nl.nn.Flatten(), nl.nn.Linear(4 * 6 * 6, 2)
+    )
     opt = nl.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     model(nl.randn(2, 3, 8, 8)).sum().backward()
     opt.step()
-    return {"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": 3,
-            "loss": float("nan"), "tag": b"\x00\xff", "shape": (1, 2), "none": None}
+    return {
+        "model": model.state_dict(),
+        "optimizer": opt.state_dict(),
+        "epoch": 3,
+        "loss": float("nan"),
+        "tag": b"\x00\xff",
+        "shape": (1, 2),
+        "none": None,
+    }
 
 
 @pytest.mark.parametrize("how", ["suffix", "format", "file object"])
@@ -372,12 +462,28 @@ def test_torch_mmap_reads_what_nnlite_writes(tmp_path):
     assert_matches_torch(sd, out)
 
 
-@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.int16,
-                                   np.int32, np.int64, np.uint8, np.bool_, ">f4"])
+@pytest.mark.parametrize(
+    "dtype",
+    [
+        np.float16,
+        np.float32,
+        np.float64,
+        np.int8,
+        np.int16,
+        np.int32,
+        np.int64,
+        np.uint8,
+        np.bool_,
+        ">f4",
+    ],
+)
 def test_every_dtype_torch_has(tmp_path, dtype):
     arr = (np.arange(12).reshape(3, 4) % 3).astype(dtype)
-    sd = {"t": nl.from_numpy(arr.astype(np.dtype(dtype).newbyteorder("="))), "array": arr,
-          "strided": nl.from_numpy(arr.astype(np.dtype(dtype).newbyteorder("="))[:, ::2])}
+    sd = {
+        "t": nl.from_numpy(arr.astype(np.dtype(dtype).newbyteorder("="))),
+        "array": arr,
+        "strided": nl.from_numpy(arr.astype(np.dtype(dtype).newbyteorder("="))[:, ::2]),
+    }
     nl.save(sd, tmp_path / "d.pth")
     out = torch.load(tmp_path / "d.pth", weights_only=True)
     back = nl.load(tmp_path / "d.pth")
@@ -403,6 +509,7 @@ def test_what_torch_cannot_hold_is_refused_naming_where(tmp_path):
 
 # ------------------------------------------------------------------ torchvision's resnet18 layout
 
+
 class _TorchBasicBlock(torch.nn.Module):
     """torchvision's BasicBlock, module for module (names are what the test is about)."""
 
@@ -415,8 +522,9 @@ class _TorchBasicBlock(torch.nn.Module):
         self.bn2 = torch.nn.BatchNorm2d(cout)
         self.downsample = None
         if stride != 1 or cin != cout:
-            self.downsample = torch.nn.Sequential(torch.nn.Conv2d(cin, cout, 1, stride, bias=False),
-                                                  torch.nn.BatchNorm2d(cout))
+            self.downsample = torch.nn.Sequential(
+                torch.nn.Conv2d(cin, cout, 1, stride, bias=False), torch.nn.BatchNorm2d(cout)
+            )
 
     def forward(self, x):
         identity = x if self.downsample is None else self.downsample(x)
@@ -436,8 +544,11 @@ class _TorchResNet18(torch.nn.Module):
         widths, cin = [64, 128, 256, 512], 64
         for i, w in enumerate(widths):
             stride = 1 if i == 0 else 2
-            setattr(self, f"layer{i + 1}", torch.nn.Sequential(_TorchBasicBlock(cin, w, stride),
-                                                               _TorchBasicBlock(w, w, 1)))
+            setattr(
+                self,
+                f"layer{i + 1}",
+                torch.nn.Sequential(_TorchBasicBlock(cin, w, stride), _TorchBasicBlock(w, w, 1)),
+            )
             cin = w
         self.avgpool = torch.nn.AdaptiveAvgPool2d((1, 1))
         self.fc = torch.nn.Linear(512, num_classes)
@@ -450,7 +561,7 @@ class _TorchResNet18(torch.nn.Module):
 
 def test_resnet18_weights_round_trip_with_torchvisions_layout(tmp_path):
     ours = nl.models.resnet18(num_classes=10)
-    for m in ours.modules():     # non-trivial running statistics
+    for m in ours.modules():  # non-trivial running statistics
         if isinstance(m, nl.nn.BatchNorm2d):
             m.running_mean.copy_(nl.randn(m.running_mean.shape) * 0.1)
             m.running_var.copy_(nl.rand(m.running_var.shape) + 0.5)

@@ -1,6 +1,6 @@
 """Fixtures of the trainer tests (helpers in train_helpers.py)."""
-import pytest
 
+import pytest
 from train_helpers import write_cifar10, write_idx_dataset
 
 

@@ -3,6 +3,7 @@ import path naming a function, too many threads, SIGTERM, a full disk, a read-on
 non-finite gradients, evaluations and weights, a damaged checkpoint. The promise: one clear
 ``train.py: error:`` line (or warning), the documented exit code, and no checkpoint lost or
 overwritten by a worse one."""
+
 import errno
 import os
 import signal
@@ -15,6 +16,7 @@ import warnings
 import numpy as np
 import pytest
 import yaml
+from train_helpers import ROOT, TRAIN_PY, make_config, run_dirs, run_train
 
 import nnlite as nl
 from nnlite import serialization
@@ -23,7 +25,6 @@ from nnlite.train import Trainer, load_config
 from nnlite.train import config as config_module
 from nnlite.train.cli import main
 from nnlite.train.config import ConfigError
-from train_helpers import ROOT, TRAIN_PY, make_config, run_dirs, run_train
 
 
 def checkpoint(run, name="last.npz"):
@@ -49,13 +50,25 @@ def run_main(args, capsys):
 
 # ----------------------------------------------------------------------------------- config files
 
+
 def billion_laughs():
     """A ~1.3 KB YAML config whose aliases expand to 10^10 strings: the anchors sit in
     ``model.args`` (any mapping is valid there) and ``epochs`` names the largest."""
-    lines = ["model:", "  name: lenet", "  args:",
-             '    laughs0: &laughs0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
-    lines += [f"    laughs{i}: &laughs{i} [" + ", ".join([f"*laughs{i - 1}"] * 10) + "]" for i in range(1, 10)]
-    lines += ["data: {dataset: cifar10, batch_size: 4}", "optimizer: {name: sgd, lr: 0.1}", "epochs: *laughs9"]
+    lines = [
+        "model:",
+        "  name: lenet",
+        "  args:",
+        '    laughs0: &laughs0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]',
+    ]
+    lines += [
+        f"    laughs{i}: &laughs{i} [" + ", ".join([f"*laughs{i - 1}"] * 10) + "]"
+        for i in range(1, 10)
+    ]
+    lines += [
+        "data: {dataset: cifar10, batch_size: 4}",
+        "optimizer: {name: sgd, lr: 0.1}",
+        "epochs: *laughs9",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -67,8 +80,11 @@ def test_alias_bomb_is_refused_before_it_expands(tmp_path, monkeypatch):
 
     constructed = []
     real = config_module._Loader.construct_document
-    monkeypatch.setattr(config_module._Loader, "construct_document",
-                        lambda self, node: constructed.append(node) or real(self, node))
+    monkeypatch.setattr(
+        config_module._Loader,
+        "construct_document",
+        lambda self, node: constructed.append(node) or real(self, node),
+    )
     with pytest.raises(ConfigError) as info:
         load_config(path)
     assert not constructed  # refused from the node graph, before building any Python object
@@ -82,8 +98,13 @@ def test_alias_bomb_on_the_command_line_is_one_line(tmp_path):
     proc = run_train(path, cwd=tmp_path, timeout=60)
     assert proc.returncode == 2
     assert "aliases expand" in one_error_line(proc.stderr)
-    proc = run_train(make_config(tmp_path), "--set", "epochs=" + billion_laughs().replace("\n", "; "),
-                     cwd=tmp_path, timeout=60)
+    proc = run_train(
+        make_config(tmp_path),
+        "--set",
+        "epochs=" + billion_laughs().replace("\n", "; "),
+        cwd=tmp_path,
+        timeout=60,
+    )
     assert proc.returncode == 2 and len(one_error_line(proc.stderr)) < 700
 
 
@@ -96,7 +117,8 @@ def test_recursive_alias_is_refused(tmp_path):
 
 def test_shared_aliases_within_bounds_still_work(tmp_path):
     path = tmp_path / "aliases.yaml"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         model: {name: lenet}
         data:
           dataset: cifar10
@@ -105,14 +127,25 @@ def test_shared_aliases_within_bounds_still_work(tmp_path):
           test_transforms: *same
         optimizer: {name: sgd, lr: 0.1}
         epochs: 1
-    """))
-    assert load_config(path)["data"]["test_transforms"][1] == {"name": "normalize", "mean": [0.5], "std": [0.5]}
+    """)
+    )
+    assert load_config(path)["data"]["test_transforms"][1] == {
+        "name": "normalize",
+        "mean": [0.5],
+        "std": [0.5],
+    }
 
 
-@pytest.mark.parametrize("value", ["x" * 1_000_000, ["y" * 1000] * 2000, {"k" * 5000: list(range(10000))}])
+@pytest.mark.parametrize(
+    "value", ["x" * 1_000_000, ["y" * 1000] * 2000, {"k" * 5000: list(range(10000))}]
+)
 def test_error_messages_quote_little_of_a_huge_value(value):
-    raw = {"model": {"name": "lenet"}, "data": {"dataset": "cifar10", "batch_size": 4},
-           "optimizer": {"name": "sgd", "lr": 0.1}, "epochs": value}
+    raw = {
+        "model": {"name": "lenet"},
+        "data": {"dataset": "cifar10", "batch_size": 4},
+        "optimizer": {"name": "sgd", "lr": 0.1},
+        "epochs": value,
+    }
     with pytest.raises(ConfigError) as info:
         load_config(raw=raw)
     assert str(info.value).startswith("epochs: expected an integer")
@@ -120,8 +153,12 @@ def test_error_messages_quote_little_of_a_huge_value(value):
 
 
 def test_huge_unknown_names_are_quoted_short():
-    raw = {"model": {"name": "lenet"}, "data": {"dataset": "cifar10", "batch_size": 4},
-           "optimizer": {"name": "z" * 100_000, "lr": 0.1}, "epochs": 1}
+    raw = {
+        "model": {"name": "lenet"},
+        "data": {"dataset": "cifar10", "batch_size": 4},
+        "optimizer": {"name": "z" * 100_000, "lr": 0.1},
+        "epochs": 1,
+    }
     with pytest.raises(ConfigError) as info:
         load_config(raw=raw)
     assert "unknown optimizer" in str(info.value) and len(str(info.value)) < 400
@@ -129,7 +166,10 @@ def test_huge_unknown_names_are_quoted_short():
 
 # ----------------------------------------------------------------------------------- import paths
 
-@pytest.mark.parametrize("target", ["os:system", "subprocess:call", "builtins:exec", "os:sep", "collections:OrderedDict"])
+
+@pytest.mark.parametrize(
+    "target", ["os:system", "subprocess:call", "builtins:exec", "os:sep", "collections:OrderedDict"]
+)
 def test_import_path_must_name_a_module_class_before_anything_runs(tmp_path, cifar_root, target):
     marker = tmp_path / "PWNED"
     cfg = make_config(tmp_path, model={"name": target, "args": {"command": f"touch {marker}"}})
@@ -141,17 +181,23 @@ def test_import_path_must_name_a_module_class_before_anything_runs(tmp_path, cif
 
 
 def test_import_path_naming_a_function_is_refused(tmp_path, cifar_root):
-    (tmp_path / "factories_for_test.py").write_text(textwrap.dedent("""
+    (tmp_path / "factories_for_test.py").write_text(
+        textwrap.dedent("""
         from nnlite.models import LeNet
 
         def make():
             return LeNet()
-    """))
+    """)
+    )
     proc = run_train(make_config(tmp_path, model={"name": "factories_for_test:make"}), cwd=tmp_path)
-    assert proc.returncode == 2 and "'make' is a function, not an nnlite.nn.Module subclass" in proc.stderr
+    assert (
+        proc.returncode == 2
+        and "'make' is a function, not an nnlite.nn.Module subclass" in proc.stderr
+    )
 
 
 # ----------------------------------------------------------------------------------- threads
+
 
 def test_more_threads_than_cpus_warns_once_naming_the_count(tmp_path, cifar_root):
     cpus = os.cpu_count()
@@ -204,13 +250,23 @@ def test_sigterm_keeps_the_last_checkpoint_and_prints_the_resume_command(tmp_pat
     (tmp_path / "slow_model.py").write_text(SLOW_MODEL)
     cfg = make_config(tmp_path, epochs=50, model={"name": "slow_model:Slow"})
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, str(TRAIN_PY), str(cfg)], cwd=tmp_path, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, str(TRAIN_PY), str(cfg)],
+        cwd=tmp_path,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 120
         last = None
         while time.monotonic() < deadline and proc.poll() is None:
-            found = list((tmp_path / "runs").glob("*/checkpoints/last.npz")) if (tmp_path / "runs").exists() else []
+            found = (
+                list((tmp_path / "runs").glob("*/checkpoints/last.npz"))
+                if (tmp_path / "runs").exists()
+                else []
+            )
             if found:
                 last = found[0]
                 break
@@ -234,6 +290,7 @@ def test_sigterm_keeps_the_last_checkpoint_and_prints_the_resume_command(tmp_pat
 
 # ----------------------------------------------------------------------------------- full disk, read-only
 
+
 def fail_writes_from(monkeypatch, nth, error):
     """Make the ``nth`` and later checkpoint writes (``nl.save`` to a path) raise ``error``."""
     real = serialization.write_npz
@@ -245,12 +302,21 @@ def fail_writes_from(monkeypatch, nth, error):
             fileobj.write(b"partial")  # some bytes reach the temporary file first
             raise error
         return real(obj, fileobj)
+
     monkeypatch.setattr(serialization, "write_npz", write)
 
 
-@pytest.mark.parametrize("error", [OSError(errno.ENOSPC, "No space left on device"),
-                                   OSError(errno.EROFS, "Read-only file system")], ids=["ENOSPC", "EROFS"])
-def test_failed_checkpoint_write_is_one_line_and_keeps_the_previous(tmp_path, cifar_root, capsys, monkeypatch, error):
+@pytest.mark.parametrize(
+    "error",
+    [
+        OSError(errno.ENOSPC, "No space left on device"),
+        OSError(errno.EROFS, "Read-only file system"),
+    ],
+    ids=["ENOSPC", "EROFS"],
+)
+def test_failed_checkpoint_write_is_one_line_and_keeps_the_previous(
+    tmp_path, cifar_root, capsys, monkeypatch, error
+):
     monkeypatch.chdir(tmp_path)
     fail_writes_from(monkeypatch, 2, error)  # epoch 1 is saved, epoch 2's write fails
     code, captured = run_main([make_config(tmp_path, epochs=3)], capsys)
@@ -270,13 +336,16 @@ def test_read_only_output_dir_is_one_line(tmp_path, cifar_root, capsys, monkeypa
     out = tmp_path / "readonly"
     out.mkdir()
     out.chmod(0o555)
-    if os.access(out, os.W_OK):  # the superuser writes anywhere: make the folder refuse as a read-only mount does
+    if os.access(
+        out, os.W_OK
+    ):  # the superuser writes anywhere: make the folder refuse as a read-only mount does
         real_mkdir = os.mkdir
 
         def mkdir(path, *args, **kwargs):
             if os.fspath(path).startswith(str(out)):
                 raise OSError(errno.EROFS, "Read-only file system", os.fspath(path))
             return real_mkdir(path, *args, **kwargs)
+
         monkeypatch.setattr(os, "mkdir", mkdir)
     try:
         code, captured = run_main([make_config(tmp_path, output_dir=str(out))], capsys)
@@ -288,7 +357,9 @@ def test_read_only_output_dir_is_one_line(tmp_path, cifar_root, capsys, monkeypa
     assert not list(out.iterdir())
 
 
-def test_read_only_run_directory_mid_run_keeps_the_checkpoint(tmp_path, cifar_root, capsys, monkeypatch):
+def test_read_only_run_directory_mid_run_keeps_the_checkpoint(
+    tmp_path, cifar_root, capsys, monkeypatch
+):
     """The run folder becomes read-only after epoch 1 (as when a disk is remounted read-only)."""
     monkeypatch.chdir(tmp_path)
     real_mkstemp = atomic_writes.tempfile.mkstemp
@@ -300,6 +371,7 @@ def test_read_only_run_directory_mid_run_keeps_the_checkpoint(tmp_path, cifar_ro
         if len(saves) > 2:  # epoch 1 wrote last.npz and best.npz
             raise OSError(errno.EROFS, "Read-only file system")
         return real_mkstemp(*args, **kwargs)
+
     monkeypatch.setattr(atomic_writes.tempfile, "mkstemp", mkstemp)
     code, captured = run_main([make_config(tmp_path, epochs=2)], capsys)
     assert code == 1
@@ -389,13 +461,21 @@ class NanWeight(nn.Module):
 """
 
 
-@pytest.mark.parametrize("model, args, words", [
-    # 10 mini-batches per epoch: the 13th training forward is epoch 2, batch 3
-    ("InfGradient", {"bad_call": 13}, ["the gradient of fc.", "at epoch 2, batch 3"]),
-    # evaluations: the model check before training, after epoch 1, after epoch 2
-    ("NanInEvaluation", {"bad_eval": 3}, ["the evaluation gives", "at epoch 2, test batch 1"]),
-    ("NanWeight", {"bad_call": 13}, ["the weights spare hold non-finite values", "at epoch 2, batch 10"]),
-], ids=["inf-gradient", "nan-evaluation", "nan-weight"])
+@pytest.mark.parametrize(
+    "model, args, words",
+    [
+        # 10 mini-batches per epoch: the 13th training forward is epoch 2, batch 3
+        ("InfGradient", {"bad_call": 13}, ["the gradient of fc.", "at epoch 2, batch 3"]),
+        # evaluations: the model check before training, after epoch 1, after epoch 2
+        ("NanInEvaluation", {"bad_eval": 3}, ["the evaluation gives", "at epoch 2, test batch 1"]),
+        (
+            "NanWeight",
+            {"bad_call": 13},
+            ["the weights spare hold non-finite values", "at epoch 2, batch 10"],
+        ),
+    ],
+    ids=["inf-gradient", "nan-evaluation", "nan-weight"],
+)
 def test_non_finite_values_stop_before_anything_is_saved(tmp_path, cifar_root, model, args, words):
     (tmp_path / "faulty_models.py").write_text(FAULTY_MODELS)
     cfg = make_config(tmp_path, epochs=3, model={"name": f"faulty_models:{model}", "args": args})
@@ -415,14 +495,21 @@ def test_non_finite_values_stop_before_anything_is_saved(tmp_path, cifar_root, m
 def test_nan_gradient_from_a_finite_loss_never_reaches_the_weights(tmp_path, cifar_root):
     """In-process: the optimizer never steps with the bad gradient."""
     import importlib
+
     (tmp_path / "faulty_models_inproc.py").write_text(FAULTY_MODELS)
     sys.path.insert(0, str(tmp_path))
     try:
         importlib.invalidate_caches()
-        cfg = load_config(make_config(tmp_path, epochs=1, model={"name": "faulty_models_inproc:InfGradient",
-                                                                  "args": {"bad_call": 4}}))
+        cfg = load_config(
+            make_config(
+                tmp_path,
+                epochs=1,
+                model={"name": "faulty_models_inproc:InfGradient", "args": {"bad_call": 4}},
+            )
+        )
         trainer = Trainer(cfg, progress=False)
         from nnlite.train import NonFiniteLossError
+
         with pytest.raises(NonFiniteLossError, match="at epoch 1, batch 4"):
             trainer.fit()
         assert np.isfinite(trainer.model.fc.weight.detach().numpy()).all()
@@ -432,6 +519,7 @@ def test_nan_gradient_from_a_finite_loss_never_reaches_the_weights(tmp_path, cif
 
 # ----------------------------------------------------------------------------------- damaged checkpoint
 
+
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "empty"])
 def test_damaged_checkpoint_on_resume_is_one_line(tmp_path, cifar_root, damage):
     cfg = make_config(tmp_path, epochs=2)
@@ -439,7 +527,9 @@ def test_damaged_checkpoint_on_resume_is_one_line(tmp_path, cifar_root, damage):
     (run,) = run_dirs(tmp_path / "runs")
     last = run / "checkpoints" / "last.npz"
     data = last.read_bytes()
-    last.write_bytes({"truncate": data[: len(data) // 2], "garbage": os.urandom(len(data)), "empty": b""}[damage])
+    last.write_bytes(
+        {"truncate": data[: len(data) // 2], "garbage": os.urandom(len(data)), "empty": b""}[damage]
+    )
     proc = run_train("--resume", run, cwd=tmp_path)
     assert proc.returncode == 1
     line = one_error_line(proc.stderr)

@@ -1,4 +1,5 @@
 """Resume (after a kill, bit for bit) and finetuning (frozen layers stay bit-identical)."""
+
 import json
 import os
 import signal
@@ -8,10 +9,18 @@ import time
 
 import numpy as np
 import pytest
+from train_helpers import (
+    ROOT,
+    TRAIN_PY,
+    fashion_sections,
+    make_config,
+    run_dirs,
+    run_train,
+    write_idx_dataset,
+)
 
 import nnlite as nl
 from nnlite.train import ConfigError, Trainer, load_config
-from train_helpers import ROOT, TRAIN_PY, fashion_sections, make_config, run_dirs, run_train, write_idx_dataset
 
 
 def model_arrays(path):
@@ -33,8 +42,12 @@ def metrics_without_times(run):
     return out
 
 
-AUGMENTED = [{"name": "random_crop", "size": 28, "padding": 2}, {"name": "random_horizontal_flip"},
-             {"name": "to_tensor"}, {"name": "normalize", "mean": [0.5], "std": [0.5]}]
+AUGMENTED = [
+    {"name": "random_crop", "size": 28, "padding": 2},
+    {"name": "random_horizontal_flip"},
+    {"name": "to_tensor"},
+    {"name": "normalize", "mean": [0.5], "std": [0.5]},
+]
 
 
 def resume_config(tmp_path, output, epochs=3, model=None):
@@ -43,10 +56,17 @@ def resume_config(tmp_path, output, epochs=3, model=None):
         secs["model"] = model
     # one thread: the in-process and the subprocess halves sum in the same order whatever thread
     # count earlier tests in this process left behind
-    return make_config(tmp_path, name=output, output_dir=str(tmp_path / output), epochs=epochs, log_every=1000,
-                       threads=1,
-                       optimizer={"name": "sgd", "lr": 0.01, "momentum": 0.9, "weight_decay": 1e-4},
-                       scheduler={"name": "step", "step_size": 1, "gamma": 0.7}, **secs)
+    return make_config(
+        tmp_path,
+        name=output,
+        output_dir=str(tmp_path / output),
+        epochs=epochs,
+        log_every=1000,
+        threads=1,
+        optimizer={"name": "sgd", "lr": 0.01, "momentum": 0.9, "weight_decay": 1e-4},
+        scheduler={"name": "step", "step_size": 1, "gamma": 0.7},
+        **secs,
+    )
 
 
 MLP = {"name": "mlp", "args": {"in_features": 784, "hidden": [32], "num_classes": 10}}
@@ -60,8 +80,13 @@ def test_resume_after_kill_is_bit_exact(tmp_path):
 
     cfg = resume_config(tmp_path, "killed", model=MLP)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, str(TRAIN_PY), str(cfg)], cwd=tmp_path, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, str(TRAIN_PY), str(cfg)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120
     last = None
     try:
@@ -84,13 +109,18 @@ def test_resume_after_kill_is_bit_exact(tmp_path):
 
     proc = run_train("--resume", run, cwd=tmp_path, check=0)
     assert "Resuming" in proc.stdout
-    assert_bitwise_equal(model_arrays(full / "checkpoints" / "last.npz"), model_arrays(run / "checkpoints" / "last.npz"))
+    assert_bitwise_equal(
+        model_arrays(full / "checkpoints" / "last.npz"),
+        model_arrays(run / "checkpoints" / "last.npz"),
+    )
     assert metrics_without_times(full) == metrics_without_times(run)
     a, b = nl.load(full / "checkpoints" / "last.npz"), nl.load(run / "checkpoints" / "last.npz")
     assert a["global_step"] == b["global_step"] and a["epoch"] == b["epoch"] == 3
     for k in a["optimizer"]["state"]:
-        assert a["optimizer"]["state"][k]["momentum_buffer"].numpy().tobytes() == \
-            b["optimizer"]["state"][k]["momentum_buffer"].numpy().tobytes()
+        assert (
+            a["optimizer"]["state"][k]["momentum_buffer"].numpy().tobytes()
+            == b["optimizer"]["state"][k]["momentum_buffer"].numpy().tobytes()
+        )
     report = json.loads((run / "report.json").read_text())
     assert report["epochs"] == 3
 
@@ -106,10 +136,17 @@ def test_resume_in_process_and_with_config(tmp_path):
     (part,) = run_dirs(tmp_path / "part")
     # a mismatching config is refused, naming the key
     proc = run_train(one_path, "--set", "optimizer.lr=0.5", "--resume", part, cwd=tmp_path)
-    assert proc.returncode == 2 and "optimizer.lr" in proc.stderr and "only epochs may change" in proc.stderr
+    assert (
+        proc.returncode == 2
+        and "optimizer.lr" in proc.stderr
+        and "only epochs may change" in proc.stderr
+    )
     # the same CONFIG (more epochs) continues the run
     run_train(one_path, "--set", "epochs=2", "--resume", part, cwd=tmp_path, check=0)
-    assert_bitwise_equal(model_arrays(full / "checkpoints" / "last.npz"), model_arrays(part / "checkpoints" / "last.npz"))
+    assert_bitwise_equal(
+        model_arrays(full / "checkpoints" / "last.npz"),
+        model_arrays(part / "checkpoints" / "last.npz"),
+    )
     assert metrics_without_times(full) == metrics_without_times(part)
     # resuming a finished run only re-evaluates and writes the report
     proc = run_train("--resume", part, cwd=tmp_path, check=0)
@@ -119,21 +156,38 @@ def test_resume_in_process_and_with_config(tmp_path):
 
 # ----------------------------------------------------------------------------------- finetune
 
+
 @pytest.fixture
 def source_checkpoint(tmp_path):
     write_idx_dataset(tmp_path / "fm", n_train=48, n_test=16)
-    cfg = load_config(make_config(tmp_path, name="source", output_dir=str(tmp_path / "source"),
-                                  **fashion_sections(tmp_path)))
+    cfg = load_config(
+        make_config(
+            tmp_path,
+            name="source",
+            output_dir=str(tmp_path / "source"),
+            **fashion_sections(tmp_path),
+        )
+    )
     Trainer(cfg, progress=False).fit()
     (run,) = run_dirs(tmp_path / "source")
     return run / "checkpoints" / "best.npz"
 
 
 def finetune_config(tmp_path, source, **finetune):
-    ft = {"from": str(source), "freeze": ["conv1", "conv2"], "head": {"module": "fc3", "num_classes": 10}}
+    ft = {
+        "from": str(source),
+        "freeze": ["conv1", "conv2"],
+        "head": {"module": "fc3", "num_classes": 10},
+    }
     ft.update(finetune)
-    return make_config(tmp_path, name="ft", output_dir=str(tmp_path / "ft"), finetune=ft, epochs=2,
-                       **fashion_sections(tmp_path))
+    return make_config(
+        tmp_path,
+        name="ft",
+        output_dir=str(tmp_path / "ft"),
+        finetune=ft,
+        epochs=2,
+        **fashion_sections(tmp_path),
+    )
 
 
 def test_finetune_frozen_layers_bit_identical(tmp_path, source_checkpoint):
@@ -176,15 +230,32 @@ def test_finetune_optimizer_gets_trainable_only_and_head_is_fresh(tmp_path, sour
             assert out[k].tobytes() == src[k].tobytes(), k
 
 
-@pytest.mark.parametrize("finetune, key, words", [
-    ({"head": {"module": "fc3", "num_classes": 5}}, "finetune.head.num_classes", ["expected 10", "got 5"]),
-    ({"head": {"module": "fc4", "num_classes": 10}}, "finetune.head.module", ["no module 'fc4'", "did you mean"]),
-    ({"freeze": ["conv1", "convv2"]}, "finetune.freeze[1]", ["no module 'convv2'", "did you mean 'conv2'"]),
-    ({"from": "missing.npz"}, "finetune.from", ["file not found: missing.npz"]),
-])
+@pytest.mark.parametrize(
+    "finetune, key, words",
+    [
+        (
+            {"head": {"module": "fc3", "num_classes": 5}},
+            "finetune.head.num_classes",
+            ["expected 10", "got 5"],
+        ),
+        (
+            {"head": {"module": "fc4", "num_classes": 10}},
+            "finetune.head.module",
+            ["no module 'fc4'", "did you mean"],
+        ),
+        (
+            {"freeze": ["conv1", "convv2"]},
+            "finetune.freeze[1]",
+            ["no module 'convv2'", "did you mean 'conv2'"],
+        ),
+        ({"from": "missing.npz"}, "finetune.from", ["file not found: missing.npz"]),
+    ],
+)
 def test_finetune_errors(tmp_path, source_checkpoint, finetune, key, words):
     with pytest.raises(ConfigError) as info:
-        Trainer(load_config(finetune_config(tmp_path, source_checkpoint, **finetune)), progress=False).fit()
+        Trainer(
+            load_config(finetune_config(tmp_path, source_checkpoint, **finetune)), progress=False
+        ).fit()
     assert info.value.key == key
     for w in words:
         assert w in str(info.value), str(info.value)
@@ -203,11 +274,19 @@ def test_ctrl_c_says_how_to_resume(tmp_path):
     write_idx_dataset(tmp_path / "fm", n_train=2400, n_test=20)
     cfg = resume_config(tmp_path, "interrupted", model=MLP, epochs=50)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, str(TRAIN_PY), str(cfg)], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(TRAIN_PY), str(cfg)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not list((tmp_path / "interrupted").glob("*/checkpoints/last.npz")):
+        while time.monotonic() < deadline and not list(
+            (tmp_path / "interrupted").glob("*/checkpoints/last.npz")
+        ):
             time.sleep(0.01)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)

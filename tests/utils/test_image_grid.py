@@ -1,4 +1,5 @@
 """make_grid and save_image, checked against torchvision's documented layout."""
+
 import sys
 
 import numpy as np
@@ -18,7 +19,7 @@ def test_grid_shape_and_placement():
         row, col = divmod(k, 4)
         top, left = 1 + 3 * row, 1 + 3 * col
         for c in range(3):
-            assert g[c, top:top + 2, left:left + 2].tolist() == images[k, 0].tolist()
+            assert g[c, top : top + 2, left : left + 2].tolist() == images[k, 0].tolist()
     # padding lines and the two unused cells of the last row hold pad_value
     assert (g[:, 0, :] == -1).all() and (g[:, :, 0] == -1).all() and (g[:, 4:6, 7:] == -1).all()
 

@@ -1,4 +1,5 @@
 """nnlite.utils.data is PyTorch's import path for nnlite.data: the very same objects."""
+
 import importlib
 
 import pytest
@@ -6,38 +7,65 @@ import pytest
 import nnlite as nl
 import nnlite.data
 
-NAMES = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split", "Sampler", "SequentialSampler",
-         "RandomSampler", "SubsetRandomSampler", "BatchSampler", "DistributedSampler", "DataLoader",
-         "default_collate", "default_convert", "get_worker_info"]
+NAMES = [
+    "Dataset",
+    "TensorDataset",
+    "Subset",
+    "ConcatDataset",
+    "random_split",
+    "Sampler",
+    "SequentialSampler",
+    "RandomSampler",
+    "SubsetRandomSampler",
+    "BatchSampler",
+    "DistributedSampler",
+    "DataLoader",
+    "default_collate",
+    "default_convert",
+    "get_worker_info",
+]
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_names_are_the_objects_of_nnlite_data(name):
     from nnlite.utils import data
+
     assert getattr(data, name) is getattr(nnlite.data, name)
     assert name in data.__all__
 
 
-@pytest.mark.parametrize("module,name", [
-    ("nnlite.utils.data.distributed", "DistributedSampler"), ("nnlite.utils.data.sampler", "RandomSampler"),
-    ("nnlite.utils.data.sampler", "SubsetRandomSampler"), ("nnlite.utils.data.dataset", "TensorDataset"),
-    ("nnlite.utils.data.dataloader", "DataLoader"), ("nnlite.utils.data.dataloader", "default_collate"),
-])
+@pytest.mark.parametrize(
+    "module,name",
+    [
+        ("nnlite.utils.data.distributed", "DistributedSampler"),
+        ("nnlite.utils.data.sampler", "RandomSampler"),
+        ("nnlite.utils.data.sampler", "SubsetRandomSampler"),
+        ("nnlite.utils.data.dataset", "TensorDataset"),
+        ("nnlite.utils.data.dataloader", "DataLoader"),
+        ("nnlite.utils.data.dataloader", "default_collate"),
+    ],
+)
 def test_pytorchs_submodule_paths(module, name):
     assert getattr(importlib.import_module(module), name) is getattr(nnlite.data, name)
 
 
 def test_iterable_dataset_is_reexported_when_nnlite_data_has_it():
     from nnlite.utils import data
+
     for name in ("IterableDataset", "ChainDataset", "WeightedRandomSampler"):
-        source = getattr(nnlite.data, name, None) or getattr(nnlite.data.dataset, name, None) \
+        source = (
+            getattr(nnlite.data, name, None)
+            or getattr(nnlite.data.dataset, name, None)
             or getattr(nnlite.data.sampler, name, None)
+        )
         assert getattr(data, name, None) is source
 
 
 def test_attribute_path_as_scripts_write_it():
     # torch.utils.data.DataLoader(...) after `import nnlite as torch`
-    loader = nl.utils.data.DataLoader(nl.utils.data.TensorDataset(nl.arange(6.0), nl.arange(6)), batch_size=4)
+    loader = nl.utils.data.DataLoader(
+        nl.utils.data.TensorDataset(nl.arange(6.0), nl.arange(6)), batch_size=4
+    )
     batches = [x.tolist() for x, _ in loader]
     assert batches == [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0]]
 

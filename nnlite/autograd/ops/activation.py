@@ -1,4 +1,5 @@
 """Activations: ``relu``, ``sigmoid``, ``tanh``, ``softmax`` and ``log_softmax`` (with their entries)."""
+
 import warnings
 
 import numpy as np
@@ -89,8 +90,12 @@ def log_softmax_array(x, dim):
 
 
 def _softmax_dim(name, ndim, stacklevel):
-    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
-                  "as an argument.", UserWarning, stacklevel=stacklevel)
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
+        "as an argument.",
+        UserWarning,
+        stacklevel=stacklevel,
+    )
     return 0 if ndim in (0, 1, 3) else 1
 
 

@@ -1,4 +1,5 @@
 """Binary arithmetic with numpy broadcasting; gradients are reduced back to each input's shape."""
+
 import numpy as np
 
 from ..op import Op
@@ -10,7 +11,9 @@ _F64 = np.dtype(np.float64)
 
 def _promote(out, a, b):
     """PyTorch's promotion where numpy differs: integer tensor with a Python float gives float32."""
-    if out.dtype is _F64 and not (getattr(a, "dtype", None) is _F64 or getattr(b, "dtype", None) is _F64):
+    if out.dtype is _F64 and not (
+        getattr(a, "dtype", None) is _F64 or getattr(b, "dtype", None) is _F64
+    ):
         return out.astype(np.float32)
     return out
 
@@ -31,7 +34,10 @@ class _Binary(Op):
         raise NotImplementedError
 
     def _remember_shapes(self, a, b):
-        self.shapes = (a.shape if a.__class__ is np.ndarray else (), b.shape if b.__class__ is np.ndarray else ())
+        self.shapes = (
+            a.shape if a.__class__ is np.ndarray else (),
+            b.shape if b.__class__ is np.ndarray else (),
+        )
 
 
 class Add(_Binary):
@@ -65,8 +71,10 @@ class Mul(_Binary):
     def save(self, inputs):
         # each input's gradient needs only the other one: x.mul_(2) must not save x itself
         a, b = inputs
-        return (a if getattr(b, "_requires_grad", False) else None,
-                b if getattr(a, "_requires_grad", False) else None)
+        return (
+            a if getattr(b, "_requires_grad", False) else None,
+            b if getattr(a, "_requires_grad", False) else None,
+        )
 
     def forward(self, a, b):
         self._remember_shapes(a, b)
@@ -83,7 +91,9 @@ class Div(_Binary):
     def forward(self, a, b):
         self._remember_shapes(a, b)
         out = np.true_divide(a, b)
-        if out.dtype == _F64 and not (getattr(a, "dtype", None) == _F64 or getattr(b, "dtype", None) == _F64):
+        if out.dtype == _F64 and not (
+            getattr(a, "dtype", None) == _F64 or getattr(b, "dtype", None) == _F64
+        ):
             out = out.astype(np.float32)
         return out
 
@@ -109,7 +119,7 @@ class Pow(_Binary):
             ga = grad * 0.0 if _is_number(b) and b == 0 else grad * (b * a ** (b - 1))
         if need_b:
             # d(a**b)/db = a**b * log(a), taken as 0 where a == 0 (PyTorch's convention)
-            gb = grad * where(a == 0, 0.0, a ** b * vjp.log(a))
+            gb = grad * where(a == 0, 0.0, a**b * vjp.log(a))
         return ga, gb
 
 
@@ -124,7 +134,7 @@ class RPow(_Binary):
 
     def grads(self, grad, need_a, need_b):
         base, exponent = self.inputs()
-        return None, grad * (base ** exponent) * float(np.log(base))
+        return None, grad * (base**exponent) * float(np.log(base))
 
 
 def _is_number(x):

@@ -1,4 +1,5 @@
 """Running sums along a dimension: ``cumsum``."""
+
 import numpy as np
 
 from ..op import Op

@@ -1,4 +1,5 @@
 """``einsum``: a sum of products over named indices; its gradient is another einsum per operand."""
+
 import numpy as np
 
 from ..op import Op
@@ -13,14 +14,18 @@ def parse_equation(equation, operands):
     inputs, arrow, output = equation.partition("->")
     subscripts = inputs.split(",")
     if len(subscripts) != len(operands):
-        raise RuntimeError("einsum(): more operands were provided than specified in the equation"
-                         if len(operands) > len(subscripts) else
-                         "einsum(): fewer operands were provided than specified in the equation")
+        raise RuntimeError(
+            "einsum(): more operands were provided than specified in the equation"
+            if len(operands) > len(subscripts)
+            else "einsum(): fewer operands were provided than specified in the equation"
+        )
     for sub, operand in zip(subscripts, operands):
         if len(sub) != np.ndim(operand):
-            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(sub)}) does not match "
-                               f"the number of dimensions ({np.ndim(operand)}) for operand "
-                               f"{subscripts.index(sub)} and no ellipsis was given")
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({len(sub)}) does not match "
+                f"the number of dimensions ({np.ndim(operand)}) for operand "
+                f"{subscripts.index(sub)} and no ellipsis was given"
+            )
     if not arrow:
         letters = "".join(subscripts)
         output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
@@ -50,16 +55,27 @@ class Einsum(Op):
                 grads.append(None)
                 continue
             if len(set(sub)) != len(sub):
-                raise RuntimeError(f"einsum(): the gradient for an operand with a repeated index ('{sub}') is not "
-                                   "supported by nnlite")
+                raise RuntimeError(
+                    f"einsum(): the gradient for an operand with a repeated index ('{sub}') is not "
+                    "supported by nnlite"
+                )
             others = [s for j, s in enumerate(self.subscripts) if j != k]
             seen = set(self.output).union(*others)
-            kept = "".join(c for c in sub if c in seen)   # letters only in this operand were summed out
-            g = vjp.call(Einsum, grad, *[o for j, o in enumerate(operands) if j != k],
-                         subscripts=[self.output] + others, output=kept)
+            kept = "".join(
+                c for c in sub if c in seen
+            )  # letters only in this operand were summed out
+            g = vjp.call(
+                Einsum,
+                grad,
+                *[o for j, o in enumerate(operands) if j != k],
+                subscripts=[self.output] + others,
+                output=kept,
+            )
             if kept != sub:
                 shape = self.shapes[k]
-                g = vjp.expand(g.reshape(tuple(shape[i] if c in seen else 1 for i, c in enumerate(sub))), shape)
+                g = vjp.expand(
+                    g.reshape(tuple(shape[i] if c in seen else 1 for i, c in enumerate(sub))), shape
+                )
             grads.append(g)
         return tuple(grads)
 

@@ -1,4 +1,5 @@
 """Matrix products (numpy's BLAS)."""
+
 import numpy as np
 
 from ..op import Op
@@ -13,8 +14,10 @@ class MatMul(Op):
 
     def forward(self, a, b):
         if a.ndim == 0 or b.ndim == 0:
-            raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
-                               f"{a.ndim}D and {b.ndim}D")
+            raise RuntimeError(
+                "both arguments to matmul need to be at least 1D, but they are "
+                f"{a.ndim}D and {b.ndim}D"
+            )
         if a.shape[-1] != b.shape[-2 if b.ndim > 1 else 0]:
             ra = "x".join(map(str, a.shape if a.ndim > 1 else (1,) + a.shape))
             rb = "x".join(map(str, b.shape if b.ndim > 1 else b.shape + (1,)))

@@ -1,4 +1,5 @@
 """Unary elementwise ops, ``maximum``/``minimum`` and dtype casts."""
+
 import numpy as np
 
 from ..op import Op
@@ -24,7 +25,7 @@ class Log(Op):
         return np.log(a)
 
     def backward(self, grad, needs):
-        a, = self.inputs()
+        (a,) = self.inputs()
         return grad / a
 
 
@@ -46,7 +47,7 @@ class Abs(Op):
         return np.abs(a)
 
     def backward(self, grad, needs):
-        a, = self.inputs()
+        (a,) = self.inputs()
         return grad * vjp.sign(a)
 
 

@@ -1,4 +1,5 @@
 """Reductions: sum, mean, max/min, var, logsumexp, and the sum-to-shape used to un-broadcast."""
+
 import math
 
 import numpy as np
@@ -18,7 +19,9 @@ def _dims(dim, ndim):
     out = []
     for d in dim:
         if not -n <= d < n:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})"
+            )
         out.append(d % n)
     return tuple(sorted(out)) if ndim else ()
 
@@ -69,13 +72,17 @@ class Mean(Op):
 
     def forward(self, a):
         if a.dtype.kind not in "fc" and self.dtype is None:
-            raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
-                               f"point or complex dtype. Got: {a.dtype.name.capitalize()}")
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating "
+                f"point or complex dtype. Got: {a.dtype.name.capitalize()}"
+            )
         self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
         self.count = math.prod([a.shape[i] for i in self.axes])
         if self.dtype is None and self.count:
             # sum / n: numpy's mean adds a dtype round trip that costs more than the sum itself
-            return np.add.reduce(a, axis=self.axes, keepdims=self.keepdim) / a.dtype.type(self.count)
+            return np.add.reduce(a, axis=self.axes, keepdims=self.keepdim) / a.dtype.type(
+                self.count
+            )
         return np.mean(a, axis=self.axes, keepdims=self.keepdim, dtype=self.dtype)
 
     def backward(self, grad, needs):
@@ -91,8 +98,10 @@ class _Extreme(Op):
 
     def forward(self, a):
         if a.size == 0:
-            raise RuntimeError(f"{type(self).__name__[:3].lower()}(): Expected reduction dim to be specified for "
-                               "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+            raise RuntimeError(
+                f"{type(self).__name__[:3].lower()}(): Expected reduction dim to be specified for "
+                "input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+            )
         return self.reduce(a)
 
     def backward(self, grad, needs):
@@ -151,9 +160,11 @@ class Var(Op):
         return np.var(a, axis=self.axes, ddof=self.correction, keepdims=self.keepdim)
 
     def backward(self, grad, needs):
-        a, = self.inputs()
+        (a,) = self.inputs()
         centered = a - vjp.mean(a, self.axes, keepdims=True)
-        scale = 2.0 / (self.count - self.correction) if self.count > self.correction else float("nan")
+        scale = (
+            2.0 / (self.count - self.correction) if self.count > self.correction else float("nan")
+        )
         return _expand_back(grad, self.shape, self.axes, self.keepdim) * centered * scale
 
 
@@ -173,6 +184,6 @@ class LogSumExp(Op):
         return out if self.keepdim else np.squeeze(out, axis=self.axes)
 
     def backward(self, grad, needs):
-        a, = self.inputs()
+        (a,) = self.inputs()
         out = _expand_back(self.output(), self.shape, self.axes, self.keepdim)
         return _expand_back(grad, self.shape, self.axes, self.keepdim) * vjp.exp(a - out)

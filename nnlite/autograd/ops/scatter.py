@@ -1,4 +1,5 @@
 """``scatter`` and ``scatter_add``: writing ``src`` into a copy of ``input`` at ``index`` along ``dim``."""
+
 import numpy as np
 
 from ..op import Op
@@ -20,12 +21,20 @@ def check_scatter(name, input_shape, dim, index, src_shape):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     for d, size in enumerate(index.shape):
         if d != dim and size > input_shape[d]:
-            raise RuntimeError(f"Expected index {list(index.shape)} to be smaller than self {list(input_shape)} "
-                               f"apart from dimension {dim}" +
-                               ("" if src_shape is None else f" and to be smaller size than src {list(src_shape)}"))
+            raise RuntimeError(
+                f"Expected index {list(index.shape)} to be smaller than self {list(input_shape)} "
+                f"apart from dimension {dim}"
+                + (
+                    ""
+                    if src_shape is None
+                    else f" and to be smaller size than src {list(src_shape)}"
+                )
+            )
     if index.size and (index.min() < 0 or index.max() >= input_shape[dim]):
-        raise RuntimeError(f"index {int(index.max() if index.max() >= input_shape[dim] else index.min())} is out of "
-                           f"bounds for dimension {dim} with size {input_shape[dim]}")
+        raise RuntimeError(
+            f"index {int(index.max() if index.max() >= input_shape[dim] else index.min())} is out of "
+            f"bounds for dimension {dim} with size {input_shape[dim]}"
+        )
 
 
 class Scatter(Op):
@@ -64,8 +73,8 @@ class Scatter(Op):
         return g_input, g_src
 
 
-
 def _pad_to(g, shape):
     """``g`` placed at the start of zeros of ``shape`` (src elements beyond ``index`` get no gradient)."""
     from .shape import IndexAddZeros
+
     return vjp.call(IndexAddZeros, g, shape=shape, index=tuple(slice(0, s) for s in np.shape(g)))

@@ -1,4 +1,5 @@
 """Shape ops (views where numpy gives views), joining, and indexing with its scatter backward."""
+
 import numpy as np
 
 from ..op import Op
@@ -14,8 +15,9 @@ class Reshape(Op):
         try:
             return a.reshape(self.shape)
         except ValueError:
-            raise RuntimeError(f"shape '[{', '.join(map(str, self.shape))}]' is invalid for input of size "
-                               f"{a.size}") from None
+            raise RuntimeError(
+                f"shape '[{', '.join(map(str, self.shape))}]' is invalid for input of size {a.size}"
+            ) from None
 
     def backward(self, grad, needs):
         return grad.reshape(self.input_shape)
@@ -27,10 +29,13 @@ class Permute(Op):
     def forward(self, a):
         dims = self.dims
         if sorted(dims) != list(range(a.ndim)):
-            raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match "
-                               f"the length of the desired ordering of dimensions i.e. input.dim() = {a.ndim} "
-                               f"is not equal to len(dims) = {len(dims)}" if len(dims) != a.ndim
-                               else f"permute(): duplicate or out-of-range dims in {tuple(dims)}")
+            raise RuntimeError(
+                f"permute(sparse_coo): number of dimensions in the tensor input does not match "
+                f"the length of the desired ordering of dimensions i.e. input.dim() = {a.ndim} "
+                f"is not equal to len(dims) = {len(dims)}"
+                if len(dims) != a.ndim
+                else f"permute(): duplicate or out-of-range dims in {tuple(dims)}"
+            )
         return a.transpose(dims)
 
     def backward(self, grad, needs):
@@ -46,10 +51,12 @@ class Expand(Op):
         try:
             return np.broadcast_to(a, shape)
         except ValueError:
-            raise RuntimeError(f"The expanded size of the tensor ({shape[-1]}) must match the existing size "
-                               f"({a.shape[-1] if a.ndim else 1}) at non-singleton dimension {len(shape) - 1}.  "
-                               f"Target sizes: [{', '.join(map(str, shape))}].  Tensor sizes: "
-                               f"[{', '.join(map(str, a.shape))}]") from None
+            raise RuntimeError(
+                f"The expanded size of the tensor ({shape[-1]}) must match the existing size "
+                f"({a.shape[-1] if a.ndim else 1}) at non-singleton dimension {len(shape) - 1}.  "
+                f"Target sizes: [{', '.join(map(str, shape))}].  Tensor sizes: "
+                f"[{', '.join(map(str, a.shape))}]"
+            ) from None
 
     def backward(self, grad, needs):
         return vjp.sum_to(grad, self.input_shape)
@@ -66,8 +73,10 @@ class Cat(Op):
         try:
             return np.concatenate(arrays, axis=dim)
         except ValueError as e:
-            raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}: "
-                               f"{[tuple(a.shape) for a in arrays]}") from e
+            raise RuntimeError(
+                f"Sizes of tensors must match except in dimension {dim}: "
+                f"{[tuple(a.shape) for a in arrays]}"
+            ) from e
 
     def backward(self, grad, needs):
         lead = (slice(None),) * self.dim
@@ -84,7 +93,9 @@ class Stack(Op):
     def forward(self, *arrays):
         shapes = {a.shape for a in arrays}
         if len(shapes) > 1:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got {[tuple(a.shape) for a in arrays]}")
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {[tuple(a.shape) for a in arrays]}"
+            )
         return np.stack(arrays, axis=self.dim)
 
     def backward(self, grad, needs):
@@ -147,7 +158,9 @@ class GatherAlong(Op):
         return np.take_along_axis(a, self.index, axis=self.dim)
 
     def backward(self, grad, needs):
-        return vjp.call(IndexAddZeros, grad, shape=self.shape, index=("along", self.dim, self.index))
+        return vjp.call(
+            IndexAddZeros, grad, shape=self.shape, index=("along", self.dim, self.index)
+        )
 
 
 class IndexPut(Op):
@@ -169,7 +182,11 @@ class IndexPut(Op):
             ga = grad * vjp.mask(keep, grad)
         if needs[1]:
             gv = grad[index]
-            gv = gv.reshape(self.value_shape) if gv.ndim < len(self.value_shape) else vjp.sum_to(gv, self.value_shape)
+            gv = (
+                gv.reshape(self.value_shape)
+                if gv.ndim < len(self.value_shape)
+                else vjp.sum_to(gv, self.value_shape)
+            )
         return ga, gv
 
 
@@ -184,12 +201,19 @@ def assign(a, index, value):
         if extra > 0 and all(s == 1 for s in value.shape[:extra]):
             a[index] = value.reshape(value.shape[extra:])
         else:
-            raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, value.shape))}] cannot "
-                               f"be broadcast to indexing result of shape [{', '.join(map(str, target))}]") from None
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape [{', '.join(map(str, value.shape))}] cannot "
+                f"be broadcast to indexing result of shape [{', '.join(map(str, target))}]"
+            ) from None
 
 
 def _is_along(index):
-    return isinstance(index, tuple) and len(index) == 3 and isinstance(index[0], str) and index[0] == "along"
+    return (
+        isinstance(index, tuple)
+        and len(index) == 3
+        and isinstance(index[0], str)
+        and index[0] == "along"
+    )
 
 
 def _along_axis_index(idx, dim):

@@ -1,4 +1,5 @@
 """Trigonometric and special functions: ``sin``, ``cos``, ``erf``."""
+
 import math
 
 import numpy as np
@@ -31,7 +32,7 @@ class Sin(Op):
         return np.sin(a)
 
     def backward(self, grad, needs):
-        a, = self.inputs()
+        (a,) = self.inputs()
         return grad * (a.cos() if vjp.is_tensor(a) else np.cos(a))
 
 
@@ -42,7 +43,7 @@ class Cos(Op):
         return np.cos(a)
 
     def backward(self, grad, needs):
-        a, = self.inputs()
+        (a,) = self.inputs()
         return -grad * (a.sin() if vjp.is_tensor(a) else np.sin(a))
 
 
@@ -53,5 +54,5 @@ class Erf(Op):
         return erf_array(a)
 
     def backward(self, grad, needs):
-        a, = self.inputs()
+        (a,) = self.inputs()
         return grad * _TWO_OVER_SQRT_PI * vjp.exp(-(a * a))

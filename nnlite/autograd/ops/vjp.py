@@ -5,6 +5,7 @@ A formula runs on numpy arrays in a first-order backward and on Tensors under ``
 on both; the functions here cover the rest, each choosing the numpy call or the Tensor method
 from its operand.
 """
+
 import numpy as np
 
 from .. import op as _op
@@ -49,7 +50,9 @@ def call(op_class, *args, **params):
 def sum_array_to(a, shape):
     """Sum a broadcast array down to ``shape`` (the leading and the size-1 dimensions)."""
     lead = a.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and a.shape[i + lead] != 1)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and a.shape[i + lead] != 1
+    )
     out = np.sum(a, axis=axes, keepdims=True) if axes else a
     return out.reshape(shape)
 

@@ -1,4 +1,5 @@
 """``where(condition, a, b)``: elements of ``a`` where ``condition`` holds, else of ``b``."""
+
 import numpy as np
 
 from ..op import Op
@@ -12,8 +13,11 @@ class Where(Op):
         self.condition = condition
         self.shapes = (np.shape(condition), np.shape(a), np.shape(b))
         out = np.where(condition, a, b)
-        if out.dtype == np.float64 and np.result_type(getattr(a, "dtype", np.float32),
-                                                     getattr(b, "dtype", np.float32)) != np.float64:
+        if (
+            out.dtype == np.float64
+            and np.result_type(getattr(a, "dtype", np.float32), getattr(b, "dtype", np.float32))
+            != np.float64
+        ):
             out = out.astype(np.float32)
         return out
 

@@ -1,4 +1,5 @@
 """Downloading with checksum verification, and archive extraction that stays inside its folder."""
+
 import hashlib
 import os
 import sys
@@ -8,8 +9,14 @@ import urllib.request
 
 from ...serialization import replace_atomically
 
-__all__ = ["file_md5", "check_md5", "download_url", "extract_archive", "download_and_extract_archive",
-           "DownloadError"]
+__all__ = [
+    "file_md5",
+    "check_md5",
+    "download_url",
+    "extract_archive",
+    "download_and_extract_archive",
+    "DownloadError",
+]
 
 CHUNK = 1 << 20
 TIMEOUT = 30.0
@@ -42,8 +49,15 @@ def _progress(total, desc):
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, desc=desc, leave=False,
-                disable=not sys.stderr.isatty())
+    return tqdm(
+        total=total,
+        unit="B",
+        unit_scale=True,
+        unit_divisor=1024,
+        desc=desc,
+        leave=False,
+        disable=not sys.stderr.isatty(),
+    )
 
 
 def _fetch_one(url, dest_dir, filename, md5):
@@ -68,8 +82,10 @@ def _fetch_one(url, dest_dir, filename, md5):
                 bar.close()
         digest = h.hexdigest()
         if md5 is not None and digest != md5:
-            raise DownloadError(f"MD5 mismatch for {url}: expected {md5}, got {digest} (a corrupt or changed "
-                                f"download); {final} was not written")
+            raise DownloadError(
+                f"MD5 mismatch for {url}: expected {md5}, got {digest} (a corrupt or changed "
+                f"download); {final} was not written"
+            )
     return final
 
 
@@ -103,6 +119,7 @@ def _check_member(member, dest_real, archive):
 
     def refuse(reason):
         raise RuntimeError(f"refusing to extract {archive}: member {name!r} {reason}")
+
     norm = name.replace("\\", "/")
     if os.path.isabs(name) or norm.startswith("/") or (len(norm) > 1 and norm[1] == ":"):
         refuse("has an absolute path")
@@ -111,8 +128,10 @@ def _check_member(member, dest_real, archive):
     if member.issym() or member.islnk():
         # the official archives hold none, and a chain of links (y -> ., x -> y/..) can reach
         # outside the folder whatever each link looks like on its own
-        refuse(f"is a {'symbolic' if member.issym() else 'hard'} link (to {member.linkname!r}); "
-               "dataset archives hold only files and folders")
+        refuse(
+            f"is a {'symbolic' if member.issym() else 'hard'} link (to {member.linkname!r}); "
+            "dataset archives hold only files and folders"
+        )
     if not (member.isfile() or member.isdir()):
         refuse("is a device or other special file")
     if not _within(os.path.realpath(os.path.join(dest_real, name)), dest_real):
@@ -127,12 +146,18 @@ def _extract_member(tar, member, dest_real, archive):
     else:
         os.makedirs(os.path.dirname(target), exist_ok=True)
     # the folders on the way may have been replaced by links since the check: check again
-    if not _within(os.path.realpath(target if member.isdir() else os.path.dirname(target)), dest_real):
-        raise RuntimeError(f"refusing to extract {archive}: member {member.name!r} would land outside the "
-                           "destination folder")
+    if not _within(
+        os.path.realpath(target if member.isdir() else os.path.dirname(target)), dest_real
+    ):
+        raise RuntimeError(
+            f"refusing to extract {archive}: member {member.name!r} would land outside the "
+            "destination folder"
+        )
     if member.isdir():
         return
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    fd = os.open(
+        target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o666
+    )
     with os.fdopen(fd, "wb") as out, tar.extractfile(member) as src:
         while True:
             block = src.read(CHUNK)

@@ -1,4 +1,5 @@
 """Readers for the dataset file formats: IDX (MNIST family) and CIFAR-10 python batches."""
+
 import gzip
 import importlib
 import os
@@ -9,8 +10,14 @@ import numpy as np
 
 from ...serialization.safe_pickle import RestrictedUnpickler, UnpicklingRefused, charged
 
-__all__ = ["read_idx", "read_idx_images", "read_idx_labels", "read_cifar_batch", "read_cifar_meta",
-           "DatasetFormatError"]
+__all__ = [
+    "read_idx",
+    "read_idx_images",
+    "read_idx_labels",
+    "read_cifar_batch",
+    "read_cifar_meta",
+    "DatasetFormatError",
+]
 
 
 class DatasetFormatError(RuntimeError):
@@ -19,13 +26,19 @@ class DatasetFormatError(RuntimeError):
 
 # ------------------------------------------------------------------------------------------ IDX
 
-_IDX_DTYPES = {0x08: np.dtype(np.uint8), 0x09: np.dtype(np.int8), 0x0B: np.dtype(">i2"),
-               0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
+_IDX_DTYPES = {
+    0x08: np.dtype(np.uint8),
+    0x09: np.dtype(np.int8),
+    0x0B: np.dtype(">i2"),
+    0x0C: np.dtype(">i4"),
+    0x0D: np.dtype(">f4"),
+    0x0E: np.dtype(">f8"),
+}
 IDX_IMAGES_MAGIC = 0x00000803  # unsigned bytes, 3 dimensions
 IDX_LABELS_MAGIC = 0x00000801  # unsigned bytes, 1 dimension
 
 
-MAX_GZIP_RATIO = 64    # a gzipped IDX file may declare at most this many times its size
+MAX_GZIP_RATIO = 64  # a gzipped IDX file may declare at most this many times its size
 _MIN_GZIP_BUDGET = 1 << 20
 
 
@@ -39,7 +52,9 @@ def _open_idx(path):
         return gzip.GzipFile(fileobj=f, mode="rb"), size, f
     if path.endswith(".gz"):
         f.close()
-        raise DatasetFormatError(f"{path}: named .gz but is not gzip data; delete the file and download it again")
+        raise DatasetFormatError(
+            f"{path}: named .gz but is not gzip data; delete the file and download it again"
+        )
     f.seek(0)
     return f, size, f
 
@@ -48,8 +63,9 @@ def _read_exactly(stream, n, path):
     try:
         return stream.read(n)
     except (OSError, EOFError, zlib.error) as e:
-        raise DatasetFormatError(f"{path}: corrupt gzip data ({e}); delete the file and download it again") \
-            from None
+        raise DatasetFormatError(
+            f"{path}: corrupt gzip data ({e}); delete the file and download it again"
+        ) from None
 
 
 def read_idx(path, magic=None):
@@ -69,9 +85,13 @@ def read_idx(path, magic=None):
         file_magic = struct.unpack(">I", head)[0]
         zero, code, ndim = struct.unpack(">HBB", head)
         if zero != 0 or code not in _IDX_DTYPES or ndim == 0:
-            raise DatasetFormatError(f"{path}: bad magic number 0x{file_magic:08X}: not an IDX file")
+            raise DatasetFormatError(
+                f"{path}: bad magic number 0x{file_magic:08X}: not an IDX file"
+            )
         if magic is not None and file_magic != magic:
-            raise DatasetFormatError(f"{path}: magic number 0x{file_magic:08X}, expected 0x{magic:08X}")
+            raise DatasetFormatError(
+                f"{path}: magic number 0x{file_magic:08X}, expected 0x{magic:08X}"
+            )
         dims_raw = _read_exactly(stream, 4 * ndim, path)
         if len(dims_raw) < 4 * ndim:
             raise DatasetFormatError(f"{path}: truncated IDX header ({4 + len(dims_raw)} bytes)")
@@ -83,17 +103,23 @@ def read_idx(path, magic=None):
         header = 4 + 4 * ndim
         if gzipped:
             if expected > max(MAX_GZIP_RATIO * file_size, _MIN_GZIP_BUDGET):
-                raise DatasetFormatError(f"{path}: the header announces shape {dims} ({expected} bytes of data), "
-                                         f"more than {MAX_GZIP_RATIO} times the {file_size}-byte gzip file; it is "
-                                         "corrupt")
+                raise DatasetFormatError(
+                    f"{path}: the header announces shape {dims} ({expected} bytes of data), "
+                    f"more than {MAX_GZIP_RATIO} times the {file_size}-byte gzip file; it is "
+                    "corrupt"
+                )
         elif expected != file_size - header:
-            raise DatasetFormatError(f"{path}: the header announces shape {dims} ({expected} bytes of data) but the "
-                                     f"file holds {file_size - header} bytes; it is truncated or corrupt")
+            raise DatasetFormatError(
+                f"{path}: the header announces shape {dims} ({expected} bytes of data) but the "
+                f"file holds {file_size - header} bytes; it is truncated or corrupt"
+            )
         data = _read_exactly(stream, expected + 1, path)
     if len(data) != expected:
         held = f"{len(data)} bytes" if len(data) < expected else "more"
-        raise DatasetFormatError(f"{path}: the header announces shape {dims} ({expected} bytes of data) but the "
-                                 f"file holds {held}; it is truncated or corrupt")
+        raise DatasetFormatError(
+            f"{path}: the header announces shape {dims} ({expected} bytes of data) but the "
+            f"file holds {held}; it is truncated or corrupt"
+        )
     arr = np.frombuffer(data, dtype=dtype).reshape(dims)
     return arr.astype(dtype.newbyteorder("="), copy=True)
 
@@ -107,24 +133,29 @@ def read_idx_labels(path, num_classes=10):
     """An ``(N,)`` int64 array from an IDX label file (values checked against ``num_classes``)."""
     labels = read_idx(path, IDX_LABELS_MAGIC).astype(np.int64)
     if labels.size and (labels.min() < 0 or labels.max() >= num_classes):
-        raise DatasetFormatError(f"{path}: labels must be in [0, {num_classes - 1}], found "
-                                 f"{labels.min()}..{labels.max()}")
+        raise DatasetFormatError(
+            f"{path}: labels must be in [0, {num_classes - 1}], found "
+            f"{labels.min()}..{labels.max()}"
+        )
     return labels
 
 
 # ------------------------------------------------------------------------------------ CIFAR-10
 
+
 def _numpy_attr(module, name):
     if module.startswith("numpy.core"):  # numpy 2 moved numpy.core to numpy._core
         try:
-            return getattr(importlib.import_module("numpy._core" + module[len("numpy.core"):]), name)
+            return getattr(
+                importlib.import_module("numpy._core" + module[len("numpy.core") :]), name
+            )
         except ImportError:
             pass
     return getattr(importlib.import_module(module), name)
 
 
-_ARRAY_COST = 4096      # bytes charged per array a batch builds (numpy copies small ones)
-_MAX_BUILDS = 64        # BUILD opcodes (array states) in one batch file; the real ones have 1
+_ARRAY_COST = 4096  # bytes charged per array a batch builds (numpy copies small ones)
+_MAX_BUILDS = 64  # BUILD opcodes (array states) in one batch file; the real ones have 1
 
 
 def _nbytes(x):
@@ -134,14 +165,20 @@ def _nbytes(x):
 def _cifar_globals():
     """The globals a CIFAR-10 python batch may name, each charged for the bytes it builds."""
     import codecs
+
     allowed = {}
     for core in ("numpy.core", "numpy._core"):
         allowed[(f"{core}.multiarray", "_reconstruct")] = charged(
-            _numpy_attr(f"{core}.multiarray", "_reconstruct"), lambda *a: _ARRAY_COST)
+            _numpy_attr(f"{core}.multiarray", "_reconstruct"), lambda *a: _ARRAY_COST
+        )
         allowed[(f"{core}.multiarray", "scalar")] = charged(
-            _numpy_attr(f"{core}.multiarray", "scalar"), lambda dtype, obj=b"", *a: _nbytes(obj) + 64)
+            _numpy_attr(f"{core}.multiarray", "scalar"),
+            lambda dtype, obj=b"", *a: _nbytes(obj) + 64,
+        )
         allowed[(f"{core}.numeric", "_frombuffer")] = charged(
-            _numpy_attr(f"{core}.numeric", "_frombuffer"), lambda buf, *a: _nbytes(buf) + _ARRAY_COST)
+            _numpy_attr(f"{core}.numeric", "_frombuffer"),
+            lambda buf, *a: _nbytes(buf) + _ARRAY_COST,
+        )
     allowed[("numpy", "ndarray")] = np.ndarray
     allowed[("numpy", "dtype")] = charged(np.dtype, lambda *a: 64)
     # how protocol 2 writes bytes from Python 3
@@ -157,8 +194,14 @@ def _load_restricted(path):
     with open(path, "rb") as f:
         raw = f.read()
     try:
-        obj = RestrictedUnpickler(raw, _cifar_globals(), _refusal, budget=2 * len(raw) + (1 << 20),
-                                  limits={"BUILD": _MAX_BUILDS}, encoding="latin1").load()
+        obj = RestrictedUnpickler(
+            raw,
+            _cifar_globals(),
+            _refusal,
+            budget=2 * len(raw) + (1 << 20),
+            limits={"BUILD": _MAX_BUILDS},
+            encoding="latin1",
+        ).load()
     except UnpicklingRefused as e:
         if e.forbidden:
             raise DatasetFormatError(f"{path}: {e}") from None
@@ -175,10 +218,20 @@ def read_cifar_batch(path, image_size=3072, num_classes=10):
     entry = _load_restricted(path)
     data = entry.get("data")
     labels = entry.get("labels", entry.get("fine_labels"))
-    if not isinstance(data, np.ndarray) or data.dtype != np.uint8 or data.ndim != 2 or data.shape[1] != image_size:
-        what = (f"dtype {data.dtype}, shape {data.shape}" if isinstance(data, np.ndarray)
-                else type(data).__name__)
-        raise DatasetFormatError(f"{path}: 'data' must be a uint8 array of shape (N, {image_size}), found {what}")
+    if (
+        not isinstance(data, np.ndarray)
+        or data.dtype != np.uint8
+        or data.ndim != 2
+        or data.shape[1] != image_size
+    ):
+        what = (
+            f"dtype {data.dtype}, shape {data.shape}"
+            if isinstance(data, np.ndarray)
+            else type(data).__name__
+        )
+        raise DatasetFormatError(
+            f"{path}: 'data' must be a uint8 array of shape (N, {image_size}), found {what}"
+        )
     if labels is None:
         raise DatasetFormatError(f"{path}: no 'labels' entry")
     # a flat list of ints, checked element by element before numpy sees it: a list holding
@@ -192,13 +245,18 @@ def read_cifar_batch(path, image_size=3072, num_classes=10):
         except OverflowError:
             raise DatasetFormatError(f"{path}: 'labels' holds ints beyond int64") from None
     else:
-        raise DatasetFormatError(f"{path}: 'labels' must be a flat list of ints, found "
-                                 f"{_describe(labels)}")
+        raise DatasetFormatError(
+            f"{path}: 'labels' must be a flat list of ints, found {_describe(labels)}"
+        )
     if labels.shape != (data.shape[0],):
-        raise DatasetFormatError(f"{path}: {data.shape[0]} images but labels of shape {labels.shape}")
+        raise DatasetFormatError(
+            f"{path}: {data.shape[0]} images but labels of shape {labels.shape}"
+        )
     if labels.size and (labels.min() < 0 or labels.max() >= num_classes):
-        raise DatasetFormatError(f"{path}: labels must be in [0, {num_classes - 1}], found "
-                                 f"{labels.min()}..{labels.max()}")
+        raise DatasetFormatError(
+            f"{path}: labels must be in [0, {num_classes - 1}], found "
+            f"{labels.min()}..{labels.max()}"
+        )
     return data, labels
 
 

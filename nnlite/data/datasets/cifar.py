@@ -1,4 +1,5 @@
 """CIFAR-10, read from its python batches."""
+
 import os
 
 import numpy as np
@@ -32,8 +33,23 @@ class CIFAR10(ImageClassificationDataset):
         ("data_batch_5", "482c414d41f54cd18b22e5b47cb7c3cb"),
     ]
     test_list = [("test_batch", "40351d587109b95175f43aff81a1287e")]
-    meta = {"filename": "batches.meta", "key": "label_names", "md5": "5ff9c542aee3614f3951f8cda6e48888"}
-    classes = ["airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck"]
+    meta = {
+        "filename": "batches.meta",
+        "key": "label_names",
+        "md5": "5ff9c542aee3614f3951f8cda6e48888",
+    }
+    classes = [
+        "airplane",
+        "automobile",
+        "bird",
+        "cat",
+        "deer",
+        "dog",
+        "frog",
+        "horse",
+        "ship",
+        "truck",
+    ]
 
     def __init__(self, root, train=True, download=False, transform=None, target_transform=None):
         super().__init__(root, train=train, transform=transform, target_transform=target_transform)
@@ -63,9 +79,11 @@ class CIFAR10(ImageClassificationDataset):
         return os.path.join(self.folder, name)
 
     def _missing_message(self, missing):
-        return (f"{type(self).__name__}: dataset files not found: {', '.join(missing)} expected in {self.folder}. "
-                f"Use download=True to download them, or download {self.url} yourself and extract it in "
-                f"{self.root} (it creates {self.base_folder}/ with data_batch_1..5, test_batch and batches.meta).")
+        return (
+            f"{type(self).__name__}: dataset files not found: {', '.join(missing)} expected in {self.folder}. "
+            f"Use download=True to download them, or download {self.url} yourself and extract it in "
+            f"{self.root} (it creates {self.base_folder}/ with data_batch_1..5, test_batch and batches.meta)."
+        )
 
     def _file_ok(self, name, md5, reader):
         path = self._path(name)
@@ -80,8 +98,9 @@ class CIFAR10(ImageClassificationDataset):
         return True
 
     def _check_integrity(self):
-        return (all(self._file_ok(n, m, read_cifar_batch) for n, m in self.train_list + self.test_list)
-                and self._file_ok(self.meta["filename"], self.meta["md5"], read_cifar_meta))
+        return all(
+            self._file_ok(n, m, read_cifar_batch) for n, m in self.train_list + self.test_list
+        ) and self._file_ok(self.meta["filename"], self.meta["md5"], read_cifar_meta)
 
     def download(self):
         """Make the dataset files present under ``root`` (nothing to do if they already are)."""
@@ -92,8 +111,10 @@ class CIFAR10(ImageClassificationDataset):
             try:
                 tvd.CIFAR10(self.root, train=self.train, download=True)
             except Exception as e:
-                raise RuntimeError(f"torchvision could not download CIFAR-10 into {self.root}: {e}. "
-                                   + self._offline_hint()) from e
+                raise RuntimeError(
+                    f"torchvision could not download CIFAR-10 into {self.root}: {e}. "
+                    + self._offline_hint()
+                ) from e
             return
         try:
             _download.download_and_extract_archive(self.url, self.root, self.filename, self.tgz_md5)
@@ -101,8 +122,10 @@ class CIFAR10(ImageClassificationDataset):
             raise RuntimeError(f"{type(self).__name__}: {e}\n" + self._offline_hint()) from e
 
     def _offline_hint(self):
-        return (f"Without network access, download {self.url} elsewhere and put it in {self.root} "
-                f"(or extract it there so that {self.folder}/data_batch_1 exists).")
+        return (
+            f"Without network access, download {self.url} elsewhere and put it in {self.root} "
+            f"(or extract it there so that {self.folder}/data_batch_1 exists)."
+        )
 
     def extra_repr(self):
         return ""

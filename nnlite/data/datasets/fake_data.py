@@ -1,4 +1,5 @@
 """``FakeData``: random images with random labels, for trying a pipeline without a dataset."""
+
 import numpy as np
 
 from ..dataset import Dataset
@@ -22,8 +23,15 @@ class FakeData(Dataset):
         nnlite.Size([1, 28, 28])
     """
 
-    def __init__(self, size=1000, image_size=(3, 224, 224), num_classes=10, transform=None, target_transform=None,
-                 random_offset=0):
+    def __init__(
+        self,
+        size=1000,
+        image_size=(3, 224, 224),
+        num_classes=10,
+        transform=None,
+        target_transform=None,
+        random_offset=0,
+    ):
         if len(image_size) != 3:
             raise ValueError(f"FakeData: image_size must be (C, H, W), got {image_size!r}")
         self.size = int(size)

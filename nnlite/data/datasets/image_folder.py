@@ -1,4 +1,5 @@
 """``ImageFolder``: images sorted into one sub-folder per class, decoded by Pillow."""
+
 import os
 
 import numpy as np
@@ -6,8 +7,14 @@ import numpy as np
 from ..._pillow import import_pillow
 from ..dataset import Dataset
 
-__all__ = ["ImageFolder", "DatasetFolder", "IMG_EXTENSIONS", "default_loader", "find_classes",
-           "make_dataset"]
+__all__ = [
+    "ImageFolder",
+    "DatasetFolder",
+    "IMG_EXTENSIONS",
+    "default_loader",
+    "find_classes",
+    "make_dataset",
+]
 
 IMG_EXTENSIONS = (".jpg", ".jpeg", ".png", ".ppm", ".bmp", ".pgm", ".tif", ".tiff", ".webp")
 
@@ -32,9 +39,13 @@ def make_dataset(directory, class_to_idx, extensions=None, is_valid_file=None, a
     """``[(path, class_index), ...]`` for every valid file under each class folder (recursively,
     in sorted order)."""
     if (extensions is None) == (is_valid_file is None):
-        raise ValueError("Both extensions and is_valid_file cannot be None or not None at the same time")
+        raise ValueError(
+            "Both extensions and is_valid_file cannot be None or not None at the same time"
+        )
     if is_valid_file is None:
-        lowered = tuple(e.lower() for e in ((extensions,) if isinstance(extensions, str) else extensions))
+        lowered = tuple(
+            e.lower() for e in ((extensions,) if isinstance(extensions, str) else extensions)
+        )
 
         def is_valid_file(path):
             return path.lower().endswith(lowered)
@@ -71,8 +82,16 @@ class DatasetFolder(Dataset):
     (``[(path, class_index)]``), ``targets`` (the class indices).
     """
 
-    def __init__(self, root, loader, extensions=None, transform=None, target_transform=None, is_valid_file=None,
-                 allow_empty=False):
+    def __init__(
+        self,
+        root,
+        loader,
+        extensions=None,
+        transform=None,
+        target_transform=None,
+        is_valid_file=None,
+        allow_empty=False,
+    ):
         self.root = os.path.expanduser(os.fspath(root))
         if not os.path.isdir(self.root):
             raise FileNotFoundError(f"{type(self).__name__}: the folder {self.root} does not exist")
@@ -81,11 +100,15 @@ class DatasetFolder(Dataset):
         self.transform = transform
         self.target_transform = target_transform
         self.classes, self.class_to_idx = self.find_classes(self.root)
-        self.samples = self.make_dataset(self.root, self.class_to_idx, extensions, is_valid_file, allow_empty)
+        self.samples = self.make_dataset(
+            self.root, self.class_to_idx, extensions, is_valid_file, allow_empty
+        )
         self.targets = [index for _, index in self.samples]
 
     @staticmethod
-    def make_dataset(directory, class_to_idx, extensions=None, is_valid_file=None, allow_empty=False):
+    def make_dataset(
+        directory, class_to_idx, extensions=None, is_valid_file=None, allow_empty=False
+    ):
         return make_dataset(directory, class_to_idx, extensions, is_valid_file, allow_empty)
 
     def find_classes(self, directory):
@@ -104,8 +127,11 @@ class DatasetFolder(Dataset):
         return sample, target
 
     def __repr__(self):
-        lines = [f"Dataset {type(self).__name__}", f"    Number of datapoints: {len(self)}",
-                 f"    Root location: {self.root}"]
+        lines = [
+            f"Dataset {type(self).__name__}",
+            f"    Number of datapoints: {len(self)}",
+            f"    Root location: {self.root}",
+        ]
         if self.transform is not None:
             lines.append("    StandardTransform")
             lines.append("Transform: " + repr(self.transform).replace("\n", "\n    "))
@@ -133,8 +159,22 @@ class ImageFolder(DatasetFolder):
         >>> image, label = data[0]; data.classes[label]
     """
 
-    def __init__(self, root, transform=None, target_transform=None, loader=default_loader, is_valid_file=None,
-                 allow_empty=False):
-        super().__init__(root, loader, IMG_EXTENSIONS if is_valid_file is None else None, transform=transform,
-                         target_transform=target_transform, is_valid_file=is_valid_file, allow_empty=allow_empty)
+    def __init__(
+        self,
+        root,
+        transform=None,
+        target_transform=None,
+        loader=default_loader,
+        is_valid_file=None,
+        allow_empty=False,
+    ):
+        super().__init__(
+            root,
+            loader,
+            IMG_EXTENSIONS if is_valid_file is None else None,
+            transform=transform,
+            target_transform=target_transform,
+            is_valid_file=is_valid_file,
+            allow_empty=allow_empty,
+        )
         self.imgs = self.samples

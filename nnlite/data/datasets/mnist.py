@@ -1,4 +1,5 @@
 """MNIST and Fashion-MNIST, read from their IDX files."""
+
 import os
 
 from ...autograd.creation import from_numpy
@@ -22,15 +23,28 @@ class MNIST(ImageClassificationDataset):
     official mirrors into ``root/MNIST/raw/`` and checks their MD5.
     """
 
-    mirrors = ["https://ossci-datasets.s3.amazonaws.com/mnist/", "http://yann.lecun.com/exdb/mnist/"]
+    mirrors = [
+        "https://ossci-datasets.s3.amazonaws.com/mnist/",
+        "http://yann.lecun.com/exdb/mnist/",
+    ]
     resources = [
         ("train-images-idx3-ubyte.gz", "f68b3c2dcbeaaa9fbdd348bbdeb94873"),
         ("train-labels-idx1-ubyte.gz", "d53e105ee54ea40749a09fcbcd1e9432"),
         ("t10k-images-idx3-ubyte.gz", "9fb629c4189551a2d022fa330f9573f3"),
         ("t10k-labels-idx1-ubyte.gz", "ec29112dd5afa0611ce80d1b7f02629c"),
     ]
-    classes = ["0 - zero", "1 - one", "2 - two", "3 - three", "4 - four", "5 - five", "6 - six", "7 - seven",
-               "8 - eight", "9 - nine"]
+    classes = [
+        "0 - zero",
+        "1 - one",
+        "2 - two",
+        "3 - three",
+        "4 - four",
+        "5 - five",
+        "6 - six",
+        "7 - seven",
+        "8 - eight",
+        "9 - nine",
+    ]
 
     def __init__(self, root, train=True, download=False, transform=None, target_transform=None):
         super().__init__(root, train=train, transform=transform, target_transform=target_transform)
@@ -41,16 +55,27 @@ class MNIST(ImageClassificationDataset):
         images_path = self._find(f"{prefix}-images-idx3-ubyte")
         labels_path = self._find(f"{prefix}-labels-idx1-ubyte")
         if images_path is None or labels_path is None:
-            missing = [s for s, p in ((f"{prefix}-images-idx3-ubyte", images_path),
-                                      (f"{prefix}-labels-idx1-ubyte", labels_path)) if p is None]
+            missing = [
+                s
+                for s, p in (
+                    (f"{prefix}-images-idx3-ubyte", images_path),
+                    (f"{prefix}-labels-idx1-ubyte", labels_path),
+                )
+                if p is None
+            ]
             raise RuntimeError(self._missing_message(missing))
         cache, self._read_cache = self._read_cache, {}
         self._images = cache[images_path] if images_path in cache else read_idx_images(images_path)
-        self._labels = cache[labels_path] if labels_path in cache else read_idx_labels(labels_path,
-                                                                                         len(self.classes))
+        self._labels = (
+            cache[labels_path]
+            if labels_path in cache
+            else read_idx_labels(labels_path, len(self.classes))
+        )
         if len(self._images) != len(self._labels):
-            raise DatasetFormatError(f"{images_path} holds {len(self._images)} images but {labels_path} holds "
-                                     f"{len(self._labels)} labels")
+            raise DatasetFormatError(
+                f"{images_path} holds {len(self._images)} images but {labels_path} holds "
+                f"{len(self._labels)} labels"
+            )
         self.files = (images_path, labels_path)
 
     # torchvision's MNIST holds tensors here; made on each access so that pickling the dataset
@@ -84,10 +109,12 @@ class MNIST(ImageClassificationDataset):
 
     def _missing_message(self, missing):
         names = ", ".join(f"{s}[.gz]" for s in missing)
-        return (f"{type(self).__name__}: dataset files not found: {names} expected directly in {self.root} or "
-                f"in {self.raw_folder}. Use download=True to download them, or download "
-                f"{', '.join(f for f, _ in self.resources)} from {self.mirrors[0]} and put them in one of "
-                f"these folders.")
+        return (
+            f"{type(self).__name__}: dataset files not found: {names} expected directly in {self.root} or "
+            f"in {self.raw_folder}. Use download=True to download them, or download "
+            f"{', '.join(f for f, _ in self.resources)} from {self.mirrors[0]} and put them in one of "
+            f"these folders."
+        )
 
     def _file_ok(self, stem, md5):
         path = self._find(stem)
@@ -118,20 +145,26 @@ class MNIST(ImageClassificationDataset):
             try:
                 getattr(tvd, type(self).__name__)(self.root, train=self.train, download=True)
             except Exception as e:
-                raise RuntimeError(f"torchvision could not download {type(self).__name__} into {self.root}: {e}. "
-                                   + self._offline_hint()) from e
+                raise RuntimeError(
+                    f"torchvision could not download {type(self).__name__} into {self.root}: {e}. "
+                    + self._offline_hint()
+                ) from e
             return
         for filename, md5 in self.resources:
             if self._file_ok(filename[:-3], md5):
                 continue
             try:
-                _download.download_url([m + filename for m in self.mirrors], self.raw_folder, filename, md5)
+                _download.download_url(
+                    [m + filename for m in self.mirrors], self.raw_folder, filename, md5
+                )
             except _download.DownloadError as e:
                 raise RuntimeError(f"{type(self).__name__}: {e}\n" + self._offline_hint()) from e
 
     def _offline_hint(self):
-        return (f"Without network access, download {', '.join(f for f, _ in self.resources)} from "
-                f"{self.mirrors[0]} elsewhere and put them in {self.root} or {self.raw_folder}.")
+        return (
+            f"Without network access, download {', '.join(f for f, _ in self.resources)} from "
+            f"{self.mirrors[0]} elsewhere and put them in {self.root} or {self.raw_folder}."
+        )
 
 
 class FashionMNIST(MNIST):
@@ -147,5 +180,15 @@ class FashionMNIST(MNIST):
         ("t10k-images-idx3-ubyte.gz", "bef4ecab320f06d8554ea6380940ec79"),
         ("t10k-labels-idx1-ubyte.gz", "bb300cfdad3c16e7a12a480ee83cd310"),
     ]
-    classes = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag",
-               "Ankle boot"]
+    classes = [
+        "T-shirt/top",
+        "Trouser",
+        "Pullover",
+        "Dress",
+        "Coat",
+        "Sandal",
+        "Shirt",
+        "Sneaker",
+        "Bag",
+        "Ankle boot",
+    ]

@@ -1,4 +1,5 @@
 """Base class of the in-memory image classification datasets."""
+
 import os
 
 import numpy as np
@@ -30,7 +31,9 @@ class ImageClassificationDataset(Dataset):
         if transform is not None and not callable(transform):
             raise TypeError(f"transform must be callable, got {type(transform).__name__}")
         if target_transform is not None and not callable(target_transform):
-            raise TypeError(f"target_transform must be callable, got {type(target_transform).__name__}")
+            raise TypeError(
+                f"target_transform must be callable, got {type(target_transform).__name__}"
+            )
         self.transform = transform
         self.target_transform = target_transform
 
@@ -82,15 +85,21 @@ class ImageClassificationDataset(Dataset):
         return ""
 
     def __repr__(self):
-        lines = [f"Dataset {type(self).__name__}", f"    Number of datapoints: {len(self)}",
-                 f"    Root location: {self.root}", f"    Split: {'Train' if self.train else 'Test'}"]
+        lines = [
+            f"Dataset {type(self).__name__}",
+            f"    Number of datapoints: {len(self)}",
+            f"    Root location: {self.root}",
+            f"    Split: {'Train' if self.train else 'Test'}",
+        ]
         extra = self.extra_repr()
         if extra:
             lines += ["    " + line for line in extra.splitlines()]
         if self.transform is not None:
             lines += ["    Transform: " + repr(self.transform).replace("\n", "\n    ")]
         if self.target_transform is not None:
-            lines += ["    Target transform: " + repr(self.target_transform).replace("\n", "\n    ")]
+            lines += [
+                "    Target transform: " + repr(self.target_transform).replace("\n", "\n    ")
+            ]
         return "\n".join(lines)
 
 

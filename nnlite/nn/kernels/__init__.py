@@ -2,6 +2,7 @@
 
 No autograd here: the ops of ``nnlite/nn/ops`` call these from their forward and backward.
 """
+
 from ._dispatch import configure_threading_layer
 
 configure_threading_layer()  # before any kernel starts numba's pool

@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from ._simd import sload, vadd, vfma, vfmav, vload, vsplat, vstore, vtranspose, vzero
 
-_OB = 4   # output channels per register tile
+_OB = 4  # output channels per register tile
 
 
 @njit(cache=True, nogil=True)
@@ -76,92 +76,144 @@ def conv_lanes(xt, w4, b4, yt, C, Hp, Wp, kh, kw, dh, dw, Ho, Wo, O4, V):
     for ho in range(Ho):
         for ob in range(O4 // _OB):
             o = ob * _OB
-            bb0 = sload(b4, o); bb1 = sload(b4, o + 1); bb2 = sload(b4, o + 2); bb3 = sload(b4, o + 3)
+            bb0 = sload(b4, o)
+            bb1 = sload(b4, o + 1)
+            bb2 = sload(b4, o + 2)
+            bb3 = sload(b4, o + 3)
             wo = 0
             while wo + 4 <= Wo:
-                a00 = vsplat(xt, bb0); a01 = a00; a02 = a00; a03 = a00
-                a10 = vsplat(xt, bb1); a11 = a10; a12 = a10; a13 = a10
-                a20 = vsplat(xt, bb2); a21 = a20; a22 = a20; a23 = a20
-                a30 = vsplat(xt, bb3); a31 = a30; a32 = a30; a33 = a30
+                a00 = vsplat(xt, bb0)
+                a01 = a00
+                a02 = a00
+                a03 = a00
+                a10 = vsplat(xt, bb1)
+                a11 = a10
+                a12 = a10
+                a13 = a10
+                a20 = vsplat(xt, bb2)
+                a21 = a20
+                a22 = a20
+                a23 = a20
+                a30 = vsplat(xt, bb3)
+                a31 = a30
+                a32 = a30
+                a33 = a30
                 for c in range(C):
                     for i in range(kh):
                         base = ((c * Hp + ho + i * dh) * Wp + wo) * V
                         q = (((ob * C + c) * kh + i) * kw) * _OB
                         for j in range(kw):
                             b = base + j * dw * V
-                            x0 = vload(xt, b); x1 = vload(xt, b + V)
-                            x2 = vload(xt, b + 2 * V); x3 = vload(xt, b + 3 * V)
+                            x0 = vload(xt, b)
+                            x1 = vload(xt, b + V)
+                            x2 = vload(xt, b + 2 * V)
+                            x3 = vload(xt, b + 3 * V)
                             w = sload(w4, q)
-                            a00 = vfma(a00, x0, w); a01 = vfma(a01, x1, w)
-                            a02 = vfma(a02, x2, w); a03 = vfma(a03, x3, w)
+                            a00 = vfma(a00, x0, w)
+                            a01 = vfma(a01, x1, w)
+                            a02 = vfma(a02, x2, w)
+                            a03 = vfma(a03, x3, w)
                             w = sload(w4, q + 1)
-                            a10 = vfma(a10, x0, w); a11 = vfma(a11, x1, w)
-                            a12 = vfma(a12, x2, w); a13 = vfma(a13, x3, w)
+                            a10 = vfma(a10, x0, w)
+                            a11 = vfma(a11, x1, w)
+                            a12 = vfma(a12, x2, w)
+                            a13 = vfma(a13, x3, w)
                             w = sload(w4, q + 2)
-                            a20 = vfma(a20, x0, w); a21 = vfma(a21, x1, w)
-                            a22 = vfma(a22, x2, w); a23 = vfma(a23, x3, w)
+                            a20 = vfma(a20, x0, w)
+                            a21 = vfma(a21, x1, w)
+                            a22 = vfma(a22, x2, w)
+                            a23 = vfma(a23, x3, w)
                             w = sload(w4, q + 3)
-                            a30 = vfma(a30, x0, w); a31 = vfma(a31, x1, w)
-                            a32 = vfma(a32, x2, w); a33 = vfma(a33, x3, w)
+                            a30 = vfma(a30, x0, w)
+                            a31 = vfma(a31, x1, w)
+                            a32 = vfma(a32, x2, w)
+                            a33 = vfma(a33, x3, w)
                             q += _OB
                 p = (o * P + ho * Wo + wo) * V
-                vstore(yt, p, a00); vstore(yt, p + V, a01)
-                vstore(yt, p + 2 * V, a02); vstore(yt, p + 3 * V, a03)
+                vstore(yt, p, a00)
+                vstore(yt, p + V, a01)
+                vstore(yt, p + 2 * V, a02)
+                vstore(yt, p + 3 * V, a03)
                 p += ys
-                vstore(yt, p, a10); vstore(yt, p + V, a11)
-                vstore(yt, p + 2 * V, a12); vstore(yt, p + 3 * V, a13)
+                vstore(yt, p, a10)
+                vstore(yt, p + V, a11)
+                vstore(yt, p + 2 * V, a12)
+                vstore(yt, p + 3 * V, a13)
                 p += ys
-                vstore(yt, p, a20); vstore(yt, p + V, a21)
-                vstore(yt, p + 2 * V, a22); vstore(yt, p + 3 * V, a23)
+                vstore(yt, p, a20)
+                vstore(yt, p + V, a21)
+                vstore(yt, p + 2 * V, a22)
+                vstore(yt, p + 3 * V, a23)
                 p += ys
-                vstore(yt, p, a30); vstore(yt, p + V, a31)
-                vstore(yt, p + 2 * V, a32); vstore(yt, p + 3 * V, a33)
+                vstore(yt, p, a30)
+                vstore(yt, p + V, a31)
+                vstore(yt, p + 2 * V, a32)
+                vstore(yt, p + 3 * V, a33)
                 wo += 4
             if wo + 2 <= Wo:
-                a00 = vsplat(xt, bb0); a01 = a00
-                a10 = vsplat(xt, bb1); a11 = a10
-                a20 = vsplat(xt, bb2); a21 = a20
-                a30 = vsplat(xt, bb3); a31 = a30
+                a00 = vsplat(xt, bb0)
+                a01 = a00
+                a10 = vsplat(xt, bb1)
+                a11 = a10
+                a20 = vsplat(xt, bb2)
+                a21 = a20
+                a30 = vsplat(xt, bb3)
+                a31 = a30
                 for c in range(C):
                     for i in range(kh):
                         base = ((c * Hp + ho + i * dh) * Wp + wo) * V
                         q = (((ob * C + c) * kh + i) * kw) * _OB
                         for j in range(kw):
                             b = base + j * dw * V
-                            x0 = vload(xt, b); x1 = vload(xt, b + V)
+                            x0 = vload(xt, b)
+                            x1 = vload(xt, b + V)
                             w = sload(w4, q)
-                            a00 = vfma(a00, x0, w); a01 = vfma(a01, x1, w)
+                            a00 = vfma(a00, x0, w)
+                            a01 = vfma(a01, x1, w)
                             w = sload(w4, q + 1)
-                            a10 = vfma(a10, x0, w); a11 = vfma(a11, x1, w)
+                            a10 = vfma(a10, x0, w)
+                            a11 = vfma(a11, x1, w)
                             w = sload(w4, q + 2)
-                            a20 = vfma(a20, x0, w); a21 = vfma(a21, x1, w)
+                            a20 = vfma(a20, x0, w)
+                            a21 = vfma(a21, x1, w)
                             w = sload(w4, q + 3)
-                            a30 = vfma(a30, x0, w); a31 = vfma(a31, x1, w)
+                            a30 = vfma(a30, x0, w)
+                            a31 = vfma(a31, x1, w)
                             q += _OB
                 p = (o * P + ho * Wo + wo) * V
-                vstore(yt, p, a00); vstore(yt, p + V, a01)
+                vstore(yt, p, a00)
+                vstore(yt, p + V, a01)
                 p += ys
-                vstore(yt, p, a10); vstore(yt, p + V, a11)
+                vstore(yt, p, a10)
+                vstore(yt, p + V, a11)
                 p += ys
-                vstore(yt, p, a20); vstore(yt, p + V, a21)
+                vstore(yt, p, a20)
+                vstore(yt, p + V, a21)
                 p += ys
-                vstore(yt, p, a30); vstore(yt, p + V, a31)
+                vstore(yt, p, a30)
+                vstore(yt, p + V, a31)
                 wo += 2
             if wo < Wo:
-                a00 = vsplat(xt, bb0); a10 = vsplat(xt, bb1)
-                a20 = vsplat(xt, bb2); a30 = vsplat(xt, bb3)
+                a00 = vsplat(xt, bb0)
+                a10 = vsplat(xt, bb1)
+                a20 = vsplat(xt, bb2)
+                a30 = vsplat(xt, bb3)
                 for c in range(C):
                     for i in range(kh):
                         base = ((c * Hp + ho + i * dh) * Wp + wo) * V
                         q = (((ob * C + c) * kh + i) * kw) * _OB
                         for j in range(kw):
                             x0 = vload(xt, base + j * dw * V)
-                            a00 = vfma(a00, x0, sload(w4, q)); a10 = vfma(a10, x0, sload(w4, q + 1))
-                            a20 = vfma(a20, x0, sload(w4, q + 2)); a30 = vfma(a30, x0, sload(w4, q + 3))
+                            a00 = vfma(a00, x0, sload(w4, q))
+                            a10 = vfma(a10, x0, sload(w4, q + 1))
+                            a20 = vfma(a20, x0, sload(w4, q + 2))
+                            a30 = vfma(a30, x0, sload(w4, q + 3))
                             q += _OB
                 p = (o * P + ho * Wo + wo) * V
-                vstore(yt, p, a00); vstore(yt, p + ys, a10)
-                vstore(yt, p + 2 * ys, a20); vstore(yt, p + 3 * ys, a30)
+                vstore(yt, p, a00)
+                vstore(yt, p + ys, a10)
+                vstore(yt, p + 2 * ys, a20)
+                vstore(yt, p + 3 * ys, a30)
 
 
 @njit(cache=True, nogil=True)
@@ -182,30 +234,52 @@ def conv_weight_lanes(xt, gyt, acc, C, Hp, Wp, kh, kw, dh, dw, Ho, Wo, O4, V):
                 while j < kw:
                     t = ((o * C + c) * kh + i) * kw + j
                     if j + 4 <= kw:
-                        a00 = vzero(xt); a01 = a00; a02 = a00; a03 = a00
-                        a10 = a00; a11 = a00; a12 = a00; a13 = a00
-                        a20 = a00; a21 = a00; a22 = a00; a23 = a00
-                        a30 = a00; a31 = a00; a32 = a00; a33 = a00
+                        a00 = vzero(xt)
+                        a01 = a00
+                        a02 = a00
+                        a03 = a00
+                        a10 = a00
+                        a11 = a00
+                        a12 = a00
+                        a13 = a00
+                        a20 = a00
+                        a21 = a00
+                        a22 = a00
+                        a23 = a00
+                        a30 = a00
+                        a31 = a00
+                        a32 = a00
+                        a33 = a00
                         for ho in range(Ho):
                             xb = ((rowi + ho) * Wp + j * dw) * V
                             gb = g0 + ho * Wo * V
                             for wo in range(Wo):
                                 b = xb + wo * V
-                                x0 = vload(xt, b); x1 = vload(xt, b + dw * V)
-                                x2 = vload(xt, b + 2 * dw * V); x3 = vload(xt, b + 3 * dw * V)
+                                x0 = vload(xt, b)
+                                x1 = vload(xt, b + dw * V)
+                                x2 = vload(xt, b + 2 * dw * V)
+                                x3 = vload(xt, b + 3 * dw * V)
                                 g = gb + wo * V
                                 gv = vload(gyt, g)
-                                a00 = vfmav(a00, gv, x0); a01 = vfmav(a01, gv, x1)
-                                a02 = vfmav(a02, gv, x2); a03 = vfmav(a03, gv, x3)
+                                a00 = vfmav(a00, gv, x0)
+                                a01 = vfmav(a01, gv, x1)
+                                a02 = vfmav(a02, gv, x2)
+                                a03 = vfmav(a03, gv, x3)
                                 gv = vload(gyt, g + gs)
-                                a10 = vfmav(a10, gv, x0); a11 = vfmav(a11, gv, x1)
-                                a12 = vfmav(a12, gv, x2); a13 = vfmav(a13, gv, x3)
+                                a10 = vfmav(a10, gv, x0)
+                                a11 = vfmav(a11, gv, x1)
+                                a12 = vfmav(a12, gv, x2)
+                                a13 = vfmav(a13, gv, x3)
                                 gv = vload(gyt, g + 2 * gs)
-                                a20 = vfmav(a20, gv, x0); a21 = vfmav(a21, gv, x1)
-                                a22 = vfmav(a22, gv, x2); a23 = vfmav(a23, gv, x3)
+                                a20 = vfmav(a20, gv, x0)
+                                a21 = vfmav(a21, gv, x1)
+                                a22 = vfmav(a22, gv, x2)
+                                a23 = vfmav(a23, gv, x3)
                                 gv = vload(gyt, g + 3 * gs)
-                                a30 = vfmav(a30, gv, x0); a31 = vfmav(a31, gv, x1)
-                                a32 = vfmav(a32, gv, x2); a33 = vfmav(a33, gv, x3)
+                                a30 = vfmav(a30, gv, x0)
+                                a31 = vfmav(a31, gv, x1)
+                                a32 = vfmav(a32, gv, x2)
+                                a33 = vfmav(a33, gv, x3)
                         r = t * V
                         vstore(acc, r, vadd(vload(acc, r), a00))
                         vstore(acc, r + V, vadd(vload(acc, r + V), a01))
@@ -228,7 +302,10 @@ def conv_weight_lanes(xt, gyt, acc, C, Hp, Wp, kh, kw, dh, dw, Ho, Wo, O4, V):
                         vstore(acc, r + 3 * V, vadd(vload(acc, r + 3 * V), a33))
                         j += 4
                     else:
-                        a00 = vzero(xt); a10 = a00; a20 = a00; a30 = a00
+                        a00 = vzero(xt)
+                        a10 = a00
+                        a20 = a00
+                        a30 = a00
                         for ho in range(Ho):
                             xb = ((rowi + ho) * Wp + j * dw) * V
                             gb = g0 + ho * Wo * V
@@ -254,6 +331,7 @@ def conv_weight_lanes(xt, gyt, acc, C, Hp, Wp, kh, kw, dh, dw, Ho, Wo, O4, V):
 # Block drivers: blocks [k0, k1) of V images each, with their own scratch
 # ----------------------------------------------------------------------------
 
+
 @njit(cache=True, nogil=True)
 def _forward_blocks(x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V, k0, k1):
     N = x2.shape[0]
@@ -262,7 +340,7 @@ def _forward_blocks(x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, 
     x0t = np.empty(C * H * W * V, x2.dtype)
     xt = np.zeros(C * Hp * Wp * V, x2.dtype) if padded else x0t
     yt = np.empty(O4 * Ho * Wo * V, x2.dtype)
-    ytv = yt[:O * Ho * Wo * V]
+    ytv = yt[: O * Ho * Wo * V]
     for k in range(k0, k1):
         n0 = k * V
         nb = min(V, N - n0)
@@ -274,11 +352,32 @@ def _forward_blocks(x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, 
 
 
 @njit(cache=True, parallel=True)
-def _forward_blocks_parallel(x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V,
-                             nblocks, nparts):
+def _forward_blocks_parallel(
+    x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V, nblocks, nparts
+):
     for t in prange(nparts):
-        _forward_blocks(x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V,
-                        t * nblocks // nparts, (t + 1) * nblocks // nparts)
+        _forward_blocks(
+            x2,
+            w4,
+            b4,
+            y2,
+            C,
+            H,
+            W,
+            ph,
+            pw,
+            kh,
+            kw,
+            dh,
+            dw,
+            Ho,
+            Wo,
+            O,
+            O4,
+            V,
+            t * nblocks // nparts,
+            (t + 1) * nblocks // nparts,
+        )
 
 
 @njit(cache=True, nogil=True)
@@ -288,8 +387,8 @@ def _weight_blocks(x2, gy2, acc, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4,
     padded = ph > 0 or pw > 0
     x0t = np.empty(C * H * W * V, x2.dtype)
     xt = np.zeros(C * Hp * Wp * V, x2.dtype) if padded else x0t
-    gyt = np.zeros(O4 * Ho * Wo * V, x2.dtype)     # rows past O stay zero
-    gytv = gyt[:O * Ho * Wo * V]
+    gyt = np.zeros(O4 * Ho * Wo * V, x2.dtype)  # rows past O stay zero
+    gytv = gyt[: O * Ho * Wo * V]
     for k in range(k0, k1):
         n0 = k * V
         nb = min(V, N - n0)
@@ -301,11 +400,31 @@ def _weight_blocks(x2, gy2, acc, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4,
 
 
 @njit(cache=True, parallel=True)
-def _weight_blocks_parallel(x2, gy2, accs, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V,
-                            nblocks, nparts):
+def _weight_blocks_parallel(
+    x2, gy2, accs, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V, nblocks, nparts
+):
     for t in prange(nparts):
-        _weight_blocks(x2, gy2, accs[t], C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V,
-                       t * nblocks // nparts, (t + 1) * nblocks // nparts)
+        _weight_blocks(
+            x2,
+            gy2,
+            accs[t],
+            C,
+            H,
+            W,
+            ph,
+            pw,
+            kh,
+            kw,
+            dh,
+            dw,
+            Ho,
+            Wo,
+            O,
+            O4,
+            V,
+            t * nblocks // nparts,
+            (t + 1) * nblocks // nparts,
+        )
 
 
 @njit(cache=True, nogil=True)
@@ -325,13 +444,15 @@ def _reduce_lanes(accs, gw, V):
 # Entry points (Python side). All assume stride 1 and one group.
 # ----------------------------------------------------------------------------
 
+
 def _pack_weight(w, O4):
     """(O, C, kh, kw) -> flat (O4 / 4, C, kh, kw, 4), zero channels past O."""
     O, C, kh, kw = w.shape
     wp = np.zeros((O4, C, kh, kw), w.dtype)
     wp[:O] = w
     return np.ascontiguousarray(
-        wp.reshape(O4 // _OB, _OB, C, kh, kw).transpose(0, 2, 3, 4, 1)).reshape(-1)
+        wp.reshape(O4 // _OB, _OB, C, kh, kw).transpose(0, 2, 3, 4, 1)
+    ).reshape(-1)
 
 
 def _parts(nblocks, nthreads):

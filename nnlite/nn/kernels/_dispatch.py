@@ -5,6 +5,7 @@ small kernel (a batch-4 LeNet pooling layer); worse, two busy pools (numba's and
 cores slowed a batch-4 training step tenfold. So every parallel kernel is also compiled serially,
 and the serial build runs when the work is small or nnlite is set to one thread.
 """
+
 import types
 
 import numba
@@ -20,7 +21,9 @@ MIN_PARALLEL_ELEMENTS = 1 << 19
 
 def _renamed(fn, suffix):
     """A copy of ``fn`` under another name, so the two builds keep separate cache files."""
-    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__ + suffix, fn.__defaults__, fn.__closure__)
+    copy = types.FunctionType(
+        fn.__code__, fn.__globals__, fn.__name__ + suffix, fn.__defaults__, fn.__closure__
+    )
     copy.__qualname__ = fn.__qualname__ + suffix
     copy.__module__ = fn.__module__
     copy.__doc__ = fn.__doc__

@@ -15,8 +15,19 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, models, register_model
 
-__all__ = ["Vec", "lanes_of", "vload", "vstore", "vsplat", "vzero", "vfma", "vfmav", "vadd",
-           "vtranspose", "sload"]
+__all__ = [
+    "Vec",
+    "lanes_of",
+    "vload",
+    "vstore",
+    "vsplat",
+    "vzero",
+    "vfma",
+    "vfmav",
+    "vadd",
+    "vtranspose",
+    "sload",
+]
 
 VEC_BYTES = 64
 
@@ -64,12 +75,17 @@ def _splat(builder, vt, s):
 def _fma(builder, vt):
     bits = vt.element.intrinsic_name[1:]
     return cgutils.get_or_insert_function(
-        builder.module, ir.FunctionType(vt, [vt, vt, vt]), f"llvm.fma.v{vt.count}f{bits}")
+        builder.module, ir.FunctionType(vt, [vt, vt, vt]), f"llvm.fma.v{vt.count}f{bits}"
+    )
 
 
 def _is_float_array(arr):
-    return (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"
-            and arr.dtype in (types.float32, types.float64))
+    return (
+        isinstance(arr, types.Array)
+        and arr.ndim == 1
+        and arr.layout == "C"
+        and arr.dtype in (types.float32, types.float64)
+    )
 
 
 @intrinsic
@@ -195,8 +211,9 @@ def vtranspose(typingctx, src, s0, ss, dst, d0, ds):
         rows = []
         for k in range(n):
             off = builder.add(s0v, builder.mul(ssv, ir.Constant(_I64, k)))
-            rows.append(builder.load(_vec_ptr(context, builder, sig.args[0], sa, off, vty),
-                                     align=align))
+            rows.append(
+                builder.load(_vec_ptr(context, builder, sig.args[0], sa, off, vty), align=align)
+            )
         # log2(n) rounds of interleaving row i with row i + n/2 transpose the block.
         h = n // 2
         i32v = ir.VectorType(ir.IntType(32), n)
@@ -210,8 +227,9 @@ def vtranspose(typingctx, src, s0, ss, dst, d0, ds):
             rows = out
         for r in range(n):
             off = builder.add(d0v, builder.mul(dsv, ir.Constant(_I64, r)))
-            builder.store(rows[r], _vec_ptr(context, builder, sig.args[3], da, off, vty),
-                          align=align)
+            builder.store(
+                rows[r], _vec_ptr(context, builder, sig.args[3], da, off, vty), align=align
+            )
         return context.get_dummy_value()
 
     return types.none(src, types.int64, types.int64, dst, types.int64, types.int64), codegen

@@ -45,6 +45,7 @@ _CHUNK_BYTES = 1 << 18
 # Shape logic
 # ----------------------------------------------------------------------------
 
+
 def conv2d_output_hw(input_hw, kernel_hw, stride, padding, dilation):
     """Output (Ho, Wo) of a convolution; ValueError when it would be empty."""
     (H, W), (kh, kw) = input_hw, kernel_hw
@@ -101,8 +102,29 @@ def _chunk_images(bytes_per_image, N):
 class _Geometry:
     """Everything the kernels need to know about one convolution's shapes."""
 
-    __slots__ = ("N", "C", "H", "W", "O", "kh", "kw", "sh", "sw", "ph", "pw", "dh", "dw",
-                 "Ho", "Wo", "full", "rs", "L", "K", "groups", "chunk")
+    __slots__ = (
+        "N",
+        "C",
+        "H",
+        "W",
+        "O",
+        "kh",
+        "kw",
+        "sh",
+        "sw",
+        "ph",
+        "pw",
+        "dh",
+        "dw",
+        "Ho",
+        "Wo",
+        "full",
+        "rs",
+        "L",
+        "K",
+        "groups",
+        "chunk",
+    )
 
     def __init__(self, N, C, H, W, O, kh, kw, stride, padding, dilation, groups, itemsize):
         self.N, self.C, self.H, self.W, self.O, self.kh, self.kw = N, C, H, W, O, kh, kw
@@ -112,8 +134,8 @@ class _Geometry:
         wp = W + 2 * self.pw
         # Full width only while the discarded columns are at most as many as the kept ones.
         self.full = self.sh == 1 and self.sw == 1 and wp <= 2 * self.Wo
-        self.rs = wp if self.full else self.Wo           # row pitch of the output positions
-        self.L = (self.Ho - 1) * self.rs + self.Wo       # positions per image
+        self.rs = wp if self.full else self.Wo  # row pitch of the output positions
+        self.L = (self.Ho - 1) * self.rs + self.Wo  # positions per image
         self.K = C * kh * kw
         self.chunk = _chunk_images(max(self.K, O) * self.L * itemsize, N)
 
@@ -122,13 +144,15 @@ def _geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsize):
     N, C, H, W = x_shape
     O, _, kh, kw = w_shape
     _check_groups(C, w_shape, groups)
-    return _Geometry(N, C, H, W, O, kh, kw, tuple(stride), tuple(padding), tuple(dilation),
-                     groups, itemsize)
+    return _Geometry(
+        N, C, H, W, O, kh, kw, tuple(stride), tuple(padding), tuple(dilation), groups, itemsize
+    )
 
 
 # ----------------------------------------------------------------------------
 # numba kernels
 # ----------------------------------------------------------------------------
+
 
 @njit(inline="always")
 def _valid_range(offset, step, size, n):
@@ -145,7 +169,7 @@ def _plane_to_rows(plane, col, c, b, kh, kw, dh, dw, Wp, L):
     for i in range(kh):
         for j in range(kw):
             off = i * dh * Wp + j * dw
-            src = plane[off:off + L]
+            src = plane[off : off + L]
             dst = col[(c * kh + i) * kw + j, b]
             for p in range(L):
                 dst[p] = src[p]
@@ -167,7 +191,7 @@ def _im2col_full(x, n0, col, kh, kw, ph, pw, dh, dw, L):
             plane = np.zeros(Hp * Wp, x.dtype)
             for h in range(H):
                 src = x[n0 + b, c, h]
-                dst = plane[(h + ph) * Wp + pw:(h + ph) * Wp + pw + W]
+                dst = plane[(h + ph) * Wp + pw : (h + ph) * Wp + pw + W]
                 for w in range(W):
                     dst[w] = src[w]
             _plane_to_rows(plane, col, c, b, kh, kw, dh, dw, Wp, L)
@@ -197,14 +221,14 @@ def _im2col_strided(x, n0, col, kh, kw, sh, sw, ph, pw, dh, dw, Ho, Wo):
                 # Flat slices keep every index non-negative, which lets LLVM vectorize.
                 src0 = (ho_lo * sh - ph + i * dh) * W + wo_lo * sw + j * dw - pw
                 for ho in range(ho_lo, ho_hi):
-                    d = dst[ho * Wo + wo_lo:ho * Wo + wo_hi]
+                    d = dst[ho * Wo + wo_lo : ho * Wo + wo_hi]
                     src = src0 + (ho - ho_lo) * sh * W
                     if sw == 1:
-                        s = plane[src:src + n]
+                        s = plane[src : src + n]
                         for k in range(n):
                             d[k] = s[k]
                     else:
-                        s = plane[src:src + (n - 1) * sw + 1]
+                        s = plane[src : src + (n - 1) * sw + 1]
                         for k in range(n):
                             d[k] = s[k * sw]
 
@@ -220,7 +244,7 @@ def _store_output(yf, y, n0, bias, rs):
         bv = bias[o]
         src = yf[o, b]
         for ho in range(Ho):
-            s = src[ho * rs:ho * rs + Wo]
+            s = src[ho * rs : ho * rs + Wo]
             d = y[n0 + b, o, ho]
             for wo in range(Wo):
                 d[wo] = s[wo] + bv
@@ -237,7 +261,7 @@ def _load_grad_output(gy, n0, gyf, rs):
         dst = gyf[o, b]
         for ho in range(Ho):
             s = gy[n0 + b, o, ho]
-            d = dst[ho * rs:ho * rs + Wo]
+            d = dst[ho * rs : ho * rs + Wo]
             for wo in range(Wo):
                 d[wo] = s[wo]
             if ho < Ho - 1:
@@ -267,13 +291,13 @@ def _col2im_full(col, gx, n0, kh, kw, ph, pw, dh, dw, L):
         for i in range(kh):
             for j in range(kw):
                 off = i * dh * Wp + j * dw
-                dst = plane[off:off + L]
+                dst = plane[off : off + L]
                 src = col[(c * kh + i) * kw + j, b]
                 for p in range(L):
                     dst[p] += src[p]
         if padded:
             for h in range(H):
-                src = plane[(h + ph) * Wp + pw:(h + ph) * Wp + pw + W]
+                src = plane[(h + ph) * Wp + pw : (h + ph) * Wp + pw + W]
                 dst = gx[n0 + b, c, h]
                 for w in range(W):
                     dst[w] = src[w]
@@ -299,14 +323,14 @@ def _col2im_strided(col, gx, n0, kh, kw, sh, sw, ph, pw, dh, dw, Ho, Wo):
                 src = col[(c * kh + i) * kw + j, b]
                 dst0 = (ho_lo * sh - ph + i * dh) * W + wo_lo * sw + j * dw - pw
                 for ho in range(ho_lo, ho_hi):
-                    s = src[ho * Wo + wo_lo:ho * Wo + wo_hi]
+                    s = src[ho * Wo + wo_lo : ho * Wo + wo_hi]
                     dst = dst0 + (ho - ho_lo) * sh * W
                     if sw == 1:
-                        d = plane[dst:dst + n]
+                        d = plane[dst : dst + n]
                         for k in range(n):
                             d[k] += s[k]
                     else:
-                        d = plane[dst:dst + (n - 1) * sw + 1]
+                        d = plane[dst : dst + (n - 1) * sw + 1]
                         for k in range(n):
                             d[k * sw] += s[k]
 
@@ -314,6 +338,7 @@ def _col2im_strided(col, gx, n0, kh, kw, sh, sw, ph, pw, dh, dw, Ho, Wo):
 # ----------------------------------------------------------------------------
 # Chunk helpers (Python side)
 # ----------------------------------------------------------------------------
+
 
 def _im2col(g, x, n0, col):
     if g.full:
@@ -331,12 +356,13 @@ def _col2im(g, col, gx, n0):
 
 def _views(buf, rows, b, L):
     """A C-contiguous (rows, b, L) view on the front of a flat scratch buffer."""
-    return buf[:rows * b * L].reshape(rows, b, L)
+    return buf[: rows * b * L].reshape(rows, b, L)
 
 
 # ----------------------------------------------------------------------------
 # Public API
 # ----------------------------------------------------------------------------
+
 
 def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
     """y = conv2d(x, weight, bias) for NCHW x and (O, C/groups, kh, kw) weight."""
@@ -353,8 +379,9 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
     if kernel == CHANNELS_LAST:
         return conv_gemm.forward(x, weight, bias, (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw))
     if kernel == LANES:
-        return _conv_lanes.forward(x, weight, bias, g.ph, g.pw, g.dh, g.dw, g.Ho, g.Wo,
-                                   parallel_parts(x.size))
+        return _conv_lanes.forward(
+            x, weight, bias, g.ph, g.pw, g.dh, g.dw, g.Ho, g.Wo, parallel_parts(x.size)
+        )
     if bias is None:
         bias = np.zeros(g.O, x.dtype)
     N, O, K, L, G = g.N, g.O, g.K, g.L, groups
@@ -375,8 +402,11 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
             np.matmul(w2, col2, out=yf2)
         else:
             for k in range(G):
-                np.matmul(w2[k * Og:(k + 1) * Og], col2[k * Kg:(k + 1) * Kg],
-                          out=yf2[k * Og:(k + 1) * Og])
+                np.matmul(
+                    w2[k * Og : (k + 1) * Og],
+                    col2[k * Kg : (k + 1) * Kg],
+                    out=yf2[k * Og : (k + 1) * Og],
+                )
         _store_output(yf, y, n0, bias, g.rs)
     return y
 
@@ -386,7 +416,9 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
     grad_y = _as_float_array(grad_y, "grad_output")
     weight = _as_float_array(weight, "weight", grad_y.dtype)
     if grad_y.ndim != 4 or weight.ndim != 4:
-        raise ValueError(f"expected 4-D grad_output and weight, got {grad_y.shape} and {weight.shape}")
+        raise ValueError(
+            f"expected 4-D grad_output and weight, got {grad_y.shape} and {weight.shape}"
+        )
     N, O = grad_y.shape[0], grad_y.shape[1]
     C = weight.shape[1] * groups
     H, W = input_hw
@@ -395,10 +427,13 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, g.O, g.Ho, g.Wo)}")
     kernel = conv_kernel(N, C, g.O, (g.kh, g.kw), (g.sh, g.sw), groups, grad_y.itemsize)
     if kernel == CHANNELS_LAST:
-        return conv_gemm.backward_input(grad_y, weight, (H, W), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw))
+        return conv_gemm.backward_input(
+            grad_y, weight, (H, W), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw)
+        )
     if kernel == LANES and g.ph <= g.dh * (g.kh - 1) and g.pw <= g.dw * (g.kw - 1):
-        return _conv_lanes.backward_input(grad_y, weight, H, W, g.ph, g.pw, g.dh, g.dw,
-                                          parallel_parts(grad_y.size))
+        return _conv_lanes.backward_input(
+            grad_y, weight, H, W, g.ph, g.pw, g.dh, g.dw, parallel_parts(grad_y.size)
+        )
     K, L, G = g.K, g.L, groups
     Og, Kg = O // G, K // G
     gx = np.empty((N, C, H, W), grad_y.dtype)
@@ -417,8 +452,11 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
             np.matmul(w2.T, gyf2, out=col2)
         else:
             for k in range(G):
-                np.matmul(w2[k * Og:(k + 1) * Og].T,
-                          gyf2[k * Og:(k + 1) * Og], out=col2[k * Kg:(k + 1) * Kg])
+                np.matmul(
+                    w2[k * Og : (k + 1) * Og].T,
+                    gyf2[k * Og : (k + 1) * Og],
+                    out=col2[k * Kg : (k + 1) * Kg],
+                )
         _col2im(g, col, gx, n0)
     return gx
 
@@ -439,10 +477,13 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, O, g.Ho, g.Wo)}")
     kernel = conv_kernel(N, C, O, (g.kh, g.kw), (g.sh, g.sw), groups, x.itemsize)
     if kernel == CHANNELS_LAST:
-        return conv_gemm.backward_weight(grad_y, x, tuple(kernel_hw), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw))
+        return conv_gemm.backward_weight(
+            grad_y, x, tuple(kernel_hw), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw)
+        )
     if kernel == LANES:
-        return _conv_lanes.backward_weight(grad_y, x, g.kh, g.kw, g.ph, g.pw, g.dh, g.dw,
-                                           parallel_parts(x.size))
+        return _conv_lanes.backward_weight(
+            grad_y, x, g.kh, g.kw, g.ph, g.pw, g.dh, g.dw, parallel_parts(x.size)
+        )
     K, L, G = g.K, g.L, groups
     Og, Kg = O // G, K // G
     # Per group g, gwt[g] is the (Kg, Og) transpose of that group's weight gradient.
@@ -463,8 +504,7 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
         # small output) better than gyf @ col.T. The first chunk writes gw.T directly.
         dst = gwt if n0 == 0 else part
         for k in range(G):
-            np.matmul(col2[k * Kg:(k + 1) * Kg], gyf2[k * Og:(k + 1) * Og].T,
-                      out=dst[k])
+            np.matmul(col2[k * Kg : (k + 1) * Kg], gyf2[k * Og : (k + 1) * Og].T, out=dst[k])
         if n0:
             gwt += part
     return np.ascontiguousarray(gwt.transpose(0, 2, 1)).reshape(w_shape)

@@ -22,6 +22,7 @@ GEMMs of thousands of rows. Only ``groups == 1``; the selector sends grouped con
 ``conv``. The copies are numba loops, serial or split over images across numba's threads when
 they are large (``parallel_parts``); each image's writes stay inside that image.
 """
+
 import numpy as np
 from numba import njit, prange
 
@@ -45,6 +46,7 @@ def _chunk(N, rows_per_image, row_bytes):
 # numba copies: layouts and im2col / col2im, one image per iteration
 # ----------------------------------------------------------------------------
 
+
 def _to_padded_nhwc(x, n0, xp, ph, pw):
     """xp[b, h + ph, w + pw, c] = x[n0 + b, c, h, w]; xp's border stays as it is (zeros)."""
     B = xp.shape[0]
@@ -64,7 +66,7 @@ def _im2col_nhwc(xp, col, kh, kw, sh, sw, dh, dw, Ho, Wo, tap_major):
     B, Hp, Wp, C = xp.shape
     K = col.shape[3]
     T = kh * kw
-    run = kw * C if dw == 1 else C   # taps along the width are adjacent in memory when dw == 1
+    run = kw * C if dw == 1 else C  # taps along the width are adjacent in memory when dw == 1
     taps_w = 1 if dw == 1 else kw
     for b in prange(B):
         src = xp[b].reshape(Hp * Wp * C)
@@ -76,7 +78,7 @@ def _im2col_nhwc(xp, col, kh, kw, sh, sw, dh, dw, Ho, Wo, tap_major):
                     for i in range(kh):
                         for j in range(taps_w):
                             s = ((ho * sh + i * dh) * Wp + wo * sw + j * dw) * C
-                            dst[d:d + run] = src[s:s + run]
+                            dst[d : d + run] = src[s : s + run]
                             d += run
                 else:
                     # Strided writes, but inside one column row, which stays in L1.
@@ -179,6 +181,7 @@ to_rows = _Both(_to_rows)
 # The three convolutions
 # ----------------------------------------------------------------------------
 
+
 class _Shape:
     """One convolution's sizes, in the form the channels-last kernels use."""
 
@@ -205,7 +208,17 @@ class _Shape:
 
     def taps(self):
         """The arguments im2col and col2im take after their two arrays."""
-        return self.kh, self.kw, self.sh, self.sw, self.dh, self.dw, self.Ho, self.Wo, self.tap_major
+        return (
+            self.kh,
+            self.kw,
+            self.sh,
+            self.sw,
+            self.dh,
+            self.dw,
+            self.Ho,
+            self.Wo,
+            self.tap_major,
+        )
 
     def weight_rows(self, w):
         """The (O, K) weight matrix in the columns' order."""
@@ -216,19 +229,21 @@ class _Shape:
     def weight_from_rows(self, gw2):
         """The (O, C, kh, kw) weight gradient from its (O, K) matrix in the columns' order."""
         if self.tap_major:
-            return np.ascontiguousarray(gw2.reshape(self.O, self.kh, self.kw, self.C).transpose(0, 3, 1, 2))
+            return np.ascontiguousarray(
+                gw2.reshape(self.O, self.kh, self.kw, self.C).transpose(0, 3, 1, 2)
+            )
         return gw2.reshape(self.O, self.C, self.kh, self.kw)
 
 
 def _columns(s, x, n0, b, xp_buf, col_buf):
     """The (b * P, K) column matrix of images n0 .. n0 + b of the NCHW x."""
-    xp = xp_buf[:b * s.Hp * s.Wp * s.C].reshape(b, s.Hp, s.Wp, s.C)
+    xp = xp_buf[: b * s.Hp * s.Wp * s.C].reshape(b, s.Hp, s.Wp, s.C)
     if s.ph or s.pw:
         xp[:] = 0
     to_padded_nhwc(b * s.C * s.H * s.W, x, n0, xp, s.ph, s.pw)
     if s.direct:
         return xp.reshape(b * s.P, s.K)
-    col = col_buf[:b * s.P * s.K].reshape(b, s.Ho, s.Wo, s.K)
+    col = col_buf[: b * s.P * s.K].reshape(b, s.Ho, s.Wo, s.K)
     im2col_nhwc(col.size, xp, col, *s.taps())
     return col.reshape(b * s.P, s.K)
 
@@ -255,14 +270,19 @@ def _thin_transposed(s):
     """Stride 1, at most a quarter as many output channels as input ones, and padding a full
     convolution can undo: the input gradient is then cheaper as a convolution of the output
     gradient (its im2col copies O, not C, channels per tap)."""
-    return (s.sh == s.sw == 1 and 4 * s.O <= s.C and s.K > s.C
-            and s.ph <= s.dh * (s.kh - 1) and s.pw <= s.dw * (s.kw - 1))
+    return (
+        s.sh == s.sw == 1
+        and 4 * s.O <= s.C
+        and s.K > s.C
+        and s.ph <= s.dh * (s.kh - 1)
+        and s.pw <= s.dw * (s.kw - 1)
+    )
 
 
 def forward(x, w, bias, stride, padding, dilation):
     """conv2d(x, w, bias) of the NCHW x and (O, C, kh, kw) w (one group)."""
     if _strided_pointwise(w.shape[2:], stride, padding):
-        return forward(x[:, :, ::stride[0], ::stride[1]], w, bias, (1, 1), padding, dilation)
+        return forward(x[:, :, :: stride[0], :: stride[1]], w, bias, (1, 1), padding, dilation)
     s = _Shape(*x.shape, w.shape[0], w.shape[2:], stride, padding, dilation, x.dtype)
     if _planar_pointwise(s):
         y = np.matmul(w.reshape(s.O, s.C), x.reshape(s.N, s.C, s.P))
@@ -281,12 +301,12 @@ def forward(x, w, bias, stride, padding, dilation):
         b = min(s.chunk, N - n0)
         col = _columns(s, x, n0, b, xp_buf, col_buf)
         if P >= _PER_IMAGE_POSITIONS:
-            yb = y[n0:n0 + b].reshape(b, O, P)
+            yb = y[n0 : n0 + b].reshape(b, O, P)
             np.matmul(w2, col.reshape(b, P, s.K).transpose(0, 2, 1), out=yb)
             if has_bias:
                 yb += bias[:, None]
         else:
-            yr = y_buf[:b * P * O].reshape(b * P, O)
+            yr = y_buf[: b * P * O].reshape(b * P, O)
             np.matmul(col, w2.T, out=yr)
             from_rows(yr.size, yr.reshape(b, P, O), y, n0, bias)
     return y
@@ -296,10 +316,21 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
     """The gradient of conv2d with respect to its (N, C, *input_hw) input (one group)."""
     if _strided_pointwise(w.shape[2:], stride, padding):
         gx = np.zeros((gy.shape[0], w.shape[1]) + tuple(input_hw), gy.dtype)
-        gx[:, :, ::stride[0], ::stride[1]] = backward_input(gy, w, gy.shape[2:], (1, 1), padding, dilation)
+        gx[:, :, :: stride[0], :: stride[1]] = backward_input(
+            gy, w, gy.shape[2:], (1, 1), padding, dilation
+        )
         return gx
-    s = _Shape(gy.shape[0], w.shape[1], *input_hw, w.shape[0], w.shape[2:], stride, padding, dilation,
-               gy.dtype)
+    s = _Shape(
+        gy.shape[0],
+        w.shape[1],
+        *input_hw,
+        w.shape[0],
+        w.shape[2:],
+        stride,
+        padding,
+        dilation,
+        gy.dtype,
+    )
     if _thin_transposed(s):
         # gx = conv(gy, the weight flipped and transposed, full padding): columns of the few output
         # channels instead of the input channels' (kh * kw times smaller here).
@@ -317,13 +348,13 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
     dcol_buf = None if s.direct else np.empty(s.chunk * P * s.K, s.dtype)
     for n0 in range(0, N, s.chunk):
         b = min(s.chunk, N - n0)
-        gxp = gxp_buf[:b * s.Hp * s.Wp * C].reshape(b, s.Hp, s.Wp, C)
-        dcol = gxp if s.direct else dcol_buf[:b * P * s.K].reshape(b, s.Ho, s.Wo, s.K)
+        gxp = gxp_buf[: b * s.Hp * s.Wp * C].reshape(b, s.Hp, s.Wp, C)
+        dcol = gxp if s.direct else dcol_buf[: b * P * s.K].reshape(b, s.Ho, s.Wo, s.K)
         if P >= _PER_IMAGE_POSITIONS:
-            gyt = gy[n0:n0 + b].reshape(b, O, P).transpose(0, 2, 1)
+            gyt = gy[n0 : n0 + b].reshape(b, O, P).transpose(0, 2, 1)
             np.matmul(gyt, w2, out=dcol.reshape(b, P, s.K))
         else:
-            gr = gr_buf[:b * P * O].reshape(b, P, O)
+            gr = gr_buf[: b * P * O].reshape(b, P, O)
             to_rows(gr.size, gy, n0, gr)
             np.matmul(gr.reshape(b * P, O), w2, out=dcol.reshape(b * P, s.K))
         if not s.direct:
@@ -336,7 +367,9 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
 def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
     """The gradient of conv2d with respect to its (O, C, *kernel_hw) weight (one group)."""
     if _strided_pointwise(kernel_hw, stride, padding):
-        return backward_weight(gy, x[:, :, ::stride[0], ::stride[1]], kernel_hw, (1, 1), padding, dilation)
+        return backward_weight(
+            gy, x[:, :, :: stride[0], :: stride[1]], kernel_hw, (1, 1), padding, dilation
+        )
     s = _Shape(*x.shape, gy.shape[1], kernel_hw, stride, padding, dilation, x.dtype)
     N, O, P = s.N, s.O, s.P
     gw2 = np.zeros((O, s.K), s.dtype)
@@ -352,7 +385,7 @@ def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
     for n0 in range(0, N, s.chunk):
         b = min(s.chunk, N - n0)
         col = _columns(s, x, n0, b, xp_buf, col_buf)
-        gr = gr_buf[:b * P * O].reshape(b, P, O)
+        gr = gr_buf[: b * P * O].reshape(b, P, O)
         to_rows(gr.size, gy, n0, gr)
         np.matmul(gr.reshape(b * P, O).T, col, out=gw2 if n0 == 0 else part)
         if n0:

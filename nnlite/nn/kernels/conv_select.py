@@ -35,9 +35,14 @@ def conv_kernel(N, C, O, kernel_hw, stride, groups, itemsize):
     C input and O output channels; the same choice serves its forward and both gradients."""
     if groups != 1:
         return PLANES
-    if (stride[0] == 1 and stride[1] == 1 and N * itemsize >= _LANES_MIN_IMAGES * 4
-            and kernel_hw[0] * kernel_hw[1] > 1
-            and C <= _LANES_MAX_CHANNELS and O <= _LANES_MAX_CHANNELS):
+    if (
+        stride[0] == 1
+        and stride[1] == 1
+        and N * itemsize >= _LANES_MIN_IMAGES * 4
+        and kernel_hw[0] * kernel_hw[1] > 1
+        and C <= _LANES_MAX_CHANNELS
+        and O <= _LANES_MAX_CHANNELS
+    ):
         return LANES
     if C >= _WIDE_CHANNELS:
         return CHANNELS_LAST

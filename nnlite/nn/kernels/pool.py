@@ -24,6 +24,7 @@ __all__ = [
 # Shape logic
 # ----------------------------------------------------------------------------
 
+
 def _out_size(size, k, s, p, d, ceil_mode):
     span = size + 2 * p - d * (k - 1) - 1
     out = (span + (s - 1 if ceil_mode else 0)) // s + 1
@@ -49,8 +50,13 @@ def pool2d_output_hw(input_hw, kernel, stride, padding, dilation, ceil_mode):
 
 def _is_2x2(kernel, stride, padding, H, W, Ho, Wo):
     """The common kernel = stride = 2 case with every window inside the input."""
-    return (tuple(kernel) == (2, 2) and tuple(stride) == (2, 2) and tuple(padding) == (0, 0)
-            and 2 * Ho <= H and 2 * Wo <= W)
+    return (
+        tuple(kernel) == (2, 2)
+        and tuple(stride) == (2, 2)
+        and tuple(padding) == (0, 0)
+        and 2 * Ho <= H
+        and 2 * Wo <= W
+    )
 
 
 def _as_planes(x):
@@ -62,6 +68,7 @@ def _as_planes(x):
 # ----------------------------------------------------------------------------
 # Max pooling
 # ----------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def _axis_tables(size, k, s, p, d, n):
@@ -195,8 +202,9 @@ def max_pool2d_backward(grad_y, argmax, input_hw):
     gx = np.empty((N, C, H, W), grad_y.dtype)
     if gx.size == 0:
         return gx
-    _max_bwd(grad_y.reshape(N * C, Ho * Wo), argmax.reshape(N * C, Ho * Wo),
-             gx.reshape(N * C, H * W))
+    _max_bwd(
+        grad_y.reshape(N * C, Ho * Wo), argmax.reshape(N * C, Ho * Wo), gx.reshape(N * C, H * W)
+    )
     return gx
 
 
@@ -204,13 +212,14 @@ def max_pool2d_backward(grad_y, argmax, input_hw):
 # Average pooling
 # ----------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def _avg_divisors(size, k, s, p, n, include_pad):
     """Per-axis factor of each window's divisor (the divisor is their product)."""
     f = np.empty(n, np.int64)
     for o in range(n):
         a = o * s - p
-        b = min(a + k, size + p)      # windows never extend past the right padding
+        b = min(a + k, size + p)  # windows never extend past the right padding
         if include_pad:
             f[o] = b - a
         else:
@@ -337,8 +346,9 @@ def _divisor(divisor_override):
     return 0 if divisor_override is None else int(divisor_override)
 
 
-def avg_pool2d_forward(x, kernel, stride, padding, ceil_mode, count_include_pad,
-                       divisor_override=None):
+def avg_pool2d_forward(
+    x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override=None
+):
     """Average pooling with PyTorch's divisor rules."""
     x = _as_planes(x)
     divisor = _divisor(divisor_override)
@@ -347,13 +357,25 @@ def avg_pool2d_forward(x, kernel, stride, padding, ceil_mode, count_include_pad,
     y = np.empty((N, C, Ho, Wo), x.dtype)
     if y.size == 0:
         return y
-    _run_avg(_avg_fwd_2x2, _avg_fwd, x.reshape(N * C, H, W), y.reshape(N * C, Ho, Wo), (H, W), (Ho, Wo),
-             kernel, stride, padding, count_include_pad, divisor)
+    _run_avg(
+        _avg_fwd_2x2,
+        _avg_fwd,
+        x.reshape(N * C, H, W),
+        y.reshape(N * C, Ho, Wo),
+        (H, W),
+        (Ho, Wo),
+        kernel,
+        stride,
+        padding,
+        count_include_pad,
+        divisor,
+    )
     return y
 
 
-def avg_pool2d_backward(grad_y, input_hw, kernel, stride, padding, ceil_mode,
-                        count_include_pad, divisor_override=None):
+def avg_pool2d_backward(
+    grad_y, input_hw, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override=None
+):
     """Gradient of average pooling: each window spreads grad / divisor over its inputs."""
     grad_y = _as_planes(grad_y)
     divisor = _divisor(divisor_override)
@@ -363,13 +385,35 @@ def avg_pool2d_backward(grad_y, input_hw, kernel, stride, padding, ceil_mode,
     gx = np.empty((N, C, H, W), grad_y.dtype)
     if gx.size == 0:
         return gx
-    _run_avg(_avg_bwd_2x2, _avg_bwd, grad_y.reshape(N * C, Ho, Wo), gx.reshape(N * C, H, W), (H, W), (Ho, Wo),
-             kernel, stride, padding, count_include_pad, divisor)
+    _run_avg(
+        _avg_bwd_2x2,
+        _avg_bwd,
+        grad_y.reshape(N * C, Ho, Wo),
+        gx.reshape(N * C, H, W),
+        (H, W),
+        (Ho, Wo),
+        kernel,
+        stride,
+        padding,
+        count_include_pad,
+        divisor,
+    )
     return gx
 
 
-def _run_avg(fast_2x2, general, src, dst, input_hw, output_hw, kernel, stride, padding, count_include_pad,
-             divisor):
+def _run_avg(
+    fast_2x2,
+    general,
+    src,
+    dst,
+    input_hw,
+    output_hw,
+    kernel,
+    stride,
+    padding,
+    count_include_pad,
+    divisor,
+):
     """Run the 2x2 specialisation of an average-pooling kernel when it applies, else the general one."""
     if _is_2x2(kernel, stride, padding, *input_hw, *output_hw):
         fast_2x2(src, dst, divisor)

@@ -1,4 +1,5 @@
 """Activation layers: ``ReLU``, ``LeakyReLU``, ``GELU``, ``SiLU``, ``ELU``, ``PReLU``, ``Softmax``, ..."""
+
 from ...autograd.creation import full as nl_full
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
@@ -6,8 +7,24 @@ from ..parameter import Parameter
 from .module import Module
 from .transformer import MultiheadAttention  # noqa: F401  (PyTorch's path: nn.modules.activation.MultiheadAttention)
 
-__all__ = ["ReLU", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "GELU", "SiLU", "Mish", "Hardswish",
-           "Hardsigmoid", "ELU", "Softplus", "Hardtanh", "ReLU6", "PReLU"]
+__all__ = [
+    "ReLU",
+    "LeakyReLU",
+    "Sigmoid",
+    "Tanh",
+    "Softmax",
+    "LogSoftmax",
+    "GELU",
+    "SiLU",
+    "Mish",
+    "Hardswish",
+    "Hardsigmoid",
+    "ELU",
+    "Softplus",
+    "Hardtanh",
+    "ReLU6",
+    "PReLU",
+]
 
 
 class ReLU(Module):

@@ -1,4 +1,5 @@
 """``BatchNorm1d`` and ``BatchNorm2d``."""
+
 import numpy as np
 
 from ...autograd.tensor import Tensor, check_device
@@ -20,8 +21,18 @@ class _BatchNorm(Module):
     statistics are used. ``num_batches_tracked`` counts the training batches.
     """
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
-                 dtype=None, *, bias=True):
+    def __init__(
+        self,
+        num_features,
+        eps=1e-5,
+        momentum=0.1,
+        affine=True,
+        track_running_stats=True,
+        device=None,
+        dtype=None,
+        *,
+        bias=True,
+    ):
         super().__init__()
         check_device(device)
         self.num_features = num_features
@@ -75,13 +86,22 @@ class _BatchNorm(Module):
                 tracked._data += 1
                 tracked._bump_version()
                 factor = 1.0 / float(tracked._data) if self.momentum is None else self.momentum
-        use_batch_stats = self.training or (buffers["running_mean"] is None and buffers["running_var"] is None)
+        use_batch_stats = self.training or (
+            buffers["running_mean"] is None and buffers["running_var"] is None
+        )
         use_running = not self.training or self.track_running_stats
         params = self._parameters
         try:
-            return F.batch_norm(input, buffers["running_mean"] if use_running else None,
-                                buffers["running_var"] if use_running else None, params["weight"], params["bias"],
-                                use_batch_stats, factor, self.eps)
+            return F.batch_norm(
+                input,
+                buffers["running_mean"] if use_running else None,
+                buffers["running_var"] if use_running else None,
+                params["weight"],
+                params["bias"],
+                use_batch_stats,
+                factor,
+                self.eps,
+            )
         except F.LayerInputError as e:
             raise F.LayerInputError(f"{self!r}: {e}") from None
 
@@ -98,8 +118,10 @@ class _BatchNorm(Module):
 
     def extra_repr(self):
         # PyTorch 2.13 prints the bias flag too (its BatchNorm gained a ``bias`` argument)
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+            f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}"
+        )
 
 
 class BatchNorm1d(_BatchNorm):

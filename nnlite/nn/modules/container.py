@@ -1,4 +1,5 @@
 """Containers: ``Sequential``, ``ModuleList``, ``ModuleDict``."""
+
 import operator
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -75,8 +76,10 @@ class Sequential(Module):
 
     def __add__(self, other):
         if not isinstance(other, Sequential):
-            raise ValueError("add operator supports only objects of Sequential class, but "
-                             f"{type(other)} is given.")
+            raise ValueError(
+                "add operator supports only objects of Sequential class, but "
+                f"{type(other)} is given."
+            )
         result = Sequential()
         for module in list(self) + list(other):
             result.append(module)
@@ -162,7 +165,9 @@ class ModuleList(Module):
 
     def extend(self, modules):
         if isinstance(modules, (Module, Mapping)) or not hasattr(modules, "__iter__"):
-            raise TypeError("ModuleList.extend should be called with an iterable, but got " + typename(modules))
+            raise TypeError(
+                "ModuleList.extend should be called with an iterable, but got " + typename(modules)
+            )
         offset = len(self)
         for i, module in enumerate(modules):
             self.add_module(str(offset + i), module)
@@ -248,6 +253,8 @@ class ModuleDict(Module):
         else:
             for j, pair in enumerate(modules):
                 if not hasattr(pair, "__len__") or len(pair) != 2:
-                    raise ValueError(f"ModuleDict update sequence element #{j} has length "
-                                     f"{len(pair) if hasattr(pair, '__len__') else '?'}; 2 is required")
+                    raise ValueError(
+                        f"ModuleDict update sequence element #{j} has length "
+                        f"{len(pair) if hasattr(pair, '__len__') else '?'}; 2 is required"
+                    )
                 self[pair[0]] = pair[1]

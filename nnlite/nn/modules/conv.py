@@ -1,4 +1,5 @@
 """``Conv2d``, ``Conv1d`` and ``ConvTranspose2d``."""
+
 import math
 
 import numpy as np
@@ -29,8 +30,20 @@ class Conv2d(Module):
         Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1))
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         check_device(device)
         if groups <= 0:
@@ -42,14 +55,18 @@ class Conv2d(Module):
         kernel_size, stride, dilation = pair(kernel_size), pair(stride), pair(dilation)
         if isinstance(padding, str):
             if padding not in ("valid", "same"):
-                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+                raise ValueError(
+                    f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}"
+                )
             if padding == "same" and stride != (1, 1):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         else:
             padding = pair(padding)
         if padding_mode not in _PADDING_MODES:
-            raise ValueError("padding_mode must be one of {'zeros', 'replicate', 'circular', 'reflect'}, but got "
-                             f"padding_mode='{padding_mode}'")
+            raise ValueError(
+                "padding_mode must be one of {'zeros', 'replicate', 'circular', 'reflect'}, but got "
+                f"padding_mode='{padding_mode}'"
+            )
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = kernel_size
@@ -61,7 +78,9 @@ class Conv2d(Module):
         self.groups = groups
         self.padding_mode = padding_mode
         dt = factory_dtype(dtype)
-        self.weight = Parameter(np.empty((out_channels, in_channels // groups) + kernel_size, dtype=dt))
+        self.weight = Parameter(
+            np.empty((out_channels, in_channels // groups) + kernel_size, dtype=dt)
+        )
         if bias:
             self.bias = Parameter(np.empty((out_channels,), dtype=dt))
         else:
@@ -132,22 +151,46 @@ class Conv1d(Conv2d):
         Conv1d(16, 33, kernel_size=(3,), stride=(2,))
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
         Module.__init__(self)
         check_device(device)
         if groups <= 0 or in_channels % groups or out_channels % groups:
-            raise ValueError("groups must be a positive integer dividing in_channels and out_channels")
+            raise ValueError(
+                "groups must be a positive integer dividing in_channels and out_channels"
+            )
         if padding_mode not in _PADDING_MODES:
-            raise ValueError("padding_mode must be one of {'zeros', 'replicate', 'circular', 'reflect'}, but got "
-                             f"padding_mode='{padding_mode}'")
+            raise ValueError(
+                "padding_mode must be one of {'zeros', 'replicate', 'circular', 'reflect'}, but got "
+                f"padding_mode='{padding_mode}'"
+            )
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
-        self.kernel_size, self.stride, self.dilation = _single(kernel_size), _single(stride), _single(dilation)
+        self.kernel_size, self.stride, self.dilation = (
+            _single(kernel_size),
+            _single(stride),
+            _single(dilation),
+        )
         self.padding = padding if isinstance(padding, str) else _single(padding)
         self.transposed, self.output_padding, self.padding_mode = False, (0,), padding_mode
         dt = factory_dtype(dtype)
-        self.weight = Parameter(np.empty((out_channels, in_channels // groups) + self.kernel_size, dtype=dt))
-        self.register_parameter("bias", Parameter(np.empty((out_channels,), dtype=dt)) if bias else None)
+        self.weight = Parameter(
+            np.empty((out_channels, in_channels // groups) + self.kernel_size, dtype=dt)
+        )
+        self.register_parameter(
+            "bias", Parameter(np.empty((out_channels,), dtype=dt)) if bias else None
+        )
         self.reset_parameters()
 
     def forward(self, input):
@@ -155,7 +198,9 @@ class Conv1d(Conv2d):
         if self.padding_mode != "zeros":
             input = F.pad(input, self._mode_padding()[:2], mode=self.padding_mode)
             padding = 0
-        return F.conv1d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+        return F.conv1d(
+            input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups
+        )
 
     def _mode_padding(self):
         if self.padding == "valid":
@@ -176,12 +221,27 @@ class ConvTranspose2d(Conv2d):
         nnlite.Size([1, 8, 14, 14])
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
-                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups=1,
+        bias=True,
+        dilation=1,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
         Module.__init__(self)
         check_device(device)
         if groups <= 0 or in_channels % groups or out_channels % groups:
-            raise ValueError("groups must be a positive integer dividing in_channels and out_channels")
+            raise ValueError(
+                "groups must be a positive integer dividing in_channels and out_channels"
+            )
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
@@ -189,23 +249,41 @@ class ConvTranspose2d(Conv2d):
         self.dilation, self.output_padding = pair(dilation), pair(output_padding)
         self.transposed, self.padding_mode = True, padding_mode
         dt = factory_dtype(dtype)
-        self.weight = Parameter(np.empty((in_channels, out_channels // groups) + self.kernel_size, dtype=dt))
-        self.register_parameter("bias", Parameter(np.empty((out_channels,), dtype=dt)) if bias else None)
+        self.weight = Parameter(
+            np.empty((in_channels, out_channels // groups) + self.kernel_size, dtype=dt)
+        )
+        self.register_parameter(
+            "bias", Parameter(np.empty((out_channels,), dtype=dt)) if bias else None
+        )
         self.reset_parameters()
 
     def _output_padding(self, input, output_size):
         if output_size is None:
             return self.output_padding
         wanted = tuple(output_size)[-2:]
-        smallest = [(i - 1) * s - 2 * p + d * (k - 1) + 1 for i, k, s, p, d in
-                    zip(input.shape[-2:], self.kernel_size, self.stride, self.padding, self.dilation)]
+        smallest = [
+            (i - 1) * s - 2 * p + d * (k - 1) + 1
+            for i, k, s, p, d in zip(
+                input.shape[-2:], self.kernel_size, self.stride, self.padding, self.dilation
+            )
+        ]
         extra = tuple(w - m for w, m in zip(wanted, smallest))
         if any(e < 0 or e >= max(s, d) for e, s, d in zip(extra, self.stride, self.dilation)):
-            raise ValueError(f"requested an output size of {list(wanted)}, but valid sizes range from {smallest} to "
-                             f"{[m + max(s, d) - 1 for m, s, d in zip(smallest, self.stride, self.dilation)]} "
-                             f"(for an input of {list(input.shape[-2:])})")
+            raise ValueError(
+                f"requested an output size of {list(wanted)}, but valid sizes range from {smallest} to "
+                f"{[m + max(s, d) - 1 for m, s, d in zip(smallest, self.stride, self.dilation)]} "
+                f"(for an input of {list(input.shape[-2:])})"
+            )
         return extra
 
     def forward(self, input, output_size=None):
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
-                                  self._output_padding(input, output_size), self.groups, self.dilation)
+        return F.conv_transpose2d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            self._output_padding(input, output_size),
+            self.groups,
+            self.dilation,
+        )

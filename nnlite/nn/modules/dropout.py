@@ -1,4 +1,5 @@
 """``Dropout``, ``Dropout1d``, ``Dropout2d``."""
+
 from .. import functional as F
 from .module import Module
 

@@ -1,4 +1,5 @@
 """``Flatten`` and ``Unflatten``."""
+
 from .. import functional as F
 from .module import Module
 

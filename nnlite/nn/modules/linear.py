@@ -1,4 +1,5 @@
 """``Linear`` and ``Identity``."""
+
 import math
 
 import numpy as np
@@ -72,8 +73,10 @@ class Linear(Module):
         except AttributeError:
             raise input_type_error(self, input) from None
         if x.ndim == 0 or x.shape[-1] != weight._data.shape[1]:
-            raise RuntimeError(f"{self!r}: expected input with last dimension {weight._data.shape[1]}, got shape "
-                               f"{tuple(x.shape)}")
+            raise RuntimeError(
+                f"{self!r}: expected input with last dimension {weight._data.shape[1]}, got shape "
+                f"{tuple(x.shape)}"
+            )
         return F.linear(input, weight, bias)
 
     def extra_repr(self):

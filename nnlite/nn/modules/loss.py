@@ -1,10 +1,23 @@
 """Loss modules: ``MSELoss``, ``CrossEntropyLoss``, ``BCELoss``, ``HuberLoss``, ``KLDivLoss``, the margin losses, ..."""
+
 from .. import functional as F
 from ..ops.loss import _reduction as reduction_mode
 from .module import Module
 
-__all__ = ["MSELoss", "L1Loss", "NLLLoss", "CrossEntropyLoss", "BCEWithLogitsLoss", "BCELoss", "SmoothL1Loss",
-           "HuberLoss", "KLDivLoss", "CosineEmbeddingLoss", "MarginRankingLoss", "TripletMarginLoss"]
+__all__ = [
+    "MSELoss",
+    "L1Loss",
+    "NLLLoss",
+    "CrossEntropyLoss",
+    "BCEWithLogitsLoss",
+    "BCELoss",
+    "SmoothL1Loss",
+    "HuberLoss",
+    "KLDivLoss",
+    "CosineEmbeddingLoss",
+    "MarginRankingLoss",
+    "TripletMarginLoss",
+]
 
 
 class _Loss(Module):
@@ -38,13 +51,20 @@ class L1Loss(_Loss):
 class NLLLoss(_WeightedLoss):
     """Negative log-likelihood of class-index targets given log-probabilities."""
 
-    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    def __init__(
+        self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
+    ):
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
 
     def forward(self, input, target):
-        return F.nll_loss(input, target, weight=self._buffers["weight"], ignore_index=self.ignore_index,
-                          reduction=self.reduction)
+        return F.nll_loss(
+            input,
+            target,
+            weight=self._buffers["weight"],
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+        )
 
 
 class CrossEntropyLoss(_WeightedLoss):
@@ -58,35 +78,57 @@ class CrossEntropyLoss(_WeightedLoss):
         >>> loss = criterion(nl.randn(4, 10, requires_grad=True), nl.tensor([1, 0, 4, 9]))
     """
 
-    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
-                 label_smoothing=0.0):
+    def __init__(
+        self,
+        weight=None,
+        size_average=None,
+        ignore_index=-100,
+        reduce=None,
+        reduction="mean",
+        label_smoothing=0.0,
+    ):
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
         self.label_smoothing = label_smoothing
 
     def forward(self, input, target):
-        return F.cross_entropy(input, target, weight=self._buffers["weight"], ignore_index=self.ignore_index,
-                               reduction=self.reduction, label_smoothing=self.label_smoothing)
+        return F.cross_entropy(
+            input,
+            target,
+            weight=self._buffers["weight"],
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+            label_smoothing=self.label_smoothing,
+        )
 
 
 class BCEWithLogitsLoss(_Loss):
     """Binary cross entropy on logits, with optional per-element ``weight`` and per-class ``pos_weight``."""
 
-    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
+    def __init__(
+        self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
+    ):
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
 
     def forward(self, input, target):
-        return F.binary_cross_entropy_with_logits(input, target, self._buffers["weight"], reduction=self.reduction,
-                                                  pos_weight=self._buffers["pos_weight"])
+        return F.binary_cross_entropy_with_logits(
+            input,
+            target,
+            self._buffers["weight"],
+            reduction=self.reduction,
+            pos_weight=self._buffers["pos_weight"],
+        )
 
 
 class BCELoss(_WeightedLoss):
     """Binary cross entropy between probabilities and targets in [0, 1]."""
 
     def forward(self, input, target):
-        return F.binary_cross_entropy(input, target, weight=self._buffers["weight"], reduction=self.reduction)
+        return F.binary_cross_entropy(
+            input, target, weight=self._buffers["weight"], reduction=self.reduction
+        )
 
 
 class SmoothL1Loss(_Loss):
@@ -130,7 +172,9 @@ class CosineEmbeddingLoss(_Loss):
         self.margin = margin
 
     def forward(self, input1, input2, target):
-        return F.cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+        return F.cosine_embedding_loss(
+            input1, input2, target, margin=self.margin, reduction=self.reduction
+        )
 
 
 class MarginRankingLoss(_Loss):
@@ -141,16 +185,35 @@ class MarginRankingLoss(_Loss):
         self.margin = margin
 
     def forward(self, input1, input2, target):
-        return F.margin_ranking_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+        return F.margin_ranking_loss(
+            input1, input2, target, margin=self.margin, reduction=self.reduction
+        )
 
 
 class TripletMarginLoss(_Loss):
     """``max(d(a, p) - d(a, n) + margin, 0)``."""
 
-    def __init__(self, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None, reduce=None, reduction="mean"):
+    def __init__(
+        self,
+        margin=1.0,
+        p=2.0,
+        eps=1e-6,
+        swap=False,
+        size_average=None,
+        reduce=None,
+        reduction="mean",
+    ):
         super().__init__(size_average, reduce, reduction)
         self.margin, self.p, self.eps, self.swap = margin, p, eps, swap
 
     def forward(self, anchor, positive, negative):
-        return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
-                                     swap=self.swap, reduction=self.reduction)
+        return F.triplet_margin_loss(
+            anchor,
+            positive,
+            negative,
+            margin=self.margin,
+            p=self.p,
+            eps=self.eps,
+            swap=self.swap,
+            reduction=self.reduction,
+        )

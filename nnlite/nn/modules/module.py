@@ -6,6 +6,7 @@ order of assignment in ``__init__``, in every process. Attribute access falls ba
 dicts through ``__getattr__``; built-in layers read ``self._parameters`` directly in ``forward``
 because that fallback is slow on the per-step path.
 """
+
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
@@ -82,9 +83,9 @@ def _check_member_name(kind, name, module):
     if not isinstance(name, str):
         raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
     if "." in name:
-        raise KeyError(f"{kind} name can't contain \".\"")
+        raise KeyError(f'{kind} name can\'t contain "."')
     if name == "":
-        raise KeyError(f"{kind} name can't be empty string \"\"")
+        raise KeyError(f'{kind} name can\'t be empty string ""')
 
 
 class Module:
@@ -124,7 +125,9 @@ class Module:
 
     # ------------------------------------------------------------------ calling
     def forward(self, *args, **kwargs):
-        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function'
+        )
 
     def __call__(self, *args, **kwargs):
         if self._forward_pre_hooks or self._forward_hooks:
@@ -137,8 +140,10 @@ class Module:
                 result = hook(self, args, kwargs)
                 if result is not None:
                     if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
-                                           f"but got {result}.")
+                        raise RuntimeError(
+                            "forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                            f"but got {result}."
+                        )
                     args, kwargs = result
             else:
                 result = hook(self, args)
@@ -156,12 +161,15 @@ class Module:
 
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         """Call ``hook(module, args)`` before ``forward``; a non-None result replaces the args."""
-        return self._add_hook(self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs, hook, prepend,
-                              with_kwargs)
+        return self._add_hook(
+            self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs, hook, prepend, with_kwargs
+        )
 
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
         """Call ``hook(module, args, output)`` after ``forward``; a non-None result replaces the output."""
-        return self._add_hook(self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs)
+        return self._add_hook(
+            self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs
+        )
 
     @staticmethod
     def _add_hook(hooks, with_kwargs_set, hook, prepend, with_kwargs):
@@ -190,8 +198,10 @@ class Module:
             return
         if params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
-                                "(nnlite.nn.Parameter or None expected)")
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as parameter '{name}' "
+                    "(nnlite.nn.Parameter or None expected)"
+                )
             self.register_parameter(name, value)
             return
         modules = d.get("_modules")
@@ -204,15 +214,19 @@ class Module:
             return
         if modules is not None and name in modules:
             if value is not None:
-                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
-                                "(nnlite.nn.Module or None expected)")
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as child module '{name}' "
+                    "(nnlite.nn.Module or None expected)"
+                )
             modules[name] = value
             return
         buffers = d.get("_buffers")
         if isinstance(value, Buffer) or (buffers is not None and name in buffers):
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
-                                "(nnlite.nn.Buffer, nnlite.Tensor or None expected)")
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as buffer '{name}' "
+                    "(nnlite.nn.Buffer, nnlite.Tensor or None expected)"
+                )
             if isinstance(value, Buffer):
                 if buffers is None:
                     raise AttributeError("cannot assign buffer before Module.__init__() call")
@@ -261,12 +275,16 @@ class Module:
             self._parameters[name] = None
             return
         if not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
-                            "(nnlite.nn.Parameter or None required)")
+            raise TypeError(
+                f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                "(nnlite.nn.Parameter or None required)"
+            )
         if param.grad_fn is not None:
-            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
-                             f"created explicitly. To express '{name}' as a function of another Tensor, compute "
-                             "the value in the forward() method.")
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                f"created explicitly. To express '{name}' as a function of another Tensor, compute "
+                "the value in the forward() method."
+            )
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
@@ -279,14 +297,16 @@ class Module:
         if not isinstance(name, str):
             raise TypeError(f"buffer name should be a string. Got {typename(name)}")
         if "." in name:
-            raise KeyError("buffer name can't contain \".\"")
+            raise KeyError('buffer name can\'t contain "."')
         if name == "":
-            raise KeyError("buffer name can't be empty string \"\"")
+            raise KeyError('buffer name can\'t be empty string ""')
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
-                            "(nnlite Tensor or None required)")
+            raise TypeError(
+                f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                "(nnlite Tensor or None required)"
+            )
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -302,9 +322,9 @@ class Module:
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
         if "." in name:
-            raise KeyError(f"module name can't contain \".\", got: {name}")
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
         if name == "":
-            raise KeyError("module name can't be empty string \"\"")
+            raise KeyError('module name can\'t be empty string ""')
         self._modules[name] = module
 
     register_module = add_module
@@ -347,7 +367,11 @@ class Module:
     # ------------------------------------------------------------------ iteration
     def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
         seen = set()
-        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        modules = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
         for module_prefix, module in modules:
             for k, v in get_members(module):
                 if v is None or id(v) in seen:
@@ -363,7 +387,9 @@ class Module:
 
     def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
         """``(dotted name, parameter)`` pairs, e.g. ``("layer1.0.conv1.weight", p)``."""
-        return self._named_members(lambda m: m._parameters.items(), prefix, recurse, remove_duplicate)
+        return self._named_members(
+            lambda m: m._parameters.items(), prefix, recurse, remove_duplicate
+        )
 
     def buffers(self, recurse=True):
         for _, b in self.named_buffers(recurse=recurse):
@@ -399,7 +425,9 @@ class Module:
         for name, module in self._modules.items():
             if module is None:
                 continue
-            yield from module.named_modules(memo, prefix + "." + name if prefix else name, remove_duplicate)
+            yield from module.named_modules(
+                memo, prefix + "." + name if prefix else name, remove_duplicate
+            )
 
     # ------------------------------------------------------------------ state dict
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
@@ -418,7 +446,9 @@ class Module:
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+                module.state_dict(
+                    destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
+                )
         return destination
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
@@ -450,13 +480,25 @@ class Module:
         load(self, "")
         if strict:
             if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in unexpected)))
+                errors.insert(
+                    0,
+                    "Unexpected key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in unexpected)
+                    ),
+                )
             if missing:
-                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+                errors.insert(
+                    0,
+                    "Missing key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in missing)
+                    ),
+                )
         if errors:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-                type(self).__name__, "\n\t".join(errors)))
+            raise RuntimeError(
+                "Error(s) in loading state_dict for {}:\n\t{}".format(
+                    type(self).__name__, "\n\t".join(errors)
+                )
+            )
         return _IncompatibleKeys(missing, unexpected)
 
     def _load_from_state_dict(self, state_dict, prefix, missing, unexpected, errors, assign=False):
@@ -473,12 +515,16 @@ class Module:
             if isinstance(value, np.ndarray):
                 value = Tensor(value)
             if not isinstance(value, Tensor):
-                errors.append(f'While copying the parameter named "{key}", expected nnlite.Tensor or Tensor-like '
-                              f"object from checkpoint but received {type(value)}")
+                errors.append(
+                    f'While copying the parameter named "{key}", expected nnlite.Tensor or Tensor-like '
+                    f"object from checkpoint but received {type(value)}"
+                )
                 continue
             if value.shape != target.shape:
-                errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
-                              f"the shape in current model is {target.shape}.")
+                errors.append(
+                    f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
+                    f"the shape in current model is {target.shape}."
+                )
                 continue
             try:
                 with no_grad():
@@ -487,12 +533,14 @@ class Module:
                     else:
                         target.copy_(value)
             except Exception as ex:  # noqa: BLE001  (reported with the key, as PyTorch does)
-                errors.append(f'While copying the parameter named "{key}", whose dimensions in the model are '
-                              f"{target.size()} and whose dimensions in the checkpoint are {value.size()}, an "
-                              f"exception occurred : {ex.args}.")
+                errors.append(
+                    f'While copying the parameter named "{key}", whose dimensions in the model are '
+                    f"{target.size()} and whose dimensions in the checkpoint are {value.size()}, an "
+                    f"exception occurred : {ex.args}."
+                )
         for key in state_dict.keys():
             if isinstance(key, str) and key.startswith(prefix):
-                first = key[len(prefix):].split(".", 1)[0]
+                first = key[len(prefix) :].split(".", 1)[0]
                 if first not in self._modules and first not in local_names:
                     unexpected.append(key)
 
@@ -538,6 +586,7 @@ class Module:
     def summary(self, input_size=None, **kwargs):
         """``nl.summary(self, input_size, ...)``: the layer table (see ``nnlite.model_summary``)."""
         from ...model_summary import summary
+
         return summary(self, input_size, **kwargs)
 
     def freeze(self, *names):
@@ -569,15 +618,19 @@ class Module:
         found = []
         for name in names:
             if not isinstance(name, str):
-                raise TypeError(f"{what}() expects submodule or parameter names (str), got {typename(name)}")
+                raise TypeError(
+                    f"{what}() expects submodule or parameter names (str), got {typename(name)}"
+                )
             if name in modules:
                 found.extend(modules[name].parameters())
             elif name in params:
                 found.append(params[name])
             else:
                 children = ", ".join(n for n, _ in self.named_children()) or "none"
-                raise KeyError(f"{what}(): {type(self).__name__} has no submodule or parameter named '{name}' "
-                               f"(its children: {children})")
+                raise KeyError(
+                    f"{what}(): {type(self).__name__} has no submodule or parameter named '{name}' "
+                    f"(its children: {children})"
+                )
         return found
 
     def apply(self, fn):
@@ -622,8 +675,11 @@ class Module:
         for a in args:
             if isinstance(a, Tensor):
                 dtype = a.dtype
-            elif isinstance(a, _dtypes.dtype) or (isinstance(a, type) and issubclass(a, np.generic)) \
-                    or isinstance(a, np.dtype):
+            elif (
+                isinstance(a, _dtypes.dtype)
+                or (isinstance(a, type) and issubclass(a, np.generic))
+                or isinstance(a, np.dtype)
+            ):
                 dtype = a
             elif isinstance(a, bool):
                 continue
@@ -634,8 +690,10 @@ class Module:
             return self
         np_dtype = _dtypes.to_numpy_dtype(dtype)
         if np_dtype.kind not in "fc":
-            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
-                            f"dtype={_dtypes.from_numpy_dtype(np_dtype)}")
+            raise TypeError(
+                "nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                f"dtype={_dtypes.from_numpy_dtype(np_dtype)}"
+            )
         return self._apply(lambda t: t.to(np_dtype) if t._data.dtype.kind in "fc" else t)
 
     def share_memory(self):
@@ -673,7 +731,9 @@ class Module:
     def __repr__(self):
         extra = self.extra_repr()
         extra_lines = extra.split("\n") if extra else []
-        child_lines = [f"({name}): " + _indent(repr(module), 2) for name, module in self._modules.items()]
+        child_lines = [
+            f"({name}): " + _indent(repr(module), 2) for name, module in self._modules.items()
+        ]
         lines = extra_lines + child_lines
         text = self._get_name() + "("
         if lines:

@@ -1,4 +1,5 @@
 """``LayerNorm``, ``GroupNorm`` and ``InstanceNorm1d/2d``."""
+
 import numbers
 
 import numpy as np
@@ -21,7 +22,15 @@ class LayerNorm(Module):
         LayerNorm((8,), eps=1e-05, elementwise_affine=True, bias=True)
     """
 
-    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
+    def __init__(
+        self,
+        normalized_shape,
+        eps=1e-5,
+        elementwise_affine=True,
+        bias=True,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)
@@ -30,9 +39,13 @@ class LayerNorm(Module):
         self.elementwise_affine = elementwise_affine
         dt = factory_dtype(dtype)
         affine_shape = self.normalized_shape
-        self.register_parameter("weight", Parameter(np.ones(affine_shape, dtype=dt)) if elementwise_affine else None)
-        self.register_parameter("bias", Parameter(np.zeros(affine_shape, dtype=dt))
-                                if elementwise_affine and bias else None)
+        self.register_parameter(
+            "weight", Parameter(np.ones(affine_shape, dtype=dt)) if elementwise_affine else None
+        )
+        self.register_parameter(
+            "bias",
+            Parameter(np.zeros(affine_shape, dtype=dt)) if elementwise_affine and bias else None,
+        )
 
     def reset_parameters(self):
         if self.elementwise_affine:
@@ -44,8 +57,10 @@ class LayerNorm(Module):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
-                f"bias={self.bias is not None}")
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+            f"bias={self.bias is not None}"
+        )
 
 
 class GroupNorm(Module):
@@ -56,21 +71,34 @@ class GroupNorm(Module):
         GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)
     """
 
-    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True):
+    def __init__(
+        self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True
+    ):
         super().__init__()
         if num_channels % num_groups != 0:
             raise ValueError("num_channels must be divisible by num_groups")
-        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        self.num_groups, self.num_channels, self.eps, self.affine = (
+            num_groups,
+            num_channels,
+            eps,
+            affine,
+        )
         dt = factory_dtype(dtype)
-        self.register_parameter("weight", Parameter(np.ones((num_channels,), dtype=dt)) if affine else None)
-        self.register_parameter("bias", Parameter(np.zeros((num_channels,), dtype=dt)) if affine and bias else None)
+        self.register_parameter(
+            "weight", Parameter(np.ones((num_channels,), dtype=dt)) if affine else None
+        )
+        self.register_parameter(
+            "bias", Parameter(np.zeros((num_channels,), dtype=dt)) if affine and bias else None
+        )
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
-                f"bias={self.bias is not None}")
+        return (
+            f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+            f"bias={self.bias is not None}"
+        )
 
 
 class _InstanceNorm(_BatchNorm):
@@ -79,23 +107,44 @@ class _InstanceNorm(_BatchNorm):
 
     _spatial_dims = None
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
-                 dtype=None, *, bias=True):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+    def __init__(
+        self,
+        num_features,
+        eps=1e-5,
+        momentum=0.1,
+        affine=False,
+        track_running_stats=False,
+        device=None,
+        dtype=None,
+        *,
+        bias=True,
+    ):
+        super().__init__(
+            num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias
+        )
 
     def _check_input_dim(self, input):
         allowed = (self._spatial_dims + 1, self._spatial_dims + 2)
         if input.ndim not in allowed:
-            raise ValueError(f"expected {allowed[0]}D or {allowed[1]}D input (got {input.ndim}D input)")
+            raise ValueError(
+                f"expected {allowed[0]}D or {allowed[1]}D input (got {input.ndim}D input)"
+            )
 
     def forward(self, input):
         self._check_input_dim(input)
         unbatched = input.ndim == self._spatial_dims + 1
         x = input.unsqueeze(0) if unbatched else input
         use_running = self.track_running_stats and not self.training
-        out = F.instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias,
-                              use_input_stats=not use_running, momentum=self.momentum if self.momentum is not None
-                              else 0.1, eps=self.eps)
+        out = F.instance_norm(
+            x,
+            self.running_mean,
+            self.running_var,
+            self.weight,
+            self.bias,
+            use_input_stats=not use_running,
+            momentum=self.momentum if self.momentum is not None else 0.1,
+            eps=self.eps,
+        )
         return out.squeeze(0) if unbatched else out
 
 

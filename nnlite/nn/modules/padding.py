@@ -1,9 +1,17 @@
 """Padding layers: ``ZeroPad2d``, ``ConstantPad2d``, ``ReflectionPad1d/2d``, ``ReplicationPad1d/2d``, ``CircularPad2d``."""
+
 from .. import functional as F
 from .module import Module
 
-__all__ = ["ZeroPad2d", "ConstantPad2d", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d",
-           "ReplicationPad2d", "CircularPad2d"]
+__all__ = [
+    "ZeroPad2d",
+    "ConstantPad2d",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "CircularPad2d",
+]
 
 
 class _Pad(Module):
@@ -12,16 +20,24 @@ class _Pad(Module):
 
     def __init__(self, padding, value=None):
         super().__init__()
-        self.padding = tuple(padding) if isinstance(padding, (tuple, list)) else (int(padding),) * self.sides
+        self.padding = (
+            tuple(padding) if isinstance(padding, (tuple, list)) else (int(padding),) * self.sides
+        )
         if len(self.padding) != self.sides:
-            raise ValueError(f"{type(self).__name__}: padding must be an int or a {self.sides}-tuple, got {padding}")
+            raise ValueError(
+                f"{type(self).__name__}: padding must be an int or a {self.sides}-tuple, got {padding}"
+            )
         self.value = value
 
     def forward(self, input):
         return F.pad(input, self.padding, self.mode, self.value)
 
     def extra_repr(self):
-        return f"{self.padding}" if self.value is None else f"padding={self.padding}, value={self.value}"
+        return (
+            f"{self.padding}"
+            if self.value is None
+            else f"padding={self.padding}, value={self.value}"
+        )
 
 
 class ZeroPad2d(_Pad):

@@ -1,4 +1,5 @@
 """``PixelShuffle`` and ``PixelUnshuffle``."""
+
 from .. import functional as F
 from .module import Module
 

@@ -1,4 +1,5 @@
 """``MaxPool2d``, ``AvgPool2d``, ``AdaptiveAvgPool2d``."""
+
 from .. import functional as F
 from .module import Module
 
@@ -18,7 +19,9 @@ class MaxPool2d(_PoolNd):
         MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
     """
 
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+    def __init__(
+        self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False
+    ):
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
@@ -31,21 +34,37 @@ class MaxPool2d(_PoolNd):
         if not hasattr(input, "_data"):
             raise TypeError(f"{self!r}: expected a Tensor as input, got {type(input).__name__}")
         try:
-            return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
-                                self.return_indices)
+            return F.max_pool2d(
+                input,
+                self.kernel_size,
+                self.stride,
+                self.padding,
+                self.dilation,
+                self.ceil_mode,
+                self.return_indices,
+            )
         except F.LayerInputError as e:
             raise self._reraise(e) from None
 
     def extra_repr(self):
-        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+        return (
+            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+            f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
+        )
 
 
 class AvgPool2d(_PoolNd):
     """2-D average pooling; ``stride`` defaults to ``kernel_size``."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-                 divisor_override=None):
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        ceil_mode=False,
+        count_include_pad=True,
+        divisor_override=None,
+    ):
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
@@ -56,8 +75,15 @@ class AvgPool2d(_PoolNd):
 
     def forward(self, input):
         try:
-            return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                                self.count_include_pad, self.divisor_override)
+            return F.avg_pool2d(
+                input,
+                self.kernel_size,
+                self.stride,
+                self.padding,
+                self.ceil_mode,
+                self.count_include_pad,
+                self.divisor_override,
+            )
         except F.LayerInputError as e:
             raise self._reraise(e) from None
 

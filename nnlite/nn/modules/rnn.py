@@ -5,6 +5,7 @@ initialisation, so state dicts move between the two.
 A layer projects the whole input sequence through ``weight_ih`` in one matrix product; each time
 step then costs one product with ``weight_hh`` and the gate arithmetic.
 """
+
 import math
 import numbers
 import warnings
@@ -32,7 +33,7 @@ def _rnn_step(projected, h, w_hh_t, b_hh, relu):
     pre = projected + h @ w_hh_t
     if b_hh is not None:
         pre = pre + b_hh
-    return (pre.relu() if relu else pre.tanh()),
+    return ((pre.relu() if relu else pre.tanh()),)
 
 
 def _gru_step(projected, h, w_hh_t, b_hh):
@@ -40,34 +41,63 @@ def _gru_step(projected, h, w_hh_t, b_hh):
     if b_hh is not None:
         hidden = hidden + b_hh
     size = h.shape[-1]
-    reset_update = (projected[..., :2 * size] + hidden[..., :2 * size]).sigmoid()
+    reset_update = (projected[..., : 2 * size] + hidden[..., : 2 * size]).sigmoid()
     reset, update = reset_update[..., :size], reset_update[..., size:]
-    candidate = (projected[..., 2 * size:] + reset * hidden[..., 2 * size:]).tanh()
-    return candidate + update * (h - candidate),
+    candidate = (projected[..., 2 * size :] + reset * hidden[..., 2 * size :]).tanh()
+    return (candidate + update * (h - candidate),)
 
 
 # ------------------------------------------------------------------------------- layers
 class RNNBase(Module):
     """The common part of ``RNN``, ``LSTM`` and ``GRU``: parameters, checks and the loop over layers."""
 
-    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
-                 bidirectional=False, proj_size=0, device=None, dtype=None):
+    def __init__(
+        self,
+        mode,
+        input_size,
+        hidden_size,
+        num_layers=1,
+        bias=True,
+        batch_first=False,
+        dropout=0.0,
+        bidirectional=False,
+        proj_size=0,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
-        if not isinstance(dropout, numbers.Number) or not 0 <= dropout <= 1 or isinstance(dropout, bool):
-            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
-                             "element being zeroed")
+        if (
+            not isinstance(dropout, numbers.Number)
+            or not 0 <= dropout <= 1
+            or isinstance(dropout, bool)
+        ):
+            raise ValueError(
+                "dropout should be a number in range [0, 1] representing the probability of an "
+                "element being zeroed"
+            )
         if dropout > 0 and num_layers == 1:
-            warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
-                          f"expects num_layers greater than 1, but got dropout={dropout} and num_layers={num_layers}",
-                          UserWarning, stacklevel=3)
+            warnings.warn(
+                "dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
+                f"expects num_layers greater than 1, but got dropout={dropout} and num_layers={num_layers}",
+                UserWarning,
+                stacklevel=3,
+            )
         if not isinstance(hidden_size, int) or hidden_size <= 0:
-            raise ValueError("hidden_size must be an integer greater than zero" if isinstance(hidden_size, int)
-                             else f"hidden_size should be of type int, got: {type(hidden_size).__name__}")
+            raise ValueError(
+                "hidden_size must be an integer greater than zero"
+                if isinstance(hidden_size, int)
+                else f"hidden_size should be of type int, got: {type(hidden_size).__name__}"
+            )
         if num_layers <= 0:
             raise ValueError("num_layers must be greater than or equal to 1")
         if proj_size:
             raise NotImplementedError("LSTM proj_size is not supported by nnlite")
-        self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
+        self.mode, self.input_size, self.hidden_size, self.num_layers = (
+            mode,
+            input_size,
+            hidden_size,
+            num_layers,
+        )
         self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
         self.bidirectional, self.proj_size = bidirectional, proj_size
         directions = 2 if bidirectional else 1
@@ -77,11 +107,19 @@ class RNNBase(Module):
             layer_input = input_size if layer == 0 else hidden_size * directions
             for direction in range(directions):
                 suffix = f"_l{layer}" + ("_reverse" if direction else "")
-                self.register_parameter("weight_ih" + suffix, Parameter(np.empty((gate_size, layer_input), dt)))
-                self.register_parameter("weight_hh" + suffix, Parameter(np.empty((gate_size, hidden_size), dt)))
+                self.register_parameter(
+                    "weight_ih" + suffix, Parameter(np.empty((gate_size, layer_input), dt))
+                )
+                self.register_parameter(
+                    "weight_hh" + suffix, Parameter(np.empty((gate_size, hidden_size), dt))
+                )
                 if bias:
-                    self.register_parameter("bias_ih" + suffix, Parameter(np.empty((gate_size,), dt)))
-                    self.register_parameter("bias_hh" + suffix, Parameter(np.empty((gate_size,), dt)))
+                    self.register_parameter(
+                        "bias_ih" + suffix, Parameter(np.empty((gate_size,), dt))
+                    )
+                    self.register_parameter(
+                        "bias_hh" + suffix, Parameter(np.empty((gate_size,), dt))
+                    )
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -111,7 +149,12 @@ class RNNBase(Module):
     def _weights(self, layer, direction):
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
         p = self._parameters
-        return p["weight_ih" + suffix], p["weight_hh" + suffix], p.get("bias_ih" + suffix), p.get("bias_hh" + suffix)
+        return (
+            p["weight_ih" + suffix],
+            p["weight_hh" + suffix],
+            p.get("bias_ih" + suffix),
+            p.get("bias_hh" + suffix),
+        )
 
     def _step(self, projected, state, w_hh_t, b_hh):
         if self.mode == "LSTM":
@@ -129,10 +172,15 @@ class RNNBase(Module):
         if self.mode == "LSTM" and lengths is None:  # the whole sequence as one op
             if b_hh is not None:
                 projected = projected + b_hh
-            result = LSTMSequence.apply(projected, state[0], state[1], w_hh, reverse=bool(direction))
+            result = LSTMSequence.apply(
+                projected, state[0], state[1], w_hh, reverse=bool(direction)
+            )
             length = x.shape[0]
             outputs = result[:length]
-            return outputs, (outputs[0 if direction else length - 1] if length else state[0], result[length])
+            return outputs, (
+                outputs[0 if direction else length - 1] if length else state[0],
+                result[length],
+            )
         w_hh_t = w_hh.t()
         steps = range(x.shape[0] - 1, -1, -1) if direction else range(x.shape[0])
         outputs = [None] * x.shape[0]
@@ -171,16 +219,20 @@ class RNNBase(Module):
         else:
             batched = input.ndim == 3
             if input.ndim not in (2, 3):
-                raise ValueError(f"{self.mode if self.mode in ('LSTM', 'GRU') else 'RNN'}: Expected input to be "
-                                 f"2D or 3D, got {input.ndim}D input instead")
+                raise ValueError(
+                    f"{self.mode if self.mode in ('LSTM', 'GRU') else 'RNN'}: Expected input to be "
+                    f"2D or 3D, got {input.ndim}D input instead"
+                )
             x = input if batched else input.unsqueeze(1)
             if batched and self.batch_first:
                 x = x.transpose(0, 1)
             if hx is not None and not batched:
                 hx = tuple(h.unsqueeze(1) for h in hx) if self.mode == "LSTM" else hx.unsqueeze(1)
         if x.shape[-1] != self.input_size:
-            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
-                               f"{x.shape[-1]}")
+            raise RuntimeError(
+                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
+                f"{x.shape[-1]}"
+            )
         states = self._initial_state(hx, x.shape[1], x.dtype)
         if packed and input.sorted_indices is not None:
             states = tuple(s[:, input.sorted_indices._data] for s in states)
@@ -190,7 +242,9 @@ class RNNBase(Module):
             outs = []
             for direction in range(directions):
                 k = layer * directions + direction
-                out, final = self._direction(x, tuple(s[k] for s in states), layer, direction, lengths)
+                out, final = self._direction(
+                    x, tuple(s[k] for s in states), layer, direction, lengths
+                )
                 outs.append(out)
                 for store, value in zip(finals, final):
                     store.append(value)
@@ -201,8 +255,12 @@ class RNNBase(Module):
         if packed:
             if input.unsorted_indices is not None:
                 finals = [f[:, input.unsorted_indices._data] for f in finals]
-            output = PackedSequence(_pack_time_major(x, input.batch_sizes._data), input.batch_sizes,
-                                    input.sorted_indices, input.unsorted_indices)
+            output = PackedSequence(
+                _pack_time_major(x, input.batch_sizes._data),
+                input.batch_sizes,
+                input.sorted_indices,
+                input.unsorted_indices,
+            )
         else:
             output = x.transpose(0, 1) if batched and self.batch_first else x
             if not batched:
@@ -218,10 +276,12 @@ def _unpack_time_major(packed):
     batch = int(batch_sizes[0])
     rows, start = [], 0
     for n in batch_sizes:
-        step = packed.data[start:start + int(n)]
+        step = packed.data[start : start + int(n)]
         start += int(n)
         if n < batch:
-            filler = _op.make_tensor(np.zeros((batch - int(n),) + tuple(step.shape[1:]), dtype=step._data.dtype))
+            filler = _op.make_tensor(
+                np.zeros((batch - int(n),) + tuple(step.shape[1:]), dtype=step._data.dtype)
+            )
             step = cat([step, filler])
         rows.append(step)
     lengths = np.array([(batch_sizes > b).sum() for b in range(batch)], dtype=np.int64)
@@ -229,7 +289,7 @@ def _unpack_time_major(packed):
 
 
 def _pack_time_major(x, batch_sizes):
-    return cat([x[t, :int(n)] for t, n in enumerate(batch_sizes)])
+    return cat([x[t, : int(n)] for t, n in enumerate(batch_sizes)])
 
 
 class RNN(RNNBase):
@@ -242,13 +302,36 @@ class RNN(RNNBase):
         (nnlite.Size([5, 3, 20]), nnlite.Size([2, 3, 20]))
     """
 
-    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True, batch_first=False,
-                 dropout=0.0, bidirectional=False, device=None, dtype=None):
+    def __init__(
+        self,
+        input_size,
+        hidden_size,
+        num_layers=1,
+        nonlinearity="tanh",
+        bias=True,
+        batch_first=False,
+        dropout=0.0,
+        bidirectional=False,
+        device=None,
+        dtype=None,
+    ):
         if nonlinearity not in ("tanh", "relu"):
-            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+            raise ValueError(
+                f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'."
+            )
         self.nonlinearity = nonlinearity
-        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, num_layers,
-                         bias, batch_first, dropout, bidirectional, device=device, dtype=dtype)
+        super().__init__(
+            "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU",
+            input_size,
+            hidden_size,
+            num_layers,
+            bias,
+            batch_first,
+            dropout,
+            bidirectional,
+            device=device,
+            dtype=dtype,
+        )
 
 
 class LSTM(RNNBase):
@@ -259,19 +342,61 @@ class LSTM(RNNBase):
         >>> output, (h_n, c_n) = lstm(nl.randn(3, 5, 10))
     """
 
-    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
-                 bidirectional=False, proj_size=0, device=None, dtype=None):
-        super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
-                         proj_size, device, dtype)
+    def __init__(
+        self,
+        input_size,
+        hidden_size,
+        num_layers=1,
+        bias=True,
+        batch_first=False,
+        dropout=0.0,
+        bidirectional=False,
+        proj_size=0,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__(
+            "LSTM",
+            input_size,
+            hidden_size,
+            num_layers,
+            bias,
+            batch_first,
+            dropout,
+            bidirectional,
+            proj_size,
+            device,
+            dtype,
+        )
 
 
 class GRU(RNNBase):
     """Gated recurrent unit; returns ``output, h_n``."""
 
-    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
-                 bidirectional=False, device=None, dtype=None):
-        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
-                         device=device, dtype=dtype)
+    def __init__(
+        self,
+        input_size,
+        hidden_size,
+        num_layers=1,
+        bias=True,
+        batch_first=False,
+        dropout=0.0,
+        bidirectional=False,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__(
+            "GRU",
+            input_size,
+            hidden_size,
+            num_layers,
+            bias,
+            batch_first,
+            dropout,
+            bidirectional,
+            device=device,
+            dtype=dtype,
+        )
 
 
 # ------------------------------------------------------------------------------- cells
@@ -303,11 +428,15 @@ class RNNCellBase(Module):
 
     def _prepare(self, input, hx, count):
         if input.ndim not in (1, 2):
-            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead")
+            raise ValueError(
+                f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead"
+            )
         batched = input.ndim == 2
         x = input if batched else input.unsqueeze(0)
         if x.shape[1] != self.input_size:
-            raise RuntimeError(f"input has inconsistent input_size: got {x.shape[1]} expected {self.input_size}")
+            raise RuntimeError(
+                f"input has inconsistent input_size: got {x.shape[1]} expected {self.input_size}"
+            )
         if hx is None:
             states = tuple(zeros(x.shape[0], self.hidden_size, dtype=x.dtype) for _ in range(count))
         else:
@@ -327,13 +456,17 @@ class RNNCellBase(Module):
 class RNNCell(RNNCellBase):
     """One Elman RNN step: returns ``h'``."""
 
-    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+    def __init__(
+        self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None
+    ):
         self.nonlinearity = nonlinearity
         super().__init__(input_size, hidden_size, bias, device, dtype)
 
     def forward(self, input, hx=None):
         projected, states, batched = self._prepare(input, hx, 1)
-        out = _rnn_step(projected, states[0], self.weight_hh.t(), self.bias_hh, self.nonlinearity == "relu")
+        out = _rnn_step(
+            projected, states[0], self.weight_hh.t(), self.bias_hh, self.nonlinearity == "relu"
+        )
         return self._finish(out, batched)[0]
 
 
@@ -344,7 +477,9 @@ class LSTMCell(RNNCellBase):
 
     def forward(self, input, hx=None):
         projected, states, batched = self._prepare(input, hx, 2)
-        return self._finish(lstm_cell(projected, states[0], states[1], self.weight_hh.t(), self.bias_hh), batched)
+        return self._finish(
+            lstm_cell(projected, states[0], states[1], self.weight_hh.t(), self.bias_hh), batched
+        )
 
 
 class GRUCell(RNNCellBase):
@@ -354,4 +489,6 @@ class GRUCell(RNNCellBase):
 
     def forward(self, input, hx=None):
         projected, states, batched = self._prepare(input, hx, 1)
-        return self._finish(_gru_step(projected, states[0], self.weight_hh.t(), self.bias_hh), batched)[0]
+        return self._finish(
+            _gru_step(projected, states[0], self.weight_hh.t(), self.bias_hh), batched
+        )[0]

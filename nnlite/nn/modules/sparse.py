@@ -1,4 +1,5 @@
 """``Embedding``: a lookup table of learned vectors."""
+
 import numpy as np
 
 from ...autograd.random import default_generator
@@ -25,8 +26,20 @@ class Embedding(Module):
         nnlite.Size([1, 2, 3])
     """
 
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
-                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
+    def __init__(
+        self,
+        num_embeddings,
+        embedding_dim,
+        padding_idx=None,
+        max_norm=None,
+        norm_type=2.0,
+        scale_grad_by_freq=False,
+        sparse=False,
+        _weight=None,
+        _freeze=False,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         if padding_idx is not None:
@@ -36,12 +49,16 @@ class Embedding(Module):
         self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is None:
-            self.weight = Parameter(np.empty((num_embeddings, embedding_dim), dtype=factory_dtype(dtype)),
-                                    requires_grad=not _freeze)
+            self.weight = Parameter(
+                np.empty((num_embeddings, embedding_dim), dtype=factory_dtype(dtype)),
+                requires_grad=not _freeze,
+            )
             self.reset_parameters()
         else:
             if tuple(_weight.shape) != (num_embeddings, embedding_dim):
-                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+                raise AssertionError(
+                    "Shape of weight does not match num_embeddings and embedding_dim"
+                )
             self.weight = Parameter(_weight, requires_grad=not _freeze)  # shares _weight's memory
 
     def reset_parameters(self):
@@ -51,8 +68,15 @@ class Embedding(Module):
             data[self.padding_idx] = 0
 
     def forward(self, input):
-        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
-                           self.scale_grad_by_freq, self.sparse)
+        return F.embedding(
+            input,
+            self.weight,
+            self.padding_idx,
+            self.max_norm,
+            self.norm_type,
+            self.scale_grad_by_freq,
+            self.sparse,
+        )
 
     def extra_repr(self):
         text = f"{self.num_embeddings}, {self.embedding_dim}"
@@ -69,11 +93,28 @@ class Embedding(Module):
         return text
 
     @classmethod
-    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None, norm_type=2.0,
-                        scale_grad_by_freq=False, sparse=False):
+    def from_pretrained(
+        cls,
+        embeddings,
+        freeze=True,
+        padding_idx=None,
+        max_norm=None,
+        norm_type=2.0,
+        scale_grad_by_freq=False,
+        sparse=False,
+    ):
         """An ``Embedding`` holding ``embeddings`` (a 2-D tensor); ``freeze`` turns its gradient off."""
         if embeddings.ndim != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
         rows, cols = embeddings.shape
-        return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
-                   _freeze=freeze)
+        return cls(
+            rows,
+            cols,
+            padding_idx,
+            max_norm,
+            norm_type,
+            scale_grad_by_freq,
+            sparse,
+            _weight=embeddings,
+            _freeze=freeze,
+        )

@@ -7,6 +7,7 @@ the two per-channel reductions the input gradient needs over the ranks with one 
 result equals ``BatchNorm`` on the concatenated batch in one process, within float32 rounding.
 With one rank, in eval mode, or outside an MPI job it is plain ``BatchNorm``.
 """
+
 import sys
 
 import numpy as np
@@ -36,11 +37,24 @@ class SyncBatchNorm(_BatchNorm):
         >>> ddp = nl.nn.parallel.DistributedDataParallel(model)
     """
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
-                 process_group=None, device=None, dtype=None, *, bias=True):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+    def __init__(
+        self,
+        num_features,
+        eps=1e-5,
+        momentum=0.1,
+        affine=True,
+        track_running_stats=True,
+        process_group=None,
+        device=None,
+        dtype=None,
+        *,
+        bias=True,
+    ):
+        super().__init__(
+            num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias
+        )
         self.process_group = process_group
-        self._group = None      # set by DistributedDataParallel, or built on first use
+        self._group = None  # set by DistributedDataParallel, or built on first use
 
     def _check_input_dim(self, input):
         if input.ndim < 2:
@@ -54,11 +68,16 @@ class SyncBatchNorm(_BatchNorm):
         """The group to share statistics with, or None when there is nothing to share."""
         group = self._group
         if group is None:
-            mpi = sys.modules.get("mpi4py.MPI")   # as torch.distributed.is_initialized(): never starts MPI
+            mpi = sys.modules.get(
+                "mpi4py.MPI"
+            )  # as torch.distributed.is_initialized(): never starts MPI
             if mpi is None or not mpi.Is_initialized() or mpi.Is_finalized():
                 return None
             from ..parallel._mpi import Group
-            group = self._group = Group(mpi, self.process_group if self.process_group is not None else mpi.COMM_WORLD)
+
+            group = self._group = Group(
+                mpi, self.process_group if self.process_group is not None else mpi.COMM_WORLD
+            )
         return group if group.size > 1 else None
 
     def forward(self, input):
@@ -73,10 +92,19 @@ class SyncBatchNorm(_BatchNorm):
             tracked._data += 1
             tracked._bump_version()
             factor = 1.0 / float(tracked._data) if self.momentum is None else self.momentum
-        running = (self.running_mean, self.running_var) if self.track_running_stats else (None, None)
+        running = (
+            (self.running_mean, self.running_var) if self.track_running_stats else (None, None)
+        )
         args = [input] + [t for t in (self.weight, self.bias) if t is not None]
-        return _SyncBatchNormFunction.apply(*args, has_weight=self.weight is not None, has_bias=self.bias is not None,
-                                            running=running, momentum=factor, eps=self.eps, group=group)
+        return _SyncBatchNormFunction.apply(
+            *args,
+            has_weight=self.weight is not None,
+            has_bias=self.bias is not None,
+            running=running,
+            momentum=factor,
+            eps=self.eps,
+            group=group,
+        )
 
     @classmethod
     def convert_sync_batchnorm(cls, module, process_group=None):
@@ -93,8 +121,15 @@ class SyncBatchNorm(_BatchNorm):
         """
         result = module
         if isinstance(module, _BatchNorm) and not isinstance(module, SyncBatchNorm):
-            result = cls(module.num_features, module.eps, module.momentum, module.affine, module.track_running_stats,
-                         process_group, bias=module.bias is not None)
+            result = cls(
+                module.num_features,
+                module.eps,
+                module.momentum,
+                module.affine,
+                module.track_running_stats,
+                process_group,
+                bias=module.bias is not None,
+            )
             if module.affine:
                 result.weight = module.weight
                 if module.bias is not None:
@@ -129,8 +164,10 @@ class _SyncBatchNormFunction(Function):
         counts, means, m2s = gathered[:, 0], gathered[:, 1], gathered[:, 2]
         total = counts.sum(axis=0)
         if total[0] <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
-                             f"{list(x.shape)} on this rank and {int(total[0])} value(s) per channel in all")
+            raise ValueError(
+                f"Expected more than 1 value per channel when training, got input size "
+                f"{list(x.shape)} on this rank and {int(total[0])} value(s) per channel in all"
+            )
         mean = (counts * means).sum(axis=0) / total
         m2 = (m2s + counts * (means - mean) ** 2).sum(axis=0)
         var = m2 / total
@@ -149,7 +186,11 @@ class _SyncBatchNormFunction(Function):
         out = xhat * weight if has_weight else xhat.copy()
         if has_bias:
             out += affine[1 if has_weight else 0]._data.reshape(shape)
-        ctx.statistics = (xhat, invstd.astype(dtype), weight)  # arrays: this backward is first order only
+        ctx.statistics = (
+            xhat,
+            invstd.astype(dtype),
+            weight,
+        )  # arrays: this backward is first order only
         ctx.layout = (axes, shape, total[0], group, has_weight, has_bias)
         return _make(out.astype(dtype, copy=False))
 
@@ -162,7 +203,9 @@ class _SyncBatchNormFunction(Function):
         needs = ctx.needs_input_grad
         # the two reductions; every rank takes part when the input needs a gradient (the same
         # decision on every rank: it depends only on the model)
-        sums = np.stack([gy.sum(axis=axes, dtype=np.float64), (gy * xhat).sum(axis=axes, dtype=np.float64)])
+        sums = np.stack(
+            [gy.sum(axis=axes, dtype=np.float64), (gy * xhat).sum(axis=axes, dtype=np.float64)]
+        )
         if needs[0]:
             global_sums = sums.copy()
             group.allreduce(global_sums, "allreduce of SyncBatchNorm gradients")
@@ -178,4 +221,3 @@ class _SyncBatchNormFunction(Function):
         if has_bias:
             grads.append(_make(sums[0].astype(gy.dtype)) if needs[len(grads)] else None)
         return tuple(grads)
-

@@ -1,5 +1,6 @@
 """``MultiheadAttention``, ``TransformerEncoderLayer``, ``TransformerEncoder``, ``TransformerDecoderLayer``,
 ``TransformerDecoder`` and ``Transformer``, with PyTorch's parameter names (``in_proj_weight``, ``out_proj``, ``self_attn``, ``linear1``, ...)."""
+
 import copy
 
 import numpy as np
@@ -14,8 +15,14 @@ from .linear import Linear, factory_dtype
 from .module import Module
 from .normalization import LayerNorm
 
-__all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
-           "TransformerDecoder", "Transformer"]
+__all__ = [
+    "MultiheadAttention",
+    "TransformerEncoderLayer",
+    "TransformerEncoder",
+    "TransformerDecoderLayer",
+    "TransformerDecoder",
+    "Transformer",
+]
 
 
 class NonDynamicallyQuantizableLinear(Linear):
@@ -41,17 +48,38 @@ class MultiheadAttention(Module):
         (nnlite.Size([2, 5, 16]), nnlite.Size([2, 5, 5]))
     """
 
-    def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
-                 kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
+    def __init__(
+        self,
+        embed_dim,
+        num_heads,
+        dropout=0.0,
+        bias=True,
+        add_bias_kv=False,
+        add_zero_attn=False,
+        kdim=None,
+        vdim=None,
+        batch_first=False,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         if embed_dim <= 0 or num_heads <= 0:
-            raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
-                             f"num_heads={num_heads} instead")
+            raise ValueError(
+                f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
+                f"num_heads={num_heads} instead"
+            )
         if embed_dim % num_heads:
             raise AssertionError("embed_dim must be divisible by num_heads")
         if add_bias_kv or add_zero_attn:
-            raise NotImplementedError("MultiheadAttention: add_bias_kv and add_zero_attn are not supported by nnlite")
-        self.embed_dim, self.num_heads, self.dropout, self.batch_first = embed_dim, num_heads, dropout, batch_first
+            raise NotImplementedError(
+                "MultiheadAttention: add_bias_kv and add_zero_attn are not supported by nnlite"
+            )
+        self.embed_dim, self.num_heads, self.dropout, self.batch_first = (
+            embed_dim,
+            num_heads,
+            dropout,
+            batch_first,
+        )
         self.kdim = embed_dim if kdim is None else kdim
         self.vdim = embed_dim if vdim is None else vdim
         self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
@@ -66,8 +94,12 @@ class MultiheadAttention(Module):
             self.k_proj_weight = Parameter(np.empty((embed_dim, self.kdim), dt))
             self.v_proj_weight = Parameter(np.empty((embed_dim, self.vdim), dt))
             self.register_parameter("in_proj_weight", None)
-        self.register_parameter("in_proj_bias", Parameter(np.empty((3 * embed_dim,), dt)) if bias else None)
-        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, dtype=dtype)
+        self.register_parameter(
+            "in_proj_bias", Parameter(np.empty((3 * embed_dim,), dt)) if bias else None
+        )
+        self.out_proj = NonDynamicallyQuantizableLinear(
+            embed_dim, embed_dim, bias=bias, dtype=dtype
+        )
         self._reset_parameters()
 
     def _reset_parameters(self):
@@ -84,15 +116,24 @@ class MultiheadAttention(Module):
         e = self.embed_dim
         if self._qkv_same_embed_dim:
             w = self.in_proj_weight
-            weights = (w[:e], w[e:2 * e], w[2 * e:])
+            weights = (w[:e], w[e : 2 * e], w[2 * e :])
         else:
             weights = (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight)
         b = self.in_proj_bias
-        biases = (None, None, None) if b is None else (b[:e], b[e:2 * e], b[2 * e:])
+        biases = (None, None, None) if b is None else (b[:e], b[e : 2 * e], b[2 * e :])
         return weights + biases
 
-    def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
-                average_attn_weights=True, is_causal=False):
+    def forward(
+        self,
+        query,
+        key,
+        value,
+        key_padding_mask=None,
+        need_weights=True,
+        attn_mask=None,
+        average_attn_weights=True,
+        is_causal=False,
+    ):
         batched = query.ndim == 3
         if self.batch_first and batched:
             query, key, value = (x.transpose(0, 1) for x in (query, key, value))
@@ -101,10 +142,19 @@ class MultiheadAttention(Module):
             if key_padding_mask is not None:
                 key_padding_mask = key_padding_mask.unsqueeze(0)
         out, weights = multi_head_attention(
-            query, key, value, self.num_heads, self._projections(), (self.out_proj.weight, self.out_proj.bias),
-            key_padding_mask=key_padding_mask, attn_mask=attn_mask, need_weights=need_weights,
-            average_attn_weights=average_attn_weights, dropout_p=self.dropout if self.training else 0.0,
-            is_causal=is_causal)
+            query,
+            key,
+            value,
+            self.num_heads,
+            self._projections(),
+            (self.out_proj.weight, self.out_proj.bias),
+            key_padding_mask=key_padding_mask,
+            attn_mask=attn_mask,
+            need_weights=need_weights,
+            average_attn_weights=average_attn_weights,
+            dropout_p=self.dropout if self.training else 0.0,
+            is_causal=is_causal,
+        )
         if self.batch_first and batched:
             out = out.transpose(0, 1)
         if not batched:
@@ -133,11 +183,24 @@ class TransformerEncoderLayer(Module):
         nnlite.Size([2, 5, 16])
     """
 
-    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+    def __init__(
+        self,
+        d_model,
+        nhead,
+        dim_feedforward=2048,
+        dropout=0.1,
+        activation="relu",
+        layer_norm_eps=1e-5,
+        batch_first=False,
+        norm_first=False,
+        bias=True,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first,
-                                            dtype=dtype)
+        self.self_attn = MultiheadAttention(
+            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, dtype=dtype
+        )
         self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
@@ -149,8 +212,15 @@ class TransformerEncoderLayer(Module):
         self.activation = _activation(activation)
 
     def _self_attention(self, x, attn_mask, key_padding_mask, is_causal):
-        out = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
-                             is_causal=is_causal)[0]
+        out = self.self_attn(
+            x,
+            x,
+            x,
+            attn_mask=attn_mask,
+            key_padding_mask=key_padding_mask,
+            need_weights=False,
+            is_causal=is_causal,
+        )[0]
         return self.dropout1(out)
 
     def _feed_forward(self, x):
@@ -169,13 +239,27 @@ class TransformerDecoderLayer(Module):
     """Self-attention, attention over ``memory``, and a feed-forward block, each with a residual and
     ``LayerNorm``."""
 
-    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+    def __init__(
+        self,
+        d_model,
+        nhead,
+        dim_feedforward=2048,
+        dropout=0.1,
+        activation="relu",
+        layer_norm_eps=1e-5,
+        batch_first=False,
+        norm_first=False,
+        bias=True,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first,
-                                            dtype=dtype)
-        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
-                                                 batch_first=batch_first, dtype=dtype)
+        self.self_attn = MultiheadAttention(
+            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, dtype=dtype
+        )
+        self.multihead_attn = MultiheadAttention(
+            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, dtype=dtype
+        )
         self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
@@ -189,33 +273,70 @@ class TransformerDecoderLayer(Module):
         self.activation = _activation(activation)
 
     def _self_attention(self, x, mask, padding, is_causal):
-        return self.dropout1(self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False,
-                                            is_causal=is_causal)[0])
+        return self.dropout1(
+            self.self_attn(
+                x,
+                x,
+                x,
+                attn_mask=mask,
+                key_padding_mask=padding,
+                need_weights=False,
+                is_causal=is_causal,
+            )[0]
+        )
 
     def _memory_attention(self, x, memory, mask, padding, is_causal):
-        return self.dropout2(self.multihead_attn(x, memory, memory, attn_mask=mask, key_padding_mask=padding,
-                                                 need_weights=False, is_causal=is_causal)[0])
+        return self.dropout2(
+            self.multihead_attn(
+                x,
+                memory,
+                memory,
+                attn_mask=mask,
+                key_padding_mask=padding,
+                need_weights=False,
+                is_causal=is_causal,
+            )[0]
+        )
 
     def _feed_forward(self, x):
         return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
-    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
-                memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
+    def forward(
+        self,
+        tgt,
+        memory,
+        tgt_mask=None,
+        memory_mask=None,
+        tgt_key_padding_mask=None,
+        memory_key_padding_mask=None,
+        tgt_is_causal=False,
+        memory_is_causal=False,
+    ):
         x = tgt
         if self.norm_first:
-            x = x + self._self_attention(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
-            x = x + self._memory_attention(self.norm2(x), memory, memory_mask, memory_key_padding_mask,
-                                           memory_is_causal)
+            x = x + self._self_attention(
+                self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal
+            )
+            x = x + self._memory_attention(
+                self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal
+            )
             return x + self._feed_forward(self.norm3(x))
         x = self.norm1(x + self._self_attention(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
-        x = self.norm2(x + self._memory_attention(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal))
+        x = self.norm2(
+            x
+            + self._memory_attention(
+                x, memory, memory_mask, memory_key_padding_mask, memory_is_causal
+            )
+        )
         return self.norm3(x + self._feed_forward(x))
 
 
 class TransformerEncoder(Module):
     """``num_layers`` copies of ``encoder_layer`` (each with its own weights), then optional ``norm``."""
 
-    def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
+    def __init__(
+        self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True
+    ):
         super().__init__()
         self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
         self.num_layers = num_layers
@@ -224,7 +345,12 @@ class TransformerEncoder(Module):
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         x = src
         for layer in self.layers:
-            x = layer(x, src_mask=mask, src_key_padding_mask=src_key_padding_mask, is_causal=bool(is_causal))
+            x = layer(
+                x,
+                src_mask=mask,
+                src_key_padding_mask=src_key_padding_mask,
+                is_causal=bool(is_causal),
+            )
         return self.norm(x) if self.norm is not None else x
 
 
@@ -237,12 +363,29 @@ class TransformerDecoder(Module):
         self.num_layers = num_layers
         self.norm = norm
 
-    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
-                memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
+    def forward(
+        self,
+        tgt,
+        memory,
+        tgt_mask=None,
+        memory_mask=None,
+        tgt_key_padding_mask=None,
+        memory_key_padding_mask=None,
+        tgt_is_causal=None,
+        memory_is_causal=False,
+    ):
         x = tgt
         for layer in self.layers:
-            x = layer(x, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask,
-                      bool(tgt_is_causal), memory_is_causal)
+            x = layer(
+                x,
+                memory,
+                tgt_mask,
+                memory_mask,
+                tgt_key_padding_mask,
+                memory_key_padding_mask,
+                bool(tgt_is_causal),
+                memory_is_causal,
+            )
         return self.norm(x) if self.norm is not None else x
 
 
@@ -256,23 +399,51 @@ class Transformer(Module):
         nnlite.Size([3, 2, 16])
     """
 
-    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
-                 dropout=0.1, activation="relu", custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+    def __init__(
+        self,
+        d_model=512,
+        nhead=8,
+        num_encoder_layers=6,
+        num_decoder_layers=6,
+        dim_feedforward=2048,
+        dropout=0.1,
+        activation="relu",
+        custom_encoder=None,
+        custom_decoder=None,
+        layer_norm_eps=1e-5,
+        batch_first=False,
+        norm_first=False,
+        bias=True,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
-        shared = {"dim_feedforward": dim_feedforward, "dropout": dropout, "activation": activation,
-                  "layer_norm_eps": layer_norm_eps, "batch_first": batch_first, "norm_first": norm_first,
-                  "bias": bias, "dtype": dtype}
+        shared = {
+            "dim_feedforward": dim_feedforward,
+            "dropout": dropout,
+            "activation": activation,
+            "layer_norm_eps": layer_norm_eps,
+            "batch_first": batch_first,
+            "norm_first": norm_first,
+            "bias": bias,
+            "dtype": dtype,
+        }
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
-            self.encoder = TransformerEncoder(TransformerEncoderLayer(d_model, nhead, **shared), num_encoder_layers,
-                                              LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype))
+            self.encoder = TransformerEncoder(
+                TransformerEncoderLayer(d_model, nhead, **shared),
+                num_encoder_layers,
+                LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype),
+            )
         if custom_decoder is not None:
             self.decoder = custom_decoder
         else:
-            self.decoder = TransformerDecoder(TransformerDecoderLayer(d_model, nhead, **shared), num_decoder_layers,
-                                              LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype))
+            self.decoder = TransformerDecoder(
+                TransformerDecoderLayer(d_model, nhead, **shared),
+                num_decoder_layers,
+                LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype),
+            )
         self._reset_parameters()
         self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
 
@@ -281,23 +452,43 @@ class Transformer(Module):
             if p.dim() > 1:
                 init.xavier_uniform_(p)
 
-    def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
-                tgt_key_padding_mask=None, memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
-                memory_is_causal=False):
+    def forward(
+        self,
+        src,
+        tgt,
+        src_mask=None,
+        tgt_mask=None,
+        memory_mask=None,
+        src_key_padding_mask=None,
+        tgt_key_padding_mask=None,
+        memory_key_padding_mask=None,
+        src_is_causal=None,
+        tgt_is_causal=None,
+        memory_is_causal=False,
+    ):
         batch_dim = 0 if self.batch_first else 1
         if src.dim() == 3 and src.shape[batch_dim] != tgt.shape[batch_dim]:
             raise RuntimeError("the batch number of src and tgt must be equal")
         if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
             raise RuntimeError("the feature number of src and tgt must be equal to d_model")
-        memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal)
-        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
-                            tgt_key_padding_mask=tgt_key_padding_mask,
-                            memory_key_padding_mask=memory_key_padding_mask, tgt_is_causal=tgt_is_causal,
-                            memory_is_causal=memory_is_causal)
+        memory = self.encoder(
+            src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal
+        )
+        return self.decoder(
+            tgt,
+            memory,
+            tgt_mask=tgt_mask,
+            memory_mask=memory_mask,
+            tgt_key_padding_mask=tgt_key_padding_mask,
+            memory_key_padding_mask=memory_key_padding_mask,
+            tgt_is_causal=tgt_is_causal,
+            memory_is_causal=memory_is_causal,
+        )
 
     @staticmethod
     def generate_square_subsequent_mask(sz, device=None, dtype=None):
         """A (sz, sz) float mask: ``-inf`` above the diagonal (future positions), 0 elsewhere."""
         from ...autograd.creation import tensor
+
         mask = np.triu(np.full((sz, sz), -np.inf, dtype=np.float32), 1)
         return tensor(mask, dtype=dtype) if dtype is not None else tensor(mask)

@@ -1,4 +1,5 @@
 """``Upsample`` and ``AdaptiveMaxPool2d``."""
+
 from .. import functional as F
 from .module import Module
 
@@ -13,22 +14,42 @@ class Upsample(Module):
         Upsample(scale_factor=2.0, mode='nearest')
     """
 
-    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
-                 recompute_scale_factor=None):
+    def __init__(
+        self,
+        size=None,
+        scale_factor=None,
+        mode="nearest",
+        align_corners=None,
+        recompute_scale_factor=None,
+    ):
         super().__init__()
         self.size = size
         if isinstance(scale_factor, (tuple, list)):
             self.scale_factor = tuple(float(f) for f in scale_factor)
         else:
             self.scale_factor = float(scale_factor) if scale_factor else None
-        self.mode, self.align_corners, self.recompute_scale_factor = mode, align_corners, recompute_scale_factor
+        self.mode, self.align_corners, self.recompute_scale_factor = (
+            mode,
+            align_corners,
+            recompute_scale_factor,
+        )
 
     def forward(self, input):
-        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
-                             recompute_scale_factor=self.recompute_scale_factor)
+        return F.interpolate(
+            input,
+            self.size,
+            self.scale_factor,
+            self.mode,
+            self.align_corners,
+            recompute_scale_factor=self.recompute_scale_factor,
+        )
 
     def extra_repr(self):
-        what = f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None else f"size={self.size!r}"
+        what = (
+            f"scale_factor={self.scale_factor!r}"
+            if self.scale_factor is not None
+            else f"size={self.size!r}"
+        )
         return f"{what}, mode={self.mode!r}"
 
 

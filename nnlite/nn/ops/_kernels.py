@@ -8,5 +8,6 @@ def kernels():
     """The ``nnlite.nn.kernels`` module, imported on first use."""
     if not _loaded:
         from .. import kernels as k
+
         _loaded.append(k)
     return _loaded[0]

@@ -1,8 +1,18 @@
 """Argument normalising and pieces of PyTorch's error messages that several nn ops share."""
+
 import numbers
 
-_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-               "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+_TYPE_NAMES = {
+    "float32": "Float",
+    "float64": "Double",
+    "float16": "Half",
+    "int64": "Long",
+    "int32": "Int",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+    "bool": "Bool",
+}
 
 
 class LayerInputError(RuntimeError):
@@ -29,7 +39,10 @@ def pair(value, name="value", fn="conv2d"):
     if len(value) == 1:
         return (int(value[0]), int(value[0]))
     if len(value) != 2:
-        raise RuntimeError(f"expected {name} to be a single integer value or a list of 2 values to match the "
-                           f"convolution dimensions, but got {name}={list(value)}" if fn == "conv2d" else
-                           f"{fn}: {name} must either be a single int, or a tuple of two ints")
+        raise RuntimeError(
+            f"expected {name} to be a single integer value or a list of 2 values to match the "
+            f"convolution dimensions, but got {name}={list(value)}"
+            if fn == "conv2d"
+            else f"{fn}: {name} must either be a single int, or a tuple of two ints"
+        )
     return (int(value[0]), int(value[1]))

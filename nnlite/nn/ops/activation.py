@@ -1,6 +1,7 @@
 """Activations built from existing ops (composites: no backward of their own, second order for free):
 ``silu``, ``elu``, ``softplus``, ``hardtanh``, ``relu6``, ``mish``, ``hardswish``, ``prelu``; and the
 entry of ``gelu``, an op of its own (``fused_activation.py``)."""
+
 from ...autograd.ops.where import Where
 from .fused_activation import Gelu
 
@@ -37,7 +38,9 @@ def silu(input, inplace=False):
 def elu(input, alpha=1.0, inplace=False):
     """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
     # clamped: exp of large x never overflows
-    return _apply(input, lambda x: _where(x._data > 0, x, alpha * (x.clamp(max=0.0).exp() - 1.0)), inplace)
+    return _apply(
+        input, lambda x: _where(x._data > 0, x, alpha * (x.clamp(max=0.0).exp() - 1.0)), inplace
+    )
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -52,8 +55,11 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     """``input`` clipped to ``[min_val, max_val]``; no gradient at or beyond the limits (as PyTorch)."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return _apply(input, lambda x: _where(x._data >= max_val, max_val, _where(x._data <= min_val, min_val, x)),
-                  inplace)
+    return _apply(
+        input,
+        lambda x: _where(x._data >= max_val, max_val, _where(x._data <= min_val, min_val, x)),
+        inplace,
+    )
 
 
 def relu6(input, inplace=False):
@@ -86,7 +92,9 @@ def prelu(input, weight):
     channels = weight.numel()
     if channels != 1:
         if input.ndim < 2 or input.shape[1] != channels:
-            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
-                               f"{channels} and channel size = {input.shape[1] if input.ndim >= 2 else 1}.")
+            raise RuntimeError(
+                f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                f"{channels} and channel size = {input.shape[1] if input.ndim >= 2 else 1}."
+            )
         weight = weight.reshape((channels,) + (1,) * (input.ndim - 2))
     return _where(input._data > 0, input, weight * input)

@@ -1,5 +1,6 @@
 """``scaled_dot_product_attention`` and the multi-head attention forward: composites of matmul,
 ``ScaledMaskedSoftmax`` and dropout (so every gradient, second order included, comes from those ops)."""
+
 import math
 
 import numpy as np
@@ -51,8 +52,9 @@ def _as_additive(mask, dtype, allowed_if_true):
     return data.astype(dtype)
 
 
-def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
-                                 enable_gqa=False):
+def scaled_dot_product_attention(
+    query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False
+):
     """``softmax(q k^T * scale + mask) v`` over the last two dimensions.
 
     Args:
@@ -71,7 +73,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         nnlite.Size([2, 4, 8])
     """
     if is_causal and attn_mask is not None:
-        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+        raise RuntimeError(
+            "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True"
+        )
     length, source = query.shape[-2], key.shape[-2]
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = query @ key.transpose(-2, -1)
@@ -87,8 +91,20 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     return weights @ value
 
 
-def multi_head_attention(query, key, value, num_heads, in_proj, out_proj, key_padding_mask=None, attn_mask=None,
-                         need_weights=True, average_attn_weights=True, dropout_p=0.0, is_causal=False):
+def multi_head_attention(
+    query,
+    key,
+    value,
+    num_heads,
+    in_proj,
+    out_proj,
+    key_padding_mask=None,
+    attn_mask=None,
+    need_weights=True,
+    average_attn_weights=True,
+    dropout_p=0.0,
+    is_causal=False,
+):
     """The forward of ``nn.MultiheadAttention`` on (L, N, E) sequences.
 
     ``in_proj`` is ``(w_q, w_k, w_v, b_q, b_k, b_v)``, ``out_proj`` is ``(weight, bias)``.
@@ -105,7 +121,7 @@ def multi_head_attention(query, key, value, num_heads, in_proj, out_proj, key_pa
         return x.reshape(n, batch * num_heads, head_dim).transpose(0, 1)
 
     q, k, v = heads(q, length), heads(k, source), heads(v, source)
-    scores = q @ k.transpose(-2, -1)      # (N * H, L, S)
+    scores = q @ k.transpose(-2, -1)  # (N * H, L, S)
     dtype = scores._data.dtype
     additive = None
     if is_causal and attn_mask is None:
@@ -113,16 +129,22 @@ def multi_head_attention(query, key, value, num_heads, in_proj, out_proj, key_pa
     if attn_mask is not None:
         mask = _as_additive(attn_mask, dtype, allowed_if_true=False)
         if mask.ndim == 2 and mask.shape != (length, source):
-            raise RuntimeError(f"The shape of the 2D attn_mask is {mask.shape}, but should be {(length, source)}.")
+            raise RuntimeError(
+                f"The shape of the 2D attn_mask is {mask.shape}, but should be {(length, source)}."
+            )
         if mask.ndim == 3 and mask.shape != (batch * num_heads, length, source):
-            raise RuntimeError(f"The shape of the 3D attn_mask is {mask.shape}, but should be "
-                               f"{(batch * num_heads, length, source)}.")
+            raise RuntimeError(
+                f"The shape of the 3D attn_mask is {mask.shape}, but should be "
+                f"{(batch * num_heads, length, source)}."
+            )
         additive = mask
     if key_padding_mask is not None:
-        padding = _as_additive(key_padding_mask, dtype, allowed_if_true=False)       # (N, S)
+        padding = _as_additive(key_padding_mask, dtype, allowed_if_true=False)  # (N, S)
         if padding.shape != (batch, source):
-            raise RuntimeError(f"expected key_padding_mask of shape {(batch, source)}, got {padding.shape}")
-        padding = np.repeat(padding, num_heads, axis=0)[:, None, :]                  # (N * H, 1, S)
+            raise RuntimeError(
+                f"expected key_padding_mask of shape {(batch, source)}, got {padding.shape}"
+            )
+        padding = np.repeat(padding, num_heads, axis=0)[:, None, :]  # (N * H, 1, S)
         additive = padding if additive is None else additive + padding
     weights = ScaledMaskedSoftmax.apply(scores, scale=1.0 / math.sqrt(head_dim), mask=additive)
     attended = dropout(weights, dropout_p, True) if dropout_p > 0.0 else weights

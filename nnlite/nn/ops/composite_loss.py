@@ -1,5 +1,6 @@
 """Losses built from existing ops (no backward of their own): binary cross entropy on probabilities,
 smooth L1 and Huber, KL divergence, and the margin losses."""
+
 import warnings
 
 import numpy as np
@@ -21,8 +22,10 @@ def _reduce(losses, reduction):
 
 def _same_size(input, target):
     if tuple(target.shape) != tuple(input.shape):
-        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
-                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size."
+        )
 
 
 class BinaryCrossEntropy(Op):
@@ -51,7 +54,9 @@ class BinaryCrossEntropy(Op):
         return gx, gy
 
 
-def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+def binary_cross_entropy(
+    input, target, weight=None, size_average=None, reduce=None, reduction="mean"
+):
     """``-(y log x + (1 - y) log(1 - x))`` for probabilities ``x``; each log is clamped at -100, as PyTorch.
 
     Example:
@@ -77,7 +82,9 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     diff = (input - target).abs()
     if beta == 0:
         return _reduce(diff, reduction)
-    return _reduce(Where.apply(diff._data < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta), reduction)
+    return _reduce(
+        Where.apply(diff._data < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta), reduction
+    )
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -98,22 +105,27 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     ``"mean"`` divides by the number of elements and warns, as PyTorch.
     """
     if reduction == "mean":
-        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
-                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
-                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
-                      UserWarning, stacklevel=2)
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the support size."
+            "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+            "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+            UserWarning,
+            stacklevel=2,
+        )
     if log_target:
         losses = target.exp() * (target - input)
     else:
         positive = target._data > 0
-        safe_log = Where.apply(positive, target, 1.0).log()   # log(1) = 0 where the target is 0
+        safe_log = Where.apply(positive, target, 1.0).log()  # log(1) = 0 where the target is 0
         losses = Where.apply(positive, target * (safe_log - input), 0.0 * input)
     if reduction == "batchmean":
         return losses.sum() / (input.shape[0] if input.ndim else 1)
     return _reduce(losses, _reduction(reduction, size_average, reduce))
 
 
-def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+def cosine_embedding_loss(
+    input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"
+):
     """``1 - cos(x1, x2)`` for ``y = 1``; ``max(0, cos(x1, x2) - margin)`` for ``y = -1``."""
     reduction = _reduction(reduction, size_average, reduce)
     cos = cosine_similarity(input1, input2, dim=-1, eps=1e-12)
@@ -122,14 +134,26 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     return _reduce(losses, reduction)
 
 
-def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+def margin_ranking_loss(
+    input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"
+):
     """``max(0, -y (x1 - x2) + margin)``."""
     reduction = _reduction(reduction, size_average, reduce)
     return _reduce((-target * (input1 - input2) + margin).clamp(min=0.0), reduction)
 
 
-def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None,
-                        reduce=None, reduction="mean"):
+def triplet_margin_loss(
+    anchor,
+    positive,
+    negative,
+    margin=1.0,
+    p=2.0,
+    eps=1e-6,
+    swap=False,
+    size_average=None,
+    reduce=None,
+    reduction="mean",
+):
     """``max(d(a, p) - d(a, n) + margin, 0)`` with ``d`` the ``p``-norm distance; ``swap`` uses
     ``min(d(a, n), d(p, n))`` (the distance swap of Balntas et al.)."""
     reduction = _reduction(reduction, size_average, reduce)

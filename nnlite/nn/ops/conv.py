@@ -9,6 +9,7 @@ All three take the same parameters: ``stride``, ``padding``, ``dilation`` (int p
 ``groups``; the two gradient ops also need the shape they produce (``input_hw`` / ``kernel_hw``).
 The entry ``conv2d`` checks every argument with PyTorch's messages; the ops trust it.
 """
+
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 from ._kernels import kernels
@@ -18,7 +19,12 @@ from .padding import pad
 
 class _ConvOp(Op):
     def conv_params(self):
-        return {"stride": self.stride, "padding": self.padding, "dilation": self.dilation, "groups": self.groups}
+        return {
+            "stride": self.stride,
+            "padding": self.padding,
+            "dilation": self.dilation,
+            "groups": self.groups,
+        }
 
 
 class Conv2d(_ConvOp):
@@ -26,7 +32,9 @@ class Conv2d(_ConvOp):
     saved_inputs = (0, 1)
 
     def forward(self, x, w, b):
-        return kernels().conv2d_forward(x, w, b, self.stride, self.padding, self.dilation, self.groups)
+        return kernels().conv2d_forward(
+            x, w, b, self.stride, self.padding, self.dilation, self.groups
+        )
 
     def backward(self, grad, needs):
         x, w = self.inputs()
@@ -44,8 +52,9 @@ class Conv2dGradInput(_ConvOp):
     saved_inputs = (0, 1)
 
     def forward(self, gy, w):
-        return kernels().conv2d_backward_input(gy, w, tuple(self.input_hw), self.stride, self.padding,
-                                               self.dilation, self.groups)
+        return kernels().conv2d_backward_input(
+            gy, w, tuple(self.input_hw), self.stride, self.padding, self.dilation, self.groups
+        )
 
     def backward(self, grad, needs):
         gy, w = self.inputs()
@@ -62,8 +71,9 @@ class Conv2dGradWeight(_ConvOp):
     saved_inputs = (0, 1)
 
     def forward(self, gy, x):
-        return kernels().conv2d_backward_weight(gy, x, tuple(self.kernel_hw), self.stride, self.padding,
-                                                self.dilation, self.groups)
+        return kernels().conv2d_backward_weight(
+            gy, x, tuple(self.kernel_hw), self.stride, self.padding, self.dilation, self.groups
+        )
 
     def backward(self, grad, needs):
         gy, x = self.inputs()
@@ -101,14 +111,21 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     x = input._data
     w = weight._data
     if w.ndim != 4:
-        raise LayerInputError("weight should have at least three dimensions" if w.ndim < 3 else
-                              f"Expected 4-dimensional weight for 4-dimensional input, but got {w.ndim}-dimensional "
-                              f"weight of size {dims(w.shape)} instead")
+        raise LayerInputError(
+            "weight should have at least three dimensions"
+            if w.ndim < 3
+            else f"Expected 4-dimensional weight for 4-dimensional input, but got {w.ndim}-dimensional "
+            f"weight of size {dims(w.shape)} instead"
+        )
     if x.ndim == 3:
-        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups).squeeze(0)
+        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups).squeeze(
+            0
+        )
     if x.ndim != 4:
-        raise LayerInputError("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: "
-                              f"{dims(x.shape)}")
+        raise LayerInputError(
+            "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: "
+            f"{dims(x.shape)}"
+        )
     stride = pair(stride, "stride")
     dilation = pair(dilation, "dilation")
     groups = int(groups)
@@ -137,27 +154,39 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     _check_conv_shapes(x, w, bias, padding, dilation, groups)
-    return Conv2d.apply(input, weight, bias, stride=stride, padding=padding, dilation=dilation, groups=groups)
+    return Conv2d.apply(
+        input, weight, bias, stride=stride, padding=padding, dilation=dilation, groups=groups
+    )
 
 
 def _check_conv_shapes(x, w, bias, padding, dilation, groups):
     if w.shape[0] % groups:
-        raise LayerInputError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
-                              f"but got weight of size [{dims(w.shape)}] instead")  # PyTorch's double brackets
+        raise LayerInputError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+            f"but got weight of size [{dims(w.shape)}] instead"
+        )  # PyTorch's double brackets
     if x.shape[1] != w.shape[1] * groups:
-        raise LayerInputError(f"Given groups={groups}, weight of size {dims(w.shape)}, expected input"
-                              f"{dims(x.shape)} to have {w.shape[1] * groups} channels, but got {x.shape[1]} "
-                              "channels instead")
+        raise LayerInputError(
+            f"Given groups={groups}, weight of size {dims(w.shape)}, expected input"
+            f"{dims(x.shape)} to have {w.shape[1] * groups} channels, but got {x.shape[1]} "
+            "channels instead"
+        )
     if bias is not None and bias._data.shape != (w.shape[0],):
-        raise LayerInputError(f"Given weight of size {dims(w.shape)}, expected bias to be 1-dimensional with "
-                              f"{w.shape[0]} elements, but got bias of size {dims(bias._data.shape)} instead")
+        raise LayerInputError(
+            f"Given weight of size {dims(w.shape)}, expected bias to be 1-dimensional with "
+            f"{w.shape[0]} elements, but got bias of size {dims(bias._data.shape)} instead"
+        )
     if x.dtype != w.dtype:
         raise LayerInputError(f"expected scalar type {type_name(x)} but found {type_name(w)}")
     if bias is not None and bias._data.dtype != x.dtype:
-        raise LayerInputError(f"Input type ({type_name(x).lower()}) and bias type "
-                              f"({type_name(bias._data).lower()}) should be the same")
+        raise LayerInputError(
+            f"Input type ({type_name(x).lower()}) and bias type "
+            f"({type_name(bias._data).lower()}) should be the same"
+        )
     ph, pw = x.shape[2] + 2 * padding[0], x.shape[3] + 2 * padding[1]
     kh, kw = dilation[0] * (w.shape[2] - 1) + 1, dilation[1] * (w.shape[3] - 1) + 1
     if ph < kh or pw < kw:
-        raise LayerInputError(f"Calculated padded input size per channel: ({ph} x {pw}). Kernel size: ({kh} x "
-                              f"{kw}). Kernel size can't be greater than actual input size")
+        raise LayerInputError(
+            f"Calculated padded input size per channel: ({ph} x {pw}). Kernel size: ({kh} x "
+            f"{kw}). Kernel size can't be greater than actual input size"
+        )

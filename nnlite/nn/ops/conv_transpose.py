@@ -1,15 +1,20 @@
 """``conv_transpose2d`` (a convolution's input gradient, run forward) and ``conv1d`` (a 2-D
 convolution over a height of one)."""
+
 from ._messages import LayerInputError, dims, pair
 from .conv import Conv2dGradInput, conv2d
 
 
 def transposed_output_size(in_hw, kernel_hw, stride, padding, dilation, output_padding):
-    return tuple((i - 1) * s - 2 * p + d * (k - 1) + op + 1
-                 for i, k, s, p, d, op in zip(in_hw, kernel_hw, stride, padding, dilation, output_padding))
+    return tuple(
+        (i - 1) * s - 2 * p + d * (k - 1) + op + 1
+        for i, k, s, p, d, op in zip(in_hw, kernel_hw, stride, padding, dilation, output_padding)
+    )
 
 
-def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+def conv_transpose2d(
+    input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
+):
     """2-D transposed convolution ("deconvolution") of NCHW ``input``.
 
     Args:
@@ -22,51 +27,88 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
         nnlite.Size([1, 4, 7, 7])
     """
     if input.ndim == 3:
-        return conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding, output_padding, groups,
-                                dilation).squeeze(0)
+        return conv_transpose2d(
+            input.unsqueeze(0), weight, bias, stride, padding, output_padding, groups, dilation
+        ).squeeze(0)
     if input.ndim != 4:
-        raise LayerInputError(f"Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of "
-                              f"size: {dims(input.shape)}")
-    stride, padding, dilation = pair(stride, "stride"), pair(padding, "padding"), pair(dilation, "dilation")
+        raise LayerInputError(
+            f"Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of "
+            f"size: {dims(input.shape)}"
+        )
+    stride, padding, dilation = (
+        pair(stride, "stride"),
+        pair(padding, "padding"),
+        pair(dilation, "dilation"),
+    )
     output_padding = pair(output_padding, "output_padding")
     w = weight._data
     if w.ndim != 4:
-        raise LayerInputError(f"Expected 4-dimensional weight for 4-dimensional input, but got {w.ndim}-dimensional "
-                              f"weight of size {dims(w.shape)} instead")
+        raise LayerInputError(
+            f"Expected 4-dimensional weight for 4-dimensional input, but got {w.ndim}-dimensional "
+            f"weight of size {dims(w.shape)} instead"
+        )
     if input.shape[1] != w.shape[0]:
-        raise LayerInputError(f"Given transposed=1, weight of size {dims(w.shape)}, expected input"
-                              f"{dims(input.shape)} to have {w.shape[0]} channels, but got {input.shape[1]} "
-                              "channels instead")
+        raise LayerInputError(
+            f"Given transposed=1, weight of size {dims(w.shape)}, expected input"
+            f"{dims(input.shape)} to have {w.shape[0]} channels, but got {input.shape[1]} "
+            "channels instead"
+        )
     if w.shape[0] % groups:
-        raise LayerInputError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0")
+        raise LayerInputError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0"
+        )
     for op, s, d in zip(output_padding, stride, dilation):
         if op >= max(s, d):
-            raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
-                               f"output_padding_height: {output_padding[0]} output_padding_width: "
-                               f"{output_padding[1]} stride_height: {stride[0]} stride_width: {stride[1]} "
-                               f"dilation_height: {dilation[0]} dilation_width: {dilation[1]}")
-    out_hw = transposed_output_size(input.shape[2:], w.shape[2:], stride, padding, dilation, output_padding)
+            raise RuntimeError(
+                "output padding must be smaller than either stride or dilation, but got "
+                f"output_padding_height: {output_padding[0]} output_padding_width: "
+                f"{output_padding[1]} stride_height: {stride[0]} stride_width: {stride[1]} "
+                f"dilation_height: {dilation[0]} dilation_width: {dilation[1]}"
+            )
+    out_hw = transposed_output_size(
+        input.shape[2:], w.shape[2:], stride, padding, dilation, output_padding
+    )
     if min(out_hw) <= 0:
-        raise RuntimeError(f"Given input size per channel: ({input.shape[2]} x {input.shape[3]}). Calculated output "
-                           f"size per channel: ({out_hw[0]} x {out_hw[1]}). Output size is too small")
-    out = Conv2dGradInput.apply(input, weight, input_hw=out_hw, stride=stride, padding=padding, dilation=dilation,
-                                groups=groups)
+        raise RuntimeError(
+            f"Given input size per channel: ({input.shape[2]} x {input.shape[3]}). Calculated output "
+            f"size per channel: ({out_hw[0]} x {out_hw[1]}). Output size is too small"
+        )
+    out = Conv2dGradInput.apply(
+        input,
+        weight,
+        input_hw=out_hw,
+        stride=stride,
+        padding=padding,
+        dilation=dilation,
+        groups=groups,
+    )
     return out if bias is None else out + bias.reshape(1, -1, 1, 1)
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """1-D convolution of (N, C_in, L) (or (C_in, L)) input with (C_out, C_in / groups, k) weight."""
     if input.ndim not in (2, 3):
-        raise LayerInputError(f"Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: "
-                              f"{dims(input.shape)}")
+        raise LayerInputError(
+            f"Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: "
+            f"{dims(input.shape)}"
+        )
     if weight.ndim != 3:
-        raise LayerInputError(f"Expected 3-dimensional weight for 3-dimensional input, but got {weight.ndim}-"
-                              f"dimensional weight of size {dims(weight.shape)} instead")
+        raise LayerInputError(
+            f"Expected 3-dimensional weight for 3-dimensional input, but got {weight.ndim}-"
+            f"dimensional weight of size {dims(weight.shape)} instead"
+        )
 
     def single(v):
         return v[0] if isinstance(v, (tuple, list)) else v
 
     padding = padding if isinstance(padding, str) else (0, single(padding))
-    out = conv2d(input.unsqueeze(-2), weight.unsqueeze(-2), bias, (1, single(stride)), padding,
-                 (1, single(dilation)), groups)
+    out = conv2d(
+        input.unsqueeze(-2),
+        weight.unsqueeze(-2),
+        bias,
+        (1, single(stride)),
+        padding,
+        (1, single(dilation)),
+        groups,
+    )
     return out.squeeze(-2)

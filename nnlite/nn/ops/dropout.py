@@ -1,4 +1,5 @@
 """Dropout: multiplication by a fixed random mask (zeros, and 1/(1-p) elsewhere), and ``dropout``."""
+
 import numpy as np
 
 from ...autograd.op import Op
@@ -31,7 +32,9 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if p == 1:
         mask = np.zeros(x.shape, dtype=x.dtype)
     else:
-        mask = default_generator.random(x.shape, dtype=np.float64 if x.dtype == np.float64 else np.float32)
+        mask = default_generator.random(
+            x.shape, dtype=np.float64 if x.dtype == np.float64 else np.float32
+        )
         mask = (mask >= p).astype(x.dtype) * np.asarray(1.0 / (1.0 - p), dtype=x.dtype)
     if inplace:
         return input._inplace(Dropout, mask=mask)
@@ -42,16 +45,20 @@ def _channel_dropout(input, p, training, inplace, spatial, name):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if input.ndim not in (spatial + 1, spatial + 2):
-        raise RuntimeError(f"{name}: Expected {spatial + 1}D or {spatial + 2}D input, but received a "
-                           f"{input.ndim}D input.")
+        raise RuntimeError(
+            f"{name}: Expected {spatial + 1}D or {spatial + 2}D input, but received a "
+            f"{input.ndim}D input."
+        )
     if not training or p == 0:
         return input
     x = input._data
-    mask_shape = x.shape[:x.ndim - spatial] + (1,) * spatial   # one draw per channel
+    mask_shape = x.shape[: x.ndim - spatial] + (1,) * spatial  # one draw per channel
     if p == 1:
         mask = np.zeros(mask_shape, dtype=x.dtype)
     else:
-        mask = (default_generator.random(mask_shape) >= p).astype(x.dtype) * np.asarray(1.0 / (1.0 - p), x.dtype)
+        mask = (default_generator.random(mask_shape) >= p).astype(x.dtype) * np.asarray(
+            1.0 / (1.0 - p), x.dtype
+        )
     if inplace:
         return input._inplace(Dropout, mask=mask)
     return Dropout.apply(input, mask=mask)

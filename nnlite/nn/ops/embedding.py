@@ -1,4 +1,5 @@
 """``embedding``: rows of a weight matrix picked by index (gradients accumulate on repeated rows)."""
+
 import numpy as np
 
 from ...autograd.grad_mode import no_grad
@@ -31,13 +32,26 @@ class Embedding(Op):
     def backward(self, grad, needs):
         flat = self.indices.reshape(-1)
         if vjp.is_tensor(grad):  # recorded: the adjoint of indexing, itself differentiable
-            return vjp.call(IndexAddZeros, grad.reshape((flat.size,) + tuple(grad.shape[self.indices.ndim:])),
-                            shape=(self.rows,) + tuple(grad.shape[self.indices.ndim:]), index=flat)
-        return _sum_rows_by_index(grad.reshape((flat.size,) + grad.shape[self.indices.ndim:]), flat, self.rows)
+            return vjp.call(
+                IndexAddZeros,
+                grad.reshape((flat.size,) + tuple(grad.shape[self.indices.ndim :])),
+                shape=(self.rows,) + tuple(grad.shape[self.indices.ndim :]),
+                index=flat,
+            )
+        return _sum_rows_by_index(
+            grad.reshape((flat.size,) + grad.shape[self.indices.ndim :]), flat, self.rows
+        )
 
 
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
-              sparse=False):
+def embedding(
+    input,
+    weight,
+    padding_idx=None,
+    max_norm=None,
+    norm_type=2.0,
+    scale_grad_by_freq=False,
+    sparse=False,
+):
     """The rows ``weight[input]``; the ``padding_idx`` row gets no gradient, and with ``max_norm``
     the looked-up rows are first renormalised in place to norm at most ``max_norm`` (as PyTorch).
 
@@ -49,13 +63,17 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     """
     indices = input._data
     if indices.dtype.kind not in "iu":
-        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got {input.dtype} instead (while checking arguments for embedding)")
+        raise RuntimeError(
+            f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+            f"Long, Int; but got {input.dtype} instead (while checking arguments for embedding)"
+        )
     rows = weight.shape[0]
     if indices.size and (indices.min() < -rows or indices.max() >= rows):
         raise IndexError("index out of range in self")
     if scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding: scale_grad_by_freq and sparse gradients are not supported by nnlite")
+        raise NotImplementedError(
+            "embedding: scale_grad_by_freq and sparse gradients are not supported by nnlite"
+        )
     if max_norm is not None:
         with no_grad():
             used = np.unique(indices % rows)
@@ -63,7 +81,9 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
             scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
             weight._data[used] *= scale[:, None].astype(weight._data.dtype)
             weight._bump_version()
-    out = Embedding.apply(weight, indices=indices % rows if indices.size and indices.min() < 0 else indices)
+    out = Embedding.apply(
+        weight, indices=indices % rows if indices.size and indices.min() < 0 else indices
+    )
     if padding_idx is not None:
         padding = padding_idx % rows
         keep_gradient = (indices % rows != padding)[..., None]

@@ -1,4 +1,5 @@
 """``one_hot``: class indices to rows of zeros with a one."""
+
 import numpy as np
 
 from ...autograd import op as _op

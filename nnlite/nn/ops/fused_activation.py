@@ -3,6 +3,7 @@ computed in one pass by a numba ufunc (the composite form made five passes and f
 
 Under ``create_graph`` the derivative is written with Tensor operations, so second order exists.
 """
+
 import math
 
 import numpy as np
@@ -64,17 +65,25 @@ def _build():
 
     @numba.vectorize(f64, cache=True)
     def exact_derivative64(x):
-        return 0.5 * (1.0 + math.erf(x * _SQRT_HALF)) + x * _INV_SQRT_TWO_PI * math.exp(-0.5 * x * x)
+        return 0.5 * (1.0 + math.erf(x * _SQRT_HALF)) + x * _INV_SQRT_TWO_PI * math.exp(
+            -0.5 * x * x
+        )
 
     def tanh_form(x):
         return 0.5 * x * (1.0 + math.tanh(_SQRT_TWO_OVER_PI * (x + _CUBIC * x * x * x)))
 
     def tanh_derivative(x):
         t = math.tanh(_SQRT_TWO_OVER_PI * (x + _CUBIC * x * x * x))
-        return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * _SQRT_TWO_OVER_PI * (1.0 + 3.0 * _CUBIC * x * x)
+        return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * _SQRT_TWO_OVER_PI * (
+            1.0 + 3.0 * _CUBIC * x * x
+        )
 
-    compiled = {("none", True): exact32, ("none_gradient", True): exact_gradient32,
-                ("none", False): exact64, ("none_derivative", False): exact_derivative64}
+    compiled = {
+        ("none", True): exact32,
+        ("none_gradient", True): exact_gradient32,
+        ("none", False): exact64,
+        ("none_derivative", False): exact_derivative64,
+    }
     for name, formula in (("tanh", tanh_form), ("tanh_derivative", tanh_derivative)):
         compiled[name, True] = numba.vectorize(f32, cache=True)(formula)
         compiled[name, False] = numba.vectorize(f64, cache=True)(formula)
@@ -85,7 +94,9 @@ def _derivative_of_tensor(x, approximate):
     """d gelu / dx from Tensor operations (recorded, for gradients of gradients)."""
     if approximate == "tanh":
         t = (_SQRT_TWO_OVER_PI * (x + _CUBIC * x * x * x)).tanh()
-        return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * _SQRT_TWO_OVER_PI * (1.0 + 3.0 * _CUBIC * x * x)
+        return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * _SQRT_TWO_OVER_PI * (
+            1.0 + 3.0 * _CUBIC * x * x
+        )
     return 0.5 * (1.0 + (x * _SQRT_HALF).erf()) + x * _INV_SQRT_TWO_PI * vjp.exp(-0.5 * x * x)
 
 
@@ -101,7 +112,7 @@ class Gelu(Op):
         return _compiled(self.approximate, x.dtype)(x)
 
     def backward(self, grad, needs):
-        x, = self.inputs()
+        (x,) = self.inputs()
         if vjp.is_tensor(x):
             return grad * _derivative_of_tensor(x, self.approximate)
         if x.dtype not in (np.float32, np.float64):

@@ -1,6 +1,7 @@
 """Normalisations over groups of elements within each sample: ``layer_norm`` (the entry of the
 ``LayerNorm`` op), ``group_norm`` and ``instance_norm`` (composites of ``mean`` and ``var``, so first
 and second order gradients exist)."""
+
 import numpy as np
 
 from ...autograd.grad_mode import no_grad
@@ -22,9 +23,11 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         tensor([[-1.0000,  1.0000]])
     """
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    if tuple(input.shape[input.ndim - len(shape):]) != shape or input.ndim < len(shape):
-        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
-                           f"[*, {', '.join(map(str, shape))}], but got input of size{input.shape}")
+    if tuple(input.shape[input.ndim - len(shape) :]) != shape or input.ndim < len(shape):
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape "
+            f"[*, {', '.join(map(str, shape))}], but got input of size{input.shape}"
+        )
     return LayerNorm.apply(input, weight, bias, dims=len(shape), eps=eps)
 
 
@@ -40,23 +43,37 @@ def _channel_affine(out, weight, bias):
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Normalise each of ``num_groups`` channel groups of every sample, then a per-channel affine."""
     if input.ndim < 2:
-        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
+        raise RuntimeError(
+            f"Expected at least 2 dimensions for input tensor but received {input.ndim}"
+        )
     n, channels = input.shape[0], input.shape[1]
     if channels % num_groups:
-        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
-                           f"shape {input.shape} and num_groups={num_groups}")
+        raise RuntimeError(
+            f"Expected number of channels in input to be divisible by num_groups, but got input of "
+            f"shape {input.shape} and num_groups={num_groups}"
+        )
     grouped = input.reshape(n, num_groups, -1)
     out = _normalized(grouped, (2,), eps).reshape(input.shape)
     return _channel_affine(out, weight, bias)
 
 
-def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
-                  momentum=0.1, eps=1e-5):
+def instance_norm(
+    input,
+    running_mean=None,
+    running_var=None,
+    weight=None,
+    bias=None,
+    use_input_stats=True,
+    momentum=0.1,
+    eps=1e-5,
+):
     """Normalise each channel of each sample over its spatial positions; with running statistics
     and ``use_input_stats=False`` (eval mode with ``track_running_stats``) use those instead."""
     spatial = tuple(range(2, input.ndim))
     if not spatial:
-        raise ValueError(f"instance_norm expects spatial dimensions, got input of shape {tuple(input.shape)}")
+        raise ValueError(
+            f"instance_norm expects spatial dimensions, got input of shape {tuple(input.shape)}"
+        )
     if use_input_stats:
         out = _normalized(input, spatial, eps)
         if running_mean is not None:

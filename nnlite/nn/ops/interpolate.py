@@ -1,5 +1,6 @@
 """``interpolate`` (nearest, linear, bilinear) and ``adaptive_max_pool2d``: composites of indexing,
 so their gradients (scatter-adds into the sources) need no code of their own."""
+
 import math
 
 import numpy as np
@@ -14,12 +15,18 @@ def _output_sizes(input, size, scale_factor, spatial):
     if size is not None:
         sizes = tuple(size) if isinstance(size, (tuple, list)) else (size,) * spatial
         if len(sizes) != spatial:
-            raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input with "
-                             f"spatial dimensions of {list(in_sizes)} and output size of {list(sizes)}. Please "
-                             "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, "
-                             "...,oK) format.")
+            raise ValueError(
+                f"Input and output must have the same number of spatial dimensions, but got input with "
+                f"spatial dimensions of {list(in_sizes)} and output size of {list(sizes)}. Please "
+                "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, "
+                "...,oK) format."
+            )
         return tuple(int(s) for s in sizes), tuple(i / o for i, o in zip(in_sizes, sizes))
-    factors = tuple(scale_factor) if isinstance(scale_factor, (tuple, list)) else (scale_factor,) * spatial
+    factors = (
+        tuple(scale_factor)
+        if isinstance(scale_factor, (tuple, list))
+        else (scale_factor,) * spatial
+    )
     sizes = tuple(int(math.floor(i * f)) for i, f in zip(in_sizes, factors))
     return sizes, tuple(1.0 / f for f in factors)
 
@@ -64,8 +71,15 @@ def _linear(input, sizes, scales, align_corners):
 _LINEAR_MODES = {"linear": 1, "bilinear": 2}
 
 
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
-                recompute_scale_factor=None, antialias=False):
+def interpolate(
+    input,
+    size=None,
+    scale_factor=None,
+    mode="nearest",
+    align_corners=None,
+    recompute_scale_factor=None,
+    antialias=False,
+):
     """Resize the spatial dimensions of (N, C, ...) input to ``size`` or by ``scale_factor``.
 
     Args:
@@ -79,33 +93,42 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     """
     spatial = input.ndim - 2
     if spatial < 1:
-        raise ValueError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D)")
+        raise ValueError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D)"
+        )
     if antialias:
         raise NotImplementedError("interpolate: antialias=True is not supported by nnlite")
     if mode == "nearest":
         if align_corners is not None:
-            raise ValueError("align_corners option can only be set with the interpolating modes: "
-                             "linear | bilinear | bicubic | trilinear")
+            raise ValueError(
+                "align_corners option can only be set with the interpolating modes: "
+                "linear | bilinear | bicubic | trilinear"
+            )
         sizes, scales = _output_sizes(input, size, scale_factor, spatial)
         if recompute_scale_factor:
             scales = tuple(i / o for i, o in zip(input.shape[2:], sizes))
         return _nearest(input, sizes, scales)
     if mode in _LINEAR_MODES:
         if _LINEAR_MODES[mode] != spatial:
-            raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs "
-                                      f"{_LINEAR_MODES[mode] + 2}D input")
+            raise NotImplementedError(
+                f"Got {input.ndim}D input, but {mode} mode needs {_LINEAR_MODES[mode] + 2}D input"
+            )
         sizes, scales = _output_sizes(input, size, scale_factor, spatial)
         if recompute_scale_factor:
             scales = tuple(i / o for i, o in zip(input.shape[2:], sizes))
         return _linear(input, sizes, scales, bool(align_corners))
-    raise NotImplementedError(f"interpolate: mode '{mode}' is not supported by nnlite (nearest, linear, bilinear)")
+    raise NotImplementedError(
+        f"interpolate: mode '{mode}' is not supported by nnlite (nearest, linear, bilinear)"
+    )
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     """Max over PyTorch's adaptive windows ``[floor(i n / m), ceil((i + 1) n / m))``; indices are
     flat positions in each H x W plane."""
     if input.ndim not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
+        raise RuntimeError(
+            f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}"
+        )
     height, width = input.shape[-2:]
     out_h, out_w = (output_size, output_size) if isinstance(output_size, int) else output_size
     out_h = height if out_h is None else out_h
@@ -125,5 +148,6 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     values = stack(rows, -2)
     if return_indices:
         from ...autograd import op as _op
+
         return values, _op.make_tensor(np.stack(rows_idx, -2).astype(np.int64))
     return values

@@ -5,6 +5,7 @@ form ``rstd * (g - mean(g) - x_hat * mean(g * x_hat))`` with ``g = grad * weight
 ``create_graph`` both saved quantities are recomputed from the input with Tensor operations, so
 gradients of gradients exist.
 """
+
 import numpy as np
 
 from ...autograd.op import Op

@@ -4,6 +4,7 @@ With a bias the op is PyTorch's ``addmm(b, x, w.T)``: node ``AddmmBackward0`` wh
 (bias, input, weight), so ``next_functions[0]`` is the bias's accumulator, as in the tutorial's
 output. Without a bias it is ``mm(x, w.T)`` (``MmBackward0``, inputs (input, weight)).
 """
+
 import numpy as np
 
 from ...autograd.op import Op
@@ -13,10 +14,14 @@ from ._messages import type_name
 
 def _check(x, w):
     if x.shape[1] != w.shape[1]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} and "
-                           f"{w.shape[1]}x{w.shape[0]})")
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} and "
+            f"{w.shape[1]}x{w.shape[0]})"
+        )
     if x.dtype != w.dtype:
-        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {type_name(x)} and {type_name(w)}")
+        raise RuntimeError(
+            f"mat1 and mat2 must have the same dtype, but got {type_name(x)} and {type_name(w)}"
+        )
 
 
 class Linear(Op):
@@ -33,9 +38,11 @@ class Linear(Op):
 
     def backward(self, grad, needs):
         x, w = self.inputs()
-        return (grad.sum(0) if needs[0] else None,
-                vjp.mm(grad, w) if needs[1] else None,
-                vjp.mm(grad.T, x) if needs[2] else None)
+        return (
+            grad.sum(0) if needs[0] else None,
+            vjp.mm(grad, w) if needs[1] else None,
+            vjp.mm(grad.T, x) if needs[2] else None,
+        )
 
 
 class LinearNoBias(Op):
@@ -50,8 +57,7 @@ class LinearNoBias(Op):
 
     def backward(self, grad, needs):
         x, w = self.inputs()
-        return (vjp.mm(grad, w) if needs[0] else None,
-                vjp.mm(grad.T, x) if needs[1] else None)
+        return (vjp.mm(grad, w) if needs[0] else None, vjp.mm(grad.T, x) if needs[1] else None)
 
 
 def linear(input, weight, bias=None):
@@ -75,7 +81,9 @@ def linear(input, weight, bias=None):
     if nd == 1:
         return _linear2d(input.unsqueeze(0), weight, bias).squeeze(0)
     if nd == 0:
-        raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D and 2D")
+        raise RuntimeError(
+            "both arguments to linear need to be at least 1D, but they are 0D and 2D"
+        )
     lead = input._data.shape[:-1]
     out = _linear2d(input.reshape(-1, input._data.shape[-1]), weight, bias)
     return out.reshape(lead + (weight._data.shape[0],))

@@ -5,6 +5,7 @@ All work in log space (log-sum-exp, softplus) for stability. ``reduction`` is ``
 through ``vjp.const``; quantities that depend on the input (softmax, log-probabilities) through
 ``vjp.value``, so that a recorded backward differentiates them and second derivatives are exact.
 """
+
 import math
 import warnings
 
@@ -47,8 +48,10 @@ class MseLoss(Op):
         x, target = self.inputs()
         diff = x - target
         g = diff * _scaled(grad * 2.0, self.reduction, math.prod(diff.shape))
-        return (vjp.sum_to(g, x.shape) if needs[0] else None,
-                vjp.sum_to(-g, target.shape) if needs[1] else None)
+        return (
+            vjp.sum_to(g, x.shape) if needs[0] else None,
+            vjp.sum_to(-g, target.shape) if needs[1] else None,
+        )
 
 
 class L1Loss(Op):
@@ -61,8 +64,10 @@ class L1Loss(Op):
         x, target = self.inputs()
         sign = vjp.sign(x - target)
         g = sign * _scaled(grad, self.reduction, math.prod(sign.shape))
-        return (vjp.sum_to(g, x.shape) if needs[0] else None,
-                vjp.sum_to(-g, target.shape) if needs[1] else None)
+        return (
+            vjp.sum_to(g, x.shape) if needs[0] else None,
+            vjp.sum_to(-g, target.shape) if needs[1] else None,
+        )
 
 
 def _class_targets(target, ignore_index, n_classes):
@@ -92,8 +97,12 @@ def _add_at_targets(a, index, values):
     if a.ndim == 2:
         a[np.arange(a.shape[0]), index] += values
     else:
-        np.put_along_axis(a, index[:, None], np.take_along_axis(a, index[:, None], axis=1) + values[:, None],
-                          axis=1)
+        np.put_along_axis(
+            a,
+            index[:, None],
+            np.take_along_axis(a, index[:, None], axis=1) + values[:, None],
+            axis=1,
+        )
 
 
 def _class_weights(weight, ndim, dtype):
@@ -176,17 +185,23 @@ class CrossEntropy(Op):
         return _reduce_weighted(self, losses, w_t, self.reduction, x.dtype)
 
     def backward(self, grad, needs):
-        x, = self.inputs()
+        (x,) = self.inputs()
         s = self.label_smoothing
         if not s and not vjp.is_tensor(grad):
             return self._plain_gradient(grad), None
-        logp = self.logp if self.logp is not None else log_softmax_array(x._data if vjp.is_tensor(x) else x, 1)
+        logp = (
+            self.logp
+            if self.logp is not None
+            else log_softmax_array(x._data if vjp.is_tensor(x) else x, 1)
+        )
         # d(loss)/d(logp) = -coef; then d/dx = coef.sum(1) * softmax - coef
         coef = np.zeros_like(logp)
         _add_at_targets(coef, self.safe, self.w_t * (1 - s) if s else self.w_t)
         if s:
             keep = np.expand_dims(self.keep, 1).astype(logp.dtype)
-            per_class = 1.0 if self.weight is None else _class_weights(self.weight, logp.ndim, logp.dtype)
+            per_class = (
+                1.0 if self.weight is None else _class_weights(self.weight, logp.ndim, logp.dtype)
+            )
             coef += keep * per_class * (s / logp.shape[1])
         if self.reduction == "mean":
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -194,7 +209,9 @@ class CrossEntropy(Op):
         elif self.reduction == "none":
             grad = _unsqueeze1(grad)
         soft = vjp.value(np.exp(logp), lambda: Softmax.apply(x, dim=1), grad)
-        return (soft * vjp.const(coef.sum(axis=1, keepdims=True), grad) - vjp.const(coef, grad)) * grad, None
+        return (
+            soft * vjp.const(coef.sum(axis=1, keepdims=True), grad) - vjp.const(coef, grad)
+        ) * grad, None
 
     def _plain_gradient(self, grad):
         """First order without smoothing: ``grad * w[t] / denom * (softmax - onehot(t))``, computed
@@ -235,7 +252,11 @@ class CrossEntropyProb(Op):
         g = _scaled(grad, self.reduction, count)
         if self.reduction == "none":
             g = _unsqueeze1(g)
-        w = None if self.weight is None else vjp.const(_class_weights(self.weight, len(x.shape), self.logp.dtype), g)
+        w = (
+            None
+            if self.weight is None
+            else vjp.const(_class_weights(self.weight, len(x.shape), self.logp.dtype), g)
+        )
         gx = gt = None
         if needs[0]:
             t = target * (1 - s) + s / n_classes if s else target
@@ -307,17 +328,23 @@ def _reduction(reduction, size_average=None, reduce=None):
 
 def _warn_broadcast(input, target):
     if target.shape != input.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
-                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have "
-                      "the same size.", UserWarning, stacklevel=3)
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure they have "
+            "the same size.",
+            UserWarning,
+            stacklevel=3,
+        )
         try:
             np.broadcast_shapes(input._data.shape, target._data.shape)
         except ValueError:
             a, b = input._data.shape, target._data.shape
             for i in range(1, min(len(a), len(b)) + 1):
                 if a[-i] != b[-i] and a[-i] != 1 and b[-i] != 1:
-                    raise RuntimeError(f"The size of tensor a ({a[-i]}) must match the size of tensor b ({b[-i]}) "
-                                       f"at non-singleton dimension {max(len(a), len(b)) - i}") from None
+                    raise RuntimeError(
+                        f"The size of tensor a ({a[-i]}) must match the size of tensor b ({b[-i]}) "
+                        f"at non-singleton dimension {max(len(a), len(b)) - i}"
+                    ) from None
             raise
 
 
@@ -347,36 +374,59 @@ def _class_target_checks(input, target, weight, fn):
         if t.ndim != 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         if t.shape[0] != x.shape[0]:
-            raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({t.shape[0]}).")
+            raise ValueError(
+                f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({t.shape[0]})."
+            )
     elif x.ndim > 2:
         expected = (x.shape[0],) + x.shape[2:]
         if t.shape != expected:
             if t.shape[:1] != x.shape[:1]:
-                raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
-                                 f"({t.shape[0] if t.ndim else 1}).")
+                raise ValueError(
+                    f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
+                    f"({t.shape[0] if t.ndim else 1})."
+                )
             raise RuntimeError(f"Expected target size {dims(expected)}, got {dims(t.shape)}")
     else:
         raise ValueError(f"Expected 1 or more dimensions (got {x.ndim})")
     n_classes = x.shape[0] if x.ndim == 1 else x.shape[1]
     if weight is not None and weight._data.shape != (n_classes,):
-        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes or no classes but "
-                           f"got weight tensor of shape: {dims(weight._data.shape)}")
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {n_classes} classes or no classes but "
+            f"got weight tensor of shape: {dims(weight._data.shape)}"
+        )
 
 
-def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+def nll_loss(
+    input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
+):
     """Negative log-likelihood of class-index ``target`` given log-probabilities ``input`` (N, C, ...)."""
     reduction = _reduction(reduction, size_average, reduce)
     _class_target_checks(input, target, weight, "nll_loss")
     w = None if weight is None else weight._data
     if input._data.ndim == 1:
-        out = NllLoss.apply(input.unsqueeze(0), target._data.reshape(1), weight=w,
-                                 ignore_index=ignore_index, reduction=reduction)
+        out = NllLoss.apply(
+            input.unsqueeze(0),
+            target._data.reshape(1),
+            weight=w,
+            ignore_index=ignore_index,
+            reduction=reduction,
+        )
         return out.squeeze(0) if reduction == "none" else out
-    return NllLoss.apply(input, target._data, weight=w, ignore_index=ignore_index, reduction=reduction)
+    return NllLoss.apply(
+        input, target._data, weight=w, ignore_index=ignore_index, reduction=reduction
+    )
 
 
-def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
-                  reduction="mean", label_smoothing=0.0):
+def cross_entropy(
+    input,
+    target,
+    weight=None,
+    size_average=None,
+    ignore_index=-100,
+    reduce=None,
+    reduction="mean",
+    label_smoothing=0.0,
+):
     """Cross entropy between logits ``input`` (N, C, ...) and class indices or class probabilities.
 
     Class-index targets (int64) may use ``ignore_index``; probability targets have ``input``'s
@@ -394,35 +444,61 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     unbatched = x.ndim == 1
     if t.dtype.kind == "f" and t.shape == x.shape:
         if w is not None and w.shape != (x.shape[1 if x.ndim > 1 else 0],):
-            raise RuntimeError(f"weight tensor should be defined either for all {x.shape[1]} classes or no classes "
-                               f"but got weight tensor of shape: {dims(w.shape)}")
+            raise RuntimeError(
+                f"weight tensor should be defined either for all {x.shape[1]} classes or no classes "
+                f"but got weight tensor of shape: {dims(w.shape)}"
+            )
         if unbatched:
-            out = CrossEntropyProb.apply(input.unsqueeze(0), target.unsqueeze(0), weight=w,
-                                              reduction=reduction, label_smoothing=float(label_smoothing))
+            out = CrossEntropyProb.apply(
+                input.unsqueeze(0),
+                target.unsqueeze(0),
+                weight=w,
+                reduction=reduction,
+                label_smoothing=float(label_smoothing),
+            )
             return out.squeeze(0) if reduction == "none" else out
-        return CrossEntropyProb.apply(input, target, weight=w, reduction=reduction,
-                                           label_smoothing=float(label_smoothing))
+        return CrossEntropyProb.apply(
+            input, target, weight=w, reduction=reduction, label_smoothing=float(label_smoothing)
+        )
     if t.dtype.kind == "f" and x.ndim > 1 and t.ndim == x.ndim:
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported" if x.ndim == 2 else
-                           f"Expected target size {dims((x.shape[0],) + x.shape[2:])}, got {dims(t.shape)}")
+        raise RuntimeError(
+            "0D or 1D target tensor expected, multi-target not supported"
+            if x.ndim == 2
+            else f"Expected target size {dims((x.shape[0],) + x.shape[2:])}, got {dims(t.shape)}"
+        )
     _class_target_checks(input, target, weight, "cross_entropy")
     if unbatched:
-        out = CrossEntropy.apply(input.unsqueeze(0), t.reshape(1), weight=w, ignore_index=ignore_index,
-                                      reduction=reduction, label_smoothing=float(label_smoothing))
+        out = CrossEntropy.apply(
+            input.unsqueeze(0),
+            t.reshape(1),
+            weight=w,
+            ignore_index=ignore_index,
+            reduction=reduction,
+            label_smoothing=float(label_smoothing),
+        )
         return out.squeeze(0) if reduction == "none" else out
-    return CrossEntropy.apply(input, t, weight=w, ignore_index=ignore_index, reduction=reduction,
-                                   label_smoothing=float(label_smoothing))
+    return CrossEntropy.apply(
+        input,
+        t,
+        weight=w,
+        ignore_index=ignore_index,
+        reduction=reduction,
+        label_smoothing=float(label_smoothing),
+    )
 
 
-def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
-                                     pos_weight=None):
+def binary_cross_entropy_with_logits(
+    input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
+):
     """Binary cross entropy of ``sigmoid(input)`` against ``target``, computed stably from logits.
 
     ``pos_weight`` weighs the positive term per class (broadcast along the last dimension).
     """
     reduction = _reduction(reduction, size_average, reduce)
     if target.shape != input.shape:
-        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
     x = input._data
     for name, t in (("weight", weight), ("pos_weight", pos_weight)):
         if t is not None:
@@ -431,11 +507,16 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
             except ValueError:
                 a, b = t._data.shape, x.shape
                 i = next(i for i in range(1, min(len(a), len(b)) + 1) if a[-i] not in (1, b[-i]))
-                raise RuntimeError(f"The size of tensor a ({a[-i]}) must match the size of tensor b ({b[-i]}) at "
-                                   f"non-singleton dimension {len(b) - i}") from None
+                raise RuntimeError(
+                    f"The size of tensor a ({a[-i]}) must match the size of tensor b ({b[-i]}) at "
+                    f"non-singleton dimension {len(b) - i}"
+                ) from None
     if target._data.dtype != x.dtype:
         target = target.to(x.dtype)
     return BinaryCrossEntropyWithLogits.apply(
-        input, target, weight=None if weight is None else weight._data.astype(x.dtype, copy=False),
+        input,
+        target,
+        weight=None if weight is None else weight._data.astype(x.dtype, copy=False),
         pos_weight=None if pos_weight is None else pos_weight._data.astype(x.dtype, copy=False),
-        reduction=reduction)
+        reduction=reduction,
+    )

@@ -1,4 +1,5 @@
 """Batch normalisation over dimension 1 (channels) as one op, and ``batch_norm``."""
+
 import numpy as np
 
 from ...autograd.op import Op
@@ -41,7 +42,9 @@ class BatchNorm(Op):
         shape = channel_shape(x.ndim, x.shape[1])
         if self.batch_stats:
             # the statistics are functions of x: recomputed as such when the formula is recorded
-            invstd = vjp.value(self.invstd.reshape(shape), lambda: _batch_invstd(x, axes, self.eps), x)
+            invstd = vjp.value(
+                self.invstd.reshape(shape), lambda: _batch_invstd(x, axes, self.eps), x
+            )
             mean = vjp.value(self.mean.reshape(shape), lambda: vjp.mean(x, axes, keepdims=True), x)
             xhat = (x - mean) * invstd
         else:
@@ -53,7 +56,11 @@ class BatchNorm(Op):
         if needs[0]:
             g = grad if w is None else grad * w.reshape(shape)
             if self.batch_stats:
-                g = g - vjp.mean(g, axes, keepdims=True) - xhat * vjp.mean(g * xhat, axes, keepdims=True)
+                g = (
+                    g
+                    - vjp.mean(g, axes, keepdims=True)
+                    - xhat * vjp.mean(g * xhat, axes, keepdims=True)
+                )
             gx = g * invstd
         return gx, gw, gb
 
@@ -63,7 +70,9 @@ def _batch_invstd(x, axes, eps):
     return ((centered * centered).mean(axes, keepdim=True) + eps) ** -0.5
 
 
-def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+def batch_norm(
+    input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5
+):
     """Batch normalisation over dimension 1.
 
     In training the batch statistics normalise the input and, when running buffers are given,
@@ -79,15 +88,21 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if x.ndim < 2:
         raise ValueError(f"expected 2D or more input (got {x.ndim}D input)")
     c = x.shape[1]
-    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
-                    ("bias", bias)):
+    for name, t in (
+        ("running_mean", running_mean),
+        ("running_var", running_var),
+        ("weight", weight),
+        ("bias", bias),
+    ):
         if t is not None and t._data.size != c:
             raise LayerInputError(f"{name} should contain {c} elements not {t._data.size}")
     if training:
         count = x.size // c
         if count <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
-                             f"{input.shape}")
+            raise ValueError(
+                f"Expected more than 1 value per channel when training, got input size "
+                f"{input.shape}"
+            )
         axes = reduce_axes(x.ndim)
         mean = x.mean(axis=axes)
         centered = x - mean.reshape(channel_shape(x.ndim, c))
@@ -107,10 +122,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         batch_stats = True
     else:
         if running_mean is None or running_var is None:
-            raise RuntimeError(("running_mean" if running_mean is None else "running_var")
-                               + " must be defined in evaluation mode")
+            raise RuntimeError(
+                ("running_mean" if running_mean is None else "running_var")
+                + " must be defined in evaluation mode"
+            )
         mean = running_mean._data.astype(x.dtype, copy=False)
         var = running_var._data.astype(x.dtype, copy=False)
         batch_stats = False
     invstd = (1.0 / np.sqrt(var + eps)).astype(x.dtype, copy=False)
-    return BatchNorm.apply(input, weight, bias, mean=mean, invstd=invstd, batch_stats=batch_stats, eps=eps)
+    return BatchNorm.apply(
+        input, weight, bias, mean=mean, invstd=invstd, batch_stats=batch_stats, eps=eps
+    )

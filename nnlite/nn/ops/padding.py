@@ -1,6 +1,7 @@
 """``pad``: constant padding (an op: negative amounts crop, so its backward is itself with the amounts
 negated), and reflect / replicate / circular padding (composites: indexing with a gather pattern, so
 the gradient of a position used twice accumulates)."""
+
 import numpy as np
 
 from ...autograd.op import Op
@@ -24,8 +25,10 @@ class ConstantPad(Op):
             n = x.shape[d]
             new = n + lo + hi
             if new < 0:
-                raise RuntimeError(f"The input size {n}, plus negative padding {lo} and {hi} resulted in a negative "
-                                   f"output size, which is invalid. Check dimension {d} of your input.")
+                raise RuntimeError(
+                    f"The input size {n}, plus negative padding {lo} and {hi} resulted in a negative "
+                    f"output size, which is invalid. Check dimension {d} of your input."
+                )
             shape[d] = new
             src[d] = slice(max(-lo, 0), n - max(-hi, 0))
             dst[d] = slice(max(lo, 0), new - max(hi, 0))
@@ -47,8 +50,10 @@ def _source_positions(n, lo, hi, mode, dim, shape):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         return positions % n
     if lo >= n or hi >= n:
-        raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, but "
-                           f"got: padding ({lo}, {hi}) at dimension {dim} of input {list(shape)}")
+        raise RuntimeError(
+            f"Argument #4: Padding size should be less than the corresponding input dimension, but "
+            f"got: padding ({lo}, {hi}) at dimension {dim} of input {list(shape)}"
+        )
     period = 2 * (n - 1) if n > 1 else 1
     positions = np.abs(positions) % period
     return np.where(positions >= n, period - positions, positions)
@@ -82,12 +87,14 @@ def pad(input, pad, mode="constant", value=None):
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input._data.ndim:
-        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but got "
-                           f"padding length {len(pad)} and input of dimension {input._data.ndim}")
+        raise RuntimeError(
+            f"Padding length should be less than or equal to two times the input dimension but got "
+            f"padding length {len(pad)} and input of dimension {input._data.ndim}"
+        )
     if mode == "constant":
         return ConstantPad.apply(input, pad=pad, value=0 if value is None else value)
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value is not None and value != 0:
-        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
     return _index_pad(input, pad, mode)

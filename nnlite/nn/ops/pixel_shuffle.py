@@ -3,8 +3,10 @@
 
 def _check(input, name):
     if input.ndim < 3:
-        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input with {input.ndim} "
-                           f"dimension(s)")
+        raise RuntimeError(
+            f"{name} expects input to have at least 3 dimensions, but got input with {input.ndim} "
+            f"dimension(s)"
+        )
 
 
 def pixel_shuffle(input, upscale_factor):
@@ -18,8 +20,10 @@ def pixel_shuffle(input, upscale_factor):
     r = upscale_factor
     *lead, c, h, w = input.shape
     if c % (r * r):
-        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
-                           f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+        raise RuntimeError(
+            f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+            f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}"
+        )
     n = len(lead)
     x = input.reshape(*lead, c // (r * r), r, r, h, w)
     x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
@@ -32,10 +36,13 @@ def pixel_unshuffle(input, downscale_factor):
     r = downscale_factor
     *lead, c, h, w = input.shape
     if h % r or w % r:
-        raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)="
-                           f"{h} is not divisible by {r}" if h % r else
-                           f"pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)="
-                           f"{w} is not divisible by {r}")
+        raise RuntimeError(
+            f"pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)="
+            f"{h} is not divisible by {r}"
+            if h % r
+            else f"pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)="
+            f"{w} is not divisible by {r}"
+        )
     n = len(lead)
     x = input.reshape(*lead, c, h // r, r, w // r, r)
     x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)

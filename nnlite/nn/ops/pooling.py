@@ -9,6 +9,7 @@ transpose, whose backward is average pooling again.
 The entry functions (``max_pool2d``, ``avg_pool2d``, ``adaptive_avg_pool2d``) check every
 argument with PyTorch's messages; the ops and kernels below them trust what they are given.
 """
+
 import numbers
 
 import numpy as np
@@ -26,8 +27,9 @@ class MaxPool2d(Op):
     node_name = "MaxPool2DWithIndicesBackward0"
 
     def forward(self, x):
-        y, self.argmax = kernels().max_pool2d_forward(x, self.kernel, self.stride, self.padding, self.dilation,
-                                                      self.ceil_mode)
+        y, self.argmax = kernels().max_pool2d_forward(
+            x, self.kernel, self.stride, self.padding, self.dilation, self.ceil_mode
+        )
         self.input_hw = x.shape[2:]
         return y
 
@@ -70,13 +72,28 @@ class AvgPool2d(Op):
 
     def forward(self, x):
         self.input_hw = x.shape[2:]
-        return kernels().avg_pool2d_forward(x, self.kernel, self.stride, self.padding, self.ceil_mode,
-                                            self.count_include_pad, self.divisor_override)
+        return kernels().avg_pool2d_forward(
+            x,
+            self.kernel,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
 
     def backward(self, grad, needs):
-        return vjp.call(AvgPool2dGrad, grad, input_hw=self.input_hw, kernel=self.kernel, stride=self.stride,
-                        padding=self.padding, ceil_mode=self.ceil_mode, count_include_pad=self.count_include_pad,
-                        divisor_override=self.divisor_override)
+        return vjp.call(
+            AvgPool2dGrad,
+            grad,
+            input_hw=self.input_hw,
+            kernel=self.kernel,
+            stride=self.stride,
+            padding=self.padding,
+            ceil_mode=self.ceil_mode,
+            count_include_pad=self.count_include_pad,
+            divisor_override=self.divisor_override,
+        )
 
 
 class AvgPool2dGrad(Op):
@@ -85,13 +102,28 @@ class AvgPool2dGrad(Op):
     node_name = "AvgPool2DBackwardBackward0"
 
     def forward(self, grad):
-        return kernels().avg_pool2d_backward(grad, self.input_hw, self.kernel, self.stride, self.padding,
-                                             self.ceil_mode, self.count_include_pad, self.divisor_override)
+        return kernels().avg_pool2d_backward(
+            grad,
+            self.input_hw,
+            self.kernel,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
 
     def backward(self, grad, needs):
-        return vjp.call(AvgPool2d, grad, kernel=self.kernel, stride=self.stride, padding=self.padding,
-                        ceil_mode=self.ceil_mode, count_include_pad=self.count_include_pad,
-                        divisor_override=self.divisor_override)
+        return vjp.call(
+            AvgPool2d,
+            grad,
+            kernel=self.kernel,
+            stride=self.stride,
+            padding=self.padding,
+            ceil_mode=self.ceil_mode,
+            count_include_pad=self.count_include_pad,
+            divisor_override=self.divisor_override,
+        )
 
 
 def adaptive_windows(size, out):
@@ -128,7 +160,9 @@ class AdaptiveAvgPool2dGrad(Op):
         out = np.zeros(grad.shape[:-2] + (h, w), dtype=grad.dtype)
         for i, (h0, h1) in enumerate(adaptive_windows(h, oh)):
             for j, (w0, w1) in enumerate(adaptive_windows(w, ow)):
-                out[..., h0:h1, w0:w1] += (grad[..., i, j] / ((h1 - h0) * (w1 - w0)))[..., None, None]
+                out[..., h0:h1, w0:w1] += (grad[..., i, j] / ((h1 - h0) * (w1 - w0)))[
+                    ..., None, None
+                ]
         return out
 
     def backward(self, grad, needs):
@@ -147,28 +181,42 @@ def _pool_input(input):
 def pool_args(kernel_size, stride, padding, dilation, fn):
     """Window arguments as int pairs, checked as PyTorch checks them; ``stride`` None means the kernel."""
     kernel = pair(kernel_size, "kernel_size", fn)
-    stride = kernel if stride is None or (not isinstance(stride, numbers.Integral) and len(stride) == 0) \
+    stride = (
+        kernel
+        if stride is None or (not isinstance(stride, numbers.Integral) and len(stride) == 0)
         else pair(stride, "stride", fn)
+    )
     padding = pair(padding, "padding", fn)
     dilation = pair(dilation, "dilation", fn)
     if min(kernel) <= 0:
-        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kernel[0]} kW: {kernel[1]}")
+        raise RuntimeError(
+            f"kernel size should be greater than zero, but got kH: {kernel[0]} kW: {kernel[1]}"
+        )
     if min(stride) <= 0:
-        raise RuntimeError("stride should not be zero" if min(stride) == 0 else
-                           f"stride should be greater than zero, but got dH: {stride[0]} dW: {stride[1]}")
+        raise RuntimeError(
+            "stride should not be zero"
+            if min(stride) == 0
+            else f"stride should be greater than zero, but got dH: {stride[0]} dW: {stride[1]}"
+        )
     if min(dilation) <= 0:
-        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {dilation[0]} dilationW: "
-                           f"{dilation[1]}")
+        raise RuntimeError(
+            f"dilation should be greater than zero, but got dilationH: {dilation[0]} dilationW: "
+            f"{dilation[1]}"
+        )
     for p, k, d in zip(padding, kernel, dilation):
         if p < 0:
             raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
         if p > (d * (k - 1) + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
-                               f"kernel_size={k} and dilation={d}")
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p}, "
+                f"kernel_size={k} and dilation={d}"
+            )
     # PyTorch's second rule, on the kernel itself whatever the dilation
     if padding[0] > kernel[0] // 2 or padding[1] > kernel[1] // 2:
-        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got padW = "
-                           f"{padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}")
+        raise RuntimeError(
+            f"pad should be smaller than or equal to half of kernel size, but got padW = "
+            f"{padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}"
+        )
     return kernel, stride, padding, dilation
 
 
@@ -184,11 +232,15 @@ def _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode):
     oh = _pool_out(h, kernel[0], stride[0], padding[0], dilation[0], ceil_mode)
     ow = _pool_out(w, kernel[1], stride[1], padding[1], dilation[1], ceil_mode)
     if oh < 1 or ow < 1:
-        raise LayerInputError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{oh}x{ow}). Output "
-                              "size is too small")
+        raise LayerInputError(
+            f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{oh}x{ow}). Output "
+            "size is too small"
+        )
 
 
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+def max_pool2d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+):
     """2-D max pooling of NCHW (or unbatched CHW) ``input``; ``stride`` defaults to ``kernel_size``.
 
     Args:
@@ -202,22 +254,39 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                   [13., 15.]]]])
     """
     unbatched = _pool_input(input)
-    kernel, stride, padding, dilation = pool_args(kernel_size, stride, padding, dilation, "max_pool2d")
+    kernel, stride, padding, dilation = pool_args(
+        kernel_size, stride, padding, dilation, "max_pool2d"
+    )
     _check_pool_output(input._data, kernel, stride, padding, dilation, ceil_mode)
     x = input.unsqueeze(0) if unbatched else input
     if return_indices:
         # max pooling is a gather at the windows' winners: find them, then gather (differentiably)
-        _, argmax = kernels().max_pool2d_forward(x._data, kernel, stride, padding, dilation, bool(ceil_mode))
+        _, argmax = kernels().max_pool2d_forward(
+            x._data, kernel, stride, padding, dilation, bool(ceil_mode)
+        )
         out = MaxPool2dGather.apply(x, argmax=argmax)
         indices = _make(argmax)
         return (out.squeeze(0), indices.squeeze(0)) if unbatched else (out, indices)
-    out = MaxPool2d.apply(x, kernel=kernel, stride=stride, padding=padding, dilation=dilation,
-                          ceil_mode=bool(ceil_mode))
+    out = MaxPool2d.apply(
+        x,
+        kernel=kernel,
+        stride=stride,
+        padding=padding,
+        dilation=dilation,
+        ceil_mode=bool(ceil_mode),
+    )
     return out.squeeze(0) if unbatched else out
 
 
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
+def avg_pool2d(
+    input,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode=False,
+    count_include_pad=True,
+    divisor_override=None,
+):
     """2-D average pooling of NCHW (or unbatched CHW) ``input``; ``stride`` defaults to ``kernel_size``.
 
     Example:
@@ -230,8 +299,15 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
         raise RuntimeError("divisor must be not zero")
     _check_pool_output(input._data, kernel, stride, padding, (1, 1), ceil_mode)
     x = input.unsqueeze(0) if unbatched else input
-    out = AvgPool2d.apply(x, kernel=kernel, stride=stride, padding=padding, ceil_mode=bool(ceil_mode),
-                          count_include_pad=bool(count_include_pad), divisor_override=divisor_override)
+    out = AvgPool2d.apply(
+        x,
+        kernel=kernel,
+        stride=stride,
+        padding=padding,
+        ceil_mode=bool(ceil_mode),
+        count_include_pad=bool(count_include_pad),
+        divisor_override=divisor_override,
+    )
     return out.squeeze(0) if unbatched else out
 
 
@@ -244,7 +320,9 @@ def adaptive_avg_pool2d(input, output_size):
     """
     nd = input._data.ndim
     if nd not in (3, 4):
-        raise LayerInputError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {dims(input._data.shape)}")
+        raise LayerInputError(
+            f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {dims(input._data.shape)}"
+        )
     h, w = input._data.shape[-2:]
     if isinstance(output_size, numbers.Integral):
         output_size = (output_size, output_size)
@@ -256,7 +334,14 @@ def adaptive_avg_pool2d(input, output_size):
     if h % oh == 0 and w % ow == 0:  # regular windows: plain average pooling
         kernel = (h // oh, w // ow)
         x = input.unsqueeze(0) if nd == 3 else input
-        out = AvgPool2d.apply(x, kernel=kernel, stride=kernel, padding=(0, 0), ceil_mode=False,
-                              count_include_pad=True, divisor_override=None)
+        out = AvgPool2d.apply(
+            x,
+            kernel=kernel,
+            stride=kernel,
+            padding=(0, 0),
+            ceil_mode=False,
+            count_include_pad=True,
+            divisor_override=None,
+        )
         return out.squeeze(0) if nd == 3 else out
     return AdaptiveAvgPool2d.apply(input, output_hw=(oh, ow))

@@ -7,6 +7,7 @@ per step, the ``weight_hh`` gradient then coming from one product over all steps
 ``create_graph`` its gradient is the one of the composite steps, recomputed, so that gradients of
 gradients exist.
 """
+
 import numpy as np
 
 from ...autograd import grad_mode
@@ -20,9 +21,9 @@ def lstm_cell(projected, h, c, w_hh_t, b_hh=None):
     if b_hh is not None:
         gates = gates + b_hh
     size = h.shape[-1]
-    input_forget = gates[..., :2 * size].sigmoid()
-    candidate = gates[..., 2 * size:3 * size].tanh()
-    output_gate = gates[..., 3 * size:].sigmoid()
+    input_forget = gates[..., : 2 * size].sigmoid()
+    candidate = gates[..., 2 * size : 3 * size].tanh()
+    output_gate = gates[..., 3 * size :].sigmoid()
     c = input_forget[..., size:] * c + input_forget[..., :size] * candidate
     return output_gate * c.tanh(), c
 
@@ -55,7 +56,7 @@ class LSTMSequence(Op):
         size = gate_size // 4
         dtype = np.result_type(projected, h0, c0, w_hh)
         out = np.empty((length + 1, batch, size), dtype)
-        gates = np.empty((length, batch, gate_size), dtype)   # activated i, f, g, o
+        gates = np.empty((length, batch, gate_size), dtype)  # activated i, f, g, o
         cells = np.empty((length, batch, size), dtype)
         tanh_cells = np.empty((length, batch, size), dtype)
         w_hh_t = w_hh.T
@@ -64,15 +65,15 @@ class LSTMSequence(Op):
             previous_c = c
             z = projected[t] + h @ w_hh_t
             act = gates[t]
-            _sigmoid_into(z[:, :2 * size], act[:, :2 * size])
-            np.tanh(z[:, 2 * size:3 * size], out=act[:, 2 * size:3 * size])
-            _sigmoid_into(z[:, 3 * size:], act[:, 3 * size:])
+            _sigmoid_into(z[:, : 2 * size], act[:, : 2 * size])
+            np.tanh(z[:, 2 * size : 3 * size], out=act[:, 2 * size : 3 * size])
+            _sigmoid_into(z[:, 3 * size :], act[:, 3 * size :])
             c = cells[t]
-            np.multiply(act[:, size:2 * size], previous_c, out=c)
-            c += act[:, :size] * act[:, 2 * size:3 * size]
+            np.multiply(act[:, size : 2 * size], previous_c, out=c)
+            c += act[:, :size] * act[:, 2 * size : 3 * size]
             np.tanh(c, out=tanh_cells[t])
             h = out[t]
-            np.multiply(act[:, 3 * size:], tanh_cells[t], out=h)
+            np.multiply(act[:, 3 * size :], tanh_cells[t], out=h)
         out[length] = c
         self.gates, self.cells, self.tanh_cells, self.hidden = gates, cells, tanh_cells, out
         return out
@@ -97,29 +98,34 @@ class LSTMSequence(Op):
         dh_next = np.zeros((batch, size), grad.dtype)
         dc_next = np.array(grad[length])
         for t in reversed(self._order(length)):
-            i, f = gates[t, :, :size], gates[t, :, size:2 * size]
-            g, o = gates[t, :, 2 * size:3 * size], gates[t, :, 3 * size:]
+            i, f = gates[t, :, :size], gates[t, :, size : 2 * size]
+            g, o = gates[t, :, 2 * size : 3 * size], gates[t, :, 3 * size :]
             dh = grad[t] + dh_next
             tc = tanh_cells[t]
             dc = dc_next + dh * o * (1 - tc * tc)
             d = d_gates[t]
             np.multiply(dc * g, i * (1 - i), out=d[:, :size])
-            np.multiply(dc * previous_cells[t], f * (1 - f), out=d[:, size:2 * size])
-            np.multiply(dc * i, 1 - g * g, out=d[:, 2 * size:3 * size])
-            np.multiply(dh * tc, o * (1 - o), out=d[:, 3 * size:])
+            np.multiply(dc * previous_cells[t], f * (1 - f), out=d[:, size : 2 * size])
+            np.multiply(dc * i, 1 - g * g, out=d[:, 2 * size : 3 * size])
+            np.multiply(dh * tc, o * (1 - o), out=d[:, 3 * size :])
             dc_next = dc * f
             dh_next = d @ w_hh
         d_w_hh = None
         if needs[3]:
             previous_hidden = self._previous(self.hidden[:length], np.asarray(h0))
             d_w_hh = d_gates.reshape(-1, gate_size).T @ previous_hidden.reshape(-1, size)
-        return (d_gates if needs[0] else None, dh_next if needs[1] else None, dc_next if needs[2] else None,
-                d_w_hh)
+        return (
+            d_gates if needs[0] else None,
+            dh_next if needs[1] else None,
+            dc_next if needs[2] else None,
+            d_w_hh,
+        )
 
     def _composite_backward(self, grad, needs):
         """Under ``create_graph``: the gradient of the composite steps, recomputed and recorded."""
         from ...autograd.creation import stack
         from ...autograd.engine import grad as autograd_grad
+
         projected, h0, c0, w_hh = self.inputs()
         h, c = h0, c0
         hidden = [None] * projected.shape[0]

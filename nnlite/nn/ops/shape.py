@@ -1,4 +1,5 @@
 """``flatten`` as a layer uses it: the (N, ...) -> (N, features) case without the general path."""
+
 import math
 
 from ...autograd.ops import Reshape
@@ -12,7 +13,9 @@ def flatten(input, start_dim=0, end_dim=-1):
         nnlite.Size([2, 12])
     """
     shape = input._data.shape
-    if start_dim == 1 and end_dim == -1 and len(shape) > 2:  # (N, ...) -> (N, features): the usual case
+    if (
+        start_dim == 1 and end_dim == -1 and len(shape) > 2
+    ):  # (N, ...) -> (N, features): the usual case
         out = Reshape.apply(input, shape=(shape[0], math.prod(shape[1:])))
         if out._data.base is not None:
             out._vc = input._vc  # a view shares its base's version counter

@@ -7,6 +7,7 @@ The name ``data_parallel`` is the function here, as in PyTorch (where it also hi
 the same name); the module stays importable by its full path
 (``from nnlite.nn.parallel.data_parallel import DataParallel``) and as ``_data_parallel``.
 """
+
 import importlib.util
 
 from . import data_parallel as _data_parallel  # noqa: F401  (the module, under the name the function hides)
@@ -17,7 +18,11 @@ __all__ = ["DataParallel", "data_parallel"]
 
 
 def __getattr__(name):
-    if name == "DistributedDataParallel" and importlib.util.find_spec(f"{__name__}.distributed") is not None:
+    if (
+        name == "DistributedDataParallel"
+        and importlib.util.find_spec(f"{__name__}.distributed") is not None
+    ):
         from .distributed import DistributedDataParallel
+
         return DistributedDataParallel
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")

@@ -5,6 +5,7 @@ numbers, arrays, Tensors and strings.
 Nothing here imports mpi4py at import time: ``import nnlite`` never loads MPI, and importing this
 module works on machines without MPI. mpi4py is loaded on the first call that needs it.
 """
+
 import hashlib
 import math
 import os
@@ -20,7 +21,8 @@ from ...autograd.tensor import Tensor
 INSTALL_HINT = (
     "install an MPI library from your system's packages (Debian/Ubuntu: "
     "`apt-get install openmpi-bin libopenmpi-dev`) and then mpi4py with `pip install 'nnlite[mpi]'`, "
-    "and launch the script with `mpirun -n N python script.py`")
+    "and launch the script with `mpirun -n N python script.py`"
+)
 
 
 def import_mpi(what="DistributedDataParallel"):
@@ -28,8 +30,11 @@ def import_mpi(what="DistributedDataParallel"):
     try:
         from mpi4py import MPI
     except (ImportError, RuntimeError, OSError) as ex:
-        raise ImportError(f"{what} needs mpi4py and an MPI library, which could not be loaded ({ex}): "
-                          f"{INSTALL_HINT}.", name="mpi4py") from ex
+        raise ImportError(
+            f"{what} needs mpi4py and an MPI library, which could not be loaded ({ex}): "
+            f"{INSTALL_HINT}.",
+            name="mpi4py",
+        ) from ex
     return MPI
 
 
@@ -51,6 +56,7 @@ def _abort_hook(exc_type, exc, tb):
         return
     try:
         from mpi4py import MPI
+
         rank = MPI.COMM_WORLD.Get_rank()
         usable = MPI.Is_initialized() and not MPI.Is_finalized()
     except Exception:  # noqa: BLE001  (MPI unusable: fall back to the ordinary report)
@@ -96,7 +102,7 @@ def abort_on_exception():
 # started non-blocking and waited for by polling, so a rank that stopped or hangs makes the others
 # raise after the timeout; the uncaught error then aborts the whole job (abort_on_exception).
 
-DEFAULT_TIMEOUT = timedelta(minutes=30)   # PyTorch's process groups wait this long by default
+DEFAULT_TIMEOUT = timedelta(minutes=30)  # PyTorch's process groups wait this long by default
 
 # polling a pending request: spin this long first (a partner that is about to arrive), then sleep
 # between tests, doubling the pause up to the cap (a waiting rank leaves the cores to the others)
@@ -117,7 +123,9 @@ def timeout_seconds(timeout):
     elif isinstance(timeout, (int, float)) and not isinstance(timeout, bool):
         seconds = float(timeout)
     else:
-        raise TypeError(f"timeout must be a datetime.timedelta or a number of seconds, got {type(timeout).__name__}")
+        raise TypeError(
+            f"timeout must be a datetime.timedelta or a number of seconds, got {type(timeout).__name__}"
+        )
     if not (seconds > 0 and math.isfinite(seconds)):
         raise ValueError(f"timeout must be a positive, finite duration, got {timeout!r}")
     return seconds
@@ -153,7 +161,8 @@ class Group:
             if now > deadline:
                 raise DistBackendError(
                     f"[rank {self.rank}] {what} timed out after {_format_seconds(self.timeout)} s: another rank "
-                    f"never joined it (it stopped, hangs or is far behind); the MPI job cannot continue")
+                    f"never joined it (it stopped, hangs or is far behind); the MPI job cannot continue"
+                )
             if now - start > _SPIN_SECONDS:
                 time.sleep(pause)
                 pause = min(pause * 2, _MAX_PAUSE_SECONDS)
@@ -164,7 +173,10 @@ class Group:
 
     def allreduce(self, buf, what, op=None):
         """Reduce ``buf`` in place over the ranks (``MPI.SUM`` unless ``op``)."""
-        self.wait(self.comm.Iallreduce(self.MPI.IN_PLACE, buf, op=self.MPI.SUM if op is None else op), what)
+        self.wait(
+            self.comm.Iallreduce(self.MPI.IN_PLACE, buf, op=self.MPI.SUM if op is None else op),
+            what,
+        )
 
     def allreduce_into(self, send, recv, what, op=None):
         self.wait(self.comm.Iallreduce(send, recv, op=self.MPI.SUM if op is None else op), what)
@@ -190,8 +202,10 @@ def resolve_op(MPI, op):
     if isinstance(op, MPI.Op):
         return op, False
     if not isinstance(op, str) or op.lower() not in _OPS:
-        raise ValueError(f"allreduce: op must be one of {', '.join(repr(o) for o in _OPS)} or an MPI.Op, "
-                         f"got {op!r}")
+        raise ValueError(
+            f"allreduce: op must be one of {', '.join(repr(o) for o in _OPS)} or an MPI.Op, "
+            f"got {op!r}"
+        )
     op = op.lower()
     table = {"sum": MPI.SUM, "mean": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD}
     return table[op], op == "mean"
@@ -227,8 +241,10 @@ def allreduce_value(group, value, op="sum"):
         if array.dtype.kind not in "iuf":
             raise TypeError(f"allreduce: a list must hold numbers, got dtype {array.dtype}")
     else:
-        raise TypeError(f"allreduce: expected a number, numpy array, Tensor or list of numbers, "
-                        f"got {type(value).__name__}")
+        raise TypeError(
+            f"allreduce: expected a number, numpy array, Tensor or list of numbers, "
+            f"got {type(value).__name__}"
+        )
     if array.dtype.kind == "b":
         array = array.astype(np.int64)
     send = np.ascontiguousarray(array).reshape(-1)
@@ -274,7 +290,9 @@ def broadcast_value(group, value, root=0):
     header = np.zeros(4, dtype=np.int64)
     if rank == root:
         if code in (6, 7):
-            dtype_code = np.frombuffer(array.dtype.str.encode().ljust(8, b" ")[:8], dtype=np.int64)[0]
+            dtype_code = np.frombuffer(array.dtype.str.encode().ljust(8, b" ")[:8], dtype=np.int64)[
+                0
+            ]
             header[:] = (code, array.size, array.ndim, dtype_code)
         elif code in (4, 5):
             data = value.encode("utf-8") if code == 4 else value
@@ -284,8 +302,10 @@ def broadcast_value(group, value, root=0):
     group.bcast(header, "broadcast", root=root)
     root_code = int(header[0])
     if root_code != code:
-        raise TypeError(f"broadcast: rank {rank} passed a {type(value).__name__} but the root passed a "
-                        f"different kind of value")
+        raise TypeError(
+            f"broadcast: rank {rank} passed a {type(value).__name__} but the root passed a "
+            f"different kind of value"
+        )
     if code == 0:
         return None
     if code in (1, 2, 3):
@@ -332,12 +352,16 @@ def check_same_on_all_ranks(group, description, what):
     Only a 20-byte digest travels (one Allgather), so ranks with different models cannot start
     collectives of different sizes (which corrupts memory or hangs instead of failing).
     """
-    digest = np.frombuffer(hashlib.sha1(description.encode("utf-8")).digest(), dtype=np.uint8).copy()
+    digest = np.frombuffer(
+        hashlib.sha1(description.encode("utf-8")).digest(), dtype=np.uint8
+    ).copy()
     size = group.size
     gathered = np.empty((size, digest.size), dtype=np.uint8)
     group.allgather(digest, gathered, f"check that the {what} match on every rank")
     differ = [r for r in range(size) if not np.array_equal(gathered[r], gathered[0])]
     if differ:
-        raise RuntimeError(f"DistributedDataParallel: the {what} differ between ranks (rank(s) "
-                           f"{', '.join(map(str, differ))} differ from rank 0); every rank must build the same "
-                           f"model and freeze the same parameters")
+        raise RuntimeError(
+            f"DistributedDataParallel: the {what} differ between ranks (rank(s) "
+            f"{', '.join(map(str, differ))} differ from rank 0); every rank must build the same "
+            f"model and freeze the same parameters"
+        )

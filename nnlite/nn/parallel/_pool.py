@@ -17,6 +17,7 @@ segment is left: workers are asked to exit, then terminated and killed if they d
 segments are unlinked. A segment's name is unlinked as soon as the workers have attached it (see
 ``_shared``), so not even a SIGKILL of every process leaves one in ``/dev/shm``.
 """
+
 import itertools
 import multiprocessing
 import multiprocessing.connection
@@ -51,6 +52,7 @@ def fork_is_safe():
     if "numba" not in sys.modules:
         return True
     import numba
+
     try:
         layer = numba.threading_layer()
     except ValueError:  # not started yet
@@ -59,6 +61,7 @@ def fork_is_safe():
         return True
     try:
         from numba.np.ufunc import omppool
+
         return omppool.openmp_vendor != "GNU"
     except Exception:  # noqa: BLE001
         return False
@@ -132,19 +135,23 @@ class WorkerPool:
 
     def _setup_memory(self, inbox_bytes):
         entries = [(t._data.shape, t._data.dtype) for t in self.params + self.buffers]
-        entries += [(b._data.shape, b._data.dtype) for b in self.buffers]  # replica 0's staging area
+        entries += [
+            (b._data.shape, b._data.dtype) for b in self.buffers
+        ]  # replica 0's staging area
         self.state_layout = _shared.Layout(entries)
         self.state = self._new_segment(self.state_layout.nbytes)
         views = self.state_layout.views(self.state)
         n, m = len(self.params), len(self.buffers)
         self.param_views = views[:n]
-        self.buffer_views = views[n:n + m]
-        self.staging = views[n + m:]
+        self.buffer_views = views[n : n + m]
+        self.staging = views[n + m :]
         for t, v in zip(self.params + self.buffers, self.param_views + self.buffer_views):
             np.copyto(v, t._data)
             t._data = v
 
-        grad_entries = [(p._data.shape, p._data.dtype) for p in self.params] + [((len(self.params),), np.uint8)]
+        grad_entries = [(p._data.shape, p._data.dtype) for p in self.params] + [
+            ((len(self.params),), np.uint8)
+        ]
         self.grad_layout = _shared.Layout(grad_entries)
         self.grad_segments, self.grad_views, self.grad_flags = [], [], []
         for _ in range(self.n):
@@ -156,12 +163,16 @@ class WorkerPool:
         self.inboxes = [self._new_segment(_shared.grow(inbox_bytes)) for _ in range(self.n)]
         self.outboxes = [self._new_segment(_shared.grow(0)) for _ in range(self.n)]
         self.new_segments = [{} for _ in range(self.n)]
-        self.outbox_need = [0] * self.n  # per worker: bytes of the larger outbox its next command brings
+        self.outbox_need = [
+            0
+        ] * self.n  # per worker: bytes of the larger outbox its next command brings
 
     def _start(self, start_method):
         method = start_method or ("fork" if fork_is_safe() else "forkserver")
         if method not in multiprocessing.get_all_start_methods():
-            raise RuntimeError(f"DataParallel needs the '{method}' start method, which this platform lacks")
+            raise RuntimeError(
+                f"DataParallel needs the '{method}' start method, which this platform lacks"
+            )
         self.start_method = method
         ctx = multiprocessing.get_context(method)
         # numba is imported here, once, so that every worker can choose and size its thread pool
@@ -174,9 +185,15 @@ class WorkerPool:
             # the server imports these once; each worker is then a cheap fork of it
             ctx.set_forkserver_preload(["nnlite.nn.parallel._worker", "nnlite.nn", "numba"])
         seed = _seed_from_parent()
-        base = {"parent_pid": os.getpid(), "threads": self.threads, "seed": seed, "names": self.names,
-                "state": self.state.name, "state_layout": self.state_layout,
-                "grad_layout": self.grad_layout}
+        base = {
+            "parent_pid": os.getpid(),
+            "threads": self.threads,
+            "seed": seed,
+            "names": self.names,
+            "state": self.state.name,
+            "state_layout": self.state_layout,
+            "grad_layout": self.grad_layout,
+        }
         module = self.module
         if method != "fork":
             try:
@@ -187,19 +204,27 @@ class WorkerPool:
                     "runs in this process and does not survive fork, so the workers must be started with "
                     f"'{method}', which needs a picklable module ({type(ex).__name__}: {ex}). Create and run the "
                     "DataParallel model before running numba kernels in this process, or set "
-                    "NUMBA_THREADING_LAYER=workqueue.") from ex
+                    "NUMBA_THREADING_LAYER=workqueue."
+                ) from ex
         saved_env = {k: os.environ.get(k) for k in THREAD_ENV_VARS}
         try:
             if method != "fork":
                 set_thread_env(self.threads)  # read by a newly started interpreter's libraries
             for rank in range(self.n):
                 parent_conn, child_conn = ctx.Pipe(duplex=True)
-                setup = dict(base, module=module, grads=self.grad_segments[rank].name,
-                             inbox=self.inboxes[rank].name, outbox=self.outboxes[rank].name)
+                setup = dict(
+                    base,
+                    module=module,
+                    grads=self.grad_segments[rank].name,
+                    inbox=self.inboxes[rank].name,
+                    outbox=self.outboxes[rank].name,
+                )
                 args = (rank, child_conn, setup)
                 if method == "fork":
                     args += (self.conns + [parent_conn],)
-                proc = ctx.Process(target=_worker.main, args=args, daemon=True, name=f"DataParallel-{rank}")
+                proc = ctx.Process(
+                    target=_worker.main, args=args, daemon=True, name=f"DataParallel-{rank}"
+                )
                 try:
                     proc.start()
                 finally:
@@ -240,7 +265,9 @@ class WorkerPool:
 
     def restore(self):
         """Give the module's tensors private arrays again (values copied out of shared memory)."""
-        views = {id(v) for v in getattr(self, "param_views", []) + getattr(self, "buffer_views", [])}
+        views = {
+            id(v) for v in getattr(self, "param_views", []) + getattr(self, "buffer_views", [])
+        }
         tensors = list(getattr(self, "params", [])) + list(getattr(self, "buffers", []))
         try:
             tensors += [p for p in self.module.parameters()] + [b for b in self.module.buffers()]
@@ -313,8 +340,10 @@ class WorkerPool:
             if pending and deadline is not None and time.monotonic() >= deadline:
                 r = min(pending)
                 self.close()
-                raise WorkerError(f"DataParallel worker {r} did not finish its {phase} within {timeout} "
-                                  "seconds; the workers were shut down")
+                raise WorkerError(
+                    f"DataParallel worker {r} did not finish its {phase} within {timeout} "
+                    "seconds; the workers were shut down"
+                )
         return replies
 
     def _dead(self, rank, when, cause=None):
@@ -328,8 +357,10 @@ class WorkerPool:
         else:
             how = f"exited unexpectedly with exit code {code}"
         self.close()
-        raise WorkerError(f"DataParallel worker {rank} (pid {pid}) {how} {when}; the workers were shut "
-                          "down (they restart at the next forward)") from cause
+        raise WorkerError(
+            f"DataParallel worker {rank} (pid {pid}) {how} {when}; the workers were shut "
+            "down (they restart at the next forward)"
+        ) from cause
 
     def _run(self, ranks, message, phase, serial, frees):
         """Send ``message(rank)`` to each worker and collect the replies.
@@ -358,7 +389,7 @@ class WorkerPool:
         self.busy = False
         self._unlink_attached()
         for r in ranks:
-            del self.pending_free[r][:len(frees[r])]  # finalisers may have added more meanwhile
+            del self.pending_free[r][: len(frees[r])]  # finalisers may have added more meanwhile
         for r in ranks:
             _, _, out, err = replies[r]
             if out:
@@ -418,13 +449,20 @@ class WorkerPool:
             offset = self._place(rank, nbytes)
             placed[rank] = (offset, offset + nbytes)
             h = self._header(rank, frees)
-            h.update(inputs=_shared.pack(self.inboxes[rank], arrays, offset),
-                     input_requires_grad=input_requires_grad, structure=structure, grad=grad_enabled,
-                     train=train, requires_grad=requires_grad)
+            h.update(
+                inputs=_shared.pack(self.inboxes[rank], arrays, offset),
+                input_requires_grad=input_requires_grad,
+                structure=structure,
+                grad=grad_enabled,
+                train=train,
+                requires_grad=requires_grad,
+            )
             return ("fwd", call_id, h)
 
         key = ("fwd", grad_enabled, train, tuple((a.dtype.str, a.ndim) for a in chunks[0]))
-        replies = self._run(list(range(len(chunks))), message, "forward", key not in self.warm, frees)
+        replies = self._run(
+            list(range(len(chunks))), message, "forward", key not in self.warm, frees
+        )
         self.warm.add(key)
         for rank, reply in replies.items():
             if reply[0] == "ok" and reply[1]["kept"]:
@@ -459,7 +497,9 @@ class WorkerPool:
             return ("bwd", call_id, h)
 
         bkey = ("bwd",) + key
-        replies = self._run(list(range(len(grads))), message, "backward", bkey not in self.warm, frees)
+        replies = self._run(
+            list(range(len(grads))), message, "backward", bkey not in self.warm, frees
+        )
         self.warm.add(bkey)
         self._raise_first_error(replies)
         ranks = sorted(replies)
@@ -469,11 +509,15 @@ class WorkerPool:
             if not parts:
                 param_grads.append(None)
                 continue
-            total = parts[0].copy() if len(parts) == 1 else np.add(parts[0], parts[1])  # a fresh array
+            total = (
+                parts[0].copy() if len(parts) == 1 else np.add(parts[0], parts[1])
+            )  # a fresh array
             for g in parts[2:]:
                 np.add(total, g, out=total)
             param_grads.append(total)
-        input_grads = [self._read_results(r, replies[r][1]) for r in ranks]  # views: copy before the next call
+        input_grads = [
+            self._read_results(r, replies[r][1]) for r in ranks
+        ]  # views: copy before the next call
         return param_grads, input_grads
 
     # ------------------------------------------------------------------ shutdown
@@ -509,8 +553,8 @@ def _seed_from_parent():
     """A seed for the workers' generators derived from nnlite's generator without drawing from it
     (so the parent's random stream is the same with or without DataParallel)."""
     from ...autograd.random import get_rng_state
+
     state = get_rng_state()
     inner = state.get("state", {})
     value = inner.get("state", 0) if isinstance(inner, dict) else 0
     return int(value) % (1 << 128)
-

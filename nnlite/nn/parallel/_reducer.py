@@ -13,6 +13,7 @@ Each bucket buffer also carries one "has a gradient" flag per parameter, summed 
 all-reduce: a parameter whose gradient is ``None`` on some ranks counts as zero there, and keeps
 ``None`` (is left untouched) when no rank has a gradient for it.
 """
+
 import weakref
 
 import numpy as np
@@ -23,7 +24,7 @@ from ...autograd.tensor import Tensor, _make
 from ._mpi import check_same_on_all_ranks
 
 DEFAULT_BUCKET_CAP_MB = 25
-FIRST_BUCKET_BYTES = 1024 * 1024   # PyTorch's dist._DEFAULT_FIRST_BUCKET_BYTES
+FIRST_BUCKET_BYTES = 1024 * 1024  # PyTorch's dist._DEFAULT_FIRST_BUCKET_BYTES
 _MB = 1024 * 1024
 
 _MARKED_TWICE = (
@@ -36,23 +37,28 @@ _MARKED_TWICE = (
     "passes multiple times, and hence marking a variable ready multiple times. DDP does not support such use "
     "cases in default. You can try to use _set_static_graph() as a workaround if your module graph does not "
     "change over iterations.\nParameter at index {index} with name {name} has been marked as ready twice. This "
-    "means that multiple autograd engine  hooks have fired for this particular parameter during this iteration.")
+    "means that multiple autograd engine  hooks have fired for this particular parameter during this iteration."
+)
 
 _PRIOR_REDUCTION = (
     "Expected to have finished reduction in the prior iteration before starting a new one. This error indicates "
-    "that your module has parameters that were not used in producing loss. ")
+    "that your module has parameters that were not used in producing loss. "
+)
 _ENABLE_FIND_UNUSED = (
     "You can enable unused parameter detection by passing the keyword argument `find_unused_parameters=True` "
-    "to `torch.nn.parallel.DistributedDataParallel`, and by \n")
+    "to `torch.nn.parallel.DistributedDataParallel`, and by \n"
+)
 _FIND_UNUSED_ENABLED = (
     "Since `find_unused_parameters=True` is enabled, this likely  means that not all `forward` outputs "
-    "participate in computing loss. You can fix this by ")
+    "participate in computing loss. You can fix this by "
+)
 _OUTPUTS_IN_LOSS = "making sure all `forward` function outputs participate in calculating loss. "
 _LOCATE_OUTPUTS = (
     "\nIf you already have done the above, then the distributed data parallel module wasn't able to locate the "
     "output tensors in the return value of your module's `forward` function. Please include the loss function "
     "and the structure of the return value of `forward` of your module when reporting this issue (e.g. list, "
-    "dict, iterable).")
+    "dict, iterable)."
+)
 
 
 class _Bucket:
@@ -63,19 +69,21 @@ class _Bucket:
 
     def __init__(self, index, members, params):
         self.index = index
-        self.members = members                      # parameter indices
+        self.members = members  # parameter indices
         sizes = [params[i]._data.size for i in members]
         self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         self.numel = int(self.offsets[-1])
         self.buffer = np.empty(self.numel + len(members), dtype=params[members[0]]._data.dtype)
-        self.waiting = len(members)                 # gradients not yet copied in this backward
-        self.request = None                         # the running all-reduce
-        self.written = None                         # the .grad objects the last averaging left
+        self.waiting = len(members)  # gradients not yet copied in this backward
+        self.request = None  # the running all-reduce
+        self.written = None  # the .grad objects the last averaging left
 
     def averaged(self, params):
         """Whether every member's ``.grad`` is still what the last averaging wrote (gradients are
         replaced, never changed in place, by backward and by ``p.grad = ...``)."""
-        return self.written is not None and all(params[i]._grad is g for i, g in zip(self.members, self.written))
+        return self.written is not None and all(
+            params[i]._grad is g for i, g in zip(self.members, self.written)
+        )
 
 
 def assign_buckets(params, bucket_cap_bytes, first_bucket_bytes):
@@ -140,8 +148,14 @@ def _reachable_leaves(outputs):
 class Reducer:
     """Averages the gradients of ``module``'s trainable parameters over ``group`` during backward."""
 
-    def __init__(self, module, group, bucket_cap_mb=None, find_unused_parameters=False,
-                 gradient_as_bucket_view=False):
+    def __init__(
+        self,
+        module,
+        group,
+        bucket_cap_mb=None,
+        find_unused_parameters=False,
+        gradient_as_bucket_view=False,
+    ):
         self.module = module
         self.group = group
         cap = DEFAULT_BUCKET_CAP_MB if bucket_cap_mb is None else bucket_cap_mb
@@ -149,13 +163,15 @@ class Reducer:
             raise ValueError(f"bucket_cap_mb must be a positive number, got {bucket_cap_mb!r}")
         self.bucket_cap_bytes = int(cap * _MB)
         # PyTorch uses the small first bucket only with the default capacity
-        self.first_bucket_bytes = FIRST_BUCKET_BYTES if bucket_cap_mb is None else self.bucket_cap_bytes
+        self.first_bucket_bytes = (
+            FIRST_BUCKET_BYTES if bucket_cap_mb is None else self.bucket_cap_bytes
+        )
         self.find_unused_parameters = bool(find_unused_parameters)
         self.gradient_as_bucket_view = bool(gradient_as_bucket_view)
         self.params, self.names, self.buckets, self.where = [], [], [], {}
         self._key = None
         self._handles = []
-        self.expect_hooks = False     # a forward prepared this backward (grad sync on)
+        self.expect_hooks = False  # a forward prepared this backward (grad sync on)
         self.require_finalize = False
         self._reset_iteration()
         self.refresh()
@@ -176,6 +192,7 @@ class Reducer:
             return
         if self._key is not None:
             from .distributed import _layout
+
             check_same_on_all_ranks(self.group, _layout(self.module), "trainable parameters")
         self._key = key
         for handle in self._handles:
@@ -183,13 +200,18 @@ class Reducer:
         self.names = [name for name, _ in named]
         self.params = [p for _, p in named]
         self.buckets, self.where = [], {}
-        for b, members in enumerate(assign_buckets(self.params, self.bucket_cap_bytes, self.first_bucket_bytes)):
+        for b, members in enumerate(
+            assign_buckets(self.params, self.bucket_cap_bytes, self.first_bucket_bytes)
+        ):
             bucket = _Bucket(b, members, self.params)
             self.buckets.append(bucket)
             for slot, i in enumerate(members):
                 self.where[i] = (bucket, slot)
         me = weakref.ref(self)
-        self._handles = [p.register_post_accumulate_grad_hook(_make_hook(me, i)) for i, p in enumerate(self.params)]
+        self._handles = [
+            p.register_post_accumulate_grad_hook(_make_hook(me, i))
+            for i, p in enumerate(self.params)
+        ]
         self._reset_iteration()
 
     def _reset_iteration(self):
@@ -210,13 +232,19 @@ class Reducer:
         if not self.require_finalize:
             return
         missing = [i for i, r in enumerate(self.ready) if not r]
-        message = _PRIOR_REDUCTION + (_FIND_UNUSED_ENABLED if self.find_unused_parameters else _ENABLE_FIND_UNUSED)
+        message = _PRIOR_REDUCTION + (
+            _FIND_UNUSED_ENABLED if self.find_unused_parameters else _ENABLE_FIND_UNUSED
+        )
         message += _OUTPUTS_IN_LOSS + _LOCATE_OUTPUTS
         # PyTorch's detailed form (TORCH_DISTRIBUTED_DEBUG=INFO): names, then indices
-        message += (f"\nParameters which did not receive grad for rank {self.group.rank}: "
-                    f"{', '.join(self.names[i] for i in missing)}")
-        message += (f"\nParameter indices which did not receive grad for rank {self.group.rank}: "
-                    f"{' '.join(map(str, missing))}")
+        message += (
+            f"\nParameters which did not receive grad for rank {self.group.rank}: "
+            f"{', '.join(self.names[i] for i in missing)}"
+        )
+        message += (
+            f"\nParameter indices which did not receive grad for rank {self.group.rank}: "
+            f"{' '.join(map(str, missing))}"
+        )
         raise RuntimeError(message)
 
     def prepare_for_backward(self, outputs):
@@ -232,7 +260,7 @@ class Reducer:
     def on_gradient(self, index):
         """A parameter's ``.grad`` was just accumulated (post-accumulate-grad hook)."""
         if not self.expect_hooks:
-            return          # no_sync(), or a backward not started from this wrapper's forward
+            return  # no_sync(), or a backward not started from this wrapper's forward
         if not self.finalize_queued:
             self.finalize_queued = True
             queue_callback(self._finalize)
@@ -284,12 +312,12 @@ class Reducer:
 
     def _copy_out(self, bucket):
         buf = bucket.buffer
-        np.divide(buf[:bucket.numel], self.group.size, out=buf[:bucket.numel])
+        np.divide(buf[: bucket.numel], self.group.size, out=buf[: bucket.numel])
         for slot, i in enumerate(bucket.members):
             if buf[bucket.numel + slot] == 0:
-                continue    # no rank has a gradient: leave .grad as it is (None)
+                continue  # no rank has a gradient: leave .grad as it is (None)
             p = self.params[i]
-            view = buf[bucket.offsets[slot]:bucket.offsets[slot + 1]].reshape(p._data.shape)
+            view = buf[bucket.offsets[slot] : bucket.offsets[slot + 1]].reshape(p._data.shape)
             p._grad = _make(view if self.gradient_as_bucket_view else view.copy())
         bucket.written = [self.params[i]._grad for i in bucket.members]
 
@@ -301,8 +329,10 @@ class Reducer:
         everything, so calling it after ``loss.backward()`` never averages twice.
         """
         self.refresh()
-        if self.launched:       # an all-reduce still running: only inside a backward
-            raise RuntimeError("allreduce_gradients() cannot run while backward is averaging gradients")
+        if self.launched:  # an all-reduce still running: only inside a backward
+            raise RuntimeError(
+                "allreduce_gradients() cannot run while backward is averaging gradients"
+            )
         todo = [b for b in self.buckets if not b.averaged(self.params)]
         for bucket in todo:
             for slot in range(len(bucket.members)):
@@ -332,4 +362,5 @@ def _make_hook(reducer_ref, index):
         reducer = reducer_ref()
         if reducer is not None:
             reducer.on_gradient(index)
+
     return hook

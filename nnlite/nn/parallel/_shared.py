@@ -14,6 +14,7 @@ Three kinds of content live in segments:
   after the other and described to the other side by ``(offset, shape, dtype)`` triples;
 * a small flag array (which gradients exist).
 """
+
 import itertools
 import os
 import secrets

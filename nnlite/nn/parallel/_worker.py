@@ -20,6 +20,7 @@ parent is gone.
 Everything the worker prints during a command is captured and sent back, and the parent prints it
 in replica order, so output is deterministic.
 """
+
 import io
 import os
 import pickle
@@ -53,6 +54,7 @@ def main(rank, conn, setup, close_fds=()):
         # unlinked at once, otherwise it would stay registered after os._exit below and be
         # reported as leaked when the program ends.
         import multiprocessing
+
         multiprocessing.set_start_method("fork", force=True)
     for c in close_fds:  # pipe ends to the other workers, inherited through fork
         try:
@@ -91,9 +93,11 @@ class _Replica:
         limit_threads(setup["threads"], never_forks=True)
 
         import numpy as np
+
         from ...autograd import random  # noqa: F401  (loaded, so that seed_process seeds it)
         from ...autograd.tensor import _make
         from . import _shared
+
         self.np, self._make, self._shared = np, _make, _shared
 
         seed = np.random.SeedSequence(setup["seed"], spawn_key=(rank,))
@@ -117,8 +121,8 @@ class _Replica:
         for p, v in zip(self.params, views[:n]):
             p._data = v
             p._grad = None
-        self.shared_buffers = views[n:n + len(self.buffer_owners)]
-        self.staging = views[n + len(self.buffer_owners):]
+        self.shared_buffers = views[n : n + len(self.buffer_owners)]
+        self.staging = views[n + len(self.buffer_owners) :]
         for (mod, name), v in zip(self.buffer_owners, self.shared_buffers):
             mod._buffers[name]._data = v.copy()
         self.grads = _shared.Segment.attach(setup["grads"])
@@ -151,7 +155,11 @@ class _Replica:
             try:
                 self._free(msg[2].get("free", ()))
                 self._attach(msg[2].get("segments"))
-                result = self._forward(msg[1], msg[2]) if kind == "fwd" else self._backward(msg[1], msg[2])
+                result = (
+                    self._forward(msg[1], msg[2])
+                    if kind == "fwd"
+                    else self._backward(msg[1], msg[2])
+                )
                 reply = ("ok", result)
             except BaseException:  # noqa: BLE001  (reported to the parent, which re-raises it)
                 reply = ("err", ExceptionWrapper.from_current(where(self.rank, phase)))
@@ -160,7 +168,9 @@ class _Replica:
             try:
                 conn.send(reply + (out.getvalue(), err.getvalue()))
             except Exception:  # noqa: BLE001  (e.g. an exception class that cannot be pickled)
-                err_info = ExceptionWrapper(RuntimeError, traceback.format_exc(), where(self.rank, phase))
+                err_info = ExceptionWrapper(
+                    RuntimeError, traceback.format_exc(), where(self.rank, phase)
+                )
                 conn.send(("err", err_info, out.getvalue(), err.getvalue()))
 
     def _free(self, call_ids):
@@ -178,6 +188,7 @@ class _Replica:
     # ------------------------------------------------------------------ forward
     def _forward(self, call_id, h):
         from ...autograd import grad_mode
+
         np, _make = self.np, self._make
         train = h["train"]
         if train != self.last_train:
@@ -200,6 +211,7 @@ class _Replica:
                 t._requires_grad = True
             tensors.append(t)
         from ..._runtime.nested import from_slots
+
         args, kwargs = from_slots(h["structure"], tensors)
 
         with grad_mode.set_grad_enabled(h["grad"]):
@@ -211,8 +223,9 @@ class _Replica:
                 if data.shape == stage.shape:
                     np.copyto(stage, data, casting="unsafe")
 
-        from ...autograd.tensor import Tensor
         from ..._runtime.nested import to_slots
+        from ...autograd.tensor import Tensor
+
         structure, outs = to_slots(output, lambda x: isinstance(x, Tensor))
         out_arrays = [t._data for t in outs]
         requires = [bool(t._requires_grad) for t in outs]
@@ -224,16 +237,25 @@ class _Replica:
         if any(requires):
             diff_inputs = [t for t in tensors if t._requires_grad]
             self.graphs[call_id] = (outs, diff_inputs)
-        return {"structure": structure, "descriptors": descriptors, "inline": inline, "need": need,
-                "requires_grad": requires, "kept": any(requires)}
+        return {
+            "structure": structure,
+            "descriptors": descriptors,
+            "inline": inline,
+            "need": need,
+            "requires_grad": requires,
+            "kept": any(requires),
+        }
 
     # ------------------------------------------------------------------ backward
     def _backward(self, call_id, h):
         from ...autograd.engine import backward
+
         np, _make = self.np, self._make
         graph = self.graphs.get(call_id)
         if graph is None:
-            raise RuntimeError("DataParallel worker has no graph for this output (it was freed or never built)")
+            raise RuntimeError(
+                "DataParallel worker has no graph for this output (it was freed or never built)"
+            )
         outs, diff_inputs = graph
         grads = self._shared.unpack(self.inbox, h["grads"])
         roots, seeds = [], []

@@ -10,24 +10,27 @@ module's parameters' ``.grad`` by the ordinary autograd engine, so any optimizer
 How parameters, buffers and arrays move between the processes is described in ``_pool`` and
 ``_worker``.
 """
+
 import warnings
 import weakref
 
 import numpy as np
 
+from ..._runtime.nested import Slot, from_slots, to_slots
+from ..._runtime.threads import usable_cpus
 from ...autograd import grad_mode
 from ...autograd.engine import backward_retains_graph
 from ...autograd.function import _SECOND_BACKWARD, Function, _modified_message
 from ...autograd.tensor import Tensor, _make
-from ..._runtime.nested import Slot, from_slots, to_slots
-from ..._runtime.threads import usable_cpus
 from ..modules.module import Module
 from . import _pool
 
 __all__ = ["DataParallel"]
 
-_SCALAR_GATHER = ("Was asked to gather along dimension 0, but all input tensors were scalars; will instead "
-                  "unsqueeze and return a vector.")
+_SCALAR_GATHER = (
+    "Was asked to gather along dimension 0, but all input tensors were scalars; will instead "
+    "unsqueeze and return a vector."
+)
 
 
 def chunk_sizes(n, chunks):
@@ -95,11 +98,23 @@ class DataParallel(Module):
         >>> model.close()
     """
 
-    def __init__(self, module, device_ids=None, output_device=None, dim=0, *, workers=None, threads=None,
-                 timeout=300.0, start_method=None):
+    def __init__(
+        self,
+        module,
+        device_ids=None,
+        output_device=None,
+        dim=0,
+        *,
+        workers=None,
+        threads=None,
+        timeout=300.0,
+        start_method=None,
+    ):
         super().__init__()
         if not isinstance(module, Module):
-            raise TypeError(f"DataParallel expects an nnlite.nn.Module, got {type(module).__name__}")
+            raise TypeError(
+                f"DataParallel expects an nnlite.nn.Module, got {type(module).__name__}"
+            )
         for d in list(device_ids or []) + ([] if output_device is None else [output_device]):
             if not (isinstance(d, int) or str(d).split(":")[0] == "cpu"):
                 raise RuntimeError(f"nnlite runs on the CPU only; device '{d}' is not available")
@@ -169,9 +184,11 @@ class DataParallel(Module):
         if tensors:
             for t in tensors:
                 if t.ndim == 0:
-                    raise ValueError("DataParallel cannot split a 0-dimensional tensor argument "
-                                     "(every tensor argument is split along dimension "
-                                     f"{dim}; pass scalars as Python numbers)")
+                    raise ValueError(
+                        "DataParallel cannot split a 0-dimensional tensor argument "
+                        "(every tensor argument is split along dimension "
+                        f"{dim}; pass scalars as Python numbers)"
+                    )
             d0 = dim % tensors[0].ndim
             sizes = chunk_sizes(tensors[0].shape[d0], self.workers)
             splits = []
@@ -179,9 +196,11 @@ class DataParallel(Module):
                 d = dim % t.ndim
                 s = chunk_sizes(t.shape[d], self.workers)
                 if len(s) != len(sizes):
-                    raise ValueError(f"DataParallel splits every tensor argument along dimension {dim} into the "
-                                     f"same number of chunks; got {len(sizes)} chunks for a tensor of shape "
-                                     f"{tuple(tensors[0].shape)} and {len(s)} for one of shape {tuple(t.shape)}")
+                    raise ValueError(
+                        f"DataParallel splits every tensor argument along dimension {dim} into the "
+                        f"same number of chunks; got {len(sizes)} chunks for a tensor of shape "
+                        f"{tuple(tensors[0].shape)} and {len(s)} for one of shape {tuple(t.shape)}"
+                    )
                 splits.append((d, np.cumsum([0] + s)))
             chunks = []
             for r in range(len(sizes)):
@@ -198,10 +217,20 @@ class DataParallel(Module):
         pool = self._runtime.pool_for(self, max(sum(a.nbytes for a in c) for c in chunks))
         diff_inputs = [i for i, t in enumerate(tensors) if grad_enabled and t.requires_grad]
         param_indices = [i for i, p in enumerate(pool.params) if grad_enabled and p.requires_grad]
-        job = _Job(pool, self.dim, structure, chunks, [tensors[i].requires_grad for i in range(len(tensors))],
-                   grad_enabled, diff_inputs, [splits[i] for i in diff_inputs] if tensors else [],
-                   param_indices)
-        outputs = Gather.apply(job, *[tensors[i] for i in diff_inputs], *[pool.params[i] for i in param_indices])
+        job = _Job(
+            pool,
+            self.dim,
+            structure,
+            chunks,
+            [tensors[i].requires_grad for i in range(len(tensors))],
+            grad_enabled,
+            diff_inputs,
+            [splits[i] for i in diff_inputs] if tensors else [],
+            param_indices,
+        )
+        outputs = Gather.apply(
+            job, *[tensors[i] for i in diff_inputs], *[pool.params[i] for i in param_indices]
+        )
         return from_slots(job.out_structure, outputs)
 
 
@@ -213,11 +242,18 @@ class _Runtime:
 
     def pool_for(self, dp, inbox_bytes):
         pool = self.pool
-        if pool is not None and not pool.closed and pool.module is dp.module and pool.n == dp.workers:
+        if (
+            pool is not None
+            and not pool.closed
+            and pool.module is dp.module
+            and pool.n == dp.workers
+        ):
             if pool.sync():
                 return pool
         self.close()
-        self.pool = _pool.WorkerPool(dp.module, dp.workers, dp.threads, dp.timeout, dp.start_method, inbox_bytes)
+        self.pool = _pool.WorkerPool(
+            dp.module, dp.workers, dp.threads, dp.timeout, dp.start_method, inbox_bytes
+        )
         return self.pool
 
     def close(self):
@@ -229,8 +265,18 @@ class _Runtime:
 class _Job:
     """One DataParallel call: what the forward sent and what backward needs to answer it."""
 
-    def __init__(self, pool, dim, structure, chunks, input_requires_grad, grad_enabled, diff_inputs,
-                 input_splits, param_indices):
+    def __init__(
+        self,
+        pool,
+        dim,
+        structure,
+        chunks,
+        input_requires_grad,
+        grad_enabled,
+        diff_inputs,
+        input_splits,
+        param_indices,
+    ):
         self.pool = pool
         self.dim = dim
         self.structure = structure
@@ -253,8 +299,9 @@ class _Job:
 
     def _run_forward(self):
         pool = self.pool
-        self.call_id, results, self.key = pool.forward(self.chunks, self.input_requires_grad, self.structure,
-                                                       self.grad_enabled)
+        self.call_id, results, self.key = pool.forward(
+            self.chunks, self.input_requires_grad, self.structure, self.grad_enabled
+        )
         structures = [s for s, _, _ in results]
         counts = {len(a) for _, a, _ in results}
         if len(counts) != 1:
@@ -282,8 +329,10 @@ class _Job:
     def run_backward(self, grads, retain):
         pool = self.pool
         if pool.closed:
-            raise RuntimeError("the DataParallel workers that computed this output were shut down (close(), a "
-                               "fault or a change of the module) before backward")
+            raise RuntimeError(
+                "the DataParallel workers that computed this output were shut down (close(), a "
+                "fault or a change of the module) before backward"
+            )
         per_rank = []
         for r in range(self.ranks):
             arrays = []
@@ -300,7 +349,9 @@ class _Job:
                     arrays.append(g._data[index])
             per_rank.append(arrays)
         with pool.lock:
-            param_grads, input_grads = pool.backward(self.call_id, per_rank, self.param_indices, self.key, retain)
+            param_grads, input_grads = pool.backward(
+                self.call_id, per_rank, self.param_indices, self.key, retain
+            )
             inputs = self._input_grads(input_grads)
         return inputs, [None if g is None else _make(g) for g in param_grads]
 
@@ -384,7 +435,9 @@ class Gather(Function):
         if job.freed:
             raise RuntimeError(_SECOND_BACKWARD)
         if grad_mode.is_grad_enabled():
-            raise RuntimeError("DataParallel does not support create_graph=True (higher-order gradients)")
+            raise RuntimeError(
+                "DataParallel does not support create_graph=True (higher-order gradients)"
+            )
         for p, version in zip(job.params, job.param_versions):
             if p._version != version:
                 raise RuntimeError(_modified_message(p, version))

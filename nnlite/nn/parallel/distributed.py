@@ -25,6 +25,7 @@ importing this module never needs it. Without mpi4py or an MPI library, building
 an ImportError that says what to install: Open MPI from the system's packages (Debian/Ubuntu:
 ``apt-get install openmpi-bin libopenmpi-dev``) and ``pip install 'nnlite[mpi]'``.
 """
+
 import hashlib
 import warnings
 from contextlib import contextmanager
@@ -34,8 +35,14 @@ import numpy as np
 from ...autograd.grad_mode import is_grad_enabled
 from ...autograd.tensor import check_device
 from ..modules.module import Module
-from ._mpi import (Group, abort_on_exception, allreduce_value, broadcast_value, check_same_on_all_ranks,
-                   import_mpi)
+from ._mpi import (
+    Group,
+    abort_on_exception,
+    allreduce_value,
+    broadcast_value,
+    check_same_on_all_ranks,
+    import_mpi,
+)
 from ._reducer import Reducer
 
 __all__ = ["DistributedDataParallel", "abort_on_exception"]
@@ -43,9 +50,13 @@ __all__ = ["DistributedDataParallel", "abort_on_exception"]
 
 def _layout(module):
     """A text describing the parameters and buffers: equal on all ranks iff the models match."""
-    lines = [f"P {name} {tuple(p._data.shape)} {p._data.dtype.str} {bool(p._requires_grad)}"
-             for name, p in module.named_parameters()]
-    lines += [f"B {name} {tuple(b._data.shape)} {b._data.dtype.str}" for name, b in module.named_buffers()]
+    lines = [
+        f"P {name} {tuple(p._data.shape)} {p._data.dtype.str} {bool(p._requires_grad)}"
+        for name, p in module.named_parameters()
+    ]
+    lines += [
+        f"B {name} {tuple(b._data.shape)} {b._data.dtype.str}" for name, b in module.named_buffers()
+    ]
     return "\n".join(lines)
 
 
@@ -60,13 +71,13 @@ def _broadcast_arrays(group, arrays, what, root=0):
     if group.rank == root:
         offset = 0
         for a, n in zip(arrays, sizes):
-            buf[offset:offset + n] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+            buf[offset : offset + n] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
             offset += n
     group.bcast(buf, what, root=root)
     if group.rank != root:
         offset = 0
         for a, n in zip(arrays, sizes):
-            np.copyto(a, buf[offset:offset + n].view(a.dtype).reshape(a.shape))
+            np.copyto(a, buf[offset : offset + n].view(a.dtype).reshape(a.shape))
             offset += n
     return total
 
@@ -76,9 +87,11 @@ def _check_cpu_devices(device_ids, output_device):
         try:
             check_device(d)
         except RuntimeError:
-            raise ValueError(f"DistributedDataParallel device_ids and output_device must name the CPU (or be None): "
-                             f"nnlite runs on the CPU only, got device_ids {device_ids}, output_device "
-                             f"{output_device}") from None
+            raise ValueError(
+                f"DistributedDataParallel device_ids and output_device must name the CPU (or be None): "
+                f"nnlite runs on the CPU only, got device_ids {device_ids}, output_device "
+                f"{output_device}"
+            ) from None
 
 
 class DistributedDataParallel(Module):
@@ -145,33 +158,57 @@ class DistributedDataParallel(Module):
         >>> correct = ddp.allreduce(correct_on_this_rank)   # sum over the ranks
     """
 
-    def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=None, init_sync=True,
-                 process_group=None, bucket_cap_mb=None, find_unused_parameters=False, check_reduction=False,
-                 gradient_as_bucket_view=False, static_graph=False, forward_sync_buffers=None, *, comm=None,
-                 timeout=None):
+    def __init__(
+        self,
+        module,
+        device_ids=None,
+        output_device=None,
+        dim=0,
+        broadcast_buffers=None,
+        init_sync=True,
+        process_group=None,
+        bucket_cap_mb=None,
+        find_unused_parameters=False,
+        check_reduction=False,
+        gradient_as_bucket_view=False,
+        static_graph=False,
+        forward_sync_buffers=None,
+        *,
+        comm=None,
+        timeout=None,
+    ):
         super().__init__()
         if not isinstance(module, Module):
-            raise TypeError(f"DistributedDataParallel expects an nnlite.nn.Module, got {type(module).__name__}")
+            raise TypeError(
+                f"DistributedDataParallel expects an nnlite.nn.Module, got {type(module).__name__}"
+            )
         _check_cpu_devices(device_ids, output_device)
         MPI = import_mpi("DistributedDataParallel")
         if comm is not None and process_group is not None and comm is not process_group:
-            raise ValueError("DistributedDataParallel: pass the communicator as process_group or comm, not both")
+            raise ValueError(
+                "DistributedDataParallel: pass the communicator as process_group or comm, not both"
+            )
         comm = comm if comm is not None else process_group
         if comm is None:
             comm = MPI.COMM_WORLD
         if broadcast_buffers is not None:
-            warnings.warn("`broadcast_buffers` is deprecated. Use `forward_sync_buffers` instead. IMPORTANT: unlike "
-                          "`broadcast_buffers=False`, `forward_sync_buffers=False` still syncs buffers at init. If you "
-                          "rely on buffers NOT being synced at init (e.g. rank-local buffers), keep using "
-                          "`broadcast_buffers=False` until `init_sync_buffers` is available." if
-                          forward_sync_buffers is None else
-                          "Both `broadcast_buffers` and `forward_sync_buffers` were specified. `broadcast_buffers` "
-                          "is deprecated and its value is ignored when `forward_sync_buffers` is provided.",
-                          FutureWarning, stacklevel=2)
+            warnings.warn(
+                "`broadcast_buffers` is deprecated. Use `forward_sync_buffers` instead. IMPORTANT: unlike "
+                "`broadcast_buffers=False`, `forward_sync_buffers=False` still syncs buffers at init. If you "
+                "rely on buffers NOT being synced at init (e.g. rank-local buffers), keep using "
+                "`broadcast_buffers=False` until `init_sync_buffers` is available."
+                if forward_sync_buffers is None
+                else "Both `broadcast_buffers` and `forward_sync_buffers` were specified. `broadcast_buffers` "
+                "is deprecated and its value is ignored when `forward_sync_buffers` is provided.",
+                FutureWarning,
+                stacklevel=2,
+            )
         if forward_sync_buffers is not None:
             self.forward_sync_buffers, init_sync_buffers = bool(forward_sync_buffers), True
         else:
-            self.forward_sync_buffers = init_sync_buffers = broadcast_buffers is None or bool(broadcast_buffers)
+            self.forward_sync_buffers = init_sync_buffers = broadcast_buffers is None or bool(
+                broadcast_buffers
+            )
         self.module = module
         self.comm = comm
         self.device_ids = None
@@ -188,11 +225,17 @@ class DistributedDataParallel(Module):
             check_same_on_all_ranks(self._group, _layout(module), "parameters and buffers")
             self.broadcast_parameters(buffers=init_sync_buffers)
         self._give_sync_batchnorms_a_group()
-        self.reducer = Reducer(module, self._group, bucket_cap_mb, self.find_unused_parameters,
-                               self.gradient_as_bucket_view)
+        self.reducer = Reducer(
+            module,
+            self._group,
+            bucket_cap_mb,
+            self.find_unused_parameters,
+            self.gradient_as_bucket_view,
+        )
 
     def _give_sync_batchnorms_a_group(self):
         from ..modules.sync_batchnorm import SyncBatchNorm
+
         layers = [m for m in self.module.modules() if isinstance(m, SyncBatchNorm)]
         if not layers:
             return
@@ -200,7 +243,11 @@ class DistributedDataParallel(Module):
         # a gradient bucket's all-reduce, whatever order backward runs them in
         shared = Group(self._MPI, self.comm.Dup(), self._group.timeout)
         for m in layers:
-            m._group = shared if m.process_group is None else Group(self._MPI, m.process_group, self._group.timeout)
+            m._group = (
+                shared
+                if m.process_group is None
+                else Group(self._MPI, m.process_group, self._group.timeout)
+            )
 
     # ------------------------------------------------------------------ identity
     @property
@@ -328,4 +375,3 @@ class DistributedDataParallel(Module):
         gathered = np.empty((self._group.size, digest.size), dtype=np.uint8)
         self._group.allgather(digest, gathered, "parameters_in_sync")
         return bool((gathered == gathered[0]).all())
-

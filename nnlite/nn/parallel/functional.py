@@ -6,6 +6,7 @@ this evaluates ``module`` in the calling process: the outputs (and, through auto
 gradients) are those of PyTorch's gathered result. To spread a batch over worker processes, keep
 an ``nn.DataParallel(module, workers=N)`` instead: its workers live across calls.
 """
+
 from ...device import check_device
 
 __all__ = ["data_parallel"]

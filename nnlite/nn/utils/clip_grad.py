@@ -1,6 +1,7 @@
 """Gradient clipping as ``torch.nn.utils``: ``clip_grad_norm_``, ``clip_grad_value_`` and their
 parts ``get_total_norm`` / ``clip_grads_with_norm_``. They work on the gradient arrays in place,
 outside autograd, and compute in the gradients' dtype as PyTorch does."""
+
 import types
 import warnings
 
@@ -8,7 +9,13 @@ import numpy as np
 
 from ...autograd.tensor import Tensor, _make
 
-__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm", "clip_grads_with_norm_"]
+__all__ = [
+    "clip_grad_norm_",
+    "clip_grad_norm",
+    "clip_grad_value_",
+    "get_total_norm",
+    "clip_grads_with_norm_",
+]
 
 
 def _tensor_list(tensors):
@@ -54,9 +61,11 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     dtype = np.result_type(*[t._data.dtype for t in tensors])
     total = _vector_norm(np.asarray(norms, dtype=dtype), norm_type).astype(dtype)
     if error_if_nonfinite and not np.isfinite(total):
-        raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so "
-                           f"it cannot be clipped. To disable this error and scale the gradients by the non-finite "
-                           f"norm anyway, set `error_if_nonfinite=False`")
+        raise RuntimeError(
+            f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so "
+            f"it cannot be clipped. To disable this error and scale the gradients by the non-finite "
+            f"norm anyway, set `error_if_nonfinite=False`"
+        )
     return _make(np.asarray(total, dtype=dtype))
 
 
@@ -69,8 +78,12 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     grads = _grads(parameters)
     if not grads:
         return
-    total = total_norm._data if isinstance(total_norm, Tensor) else np.asarray(total_norm, np.float32)
-    coef = np.minimum(np.asarray(float(max_norm), total.dtype) / (total + np.asarray(1e-6, total.dtype)), 1.0)
+    total = (
+        total_norm._data if isinstance(total_norm, Tensor) else np.asarray(total_norm, np.float32)
+    )
+    coef = np.minimum(
+        np.asarray(float(max_norm), total.dtype) / (total + np.asarray(1e-6, total.dtype)), 1.0
+    )
     with np.errstate(invalid="ignore"):  # a non-finite norm scales to NaN, as in PyTorch
         for g in grads:
             np.multiply(g._data, coef.astype(g._data.dtype), out=g._data)
@@ -98,7 +111,9 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     if isinstance(parameters, types.GeneratorType):
         parameters = list(parameters)
         if not parameters:
-            warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.", stacklevel=2)
+            warnings.warn(
+                "`parameters` is an empty generator, no gradient clipping will occur.", stacklevel=2
+            )
     parameters = _tensor_list(parameters)
     total = get_total_norm(_grads(parameters), norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total, foreach)
@@ -107,8 +122,11 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """Deprecated spelling of ``clip_grad_norm_`` (PyTorch warns the same way)."""
-    warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.",
-                  FutureWarning, stacklevel=2)
+    warnings.warn(
+        "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.",
+        FutureWarning,
+        stacklevel=2,
+    )
     return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 

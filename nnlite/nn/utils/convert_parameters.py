@@ -1,4 +1,5 @@
 """``parameters_to_vector`` / ``vector_to_parameters``: all parameters as one flat vector and back."""
+
 from ...autograd.tensor import Tensor
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
@@ -12,6 +13,7 @@ def parameters_to_vector(parameters):
         nnlite.Size([8])
     """
     from ...autograd.creation import cat
+
     return cat([p.view(-1) for p in parameters])
 
 
@@ -23,14 +25,18 @@ def vector_to_parameters(vec, parameters):
         RuntimeError: ``vec`` has fewer elements than the parameters need.
     """
     if not isinstance(vec, Tensor):
-        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__module__}.{type(vec).__name__}")
+        raise TypeError(
+            f"expected torch.Tensor, but got: {type(vec).__module__}.{type(vec).__name__}"
+        )
     parameters = list(parameters)
     needed = sum(p.numel() for p in parameters)
     if vec.numel() < needed:
-        raise RuntimeError(f"vector_to_parameters: the vector has {vec.numel()} elements, the parameters need "
-                           f"{needed}")
+        raise RuntimeError(
+            f"vector_to_parameters: the vector has {vec.numel()} elements, the parameters need "
+            f"{needed}"
+        )
     pointer = 0
     for param in parameters:
         count = param.numel()
-        param.data = vec[pointer:pointer + count].view_as(param).data
+        param.data = vec[pointer : pointer + count].view_as(param).data
         pointer += count

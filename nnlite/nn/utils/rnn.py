@@ -1,6 +1,7 @@
 """Variable-length sequences: ``pad_sequence``, ``PackedSequence``, ``pack_padded_sequence``,
 ``pad_packed_sequence``, ``pack_sequence`` (PyTorch's layout: time-major data of the sequences still
 running at each step, longest first)."""
+
 from collections import namedtuple
 
 import numpy as np
@@ -8,10 +9,18 @@ import numpy as np
 from ...autograd import op as _op
 from ...autograd.creation import cat, stack
 
-__all__ = ["PackedSequence", "pad_sequence", "pack_padded_sequence", "pad_packed_sequence", "pack_sequence"]
+__all__ = [
+    "PackedSequence",
+    "pad_sequence",
+    "pack_padded_sequence",
+    "pad_packed_sequence",
+    "pack_sequence",
+]
 
 
-class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])):
+class PackedSequence(
+    namedtuple("PackedSequence", ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])
+):
     """Sequences of different lengths packed time step by time step.
 
     ``data`` holds, for t = 0, 1, ..., the rows of the ``batch_sizes[t]`` sequences longer than t
@@ -39,13 +48,17 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
         [[1.0, 1.0], [1.0, 0.0]]
     """
     if padding_side not in ("left", "right"):
-        raise ValueError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
+        raise ValueError(
+            f"Expected padding_side to be one of left or right, but got {padding_side}."
+        )
     longest = max(s.shape[0] for s in sequences)
     padded = []
     for s in sequences:
         missing = longest - s.shape[0]
         if missing:
-            filler = _op.make_tensor(np.full((missing,) + tuple(s.shape[1:]), padding_value, dtype=s._data.dtype))
+            filler = _op.make_tensor(
+                np.full((missing,) + tuple(s.shape[1:]), padding_value, dtype=s._data.dtype)
+            )
             s = cat([s, filler] if padding_side == "right" else [filler, s])
         padded.append(s)
     return stack(padded, 1 if not batch_first else 0)
@@ -56,21 +69,25 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     lengths = _lengths(lengths)
     if enforce_sorted:
         if np.any(np.diff(lengths) > 0):
-            raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
-                               "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
-                               "to sidestep this requirement if you do not need ONNX exportability.")
+            raise RuntimeError(
+                "`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
+                "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
+                "to sidestep this requirement if you do not need ONNX exportability."
+            )
         order = None
     else:
         order = np.argsort(-lengths, kind="stable").astype(np.int64)
         lengths = lengths[order]
     if lengths.size and lengths[-1] <= 0:
-        raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' "
-                           "that is <= 0")
+        raise RuntimeError(
+            "Length of all samples has to be greater than 0, but found an element in 'lengths' "
+            "that is <= 0"
+        )
     x = input.transpose(0, 1) if batch_first else input
     if order is not None:
         x = x[:, order]
     batch_sizes = np.array([(lengths > t).sum() for t in range(int(lengths[0]))], dtype=np.int64)
-    data = cat([x[t, :int(n)] for t, n in enumerate(batch_sizes)])
+    data = cat([x[t, : int(n)] for t, n in enumerate(batch_sizes)])
     sorted_indices = None if order is None else _op.make_tensor(order)
     return PackedSequence(data, _op.make_tensor(batch_sizes), sorted_indices)
 
@@ -80,17 +97,21 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     data, batch_sizes = sequence.data, sequence.batch_sizes._data
     steps, batch = len(batch_sizes), int(batch_sizes[0])
     if total_length is not None and total_length < steps:
-        raise ValueError(f"Expected total_length to be at least the length of the longest sequence in input, but "
-                         f"got total_length={total_length} and max sequence length being {steps}")
+        raise ValueError(
+            f"Expected total_length to be at least the length of the longest sequence in input, but "
+            f"got total_length={total_length} and max sequence length being {steps}"
+        )
     length = steps if total_length is None else total_length
     rows, start = [], 0
     feature = tuple(data.shape[1:])
     for t in range(length):
         n = int(batch_sizes[t]) if t < steps else 0
-        step = data[start:start + n]
+        step = data[start : start + n]
         start += n
         if n < batch:
-            filler = _op.make_tensor(np.full((batch - n,) + feature, padding_value, dtype=data._data.dtype))
+            filler = _op.make_tensor(
+                np.full((batch - n,) + feature, padding_value, dtype=data._data.dtype)
+            )
             step = cat([step, filler]) if n else filler
         rows.append(step)
     padded = stack(rows)

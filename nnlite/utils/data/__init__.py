@@ -6,6 +6,7 @@ Example:
     >>> from nnlite.utils.data import DataLoader, TensorDataset
     >>> loader = DataLoader(TensorDataset(nl.randn(8, 3), nl.arange(8)), batch_size=4, shuffle=True)
 """
+
 from . import dataloader, dataset, distributed, sampler
 from .dataloader import *  # noqa: F401,F403
 from .dataset import *  # noqa: F401,F403

@@ -1,6 +1,8 @@
 """Re-export names that ``nnlite.data`` may or may not have yet (it gains classes over time)."""
+
 from ... import data as _data
-from ...data import dataset as _dataset, sampler as _sampler
+from ...data import dataset as _dataset
+from ...data import sampler as _sampler
 
 
 def reexport_present(namespace, names):

@@ -1,4 +1,5 @@
 """``nnlite.utils.data.dataset``: PyTorch's module path for the dataset classes of ``nnlite.data``."""
+
 from ...data import ConcatDataset, Dataset, Subset, TensorDataset, random_split
 from ._optional import reexport_present
 

@@ -1,6 +1,7 @@
 """A PyTorch MNIST training script (pytorch/examples style) after `import torch` became
 `import nnlite as torch`: device line, loaders from torch.utils.data, train/test functions,
 StepLR, gradient clipping, and a .pth checkpoint reloaded with weights_only=True."""
+
 import argparse
 
 import nnlite as torch
@@ -13,7 +14,7 @@ from nnlite.optim.lr_scheduler import StepLR
 
 class Net(nn.Module):
     def __init__(self):
-        super(Net, self).__init__()
+        super().__init__()
         self.conv1 = nn.Conv2d(1, 8, 3, 1)
         self.conv2 = nn.Conv2d(8, 16, 3, 1)
         self.dropout1 = nn.Dropout(0.25)
@@ -38,7 +39,9 @@ def train(args, model, device, train_loader, optimizer, epoch):
         torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=5.0)
         optimizer.step()
         if batch_idx % args.log_interval == 0:
-            print(f"Train Epoch: {epoch} [{batch_idx * len(data)}/{len(train_loader.dataset)}]\tLoss: {loss.item():.6f}")
+            print(
+                f"Train Epoch: {epoch} [{batch_idx * len(data)}/{len(train_loader.dataset)}]\tLoss: {loss.item():.6f}"
+            )
 
 
 def test(model, device, test_loader):
@@ -52,7 +55,9 @@ def test(model, device, test_loader):
             pred = output.argmax(dim=1, keepdim=True)
             correct += pred.eq(target.view_as(pred)).sum().item()
     test_loss /= len(test_loader.dataset)
-    print(f"Test set: Average loss: {test_loss:.4f}, Accuracy: {correct}/{len(test_loader.dataset)}")
+    print(
+        f"Test set: Average loss: {test_loss:.4f}, Accuracy: {correct}/{len(test_loader.dataset)}"
+    )
     return test_loss
 
 
@@ -71,7 +76,9 @@ def main():
     if torch.cuda.is_available():
         kwargs.update({"num_workers": 1, "pin_memory": True})
 
-    transform = transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.1307,), (0.3081,))])
+    transform = transforms.Compose(
+        [transforms.ToTensor(), transforms.Normalize((0.1307,), (0.3081,))]
+    )
     train_set = datasets.MNIST(args.data, train=True, download=False, transform=transform)
     test_set = datasets.MNIST(args.data, train=False, transform=transform)
     train_loader = torch.utils.data.DataLoader(train_set, **kwargs)

@@ -1,5 +1,6 @@
 """pytorch/examples' regression idiom: raw tensors, a Linear layer and manual updates through
 param.data, with the legacy spellings (Variable, FloatTensor) older scripts use."""
+
 from itertools import count
 
 import nnlite as torch
@@ -14,7 +15,7 @@ b_target = torch.randn(1) * 2
 
 def make_features(x):
     x = x.unsqueeze(1)
-    return torch.cat([x ** i for i in range(1, POLY_DEGREE + 1)], 1)
+    return torch.cat([x**i for i in range(1, POLY_DEGREE + 1)], 1)
 
 
 def f(x):
@@ -40,6 +41,6 @@ for batch_idx in count(1):
         print(f"batch {batch_idx} loss {loss:.6f}")
     if loss < 1e-3 or batch_idx >= 400:
         break
-print("Loss: {:.6f} after {} batches".format(loss, batch_idx))
-print("==> Learned: " + " ".join("{:+.2f}".format(w) for w in fc.weight.view(-1)))
-print("==> Actual:  " + " ".join("{:+.2f}".format(w) for w in W_target.view(-1)))
+print(f"Loss: {loss:.6f} after {batch_idx} batches")
+print("==> Learned: " + " ".join(f"{w:+.2f}" for w in fc.weight.view(-1)))
+print("==> Actual:  " + " ".join(f"{w:+.2f}" for w in W_target.view(-1)))

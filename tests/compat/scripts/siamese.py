@@ -1,6 +1,7 @@
 """pytorch/examples' siamese-network idiom: a Dataset subclass yielding image pairs, a shared
 feature extractor, torch.cat of features, a sigmoid score with BCEWithLogitsLoss, StepLR, and
 DataParallel's functional form."""
+
 import argparse
 import random
 
@@ -16,9 +17,13 @@ from nnlite.utils.data import DataLoader, Dataset
 
 class SiameseNetwork(nn.Module):
     def __init__(self):
-        super(SiameseNetwork, self).__init__()
-        self.features = nn.Sequential(nn.Conv2d(1, 8, 5, stride=2), nn.ReLU(inplace=True), nn.AdaptiveAvgPool2d(4),
-                                      nn.Flatten())
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(1, 8, 5, stride=2),
+            nn.ReLU(inplace=True),
+            nn.AdaptiveAvgPool2d(4),
+            nn.Flatten(),
+        )
         self.fc = nn.Sequential(nn.Linear(8 * 16 * 2, 32), nn.ReLU(inplace=True), nn.Linear(32, 1))
 
     def forward_once(self, x):
@@ -32,7 +37,7 @@ class SiameseNetwork(nn.Module):
 
 class PairDataset(Dataset):
     def __init__(self, root, train):
-        super(PairDataset, self).__init__()
+        super().__init__()
         mnist = datasets.MNIST(root, train=train)
         self.data = mnist.data.unsqueeze(1).clone().float() / 255
         targets = np.array(mnist.targets.clone(), dtype=None, copy=None)
@@ -99,7 +104,9 @@ def main():
         scheduler.step()
     torch.save(model.state_dict(), "siamese_network.pth")
     restored = SiameseNetwork()
-    missing, unexpected = restored.load_state_dict(torch.load("siamese_network.pth", weights_only=True))
+    missing, unexpected = restored.load_state_dict(
+        torch.load("siamese_network.pth", weights_only=True)
+    )
     print(f"Checkpoint keys: missing={list(missing)} unexpected={list(unexpected)}")
 
 

@@ -1,5 +1,6 @@
 """pytorch/examples' VAE idiom: Adam, a reparameterised sample, a summed loss and save_image of
 reconstructions and samples."""
+
 import argparse
 import os
 
@@ -18,14 +19,20 @@ args = parser.parse_args()
 torch.manual_seed(1)
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 train_loader = torch.utils.data.DataLoader(
-    datasets.MNIST(args.data, train=True, transform=transforms.ToTensor()), batch_size=64, shuffle=True)
+    datasets.MNIST(args.data, train=True, transform=transforms.ToTensor()),
+    batch_size=64,
+    shuffle=True,
+)
 test_loader = torch.utils.data.DataLoader(
-    datasets.MNIST(args.data, train=False, transform=transforms.ToTensor()), batch_size=64, shuffle=False)
+    datasets.MNIST(args.data, train=False, transform=transforms.ToTensor()),
+    batch_size=64,
+    shuffle=False,
+)
 
 
 class VAE(nn.Module):
     def __init__(self):
-        super(VAE, self).__init__()
+        super().__init__()
         self.fc1 = nn.Linear(784, 64)
         self.fc21 = nn.Linear(64, 8)
         self.fc22 = nn.Linear(64, 8)

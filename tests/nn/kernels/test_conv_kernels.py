@@ -14,18 +14,29 @@ from nnlite.nn.kernels.conv_select import CHANNELS_LAST, LANES, PLANES, conv_ker
 
 # (N, C, H, W, O, (kh, kw), stride, padding, dilation, groups)
 CONFIGS = [
-    (2, 3, 9, 8, 4, (3, 3), (1, 1), (0, 0), (1, 1), 1),      # full-width path
-    (2, 3, 9, 8, 4, (3, 3), (1, 1), (1, 2), (1, 1), 1),      # full-width with padding
-    (1, 4, 10, 7, 6, (3, 2), (2, 1), (1, 0), (1, 2), 2),     # asymmetric stride, dilation, groups
-    (3, 6, 11, 12, 4, (5, 3), (3, 2), (2, 1), (2, 1), 2),    # stride does not divide
-    (2, 4, 7, 7, 8, (1, 1), (2, 2), (0, 0), (1, 1), 4),      # 1x1, depthwise-like groups
-    (1, 2, 5, 5, 3, (3, 3), (1, 1), (2, 2), (2, 2), 1),      # padding + dilation, batch 1
-    (2, 2, 6, 13, 3, (2, 4), (1, 3), (0, 1), (1, 1), 1),     # wide input, non-square kernel
-    (2, 3, 12, 12, 5, (3, 3), (1, 1), (0, 0), (3, 3), 1),    # stride 1 but too wasteful for full width
-    (3, 6, 8, 8, 6, (3, 3), (1, 1), (1, 1), (1, 1), 3),      # stride-1 groups
-    (2, 3, 16, 16, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1),    # LeNet-like conv1
-    (2, 6, 14, 14, 16, (5, 5), (1, 1), (0, 0), (1, 1), 1),   # LeNet conv2
-    (1, 1, 4, 4, 1, (4, 4), (1, 1), (0, 0), (1, 1), 1),      # single output pixel
+    (2, 3, 9, 8, 4, (3, 3), (1, 1), (0, 0), (1, 1), 1),  # full-width path
+    (2, 3, 9, 8, 4, (3, 3), (1, 1), (1, 2), (1, 1), 1),  # full-width with padding
+    (1, 4, 10, 7, 6, (3, 2), (2, 1), (1, 0), (1, 2), 2),  # asymmetric stride, dilation, groups
+    (3, 6, 11, 12, 4, (5, 3), (3, 2), (2, 1), (2, 1), 2),  # stride does not divide
+    (2, 4, 7, 7, 8, (1, 1), (2, 2), (0, 0), (1, 1), 4),  # 1x1, depthwise-like groups
+    (1, 2, 5, 5, 3, (3, 3), (1, 1), (2, 2), (2, 2), 1),  # padding + dilation, batch 1
+    (2, 2, 6, 13, 3, (2, 4), (1, 3), (0, 1), (1, 1), 1),  # wide input, non-square kernel
+    (
+        2,
+        3,
+        12,
+        12,
+        5,
+        (3, 3),
+        (1, 1),
+        (0, 0),
+        (3, 3),
+        1,
+    ),  # stride 1 but too wasteful for full width
+    (3, 6, 8, 8, 6, (3, 3), (1, 1), (1, 1), (1, 1), 3),  # stride-1 groups
+    (2, 3, 16, 16, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1),  # LeNet-like conv1
+    (2, 6, 14, 14, 16, (5, 5), (1, 1), (0, 0), (1, 1), 1),  # LeNet conv2
+    (1, 1, 4, 4, 1, (4, 4), (1, 1), (0, 0), (1, 1), 1),  # single output pixel
 ]
 IDS = [f"cfg{i}" for i in range(len(CONFIGS))]
 
@@ -83,7 +94,7 @@ def _naive_backward(gy, x, w, s, p, d, g):
             for i, j, rows, cols in _taps(x.shape, w.shape, s, p, d):
                 gxp[:, c, rows, cols] += w[o, ci, i, j] * gy[:, o]
                 gw[o, ci, i, j] = np.sum(gy[:, o] * xp[:, c, rows, cols])
-    return gxp[:, :, p[0]:p[0] + H, p[1]:p[1] + W], gw
+    return gxp[:, :, p[0] : p[0] + H, p[1] : p[1] + W], gw
 
 
 def _rel_err(a, b):
@@ -95,14 +106,18 @@ TOL = {np.float32: 1e-5, np.float64: 1e-10}
 
 # --------------------------------------------------------------------------- without torch
 
+
 @pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
 def test_matches_naive_loops(cfg):
     _, _, _, _, _, k, s, p, d, g = cfg
     for dtype in (np.float64, np.float32):
         x, w, b, gy = _make(cfg, dtype)
-        ref_y = _naive_forward(x.astype(np.float64), w.astype(np.float64), b.astype(np.float64), s, p, d, g)
-        ref_gx, ref_gw = _naive_backward(gy.astype(np.float64), x.astype(np.float64),
-                                         w.astype(np.float64), s, p, d, g)
+        ref_y = _naive_forward(
+            x.astype(np.float64), w.astype(np.float64), b.astype(np.float64), s, p, d, g
+        )
+        ref_gx, ref_gw = _naive_backward(
+            gy.astype(np.float64), x.astype(np.float64), w.astype(np.float64), s, p, d, g
+        )
         y = conv2d_forward(x, w, b, s, p, d, g)
         gx = conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g)
         gw = conv2d_backward_weight(gy, x, k, s, p, d, g)
@@ -138,13 +153,17 @@ def test_chunk_boundaries(monkeypatch):
         cfg = (7,) + cfg[1:]
         _, _, _, _, _, k, s, p, d, g = cfg
         x, w, b, gy = _make(cfg, np.float64)
-        whole = (conv2d_forward(x, w, b, s, p, d, g),
-                 conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
-                 conv2d_backward_weight(gy, x, k, s, p, d, g))
-        monkeypatch.setattr(conv_mod, "_chunk_images", lambda nbytes, n: 3)   # chunks 3, 3, 1
-        chunked = (conv2d_forward(x, w, b, s, p, d, g),
-                   conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
-                   conv2d_backward_weight(gy, x, k, s, p, d, g))
+        whole = (
+            conv2d_forward(x, w, b, s, p, d, g),
+            conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
+            conv2d_backward_weight(gy, x, k, s, p, d, g),
+        )
+        monkeypatch.setattr(conv_mod, "_chunk_images", lambda nbytes, n: 3)  # chunks 3, 3, 1
+        chunked = (
+            conv2d_forward(x, w, b, s, p, d, g),
+            conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
+            conv2d_backward_weight(gy, x, k, s, p, d, g),
+        )
         monkeypatch.undo()
         for a, c in zip(whole, chunked):
             assert _rel_err(c, a) < 1e-12
@@ -185,7 +204,9 @@ def test_batch_zero():
     x = np.zeros((0, 3, 8, 8), np.float32)
     w = np.zeros((4, 3, 3, 3), np.float32)
     assert conv2d_forward(x, w, None, (1, 1), (0, 0), (1, 1), 1).shape == (0, 4, 6, 6)
-    gw = conv2d_backward_weight(np.zeros((0, 4, 6, 6), np.float32), x, (3, 3), (1, 1), (0, 0), (1, 1), 1)
+    gw = conv2d_backward_weight(
+        np.zeros((0, 4, 6, 6), np.float32), x, (3, 3), (1, 1), (0, 0), (1, 1), 1
+    )
     assert gw.shape == (4, 3, 3, 3) and not gw.any()
 
 
@@ -195,24 +216,60 @@ def test_output_hw():
     assert conv2d_output_hw((5, 5), (3, 3), (1, 1), (2, 2), (2, 2)) == (5, 5)
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: conv2d_output_hw((4, 4), (5, 5), (1, 1), (0, 0), (1, 1)), "Kernel size can't be greater"),
-    (lambda: conv2d_output_hw((8, 8), (3, 3), (0, 1), (0, 0), (1, 1)), "stride"),
-    (lambda: conv2d_output_hw((8, 8), (3, 3), (1, 1), (-1, 0), (1, 1)), "padding"),
-    (lambda: conv2d_output_hw((8, 8), (3, 3), (1, 1), (0, 0), (0, 1)), "dilation"),
-    (lambda: conv2d_forward(np.zeros((1, 3, 8, 8)), np.zeros((4, 3, 3, 3)), None,
-                            (1, 1), (0, 0), (1, 1), 2), "expected input to have 6 channels"),
-    (lambda: conv2d_forward(np.zeros((1, 4, 8, 8)), np.zeros((3, 2, 3, 3)), None,
-                            (1, 1), (0, 0), (1, 1), 2), "divisible by 2"),
-    (lambda: conv2d_forward(np.zeros((1, 4, 8, 8)), np.zeros((4, 4, 3, 3)), None,
-                            (1, 1), (0, 0), (1, 1), 0), "groups"),
-    (lambda: conv2d_forward(np.zeros((1, 4, 8, 8)), np.zeros((4, 4, 3, 3)), np.zeros(3),
-                            (1, 1), (0, 0), (1, 1), 1), "bias"),
-    (lambda: conv2d_backward_weight(np.zeros((1, 4, 6, 6)), np.zeros((1, 3, 8, 8)), (3, 3),
-                                    (1, 1), (0, 0), (1, 1), 2), "divisible by groups"),
-    (lambda: conv2d_backward_input(np.zeros((1, 4, 5, 6)), np.zeros((4, 3, 3, 3)), (8, 8),
-                                   (1, 1), (0, 0), (1, 1), 1), "grad_output has shape"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (
+            lambda: conv2d_output_hw((4, 4), (5, 5), (1, 1), (0, 0), (1, 1)),
+            "Kernel size can't be greater",
+        ),
+        (lambda: conv2d_output_hw((8, 8), (3, 3), (0, 1), (0, 0), (1, 1)), "stride"),
+        (lambda: conv2d_output_hw((8, 8), (3, 3), (1, 1), (-1, 0), (1, 1)), "padding"),
+        (lambda: conv2d_output_hw((8, 8), (3, 3), (1, 1), (0, 0), (0, 1)), "dilation"),
+        (
+            lambda: conv2d_forward(
+                np.zeros((1, 3, 8, 8)), np.zeros((4, 3, 3, 3)), None, (1, 1), (0, 0), (1, 1), 2
+            ),
+            "expected input to have 6 channels",
+        ),
+        (
+            lambda: conv2d_forward(
+                np.zeros((1, 4, 8, 8)), np.zeros((3, 2, 3, 3)), None, (1, 1), (0, 0), (1, 1), 2
+            ),
+            "divisible by 2",
+        ),
+        (
+            lambda: conv2d_forward(
+                np.zeros((1, 4, 8, 8)), np.zeros((4, 4, 3, 3)), None, (1, 1), (0, 0), (1, 1), 0
+            ),
+            "groups",
+        ),
+        (
+            lambda: conv2d_forward(
+                np.zeros((1, 4, 8, 8)),
+                np.zeros((4, 4, 3, 3)),
+                np.zeros(3),
+                (1, 1),
+                (0, 0),
+                (1, 1),
+                1,
+            ),
+            "bias",
+        ),
+        (
+            lambda: conv2d_backward_weight(
+                np.zeros((1, 4, 6, 6)), np.zeros((1, 3, 8, 8)), (3, 3), (1, 1), (0, 0), (1, 1), 2
+            ),
+            "divisible by groups",
+        ),
+        (
+            lambda: conv2d_backward_input(
+                np.zeros((1, 4, 5, 6)), np.zeros((4, 3, 3, 3)), (8, 8), (1, 1), (0, 0), (1, 1), 1
+            ),
+            "grad_output has shape",
+        ),
+    ],
+)
 def test_invalid_configurations_raise(call, match):
     with pytest.raises(ValueError, match=match):
         call()
@@ -220,14 +277,29 @@ def test_invalid_configurations_raise(call, match):
 
 def test_dtype_mismatch_raises():
     with pytest.raises(TypeError):
-        conv2d_forward(np.zeros((1, 3, 8, 8), np.float32), np.zeros((4, 3, 3, 3)), None,
-                       (1, 1), (0, 0), (1, 1), 1)
+        conv2d_forward(
+            np.zeros((1, 3, 8, 8), np.float32),
+            np.zeros((4, 3, 3, 3)),
+            None,
+            (1, 1),
+            (0, 0),
+            (1, 1),
+            1,
+        )
     with pytest.raises(TypeError):
-        conv2d_forward(np.zeros((1, 3, 8, 8), np.int64), np.zeros((4, 3, 3, 3), np.int64), None,
-                       (1, 1), (0, 0), (1, 1), 1)
+        conv2d_forward(
+            np.zeros((1, 3, 8, 8), np.int64),
+            np.zeros((4, 3, 3, 3), np.int64),
+            None,
+            (1, 1),
+            (0, 0),
+            (1, 1),
+            1,
+        )
 
 
 # --------------------------------------------------------------------------- PyTorch oracle
+
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
@@ -251,12 +323,23 @@ def test_matches_torch(cfg, dtype):
 
 # Stride-1 single-group batches of at least one vector of images take the direct kernels.
 LANES_CONFIGS = [
-    (17, 3, 12, 11, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1),    # ragged last block, O % 4 == 2, Wo = 4+2+1
-    (33, 2, 9, 10, 5, (3, 2), (1, 1), (1, 2), (2, 1), 1),     # padding + dilation, O = 5
-    (16, 6, 14, 14, 16, (5, 5), (1, 1), (0, 0), (1, 1), 1),   # LeNet conv2, one full float32 block
-    (20, 3, 8, 8, 4, (3, 3), (1, 1), (3, 3), (1, 1), 1),      # padding > k - 1: input grad via GEMM
-    (18, 4, 7, 9, 3, (1, 4), (1, 1), (0, 1), (1, 1), 1),      # kw = 4, 1-row kernel
-    (9, 2, 6, 6, 7, (2, 2), (1, 1), (0, 0), (1, 1), 1),       # float64 only: 9 images, O = 7
+    (
+        17,
+        3,
+        12,
+        11,
+        6,
+        (5, 5),
+        (1, 1),
+        (0, 0),
+        (1, 1),
+        1,
+    ),  # ragged last block, O % 4 == 2, Wo = 4+2+1
+    (33, 2, 9, 10, 5, (3, 2), (1, 1), (1, 2), (2, 1), 1),  # padding + dilation, O = 5
+    (16, 6, 14, 14, 16, (5, 5), (1, 1), (0, 0), (1, 1), 1),  # LeNet conv2, one full float32 block
+    (20, 3, 8, 8, 4, (3, 3), (1, 1), (3, 3), (1, 1), 1),  # padding > k - 1: input grad via GEMM
+    (18, 4, 7, 9, 3, (1, 4), (1, 1), (0, 1), (1, 1), 1),  # kw = 4, 1-row kernel
+    (9, 2, 6, 6, 7, (2, 2), (1, 1), (0, 0), (1, 1), 1),  # float64 only: 9 images, O = 7
 ]
 LANES_IDS = [f"lanes{i}" for i in range(len(LANES_CONFIGS))]
 
@@ -269,9 +352,12 @@ def test_lanes_path_matches_naive_loops(cfg):
             assert dtype == np.float32 and N < 16
             continue
         x, w, b, gy = _make(cfg, dtype, seed=4)
-        ref_y = _naive_forward(x.astype(np.float64), w.astype(np.float64), b.astype(np.float64), s, p, d, g)
-        ref_gx, ref_gw = _naive_backward(gy.astype(np.float64), x.astype(np.float64),
-                                         w.astype(np.float64), s, p, d, g)
+        ref_y = _naive_forward(
+            x.astype(np.float64), w.astype(np.float64), b.astype(np.float64), s, p, d, g
+        )
+        ref_gx, ref_gw = _naive_backward(
+            gy.astype(np.float64), x.astype(np.float64), w.astype(np.float64), s, p, d, g
+        )
         y = conv2d_forward(x, w, b, s, p, d, g)
         y_nobias = conv2d_forward(x, w, None, s, p, d, g)
         gx = conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g)
@@ -288,12 +374,16 @@ def test_lanes_path_matches_torch(cfg):
     _, _, _, _, _, k, s, p, d, g = cfg
     x, w, b, gy = _make(cfg, np.float32, seed=5)
     xt, wt, bt, gyt = (torch.from_numpy(a) for a in (x, w, b, gy))
-    refs = (torch.nn.functional.conv2d(xt, wt, bt, s, p, d, g).numpy(),
-            torch.nn.grad.conv2d_input(xt.shape, wt, gyt, s, p, d, g).numpy(),
-            torch.nn.grad.conv2d_weight(xt, wt.shape, gyt, s, p, d, g).numpy())
-    outs = (conv2d_forward(x, w, b, s, p, d, g),
-            conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
-            conv2d_backward_weight(gy, x, k, s, p, d, g))
+    refs = (
+        torch.nn.functional.conv2d(xt, wt, bt, s, p, d, g).numpy(),
+        torch.nn.grad.conv2d_input(xt.shape, wt, gyt, s, p, d, g).numpy(),
+        torch.nn.grad.conv2d_weight(xt, wt.shape, gyt, s, p, d, g).numpy(),
+    )
+    outs = (
+        conv2d_forward(x, w, b, s, p, d, g),
+        conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
+        conv2d_backward_weight(gy, x, k, s, p, d, g),
+    )
     for out, ref in zip(outs, refs):
         assert out.shape == ref.shape and out.dtype == ref.dtype
         assert _rel_err(out, ref) < 1e-5
@@ -304,8 +394,9 @@ def test_lanes_path_large_batch_weight_gradient_accuracy():
     cfg = (256, 3, 32, 32, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1)
     x, w, _, gy = _make(cfg, np.float32, seed=6)
     gw = conv2d_backward_weight(gy, x, (5, 5), (1, 1), (0, 0), (1, 1), 1)
-    ref = conv2d_backward_weight(gy.astype(np.float64), x.astype(np.float64), (5, 5),
-                                 (1, 1), (0, 0), (1, 1), 1)
+    ref = conv2d_backward_weight(
+        gy.astype(np.float64), x.astype(np.float64), (5, 5), (1, 1), (0, 0), (1, 1), 1
+    )
     assert _rel_err(gw, ref) < 1e-6
 
 
@@ -314,15 +405,20 @@ def test_lanes_path_threads_agree(monkeypatch):
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("needs 2 numba threads")
     from nnlite.nn.kernels import _dispatch
-    monkeypatch.setattr(_dispatch, "MIN_PARALLEL_ELEMENTS", 0)  # small test inputs take the threaded path
+
+    monkeypatch.setattr(
+        _dispatch, "MIN_PARALLEL_ELEMENTS", 0
+    )  # small test inputs take the threaded path
     cfg = LANES_CONFIGS[1]
     _, _, _, _, _, k, s, p, d, g = cfg
     x, w, b, gy = _make(cfg, np.float32, seed=7)
 
     def run():
-        return (conv2d_forward(x, w, b, s, p, d, g),
-                conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
-                conv2d_backward_weight(gy, x, k, s, p, d, g))
+        return (
+            conv2d_forward(x, w, b, s, p, d, g),
+            conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
+            conv2d_backward_weight(gy, x, k, s, p, d, g),
+        )
 
     before = numba.get_num_threads()
     try:
@@ -340,30 +436,48 @@ def test_lanes_path_threads_agree(monkeypatch):
 
 # Shapes chosen for each kernel the selector can pick: (cfg, kernel for float32, float64).
 SELECTED_CONFIGS = [
-    ((2, 16, 9, 8, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),   # ResNet-like 3x3
-    ((1, 24, 7, 9, 5, (3, 2), (2, 3), (1, 0), (1, 2), 1), CHANNELS_LAST),   # batch 1, stride, dilation
+    ((2, 16, 9, 8, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),  # ResNet-like 3x3
+    (
+        (1, 24, 7, 9, 5, (3, 2), (2, 3), (1, 0), (1, 2), 1),
+        CHANNELS_LAST,
+    ),  # batch 1, stride, dilation
     ((3, 16, 6, 6, 12, (1, 1), (1, 1), (0, 0), (1, 1), 1), CHANNELS_LAST),  # 1x1: no im2col
-    ((2, 16, 9, 8, 12, (1, 1), (1, 1), (0, 0), (1, 1), 1), CHANNELS_LAST),  # 1x1, 72 pixels: NCHW GEMMs
-    ((2, 16, 17, 16, 8, (1, 1), (2, 2), (0, 0), (1, 1), 1), CHANNELS_LAST), # same after subsampling
-    ((2, 16, 9, 9, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),   # 81 pixels: per-image GEMMs
-    ((2, 20, 7, 7, 6, (1, 1), (2, 2), (0, 0), (1, 1), 1), CHANNELS_LAST),   # 1x1 stride 2 (downsample)
+    (
+        (2, 16, 9, 8, 12, (1, 1), (1, 1), (0, 0), (1, 1), 1),
+        CHANNELS_LAST,
+    ),  # 1x1, 72 pixels: NCHW GEMMs
+    (
+        (2, 16, 17, 16, 8, (1, 1), (2, 2), (0, 0), (1, 1), 1),
+        CHANNELS_LAST,
+    ),  # same after subsampling
+    (
+        (2, 16, 9, 9, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1),
+        CHANNELS_LAST,
+    ),  # 81 pixels: per-image GEMMs
+    (
+        (2, 20, 7, 7, 6, (1, 1), (2, 2), (0, 0), (1, 1), 1),
+        CHANNELS_LAST,
+    ),  # 1x1 stride 2 (downsample)
     ((2, 32, 1, 1, 40, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),  # 1x1 plane, padded 3x3
     # Fewer column rows than output channels: columns in the weight's (c, i, j) order.
     ((1, 16, 3, 3, 64, (3, 3), (2, 2), (1, 1), (1, 1), 1), CHANNELS_LAST),
     ((1, 16, 5, 6, 48, (2, 3), (1, 1), (1, 2), (2, 1), 1), CHANNELS_LAST),
     ((1, 16, 6, 6, 40, (3, 3), (2, 1), (2, 1), (1, 2), 1), CHANNELS_LAST),
-    ((2, 16, 5, 5, 4, (1, 1), (1, 1), (2, 1), (1, 1), 1), CHANNELS_LAST),   # 1x1 with padding
-    ((1, 18, 6, 7, 9, (5, 3), (1, 1), (2, 1), (1, 1), 1), CHANNELS_LAST),   # dw == 1 run of kw * C
-    ((17, 40, 5, 5, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),  # wide: not the lanes kernel
+    ((2, 16, 5, 5, 4, (1, 1), (1, 1), (2, 1), (1, 1), 1), CHANNELS_LAST),  # 1x1 with padding
+    ((1, 18, 6, 7, 9, (5, 3), (1, 1), (2, 1), (1, 1), 1), CHANNELS_LAST),  # dw == 1 run of kw * C
+    (
+        (17, 40, 5, 5, 8, (3, 3), (1, 1), (1, 1), (1, 1), 1),
+        CHANNELS_LAST,
+    ),  # wide: not the lanes kernel
     # Few output channels, stride 1: the input gradient as a convolution of the output gradient.
     ((2, 32, 9, 8, 4, (3, 3), (1, 1), (1, 1), (1, 1), 1), CHANNELS_LAST),
     ((1, 16, 7, 7, 3, (3, 3), (1, 1), (2, 1), (2, 1), 1), CHANNELS_LAST),
     ((2, 16, 8, 8, 3, (2, 3), (1, 1), (0, 1), (1, 1), 1), CHANNELS_LAST),
-    ((16, 3, 8, 8, 40, (3, 3), (1, 1), (0, 0), (1, 1), 1), PLANES),         # few in, many out
-    ((2, 16, 8, 8, 16, (3, 3), (1, 1), (1, 1), (1, 1), 2), PLANES),         # groups
-    ((17, 3, 12, 11, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1), LANES),         # LeNet-like batch
-    ((16, 16, 6, 6, 16, (3, 3), (1, 1), (1, 1), (1, 1), 1), LANES),         # widest the lanes take
-    ((16, 8, 6, 6, 8, (1, 1), (1, 1), (0, 0), (1, 1), 1), PLANES),          # 1x1: a GEMM, not lanes
+    ((16, 3, 8, 8, 40, (3, 3), (1, 1), (0, 0), (1, 1), 1), PLANES),  # few in, many out
+    ((2, 16, 8, 8, 16, (3, 3), (1, 1), (1, 1), (1, 1), 2), PLANES),  # groups
+    ((17, 3, 12, 11, 6, (5, 5), (1, 1), (0, 0), (1, 1), 1), LANES),  # LeNet-like batch
+    ((16, 16, 6, 6, 16, (3, 3), (1, 1), (1, 1), (1, 1), 1), LANES),  # widest the lanes take
+    ((16, 8, 6, 6, 8, (1, 1), (1, 1), (0, 0), (1, 1), 1), PLANES),  # 1x1: a GEMM, not lanes
     ((3, 16, 9, 7, 12, (1, 1), (3, 2), (0, 0), (1, 1), 1), CHANNELS_LAST),  # 1x1 strided, ragged
 ]
 SELECTED_IDS = [f"{kernel}{i}" for i, (_, kernel) in enumerate(SELECTED_CONFIGS)]
@@ -376,9 +490,11 @@ def _selected(cfg, dtype):
 
 def _three(x, w, b, gy, cfg):
     _, _, _, _, _, k, s, p, d, g = cfg
-    return (conv2d_forward(x, w, b, s, p, d, g),
-            conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
-            conv2d_backward_weight(gy, x, k, s, p, d, g))
+    return (
+        conv2d_forward(x, w, b, s, p, d, g),
+        conv2d_backward_input(gy, w, x.shape[2:], s, p, d, g),
+        conv2d_backward_weight(gy, x, k, s, p, d, g),
+    )
 
 
 @pytest.mark.parametrize("cfg, kernel", SELECTED_CONFIGS, ids=SELECTED_IDS)
@@ -404,9 +520,11 @@ def test_selected_kernel_matches_torch(cfg, kernel):
     _, _, _, _, _, k, s, p, d, g = cfg
     x, w, b, gy = _make(cfg, np.float32, seed=9)
     xt, wt, bt, gyt = (torch.from_numpy(a) for a in (x, w, b, gy))
-    refs = (torch.nn.functional.conv2d(xt, wt, bt, s, p, d, g).numpy(),
-            torch.nn.grad.conv2d_input(xt.shape, wt, gyt, s, p, d, g).numpy(),
-            torch.nn.grad.conv2d_weight(xt, wt.shape, gyt, s, p, d, g).numpy())
+    refs = (
+        torch.nn.functional.conv2d(xt, wt, bt, s, p, d, g).numpy(),
+        torch.nn.grad.conv2d_input(xt.shape, wt, gyt, s, p, d, g).numpy(),
+        torch.nn.grad.conv2d_weight(xt, wt.shape, gyt, s, p, d, g).numpy(),
+    )
     for out, ref in zip(_three(x, w, b, gy, cfg), refs):
         assert out.shape == ref.shape and out.dtype == ref.dtype
         assert _rel_err(out, ref) < 1e-5
@@ -415,6 +533,7 @@ def test_selected_kernel_matches_torch(cfg, kernel):
 def test_channels_last_chunks_and_threads(monkeypatch):
     # Several chunks with a ragged last one, serial and split over threads: one result.
     from nnlite.nn.kernels import _dispatch, conv_gemm
+
     cfgs = [SELECTED_CONFIGS[i][0] for i in (0, 1, 2, 3)]
     for cfg in cfgs:
         cfg = (7,) + cfg[1:]

@@ -13,16 +13,26 @@ from nnlite.nn.kernels import (
 
 # (N, C, H, W, kernel, stride, padding, dilation, ceil_mode)
 CONFIGS = [
-    (2, 3, 8, 8, (2, 2), (2, 2), (0, 0), (1, 1), False),     # LeNet fast path
-    (1, 2, 9, 7, (2, 2), (2, 2), (0, 0), (1, 1), False),     # fast path, odd sizes dropped
-    (2, 3, 9, 7, (2, 2), (2, 2), (0, 0), (1, 1), True),      # ceil: partial last windows
-    (2, 3, 9, 7, (3, 2), (2, 1), (1, 1), (1, 1), True),      # overlapping windows, padding
-    (1, 2, 10, 11, (3, 3), (2, 3), (1, 0), (2, 1), False),   # dilation
+    (2, 3, 8, 8, (2, 2), (2, 2), (0, 0), (1, 1), False),  # LeNet fast path
+    (1, 2, 9, 7, (2, 2), (2, 2), (0, 0), (1, 1), False),  # fast path, odd sizes dropped
+    (2, 3, 9, 7, (2, 2), (2, 2), (0, 0), (1, 1), True),  # ceil: partial last windows
+    (2, 3, 9, 7, (3, 2), (2, 1), (1, 1), (1, 1), True),  # overlapping windows, padding
+    (1, 2, 10, 11, (3, 3), (2, 3), (1, 0), (2, 1), False),  # dilation
     (1, 2, 10, 11, (3, 3), (2, 3), (1, 0), (2, 2), True),
-    (2, 2, 5, 6, (4, 3), (3, 3), (2, 1), (1, 1), True),      # pad = kernel / 2
-    (1, 1, 5, 5, (2, 2), (2, 2), (1, 1), (1, 1), True),      # ceil drops a window starting in the right pad
-    (2, 1, 1, 1, (1, 1), (1, 1), (0, 0), (1, 1), False),     # single pixel
-    (1, 2, 7, 5, (5, 5), (2, 2), (2, 2), (1, 1), False),     # whole-plane windows
+    (2, 2, 5, 6, (4, 3), (3, 3), (2, 1), (1, 1), True),  # pad = kernel / 2
+    (
+        1,
+        1,
+        5,
+        5,
+        (2, 2),
+        (2, 2),
+        (1, 1),
+        (1, 1),
+        True,
+    ),  # ceil drops a window starting in the right pad
+    (2, 1, 1, 1, (1, 1), (1, 1), (0, 0), (1, 1), False),  # single pixel
+    (1, 2, 7, 5, (5, 5), (2, 2), (2, 2), (1, 1), False),  # whole-plane windows
 ]
 IDS = [f"cfg{i}" for i in range(len(CONFIGS))]
 TOL = {np.float32: 1e-5, np.float64: 1e-10}
@@ -32,7 +42,9 @@ def _x(cfg, dtype, seed=0):
     N, C, H, W = cfg[:4]
     rng = np.random.default_rng(seed)
     # A permutation: no ties, so max pooling is differentiable everywhere we probe.
-    return (rng.permutation(N * C * H * W).reshape(N, C, H, W) / (N * C * H * W) - 0.5).astype(dtype)
+    return (rng.permutation(N * C * H * W).reshape(N, C, H, W) / (N * C * H * W) - 0.5).astype(
+        dtype
+    )
 
 
 def _naive_max(x, k, s, p, d, ceil):
@@ -45,8 +57,8 @@ def _naive_max(x, k, s, p, d, ceil):
             hs = [oh * s[0] - p[0] + i * d[0] for i in range(k[0])]
             ws = [ow * s[1] - p[1] + j * d[1] for j in range(k[1])]
             cells = [(h, w) for h in hs if 0 <= h < H for w in ws if 0 <= w < W]
-            vals = np.stack([x[:, :, h, w] for h, w in cells])      # (cells, N, C)
-            first = vals.argmax(axis=0)                              # first maximum wins
+            vals = np.stack([x[:, :, h, w] for h, w in cells])  # (cells, N, C)
+            first = vals.argmax(axis=0)  # first maximum wins
             y[:, :, oh, ow] = vals.max(axis=0)
             flat = np.array([h * W + w for h, w in cells])
             idx[:, :, oh, ow] = flat[first]
@@ -80,6 +92,7 @@ AVG_MODES = [(True, None), (False, None), (True, 3), (False, 2)]
 
 # --------------------------------------------------------------------------- without torch
 
+
 @pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
 def test_max_pool_matches_naive(cfg):
     _, _, H, W, k, s, p, d, ceil = cfg
@@ -99,7 +112,7 @@ def test_max_pool_backward_finite_difference(cfg):
     rng = np.random.default_rng(1)
     gy = rng.standard_normal(y.shape)
     dx = rng.standard_normal(x.shape)
-    eps = 1e-7   # far below the gap between distinct inputs: the argmax does not move
+    eps = 1e-7  # far below the gap between distinct inputs: the argmax does not move
 
     def f(e):
         return np.vdot(gy, max_pool2d_forward(x + e * dx, k, s, p, d, ceil)[0])
@@ -124,7 +137,9 @@ def test_avg_pool_matches_naive_and_finite_difference(cfg):
         x = _x(cfg, np.float64)
         gy = rng.standard_normal(y.shape)
         dx = rng.standard_normal(x.shape)
-        f = lambda e: np.vdot(gy, avg_pool2d_forward(x + e * dx, k, s, p, ceil, include_pad, divisor))
+        f = lambda e: np.vdot(
+            gy, avg_pool2d_forward(x + e * dx, k, s, p, ceil, include_pad, divisor)
+        )
         numeric = (f(1e-3) - f(-1e-3)) / 2e-3
         gx = avg_pool2d_backward(gy, (H, W), k, s, p, ceil, include_pad, divisor)
         assert abs(numeric - np.vdot(gx, dx)) < 1e-9 * max(1.0, abs(numeric))
@@ -135,7 +150,7 @@ def test_max_pool_nan_propagates_and_ties_pick_first():
     y, idx = max_pool2d_forward(x, (2, 2), (2, 2), (0, 0), (1, 1), False)
     assert y[0, 0, 0, 0] == 3.0 and idx[0, 0, 0, 0] == 1
     x[0, 0, 1, 1] = np.nan
-    for k, s in (((2, 2), (2, 2)), ((2, 2), (1, 1))):           # fast path and generic path
+    for k, s in (((2, 2), (2, 2)), ((2, 2), (1, 1))):  # fast path and generic path
         y, idx = max_pool2d_forward(x, k, s, (0, 0), (1, 1), False)
         assert np.isnan(y[0, 0, 0, 0]) and idx[0, 0, 0, 0] == 3
 
@@ -168,15 +183,22 @@ def test_output_hw_ceil_rule():
     assert pool2d_output_hw((5, 5), (2, 2), (2, 2), (1, 1), (1, 1), True) == (3, 3)
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: pool2d_output_hw((1, 1), (3, 3), (1, 1), (0, 0), (1, 1), False), "Output size is too small"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (
+            lambda: pool2d_output_hw((1, 1), (3, 3), (1, 1), (0, 0), (1, 1), False),
+            "Output size is too small",
+        ),
+    ],
+)
 def test_invalid_configurations_raise(call, match):
     with pytest.raises(ValueError, match=match):
         call()
 
 
 # --------------------------------------------------------------------------- PyTorch oracle
+
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
@@ -185,14 +207,15 @@ def test_max_pool_matches_torch(cfg, dtype):
     _, _, H, W, k, s, p, d, ceil = cfg
     rng = np.random.default_rng(4)
     x = rng.standard_normal(cfg[:4]).astype(dtype)
-    x[..., ::3, ::2] = np.round(x[..., ::3, ::2])               # some ties
+    x[..., ::3, ::2] = np.round(x[..., ::3, ::2])  # some ties
     xt = torch.from_numpy(x)
     ref_y, ref_idx = torch.nn.functional.max_pool2d(xt, k, s, p, d, ceil, return_indices=True)
     y, idx = max_pool2d_forward(x, k, s, p, d, ceil)
     assert np.array_equal(y, ref_y.numpy()) and np.array_equal(idx, ref_idx.numpy())
     gy = rng.standard_normal(y.shape).astype(dtype)
     ref_gx = torch.ops.aten.max_pool2d_with_indices_backward(
-        torch.from_numpy(gy), xt, list(k), list(s), list(p), list(d), ceil, ref_idx).numpy()
+        torch.from_numpy(gy), xt, list(k), list(s), list(p), list(d), ceil, ref_idx
+    ).numpy()
     gx = max_pool2d_backward(gy, idx, (H, W))
     assert gx.dtype == dtype and _rel_err(gx, ref_gx) < TOL[dtype]
 
@@ -211,7 +234,8 @@ def test_avg_pool_matches_torch(cfg, dtype):
         assert y.shape == ref_y.shape and _rel_err(y, ref_y) < TOL[dtype]
         gy = rng.standard_normal(y.shape).astype(dtype)
         ref_gx = torch.ops.aten.avg_pool2d_backward(
-            torch.from_numpy(gy), xt, list(k), list(s), list(p), ceil, include_pad, divisor).numpy()
+            torch.from_numpy(gy), xt, list(k), list(s), list(p), ceil, include_pad, divisor
+        ).numpy()
         gx = avg_pool2d_backward(gy, (H, W), k, s, p, ceil, include_pad, divisor)
         assert gx.dtype == dtype and _rel_err(gx, ref_gx) < TOL[dtype]
 
@@ -220,6 +244,7 @@ def test_parallel_and_serial_builds_agree_on_large_inputs():
     """Small work runs the serial build; large work the parallel one: both must give the same bits."""
     from nnlite.nn.kernels import pool
     from nnlite.nn.kernels._dispatch import MIN_PARALLEL_ELEMENTS, PlaneParallel
+
     rng = np.random.default_rng(7)
     planes = MIN_PARALLEL_ELEMENTS // (16 * 16) + 3
     x = rng.standard_normal((planes, 16, 16)).astype(np.float32)
@@ -230,5 +255,7 @@ def test_parallel_and_serial_builds_agree_on_large_inputs():
     pool._max_fwd_2x2.parallel(x, y_par, i_par)
     pool._max_fwd_2x2.serial(x, y_ser, i_ser)
     assert np.array_equal(y_par, y_ser) and np.array_equal(i_par, i_ser)
-    full = pool.max_pool2d_forward(x.reshape(1, planes, 16, 16), (2, 2), (2, 2), (0, 0), (1, 1), False)
+    full = pool.max_pool2d_forward(
+        x.reshape(1, planes, 16, 16), (2, 2), (2, 2), (0, 0), (1, 1), False
+    )
     assert np.array_equal(full[0].reshape(planes, 8, 8), y_ser)

@@ -2,6 +2,7 @@
 
 Faults and clean-up are in ``test_data_parallel_faults.py``.
 """
+
 import copy
 import os
 
@@ -92,7 +93,9 @@ class BNNet(nn.Module):
 
 
 def _grads(model):
-    return {n: None if p.grad is None else p.grad.numpy().copy() for n, p in model.named_parameters()}
+    return {
+        n: None if p.grad is None else p.grad.numpy().copy() for n, p in model.named_parameters()
+    }
 
 
 def _assert_grads_equal(a, b):
@@ -109,6 +112,7 @@ def no_leftovers():
     before = segments()
     yield
     import multiprocessing
+
     assert multiprocessing.active_children() == []
     assert segments() == before
 
@@ -127,7 +131,9 @@ def test_chunk_sizes_follow_chunk():
         for k in range(1, 6):
             sizes = chunk_sizes(n, k)
             assert sum(sizes) == n and len(sizes) <= k
-            assert sizes == [len(c) for c in np.array_split(np.arange(n), range(-(-n // k), n, -(-n // k)))]
+            assert sizes == [
+                len(c) for c in np.array_split(np.arange(n), range(-(-n // k), n, -(-n // k)))
+            ]
 
 
 def test_seed_dp_script_output(capsys, no_leftovers):
@@ -136,7 +142,7 @@ def test_seed_dp_script_output(capsys, no_leftovers):
     data = nl.randn(100, 5)
     with nn.DataParallel(model, workers=4) as dp:
         for start in range(0, 100, 30):
-            input = data[start:start + 30]
+            input = data[start : start + 30]
             output = dp(input)
             print("Outside: input size", input.size(), "output_size", output.size())
     lines = capsys.readouterr().out.splitlines()
@@ -154,7 +160,9 @@ def test_small_batch_uses_fewer_workers(capsys):
         assert out.shape == (2, 2)
         assert len(dp.pids) == 4
     lines = capsys.readouterr().out.splitlines()
-    assert lines == ["\tIn Model: input size nnlite.Size([1, 5]) output size nnlite.Size([1, 2])"] * 2
+    assert (
+        lines == ["\tIn Model: input size nnlite.Size([1, 5]) output size nnlite.Size([1, 2])"] * 2
+    )
 
 
 # ---------------------------------------------------------------------------- equivalence
@@ -177,7 +185,9 @@ def test_outputs_loss_and_gradients_match_plain_module(workers, no_leftovers):
         assert out.grad_fn.name() == "GatherBackward"
         loss = loss_fn(out, y)
         loss.backward()
-        np.testing.assert_allclose(out.detach().numpy(), ref_out.detach().numpy(), rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(
+            out.detach().numpy(), ref_out.detach().numpy(), rtol=RTOL, atol=ATOL
+        )
         np.testing.assert_allclose(loss.item(), ref_loss.item(), rtol=RTOL)
         _assert_grads_equal(_grads(wrapped), _grads(plain))
         # gradients accumulate across backward calls, as for the plain module
@@ -203,7 +213,9 @@ def test_twenty_sgd_steps_stay_together(no_leftovers):
                 loss.backward()
                 opt.step()
         for (name, p), q in zip(plain.named_parameters(), wrapped.parameters()):
-            np.testing.assert_allclose(q.detach().numpy(), p.detach().numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
+            np.testing.assert_allclose(
+                q.detach().numpy(), p.detach().numpy(), rtol=1e-4, atol=1e-5, err_msg=name
+            )
         with nl.no_grad():
             np.testing.assert_allclose(dp(x).numpy(), plain(x).numpy(), rtol=1e-4, atol=1e-5)
     finally:
@@ -228,7 +240,9 @@ def test_several_outputs_kwargs_and_non_tensor_arguments():
     assert d["none"] is None
     assert d["label"] == ["sum", "sum"]  # a non-tensor output: one value per replica
     np.testing.assert_allclose(a.detach().numpy(), a_ref.detach().numpy(), rtol=RTOL, atol=ATOL)
-    np.testing.assert_allclose(d["b"].detach().numpy(), d_ref["b"].detach().numpy(), rtol=RTOL, atol=ATOL)
+    np.testing.assert_allclose(
+        d["b"].detach().numpy(), d_ref["b"].detach().numpy(), rtol=RTOL, atol=ATOL
+    )
     grads = _grads(wrapped)
     assert grads["unused.weight"] is None and grads["unused.bias"] is None
     _assert_grads_equal(grads, _grads(plain))
@@ -273,7 +287,9 @@ def test_dim_one_split_and_gather():
     with nn.DataParallel(copy.deepcopy(plain), dim=1, workers=2) as dp:
         out = dp(x)
     assert out.shape == (3, 10)
-    np.testing.assert_allclose(out.detach().numpy(), plain(x).detach().numpy(), rtol=RTOL, atol=ATOL)
+    np.testing.assert_allclose(
+        out.detach().numpy(), plain(x).detach().numpy(), rtol=RTOL, atol=ATOL
+    )
 
 
 def test_no_grad_forward_builds_no_graph():
@@ -298,7 +314,9 @@ def test_retain_graph_and_second_backward():
         ref.backward(retain_graph=True)
         ref.backward()
         _assert_grads_equal(_grads(wrapped), _grads(plain))
-        with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        with pytest.raises(
+            RuntimeError, match="Trying to backward through the graph a second time"
+        ):
             out.backward()
 
 
@@ -309,7 +327,7 @@ def test_pending_graphs_backward_in_any_order():
     with nn.DataParallel(wrapped, workers=2) as dp:
         o1, o2 = dp(x1), dp(x2)
         (o2.sum() * 3).backward()
-        (o1 ** 2).sum().backward()
+        (o1**2).sum().backward()
     (plain(x2).sum() * 3).backward()
     (plain(x1) ** 2).sum().backward()
     _assert_grads_equal(_grads(wrapped), _grads(plain))
@@ -331,7 +349,9 @@ def test_optimizer_updates_reach_workers_without_copy():
         dp(nl.randn(4, 5))
         pool = dp._runtime.pool
         views = [id(v) for v in pool.param_views]
-        assert [id(p._data) for p in model.parameters()] == views  # parameters live in shared memory
+        assert [
+            id(p._data) for p in model.parameters()
+        ] == views  # parameters live in shared memory
         opt = nl.optim.SGD(model.parameters(), lr=1.0)
         dp(nl.randn(4, 5)).sum().backward()
         opt.step()
@@ -371,10 +391,16 @@ def test_batchnorm_uses_per_replica_statistics_and_keeps_replica_zero_buffers():
         assert all(p.grad is not None for p in model.parameters())
         # outputs use each replica's batch statistics: the halves normalised separately
         expected = nl.cat([reference(x[:6]), reference_copy_forward(reference, x[6:])])
-        np.testing.assert_allclose(out.detach().numpy(), expected.detach().numpy(), rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(
+            out.detach().numpy(), expected.detach().numpy(), rtol=1e-4, atol=1e-5
+        )
         # running statistics: replica 0's update (from the first chunk) is kept
-        np.testing.assert_allclose(model.bn.running_mean.numpy(), reference.bn.running_mean.numpy(), rtol=1e-5)
-        np.testing.assert_allclose(model.bn.running_var.numpy(), reference.bn.running_var.numpy(), rtol=1e-5)
+        np.testing.assert_allclose(
+            model.bn.running_mean.numpy(), reference.bn.running_mean.numpy(), rtol=1e-5
+        )
+        np.testing.assert_allclose(
+            model.bn.running_var.numpy(), reference.bn.running_var.numpy(), rtol=1e-5
+        )
         assert int(model.bn.num_batches_tracked.item()) == 1
         dp(x)
         assert int(model.bn.num_batches_tracked.item()) == 2
@@ -411,7 +437,7 @@ def test_state_dict_has_module_prefix_and_checkpoints_round_trip(tmp_path):
     # parallel checkpoint -> plain model
     state = nl.load(path)
     plain = BNNet()
-    plain.load_state_dict({k[len("module."):]: v for k, v in state.items()})
+    plain.load_state_dict({k[len("module.") :]: v for k, v in state.items()})
     for k, v in model.state_dict().items():
         np.testing.assert_array_equal(plain.state_dict()[k].numpy(), v.numpy())
     # plain checkpoint -> parallel model, loaded while its workers run
@@ -444,9 +470,11 @@ def test_module_replaced_after_start_restarts_workers():
 
 def test_repr_and_arguments():
     dp = nn.DataParallel(MLP(), workers=2)
-    assert repr(dp) == ("DataParallel(\n  (module): MLP(\n"
-                        "    (fc1): Linear(in_features=5, out_features=16, bias=True)\n"
-                        "    (fc2): Linear(in_features=16, out_features=3, bias=True)\n  )\n)")
+    assert repr(dp) == (
+        "DataParallel(\n  (module): MLP(\n"
+        "    (fc1): Linear(in_features=5, out_features=16, bias=True)\n"
+        "    (fc2): Linear(in_features=16, out_features=3, bias=True)\n  )\n)"
+    )
     assert nn.DataParallel(MLP(), device_ids=[0, 1, 2]).workers == 3
     with pytest.raises(RuntimeError, match="CPU only"):
         nn.DataParallel(MLP(), device_ids=["cuda:0"])
@@ -460,6 +488,7 @@ def test_repr_and_arguments():
 
 def test_lenet_matches_plain_module_over_sgd_steps(no_leftovers):
     from nnlite.models import LeNet
+
     nl.manual_seed(7)
     plain = LeNet()
     wrapped = copy.deepcopy(plain)
@@ -491,7 +520,9 @@ def test_lenet_matches_plain_module_over_sgd_steps(no_leftovers):
             _assert_grads_equal(first[1], _grads(plain))
         opt.step()
     for (name, p), q in zip(plain.named_parameters(), wrapped.parameters()):
-        np.testing.assert_allclose(q.detach().numpy(), p.detach().numpy(), rtol=1e-3, atol=1e-5, err_msg=name)
+        np.testing.assert_allclose(
+            q.detach().numpy(), p.detach().numpy(), rtol=1e-3, atol=1e-5, err_msg=name
+        )
     with nl.no_grad():
         np.testing.assert_allclose(final_dp, plain(batches[0][0]).numpy(), rtol=1e-3, atol=1e-4)
 
@@ -533,9 +564,14 @@ def test_dtype_change_after_start():
 def test_example_script_reproduces_the_seed():
     import subprocess
     import sys
+
     root = os.path.dirname(os.path.dirname(os.path.abspath(nl.__file__)))
-    result = subprocess.run([sys.executable, os.path.join(root, "examples", "data_parallel.py"), "--workers", "4"],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, os.path.join(root, "examples", "data_parallel.py"), "--workers", "4"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Let's use 4 worker processes!"
@@ -559,7 +595,9 @@ def test_many_pending_graphs_and_views_that_outlive_close():
     state = dp.state_dict()  # tensors sharing the parameters' memory
     alias = wrapped[0].weight.detach()
     dp.close()
-    np.testing.assert_array_equal(state["module.0.weight"].numpy(), plain[0].weight.detach().numpy())
+    np.testing.assert_array_equal(
+        state["module.0.weight"].numpy(), plain[0].weight.detach().numpy()
+    )
     np.testing.assert_array_equal(alias.numpy(), plain[0].weight.detach().numpy())
 
 
@@ -573,6 +611,7 @@ class ThreadProbe(nn.Module):
     def forward(self, x):
         import numba
         from threadpoolctl import threadpool_info
+
         blas = [i["num_threads"] for i in threadpool_info() if i.get("user_api") == "blas"]
         row = [max(blas) if blas else -1, numba.get_num_threads(), os.getpid()]
         return self.fc(x) * 0 + nl.tensor([row] * x.shape[0], dtype=nl.float64)

@@ -1,5 +1,6 @@
 """DataParallel faults: worker exceptions, killed workers, timeouts, and clean-up of processes and
 shared memory after close(), ``with``, garbage collection, KeyboardInterrupt and interpreter exit."""
+
 import gc
 import multiprocessing
 import os
@@ -30,7 +31,9 @@ def mapped(pid=None):
     the workers have attached them, so ``segments()`` is empty while they run)."""
     pid = os.getpid() if pid is None else pid
     with open("/proc/self/maps") as f:
-        return sorted({line.split("/dev/shm/")[1].split()[0] for line in f if f"/dev/shm/nldp_{pid}_" in line})
+        return sorted(
+            {line.split("/dev/shm/")[1].split()[0] for line in f if f"/dev/shm/nldp_{pid}_" in line}
+        )
 
 
 def alive(pid):
@@ -220,7 +223,9 @@ def test_spawned_workers_when_fork_is_unsafe():
         out = dp(x)
         out.sum().backward()
         assert dp._runtime.pool.start_method == "forkserver"
-        np.testing.assert_allclose(out.detach().numpy(), model(x).detach().numpy(), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(
+            out.detach().numpy(), model(x).detach().numpy(), rtol=1e-5, atol=1e-6
+        )
     with pytest.raises(RuntimeError, match="picklable module"):
         nn.DataParallel(Unpicklable(), workers=2, start_method="forkserver")(x)
 
@@ -254,8 +259,13 @@ def run_script(body, folder, timeout=60, wait=True, new_session=False):
     """) + textwrap.indent(textwrap.dedent(body), "    ")
     script = folder / "script.py"  # a file, not -c: a fork server imports the main module
     script.write_text(code)
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=new_session)
+    proc = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=new_session,
+    )
     if not wait:
         return proc
     out, err = proc.communicate(timeout=timeout)
@@ -269,19 +279,24 @@ def _wait_gone(pid, pids, timeout=10):
         if not segments(pid) and not [p for p in pids if alive(p)]:
             return
         time.sleep(0.1)
-    raise AssertionError(f"left behind: segments {segments(pid)}, processes {[p for p in pids if alive(p)]}")
+    raise AssertionError(
+        f"left behind: segments {segments(pid)}, processes {[p for p in pids if alive(p)]}"
+    )
 
 
 @pytest.mark.parametrize("method", ["fork", "forkserver"])
 def test_interpreter_exit_leaves_nothing(method, tmp_path):
-    proc, out, err = run_script(f"""
+    proc, out, err = run_script(
+        f"""
         dp = nn.DataParallel(Net(), workers=2, start_method={method!r})
         dp(nl.randn(4, 3)).sum().backward()
         conv = nn.DataParallel(ConvNet(), workers=2, start_method={method!r})
         conv(nl.randn(4, 1, 8, 8)).sum().backward()
         print(" ".join(map(str, dp.pids + conv.pids)), flush=True)
         # no close(): the interpreter exits with the workers running
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     pids = [int(p) for p in out.split()]
     assert len(pids) == 4
     _wait_gone(proc.pid, pids, timeout=5)
@@ -289,12 +304,16 @@ def test_interpreter_exit_leaves_nothing(method, tmp_path):
 
 
 def test_ctrl_c_in_the_parent_leaves_nothing(tmp_path):
-    proc = run_script("""
+    proc = run_script(
+        """
         dp = nn.DataParallel(Net(), workers=2)
         dp(nl.randn(4, 3))
         print(" ".join(map(str, dp.pids)), flush=True)
         dp(nl.randn(4, 3), sleep=60)
-    """, tmp_path, wait=False)
+    """,
+        tmp_path,
+        wait=False,
+    )
     pids = [int(p) for p in proc.stdout.readline().split()]
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
@@ -304,12 +323,16 @@ def test_ctrl_c_in_the_parent_leaves_nothing(tmp_path):
 
 
 def test_killed_parent_takes_its_workers_along(tmp_path):
-    proc = run_script("""
+    proc = run_script(
+        """
         dp = nn.DataParallel(Net(), workers=2)
         dp(nl.randn(4, 3))
         print(" ".join(map(str, dp.pids)), flush=True)
         time.sleep(60)
-    """, tmp_path, wait=False)
+    """,
+        tmp_path,
+        wait=False,
+    )
     pids = [int(p) for p in proc.stdout.readline().split()]
     proc.kill()
     proc.wait(10)

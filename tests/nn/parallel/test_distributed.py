@@ -4,6 +4,7 @@ computed; the tests compare that with a single process computing the same thing 
 
 Skipped, with the reason, when mpirun or mpi4py is missing or cannot start two ranks.
 """
+
 import importlib.util
 import json
 import math
@@ -14,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +43,9 @@ common = _load_common()
 
 def mpi_env():
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONPATH"] = str(ROOT) + (
+        os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else ""
+    )
     # Open MPI refuses to run as root without these; harmless otherwise
     env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
     env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
@@ -56,25 +59,36 @@ def run_group(cmd, timeout, cwd=None, env=None):
     """Run ``cmd`` in its own process group (``env``: extra variables); on timeout kill the whole
     group (mpirun and its ranks) and fail. Returns (returncode, stdout, stderr, seconds)."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=dict(mpi_env(), **(env or {})), cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd,
+        env=dict(mpi_env(), **(env or {})),
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
-        pytest.fail(f"{' '.join(map(str, cmd))} did not finish within {timeout} s (hung)\n"
-                    f"stdout:\n{out}\nstderr:\n{err}")
+        pytest.fail(
+            f"{' '.join(map(str, cmd))} did not finish within {timeout} s (hung)\n"
+            f"stdout:\n{out}\nstderr:\n{err}"
+        )
     return proc.returncode, out, err, time.perf_counter() - t0
 
 
-@lru_cache(maxsize=None)
+@cache
 def _launcher():
     """(mpirun command prefix, None) or (None, reason to skip)."""
     exe = shutil.which("mpirun") or shutil.which("mpiexec")
     if exe is None:
-        return None, ("mpirun not found: install Open MPI from the system's packages "
-                      "(apt-get install openmpi-bin libopenmpi-dev)")
+        return None, (
+            "mpirun not found: install Open MPI from the system's packages "
+            "(apt-get install openmpi-bin libopenmpi-dev)"
+        )
     if importlib.util.find_spec("mpi4py") is None:
         return None, "mpi4py is not installed: pip install 'nnlite[mpi]'"
     try:
@@ -82,16 +96,27 @@ def _launcher():
     except (OSError, subprocess.SubprocessError) as ex:
         return None, f"{exe} --version failed: {ex}"
     prefix = [exe]
-    if "Open MPI" in version.stdout + version.stderr or "OpenRTE" in version.stdout + version.stderr:
+    if (
+        "Open MPI" in version.stdout + version.stderr
+        or "OpenRTE" in version.stdout + version.stderr
+    ):
         prefix.append("--oversubscribe")  # more ranks than cores (3 ranks on 2 cores)
-    probe = prefix + ["-n", "2", sys.executable, "-c",
-                      "from mpi4py import MPI; assert MPI.COMM_WORLD.Get_size() == 2"]
+    probe = prefix + [
+        "-n",
+        "2",
+        sys.executable,
+        "-c",
+        "from mpi4py import MPI; assert MPI.COMM_WORLD.Get_size() == 2",
+    ]
     try:
         done = subprocess.run(probe, env=mpi_env(), capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired:
         return None, "mpirun -n 2 with mpi4py did not start within 60 s"
     if done.returncode != 0:
-        return None, f"mpirun -n 2 with mpi4py fails here: {(done.stderr or done.stdout).strip()[-500:]}"
+        return (
+            None,
+            f"mpirun -n 2 with mpi4py fails here: {(done.stderr or done.stdout).strip()[-500:]}",
+        )
     return prefix, None
 
 
@@ -109,11 +134,17 @@ TRANSPORTS = {"shm": [], "tcp": ["--mca", "btl", "self,tcp"]}
 
 def mpirun(n, script, *args, timeout=90, check=True, transport="shm"):
     prefix = require_mpi()
-    cmd = (prefix + TRANSPORTS[transport] + ["-n", str(n), sys.executable, str(SCRIPTS / script)]
-           + [str(a) for a in args])
+    cmd = (
+        prefix
+        + TRANSPORTS[transport]
+        + ["-n", str(n), sys.executable, str(SCRIPTS / script)]
+        + [str(a) for a in args]
+    )
     code, out, err, seconds = run_group(cmd, timeout)
     if check and code != 0:
-        raise AssertionError(f"{script} under mpirun -n {n} exited with {code}\nstdout:\n{out}\nstderr:\n{err}")
+        raise AssertionError(
+            f"{script} under mpirun -n {n} exited with {code}\nstdout:\n{out}\nstderr:\n{err}"
+        )
     return code, out, err, seconds
 
 
@@ -199,13 +230,16 @@ for call in (lambda: dist.DistributedDataParallel(Module()), dist.abort_on_excep
         raise AssertionError("no ImportError without mpi4py")
 print("clear error")
 """
-    done = subprocess.run([sys.executable, "-c", code], env=mpi_env(), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=mpi_env(), capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert "clear error" in done.stdout
 
 
 def test_module_exports():
     import nnlite.nn.parallel.distributed as dist
+
     assert dist.__all__ == ["DistributedDataParallel", "abort_on_exception"]
     assert issubclass(dist.DistributedDataParallel, nl.nn.Module)
 
@@ -226,20 +260,24 @@ def test_backward_averages_gradients_to_the_single_process_gradient(results, n, 
     model, expected = reference_gradients(n_samples, n)
 
     # the shards cover the padded batch
-    assert sorted(np.concatenate([r["shard"] for r in ranks]).tolist()) == \
-        sorted(common.padded_indices(n_samples, n).tolist())
+    assert sorted(np.concatenate([r["shard"] for r in ranks]).tolist()) == sorted(
+        common.padded_indices(n_samples, n).tolist()
+    )
 
     for name, ref in expected.items():
         for rank, r in enumerate(ranks):
-            np.testing.assert_allclose(r["grad_net." + name], ref, **GRAD_TOL,
-                                       err_msg=f"gradient of {name} on rank {rank}")
+            np.testing.assert_allclose(
+                r["grad_net." + name], ref, **GRAD_TOL, err_msg=f"gradient of {name} on rank {rank}"
+            )
             # the same bits on every rank
             assert r["grad_net." + name].tobytes() == ranks[0]["grad_net." + name].tobytes(), name
         # no_sync() kept the local gradients local: they differ between ranks and are not the average
         assert not np.array_equal(ranks[0]["local_net." + name], ranks[1]["local_net." + name])
         assert not np.allclose(ranks[0]["local_net." + name], ref, **GRAD_TOL)
         # and the average is their mean
-        np.testing.assert_allclose(np.mean([r["local_net." + name] for r in ranks], axis=0), ref, **GRAD_TOL)
+        np.testing.assert_allclose(
+            np.mean([r["local_net." + name] for r in ranks], axis=0), ref, **GRAD_TOL
+        )
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -338,8 +376,12 @@ def test_no_sync_accumulation_equals_the_large_batch_gradient(results, n, transp
     for name, p in model.named_parameters():
         if p.grad is None:
             continue
-        np.testing.assert_allclose(ranks[0]["local_" + name], local.get_parameter(name).grad._data, **GRAD_TOL,
-                                   err_msg=f"{name}: no_sync must not average")
+        np.testing.assert_allclose(
+            ranks[0]["local_" + name],
+            local.get_parameter(name).grad._data,
+            **GRAD_TOL,
+            err_msg=f"{name}: no_sync must not average",
+        )
         for r in ranks:
             np.testing.assert_allclose(r["grad_" + name], p.grad._data, **GRAD_TOL, err_msg=name)
             assert r["grad_" + name].tobytes() == ranks[0]["grad_" + name].tobytes(), name
@@ -371,17 +413,19 @@ def test_sync_batchnorm_equals_batchnorm_on_the_global_batch(results, n, transpo
     ranks = load_ranks(results("sync_bn.py", n, transport=transport), n)
     model, outs, grads, eval_out = reference_batchnorm_run(n)
     tol = dict(rtol=2e-5, atol=2e-6)
-    for step, out in enumerate(outs):   # forward: each rank's rows of the global batch's output
+    for step, out in enumerate(outs):  # forward: each rank's rows of the global batch's output
         for r in ranks:
             rows = r[f"idx{step}"] - step * common.BN_BATCH
-            np.testing.assert_allclose(r[f"out{step}"], out[rows], **tol, err_msg=f"output of step {step}")
-    for name, ref in grads.items():     # backward through the synchronised statistics
+            np.testing.assert_allclose(
+                r[f"out{step}"], out[rows], **tol, err_msg=f"output of step {step}"
+            )
+    for name, ref in grads.items():  # backward through the synchronised statistics
         for r in ranks:
             np.testing.assert_allclose(r["grad_" + name], ref, **tol, err_msg=f"gradient of {name}")
             assert r["grad_" + name].tobytes() == ranks[0]["grad_" + name].tobytes(), name
     for name, p in model.named_parameters():
         np.testing.assert_allclose(ranks[0]["param_" + name], p._data, **tol, err_msg=name)
-    for name, b in model.named_buffers():   # running statistics of the global batch
+    for name, b in model.named_buffers():  # running statistics of the global batch
         for r in ranks:
             np.testing.assert_allclose(r["buffer_" + name], b._data, **tol, err_msg=name)
     for r in ranks:
@@ -391,7 +435,9 @@ def test_sync_batchnorm_equals_batchnorm_on_the_global_batch(results, n, transpo
 @pytest.mark.parametrize("n,transport", [(2, "shm"), (3, "shm"), (2, "tcp")])
 def test_unused_parameter_without_find_unused_parameters_is_pytorchs_error(n, transport):
     code, out, err, seconds = mpirun(n, "unused.py", "error", transport=transport, timeout=90)
-    assert sorted(re.findall(r"unused error ok (\d+)", out)) == [str(r) for r in range(n)], out + err
+    assert sorted(re.findall(r"unused error ok (\d+)", out)) == [str(r) for r in range(n)], (
+        out + err
+    )
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -402,7 +448,9 @@ def test_unused_parameter_with_find_unused_parameters_trains(n):
 
 @pytest.mark.parametrize("n,transport", [(2, "shm"), (3, "shm"), (2, "tcp")])
 def test_a_rank_sleeping_past_the_timeout_ends_the_job(n, transport):
-    code, out, err, seconds = mpirun(n, "timeout.py", 2, transport=transport, timeout=120, check=False)
+    code, out, err, seconds = mpirun(
+        n, "timeout.py", 2, transport=transport, timeout=120, check=False
+    )
     assert code != 0
     assert "allreduce of gradient bucket 0 timed out after 2.0 s" in err, err
     assert "uncaught exception; aborting the MPI job" in err
@@ -431,6 +479,7 @@ def _torch_shards(n, world, kwargs, epoch):
 @pytest.mark.parametrize("n", [2, 3])
 def test_distributed_sampler_shards_disjointly_and_covers(results, n):
     from nnlite.data import DistributedSampler
+
     data = json.loads((results("sampler_shards.py", n) / "shards.json").read_text())
     assert data["world_size"] == n
     for name, (length, kwargs, epoch) in data["settings"].items():
@@ -449,8 +498,10 @@ def test_distributed_sampler_shards_disjointly_and_covers(results, n):
             assert set(everything) == set(range(length)), f"{name}: not every sample is seen"
             # interleave back: the padding repeats the head of the (shuffled) order, as PyTorch
             order = [shards[i % n][i // n] for i in range(total)]
-            assert sorted(order[:length]) == list(range(length)), f"{name}: a sample is seen twice before padding"
-            assert order[length:] == (order[:length] * n)[:total - length], f"{name}: padding"
+            assert sorted(order[:length]) == list(range(length)), (
+                f"{name}: a sample is seen twice before padding"
+            )
+            assert order[length:] == (order[:length] * n)[: total - length], f"{name}: padding"
         # the defaults from MPI give what explicit num_replicas/rank give
         for rank in range(n):
             s = DistributedSampler(range(length), num_replicas=n, rank=rank, **kwargs)

@@ -2,6 +2,7 @@
 machine (with a one-rank stand-in for the communicator), PyTorch's error messages, the timeout
 argument and the timed wait, and SyncBatchNorm's arithmetic (float64 gradcheck, BatchNorm parity).
 The multi-rank behaviour is tested under mpirun in test_distributed.py."""
+
 from datetime import timedelta
 
 import numpy as np
@@ -25,6 +26,7 @@ class _Never:
 
 class OneRank:
     """The group interface of _mpi.Group for a single rank: collectives are identities."""
+
     rank, size, timeout = 0, 1, 5.0
 
     def __init__(self):
@@ -45,7 +47,10 @@ class OneRank:
 
 
 def _params(*shapes, dtype=np.float32):
-    return [nl.nn.Parameter(nl.zeros(*s).to(dtype) if dtype != np.float32 else nl.zeros(*s)) for s in shapes]
+    return [
+        nl.nn.Parameter(nl.zeros(*s).to(dtype) if dtype != np.float32 else nl.zeros(*s))
+        for s in shapes
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -53,7 +58,7 @@ def _params(*shapes, dtype=np.float32):
 
 
 def test_buckets_follow_reverse_registration_order_and_caps():
-    params = _params((1000,), (1000,), (1000,), (1000,), (1000,))   # 4000 bytes each
+    params = _params((1000,), (1000,), (1000,), (1000,), (1000,))  # 4000 bytes each
     assert assign_buckets(params, 9000, 9000) == [[4, 3, 2], [1, 0]]
     # a small first bucket (PyTorch: 1 MiB with the default capacity) closes after one tensor
     assert assign_buckets(params, 9000, 100) == [[4], [3, 2, 1], [0]]
@@ -63,17 +68,19 @@ def test_buckets_follow_reverse_registration_order_and_caps():
 
 def test_buckets_never_mix_dtypes():
     params = _params((10,), (10,)) + _params((10,), dtype=np.float64) + _params((10,))
-    buckets = assign_buckets(params, 10 ** 6, 10 ** 6)
+    buckets = assign_buckets(params, 10**6, 10**6)
     assert sorted(map(sorted, buckets)) == [[0, 1, 3], [2]]
 
 
 def test_default_capacity_is_25_mib_with_a_1_mib_first_bucket():
-    model = nl.nn.Sequential(nl.nn.Linear(1024, 1024), nl.nn.Linear(1024, 1024))   # 4 MiB + 4 KiB each
+    model = nl.nn.Sequential(
+        nl.nn.Linear(1024, 1024), nl.nn.Linear(1024, 1024)
+    )  # 4 MiB + 4 KiB each
     reducer = Reducer(model, OneRank())
     assert FIRST_BUCKET_BYTES == 1024 * 1024
     assert [b.members for b in reducer.buckets] == [[3, 2], [1, 0]]
     assert reducer.bucket_cap_bytes == 25 * 1024 * 1024
-    explicit = Reducer(model, OneRank(), bucket_cap_mb=25)   # an explicit cap: no small first bucket
+    explicit = Reducer(model, OneRank(), bucket_cap_mb=25)  # an explicit cap: no small first bucket
     assert [b.members for b in explicit.buckets] == [[3, 2, 1, 0]]
     with pytest.raises(ValueError, match="bucket_cap_mb must be a positive number"):
         Reducer(model, OneRank(), bucket_cap_mb=0)
@@ -91,13 +98,13 @@ def _model():
 def test_backward_reduces_every_bucket_once_and_in_order():
     model = _model()
     group = OneRank()
-    reducer = Reducer(model, group, bucket_cap_mb=1e-6)     # 1 byte: one bucket per tensor
+    reducer = Reducer(model, group, bucket_cap_mb=1e-6)  # 1 byte: one bucket per tensor
     assert len(reducer.buckets) == 4
     x = nl.randn(5, 3)
     out = model(x)
     reducer.prepare_for_backward(out)
     out.sum().backward()
-    assert group.started == [2 + 1, 8 + 1, 4 + 1, 12 + 1]    # reverse order; each with its flag
+    assert group.started == [2 + 1, 8 + 1, 4 + 1, 12 + 1]  # reverse order; each with its flag
     assert all(b.averaged(reducer.params) for b in reducer.buckets) and not reducer.require_finalize
     assert not reducer.expect_hooks
     # explicit form afterwards: nothing left to do
@@ -126,7 +133,7 @@ def test_gradients_after_reduction_equal_the_local_ones_on_one_rank():
     ref(x).pow(2).sum().backward()
     for p, q in zip(model.parameters(), ref.parameters()):
         np.testing.assert_array_equal(p.grad._data, q.grad._data)
-        assert p.grad._data.base is None            # copies unless gradient_as_bucket_view
+        assert p.grad._data.base is None  # copies unless gradient_as_bucket_view
 
 
 def test_gradient_as_bucket_view_gives_views_of_the_bucket():
@@ -143,9 +150,9 @@ def test_gradient_as_bucket_view_gives_views_of_the_bucket():
 def test_unused_parameter_error_is_pytorchs_at_the_next_forward():
     model = _model()
     reducer = Reducer(model, OneRank(), bucket_cap_mb=1e-5)
-    out = model[0](nl.randn(2, 3)).sum()    # the last layer takes no part
+    out = model[0](nl.randn(2, 3)).sum()  # the last layer takes no part
     reducer.prepare_for_backward(out)
-    out.backward()                          # returns: nothing waits for the missing gradients
+    out.backward()  # returns: nothing waits for the missing gradients
     with pytest.raises(RuntimeError) as info:
         reducer.prepare_for_backward(out)
     assert str(info.value) == (
@@ -157,7 +164,8 @@ def test_unused_parameter_error_is_pytorchs_at_the_next_forward():
         "able to locate the output tensors in the return value of your module's `forward` function. Please include "
         "the loss function and the structure of the return value of `forward` of your module when reporting this "
         "issue (e.g. list, dict, iterable).\nParameters which did not receive grad for rank 0: 2.weight, 2.bias\n"
-        "Parameter indices which did not receive grad for rank 0: 2 3")
+        "Parameter indices which did not receive grad for rank 0: 2 3"
+    )
     # the explicit form finishes the reduction (the missing gradients count as zero)
     reducer.allreduce_remaining()
     reducer.prepare_for_backward(out)
@@ -168,10 +176,13 @@ def test_find_unused_parameters_marks_them_ready_and_keeps_none():
     reducer = Reducer(model, OneRank(), bucket_cap_mb=1e-5, find_unused_parameters=True)
     for _ in range(2):
         out = model[0](nl.randn(2, 3)).sum()
-        reducer.prepare_for_backward({"loss": [out]})   # outputs found inside containers
+        reducer.prepare_for_backward({"loss": [out]})  # outputs found inside containers
         assert reducer.unused == [2, 3]
         out.backward()
-        assert all(b.averaged(reducer.params) for b in reducer.buckets) and not reducer.require_finalize
+        assert (
+            all(b.averaged(reducer.params) for b in reducer.buckets)
+            and not reducer.require_finalize
+        )
         assert model[2].weight.grad is None and model[0].weight.grad is not None
 
 
@@ -181,12 +192,17 @@ def test_parameter_used_outside_forward_with_find_unused_is_pytorchs_error():
     out = model[0](nl.randn(2, 3)).sum()
     reducer.prepare_for_backward(out)
     with pytest.raises(RuntimeError) as info:
-        (out + model[2].weight.sum()).backward()     # reaches a parameter the forward did not use
+        (out + model[2].weight.sum()).backward()  # reaches a parameter the forward did not use
     text = str(info.value)
-    assert text.startswith("Expected to mark a variable ready only once. This error is caused by one of the "
-                           "following reasons: 1) Use of a module parameter outside the `forward` function.")
-    assert "\nParameter at index 2 with name 2.weight has been marked as ready twice. This means that multiple " \
-           "autograd engine  hooks have fired for this particular parameter during this iteration." in text
+    assert text.startswith(
+        "Expected to mark a variable ready only once. This error is caused by one of the "
+        "following reasons: 1) Use of a module parameter outside the `forward` function."
+    )
+    assert (
+        "\nParameter at index 2 with name 2.weight has been marked as ready twice. This means that multiple "
+        "autograd engine  hooks have fired for this particular parameter during this iteration."
+        in text
+    )
 
 
 def test_freezing_a_parameter_rebuilds_the_buckets():
@@ -204,12 +220,13 @@ def test_freezing_a_parameter_rebuilds_the_buckets():
 
 def test_a_discarded_reducer_leaves_no_active_hooks():
     import gc
+
     model = _model()
     group = OneRank()
     reducer = Reducer(model, group)
     del reducer
     gc.collect()
-    model(nl.randn(2, 3)).sum().backward()   # no hook left to call into a dead reducer
+    model(nl.randn(2, 3)).sum().backward()  # no hook left to call into a dead reducer
     assert group.started == []
 
 
@@ -225,7 +242,9 @@ def test_timeout_argument_forms():
         with pytest.raises(ValueError, match="timeout must be a positive, finite duration"):
             timeout_seconds(bad)
     for bad in ("3", True, [1]):
-        with pytest.raises(TypeError, match="timeout must be a datetime.timedelta or a number of seconds"):
+        with pytest.raises(
+            TypeError, match="timeout must be a datetime.timedelta or a number of seconds"
+        ):
             timeout_seconds(bad)
 
 
@@ -238,7 +257,9 @@ def test_wait_names_the_stuck_operation_after_the_timeout():
             return 2
 
     group = Group(None, Comm(), timeout=0.05)
-    with pytest.raises(DistBackendError, match=r"^\[rank 1\] allreduce of gradient bucket 2 timed out after 0.05 s"):
+    with pytest.raises(
+        DistBackendError, match=r"^\[rank 1\] allreduce of gradient bucket 2 timed out after 0.05 s"
+    ):
         group.wait(_Never(), "allreduce of gradient bucket 2")
     assert issubclass(DistBackendError, RuntimeError)
     group.wait(_Done(), "never waits")
@@ -250,11 +271,16 @@ def test_wait_names_the_stuck_operation_after_the_timeout():
 
 def test_sync_batchnorm_repr_checks_and_single_process_fallback():
     layer = SyncBatchNorm(4)
-    assert repr(layer) == "SyncBatchNorm(4, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)"
+    assert (
+        repr(layer)
+        == "SyncBatchNorm(4, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)"
+    )
     assert nl.nn.SyncBatchNorm is SyncBatchNorm and "SyncBatchNorm" in nl.nn.__all__
     with pytest.raises(ValueError, match=r"^expected at least 2D input \(got 1D input\)$"):
         layer(nl.randn(4))
-    with pytest.raises(ValueError, match="^SyncBatchNorm number of input channels should be non-zero$"):
+    with pytest.raises(
+        ValueError, match="^SyncBatchNorm number of input channels should be non-zero$"
+    ):
         SyncBatchNorm(0)(nl.randn(2, 0))
     # outside an MPI job it is BatchNorm: the same outputs and running statistics
     nl.manual_seed(1)
@@ -266,14 +292,19 @@ def test_sync_batchnorm_repr_checks_and_single_process_fallback():
 
 
 def test_convert_sync_batchnorm_shares_parameters_and_buffers():
-    net = nl.nn.Sequential(nl.nn.Conv2d(3, 4, 3), nl.nn.BatchNorm2d(4), nl.nn.Sequential(nl.nn.BatchNorm1d(5)))
+    net = nl.nn.Sequential(
+        nl.nn.Conv2d(3, 4, 3), nl.nn.BatchNorm2d(4), nl.nn.Sequential(nl.nn.BatchNorm1d(5))
+    )
     old = net[1]
     net.eval()
     converted = SyncBatchNorm.convert_sync_batchnorm(net, process_group="group")
     assert converted is net
     assert type(net[1]) is SyncBatchNorm and type(net[2][0]) is SyncBatchNorm
     assert net[1].weight is old.weight and net[1].bias is old.bias
-    assert net[1].running_mean is old.running_mean and net[1].num_batches_tracked is old.num_batches_tracked
+    assert (
+        net[1].running_mean is old.running_mean
+        and net[1].num_batches_tracked is old.num_batches_tracked
+    )
     assert not net[1].training and net[1].process_group == "group"
     assert [k for k in net.state_dict()] == [k for k in _state_keys()]
     single = SyncBatchNorm.convert_sync_batchnorm(nl.nn.BatchNorm1d(3, affine=False))
@@ -281,13 +312,27 @@ def test_convert_sync_batchnorm_shares_parameters_and_buffers():
 
 
 def _state_keys():
-    return nl.nn.Sequential(nl.nn.Conv2d(3, 4, 3), nl.nn.BatchNorm2d(4),
-                            nl.nn.Sequential(nl.nn.BatchNorm1d(5))).state_dict().keys()
+    return (
+        nl.nn.Sequential(
+            nl.nn.Conv2d(3, 4, 3), nl.nn.BatchNorm2d(4), nl.nn.Sequential(nl.nn.BatchNorm1d(5))
+        )
+        .state_dict()
+        .keys()
+    )
 
 
 def _sync_bn(x, w, b, running=(None, None)):
-    return _SyncBatchNormFunction.apply(x, w, b, has_weight=True, has_bias=True, running=running, momentum=0.1,
-                                        eps=1e-5, group=OneRank())
+    return _SyncBatchNormFunction.apply(
+        x,
+        w,
+        b,
+        has_weight=True,
+        has_bias=True,
+        running=running,
+        momentum=0.1,
+        eps=1e-5,
+        group=OneRank(),
+    )
 
 
 def test_sync_batchnorm_function_gradcheck_float64():
@@ -302,15 +347,20 @@ def test_sync_batchnorm_function_matches_pytorch_batchnorm():
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(1)
     x0 = (rng.standard_normal((6, 3, 4)) * 3 + 5).astype(np.float32)
-    w0, b0, g0 = rng.standard_normal(3).astype(np.float32), rng.standard_normal(3).astype(np.float32), \
-        rng.standard_normal((6, 3, 4)).astype(np.float32)
+    w0, b0, g0 = (
+        rng.standard_normal(3).astype(np.float32),
+        rng.standard_normal(3).astype(np.float32),
+        rng.standard_normal((6, 3, 4)).astype(np.float32),
+    )
     x, w, b = (nl.tensor(a, requires_grad=True) for a in (x0, w0, b0))
     rm, rv = nl.zeros(3), nl.ones(3)
     out = _sync_bn(x, w, b, running=(rm, rv))
     (out * nl.tensor(g0)).sum().backward()
     tx, tw, tb = (torch.tensor(a, requires_grad=True) for a in (x0, w0, b0))
     trm, trv = torch.zeros(3), torch.ones(3)
-    tout = torch.nn.functional.batch_norm(tx, trm, trv, tw, tb, training=True, momentum=0.1, eps=1e-5)
+    tout = torch.nn.functional.batch_norm(
+        tx, trm, trv, tw, tb, training=True, momentum=0.1, eps=1e-5
+    )
     (tout * torch.tensor(g0)).sum().backward()
     tol = dict(rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(out._data, tout.detach().numpy(), **tol)

@@ -5,6 +5,7 @@ The model is a small user model (``probe_model:ProbeNet``) that, whenever it is 
 a digest of its parameters to a file per rank: the test compares the ranks' digests epoch by
 epoch. Skipped, with the reason, without MPI or while the trainer does not accept the backend.
 """
+
 import gzip
 import json
 import struct
@@ -14,7 +15,6 @@ import textwrap
 import numpy as np
 import pytest
 import yaml
-
 from test_distributed import ROOT, require_mpi, run_group
 
 PROBE_MODEL = textwrap.dedent('''
@@ -52,7 +52,11 @@ PROBE_MODEL = textwrap.dedent('''
 
 def _write_idx(path, array):
     array = np.ascontiguousarray(array, dtype=np.uint8)
-    raw = struct.pack(">HBB", 0, 0x08, array.ndim) + struct.pack(f">{array.ndim}I", *array.shape) + array.tobytes()
+    raw = (
+        struct.pack(">HBB", 0, 0x08, array.ndim)
+        + struct.pack(f">{array.ndim}I", *array.shape)
+        + array.tobytes()
+    )
     path.write_bytes(gzip.compress(raw))
 
 
@@ -62,7 +66,9 @@ def write_fashion_mnist(root, n_train=48, n_test=14, seed=0):
     root.mkdir(parents=True, exist_ok=True)
     for prefix, n in (("train", n_train), ("t10k", n_test)):
         labels = rng.integers(0, 10, size=n)
-        images = np.clip(rng.integers(0, 128, size=(n, 28, 28)) + labels[:, None, None] * 12, 0, 255)
+        images = np.clip(
+            rng.integers(0, 128, size=(n, 28, 28)) + labels[:, None, None] * 12, 0, 255
+        )
         _write_idx(root / f"{prefix}-images-idx3-ubyte.gz", images)
         _write_idx(root / f"{prefix}-labels-idx1-ubyte.gz", labels)
     return root
@@ -74,9 +80,16 @@ def make_config(tmp_path, epochs):
         "name": "ddp",
         "seed": 0,
         "model": {"name": "probe_model:ProbeNet", "args": {"num_classes": 10}},
-        "data": {"dataset": "fashion_mnist", "root": str(write_fashion_mnist(tmp_path / "fm")), "download": False,
-                 "batch_size": 6, "test_batch_size": 4, "num_workers": 0,
-                 "train_transforms": tf, "test_transforms": tf},
+        "data": {
+            "dataset": "fashion_mnist",
+            "root": str(write_fashion_mnist(tmp_path / "fm")),
+            "download": False,
+            "batch_size": 6,
+            "test_batch_size": 4,
+            "num_workers": 0,
+            "train_transforms": tf,
+            "test_transforms": tf,
+        },
         "optimizer": {"name": "sgd", "lr": 0.05, "momentum": 0.9},
         "epochs": epochs,
         "log_every": 2,
@@ -115,8 +128,12 @@ def test_train_py_under_mpirun_keeps_ranks_identical(tmp_path):
     probes = tmp_path / "probes"
     probes.mkdir()
 
-    code, out, err, _ = run_group(prefix + ["-n", "2", sys.executable, str(ROOT / "train.py"), str(cfg_path)],
-                                  timeout=240, cwd=tmp_path, env={"PROBE_DIR": str(probes)})
+    code, out, err, _ = run_group(
+        prefix + ["-n", "2", sys.executable, str(ROOT / "train.py"), str(cfg_path)],
+        timeout=240,
+        cwd=tmp_path,
+        env={"PROBE_DIR": str(probes)},
+    )
     assert code == 0, f"stdout:\n{out}\nstderr:\n{err}"
 
     # rank 0 alone writes: one run directory, one report
@@ -124,7 +141,9 @@ def test_train_py_under_mpirun_keeps_ranks_identical(tmp_path):
     assert len(runs) == 1, runs
     run = runs[0]
     lines = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
-    metrics = [m for m in lines if "step" not in m]  # the per-epoch lines (per-step lines have a "step" key)
+    metrics = [
+        m for m in lines if "step" not in m
+    ]  # the per-epoch lines (per-step lines have a "step" key)
     assert [m["epoch"] for m in metrics] == list(range(1, epochs + 1))
     assert (run / "report.json").exists()
     assert out.count("Finished Training") == 1
@@ -132,6 +151,8 @@ def test_train_py_under_mpirun_keeps_ranks_identical(tmp_path):
     # both ranks evaluated the same parameters after every epoch
     digests = [(probes / f"rank{r}.txt").read_text().split() for r in range(2)]
     assert len(digests[0]) >= epochs, digests  # at least one evaluation per epoch
-    assert digests[0] == digests[1], ("the ranks' parameters differ after training: the gradients were not "
-                                      "averaged (DistributedDataParallel.allreduce_gradients() must run after "
-                                      "loss.backward())")
+    assert digests[0] == digests[1], (
+        "the ranks' parameters differ after training: the gradients were not "
+        "averaged (DistributedDataParallel.allreduce_gradients() must run after "
+        "loss.backward())"
+    )

@@ -1,5 +1,6 @@
 """What the MPI scripts and the single-process references in test_distributed.py share: a small
 model built from Parameters and Tensor ops only, the data, and the sharding rule."""
+
 import hashlib
 
 import numpy as np
@@ -69,7 +70,7 @@ def param_digest(module):
 
 
 SGD_STEPS = 10
-SGD_BATCH = 10          # per step, over all ranks (3 ranks: padded to 12)
+SGD_BATCH = 10  # per step, over all ranks (3 ranks: padded to 12)
 SGD_KW = dict(lr=0.1, momentum=0.9, weight_decay=1e-3)
 
 
@@ -91,16 +92,20 @@ def lenet_data():
     return x, y, [np.arange(s * LENET_BATCH, (s + 1) * LENET_BATCH) for s in range(LENET_STEPS)]
 
 
-NO_SYNC_MICRO = 3       # micro-batches accumulated per step in the no_sync test
-NO_SYNC_BATCH = 6       # samples per micro-batch over all ranks (divisible by 2 and 3)
+NO_SYNC_MICRO = 3  # micro-batches accumulated per step in the no_sync test
+NO_SYNC_BATCH = 6  # samples per micro-batch over all ranks (divisible by 2 and 3)
 
 
 def no_sync_batches():
     x, y = make_data(NO_SYNC_MICRO * NO_SYNC_BATCH, seed=3)
-    return x, y, [np.arange(s * NO_SYNC_BATCH, (s + 1) * NO_SYNC_BATCH) for s in range(NO_SYNC_MICRO)]
+    return (
+        x,
+        y,
+        [np.arange(s * NO_SYNC_BATCH, (s + 1) * NO_SYNC_BATCH) for s in range(NO_SYNC_MICRO)],
+    )
 
 
-BN_BATCH = 12           # divisible by 2 and 3: every rank gets the same number of samples
+BN_BATCH = 12  # divisible by 2 and 3: every rank gets the same number of samples
 BN_STEPS = 2
 
 

@@ -2,15 +2,15 @@
 
 Asserts on every rank (a failed assert aborts the job with a non-zero status); each rank prints
 "api ok <rank>" at the end."""
+
 import numpy as np
+from _common import TinyNet, loss_fn, make_data
 from mpi4py import MPI
 
 import nnlite as nl
 from nnlite.nn.modules.module import Module
 from nnlite.nn.parallel.distributed import DistributedDataParallel
 from nnlite.nn.parameter import Parameter
-
-from _common import TinyNet, loss_fn, make_data
 
 comm = MPI.COMM_WORLD
 rank, size = comm.Get_rank(), comm.Get_size()
@@ -30,7 +30,7 @@ assert list(sd) == ["module." + k for k in net.state_dict()], list(sd)
 changed = {k: v * 0 + 3.0 for k, v in sd.items()}
 ddp.load_state_dict(changed)
 assert all(float(v._data.min()) == 3.0 == float(v._data.max()) for v in net.state_dict().values())
-ddp.load_state_dict(sd)   # sd shares memory with the parameters: the values are 3 now too
+ddp.load_state_dict(sd)  # sd shares memory with the parameters: the values are 3 now too
 try:
     ddp.load_state_dict(net.state_dict())
 except RuntimeError as ex:
@@ -51,7 +51,9 @@ assert ddp.training and net.training
 net.running._data[:] = 10.0 * (rank + 1)
 x, y = make_data(4, seed=5)
 ddp(nl.tensor(x))
-expected = 0.9 * 10.0  # rank 0's value decayed by the running-mean update, plus this rank's batch term
+expected = (
+    0.9 * 10.0
+)  # rank 0's value decayed by the running-mean update, plus this rank's batch term
 h = (nl.tensor(x) @ net.w1.t() + net.b1).tanh() * net.scale
 assert np.allclose(net.running._data, expected + 0.1 * h.mean(0)._data, atol=1e-5)
 
@@ -137,15 +139,25 @@ else:
 import warnings  # noqa: E402
 from datetime import timedelta  # noqa: E402
 
-other = DistributedDataParallel(TinyNet(with_unused=False), device_ids=["cpu"], output_device=nl.tensor(0.0).device,
-                                gradient_as_bucket_view=True, bucket_cap_mb=1, timeout=timedelta(minutes=2),
-                                process_group=comm, static_graph=False, init_sync=True)
+other = DistributedDataParallel(
+    TinyNet(with_unused=False),
+    device_ids=["cpu"],
+    output_device=nl.tensor(0.0).device,
+    gradient_as_bucket_view=True,
+    bucket_cap_mb=1,
+    timeout=timedelta(minutes=2),
+    process_group=comm,
+    static_graph=False,
+    init_sync=True,
+)
 assert other.device_ids is None and other.output_device is None and other.timeout == 120.0
 assert other.broadcast_buffers and other.forward_sync_buffers and other.gradient_as_bucket_view
-assert ddp.timeout == 1800.0   # PyTorch's default: 30 minutes
+assert ddp.timeout == 1800.0  # PyTorch's default: 30 minutes
 loss_fn(other(nl.tensor(x)), nl.tensor(y)).backward()
 views = [p.grad._data for p in other.module.parameters() if p.grad is not None]
-assert views and all(v.base is not None for v in views), "gradient_as_bucket_view: .grad views the bucket"
+assert views and all(v.base is not None for v in views), (
+    "gradient_as_bucket_view: .grad views the bucket"
+)
 for bad in ([0], ["cuda:0"]):
     try:
         DistributedDataParallel(TinyNet(with_unused=False), device_ids=bad)
@@ -157,7 +169,9 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     quiet = DistributedDataParallel(TinyNet(with_unused=False), broadcast_buffers=False)
 assert not quiet.forward_sync_buffers
-assert [w.category for w in caught] == [FutureWarning] and "`broadcast_buffers` is deprecated" in str(caught[0].message)
+assert [w.category for w in caught] == [
+    FutureWarning
+] and "`broadcast_buffers` is deprecated" in str(caught[0].message)
 for bad_timeout in (0, -1.0, "10"):
     try:
         DistributedDataParallel(TinyNet(with_unused=False), timeout=bad_timeout)

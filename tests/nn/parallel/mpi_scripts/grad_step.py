@@ -6,18 +6,18 @@ plain ``loss.backward()`` must average them; ``allreduce_gradients()`` afterward
 nothing. A parameter used in forward on rank 0 only checks that a gradient missing on some ranks
 counts as zero (find_unused_parameters=True, which also handles TinyNet's unused parameter).
 Saves to OUT_DIR/rank<r>.npz."""
+
 import os
 import sys
 
 import numpy as np
+from _common import TinyNet, loss_fn, make_data, shard
 from mpi4py import MPI
 
 import nnlite as nl
 from nnlite.nn.modules.module import Module
 from nnlite.nn.parallel.distributed import DistributedDataParallel
 from nnlite.nn.parameter import Parameter
-
-from _common import TinyNet, loss_fn, make_data, shard
 
 out_dir, n = sys.argv[1], int(sys.argv[2])
 comm = MPI.COMM_WORLD
@@ -67,7 +67,7 @@ for name, p in model.named_parameters():
     if p.grad is not None:
         saved["grad_" + name] = p.grad._data.copy()
         assert not p.grad.requires_grad
-ddp.allreduce_gradients()   # already averaged: must not average again
+ddp.allreduce_gradients()  # already averaged: must not average again
 for name, p in model.named_parameters():
     if p.grad is not None:
         assert p.grad._data.tobytes() == saved["grad_" + name].tobytes(), f"{name} averaged twice"

@@ -3,16 +3,16 @@ Usage: mpirun -n N python lenet_steps.py OUT_DIR
 
 Buckets of 0.02 MiB split LeNet's gradients into several all-reduces. Saves the averaged
 gradients of the first step and the parameters after the SGD steps to OUT_DIR/rank<r>.npz."""
+
 import os
 import sys
 
 import numpy as np
+from _common import lenet_data, shard
 from mpi4py import MPI
 
 import nnlite as nl
 from nnlite.nn.parallel.distributed import DistributedDataParallel
-
-from _common import lenet_data, shard
 
 out_dir = sys.argv[1]
 comm = MPI.COMM_WORLD

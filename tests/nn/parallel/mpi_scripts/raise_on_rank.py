@@ -4,15 +4,15 @@ mpirun -n N python raise_on_rank.py MODE FAILING_RANK
 MODE "ddp": the hook comes from building a DistributedDataParallel; the failing rank raises before
 its backward, the waiting ranks are inside theirs (the all-reduce of a gradient bucket). MODE "helper": only abort_on_exception() was called; the waiting ranks are in
 a Barrier. Without the abort the job would hang forever."""
+
 import sys
 import time
 
+from _common import TinyNet, loss_fn, make_data
 from mpi4py import MPI
 
 import nnlite as nl
 from nnlite.nn.parallel.distributed import DistributedDataParallel, abort_on_exception
-
-from _common import TinyNet, loss_fn, make_data
 
 mode, failing = sys.argv[1], int(sys.argv[2])
 comm = MPI.COMM_WORLD

@@ -2,6 +2,7 @@
 
 For several settings, every rank's indices are gathered; rank 0 writes them to OUT_DIR/shards.json
 as {setting name: [indices of rank 0, indices of rank 1, ...]}."""
+
 import json
 import os
 import sys
@@ -31,7 +32,10 @@ result = {}
 for name, (n, kwargs, epoch) in SETTINGS.items():
     # defaults for num_replicas and rank come from MPI.COMM_WORLD
     sampler = DistributedSampler(range(n), **kwargs)
-    assert sampler.num_replicas == size and sampler.rank == rank, (sampler.num_replicas, sampler.rank)
+    assert sampler.num_replicas == size and sampler.rank == rank, (
+        sampler.num_replicas,
+        sampler.rank,
+    )
     sampler.set_epoch(epoch)
     indices = [int(i) for i in sampler]
     assert len(indices) == len(sampler)

@@ -5,16 +5,16 @@ With ``explicit`` the loop also calls ``allreduce_gradients()`` after backward (
 and the trainer do): the result must be the same, never averaged twice. After every step the
 ranks compare digests of their parameter bytes (they must be identical); the final parameters go
 to OUT_DIR/rank<r>.npz."""
+
 import os
 import sys
 
 import numpy as np
+from _common import SGD_KW, TinyNet, loss_fn, param_digest, sgd_batches, shard
 from mpi4py import MPI
 
 import nnlite as nl
 from nnlite.nn.parallel.distributed import DistributedDataParallel
-
-from _common import SGD_KW, TinyNet, loss_fn, param_digest, sgd_batches, shard
 
 out_dir = sys.argv[1]
 explicit = len(sys.argv) > 2 and sys.argv[2] == "explicit"

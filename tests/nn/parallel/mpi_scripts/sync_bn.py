@@ -3,6 +3,7 @@
 BNNet converted with SyncBatchNorm.convert_sync_batchnorm, BN_STEPS SGD steps on shards of
 BN_BATCH samples: saves each step's outputs (this rank's samples), the averaged gradients of the
 first step, the final parameters and running statistics, and an eval-mode output."""
+
 import os
 import sys
 

@@ -3,6 +3,7 @@
 Every rank builds DistributedDataParallel(timeout=SECONDS) and runs a forward; the last rank then
 sleeps far longer than the timeout before its backward. The others time out in the all-reduce of
 the first gradient bucket, raise, and the job is aborted long before the sleeper wakes up."""
+
 import sys
 import time
 from datetime import timedelta
