@@ -3,7 +3,7 @@
 
     python train.py CONFIG.yaml [--set key.path=value ...] [--resume RUN_DIR]
 
-See configs/ for examples and the README for the config reference.
+See configs/ for examples and docs/guides/trainer.md for the config reference.
 """
 
 import sys

@@ -30,7 +30,7 @@ def _raise_terminated(signum, frame):
     raise Terminated()
 
 
-_DESCRIPTION = """Train a model described by a YAML config (see configs/ and the README's config reference).
+_DESCRIPTION = """Train a model described by a YAML config (see configs/ and docs/guides/trainer.md, the config reference).
 Each run writes a directory under output_dir with config.yaml, metrics.jsonl, checkpoints/last.npz,
 checkpoints/best.npz and report.json."""
 
