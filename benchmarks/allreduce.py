@@ -131,7 +131,9 @@ def worker(args):
         warmup = 20 if small else 3
 
         buf = np.full(n, float(rank + 1), dtype=np.float32)
-        times = timed(comm, lambda: comm.Allreduce(MPI.IN_PLACE, buf, op=MPI.SUM), repeats, warmup)
+        times = timed(
+            comm, lambda buf=buf: comm.Allreduce(MPI.IN_PLACE, buf, op=MPI.SUM), repeats, warmup
+        )
         report(name, n, "Allreduce", times)
 
         if model is not None:
@@ -139,7 +141,7 @@ def worker(args):
             params = [p for p in model.parameters() if p.requires_grad]
             grads = [nl.Tensor(np.full(p.shape, 0.5, dtype=np.float32)) for p in params]
 
-            def step():
+            def step(params=params, grads=grads, ddp=ddp):
                 for p, g in zip(params, grads):
                     p.grad = g
                 ddp.allreduce_gradients()

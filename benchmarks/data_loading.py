@@ -54,7 +54,7 @@ def images_per_second(dataset, num_workers, batch_size, repeat):
     for _ in range(repeat):
         start = time.perf_counter()
         n = 0
-        for images, labels in loader:
+        for images, _labels in loader:
             n += images.shape[0]
         best = max(best, n / (time.perf_counter() - start))
     del loader

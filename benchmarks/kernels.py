@@ -66,10 +66,10 @@ def conv_cases(N, dt, rng):
     one = (1, 1)
     zero = (0, 0)
     cases = []
-    for tag, (C, H, O) in (("conv1", (3, 32, 6)), ("conv2", (6, 14, 16))):
+    for tag, (C, H, Co) in (("conv1", (3, 32, 6)), ("conv2", (6, 14, 16))):
         x = rng.standard_normal((N, C, H, H)).astype(dt)
-        w = rng.standard_normal((O, C, 5, 5)).astype(dt)
-        b = rng.standard_normal(O).astype(dt)
+        w = rng.standard_normal((Co, C, 5, 5)).astype(dt)
+        b = rng.standard_normal(Co).astype(dt)
         y = K.conv2d_forward(x, w, b, one, zero, one, 1)
         gy = rng.standard_normal(y.shape).astype(dt)
         ours = {
@@ -89,9 +89,9 @@ def conv_cases(N, dt, rng):
 
 def pool_cases(N, dt, rng):
     cases = []
+    k, s, p, d = (2, 2), (2, 2), (0, 0), (1, 1)
     for tag, (C, H) in (("pool1", (6, 28)), ("pool2", (16, 10))):
         x = rng.standard_normal((N, C, H, H)).astype(dt)
-        k, s, p, d = (2, 2), (2, 2), (0, 0), (1, 1)
         y, idx = K.max_pool2d_forward(x, k, s, p, d, False)
         gy = rng.standard_normal(y.shape).astype(dt)
         ours = {
@@ -118,7 +118,7 @@ def torch_conv(x, w, b, gy, stride=1, padding=0):
     }
 
 
-# (N, C, H, O, k, stride, padding) of every convolution in a ResNet-18 step on 3x32x32 at batch
+# (N, C, H, Co, k, stride, padding) of every convolution in a ResNet-18 step on 3x32x32 at batch
 # 128, and LeNet's two at batches 16 and 256.
 RESNET18_128 = [
     (128, 3, 32, 64, 7, 2, 3),
@@ -133,7 +133,7 @@ RESNET18_128 = [
     (128, 256, 2, 512, 1, 2, 0),
     (128, 512, 1, 512, 3, 1, 1),
 ]
-LENET = [(N, C, H, O, 5, 1, 0) for N in (16, 256) for C, H, O in ((3, 32, 6), (6, 14, 16))]
+LENET = [(N, C, H, Co, 5, 1, 0) for N in (16, 256) for C, H, Co in ((3, 32, 6), (6, 14, 16))]
 
 # Largest multiply-adds of a sampled shape's forward: bigger shapes take seconds each.
 SWEEP_MAX_MACS = 2e8
@@ -145,15 +145,15 @@ def sample_shapes(count, rng):
     shapes = []
     while len(shapes) < count:
         N = int(rng.choice([1, 2, 8, 16, 32, 64, 128, 256]))
-        C, O = (int(c) for c in rng.choice(channels, 2))
+        C, Co = (int(c) for c in rng.choice(channels, 2))
         H = int(rng.choice([1, 2, 4, 7, 8, 14, 16, 28, 32, 56, 64]))
         k = int(rng.choice([1, 3, 5, 7]))
         stride = int(rng.choice([1, 2]))
         padding = k // 2
         Ho = (H + 2 * padding - k) // stride + 1
-        if Ho < 1 or N * O * C * k * k * Ho * Ho > SWEEP_MAX_MACS:
+        if Ho < 1 or N * Co * C * k * k * Ho * Ho > SWEEP_MAX_MACS:
             continue
-        shapes.append((N, C, H, O, k, stride, padding))
+        shapes.append((N, C, H, Co, k, stride, padding))
     return shapes
 
 
@@ -170,34 +170,34 @@ def nnlite_conv(x, w, gy, stride, padding):
 def sweep(args, dt):
     rng = np.random.default_rng(args.seed)
     shapes = RESNET18_128 + LENET + sample_shapes(args.shapes, rng)
-    header = f"{'N':>4} {'C':>4} {'H':>3} {'O':>4} {'k':>2} {'s':>2} {'kernel':>13} " + " ".join(
+    header = f"{'N':>4} {'C':>4} {'H':>3} {'Co':>4} {'k':>2} {'s':>2} {'kernel':>13} " + " ".join(
         f"{op + ' ms':>14} {'ratio':>6}" for op in ("fwd", "bwd_input", "bwd_weight")
     )
     print("ms: nnlite / torch; ratio: nnlite / torch (below 1: nnlite is faster)")
     print(header)
     print("-" * len(header))
     rows = []
-    for N, C, H, O, k, stride, padding in shapes:
+    for N, C, H, Co, k, stride, padding in shapes:
         x = rng.standard_normal((N, C, H, H)).astype(dt)
-        w = rng.standard_normal((O, C, k, k)).astype(dt)
+        w = rng.standard_normal((Co, C, k, k)).astype(dt)
         y = K.conv2d_forward(x, w, None, (stride, stride), (padding, padding), (1, 1), 1)
         gy = rng.standard_normal(y.shape).astype(dt)
         ours = nnlite_conv(x, w, gy, stride, padding)
         theirs = torch_conv(x, w, None, gy, stride, padding)
-        kernel = conv_kernel(N, C, O, (k, k), (stride, stride), 1, dt.itemsize)
+        kernel = conv_kernel(N, C, Co, (k, k), (stride, stride), 1, dt.itemsize)
         cells = []
         for op in ours:
             a = best_ms(ours[op], rounds=args.rounds, min_time=0.01)
             t = best_ms(theirs[op], rounds=args.rounds, min_time=0.01) if theirs else float("nan")
             cells.append(f"{a:>6.2f}/{t:>7.2f} {a / t:>6.2f}")
-            rows.append((a / t, op, (N, C, H, O, k, stride), kernel, a, t))
+            rows.append((a / t, op, (N, C, H, Co, k, stride), kernel, a, t))
         print(
-            f"{N:>4} {C:>4} {H:>3} {O:>4} {k:>2} {stride:>2} {kernel:>13} " + " ".join(cells),
+            f"{N:>4} {C:>4} {H:>3} {Co:>4} {k:>2} {stride:>2} {kernel:>13} " + " ".join(cells),
             flush=True,
         )
     if torch is not None:
         rows.sort(key=lambda r: -r[0])
-        print(f"\nworst {args.worst} of {len(rows)} (N, C, H, O, k, stride):")
+        print(f"\nworst {args.worst} of {len(rows)} (N, C, H, Co, k, stride):")
         for ratio, op, shape, kernel, a, t in rows[: args.worst]:
             print(
                 f"  {ratio:5.2f}x  {op:<10} {shape}  {kernel:<13} nnlite {a:.2f} ms, torch {t:.2f} ms"

@@ -32,9 +32,10 @@ class CausalSelfAttention(nn.Module):
     def forward(self, x):
         batch, length, channels = x.shape
         q, k, v = self.c_attn(x).split(channels, dim=2)
-        heads = lambda t: t.view(batch, length, self.n_head, channels // self.n_head).transpose(
-            1, 2
-        )  # noqa: E731
+
+        def heads(t):
+            return t.view(batch, length, self.n_head, channels // self.n_head).transpose(1, 2)
+
         y = F.scaled_dot_product_attention(
             heads(q),
             heads(k),

@@ -19,7 +19,7 @@ def seed_process(seed, numpy_seed=None, python_seed=None):
     numpy_seed = seed if numpy_seed is None else numpy_seed
     python_seed = seed if python_seed is None else python_seed
     random.seed(python_seed)
-    np.random.seed(numpy_seed % 2**32)
+    np.random.seed(numpy_seed % 2**32)  # noqa: NPY002  (user code draws from the global one)
     core = sys.modules.get("nnlite.autograd.random")
     if core is not None:
         core.manual_seed(seed)

@@ -6,7 +6,8 @@ from . import ops
 from .dtypes import from_numpy_dtype, to_numpy_dtype
 from .out_arg import write_out
 from .random import default_generator
-from .tensor import _INT_REQUIRES_GRAD, Tensor, _as_array, _make, _shape_arg, check_device
+from .sizes import shape_arg as _shape_arg
+from .tensor import _INT_REQUIRES_GRAD, Tensor, _as_array, _make, check_device
 
 _F32 = np.dtype(np.float32)
 

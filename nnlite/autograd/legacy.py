@@ -9,7 +9,8 @@ import numpy as np
 
 from ..device import check_device
 from . import dtypes as _dtypes
-from .tensor import Tensor, _as_array, _make, _shape_arg
+from .sizes import shape_arg as _shape_arg
+from .tensor import Tensor, _as_array, _make
 
 __all__ = [
     "Variable",

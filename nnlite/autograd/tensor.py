@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from ..device import CPU as _CPU  # noqa: F401  (re-exported)
-from ..device import check_device, device
+from ..device import check_device
 from . import dtypes as _dtypes
 from . import grad_mode
 from . import op as _op
@@ -29,7 +29,6 @@ from .node import gradient_edge
 from .ops.shape import assign as _assign
 from .random import default_generator
 from .sizes import Size
-from .sizes import shape_arg as _shape_arg
 from .sizes import wrap_dim as _wrap_dim
 from .tensor_functions import TensorFunctions
 from .tensor_methods import TensorMethods

@@ -65,5 +65,6 @@ def draw_seed():
     try:
         from ..autograd.random import default_generator
     except ImportError:  # core without its own generator: numpy's global one
-        return int(np.random.randint(0, 2**62, dtype=np.int64))
+        # numpy's global generator, so that np.random.seed still makes it reproducible
+        return int(np.random.randint(0, 2**62, dtype=np.int64))  # noqa: NPY002
     return int(default_generator.integers(0, 2**62))

@@ -30,7 +30,7 @@ from .ops import (
     nll_loss,
     pad,
 )
-from .ops._messages import LayerInputError
+from .ops._messages import LayerInputError as LayerInputError  # layers catch F.LayerInputError
 from .ops.activation import (
     elu,
     gelu,

@@ -61,12 +61,11 @@ class Tracer:
         )
         for module in self.model.modules() if self.model is not None else ():
             if isinstance(module, self.module_types):
+                name = names.get(id(module), "")
                 self._handles.append(module.register_forward_pre_hook(self._enter_module))
                 self._handles.append(
                     module.register_forward_hook(
-                        lambda m, args, out, _name=names.get(id(module), ""): self._leave_module(
-                            m, args, out, _name
-                        )
+                        lambda m, args, out, _name=name: self._leave_module(m, args, out, _name)
                     )
                 )
         return self

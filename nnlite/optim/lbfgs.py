@@ -2,6 +2,7 @@
 ``history_size`` curvature pairs gives the direction; a fixed step or a strong-Wolfe line
 search gives its length. ``step(closure)`` re-evaluates the model through ``closure``."""
 
+import functools
 from typing import Literal
 
 import numpy as np
@@ -270,7 +271,7 @@ class LBFGS(Optimizer):
             if line_search_fn is not None:
                 start = [p._data.copy() for p in self._params]
                 loss, flat_grad, t, done_evals = _strong_wolfe(
-                    lambda step: self._evaluate_at(closure, start, step, d),
+                    functools.partial(self._evaluate_at, closure, start, d=d),
                     t,
                     d,
                     loss,

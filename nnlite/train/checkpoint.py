@@ -42,7 +42,7 @@ def rng_state():
     """The states of nnlite's, numpy's global and python's generators, as JSON-able data."""
     from ..autograd import random as nl_random
 
-    algo, keys, pos, has_gauss, cached = np.random.get_state()
+    algo, keys, pos, has_gauss, cached = np.random.get_state()  # noqa: NPY002  (saved for resume)
     version, internal, gauss_next = random.getstate()
     return {
         "nnlite": _plain(nl_random.get_rng_state()),
@@ -67,7 +67,7 @@ def set_rng_state(state):
 
     nl_random.set_rng_state(_plain(state["nnlite"]))
     n = state["numpy"]
-    np.random.set_state(
+    np.random.set_state(  # noqa: NPY002  (restores the global generator on resume)
         (
             n["algorithm"],
             np.asarray(n["keys"], dtype=np.uint32),

@@ -499,7 +499,7 @@ def _all_paths(spec, prefix=""):
             out += _all_paths(sub, p)
     elif isinstance(spec, Choice):
         for fields in spec.variants.values():
-            for key, sub in fields.items():
+            for key in fields:
                 p = _join(prefix, key)
                 if p not in out:
                     out.append(p)

@@ -273,7 +273,7 @@ def test_saved_tensors_are_released_after_backward():
     z.sum().backward()
     assert ref() is None
     with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
-        node.saved_tensors
+        _ = node.saved_tensors
 
 
 def test_leaf_grad_owns_writable_memory():

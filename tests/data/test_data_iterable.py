@@ -139,7 +139,7 @@ def test_worker_info_in_workers_and_none_in_the_main_process():
     for r in rows:
         by_worker.setdefault(int(r["id"]), []).append(r)
     assert sorted(by_worker) == [0, 1]
-    for wid, rs in by_worker.items():
+    for rs in by_worker.values():
         assert [int(r["i"]) for r in rs] == [0, 1]
         assert {int(r["num_workers"]) for r in rs} == {2}
         assert all(bool(r["same"]) for r in rs)  # info.dataset is the copy the worker iterates

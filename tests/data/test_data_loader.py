@@ -63,7 +63,7 @@ class RandomDraw(Dataset):
 
     def __getitem__(self, i):
         info = get_worker_info()
-        return np.random.randint(0, 2**31), -1 if info is None else info.id
+        return np.random.randint(0, 2**31), -1 if info is None else info.id  # noqa: NPY002  (each worker's global generator is under test)
 
 
 def _ids(batches):
@@ -379,7 +379,10 @@ def test_worker_init_fn_and_worker_info():
 
     seen = []
     dl = DataLoader(
-        D(6), batch_size=1, num_workers=2, worker_init_fn=lambda wid: np.random.seed(wid)
+        D(6),
+        batch_size=1,
+        num_workers=2,
+        worker_init_fn=lambda wid: np.random.seed(wid),  # noqa: NPY002  (a typical worker_init_fn)
     )
     for wid, nw, omp in dl:
         seen.append((int(wid), int(nw), int(omp)))

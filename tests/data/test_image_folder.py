@@ -107,9 +107,9 @@ def test_fake_data():
     shifted = datasets.FakeData(size=20, image_size=(1, 28, 28), num_classes=3, random_offset=1)
     assert (shifted[4][0] == image).all()
     state = nl.get_rng_state()
-    np_state = np.random.get_state()[1].copy()
+    np_state = np.random.get_state()[1].copy()  # noqa: NPY002  (FakeData must not touch it)
     data[0]
-    assert nl.get_rng_state() == state and (np.random.get_state()[1] == np_state).all()
+    assert nl.get_rng_state() == state and (np.random.get_state()[1] == np_state).all()  # noqa: NPY002  (FakeData must not touch it)
     with pytest.raises(IndexError, match="FakeData index out of range"):
         data[20]
 

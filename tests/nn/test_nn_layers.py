@@ -214,12 +214,12 @@ def _run_layer(factory, shape, train=True, steps=2):
         close(state_a[k], state_b[k], f"state {k}")
 
 
-@pytest.mark.parametrize("name,factory,shape", LAYERS, ids=[l[0] for l in LAYERS])
+@pytest.mark.parametrize("name,factory,shape", LAYERS, ids=[entry[0] for entry in LAYERS])
 def test_layer_matches_torch_train(name, factory, shape):
     _run_layer(factory, shape, train=True)
 
 
-@pytest.mark.parametrize("name,factory,shape", LAYERS, ids=[l[0] for l in LAYERS])
+@pytest.mark.parametrize("name,factory,shape", LAYERS, ids=[entry[0] for entry in LAYERS])
 def test_layer_matches_torch_eval(name, factory, shape):
     _run_layer(factory, shape, train=False, steps=1)
 
@@ -320,7 +320,7 @@ def _target(shape, kind):
     return make(shape, kind, seed=7)
 
 
-@pytest.mark.parametrize("name,factory,shape,kind", LOSSES, ids=[l[0] for l in LOSSES])
+@pytest.mark.parametrize("name,factory,shape,kind", LOSSES, ids=[entry[0] for entry in LOSSES])
 def test_loss_matches_torch(name, factory, shape, kind):
     ours, theirs = factory(nn), factory(tnn)
     assert repr(ours) == repr(theirs)

@@ -140,7 +140,7 @@ def test_attribute_routing_and_deletion():
     del m.sub
     assert "sub" not in m._modules
     with pytest.raises(AttributeError, match="'Module' object has no attribute 'sub'"):
-        m.sub
+        _ = m.sub
     m.plain = 3
     assert m.__dict__["plain"] == 3
     # a plain attribute replaced by a parameter moves into _parameters

@@ -143,7 +143,7 @@ def test_lstm_and_gru_gradcheck_float64():
         layer = getattr(nn, name)(2, 3, num_layers=2, bidirectional=True).double()
         x = nl.tensor(np.random.default_rng(0).standard_normal((3, 2, 2)), requires_grad=True)
         weight = layer.weight_hh_l1_reverse
-        assert gradcheck(lambda inp, w: layer(inp)[0], (x, weight))
+        assert gradcheck(lambda inp, w, layer=layer: layer(inp)[0], (x, weight))
     cell = nn.GRUCell(2, 3).double()
     x = nl.tensor(np.random.default_rng(1).standard_normal((2, 2)), requires_grad=True)
     assert gradgradcheck(lambda inp: cell(inp), (x,))

@@ -11,8 +11,8 @@ import nnlite as nl
 from nnlite.serialization import CheckpointError
 
 safetensors = pytest.importorskip("safetensors")
-from safetensors.numpy import load_file as st_load_file
-from safetensors.numpy import save_file as st_save_file
+from safetensors.numpy import load_file as st_load_file  # noqa: E402  (after the importorskip)
+from safetensors.numpy import save_file as st_save_file  # noqa: E402  (after the importorskip)
 
 
 def state():

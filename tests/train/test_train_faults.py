@@ -15,7 +15,6 @@ import warnings
 
 import numpy as np
 import pytest
-import yaml
 from train_helpers import ROOT, TRAIN_PY, make_config, run_dirs, run_train
 
 import nnlite as nl

@@ -61,9 +61,9 @@ class CIFAR10(ImageClassificationDataset):
             raise RuntimeError(self._missing_message(missing))
         datas, labels = [], []
         for name, _ in files:
-            d, l = read_cifar_batch(self._path(name))
+            d, lab = read_cifar_batch(self._path(name))
             datas.append(d)
-            labels.append(l)
+            labels.append(lab)
         data = np.concatenate(datas) if len(datas) > 1 else datas[0]
         self.data = np.ascontiguousarray(data.reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1))
         self.targets = np.concatenate(labels)

@@ -7,13 +7,13 @@ from ._dispatch import configure_threading_layer
 
 configure_threading_layer()  # before any kernel starts numba's pool
 
-from .conv import (
+from .conv import (  # noqa: E402  (imported after the threading layer is set)
     conv2d_backward_input,
     conv2d_backward_weight,
     conv2d_forward,
     conv2d_output_hw,
 )
-from .pool import (
+from .pool import (  # noqa: E402  (imported after the threading layer is set)
     avg_pool2d_backward,
     avg_pool2d_forward,
     max_pool2d_backward,

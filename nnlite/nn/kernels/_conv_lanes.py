@@ -21,7 +21,7 @@ _OB = 4  # output channels per register tile
 
 @njit(cache=True, nogil=True)
 def rows_to_lanes(a, n0, nb, at, V):
-    """at[q * V + l] = a[n0 + l, q] for the 2-D C-contiguous a; lanes >= nb get zeros."""
+    """at[q * V + lane] = a[n0 + lane, q] for the 2-D C-contiguous a; lanes >= nb get zeros."""
     Q = a.shape[1]
     af = a.reshape(a.shape[0] * Q)
     q0 = 0
@@ -30,15 +30,15 @@ def rows_to_lanes(a, n0, nb, at, V):
             vtranspose(af, (n0 * Q + q0), Q, at, q0 * V, V)
             q0 += V
     for q in range(q0, Q):
-        for l in range(nb):
-            at[q * V + l] = af[(n0 + l) * Q + q]
-        for l in range(nb, V):
-            at[q * V + l] = 0
+        for lane in range(nb):
+            at[q * V + lane] = af[(n0 + lane) * Q + q]
+        for lane in range(nb, V):
+            at[q * V + lane] = 0
 
 
 @njit(cache=True, nogil=True)
 def lanes_to_rows(at, a, n0, nb, V):
-    """a[n0 + l, q] = at[q * V + l] for l < nb."""
+    """a[n0 + lane, q] = at[q * V + lane] for lane < nb."""
     Q = a.shape[1]
     af = a.reshape(a.shape[0] * Q)
     q0 = 0
@@ -47,8 +47,8 @@ def lanes_to_rows(at, a, n0, nb, V):
             vtranspose(at, q0 * V, V, af, n0 * Q + q0, Q)
             q0 += V
     for q in range(q0, Q):
-        for l in range(nb):
-            af[(n0 + l) * Q + q] = at[q * V + l]
+        for lane in range(nb):
+            af[(n0 + lane) * Q + q] = at[q * V + lane]
 
 
 @njit(cache=True, nogil=True)
@@ -219,7 +219,7 @@ def conv_lanes(xt, w4, b4, yt, C, Hp, Wp, kh, kw, dh, dw, Ho, Wo, O4, V):
 @njit(cache=True, nogil=True)
 def conv_weight_lanes(xt, gyt, acc, C, Hp, Wp, kh, kw, dh, dw, Ho, Wo, O4, V):
     """acc[o, c, i, j] += sum_{ho,wo} gyt[o, ho, wo] * xt[c, ho + i*dh, wo + j*dw] (vectors;
-    acc is (O4, C, kh, kw, V), O4 a multiple of 4; gyt has zero rows past the real O)."""
+    acc is (O4, C, kh, kw, V), O4 a multiple of 4; gyt has zero rows past the real Co)."""
     P = Ho * Wo
     KK = kh * kw
     gs = P * V
@@ -333,14 +333,14 @@ def conv_weight_lanes(xt, gyt, acc, C, Hp, Wp, kh, kw, dh, dw, Ho, Wo, O4, V):
 
 
 @njit(cache=True, nogil=True)
-def _forward_blocks(x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V, k0, k1):
+def _forward_blocks(x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co, O4, V, k0, k1):
     N = x2.shape[0]
     Hp, Wp = H + 2 * ph, W + 2 * pw
     padded = ph > 0 or pw > 0
     x0t = np.empty(C * H * W * V, x2.dtype)
     xt = np.zeros(C * Hp * Wp * V, x2.dtype) if padded else x0t
     yt = np.empty(O4 * Ho * Wo * V, x2.dtype)
-    ytv = yt[: O * Ho * Wo * V]
+    ytv = yt[: Co * Ho * Wo * V]
     for k in range(k0, k1):
         n0 = k * V
         nb = min(V, N - n0)
@@ -353,7 +353,7 @@ def _forward_blocks(x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, 
 
 @njit(cache=True, parallel=True)
 def _forward_blocks_parallel(
-    x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V, nblocks, nparts
+    x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co, O4, V, nblocks, nparts
 ):
     for t in prange(nparts):
         _forward_blocks(
@@ -372,7 +372,7 @@ def _forward_blocks_parallel(
             dw,
             Ho,
             Wo,
-            O,
+            Co,
             O4,
             V,
             t * nblocks // nparts,
@@ -381,14 +381,14 @@ def _forward_blocks_parallel(
 
 
 @njit(cache=True, nogil=True)
-def _weight_blocks(x2, gy2, acc, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V, k0, k1):
+def _weight_blocks(x2, gy2, acc, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co, O4, V, k0, k1):
     N = x2.shape[0]
     Hp, Wp = H + 2 * ph, W + 2 * pw
     padded = ph > 0 or pw > 0
     x0t = np.empty(C * H * W * V, x2.dtype)
     xt = np.zeros(C * Hp * Wp * V, x2.dtype) if padded else x0t
-    gyt = np.zeros(O4 * Ho * Wo * V, x2.dtype)  # rows past O stay zero
-    gytv = gyt[: O * Ho * Wo * V]
+    gyt = np.zeros(O4 * Ho * Wo * V, x2.dtype)  # rows past Co stay zero
+    gytv = gyt[: Co * Ho * Wo * V]
     for k in range(k0, k1):
         n0 = k * V
         nb = min(V, N - n0)
@@ -401,7 +401,7 @@ def _weight_blocks(x2, gy2, acc, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4,
 
 @njit(cache=True, parallel=True)
 def _weight_blocks_parallel(
-    x2, gy2, accs, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V, nblocks, nparts
+    x2, gy2, accs, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co, O4, V, nblocks, nparts
 ):
     for t in prange(nparts):
         _weight_blocks(
@@ -419,7 +419,7 @@ def _weight_blocks_parallel(
             dw,
             Ho,
             Wo,
-            O,
+            Co,
             O4,
             V,
             t * nblocks // nparts,
@@ -435,8 +435,8 @@ def _reduce_lanes(accs, gw, V):
         s = 0.0
         for k in range(accs.shape[0]):
             a = accs[k]
-            for l in range(V):
-                s += np.float64(a[t * V + l])
+            for lane in range(V):
+                s += np.float64(a[t * V + lane])
         gw[t] = s
 
 
@@ -446,10 +446,10 @@ def _reduce_lanes(accs, gw, V):
 
 
 def _pack_weight(w, O4):
-    """(O, C, kh, kw) -> flat (O4 / 4, C, kh, kw, 4), zero channels past O."""
-    O, C, kh, kw = w.shape
+    """(Co, C, kh, kw) -> flat (O4 / 4, C, kh, kw, 4), zero channels past Co."""
+    Co, C, kh, kw = w.shape
     wp = np.zeros((O4, C, kh, kw), w.dtype)
-    wp[:O] = w
+    wp[:Co] = w
     return np.ascontiguousarray(
         wp.reshape(O4 // _OB, _OB, C, kh, kw).transpose(0, 2, 3, 4, 1)
     ).reshape(-1)
@@ -460,20 +460,20 @@ def _parts(nblocks, nthreads):
 
 
 def forward(x, w, bias, ph, pw, dh, dw, Ho, Wo, nthreads):
-    """conv2d of NCHW x with (O, C, kh, kw) w (stride 1, one group); bias may be None."""
+    """conv2d of NCHW x with (Co, C, kh, kw) w (stride 1, one group); bias may be None."""
     N, C, H, W = x.shape
-    O, _, kh, kw = w.shape
+    Co, _, kh, kw = w.shape
     V = 64 // x.itemsize
-    O4 = -(-O // _OB) * _OB
+    O4 = -(-Co // _OB) * _OB
     w4 = _pack_weight(w, O4)
     b4 = np.zeros(O4, x.dtype)
     if bias is not None:
-        b4[:O] = bias
-    y = np.empty((N, O, Ho, Wo), x.dtype)
+        b4[:Co] = bias
+    y = np.empty((N, Co, Ho, Wo), x.dtype)
     x2, y2 = x.reshape(N, -1), y.reshape(N, -1)
     nblocks = -(-N // V)
     parts = _parts(nblocks, nthreads)
-    args = (x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V)
+    args = (x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co, O4, V)
     if parts > 1:
         _forward_blocks_parallel(*args, nblocks, parts)
     else:
@@ -482,23 +482,23 @@ def forward(x, w, bias, ph, pw, dh, dw, Ho, Wo, nthreads):
 
 
 def backward_weight(gy, x, kh, kw, ph, pw, dh, dw, nthreads):
-    """Gradient of the weight, (O, C, kh, kw), of a stride-1 single-group conv2d."""
+    """Gradient of the weight, (Co, C, kh, kw), of a stride-1 single-group conv2d."""
     N, C, H, W = x.shape
-    O, Ho, Wo = gy.shape[1], gy.shape[2], gy.shape[3]
+    Co, Ho, Wo = gy.shape[1], gy.shape[2], gy.shape[3]
     V = 64 // x.itemsize
-    O4 = -(-O // _OB) * _OB
+    O4 = -(-Co // _OB) * _OB
     nblocks = -(-N // V)
     parts = _parts(nblocks, nthreads)
     accs = np.zeros((parts, O4 * C * kh * kw * V), x.dtype)
     x2, gy2 = x.reshape(N, -1), gy.reshape(N, -1)
-    args = (x2, gy2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, O, O4, V)
+    args = (x2, gy2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co, O4, V)
     if parts > 1:
         _weight_blocks_parallel(args[0], args[1], accs, *args[2:], nblocks, parts)
     else:
         _weight_blocks(args[0], args[1], accs[0], *args[2:], 0, nblocks)
-    gw = np.empty(O * C * kh * kw, x.dtype)
+    gw = np.empty(Co * C * kh * kw, x.dtype)
     _reduce_lanes(accs, gw, V)
-    return gw.reshape(O, C, kh, kw)
+    return gw.reshape(Co, C, kh, kw)
 
 
 def backward_input(gy, w, H, W, ph, pw, dh, dw, nthreads):

@@ -207,7 +207,6 @@ def vtranspose(typingctx, src, s0, ss, dst, d0, ds):
 
     def codegen(context, builder, sig, args):
         sa, s0v, ssv, da, d0v, dsv = args
-        vt = context.get_value_type(vty)
         rows = []
         for k in range(n):
             off = builder.add(s0v, builder.mul(ssv, ir.Constant(_I64, k)))

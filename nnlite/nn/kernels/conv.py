@@ -81,8 +81,8 @@ def _as_float_array(a, name, dtype=None):
 def _check_groups(C, weight_shape, groups):
     if groups <= 0:
         raise ValueError(f"non-positive groups is not supported, got groups={groups}")
-    O = weight_shape[0]
-    if O % groups != 0:
+    Co = weight_shape[0]
+    if Co % groups != 0:
         raise ValueError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
             f"but got weight of size {list(weight_shape)} instead"
@@ -107,7 +107,7 @@ class _Geometry:
         "C",
         "H",
         "W",
-        "O",
+        "Co",
         "kh",
         "kw",
         "sh",
@@ -126,8 +126,8 @@ class _Geometry:
         "chunk",
     )
 
-    def __init__(self, N, C, H, W, O, kh, kw, stride, padding, dilation, groups, itemsize):
-        self.N, self.C, self.H, self.W, self.O, self.kh, self.kw = N, C, H, W, O, kh, kw
+    def __init__(self, N, C, H, W, Co, kh, kw, stride, padding, dilation, groups, itemsize):
+        self.N, self.C, self.H, self.W, self.Co, self.kh, self.kw = N, C, H, W, Co, kh, kw
         (self.sh, self.sw), (self.ph, self.pw), (self.dh, self.dw) = stride, padding, dilation
         self.Ho, self.Wo = conv2d_output_hw((H, W), (kh, kw), stride, padding, dilation)
         self.groups = groups
@@ -137,15 +137,15 @@ class _Geometry:
         self.rs = wp if self.full else self.Wo  # row pitch of the output positions
         self.L = (self.Ho - 1) * self.rs + self.Wo  # positions per image
         self.K = C * kh * kw
-        self.chunk = _chunk_images(max(self.K, O) * self.L * itemsize, N)
+        self.chunk = _chunk_images(max(self.K, Co) * self.L * itemsize, N)
 
 
 def _geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsize):
     N, C, H, W = x_shape
-    O, _, kh, kw = w_shape
+    Co, _, kh, kw = w_shape
     _check_groups(C, w_shape, groups)
     return _Geometry(
-        N, C, H, W, O, kh, kw, tuple(stride), tuple(padding), tuple(dilation), groups, itemsize
+        N, C, H, W, Co, kh, kw, tuple(stride), tuple(padding), tuple(dilation), groups, itemsize
     )
 
 
@@ -236,11 +236,11 @@ def _im2col_strided(x, n0, col, kh, kw, sh, sw, ph, pw, dh, dw, Ho, Wo):
 @njit(cache=True, fastmath=False, nogil=True)
 def _store_output(yf, y, n0, bias, rs):
     """y[n0 + b, o] = yf[o, b] (row pitch rs) + bias[o]."""
-    O, B = yf.shape[0], yf.shape[1]
+    Co, B = yf.shape[0], yf.shape[1]
     Ho, Wo = y.shape[2], y.shape[3]
-    for t in range(B * O):
-        b = t // O
-        o = t - b * O
+    for t in range(B * Co):
+        b = t // Co
+        o = t - b * Co
         bv = bias[o]
         src = yf[o, b]
         for ho in range(Ho):
@@ -253,11 +253,11 @@ def _store_output(yf, y, n0, bias, rs):
 @njit(cache=True, fastmath=False, nogil=True)
 def _load_grad_output(gy, n0, gyf, rs):
     """gyf[o, b] = gy[n0 + b, o] at row pitch rs, zeros in the discarded columns."""
-    O, B = gyf.shape[0], gyf.shape[1]
+    Co, B = gyf.shape[0], gyf.shape[1]
     Ho, Wo = gy.shape[2], gy.shape[3]
-    for t in range(B * O):
-        b = t // O
-        o = t - b * O
+    for t in range(B * Co):
+        b = t // Co
+        o = t - b * Co
         dst = gyf[o, b]
         for ho in range(Ho):
             s = gy[n0 + b, o, ho]
@@ -365,7 +365,7 @@ def _views(buf, rows, b, L):
 
 
 def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
-    """y = conv2d(x, weight, bias) for NCHW x and (O, C/groups, kh, kw) weight."""
+    """y = conv2d(x, weight, bias) for NCHW x and (Co, C/groups, kh, kw) weight."""
     x = _as_float_array(x, "input")
     weight = _as_float_array(weight, "weight", x.dtype)
     if x.ndim != 4 or weight.ndim != 4:
@@ -373,9 +373,9 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
     g = _geometry(x.shape, weight.shape, stride, padding, dilation, groups, x.itemsize)
     if bias is not None:
         bias = _as_float_array(bias, "bias", x.dtype)
-        if bias.shape != (g.O,):
-            raise ValueError(f"bias must have shape ({g.O},), got {bias.shape}")
-    kernel = conv_kernel(g.N, g.C, g.O, (g.kh, g.kw), (g.sh, g.sw), groups, x.itemsize)
+        if bias.shape != (g.Co,):
+            raise ValueError(f"bias must have shape ({g.Co},), got {bias.shape}")
+    kernel = conv_kernel(g.N, g.C, g.Co, (g.kh, g.kw), (g.sh, g.sw), groups, x.itemsize)
     if kernel == CHANNELS_LAST:
         return conv_gemm.forward(x, weight, bias, (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw))
     if kernel == LANES:
@@ -383,21 +383,21 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
             x, weight, bias, g.ph, g.pw, g.dh, g.dw, g.Ho, g.Wo, parallel_parts(x.size)
         )
     if bias is None:
-        bias = np.zeros(g.O, x.dtype)
-    N, O, K, L, G = g.N, g.O, g.K, g.L, groups
-    Og, Kg = O // G, K // G
-    y = np.empty((N, O, g.Ho, g.Wo), x.dtype)
+        bias = np.zeros(g.Co, x.dtype)
+    N, Co, K, L, G = g.N, g.Co, g.K, g.L, groups
+    Og, Kg = Co // G, K // G
+    y = np.empty((N, Co, g.Ho, g.Wo), x.dtype)
     if N == 0:
         return y
-    w2 = weight.reshape(O, Kg)
+    w2 = weight.reshape(Co, Kg)
     col_buf = np.empty(K * g.chunk * L, x.dtype)
-    y_buf = np.empty(O * g.chunk * L, x.dtype)
+    y_buf = np.empty(Co * g.chunk * L, x.dtype)
     for n0 in range(0, N, g.chunk):
         b = min(g.chunk, N - n0)
         col = _views(col_buf, K, b, L)
-        yf = _views(y_buf, O, b, L)
+        yf = _views(y_buf, Co, b, L)
         _im2col(g, x, n0, col)
-        col2, yf2 = col.reshape(K, b * L), yf.reshape(O, b * L)
+        col2, yf2 = col.reshape(K, b * L), yf.reshape(Co, b * L)
         if G == 1:
             np.matmul(w2, col2, out=yf2)
         else:
@@ -419,13 +419,13 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
         raise ValueError(
             f"expected 4-D grad_output and weight, got {grad_y.shape} and {weight.shape}"
         )
-    N, O = grad_y.shape[0], grad_y.shape[1]
+    N, Co = grad_y.shape[0], grad_y.shape[1]
     C = weight.shape[1] * groups
     H, W = input_hw
     g = _geometry((N, C, H, W), weight.shape, stride, padding, dilation, groups, grad_y.itemsize)
-    if grad_y.shape != (N, g.O, g.Ho, g.Wo):
-        raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, g.O, g.Ho, g.Wo)}")
-    kernel = conv_kernel(N, C, g.O, (g.kh, g.kw), (g.sh, g.sw), groups, grad_y.itemsize)
+    if grad_y.shape != (N, g.Co, g.Ho, g.Wo):
+        raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, g.Co, g.Ho, g.Wo)}")
+    kernel = conv_kernel(N, C, g.Co, (g.kh, g.kw), (g.sh, g.sw), groups, grad_y.itemsize)
     if kernel == CHANNELS_LAST:
         return conv_gemm.backward_input(
             grad_y, weight, (H, W), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw)
@@ -435,19 +435,19 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
             grad_y, weight, H, W, g.ph, g.pw, g.dh, g.dw, parallel_parts(grad_y.size)
         )
     K, L, G = g.K, g.L, groups
-    Og, Kg = O // G, K // G
+    Og, Kg = Co // G, K // G
     gx = np.empty((N, C, H, W), grad_y.dtype)
     if N == 0:
         return gx
-    w2 = weight.reshape(O, Kg)
+    w2 = weight.reshape(Co, Kg)
     col_buf = np.empty(K * g.chunk * L, grad_y.dtype)
-    gy_buf = np.empty(O * g.chunk * L, grad_y.dtype)
+    gy_buf = np.empty(Co * g.chunk * L, grad_y.dtype)
     for n0 in range(0, N, g.chunk):
         b = min(g.chunk, N - n0)
         col = _views(col_buf, K, b, L)
-        gyf = _views(gy_buf, O, b, L)
+        gyf = _views(gy_buf, Co, b, L)
         _load_grad_output(grad_y, n0, gyf, g.rs)
-        col2, gyf2 = col.reshape(K, b * L), gyf.reshape(O, b * L)
+        col2, gyf2 = col.reshape(K, b * L), gyf.reshape(Co, b * L)
         if G == 1:
             np.matmul(w2.T, gyf2, out=col2)
         else:
@@ -462,20 +462,20 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
 
 
 def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, groups):
-    """Gradient of conv2d w.r.t. its weight, shape (O, C/groups, kh, kw)."""
+    """Gradient of conv2d w.r.t. its weight, shape (Co, C/groups, kh, kw)."""
     grad_y = _as_float_array(grad_y, "grad_output")
     x = _as_float_array(x, "input", grad_y.dtype)
     if grad_y.ndim != 4 or x.ndim != 4:
         raise ValueError(f"expected 4-D grad_output and input, got {grad_y.shape} and {x.shape}")
     N, C = x.shape[0], x.shape[1]
-    O = grad_y.shape[1]
+    Co = grad_y.shape[1]
     if groups <= 0 or C % groups != 0:
         raise ValueError(f"input channels ({C}) must be divisible by groups ({groups})")
-    w_shape = (O, C // groups) + tuple(kernel_hw)
+    w_shape = (Co, C // groups) + tuple(kernel_hw)
     g = _geometry(x.shape, w_shape, stride, padding, dilation, groups, x.itemsize)
-    if grad_y.shape != (N, O, g.Ho, g.Wo):
-        raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, O, g.Ho, g.Wo)}")
-    kernel = conv_kernel(N, C, O, (g.kh, g.kw), (g.sh, g.sw), groups, x.itemsize)
+    if grad_y.shape != (N, Co, g.Ho, g.Wo):
+        raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, Co, g.Ho, g.Wo)}")
+    kernel = conv_kernel(N, C, Co, (g.kh, g.kw), (g.sh, g.sw), groups, x.itemsize)
     if kernel == CHANNELS_LAST:
         return conv_gemm.backward_weight(
             grad_y, x, tuple(kernel_hw), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw)
@@ -485,21 +485,21 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
             grad_y, x, g.kh, g.kw, g.ph, g.pw, g.dh, g.dw, parallel_parts(x.size)
         )
     K, L, G = g.K, g.L, groups
-    Og, Kg = O // G, K // G
+    Og, Kg = Co // G, K // G
     # Per group g, gwt[g] is the (Kg, Og) transpose of that group's weight gradient.
     gwt = np.zeros((G, Kg, Og), x.dtype)
     if N == 0:
         return np.zeros(w_shape, x.dtype)
     part = np.empty((G, Kg, Og), x.dtype)
     col_buf = np.empty(K * g.chunk * L, x.dtype)
-    gy_buf = np.empty(O * g.chunk * L, x.dtype)
+    gy_buf = np.empty(Co * g.chunk * L, x.dtype)
     for n0 in range(0, N, g.chunk):
         b = min(g.chunk, N - n0)
         col = _views(col_buf, K, b, L)
-        gyf = _views(gy_buf, O, b, L)
+        gyf = _views(gy_buf, Co, b, L)
         _im2col(g, x, n0, col)
         _load_grad_output(grad_y, n0, gyf, g.rs)
-        col2, gyf2 = col.reshape(K, b * L), gyf.reshape(O, b * L)
+        col2, gyf2 = col.reshape(K, b * L), gyf.reshape(Co, b * L)
         # gw.T = col @ gyf.T: BLAS handles this orientation (long inner dimension,
         # small output) better than gyf @ col.T. The first chunk writes gw.T directly.
         dst = gwt if n0 == 0 else part

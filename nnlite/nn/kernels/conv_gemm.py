@@ -33,7 +33,7 @@ __all__ = ["forward", "backward_input", "backward_weight"]
 # Column buffer per chunk: big GEMMs, bounded memory (a batch-256 64x64 layer would need GBs).
 _CHUNK_BYTES = 1 << 25
 # From this many output pixels per image, the forward and input-gradient GEMMs run image by image
-# in the orientation that reads and writes NCHW directly (O x P blocks), which saves a transpose
+# in the orientation that reads and writes NCHW directly (Co x P blocks), which saves a transpose
 # of the output; below it, one GEMM over the chunk is worth the transpose.
 _PER_IMAGE_POSITIONS = 64
 
@@ -137,10 +137,10 @@ def _from_padded_nhwc(gxp, gx, n0, ph, pw):
 
 def _from_rows(yr, y, n0, bias):
     """y[n0 + b, o, p] = yr[b, p, o] + bias[o] (channels-last rows back to NCHW)."""
-    B, P, O = yr.shape
-    yf = y.reshape(y.shape[0], O, P)
+    B, P, Co = yr.shape
+    yf = y.reshape(y.shape[0], Co, P)
     for b in prange(B):
-        for o in range(O):
+        for o in range(Co):
             bv = bias[o]
             dst = yf[n0 + b, o]
             for p in range(P):
@@ -149,10 +149,10 @@ def _from_rows(yr, y, n0, bias):
 
 def _to_rows(gy, n0, gr):
     """gr[b, p, o] = gy[n0 + b, o, p] (NCHW to channels-last rows)."""
-    B, P, O = gr.shape
-    gf = gy.reshape(gy.shape[0], O, P)
+    B, P, Co = gr.shape
+    gf = gy.reshape(gy.shape[0], Co, P)
     for b in prange(B):
-        for o in range(O):
+        for o in range(Co):
             src = gf[n0 + b, o]
             for p in range(P):
                 gr[b, p, o] = src[p]
@@ -185,8 +185,8 @@ to_rows = _Both(_to_rows)
 class _Shape:
     """One convolution's sizes, in the form the channels-last kernels use."""
 
-    def __init__(self, N, C, H, W, O, kernel_hw, stride, padding, dilation, dtype):
-        self.N, self.C, self.H, self.W, self.O = N, C, H, W, O
+    def __init__(self, N, C, H, W, Co, kernel_hw, stride, padding, dilation, dtype):
+        self.N, self.C, self.H, self.W, self.Co = N, C, H, W, Co
         (self.kh, self.kw), (self.sh, self.sw) = kernel_hw, stride
         (self.ph, self.pw), (self.dh, self.dw) = padding, dilation
         self.Hp, self.Wp = H + 2 * self.ph, W + 2 * self.pw
@@ -199,12 +199,12 @@ class _Shape:
         self.direct = self.K == C and self.sh == self.sw == 1 and self.ph == self.pw == 0
         # Column order. (i, j, c) copies whole runs of channels but needs the weight (and its
         # gradient) transposed to match; (c, i, j) is the weight's own order, at the price of strided
-        # writes inside each column row. Transposing costs O * K per call, the strided copies about
+        # writes inside each column row. Transposing costs Co * K per call, the strided copies about
         # rows * K: the weight's order wins when there are fewer column rows than output channels
         # (ResNet's last layers, small batches), where the transposes were a fifth of a step.
-        self.tap_major = N * self.P >= O
+        self.tap_major = N * self.P >= Co
         itemsize = np.dtype(dtype).itemsize
-        self.chunk = _chunk(N, self.P, (self.K + O) * itemsize)
+        self.chunk = _chunk(N, self.P, (self.K + Co) * itemsize)
 
     def taps(self):
         """The arguments im2col and col2im take after their two arrays."""
@@ -221,18 +221,18 @@ class _Shape:
         )
 
     def weight_rows(self, w):
-        """The (O, K) weight matrix in the columns' order."""
+        """The (Co, K) weight matrix in the columns' order."""
         if self.tap_major:
-            return np.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(self.O, self.K)
-        return w.reshape(self.O, self.K)
+            return np.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(self.Co, self.K)
+        return w.reshape(self.Co, self.K)
 
     def weight_from_rows(self, gw2):
-        """The (O, C, kh, kw) weight gradient from its (O, K) matrix in the columns' order."""
+        """The (Co, C, kh, kw) weight gradient from its (Co, K) matrix in the columns' order."""
         if self.tap_major:
             return np.ascontiguousarray(
-                gw2.reshape(self.O, self.kh, self.kw, self.C).transpose(0, 3, 1, 2)
+                gw2.reshape(self.Co, self.kh, self.kw, self.C).transpose(0, 3, 1, 2)
             )
-        return gw2.reshape(self.O, self.C, self.kh, self.kw)
+        return gw2.reshape(self.Co, self.C, self.kh, self.kw)
 
 
 def _columns(s, x, n0, b, xp_buf, col_buf):
@@ -262,17 +262,17 @@ def _strided_pointwise(kernel_hw, stride, padding):
 
 def _planar_pointwise(s):
     """A 1x1 stride-1 convolution on planes of many pixels is a matrix product per image on the NCHW
-    arrays themselves (O x C times C x P): no copy at all."""
+    arrays themselves (Co x C times C x P): no copy at all."""
     return s.direct and s.P >= _PER_IMAGE_POSITIONS
 
 
 def _thin_transposed(s):
     """Stride 1, at most a quarter as many output channels as input ones, and padding a full
     convolution can undo: the input gradient is then cheaper as a convolution of the output
-    gradient (its im2col copies O, not C, channels per tap)."""
+    gradient (its im2col copies Co, not C, channels per tap)."""
     return (
         s.sh == s.sw == 1
-        and 4 * s.O <= s.C
+        and 4 * s.Co <= s.C
         and s.K > s.C
         and s.ph <= s.dh * (s.kh - 1)
         and s.pw <= s.dw * (s.kw - 1)
@@ -280,35 +280,35 @@ def _thin_transposed(s):
 
 
 def forward(x, w, bias, stride, padding, dilation):
-    """conv2d(x, w, bias) of the NCHW x and (O, C, kh, kw) w (one group)."""
+    """conv2d(x, w, bias) of the NCHW x and (Co, C, kh, kw) w (one group)."""
     if _strided_pointwise(w.shape[2:], stride, padding):
         return forward(x[:, :, :: stride[0], :: stride[1]], w, bias, (1, 1), padding, dilation)
     s = _Shape(*x.shape, w.shape[0], w.shape[2:], stride, padding, dilation, x.dtype)
     if _planar_pointwise(s):
-        y = np.matmul(w.reshape(s.O, s.C), x.reshape(s.N, s.C, s.P))
+        y = np.matmul(w.reshape(s.Co, s.C), x.reshape(s.N, s.C, s.P))
         if bias is not None:
             y += bias[:, None]
-        return y.reshape(s.N, s.O, s.Ho, s.Wo)
-    N, O, P = s.N, s.O, s.P
-    y = np.empty((N, O, s.Ho, s.Wo), s.dtype)
+        return y.reshape(s.N, s.Co, s.Ho, s.Wo)
+    N, Co, P = s.N, s.Co, s.P
+    y = np.empty((N, Co, s.Ho, s.Wo), s.dtype)
     has_bias = bias is not None
     if not has_bias:
-        bias = np.zeros(O, s.dtype)
+        bias = np.zeros(Co, s.dtype)
     w2 = s.weight_rows(w)
     xp_buf, col_buf = _buffers(s)
-    y_buf = np.empty(s.chunk * P * O, s.dtype)
+    y_buf = np.empty(s.chunk * P * Co, s.dtype)
     for n0 in range(0, N, s.chunk):
         b = min(s.chunk, N - n0)
         col = _columns(s, x, n0, b, xp_buf, col_buf)
         if P >= _PER_IMAGE_POSITIONS:
-            yb = y[n0 : n0 + b].reshape(b, O, P)
+            yb = y[n0 : n0 + b].reshape(b, Co, P)
             np.matmul(w2, col.reshape(b, P, s.K).transpose(0, 2, 1), out=yb)
             if has_bias:
                 yb += bias[:, None]
         else:
-            yr = y_buf[: b * P * O].reshape(b * P, O)
+            yr = y_buf[: b * P * Co].reshape(b * P, Co)
             np.matmul(col, w2.T, out=yr)
-            from_rows(yr.size, yr.reshape(b, P, O), y, n0, bias)
+            from_rows(yr.size, yr.reshape(b, P, Co), y, n0, bias)
     return y
 
 
@@ -338,12 +338,12 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
         full = (s.dh * (s.kh - 1) - s.ph, s.dw * (s.kw - 1) - s.pw)
         return forward(gy, flipped, None, (1, 1), full, dilation)
     if _planar_pointwise(s):
-        gx = np.matmul(w.reshape(s.O, s.C).T, gy.reshape(s.N, s.O, s.P))
+        gx = np.matmul(w.reshape(s.Co, s.C).T, gy.reshape(s.N, s.Co, s.P))
         return gx.reshape(s.N, s.C, s.H, s.W)
-    N, O, P, C = s.N, s.O, s.P, s.C
+    N, Co, P, C = s.N, s.Co, s.P, s.C
     gx = np.empty((N, C, s.H, s.W), s.dtype)
     w2 = s.weight_rows(w)
-    gr_buf = np.empty(s.chunk * P * O, s.dtype)
+    gr_buf = np.empty(s.chunk * P * Co, s.dtype)
     gxp_buf = np.empty(s.chunk * s.Hp * s.Wp * C, s.dtype)
     dcol_buf = None if s.direct else np.empty(s.chunk * P * s.K, s.dtype)
     for n0 in range(0, N, s.chunk):
@@ -351,12 +351,12 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
         gxp = gxp_buf[: b * s.Hp * s.Wp * C].reshape(b, s.Hp, s.Wp, C)
         dcol = gxp if s.direct else dcol_buf[: b * P * s.K].reshape(b, s.Ho, s.Wo, s.K)
         if P >= _PER_IMAGE_POSITIONS:
-            gyt = gy[n0 : n0 + b].reshape(b, O, P).transpose(0, 2, 1)
+            gyt = gy[n0 : n0 + b].reshape(b, Co, P).transpose(0, 2, 1)
             np.matmul(gyt, w2, out=dcol.reshape(b, P, s.K))
         else:
-            gr = gr_buf[: b * P * O].reshape(b, P, O)
+            gr = gr_buf[: b * P * Co].reshape(b, P, Co)
             to_rows(gr.size, gy, n0, gr)
-            np.matmul(gr.reshape(b * P, O), w2, out=dcol.reshape(b * P, s.K))
+            np.matmul(gr.reshape(b * P, Co), w2, out=dcol.reshape(b * P, s.K))
         if not s.direct:
             gxp[:] = 0
             col2im_nhwc(dcol.size, dcol, gxp, *s.taps())
@@ -365,29 +365,29 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
 
 
 def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
-    """The gradient of conv2d with respect to its (O, C, *kernel_hw) weight (one group)."""
+    """The gradient of conv2d with respect to its (Co, C, *kernel_hw) weight (one group)."""
     if _strided_pointwise(kernel_hw, stride, padding):
         return backward_weight(
             gy, x[:, :, :: stride[0], :: stride[1]], kernel_hw, (1, 1), padding, dilation
         )
     s = _Shape(*x.shape, gy.shape[1], kernel_hw, stride, padding, dilation, x.dtype)
-    N, O, P = s.N, s.O, s.P
-    gw2 = np.zeros((O, s.K), s.dtype)
-    part = np.empty((O, s.K), s.dtype)
+    N, Co, P = s.N, s.Co, s.P
+    gw2 = np.zeros((Co, s.K), s.dtype)
+    part = np.empty((Co, s.K), s.dtype)
     if _planar_pointwise(s):
-        gyp, xp = gy.reshape(N, O, P), x.reshape(N, s.C, P)
+        gyp, xp = gy.reshape(N, Co, P), x.reshape(N, s.C, P)
         for n in range(N):
             np.matmul(gyp[n], xp[n].T, out=part)
             gw2 += part
-        return gw2.reshape(O, s.C, 1, 1)
+        return gw2.reshape(Co, s.C, 1, 1)
     xp_buf, col_buf = _buffers(s)
-    gr_buf = np.empty(s.chunk * P * O, s.dtype)
+    gr_buf = np.empty(s.chunk * P * Co, s.dtype)
     for n0 in range(0, N, s.chunk):
         b = min(s.chunk, N - n0)
         col = _columns(s, x, n0, b, xp_buf, col_buf)
-        gr = gr_buf[: b * P * O].reshape(b, P, O)
+        gr = gr_buf[: b * P * Co].reshape(b, P, Co)
         to_rows(gr.size, gy, n0, gr)
-        np.matmul(gr.reshape(b * P, O).T, col, out=gw2 if n0 == 0 else part)
+        np.matmul(gr.reshape(b * P, Co).T, col, out=gw2 if n0 == 0 else part)
         if n0:
             gw2 += part
     return s.weight_from_rows(gw2)

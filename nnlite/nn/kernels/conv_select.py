@@ -30,9 +30,9 @@ _LANES_MAX_CHANNELS = 16
 _WIDE_CHANNELS = 16
 
 
-def conv_kernel(N, C, O, kernel_hw, stride, groups, itemsize):
+def conv_kernel(N, C, Co, kernel_hw, stride, groups, itemsize):
     """The kernel (``LANES``, ``CHANNELS_LAST`` or ``PLANES``) for a convolution of N images with
-    C input and O output channels; the same choice serves its forward and both gradients."""
+    C input and Co output channels; the same choice serves its forward and both gradients."""
     if groups != 1:
         return PLANES
     if (
@@ -41,7 +41,7 @@ def conv_kernel(N, C, O, kernel_hw, stride, groups, itemsize):
         and N * itemsize >= _LANES_MIN_IMAGES * 4
         and kernel_hw[0] * kernel_hw[1] > 1
         and C <= _LANES_MAX_CHANNELS
-        and O <= _LANES_MAX_CHANNELS
+        and Co <= _LANES_MAX_CHANNELS
     ):
         return LANES
     if C >= _WIDE_CHANNELS:

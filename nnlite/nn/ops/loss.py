@@ -500,7 +500,7 @@ def binary_cross_entropy_with_logits(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
         )
     x = input._data
-    for name, t in (("weight", weight), ("pos_weight", pos_weight)):
+    for t in (weight, pos_weight):
         if t is not None:
             try:
                 np.broadcast_shapes(t._data.shape, x.shape)

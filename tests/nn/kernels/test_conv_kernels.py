@@ -12,7 +12,7 @@ from nnlite.nn.kernels import (
 )
 from nnlite.nn.kernels.conv_select import CHANNELS_LAST, LANES, PLANES, conv_kernel
 
-# (N, C, H, W, O, (kh, kw), stride, padding, dilation, groups)
+# (N, C, H, W, Co, (kh, kw), stride, padding, dilation, groups)
 CONFIGS = [
     (2, 3, 9, 8, 4, (3, 3), (1, 1), (0, 0), (1, 1), 1),  # full-width path
     (2, 3, 9, 8, 4, (3, 3), (1, 1), (1, 2), (1, 1), 1),  # full-width with padding
@@ -42,13 +42,13 @@ IDS = [f"cfg{i}" for i in range(len(CONFIGS))]
 
 
 def _make(cfg, dtype, seed=0):
-    N, C, H, W, O, (kh, kw), s, p, d, g = cfg
+    N, C, H, W, Co, (kh, kw), s, p, d, g = cfg
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((N, C, H, W)).astype(dtype)
-    w = rng.standard_normal((O, C // g, kh, kw)).astype(dtype)
-    b = rng.standard_normal(O).astype(dtype)
+    w = rng.standard_normal((Co, C // g, kh, kw)).astype(dtype)
+    b = rng.standard_normal(Co).astype(dtype)
     Ho, Wo = conv2d_output_hw((H, W), (kh, kw), s, p, d)
-    gy = rng.standard_normal((N, O, Ho, Wo)).astype(dtype)
+    gy = rng.standard_normal((N, Co, Ho, Wo)).astype(dtype)
     return x, w, b, gy
 
 
@@ -67,13 +67,13 @@ def _taps(x_shape, w_shape, s, p, d):
 def _naive_forward(x, w, b, s, p, d, g):
     """Definition of the convolution: a sum over taps of shifted, strided input windows."""
     N, C, H, W = x.shape
-    O, Cg = w.shape[:2]
+    Co, Cg = w.shape[:2]
     Ho, Wo = conv2d_output_hw((H, W), w.shape[2:], s, p, d)
     xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
-    y = np.zeros((N, O, Ho, Wo))
-    for o in range(O):
+    y = np.zeros((N, Co, Ho, Wo))
+    for o in range(Co):
         for ci in range(Cg):
-            c = (o // (O // g)) * Cg + ci
+            c = (o // (Co // g)) * Cg + ci
             for i, j, rows, cols in _taps(x.shape, w.shape, s, p, d):
                 y[:, o] += w[o, ci, i, j] * xp[:, c, rows, cols]
     if b is not None:
@@ -84,13 +84,13 @@ def _naive_forward(x, w, b, s, p, d, g):
 def _naive_backward(gy, x, w, s, p, d, g):
     """Adjoint of _naive_forward, tap by tap."""
     N, C, H, W = x.shape
-    O, Cg = w.shape[:2]
+    Co, Cg = w.shape[:2]
     xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
     gxp = np.zeros(xp.shape)
     gw = np.zeros(w.shape)
-    for o in range(O):
+    for o in range(Co):
         for ci in range(Cg):
-            c = (o // (O // g)) * Cg + ci
+            c = (o // (Co // g)) * Cg + ci
             for i, j, rows, cols in _taps(x.shape, w.shape, s, p, d):
                 gxp[:, c, rows, cols] += w[o, ci, i, j] * gy[:, o]
                 gw[o, ci, i, j] = np.sum(gy[:, o] * xp[:, c, rows, cols])
@@ -334,21 +334,21 @@ LANES_CONFIGS = [
         (0, 0),
         (1, 1),
         1,
-    ),  # ragged last block, O % 4 == 2, Wo = 4+2+1
-    (33, 2, 9, 10, 5, (3, 2), (1, 1), (1, 2), (2, 1), 1),  # padding + dilation, O = 5
+    ),  # ragged last block, Co % 4 == 2, Wo = 4+2+1
+    (33, 2, 9, 10, 5, (3, 2), (1, 1), (1, 2), (2, 1), 1),  # padding + dilation, Co = 5
     (16, 6, 14, 14, 16, (5, 5), (1, 1), (0, 0), (1, 1), 1),  # LeNet conv2, one full float32 block
     (20, 3, 8, 8, 4, (3, 3), (1, 1), (3, 3), (1, 1), 1),  # padding > k - 1: input grad via GEMM
     (18, 4, 7, 9, 3, (1, 4), (1, 1), (0, 1), (1, 1), 1),  # kw = 4, 1-row kernel
-    (9, 2, 6, 6, 7, (2, 2), (1, 1), (0, 0), (1, 1), 1),  # float64 only: 9 images, O = 7
+    (9, 2, 6, 6, 7, (2, 2), (1, 1), (0, 0), (1, 1), 1),  # float64 only: 9 images, Co = 7
 ]
 LANES_IDS = [f"lanes{i}" for i in range(len(LANES_CONFIGS))]
 
 
 @pytest.mark.parametrize("cfg", LANES_CONFIGS, ids=LANES_IDS)
 def test_lanes_path_matches_naive_loops(cfg):
-    N, C, _, _, O, k, s, p, d, g = cfg
+    N, C, _, _, Co, k, s, p, d, g = cfg
     for dtype in (np.float64, np.float32):
-        if conv_kernel(N, C, O, k, s, g, np.dtype(dtype).itemsize) != LANES:
+        if conv_kernel(N, C, Co, k, s, g, np.dtype(dtype).itemsize) != LANES:
             assert dtype == np.float32 and N < 16
             continue
         x, w, b, gy = _make(cfg, dtype, seed=4)
@@ -484,8 +484,8 @@ SELECTED_IDS = [f"{kernel}{i}" for i, (_, kernel) in enumerate(SELECTED_CONFIGS)
 
 
 def _selected(cfg, dtype):
-    N, C, _, _, O, k, s, _, _, g = cfg
-    return conv_kernel(N, C, O, k, s, g, np.dtype(dtype).itemsize)
+    N, C, _, _, Co, k, s, _, _, g = cfg
+    return conv_kernel(N, C, Co, k, s, g, np.dtype(dtype).itemsize)
 
 
 def _three(x, w, b, gy, cfg):

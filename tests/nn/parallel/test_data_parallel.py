@@ -205,7 +205,7 @@ def test_twenty_sgd_steps_stay_together(no_leftovers):
     opt_dp = nl.optim.SGD(dp.parameters(), lr=0.1, momentum=0.9)  # the wrapped module's parameters
     loss_fn = nn.CrossEntropyLoss()
     try:
-        for step in range(20):
+        for _ in range(20):
             x, y = nl.randn(25, 8), nl.randint(0, 4, (25,))
             for model, opt in ((plain, opt_plain), (dp, opt_dp)):
                 opt.zero_grad()

@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np

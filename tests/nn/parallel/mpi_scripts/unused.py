@@ -41,7 +41,7 @@ if mode == "error":
     else:
         raise AssertionError("the second forward did not raise")
 elif mode == "find":
-    for step in range(3):
+    for _ in range(3):
         opt.zero_grad()
         loss_fn(ddp(nl.tensor(x[idx])), nl.tensor(y[idx])).backward()
         assert net.unused.grad is None and net.w1.grad is not None
