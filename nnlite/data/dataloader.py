@@ -10,6 +10,7 @@ import sys
 import time
 import warnings
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -341,7 +342,7 @@ class _SingleProcessIter(_BaseIter):
         return self._fetch(self._dataset, next(self._indices))
 
 
-_live_iterators = weakref.WeakSet()
+_live_iterators: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def _shutdown_all():

@@ -13,6 +13,8 @@ parameters that have a gradient and hands them over, as PyTorch's ``torch/optim/
 import copy
 import warnings
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -198,7 +200,7 @@ class Optimizer:
     # The pure update function of the algorithm: ``update(params, grads, states, **options)``
     # with lists of numpy arrays and per-parameter ``ArrayState`` views; its keyword-only
     # arguments name the group options it reads.
-    _update = None
+    _update: Callable[..., Any] | None = None
 
     def step(self, closure=None):
         """Perform one optimization step. ``closure``, if given, re-evaluates the model and
@@ -306,7 +308,7 @@ class Optimizer:
     _state_shaped_like_params = True
 
     # Options a loaded state dict may lack (saved by an older version), with the values to fill in.
-    _load_defaults = {}
+    _load_defaults: dict[str, Any] = {}
 
     def _after_load(self):
         """Fill in the ``_load_defaults`` options missing from the loaded groups, and turn a
@@ -381,7 +383,7 @@ class ArrayState:
         own[key] = from_numpy(value) if isinstance(value, np.ndarray) else value
 
 
-_OPTION_NAMES = {}
+_OPTION_NAMES: dict[type, Any] = {}
 
 
 def _option_names(update):

@@ -105,7 +105,7 @@ class _InstanceNorm(_BatchNorm):
     """Per-sample, per-channel normalisation; the parameters and buffers are batch norm's, with
     PyTorch's instance-norm defaults (no affine, no running statistics)."""
 
-    _spatial_dims = None
+    _spatial_dims: int | None = None
 
     def __init__(
         self,
