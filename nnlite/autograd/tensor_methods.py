@@ -144,6 +144,21 @@ def _extreme(all_op: type[Op], dim_op: type[Op], arg: Callable[..., Any]) -> Cal
     return method
 
 
+def _extreme_over(self: TensorMethods, name: str, dim: _dims, keepdim: bool) -> Tensor:
+    """``amax``/``amin``: the largest/smallest values over one dimension, several, or all."""
+    reduce = getattr(self, name)
+    if isinstance(dim, int):
+        return reduce(dim, keepdim).values
+    # the highest dimension first, so that without keepdim the others keep their numbers
+    dims = sorted({_wrap_dim(d, self._data.ndim) for d in dim or ()}, reverse=True)
+    if not dims:  # as PyTorch: no dimension given means all of them
+        return reduce()
+    out: Tensor = reduce(dims[0], keepdim).values
+    for d in dims[1:]:
+        out = getattr(out, name)(d, keepdim).values
+    return out
+
+
 def _arg(fn: Callable[..., Any]) -> Callable[[TensorMethods, int | None, bool], Tensor]:
     def method(self: TensorMethods, dim: int | None = None, keepdim: bool = False) -> Tensor:
         if dim is None:
@@ -409,7 +424,7 @@ def _split(
     return tuple(out)
 
 
-def _gather(self: TensorMethods, dim: int, index: Tensor) -> Tensor:
+def _gather(self: TensorMethods, dim: int, index: Tensor | np.ndarray) -> Tensor:
     dim = _wrap_dim(dim, self._data.ndim)
     return ops.GatherAlong.apply(self, dim=dim, index=_data(index))
 
@@ -601,14 +616,32 @@ class TensorMethods:
     var = _var
     std = _std
     logsumexp = _logsumexp
-    max = _extreme(ops.MaxAll, ops.MaxDim, np.argmax)
-    min = _extreme(ops.MinAll, ops.MinDim, np.argmin)
+    if TYPE_CHECKING:
+        # max()/min() of all elements, elementwise against a Tensor, or (values, indices) along dim
 
-    def amax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return self.max() if dim is None else self.max(dim, keepdim).values
+        @overload
+        def max(self) -> Tensor: ...
+        @overload
+        def max(self, dim: Tensor) -> Tensor: ...
+        @overload
+        def max(self, dim: int, keepdim: bool = False) -> values_indices: ...
+        def max(self, dim: int | Tensor | None = None, keepdim: bool = False) -> Any: ...
+        @overload
+        def min(self) -> Tensor: ...
+        @overload
+        def min(self, dim: Tensor) -> Tensor: ...
+        @overload
+        def min(self, dim: int, keepdim: bool = False) -> values_indices: ...
+        def min(self, dim: int | Tensor | None = None, keepdim: bool = False) -> Any: ...
+    else:
+        max = _extreme(ops.MaxAll, ops.MaxDim, np.argmax)
+        min = _extreme(ops.MinAll, ops.MinDim, np.argmin)
 
-    def amin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return self.min() if dim is None else self.min(dim, keepdim).values
+    def amax(self, dim: _dims = None, keepdim: bool = False) -> Tensor:
+        return _extreme_over(self, "max", dim, keepdim)
+
+    def amin(self, dim: _dims = None, keepdim: bool = False) -> Tensor:
+        return _extreme_over(self, "min", dim, keepdim)
 
     argmax = _arg(np.argmax)
     argmin = _arg(np.argmin)
