@@ -469,6 +469,10 @@ class Tensor(TensorFunctions, TensorMethods):
     def get_device(self) -> _int:
         return -1
 
+    @overload
+    def type(self, dtype: None = None) -> str: ...
+    @overload
+    def type(self, dtype: DTypeLike) -> Tensor: ...
     def type(self, dtype: DTypeLike | None = None) -> str | Tensor:
         if dtype is None:
             return f"nnlite.{self.dtype._tensor_type}"
