@@ -529,7 +529,7 @@ class Module:
         unexpected: list[str] = []
         errors: list[str] = []
 
-        def load(module, prefix):
+        def load(module: Module, prefix: str) -> None:
             module._load_from_state_dict(state_dict, prefix, missing, unexpected, errors, assign)
             for name, child in module._modules.items():
                 if child is not None:
