@@ -2,13 +2,16 @@
 ``history_size`` curvature pairs gives the direction; a fixed step or a strong-Wolfe line
 search gives its length. ``step(closure)`` re-evaluates the model through ``closure``."""
 
-from typing import Literal
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
 
 import numpy as np
 
 from ..autograd.creation import from_numpy
 from ..autograd.tensor import Tensor
-from .optimizer import Optimizer, check_options
+from .optimizer import Optimizer, ParamsT, check_options
 
 __all__ = ["LBFGS"]
 
@@ -158,7 +161,7 @@ class LBFGS(Optimizer):
 
     def __init__(
         self,
-        params,
+        params: ParamsT,
         lr: float = 1,
         max_iter: int = 20,
         max_eval: int | None = None,
@@ -166,7 +169,7 @@ class LBFGS(Optimizer):
         tolerance_change: float = 1e-9,
         history_size: int = 100,
         line_search_fn: Literal["strong_wolfe"] | None = None,
-    ):
+    ) -> None:
         check_options(lr)
         if max_eval is None:
             max_eval = max_iter * 5 // 4
@@ -219,7 +222,7 @@ class LBFGS(Optimizer):
 
     # the step -----------------------------------------------------------------------
 
-    def step(self, closure):
+    def step(self, closure: Callable[[], Any]) -> Any:  # type: ignore[override]  # L-BFGS needs the closure, as in PyTorch
         """Run up to ``max_iter`` L-BFGS iterations; returns the loss the first closure call
         returned."""
         if closure is None:
