@@ -34,27 +34,63 @@ def test_package_ships_py_typed_marker():
 
 USER_SCRIPT = """
 import nnlite as nl
-from nnlite import nn
+from nnlite import nn, optim
+from nnlite.data import DataLoader, TensorDataset
+
+
+class Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+        self.act = nn.ReLU()
+
+    def forward(self, x: nl.Tensor) -> nl.Tensor:
+        return self.act(self.fc(x))
+
 
 x = nl.randn(8, 4)
-w = nl.zeros(4, 2, requires_grad=True)
-reveal_type(x)
-reveal_type(x @ w)
-reveal_type((x @ w).relu().sum())
+y = nl.randint(0, 3, (8,))
+model = Net().train()
+opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+scheduler = optim.lr_scheduler.StepLR(opt, step_size=1)
+loss_fn = nn.CrossEntropyLoss()
+loader = DataLoader(TensorDataset(x, y), batch_size=4, shuffle=True)
+for xb, yb in loader:
+    opt.zero_grad()
+    loss = loss_fn(model(xb), yb)
+    loss.backward()
+    opt.step()
+scheduler.step()
+nl.save(model.state_dict(), "model.npz")
+
+reveal_type(model)
+reveal_type(model.forward(x))
+reveal_type(model.fc.weight)
+reveal_type(next(model.parameters()))
+reveal_type(model.state_dict())
+reveal_type(x @ x.T)
+reveal_type(x.relu().sum())
 reveal_type(x.shape)
 reveal_type(x.size(0))
 reveal_type(x.max(dim=1).values)
 reveal_type(x.sum().item())
-reveal_type(w.grad)
+reveal_type(x.grad)
 reveal_type(nl.cat([x, x], dim=0))
+reveal_type(scheduler.get_last_lr())
 
 n: int = x.numel() + "one"
 x.reshape(2, 16).unsqueeze("0")
-nl.tensor([1.0], requires_grad=True).backward(retain_graph="yes")
+x.backward(retain_graph="yes")
+opt.zero_grad(set_to_none="no")
+nn.Linear(4, "3")
 """
 
 EXPECTED_REVEALS = [
+    "train_script.Net",
     "nnlite.autograd.tensor.Tensor",
+    "nnlite.nn.parameter.Parameter",
+    "nnlite.nn.parameter.Parameter",
+    "dict[str, Any]",
     "nnlite.autograd.tensor.Tensor",
     "nnlite.autograd.tensor.Tensor",
     "nnlite.autograd.sizes.Size",
@@ -63,12 +99,15 @@ EXPECTED_REVEALS = [
     "Any",
     "nnlite.autograd.tensor.Tensor | None",
     "nnlite.autograd.tensor.Tensor",
+    "list[float]",
 ]
 
 EXPECTED_ERRORS = [
     'Unsupported operand types for + ("int" and "str")',
     'Argument 1 has incompatible type "str"; expected "int"',
     'Argument "retain_graph" to "backward" of "Tensor" has incompatible type "str"',
+    'Argument "set_to_none" to "zero_grad" of "Optimizer" has incompatible type "str"',
+    'Argument 2 to "Linear" has incompatible type "str"; expected "int"',
 ]
 
 

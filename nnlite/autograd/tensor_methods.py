@@ -660,8 +660,15 @@ class TensorMethods:
     permute = _permute
     transpose = _transpose
     t = _t
-    T = property(_T)
-    mT = property(_mT)
+    if TYPE_CHECKING:
+
+        @property
+        def T(self) -> Tensor: ...
+        @property
+        def mT(self) -> Tensor: ...
+    else:
+        T = property(_T)
+        mT = property(_mT)
     expand = _expand
     expand_as = _expand_as
 
