@@ -8,6 +8,8 @@ Example:
     tensor([36., 81.])
 """
 
+from typing import TYPE_CHECKING, Any
+
 from . import autograd
 from ._threads import get_num_threads, set_num_threads
 from .autograd.creation import (
@@ -86,8 +88,27 @@ from .device import device, get_default_device, set_default_device
 
 __version__ = "0.1.0"
 
+if TYPE_CHECKING:
+    # What __getattr__ loads on first use, visible to type checkers and editors.
+    from . import (
+        accelerator,
+        backends,
+        cuda,
+        data,
+        linalg,
+        models,
+        multiprocessing,
+        nn,
+        onnx,
+        optim,
+        train,
+        utils,
+    )
+    from .model_summary import summary
+    from .serialization import load, load_file, save, save_file
 
-def __getattr__(name):
+
+def __getattr__(name: str) -> Any:
     # Subpackages load on first use, so that ``import nnlite`` stays fast.
     import importlib
 

@@ -1,5 +1,10 @@
 """Tensor creation (``nl.tensor``, ``nl.zeros``, ``nl.randn`` ...) and joining (``nl.cat``, ``nl.stack``, ``nl.where``)."""
 
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+
 import numpy as np
 
 from . import ops
@@ -9,10 +14,39 @@ from .random import default_generator
 from .sizes import shape_arg as _shape_arg
 from .tensor import _INT_REQUIRES_GRAD, Tensor, _as_array, _make, check_device
 
+if TYPE_CHECKING:
+    from .._typing import Device, DTypeLike, Number, TensorOrScalar, _size
+
 _F32 = np.dtype(np.float32)
 
 
-def _finish(array, requires_grad, device=None):
+class _Filled(Protocol):
+    """The signature of ``zeros``, ``ones`` and ``empty``."""
+
+    def __call__(
+        self,
+        *size: Any,
+        dtype: DTypeLike | None = None,
+        device: Device = None,
+        requires_grad: bool = False,
+        out: Tensor | None = None,
+    ) -> Tensor: ...
+
+
+class _Like(Protocol):
+    """The signature of ``zeros_like``, ``ones_like``, ``rand_like`` ..."""
+
+    def __call__(
+        self,
+        t: Tensor,
+        dtype: DTypeLike | None = None,
+        device: Device = None,
+        requires_grad: bool = False,
+        memory_format: Any = None,
+    ) -> Tensor: ...
+
+
+def _finish(array: np.ndarray, requires_grad: bool, device: Device = None) -> Tensor:
     check_device(device)
     t = _make(array)
     if requires_grad:
@@ -22,11 +56,13 @@ def _finish(array, requires_grad, device=None):
     return t
 
 
-def _dtype_or(dtype, default=_F32):
+def _dtype_or(dtype: DTypeLike | None, default: np.dtype[Any] = _F32) -> np.dtype[Any]:
     return default if dtype is None else to_numpy_dtype(dtype)
 
 
-def tensor(data, dtype=None, device=None, requires_grad=False):
+def tensor(
+    data: Any, dtype: DTypeLike | None = None, device: Device = None, requires_grad: bool = False
+) -> Tensor:
     """A new tensor holding a copy of ``data``.
 
     Python floats give float32, Python ints int64, bools bool; numpy arrays keep their dtype.
@@ -56,7 +92,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
     return _finish(array, requires_grad, device)
 
 
-def as_tensor(data, dtype=None, device=None):
+def as_tensor(data: Any, dtype: DTypeLike | None = None, device: Device = None) -> Tensor:
     check_device(device)
     if isinstance(data, Tensor) and dtype is None:
         return data
@@ -65,7 +101,7 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype, device=device)
 
 
-def from_numpy(array):
+def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing memory with the numpy ``array``: changing one changes the other.
 
     Example:
@@ -78,8 +114,14 @@ def from_numpy(array):
     return _make(array)
 
 
-def _filled(fill):
-    def create(*size, dtype=None, device=None, requires_grad=False, out=None):
+def _filled(fill: Callable[..., np.ndarray]) -> _Filled:
+    def create(
+        *size: Any,
+        dtype: DTypeLike | None = None,
+        device: Device = None,
+        requires_grad: bool = False,
+        out: Tensor | None = None,
+    ) -> Tensor:
         result = _finish(fill(_shape_arg(size), _dtype_or(dtype)), requires_grad, device)
         return result if out is None else write_out(fill.__name__, result, out)
 
@@ -94,7 +136,13 @@ ones.__doc__ = "A tensor of ones of the given shape."
 empty.__doc__ = "An uninitialised tensor of the given shape."
 
 
-def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+def full(
+    size: _size,
+    fill_value: Number,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value`` (dtype inferred from the value, as PyTorch)."""
     if dtype is None:
         dtype = (
@@ -109,7 +157,13 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     )
 
 
-def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
+def rand(
+    *size: Any,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
     """Uniform samples from [0, 1), from nnlite's generator (``nl.manual_seed``)."""
     gen = generator or default_generator
     return _finish(
@@ -119,7 +173,13 @@ def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
     )
 
 
-def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
+def randn(
+    *size: Any,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
     """Standard normal samples, from nnlite's generator."""
     gen = generator or default_generator
     return _finish(
@@ -128,8 +188,14 @@ def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
 
 
 def randint(
-    low, high=None, size=None, dtype=None, device=None, requires_grad=False, generator=None
-):
+    low: int,
+    high: Any = None,
+    size: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
     """Integers uniform in [low, high); ``randint(high, size)`` also works, as in PyTorch."""
     if size is None:
         low, high, size = 0, low, high
@@ -143,12 +209,21 @@ def randint(
     )
 
 
-def randperm(n, dtype=None, device=None, generator=None):
+def randperm(
+    n: int, dtype: DTypeLike | None = None, device: Device = None, generator: Any = None
+) -> Tensor:
     gen = generator or default_generator
     return _finish(gen.permutation(n).astype(_dtype_or(dtype, np.dtype(np.int64))), False, device)
 
 
-def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+def arange(
+    start: Number,
+    end: Number | None = None,
+    step: Number = 1,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive); integer arguments give int64, floats float32."""
     if end is None:
         start, end = 0, start
@@ -158,16 +233,35 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     return _finish(np.arange(start, end, step).astype(to_numpy_dtype(dtype)), requires_grad, device)
 
 
-def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+def linspace(
+    start: Number,
+    end: Number,
+    steps: int,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
+    requires_grad: bool = False,
+) -> Tensor:
     return _finish(np.linspace(start, end, steps).astype(_dtype_or(dtype)), requires_grad, device)
 
 
-def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+def eye(
+    n: int,
+    m: int | None = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
+    requires_grad: bool = False,
+) -> Tensor:
     return _finish(np.eye(n, m, dtype=_dtype_or(dtype)), requires_grad, device)
 
 
-def _like(fill):
-    def create(t, dtype=None, device=None, requires_grad=False, memory_format=None):
+def _like(fill: Callable[..., Tensor]) -> _Like:
+    def create(
+        t: Tensor,
+        dtype: DTypeLike | None = None,
+        device: Device = None,
+        requires_grad: bool = False,
+        memory_format: Any = None,
+    ) -> Tensor:
         return fill(
             t.shape,
             dtype=t.dtype if dtype is None else dtype,
@@ -192,7 +286,13 @@ rand_like.__doc__ = (
 )
 
 
-def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
+def full_like(
+    t: Tensor,
+    fill_value: Number,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
+    requires_grad: bool = False,
+) -> Tensor:
     return full(
         t.shape,
         fill_value,
@@ -202,7 +302,7 @@ def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
     )
 
 
-def cat(tensors, dim=0, out=None):
+def cat(tensors: Sequence[Tensor], dim: int = 0, out: Tensor | None = None) -> Tensor:
     """Concatenate tensors along an existing dimension.
 
     Example:
@@ -222,7 +322,7 @@ def cat(tensors, dim=0, out=None):
 concat = concatenate = cat
 
 
-def stack(tensors, dim=0, out=None):
+def stack(tensors: Sequence[Tensor], dim: int = 0, out: Tensor | None = None) -> Tensor:
     """Join tensors of equal shape along a new dimension."""
     tensors = list(tensors)
     if not tensors:
@@ -233,18 +333,18 @@ def stack(tensors, dim=0, out=None):
     return result if out is None else write_out("stack", result, out, tensors)
 
 
-def _bad_dim(dim, nd):
+def _bad_dim(dim: int, nd: int) -> NoReturn:
     n = max(nd, 1)
     raise IndexError(
         f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
     )
 
 
-def where(condition, input, other):
+def where(condition: Tensor | np.ndarray, input: TensorOrScalar, other: TensorOrScalar) -> Tensor:
     """Elements of ``input`` where ``condition`` holds, else of ``other``."""
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     return ops.Where.apply(cond.astype(bool, copy=False), input, other)
 
 
-def is_tensor(obj):
+def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)

@@ -11,6 +11,8 @@ that two inputs share, as ``Add`` hands the same one to both). A node whose inco
 are all ``None`` is skipped: ``None`` means zero and costs nothing.
 """
 
+from collections.abc import Callable
+
 import numpy as np
 
 from . import grad_mode
@@ -23,7 +25,7 @@ _grad_state = grad_mode._state
 
 # retain_graph of the backward passes running now (innermost last), for ops whose backward must
 # know whether the graph is kept (DataParallel frees its workers' graphs as it goes).
-_retain_stack = []
+_retain_stack: list[bool] = []
 
 
 def backward_retains_graph():
@@ -33,7 +35,7 @@ def backward_retains_graph():
 
 # Callbacks queued during the backward passes running now (innermost last): each runs once, after
 # every node of its backward has run (PyTorch's ``Variable._execution_engine.queue_callback``).
-_callback_stack = []
+_callback_stack: list[list[Callable[[], object]]] = []
 
 
 def queue_callback(callback):

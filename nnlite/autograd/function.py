@@ -100,6 +100,8 @@ class Function:
         tensor([9.], grad_fn=<SquareBackward>)
     """
 
+    _node_cls: type[FunctionNode]  # each subclass's own, made by __init_subclass__
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         # each Function gets a node class of its own, named as PyTorch names it

@@ -29,6 +29,8 @@ An op that is a composition of existing ops (``leaky_relu``) is a plain function
 This base is for nnlite's own ops; user-defined operations subclass ``nl.autograd.Function``.
 """
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from . import grad_mode
@@ -39,8 +41,12 @@ _new = object.__new__
 
 # The Tensor class sits above the ops (its methods call them), so it introduces itself here once
 # it is defined (``register_tensor_type``) instead of being imported.
-Tensor = None
-make_tensor = None
+if TYPE_CHECKING:
+    from .tensor import Tensor
+    from .tensor import _make as make_tensor
+else:
+    Tensor = None
+    make_tensor = None
 
 
 def register_tensor_type(tensor_class, make):
@@ -55,13 +61,17 @@ class Op(Node):
     __slots__ = ()
     _plain = True
     #: graph node name, as PyTorch's (default: class name + "Backward0")
-    node_name = None
+    node_name: str | None = None
     #: positions of the inputs that backward reads through ``self.inputs()``
-    saved_inputs = ()
+    saved_inputs: tuple[int, ...] = ()
     #: whether backward reads the op's result through ``self.output()``
     saves_output = False
     # which inputs need a gradient, set by ``apply`` for ops of several inputs
-    _needs = (True,)
+    _needs: tuple[bool, ...] = (True,)
+
+    if TYPE_CHECKING:
+        # ``apply`` makes an op's keyword parameters its attributes (``self.dim``), per class
+        def __getattr__(self, name: str) -> Any: ...
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

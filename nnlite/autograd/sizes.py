@@ -1,26 +1,37 @@
 """Shapes and dimension arguments: ``nnlite.Size`` and the normalising of ``dim``/``size`` arguments."""
 
-from collections import namedtuple
+from __future__ import annotations
 
-values_indices = namedtuple("values_indices", ["values", "indices"])
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
 
 
-class Size(tuple):
+class values_indices(NamedTuple):
+    """What ``max(dim)``, ``sort`` and ``topk`` return: ``(values, indices)``."""
+
+    values: Tensor
+    indices: Tensor
+
+
+class Size(tuple[int, ...]):
     """A tensor's shape: a tuple printed as ``nnlite.Size([2, 3])``."""
 
     __slots__ = ()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"nnlite.Size([{', '.join(str(s) for s in self)}])"
 
-    def numel(self):
+    def numel(self) -> int:
         n = 1
         for s in self:
             n *= s
         return n
 
 
-def wrap_dim(dim, ndim):
+def wrap_dim(dim: int, ndim: int) -> int:
     """``dim`` as a non-negative axis of an ``ndim``-dimensional tensor (PyTorch's IndexError if out of range)."""
     n = max(ndim, 1)
     if not -n <= dim < n:
@@ -30,7 +41,7 @@ def wrap_dim(dim, ndim):
     return dim % n
 
 
-def shape_arg(size):
+def shape_arg(size: Sequence[Any]) -> tuple[int, ...]:
     """``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(nl.Size([2, 3]))`` all mean shape (2, 3)."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]

@@ -5,7 +5,12 @@ methods come from the ``TensorMethods`` mixin (``tensor_methods.py``), each a th
 op of ``autograd/ops/``.
 """
 
+from __future__ import annotations
+
+import builtins
 import warnings
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 import numpy as np
 
@@ -33,6 +38,12 @@ from .sizes import wrap_dim as _wrap_dim
 from .tensor_functions import TensorFunctions
 from .tensor_methods import TensorMethods
 
+if TYPE_CHECKING:
+    from .._typing import Device, DTypeLike, Number, _bool, _float, _int, _size
+    from .dtypes import dtype
+    from .node import Node
+    from .op import Op
+
 _grad_state = grad_mode._state
 _new = object.__new__
 
@@ -46,7 +57,7 @@ _NON_LEAF_GRAD = (
 _INT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 
 
-class Tensor(TensorMethods, TensorFunctions):
+class Tensor(TensorFunctions, TensorMethods):
     """A multi-dimensional array with autograd, as ``torch.Tensor``.
 
     Create tensors with ``nl.tensor``, ``nl.zeros``, ``nl.from_numpy`` and friends rather than
@@ -65,13 +76,22 @@ class Tensor(TensorMethods, TensorFunctions):
         "_hooks",
         "__weakref__",
     )
+    _data: np.ndarray
+    _requires_grad: _bool
+    _grad: Tensor | None
+    _grad_fn: Node | None
+    _output_nr: _int
+    _vc: list[_int]  # the version counter, shared by views
+    _grad_acc: Any
+    _retains_grad: _bool
+    _hooks: Any
     __array_priority__ = 1000
     __array_ufunc__ = (
         None  # numpy defers to Tensor's reflected operators: np.float32(2) * t is a Tensor
     )
     __hash__ = object.__hash__
 
-    def __init__(self, data=None, requires_grad=False):
+    def __init__(self, data: Any = None, requires_grad: _bool = False) -> None:
         if data is None:
             data = np.empty((0,), dtype=np.float32)
         elif isinstance(data, Tensor):
@@ -86,72 +106,80 @@ class Tensor(TensorMethods, TensorFunctions):
 
     # ------------------------------------------------------------------ metadata
     @property
-    def shape(self):
+    def shape(self) -> Size:
         return Size(self._data.shape)
 
-    def size(self, dim=None):
+    @overload
+    def size(self, dim: None = None) -> Size: ...
+    @overload
+    def size(self, dim: _int) -> _int: ...
+    def size(self, dim: _int | None = None) -> Size | _int:
         """The shape as an ``nnlite.Size``, or the length of dimension ``dim``."""
         if dim is None:
             return Size(self._data.shape)
         return self._data.shape[_wrap_dim(dim, self._data.ndim)]
 
     @property
-    def dtype(self):
+    def dtype(self) -> dtype:
         return _dtypes.from_numpy_dtype(self._data.dtype)
 
     @property
-    def device(self):
+    def device(self) -> device:
         return _CPU
 
     is_cuda = False
 
     @property
-    def ndim(self):
+    def ndim(self) -> _int:
         return self._data.ndim
 
-    def dim(self):
+    def dim(self) -> _int:
         return self._data.ndim
 
-    def numel(self):
+    def numel(self) -> _int:
         return self._data.size
 
-    def nelement(self):
+    def nelement(self) -> _int:
         return self._data.size
 
-    def element_size(self):
+    def element_size(self) -> _int:
         return self._data.itemsize
 
-    def is_floating_point(self):
+    def is_floating_point(self) -> _bool:
         return self._data.dtype.kind == "f"
 
-    def is_contiguous(self):
+    def is_contiguous(self) -> _bool:
         return self._data.flags.c_contiguous
 
-    def stride(self, dim=None):
+    @overload
+    def stride(self, dim: None = None) -> tuple[_int, ...]: ...
+    @overload
+    def stride(self, dim: _int) -> _int: ...
+    def stride(self, dim: _int | None = None) -> tuple[_int, ...] | _int:
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
 
-    def data_ptr(self):
+    def data_ptr(self) -> _int:
         return self._data.__array_interface__["data"][0]
 
     @property
-    def _version(self):
+    def _version(self) -> _int:
         return self._vc[0]
 
-    def _bump_version(self):
+    def _bump_version(self) -> None:
         """Record an in-place change (autograd checks saved tensors against this counter)."""
         self._vc[0] += 1
 
     # ------------------------------------------------------------------ autograd state
     @property
-    def requires_grad(self):
+    def requires_grad(self) -> _bool:
         return self._requires_grad
 
     @requires_grad.setter
-    def requires_grad(self, value):
+    def requires_grad(self, value: _bool) -> None:
         self.requires_grad_(value)
 
-    def requires_grad_(self, requires_grad=True):
+    def requires_grad_(self, requires_grad: _bool = True) -> Tensor:
         """Set whether autograd records operations on this tensor; returns the tensor itself."""
         if self._grad_fn is not None:
             if not requires_grad:
@@ -167,13 +195,13 @@ class Tensor(TensorMethods, TensorFunctions):
         return self
 
     @property
-    def grad(self):
+    def grad(self) -> Tensor | None:
         if self._grad_fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(_NON_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
-    def grad(self, value):
+    def grad(self, value: Tensor | None) -> None:
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError(
@@ -187,18 +215,18 @@ class Tensor(TensorMethods, TensorFunctions):
         self._grad = value
 
     @property
-    def grad_fn(self):
+    def grad_fn(self) -> Node | None:
         return self._grad_fn
 
     @property
-    def is_leaf(self):
+    def is_leaf(self) -> _bool:
         return self._grad_fn is None
 
     @property
-    def retains_grad(self):
+    def retains_grad(self) -> _bool:
         return self._retains_grad
 
-    def retain_grad(self):
+    def retain_grad(self) -> None:
         """Keep this non-leaf tensor's gradient in ``.grad`` during backward."""
         if self._grad_fn is None:
             if not self._requires_grad:
@@ -209,7 +237,7 @@ class Tensor(TensorMethods, TensorFunctions):
         self._grad_fn.retain_output_grad(self)
         self._retains_grad = True
 
-    def register_hook(self, hook):
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> _RemovableHook:
         """Call ``hook(grad)`` when the gradient for this tensor is computed (leaf tensors: before
         accumulation; the hook may return a replacement gradient)."""
         if not self._requires_grad:
@@ -220,7 +248,7 @@ class Tensor(TensorMethods, TensorFunctions):
             self._hooks = node
         return _RemovableHook(node, node.register_prehook(index, hook))
 
-    def register_post_accumulate_grad_hook(self, hook):
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> _RemovableEntry:
         """Call ``hook(tensor)`` after backward has accumulated this leaf tensor's ``.grad``.
 
         The hook receives the tensor itself (not the gradient), once per backward pass that reaches
@@ -248,13 +276,19 @@ class Tensor(TensorMethods, TensorFunctions):
         self._hooks = (
             node  # keep the accumulator, and with it the hooks, alive as long as the tensor
         )
-        hooks = node._post_accumulate_hooks
+        hooks: list[Callable[[Tensor], None]] | None = node._post_accumulate_hooks
         if hooks is None:
             hooks = node._post_accumulate_hooks = []
         hooks.append(hook)
         return _RemovableEntry(hooks, hook)
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: _bool | None = None,
+        create_graph: _bool = False,
+        inputs: Tensor | Sequence[Tensor] | None = None,
+    ) -> None:
         """Accumulate the gradient of this tensor with respect to graph leaves into their ``.grad``.
 
         Args:
@@ -277,13 +311,13 @@ class Tensor(TensorMethods, TensorFunctions):
             return
         _backward(self, gradient, retain_graph, create_graph)
 
-    def detach(self):
+    def detach(self) -> Tensor:
         """A tensor sharing this one's data, outside the graph."""
         t = _make(self._data)
         t._vc = self._vc
         return t
 
-    def detach_(self):
+    def detach_(self) -> Tensor:
         if self._grad_fn is not None and self._retains_grad:
             self._retains_grad = False
         self._grad_fn = None
@@ -291,17 +325,17 @@ class Tensor(TensorMethods, TensorFunctions):
         return self
 
     @property
-    def data(self):
+    def data(self) -> Tensor:
         return _make(self._data)
 
     @data.setter
-    def data(self, value):
+    def data(self, value: Tensor) -> None:
         if not isinstance(value, Tensor):
             raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
         self._data = value._data
 
     # ------------------------------------------------------------------ conversion
-    def numpy(self, force=False):
+    def numpy(self, force: _bool = False) -> np.ndarray:
         """The data as a numpy array sharing memory with the tensor."""
         if self._requires_grad and not force:
             raise RuntimeError(
@@ -310,60 +344,60 @@ class Tensor(TensorMethods, TensorFunctions):
             )
         return self._data
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: Any = None, copy: _bool | None = None) -> np.ndarray:
         a = self.numpy()
         return a if dtype is None else a.astype(dtype, copy=False)
 
-    def item(self):
+    def item(self) -> Any:
         if self._data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
         return self._data.reshape(()).item()
 
-    def tolist(self):
+    def tolist(self) -> Any:
         return self._data.tolist()
 
-    def __float__(self):
+    def __float__(self) -> _float:
         return float(self.item())
 
-    def __int__(self):
+    def __int__(self) -> _int:
         return int(self.item())
 
-    def __index__(self):
+    def __index__(self) -> _int:
         if self._data.dtype.kind not in "iu" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
-    def __bool__(self):
+    def __bool__(self) -> _bool:
         if self._data.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._data.reshape(()))
 
-    def __len__(self):
+    def __len__(self) -> _int:
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
         return self._data.shape[0]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tensor]:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(self._data.shape[0]))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return tensor_repr(self)
 
-    def __format__(self, spec):
+    def __format__(self, spec: str) -> str:
         # as PyTorch: a 0-d tensor formats its value (f"{loss:>7f}"), others only with an empty spec
         if self._data.ndim == 0:
             return format(self.item(), spec)
         return object.__format__(self, spec)
 
-    def __reduce_ex__(self, protocol):
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
         # Tensors cross process boundaries (data-loader workers) as arrays.
         return (_rebuild, (self._data, self._requires_grad))
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[_int, Any]) -> Tensor:
         if self._grad_fn is not None:
             raise RuntimeError(
                 "Only Tensors created explicitly by the user (graph leaves) support the "
@@ -377,7 +411,7 @@ class Tensor(TensorMethods, TensorFunctions):
         memo[id(self)] = t
         return t
 
-    def to(self, *args, **kwargs):
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """Convert dtype (``t.to(nl.float64)``) or device (``t.to("cpu")``; the only device)."""
         dtype = kwargs.pop("dtype", None)
         dev = kwargs.pop("device", None)
@@ -395,10 +429,10 @@ class Tensor(TensorMethods, TensorFunctions):
             return self.clone() if copy else self
         return _ops.ToDtype.apply(self, dtype=_dtypes.to_numpy_dtype(dtype))
 
-    def cpu(self, memory_format=None):
+    def cpu(self, memory_format: Any = None) -> Tensor:
         return self
 
-    def share_memory_(self):
+    def share_memory_(self) -> Tensor:
         """Move the data to shared memory (no copy if it is there already); returns ``self``.
 
         Processes started afterwards (forked, or handed the tensor through ``nnlite.multiprocessing``)
@@ -410,86 +444,124 @@ class Tensor(TensorMethods, TensorFunctions):
             self._data = shared_memory.to_shared(self._data)
         return self
 
-    def is_shared(self):
+    def is_shared(self) -> _bool:
         """Whether the data lies in shared memory (see ``share_memory_``)."""
         from .._runtime import shared_memory
 
         return shared_memory.is_shared(self._data)
 
-    def cuda(self, device=None, non_blocking=False, memory_format=None):
-        check_device("cuda")
-
-    # pinned (page-locked) memory only matters for copies to an accelerator: a no-op here
-    def pin_memory(self, device=None):
+    def cuda(
+        self, device: Device = None, non_blocking: _bool = False, memory_format: Any = None
+    ) -> Tensor:
+        check_device("cuda")  # raises: nnlite runs on the CPU
         return self
 
-    def is_pinned(self, device=None):
+    # pinned (page-locked) memory only matters for copies to an accelerator: a no-op here
+    def pin_memory(self, device: Device = None) -> Tensor:
+        return self
+
+    def is_pinned(self, device: Device = None) -> _bool:
         return False
 
     is_cpu = True
 
-    def get_device(self):
+    def get_device(self) -> _int:
         return -1
 
-    def type(self, dtype=None):
+    @overload
+    def type(self, dtype: None = None) -> str: ...
+    @overload
+    def type(self, dtype: DTypeLike) -> Tensor: ...
+    def type(self, dtype: DTypeLike | None = None) -> str | Tensor:
         if dtype is None:
             return f"nnlite.{self.dtype._tensor_type}"
         return self.to(dtype)
 
-    def float(self):
+    def float(self) -> Tensor:
         return self.to(_dtypes.float32)
 
-    def double(self):
+    def double(self) -> Tensor:
         return self.to(_dtypes.float64)
 
-    def half(self):
+    def half(self) -> Tensor:
         return self.to(_dtypes.float16)
 
-    def long(self):
+    def long(self) -> Tensor:
         return self.to(_dtypes.int64)
 
-    def int(self):
+    def int(self) -> Tensor:
         return self.to(_dtypes.int32)
 
-    def bool(self):
+    def bool(self) -> Tensor:
         return self.to(_dtypes.bool)
 
-    def byte(self):
+    def byte(self) -> Tensor:
         return self.to(_dtypes.uint8)
 
-    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    def new_tensor(
+        self,
+        data: Any,
+        dtype: DTypeLike | None = None,
+        device: Device = None,
+        requires_grad: _bool = False,
+    ) -> Tensor:
         from .creation import tensor
 
         return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    def new_zeros(
+        self,
+        *size: Any,
+        dtype: DTypeLike | None = None,
+        device: Device = None,
+        requires_grad: _bool = False,
+    ) -> Tensor:
         from .creation import zeros
 
         return zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    def new_ones(
+        self,
+        *size: Any,
+        dtype: DTypeLike | None = None,
+        device: Device = None,
+        requires_grad: _bool = False,
+    ) -> Tensor:
         from .creation import ones
 
         return ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+    def new_full(
+        self,
+        size: _size,
+        fill_value: Number,
+        dtype: DTypeLike | None = None,
+        device: Device = None,
+        requires_grad: _bool = False,
+    ) -> Tensor:
         from .creation import full
 
         return full(
             size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
         )
 
-    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    def new_empty(
+        self,
+        *size: Any,
+        dtype: DTypeLike | None = None,
+        device: Device = None,
+        requires_grad: _bool = False,
+    ) -> Tensor:
         from .creation import empty
 
         return empty(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
     # ------------------------------------------------------------------ in-place plumbing
-    def _check_inplace(self):
+    def _check_inplace(self) -> None:
         if self._requires_grad and self._grad_fn is None and _grad_state[0]:
             raise RuntimeError(_LEAF_INPLACE)
 
-    def _inplace(self, fn, *args, **params):
+    def _inplace(self, fn: builtins.type[Op], *args: Any, **params: Any) -> Tensor:
         """Run op ``fn`` out of place, write the result into this tensor, and rebase its history."""
         self._check_inplace()
         result = fn.apply(self, *args, **params)
@@ -514,7 +586,7 @@ class Tensor(TensorMethods, TensorFunctions):
             self._requires_grad = True
         return self
 
-    def _array_inplace(self, update):
+    def _array_inplace(self, update: Callable[[np.ndarray], object]) -> Tensor:
         """In-place change of the data outside autograd (``zero_``, ``fill_``, ``uniform_``...)."""
         self._check_inplace()
         if self._grad_fn is not None and _grad_state[0]:
@@ -526,14 +598,14 @@ class Tensor(TensorMethods, TensorFunctions):
         self._vc[0] += 1
         return self
 
-    def zero_(self):
+    def zero_(self) -> Tensor:
         return self._array_inplace(lambda a: a.fill(0))
 
-    def fill_(self, value):
+    def fill_(self, value: Number | Tensor) -> Tensor:
         value = value.item() if isinstance(value, Tensor) else value
         return self._array_inplace(lambda a: a.fill(value))
 
-    def copy_(self, src):
+    def copy_(self, src: Tensor | np.ndarray | Number) -> Tensor:
         src_data = src._data if isinstance(src, Tensor) else np.asarray(src)
         if isinstance(src, Tensor) and src._requires_grad and _grad_state[0]:
             return self._inplace(_ops.CopyFrom, src)
@@ -541,22 +613,22 @@ class Tensor(TensorMethods, TensorFunctions):
             lambda a: np.copyto(a, np.broadcast_to(src_data, a.shape), casting="unsafe")
         )
 
-    def uniform_(self, a=0.0, b=1.0):
+    def uniform_(self, a: _float = 0.0, b: _float = 1.0) -> Tensor:
         return self._array_inplace(
             lambda x: x.__setitem__(..., default_generator.uniform(a, b, x.shape))
         )
 
-    def normal_(self, mean=0.0, std=1.0):
+    def normal_(self, mean: _float = 0.0, std: _float = 1.0) -> Tensor:
         return self._array_inplace(
             lambda x: x.__setitem__(..., default_generator.normal(mean, std, x.shape))
         )
 
-    def bernoulli_(self, p=0.5):
+    def bernoulli_(self, p: _float = 0.5) -> Tensor:
         return self._array_inplace(
             lambda x: x.__setitem__(..., default_generator.random(x.shape) < p)
         )
 
-    def t_(self):
+    def t_(self) -> Tensor:
         self._check_inplace()
         if self._data.ndim > 2:
             raise RuntimeError(
@@ -566,7 +638,7 @@ class Tensor(TensorMethods, TensorFunctions):
         self._vc[0] += 1
         return self
 
-    def __setitem__(self, index, value):
+    def __setitem__(self, index: Any, value: Tensor | np.ndarray | Number) -> None:
         index = _index_arg(index)
         recording = _grad_state[0] and (
             self._requires_grad or (isinstance(value, Tensor) and value._requires_grad)
@@ -585,28 +657,28 @@ class Tensor(TensorMethods, TensorFunctions):
         self._output_nr = 0
         self._requires_grad = True
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Tensor:
         index = _index_arg(index)
         out = _ops.GetItem.apply(self, index=index)
         if out._data.base is not None and _is_basic_index(index):
             out._vc = self._vc  # a view: in-place changes through it are changes to self
         return out
 
-    def clone(self, memory_format=None):
+    def clone(self, memory_format: Any = None) -> Tensor:
         return _ops.Clone.apply(self)
 
-    def contiguous(self, memory_format=None):
+    def contiguous(self, memory_format: Any = None) -> Tensor:
         if self._data.flags.c_contiguous:
             return self
         return _ops.Clone.apply(self)
 
 
-def _is_basic_index(index):
+def _is_basic_index(index: Any) -> bool:
     items = index if isinstance(index, tuple) else (index,)
     return all(i is None or i is Ellipsis or isinstance(i, (int, slice, np.integer)) for i in items)
 
 
-def _index_arg(index):
+def _index_arg(index: Any) -> Any:
     """Turn Tensors inside an index into arrays (bool masks and integer index arrays)."""
     if isinstance(index, Tensor):
         return index._data
@@ -618,11 +690,11 @@ def _index_arg(index):
 
 
 class _RemovableHook:
-    def __init__(self, node, entry):
+    def __init__(self, node: Node, entry: Any) -> None:
         self._node, self._entry = node, entry
 
-    def remove(self):
-        hooks = self._node._pre_hooks or []
+    def remove(self) -> None:
+        hooks: list[Any] = self._node._pre_hooks or []
         if self._entry in hooks:
             hooks.remove(self._entry)
 
@@ -630,17 +702,17 @@ class _RemovableHook:
 class _RemovableEntry:
     """The handle of a hook kept in a plain list (post-accumulate-grad hooks)."""
 
-    def __init__(self, hooks, hook):
+    def __init__(self, hooks: list[Any], hook: Any) -> None:
         self._hooks, self._hook = hooks, hook
 
-    def remove(self):
+    def remove(self) -> None:
         for i, h in enumerate(self._hooks):
             if h is self._hook:
                 del self._hooks[i]
                 return
 
 
-def _init(t, data, grad_fn):
+def _init(t: Tensor, data: np.ndarray, grad_fn: Node | None) -> None:
     t._data = data
     t._grad_fn = grad_fn
     t._requires_grad = grad_fn is not None
@@ -652,7 +724,7 @@ def _init(t, data, grad_fn):
     t._hooks = None
 
 
-def _make(data, grad_fn=None):
+def _make(data: Any, grad_fn: Node | None = None) -> Tensor:
     """Wrap an array in a new Tensor (no copy): the fast constructor used by every op."""
     if type(data) is not np.ndarray:
         data = np.asarray(data)
@@ -669,14 +741,14 @@ def _make(data, grad_fn=None):
     return t
 
 
-def _rebuild(data, requires_grad):
+def _rebuild(data: np.ndarray, requires_grad: bool) -> Tensor:
     t = _make(data)
     if requires_grad:
         t._requires_grad = True
     return t
 
 
-def _as_array(data):
+def _as_array(data: Any) -> np.ndarray:
     """Convert Python data to an array with PyTorch's default dtypes (floats -> float32)."""
     if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in data):
         data = [x._data if isinstance(x, Tensor) else x for x in data]

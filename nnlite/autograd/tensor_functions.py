@@ -3,6 +3,11 @@ trigonometry and sampling. A second mixin of ``Tensor`` beside ``TensorMethods``
 are composites of existing ops (indexing, ``gather``, ``where``), so their gradients need no code.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
 import numpy as np
 
 from . import op as _op
@@ -12,39 +17,52 @@ from .ops.special import Cos, Erf, Sin
 from .random import default_generator
 from .sizes import values_indices, wrap_dim
 
+if TYPE_CHECKING:
+    from .._typing import DTypeLike, TensorOrScalar, _dims
+    from .tensor import Tensor
+
+    # the math and shape methods these build on, which ``Tensor`` has from its other mixin
+    from .tensor_methods import TensorMethods as _Base
+else:
+    _Base = object
+
+_Self = TypeVar("_Self", bound="TensorFunctions")
+
 __all__ = ["TensorFunctions", "FUNCTION_NAMES"]
 
 
-def _array(x):
+def _array(x: Any) -> np.ndarray:
     return x._data if isinstance(x, _op.Tensor) else np.asarray(x)
 
 
-def _index_along(ndim, dim, index):
+def _index_along(ndim: int, dim: int, index: Any) -> tuple[Any, ...]:
     return (slice(None),) * dim + (index,)
 
 
-def _triangle_mask(shape, diagonal, lower):
+def _triangle_mask(shape: tuple[int, ...], diagonal: int, lower: bool) -> np.ndarray:
     rows, cols = shape[-2:]
     keep = np.tri(rows, cols, diagonal, dtype=bool)
     return keep if lower else ~np.tri(rows, cols, diagonal - 1, dtype=bool)
 
 
-class TensorFunctions:
+class TensorFunctions(_Base):
     """Mixin of ``Tensor``: see the module docstring."""
 
     __slots__ = ()
 
     # ------------------------------------------------------------------ elementwise
-    def sin(self):
+    def sin(self) -> Tensor:
         return Sin.apply(self)
 
-    def cos(self):
+    def cos(self) -> Tensor:
         return Cos.apply(self)
 
-    def erf(self):
+    def erf(self) -> Tensor:
         return Erf.apply(self)
 
-    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+    def nan_to_num(
+        self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+    ) -> Tensor:
         """NaN, +inf and -inf replaced (default: 0 and the dtype's largest and smallest values)."""
         info = np.finfo(self._data.dtype) if self._data.dtype.kind == "f" else None
         if info is None:
@@ -56,13 +74,19 @@ class TensorFunctions:
         out = out.masked_fill(np.isposinf(data), posinf)
         return out.masked_fill(np.isneginf(data), neginf)
 
-    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    def isclose(
+        self,
+        other: TensorOrScalar,
+        rtol: float = 1e-05,
+        atol: float = 1e-08,
+        equal_nan: bool = False,
+    ) -> Tensor:
         return _op.make_tensor(
             np.isclose(self._data, _array(other), rtol=rtol, atol=atol, equal_nan=equal_nan)
         )
 
     # ------------------------------------------------------------------ running sums and norms
-    def cumsum(self, dim, dtype=None):
+    def cumsum(self, dim: int, dtype: DTypeLike | None = None) -> Tensor:
         """Cumulative sum along ``dim``.
 
         Example:
@@ -72,13 +96,21 @@ class TensorFunctions:
         x = self if dtype is None else self.to(dtype)
         return CumSum.apply(x, dim=wrap_dim(dim, x._data.ndim))
 
-    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+    def norm(
+        self,
+        p: float | str | None = "fro",
+        dim: _dims = None,
+        keepdim: bool = False,
+        dtype: DTypeLike | None = None,
+    ) -> Tensor:
         """The ``p``-norm over ``dim`` (all elements by default); ``"fro"`` is the 2-norm."""
         x = self if dtype is None else self.to(dtype)
         if p in ("fro", None):
             p = 2
         if p == "nuc":
             raise RuntimeError("norm(): the nuclear norm is not supported by nnlite")
+        if isinstance(p, str):
+            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
         a = x.abs()
         if p == float("inf"):
             return a.amax(dim, keepdim) if dim is not None else a.max()
@@ -89,7 +121,7 @@ class TensorFunctions:
         if p == 1:
             return a.sum(dim, keepdim)
         if p == 2:
-            squares = (x * x).sum(dim, keepdim)
+            squares = x.square().sum(dim, keepdim)
             # the gradient of sqrt at 0 is infinite; PyTorch's norm gives 0 there: mask the zero norms
             zero = squares._data == 0
             if zero.any():
@@ -99,7 +131,7 @@ class TensorFunctions:
         return (a**p).sum(dim, keepdim) ** (1.0 / p)
 
     # ------------------------------------------------------------------ sorting and selection
-    def sort(self, dim=-1, descending=False, stable=False):
+    def sort(self, dim: int = -1, descending: bool = False, stable: bool = False) -> values_indices:
         """``(values, indices)`` sorted along ``dim``; ``values`` carries the gradient."""
         dim = wrap_dim(dim, self._data.ndim)
         if self._data.ndim == 0:
@@ -111,10 +143,12 @@ class TensorFunctions:
         order = order.astype(np.int64)
         return values_indices(self.gather(dim, order), _op.make_tensor(order))
 
-    def argsort(self, dim=-1, descending=False, stable=False):
+    def argsort(self, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
         return self.sort(dim, descending, stable).indices
 
-    def topk(self, k, dim=-1, largest=True, sorted=True):
+    def topk(
+        self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+    ) -> values_indices:
         """The ``k`` largest (or smallest) elements along ``dim`` and their indices.
 
         Example:
@@ -129,7 +163,7 @@ class TensorFunctions:
         keep = _index_along(self._data.ndim, dim, slice(0, k))
         return values_indices(values[keep], indices[keep])
 
-    def index_select(self, dim, index):
+    def index_select(self, dim: int, index: Tensor) -> Tensor:
         index = _array(index)
         if index.ndim > 1:
             raise IndexError("index_select(): Index is supposed to be a vector")
@@ -138,7 +172,7 @@ class TensorFunctions:
         dim = wrap_dim(dim, self._data.ndim)
         return self[_index_along(self._data.ndim, dim, index.reshape(-1))]
 
-    def masked_select(self, mask):
+    def masked_select(self, mask: Tensor) -> Tensor:
         mask = _array(mask)
         if mask.dtype != np.bool_:
             raise RuntimeError("masked_select: expected BoolTensor for mask")
@@ -146,7 +180,9 @@ class TensorFunctions:
         return self.expand(shape)[np.broadcast_to(mask, shape)]
 
     # ------------------------------------------------------------------ scatter
-    def _scatter(self, name, dim, index, src, add):
+    def _scatter(
+        self, name: str, dim: int, index: Tensor, src: Tensor | float, add: bool
+    ) -> Tensor:
         index = _array(index)
         dim = wrap_dim(dim, self._data.ndim)
         check_scatter(
@@ -158,7 +194,14 @@ class TensorFunctions:
         )
         return Scatter.apply(self, src, dim=dim, index=index, add=add)
 
-    def scatter(self, dim, index, src=None, value=None, reduce=None):
+    def scatter(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Tensor | float | None = None,
+        value: float | None = None,
+        reduce: str | None = None,
+    ) -> Tensor:
         """A copy with ``src`` (or ``value``) written at ``index`` along ``dim``."""
         if reduce is not None:
             if reduce not in ("add", "multiply"):
@@ -170,17 +213,24 @@ class TensorFunctions:
             raise TypeError("scatter() missing 1 required argument: 'src' or 'value'")
         return self._scatter("scatter", dim, index, source, reduce == "add")
 
-    def scatter_add(self, dim, index, src):
+    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         """A copy with ``src`` added at ``index`` along ``dim`` (repeated indices accumulate)."""
         return self._scatter("scatter_add", dim, index, src, True)
 
-    def scatter_(self, dim, index, src=None, value=None, reduce=None):
+    def scatter_(
+        self,
+        dim: int,
+        index: Tensor,
+        src: Tensor | float | None = None,
+        value: float | None = None,
+        reduce: str | None = None,
+    ) -> Tensor:
         return self._inplace_result(self.scatter(dim, index, src, value, reduce))
 
-    def scatter_add_(self, dim, index, src):
+    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         return self._inplace_result(self.scatter_add(dim, index, src))
 
-    def _inplace_result(self, result):
+    def _inplace_result(self, result: Tensor) -> Tensor:
         from .ops import CopyFrom
 
         self._check_inplace()
@@ -189,19 +239,19 @@ class TensorFunctions:
         return self._array_inplace(lambda a: np.copyto(a, result._data, casting="unsafe"))
 
     # ------------------------------------------------------------------ triangles and rearranging
-    def tril(self, diagonal=0):
+    def tril(self, diagonal: int = 0) -> Tensor:
         """Elements on and below the ``diagonal``-th diagonal of the last two dimensions; zeros above."""
         if self._data.ndim < 2:
             raise RuntimeError("tril: input tensor must have at least 2 dimensions")
         return self.masked_fill(~_triangle_mask(self._data.shape, diagonal, True), 0)
 
-    def triu(self, diagonal=0):
+    def triu(self, diagonal: int = 0) -> Tensor:
         """Elements on and above the ``diagonal``-th diagonal of the last two dimensions; zeros below."""
         if self._data.ndim < 2:
             raise RuntimeError("triu: input tensor must have at least 2 dimensions")
         return self.masked_fill(~_triangle_mask(self._data.shape, diagonal, False), 0)
 
-    def flip(self, *dims):
+    def flip(self: _Self, *dims: Any) -> _Self | Tensor:
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
         out = self
         for d in dims:
@@ -209,7 +259,9 @@ class TensorFunctions:
             out = out[_index_along(self._data.ndim, d, np.arange(self._data.shape[d] - 1, -1, -1))]
         return out
 
-    def roll(self, shifts, dims=None):
+    def roll(
+        self: _Self, shifts: int | Sequence[int], dims: int | Sequence[int] | None = None
+    ) -> _Self | Tensor:
         if dims is None:
             return self.flatten().roll(shifts, 0).view(self.shape)
         shifts = shifts if isinstance(shifts, (tuple, list)) else (shifts,)
@@ -225,7 +277,9 @@ class TensorFunctions:
             out = out[_index_along(self._data.ndim, d, (np.arange(n) - shift) % n)] if n else out
         return out
 
-    def repeat_interleave(self, repeats, dim=None, output_size=None):
+    def repeat_interleave(
+        self, repeats: int | Tensor, dim: int | None = None, output_size: int | None = None
+    ) -> Tensor:
         """Each element repeated ``repeats`` times (an int or one count per element) along ``dim``."""
         if dim is None:
             return self.flatten().repeat_interleave(repeats, 0)
@@ -237,7 +291,7 @@ class TensorFunctions:
         return self[_index_along(self._data.ndim, dim, positions)]
 
     # ------------------------------------------------------------------ batched products
-    def bmm(self, mat2):
+    def bmm(self, mat2: Tensor) -> Tensor:
         """Batched matrix product of ``(b, n, m)`` and ``(b, m, p)`` tensors."""
         a, b = self._data, _array(mat2)
         if a.ndim != 3 or b.ndim != 3:
@@ -251,7 +305,7 @@ class TensorFunctions:
             )
         return self @ mat2
 
-    def baddbmm(self, batch1, batch2, beta=1, alpha=1):
+    def baddbmm(self, batch1: Tensor, batch2: Tensor, beta: float = 1, alpha: float = 1) -> Tensor:
         """``beta * self + alpha * (batch1 @ batch2)``."""
         product = batch1.bmm(batch2)
         product = product if alpha == 1 else product * alpha
@@ -260,7 +314,9 @@ class TensorFunctions:
         return (self if beta == 1 else self * beta) + product
 
     # ------------------------------------------------------------------ sampling
-    def multinomial(self, num_samples, replacement=False, generator=None):
+    def multinomial(
+        self, num_samples: int, replacement: bool = False, generator: Any = None
+    ) -> Tensor:
         """Indices drawn from the rows of this tensor of non-negative weights.
 
         Example:
@@ -294,7 +350,7 @@ class TensorFunctions:
         return _op.make_tensor(out.reshape(weights.shape[:-1] + (num_samples,)))
 
 
-def _draw_with_zeros(rng, row, num_samples):
+def _draw_with_zeros(rng: np.random.Generator, row: np.ndarray, num_samples: int) -> np.ndarray:
     """Without replacement when fewer categories have weight than samples: once the weighted ones
     are drawn, the rest come from the zero-weight categories (PyTorch does the same)."""
     positive = np.flatnonzero(row)
@@ -332,7 +388,7 @@ FUNCTION_NAMES = [
 ]
 
 
-def meshgrid(*tensors, indexing=None):
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     """Coordinate grids from 1-D tensors; ``indexing="ij"`` (matrix) or ``"xy"`` (Cartesian).
 
     Example:

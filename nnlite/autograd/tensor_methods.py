@@ -4,6 +4,11 @@ Kept apart from ``tensor.py`` so that the class body stays about state, and this
 the table of what a Tensor can do.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
 import numpy as np
 
 from . import op as _op
@@ -14,100 +19,115 @@ from .sizes import shape_arg as _shape_arg
 from .sizes import values_indices
 from .sizes import wrap_dim as _wrap_dim
 
+if TYPE_CHECKING:
+    from .._typing import DTypeLike, Number, TensorOrScalar, _dims, _size
+    from .dtypes import dtype
+    from .op import Op
+    from .sizes import Size
+    from .tensor import Tensor
 
-def _data(x):
+_Self = TypeVar("_Self", bound="TensorMethods")
+
+
+def _data(x: Any) -> Any:
     return x._data if isinstance(x, _op.Tensor) else x
 
 
 # ---------------------------------------------------------------------- arithmetic operators
-def _add(self, other, alpha=1):
+def _add(self: TensorMethods, other: TensorOrScalar, alpha: Number = 1) -> Tensor:
     return ops.Add.apply(self, other, alpha=alpha)
 
 
-def _radd(self, other):
+def _radd(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return ops.Add.apply(other, self)
 
 
-def _sub(self, other, alpha=1):
+def _sub(self: TensorMethods, other: TensorOrScalar, alpha: Number = 1) -> Tensor:
     return ops.Sub.apply(self, other, alpha=alpha)
 
 
-def _rsub(self, other):
+def _rsub(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return ops.Sub.apply(other, self)
 
 
-def _mul(self, other):
+def _mul(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return ops.Mul.apply(self, other)
 
 
-def _rmul(self, other):
+def _rmul(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return ops.Mul.apply(other, self)
 
 
-def _truediv(self, other):
+def _truediv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return ops.Div.apply(self, other)
 
 
-def _rtruediv(self, other):
+def _rtruediv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return ops.Div.apply(other, self)
 
 
-def _pow(self, exponent):
+def _pow(self: TensorMethods, exponent: TensorOrScalar) -> Tensor:
     return ops.Pow.apply(self, exponent)
 
 
-def _rpow(self, base):
+def _rpow(self: TensorMethods, base: TensorOrScalar) -> Tensor:
     return ops.RPow.apply(base, self)
 
 
-def _matmul(self, other):
+def _matmul(self: TensorMethods, other: Tensor) -> Tensor:
     return ops.MatMul.apply(self, other)
 
 
-def _rmatmul(self, other):
+def _rmatmul(self: TensorMethods, other: Tensor) -> Tensor:
     return ops.MatMul.apply(other, self)
 
 
-def _neg(self):
+def _neg(self: TensorMethods) -> Tensor:
     return ops.Neg.apply(self)
 
 
-def _floordiv(self, other):
+def _floordiv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return _op.make_tensor(np.floor_divide(self._data, _data(other)))
 
 
-def _mod(self, other):
+def _mod(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return _op.make_tensor(np.mod(self._data, _data(other)))
 
 
 # ---------------------------------------------------------------------- pointwise math
-def _clamp(self, min=None, max=None):
+def _clamp(
+    self: TensorMethods, min: TensorOrScalar | None = None, max: TensorOrScalar | None = None
+) -> Tensor:
     return ops.Clamp.apply(self, min=_data(min), max=_data(max))
 
 
-def _maximum(self, other):
+def _maximum(self: TensorMethods, other: Tensor) -> Tensor:
     return ops.Maximum.apply(self, other)
 
 
-def _minimum(self, other):
+def _minimum(self: TensorMethods, other: Tensor) -> Tensor:
     return ops.Minimum.apply(self, other)
 
 
 # ---------------------------------------------------------------------- reductions
-def _sum(self, dim=None, keepdim=False, dtype=None):
+def _sum(
+    self: TensorMethods, dim: _dims = None, keepdim: bool = False, dtype: DTypeLike | None = None
+) -> Tensor:
     return ops.Sum.apply(
         self, dim=dim, keepdim=keepdim, dtype=None if dtype is None else _np_dtype(dtype)
     )
 
 
-def _mean(self, dim=None, keepdim=False, dtype=None):
+def _mean(
+    self: TensorMethods, dim: _dims = None, keepdim: bool = False, dtype: DTypeLike | None = None
+) -> Tensor:
     return ops.Mean.apply(
         self, dim=dim, keepdim=keepdim, dtype=None if dtype is None else _np_dtype(dtype)
     )
 
 
-def _extreme(all_op, dim_op, arg):
-    def method(self, dim=None, keepdim=False):
+def _extreme(all_op: type[Op], dim_op: type[Op], arg: Callable[..., Any]) -> Callable[..., Any]:
+    def method(self: TensorMethods, dim: int | Tensor | None = None, keepdim: bool = False) -> Any:
         if isinstance(dim, _op.Tensor):  # max(other): elementwise
             return (ops.Maximum if all_op is ops.MaxAll else ops.Minimum).apply(self, dim)
         if dim is None:
@@ -124,8 +144,23 @@ def _extreme(all_op, dim_op, arg):
     return method
 
 
-def _arg(fn):
-    def method(self, dim=None, keepdim=False):
+def _extreme_over(self: TensorMethods, name: str, dim: _dims, keepdim: bool) -> Tensor:
+    """``amax``/``amin``: the largest/smallest values over one dimension, several, or all."""
+    reduce = getattr(self, name)
+    if isinstance(dim, int):
+        return reduce(dim, keepdim).values
+    # the highest dimension first, so that without keepdim the others keep their numbers
+    dims = sorted({_wrap_dim(d, self._data.ndim) for d in dim or ()}, reverse=True)
+    if not dims:  # as PyTorch: no dimension given means all of them
+        return reduce()
+    out: Tensor = reduce(dims[0], keepdim).values
+    for d in dims[1:]:
+        out = getattr(out, name)(d, keepdim).values
+    return out
+
+
+def _arg(fn: Callable[..., Any]) -> Callable[[TensorMethods, int | None, bool], Tensor]:
+    def method(self: TensorMethods, dim: int | None = None, keepdim: bool = False) -> Tensor:
         if dim is None:
             return _op.make_tensor(np.asarray(fn(self._data), dtype=np.int64))
         return _op.make_tensor(
@@ -135,7 +170,13 @@ def _arg(fn):
     return method
 
 
-def _var(self, dim=None, unbiased=None, keepdim=False, correction=None):
+def _var(
+    self: TensorMethods,
+    dim: _dims | bool = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    correction: Number | None = None,
+) -> Tensor:
     if isinstance(dim, bool):  # var(unbiased) positional form
         dim, unbiased = None, dim
     if correction is None:
@@ -143,24 +184,30 @@ def _var(self, dim=None, unbiased=None, keepdim=False, correction=None):
     return ops.Var.apply(self, dim=dim, correction=correction, keepdim=keepdim)
 
 
-def _std(self, dim=None, unbiased=None, keepdim=False, correction=None):
+def _std(
+    self: TensorMethods,
+    dim: _dims | bool = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    correction: Number | None = None,
+) -> Tensor:
     return _var(self, dim, unbiased, keepdim, correction).sqrt()
 
 
-def _logsumexp(self, dim, keepdim=False):
+def _logsumexp(self: TensorMethods, dim: _dims, keepdim: bool = False) -> Tensor:
     return ops.LogSumExp.apply(self, dim=dim, keepdim=keepdim)
 
 
-def _softmax(self, dim):
+def _softmax(self: TensorMethods, dim: int) -> Tensor:
     return softmax(self, dim)
 
 
-def _log_softmax(self, dim):
+def _log_softmax(self: TensorMethods, dim: int) -> Tensor:
     return log_softmax(self, dim)
 
 
 # ---------------------------------------------------------------------- shape
-def _view(self, *shape):
+def _view(self: TensorMethods, *shape: Any) -> Tensor:
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer, tuple, list)):
         return self.to(shape[0])  # view(dtype)
     shape = _infer_shape(_shape_arg(shape), self._data.size)
@@ -178,7 +225,7 @@ def _view(self, *shape):
     return _shared_view(self, ops.Reshape.apply(self, shape=shape))
 
 
-def _viewable(array, shape):
+def _viewable(array: np.ndarray, shape: tuple[int, ...]) -> bool:
     """Whether ``array`` (not contiguous) can take ``shape`` without a copy, as PyTorch's strides allow
     (splitting the last dimension of a column slice, say)."""
     try:
@@ -188,14 +235,14 @@ def _viewable(array, shape):
     return True
 
 
-def _reshape(self, *shape):
+def _reshape(self: TensorMethods, *shape: Any) -> Tensor:
     shape = _infer_shape(_shape_arg(shape), self._data.size)
     if shape == self._data.shape:
         return _shared_view(self, ops.Reshape.apply(self, shape=shape))
     return _shared_view(self, ops.Reshape.apply(self, shape=shape))
 
 
-def _infer_shape(shape, size):
+def _infer_shape(shape: tuple[int, ...], size: int) -> tuple[int, ...]:
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     if -1 in shape:
@@ -211,7 +258,7 @@ def _infer_shape(shape, size):
     return shape
 
 
-def _shared_view(base, out):
+def _shared_view(base: TensorMethods, out: Tensor) -> Tensor:
     """Outputs that are numpy views share the base's version counter, as PyTorch views do.
 
     Shape ops either return a view of their input or a fresh array; a fresh array from reshape
@@ -222,7 +269,7 @@ def _shared_view(base, out):
     return out
 
 
-def _flatten(self, start_dim=0, end_dim=-1):
+def _flatten(self: TensorMethods, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     nd = self._data.ndim
     if nd == 0:
         return self.reshape(1)
@@ -237,13 +284,13 @@ def _flatten(self, start_dim=0, end_dim=-1):
     )
 
 
-def _unflatten(self, dim, sizes):
+def _unflatten(self: TensorMethods, dim: int, sizes: _size) -> Tensor:
     dim = _wrap_dim(dim, self._data.ndim)
     shape = self._data.shape
     return self.reshape(shape[:dim] + tuple(sizes) + shape[dim + 1 :])
 
 
-def _squeeze(self, dim=None):
+def _squeeze(self: TensorMethods, dim: _dims = None) -> Tensor:
     shape = self._data.shape
     if dim is None:
         new = tuple(s for s in shape if s != 1)
@@ -257,7 +304,7 @@ def _squeeze(self, dim=None):
     )
 
 
-def _unsqueeze(self, dim):
+def _unsqueeze(self: TensorMethods, dim: int) -> Tensor:
     nd = self._data.ndim + 1
     if not -nd <= dim < nd:
         raise IndexError(
@@ -268,7 +315,7 @@ def _unsqueeze(self, dim):
     return self.reshape(shape[:dim] + (1,) + shape[dim:])
 
 
-def _permute(self, *dims):
+def _permute(self: TensorMethods, *dims: Any) -> Tensor:
     dims = _shape_arg(dims)
     nd = self._data.ndim
     if len(dims) != nd:
@@ -280,7 +327,7 @@ def _permute(self, *dims):
     return _shared_view(self, ops.Permute.apply(self, dims=tuple(_wrap_dim(d, nd) for d in dims)))
 
 
-def _transpose(self, dim0, dim1):
+def _transpose(self: _Self, dim0: int, dim1: int) -> _Self | Tensor:
     nd = self._data.ndim
     if nd == 0:
         return self
@@ -290,7 +337,7 @@ def _transpose(self, dim0, dim1):
     return _shared_view(self, ops.Permute.apply(self, dims=tuple(dims)))
 
 
-def _t(self):
+def _t(self: _Self) -> _Self | Tensor:
     if self._data.ndim > 2:
         raise RuntimeError(
             f"t() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D"
@@ -298,7 +345,7 @@ def _t(self):
     return self.transpose(0, 1) if self._data.ndim == 2 else self
 
 
-def _T(self):
+def _T(self: _Self) -> _Self | Tensor:
     nd = self._data.ndim
     if nd < 2:
         return self
@@ -307,11 +354,11 @@ def _T(self):
     )
 
 
-def _mT(self):
+def _mT(self: _Self) -> _Self | Tensor:
     return self.transpose(-2, -1)
 
 
-def _expand(self, *sizes):
+def _expand(self: _Self, *sizes: Any) -> _Self | Tensor:
     sizes = _shape_arg(sizes)
     lead = len(sizes) - self._data.ndim
     if lead < 0:
@@ -327,35 +374,37 @@ def _expand(self, *sizes):
     return _shared_view(self, ops.Expand.apply(self, shape=shape))
 
 
-def _expand_as(self, other):
+def _expand_as(self: _Self, other: Tensor) -> _Self | Tensor:
     return self.expand(other.shape)
 
 
-def _sum_to_size(self, *size):
+def _sum_to_size(self: _Self, *size: Any) -> _Self | Tensor:
     size = _shape_arg(size)
     if size == self._data.shape:
         return self
     return ops.SumToSize.apply(self, shape=size)
 
 
-def _narrow(self, dim, start, length):
+def _narrow(self: TensorMethods, dim: int, start: int, length: int) -> Tensor:
     dim = _wrap_dim(dim, self._data.ndim)
     index = (slice(None),) * dim + (slice(start, start + length),)
     return self[index]
 
 
-def _select(self, dim, index):
+def _select(self: TensorMethods, dim: int, index: int) -> Tensor:
     dim = _wrap_dim(dim, self._data.ndim)
     return self[(slice(None),) * dim + (index,)]
 
 
-def _chunk(self, chunks, dim=0):
+def _chunk(self: TensorMethods, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     size = self.size(dim)
     step = -(-size // chunks)
     return tuple(self.narrow(dim, s, min(step, size - s)) for s in range(0, size, step))
 
 
-def _split(self, split_size_or_sections, dim=0):
+def _split(
+    self: TensorMethods, split_size_or_sections: int | Sequence[int], dim: int = 0
+) -> tuple[Tensor, ...]:
     size = self.size(dim)
     if isinstance(split_size_or_sections, int):
         sections = [
@@ -375,12 +424,12 @@ def _split(self, split_size_or_sections, dim=0):
     return tuple(out)
 
 
-def _gather(self, dim, index):
+def _gather(self: TensorMethods, dim: int, index: Tensor | np.ndarray) -> Tensor:
     dim = _wrap_dim(dim, self._data.ndim)
     return ops.GatherAlong.apply(self, dim=dim, index=_data(index))
 
 
-def _repeat(self, *sizes):
+def _repeat(self: TensorMethods, *sizes: Any) -> Tensor:
     sizes = _shape_arg(sizes)
     # repeat = expand over new interleaved axes, then reshape: differentiable through both
     lead = len(sizes) - self._data.ndim
@@ -394,35 +443,40 @@ def _repeat(self, *sizes):
     return out.reshape(tuple(r * s for r, s in zip(sizes, x.shape)))
 
 
-def _type_as(self, other):
+def _type_as(self: TensorMethods, other: Tensor) -> Tensor:
     return self.to(other.dtype)
 
 
-def _masked_fill(self, mask, value):
+def _masked_fill(self: TensorMethods, mask: Tensor | np.ndarray, value: TensorOrScalar) -> Tensor:
     return ops.Where.apply(np.asarray(_data(mask)).astype(bool, copy=False), value, self)
 
 
-def _np_dtype(d):
+def _np_dtype(d: DTypeLike) -> np.dtype[Any]:
     return to_numpy_dtype(d)
 
 
-def _all(self, dim=None, keepdim=False):
-    return _op.make_tensor(np.all(self._data, axis=dim, keepdims=keepdim))
+def _all(self: TensorMethods, dim: _dims = None, keepdim: bool = False) -> Tensor:
+    return _op.make_tensor(np.all(self._data, axis=_axis(dim), keepdims=keepdim))
 
 
-def _any(self, dim=None, keepdim=False):
-    return _op.make_tensor(np.any(self._data, axis=dim, keepdims=keepdim))
+def _any(self: TensorMethods, dim: _dims = None, keepdim: bool = False) -> Tensor:
+    return _op.make_tensor(np.any(self._data, axis=_axis(dim), keepdims=keepdim))
 
 
-def _inplace_method(op, **fixed):
-    def method(self, *args, **kwargs):
+def _axis(dim: _dims) -> int | tuple[int, ...] | None:
+    """A ``dim`` argument as numpy's ``axis`` (which takes a tuple, not a list, of axes)."""
+    return dim if dim is None or isinstance(dim, int) else tuple(dim)
+
+
+def _inplace_method(op: type[Op], **fixed: Any) -> Callable[..., Tensor]:
+    def method(self: TensorMethods, *args: Any, **kwargs: Any) -> Tensor:
         return self._inplace(op, *args, **fixed, **kwargs)
 
     return method
 
 
-def _inplace_from(method_name):
-    def method(self, *args, **kwargs):
+def _inplace_from(method_name: str) -> Callable[..., Tensor]:
+    def method(self: TensorMethods, *args: Any, **kwargs: Any) -> Tensor:
         self._check_inplace()
         result = getattr(self, method_name)(*args, **kwargs)
         return (
@@ -434,25 +488,25 @@ def _inplace_from(method_name):
     return method
 
 
-def _unary(op):
-    def method(self):
+def _unary(op: type[Op]) -> Callable[[TensorMethods], Tensor]:
+    def method(self: TensorMethods) -> Tensor:
         return op.apply(self)
 
     method.__name__ = op.__name__.lower()
     return method
 
 
-def _elementwise(ufunc):
+def _elementwise(ufunc: np.ufunc) -> Callable[[TensorMethods, Any], Tensor]:
     """A method computing ``ufunc`` on the data, outside autograd (comparisons, masks)."""
 
-    def method(self, other):
+    def method(self: TensorMethods, other: Any) -> Tensor:
         return _op.make_tensor(ufunc(self._data, _data(other)))
 
     return method
 
 
-def _predicate(ufunc):
-    def method(self):
+def _predicate(ufunc: np.ufunc) -> Callable[[TensorMethods], Tensor]:
+    def method(self: TensorMethods) -> Tensor:
         return _op.make_tensor(ufunc(self._data))
 
     return method
@@ -465,6 +519,27 @@ class TensorMethods:
     """
 
     __slots__ = ()
+
+    if TYPE_CHECKING:  # what the methods below use of the state ``Tensor`` holds
+        _data: np.ndarray
+        _vc: list[int]
+        _grad_fn: Any
+
+        @property
+        def shape(self) -> Size: ...
+        @property
+        def dtype(self) -> dtype: ...
+        @overload
+        def size(self, dim: None = None) -> Size: ...
+        @overload
+        def size(self, dim: int) -> int: ...
+        def size(self, dim: int | None = None) -> Size | int: ...
+        def to(self, *args: Any, **kwargs: Any) -> Tensor: ...
+        def clone(self, memory_format: Any = None) -> Tensor: ...
+        def __getitem__(self, index: Any) -> Tensor: ...
+        def _check_inplace(self) -> None: ...
+        def _inplace(self, fn: type[Op], *args: Any, **params: Any) -> Tensor: ...
+        def _array_inplace(self, update: Callable[[np.ndarray], object]) -> Tensor: ...
 
     # arithmetic operators
     __add__ = add = _add
@@ -483,12 +558,13 @@ class TensorMethods:
     __floordiv__ = _floordiv
     __mod__ = _mod
 
-    def __pos__(self):
+    def __pos__(self: _Self) -> _Self:
         return self
 
     # comparisons and logic (not differentiable)
-    __eq__ = eq = _elementwise(np.equal)
-    __ne__ = ne = _elementwise(np.not_equal)
+    # elementwise, as PyTorch: a Tensor where object's protocol has a bool
+    __eq__ = eq = _elementwise(np.equal)  # type: ignore[assignment]
+    __ne__ = ne = _elementwise(np.not_equal)  # type: ignore[assignment]
     __lt__ = lt = _elementwise(np.less)
     __le__ = le = _elementwise(np.less_equal)
     __gt__ = gt = _elementwise(np.greater)
@@ -501,15 +577,15 @@ class TensorMethods:
     isinf = _predicate(np.isinf)
     isfinite = _predicate(np.isfinite)
 
-    def __invert__(self):
+    def __invert__(self) -> Tensor:
         return _op.make_tensor(
             np.logical_not(self._data) if self._data.dtype == bool else ~self._data
         )
 
-    def equal(self, other):
+    def equal(self, other: Tensor) -> bool:
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
-    def allclose(self, other, rtol=1e-5, atol=1e-8):
+    def allclose(self, other: TensorOrScalar, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
         return bool(np.allclose(self._data, _data(other), rtol, atol))
 
     # pointwise math
@@ -525,14 +601,14 @@ class TensorMethods:
     maximum = _maximum
     minimum = _minimum
 
-    def square(self):
-        return self * self
+    def square(self) -> Tensor:
+        return ops.Mul.apply(self, self)
 
-    def rsqrt(self):
+    def rsqrt(self) -> Tensor:
         return self.sqrt().reciprocal()
 
-    def reciprocal(self):
-        return 1.0 / self
+    def reciprocal(self) -> Tensor:
+        return ops.Div.apply(1.0, self)
 
     # reductions
     sum = _sum
@@ -540,14 +616,32 @@ class TensorMethods:
     var = _var
     std = _std
     logsumexp = _logsumexp
-    max = _extreme(ops.MaxAll, ops.MaxDim, np.argmax)
-    min = _extreme(ops.MinAll, ops.MinDim, np.argmin)
+    if TYPE_CHECKING:
+        # max()/min() of all elements, elementwise against a Tensor, or (values, indices) along dim
 
-    def amax(self, dim=None, keepdim=False):
-        return self.max() if dim is None else self.max(dim, keepdim).values
+        @overload
+        def max(self) -> Tensor: ...
+        @overload
+        def max(self, dim: Tensor) -> Tensor: ...
+        @overload
+        def max(self, dim: int, keepdim: bool = False) -> values_indices: ...
+        def max(self, dim: int | Tensor | None = None, keepdim: bool = False) -> Any: ...
+        @overload
+        def min(self) -> Tensor: ...
+        @overload
+        def min(self, dim: Tensor) -> Tensor: ...
+        @overload
+        def min(self, dim: int, keepdim: bool = False) -> values_indices: ...
+        def min(self, dim: int | Tensor | None = None, keepdim: bool = False) -> Any: ...
+    else:
+        max = _extreme(ops.MaxAll, ops.MaxDim, np.argmax)
+        min = _extreme(ops.MinAll, ops.MinDim, np.argmin)
 
-    def amin(self, dim=None, keepdim=False):
-        return self.min() if dim is None else self.min(dim, keepdim).values
+    def amax(self, dim: _dims = None, keepdim: bool = False) -> Tensor:
+        return _extreme_over(self, "max", dim, keepdim)
+
+    def amin(self, dim: _dims = None, keepdim: bool = False) -> Tensor:
+        return _extreme_over(self, "min", dim, keepdim)
 
     argmax = _arg(np.argmax)
     argmin = _arg(np.argmin)
@@ -566,15 +660,22 @@ class TensorMethods:
     permute = _permute
     transpose = _transpose
     t = _t
-    T = property(_T)
-    mT = property(_mT)
+    if TYPE_CHECKING:
+
+        @property
+        def T(self) -> Tensor: ...
+        @property
+        def mT(self) -> Tensor: ...
+    else:
+        T = property(_T)
+        mT = property(_mT)
     expand = _expand
     expand_as = _expand_as
 
-    def view_as(self, other):
+    def view_as(self, other: Tensor) -> Tensor:
         return self.view(other.shape)
 
-    def reshape_as(self, other):
+    def reshape_as(self, other: Tensor) -> Tensor:
         return self.reshape(other.shape)
 
     sum_to_size = _sum_to_size

@@ -1,5 +1,7 @@
 """``DataLoader``: batches from a dataset, in the main process or in worker processes."""
 
+from __future__ import annotations
+
 import atexit
 import itertools
 import multiprocessing
@@ -10,6 +12,8 @@ import sys
 import time
 import warnings
 import weakref
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
@@ -20,12 +24,19 @@ from .collate import default_collate, default_convert
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
+if TYPE_CHECKING:
+    from .dataset import Dataset
+    from .sampler import Sampler
+
 __all__ = ["DataLoader", "get_worker_info"]
 
 get_worker_info = _worker.get_worker_info
 
 # How long shutdown waits for workers to exit on their own before terminating them.
 JOIN_TIMEOUT = 5.0
+
+
+_T_co = TypeVar("_T_co", covariant=True)
 
 
 class _Fetcher:
@@ -106,7 +117,7 @@ def _check_int(name, value, minimum, message=None):
         )
 
 
-class DataLoader:
+class DataLoader(Generic[_T_co]):
     """Iterates over a dataset in batches, as ``torch.utils.data.DataLoader``.
 
     Arguments as PyTorch's; ``pin_memory`` is accepted and has no effect (CPU only). ``seed``
@@ -134,26 +145,38 @@ class DataLoader:
         ...     pass
     """
 
+    dataset: Dataset[_T_co]
+    batch_size: int | None
+    drop_last: bool
+    num_workers: int
+    persistent_workers: bool
+    seed: int | None
+    sampler: Any
+    _epoch: int
+    _iterator: _MultiProcessIter | None
+    _iterable: bool
+    _own_random_sampler: bool
+
     def __init__(
         self,
-        dataset,
-        batch_size=1,
-        shuffle=False,
-        sampler=None,
-        batch_sampler=None,
-        num_workers=0,
-        collate_fn=None,
-        pin_memory=False,
-        drop_last=False,
-        timeout=0,
-        worker_init_fn=None,
-        multiprocessing_context=None,
-        generator=None,
+        dataset: Dataset[_T_co],
+        batch_size: int | None = 1,
+        shuffle: bool | None = False,
+        sampler: Sampler[Any] | Iterable[Any] | None = None,
+        batch_sampler: Sampler[Any] | Iterable[Any] | None = None,
+        num_workers: int = 0,
+        collate_fn: Callable[[list[_T_co]], Any] | None = None,
+        pin_memory: bool = False,
+        drop_last: bool = False,
+        timeout: float = 0,
+        worker_init_fn: Callable[[int], None] | None = None,
+        multiprocessing_context: Any = None,
+        generator: Any = None,
         *,
-        prefetch_factor=2,
-        persistent_workers=False,
-        seed=None,
-    ):
+        prefetch_factor: int | None = 2,
+        persistent_workers: bool = False,
+        seed: int | None = None,
+    ) -> None:
         _check_int(
             "num_workers",
             num_workers,
@@ -284,7 +307,7 @@ class DataLoader:
             return _core.draw_seed()
         return int(rng.integers(0, 2**62))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         epoch = self._epoch
         self._epoch += 1
         if self.seed is not None and self._own_random_sampler:
@@ -299,9 +322,9 @@ class DataLoader:
             return self._iterator
         return _MultiProcessIter(self, epoch)
 
-    def __len__(self):
+    def __len__(self) -> int:
         if self._iterable:
-            n = len(self.dataset)  # TypeError for a dataset without __len__, as in PyTorch
+            n = len(self.dataset)  # type: ignore[arg-type]  # TypeError without __len__, as in PyTorch
             if self.batch_size is not None:
                 n = n // self.batch_size if self.drop_last else -(-n // self.batch_size)
             return n
@@ -341,7 +364,7 @@ class _SingleProcessIter(_BaseIter):
         return self._fetch(self._dataset, next(self._indices))
 
 
-_live_iterators = weakref.WeakSet()
+_live_iterators: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def _shutdown_all():

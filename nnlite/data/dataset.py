@@ -1,14 +1,20 @@
 """Datasets: map-style ``Dataset``, ``TensorDataset``, ``Subset``, ``ConcatDataset``, ``random_split``;
 stream-style ``IterableDataset`` and ``ChainDataset``."""
 
+from __future__ import annotations
+
 import bisect
 import math
 import numbers
 import warnings
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from . import _core
+
+_T_co = TypeVar("_T_co", covariant=True)
 
 __all__ = [
     "Dataset",
@@ -21,7 +27,7 @@ __all__ = [
 ]
 
 
-class Dataset:
+class Dataset(Generic[_T_co]):
     """A map from indices to samples, as ``torch.utils.data.Dataset``.
 
     Subclasses implement ``__getitem__(index)`` and ``__len__()``. A subclass may also implement
@@ -36,14 +42,14 @@ class Dataset:
     #: ``__getitems__`` returns a ready batch rather than a list of samples.
     getitems_collated = False
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> _T_co:
         raise NotImplementedError(f"{type(self).__name__} must implement __getitem__")
 
-    def __add__(self, other):
+    def __add__(self, other: Any) -> Any:
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset):
+class IterableDataset(Dataset[_T_co]):
     """A stream of samples, as ``torch.utils.data.IterableDataset``: subclasses implement
     ``__iter__``.
 
@@ -67,35 +73,35 @@ class IterableDataset(Dataset):
         [0, 1, 2, 3, 4, 5]
     """
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
 
-    def __add__(self, other):
+    def __add__(self, other: Any) -> Any:
         return ChainDataset([self, other])
 
 
 class ChainDataset(IterableDataset):
     """The samples of several ``IterableDataset``s, one after the other."""
 
-    def __init__(self, datasets):
+    def __init__(self, datasets: Iterable[Dataset[Any]]) -> None:
         self.datasets = datasets
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         for d in self.datasets:
             if not isinstance(d, IterableDataset):
                 raise AssertionError("ChainDataset only supports IterableDataset")
             yield from d
 
-    def __len__(self):
+    def __len__(self) -> int:
         total = 0
         for d in self.datasets:
             if not isinstance(d, IterableDataset):
                 raise AssertionError("ChainDataset only supports IterableDataset")
-            total += len(d)
+            total += len(d)  # type: ignore[arg-type]  # map-style datasets define __len__
         return total
 
 
-def _is_int_index(index):
+def _is_int_index(index: object) -> bool:
     return isinstance(index, (numbers.Integral, np.integer)) and not isinstance(index, bool)
 
 
@@ -104,7 +110,7 @@ class TensorDataset(Dataset):
 
     getitems_collated = True
 
-    def __init__(self, *tensors):
+    def __init__(self, *tensors: Any) -> None:
         if not tensors:
             raise ValueError("TensorDataset needs at least one tensor")
         wrapped = []
@@ -128,10 +134,10 @@ class TensorDataset(Dataset):
             raise ValueError(f"Size mismatch between tensors: first dimensions are {sizes}")
         self.tensors = tuple(wrapped)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> Any:
         return tuple(t[index] for t in self.tensors)
 
-    def __getitems__(self, indices):
+    def __getitems__(self, indices: Sequence[int]) -> Any:
         idx = np.asarray(indices, dtype=np.int64)
         out = []
         for t in self.tensors:
@@ -141,56 +147,56 @@ class TensorDataset(Dataset):
                 out.append(_core.from_numpy(_core.array_of(t)[idx]))
         return out
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.tensors[0].shape[0]
 
 
 class Subset(Dataset):
     """The samples of ``dataset`` at ``indices``."""
 
-    def __init__(self, dataset, indices):
+    def __init__(self, dataset: Dataset[Any], indices: Sequence[int]) -> None:
         self.dataset = dataset
         self.indices = indices
 
     @property
-    def getitems_collated(self):
+    def getitems_collated(self) -> bool:  # type: ignore[override]  # follows the wrapped dataset
         return bool(getattr(self.dataset, "getitems_collated", False)) and hasattr(
             self.dataset, "__getitems__"
         )
 
-    def __getitem__(self, idx):
+    def __getitem__(self, idx: int) -> Any:
         if isinstance(idx, list):
             return self.dataset[[self.indices[i] for i in idx]]
         return self.dataset[self.indices[idx]]
 
-    def __getitems__(self, indices):
+    def __getitems__(self, indices: Sequence[int]) -> Any:
         mapped = [self.indices[i] for i in indices]
         getitems = getattr(self.dataset, "__getitems__", None)
         if callable(getitems):
             return getitems(mapped)
         return [self.dataset[i] for i in mapped]
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.indices)
 
 
 class ConcatDataset(Dataset):
     """The concatenation of several datasets."""
 
-    def __init__(self, datasets):
+    def __init__(self, datasets: Iterable[Dataset[Any]]) -> None:
         self.datasets = list(datasets)
         if not self.datasets:
             raise ValueError("datasets should not be an empty iterable")
         self.cumulative_sizes = []
         total = 0
         for d in self.datasets:
-            total += len(d)
+            total += len(d)  # type: ignore[arg-type]  # map-style datasets define __len__
             self.cumulative_sizes.append(total)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.cumulative_sizes[-1]
 
-    def __getitem__(self, idx):
+    def __getitem__(self, idx: int) -> Any:
         if idx < 0:
             if -idx > len(self):
                 raise ValueError("absolute value of index should not exceed dataset length")
@@ -204,7 +210,7 @@ class ConcatDataset(Dataset):
         return self.datasets[which][idx - start]
 
 
-def _generator(generator, seed):
+def _generator(generator: Any, seed: int | None) -> Any:
     """A numpy Generator from ``generator`` (Generator, int seed or None) or ``seed``."""
     if generator is not None and seed is not None:
         raise ValueError("pass either generator or seed, not both")
@@ -223,7 +229,12 @@ def _generator(generator, seed):
     )
 
 
-def random_split(dataset, lengths, generator=None, seed=None):
+def random_split(
+    dataset: Dataset[Any],
+    lengths: Sequence[int | float],
+    generator: Any = None,
+    seed: int | None = None,
+) -> Any:
     """Split ``dataset`` into non-overlapping random ``Subset``s of the given lengths.
 
     ``lengths`` are sizes summing to ``len(dataset)`` or fractions summing to 1 (the remainder
@@ -232,7 +243,7 @@ def random_split(dataset, lengths, generator=None, seed=None):
     from nnlite's generator (seeded by ``nl.manual_seed``).
     """
     lengths = list(lengths)
-    n = len(dataset)
+    n = len(dataset)  # type: ignore[arg-type]  # map-style datasets define __len__
     if lengths and math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         sizes = []
         for i, frac in enumerate(lengths):

@@ -1,11 +1,21 @@
 """Index samplers: sequential, random, subset-random, batch and distributed."""
 
+from __future__ import annotations
+
 import math
 import numbers
+from collections.abc import Iterable, Iterator, Sequence, Sized
+from typing import Any, Generic, TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 from . import _core
+
+if TYPE_CHECKING:
+    from .dataset import Dataset
+
+
+_T_co = TypeVar("_T_co", covariant=True)
 
 __all__ = [
     "Sampler",
@@ -17,17 +27,17 @@ __all__ = [
 ]
 
 
-class Sampler:
+class Sampler(Generic[_T_co]):
     """Iterates over dataset indices (or lists of indices, for batch samplers)."""
 
-    def __init__(self, data_source=None):
+    def __init__(self, data_source: Sized | None = None) -> None:
         pass
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         raise NotImplementedError
 
 
-def _check_int(name, value, minimum):
+def _check_int(name: Any, value: Any, minimum: Any) -> None:
     if (
         not isinstance(value, (numbers.Integral, np.integer))
         or isinstance(value, bool)
@@ -36,7 +46,7 @@ def _check_int(name, value, minimum):
         raise ValueError(f"{name} should be an integer >= {minimum}, but got {name}={value!r}")
 
 
-def _make_rng(generator):
+def _make_rng(generator: Any) -> Any:
     if generator is None:
         return np.random.default_rng(_core.draw_seed())
     if isinstance(generator, np.random.Generator):
@@ -51,13 +61,13 @@ def _make_rng(generator):
 class SequentialSampler(Sampler):
     """Indices ``0 .. len(data_source) - 1`` in order."""
 
-    def __init__(self, data_source):
+    def __init__(self, data_source: Sized) -> None:
         self.data_source = data_source
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(range(len(self.data_source)))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.data_source)
 
 
@@ -70,7 +80,14 @@ class RandomSampler(Sampler):
     With neither, each pass draws a fresh seed from nnlite's generator (``nl.manual_seed``).
     """
 
-    def __init__(self, data_source, replacement=False, num_samples=None, generator=None, seed=None):
+    def __init__(
+        self,
+        data_source: Sized,
+        replacement: bool = False,
+        num_samples: int | None = None,
+        generator: Any = None,
+        seed: int | None = None,
+    ) -> None:
         if not isinstance(replacement, bool):
             raise TypeError(
                 f"replacement should be a boolean value, but got replacement={replacement!r}"
@@ -87,21 +104,21 @@ class RandomSampler(Sampler):
             _check_int("num_samples", num_samples, 1)
 
     @property
-    def num_samples(self):
+    def num_samples(self) -> Any:
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
-    def set_epoch(self, epoch):
+    def set_epoch(self, epoch: int) -> None:
         """Make the next ``iter`` use ``epoch``'s order (only meaningful with ``seed``)."""
         self.epoch = int(epoch)
 
-    def _rng(self):
+    def _rng(self) -> Any:
         if self.seed is None:
             return _make_rng(self.generator)
         epoch = self.epoch
         self.epoch += 1
         return np.random.default_rng([int(self.seed), epoch])
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         n = len(self.data_source)
         rng = self._rng()
         if n == 0:
@@ -114,22 +131,22 @@ class RandomSampler(Sampler):
             parts.append(rng.permutation(n)[:rest])
         return iter(np.concatenate(parts).tolist() if parts else ())
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.num_samples
 
 
 class SubsetRandomSampler(Sampler):
     """The given indices in random order."""
 
-    def __init__(self, indices, generator=None):
+    def __init__(self, indices: Sequence[int], generator: Any = None) -> None:
         self.indices = indices
         self.generator = generator
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         rng = _make_rng(self.generator)
         return iter([self.indices[i] for i in rng.permutation(len(self.indices)).tolist()])
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.indices)
 
 
@@ -137,7 +154,9 @@ class BatchSampler(Sampler):
     """Groups the indices of ``sampler`` into lists of ``batch_size`` (the last one shorter unless
     ``drop_last``)."""
 
-    def __init__(self, sampler, batch_size, drop_last):
+    def __init__(
+        self, sampler: Sampler[int] | Iterable[int], batch_size: int, drop_last: bool
+    ) -> None:
         _check_int("batch_size", batch_size, 1)
         if not isinstance(drop_last, bool):
             raise ValueError(
@@ -147,7 +166,7 @@ class BatchSampler(Sampler):
         self.batch_size = int(batch_size)
         self.drop_last = drop_last
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         bs = self.batch_size
         batch = []
         for idx in self.sampler:
@@ -158,12 +177,12 @@ class BatchSampler(Sampler):
         if batch and not self.drop_last:
             yield batch
 
-    def __len__(self):
-        n = len(self.sampler)
+    def __len__(self) -> int:
+        n = len(self.sampler)  # type: ignore[arg-type]  # a sampler with a length
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
 
 
-def _mpi_world():
+def _mpi_world() -> Any:
     try:
         from mpi4py import MPI
     except ImportError:
@@ -187,14 +206,20 @@ class DistributedSampler(Sampler):
     """
 
     def __init__(
-        self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False
-    ):
+        self,
+        dataset: Dataset[Any],
+        num_replicas: int | None = None,
+        rank: int | None = None,
+        shuffle: bool = True,
+        seed: int = 0,
+        drop_last: bool = False,
+    ) -> None:
         if num_replicas is None or rank is None:
             size, world_rank = _mpi_world()
             num_replicas = size if num_replicas is None else num_replicas
             rank = world_rank if rank is None else rank
         _check_int("num_replicas", num_replicas, 1)
-        if not isinstance(rank, (numbers.Integral, np.integer)) or rank >= num_replicas or rank < 0:
+        if not isinstance(rank, (numbers.Integral, np.integer)) or rank >= num_replicas or rank < 0:  # type: ignore[operator]  # numpy and Python integers
             raise ValueError(
                 f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]"
             )
@@ -205,15 +230,15 @@ class DistributedSampler(Sampler):
         self.drop_last = drop_last
         self.shuffle = shuffle
         self.seed = int(seed)
-        n = len(dataset)
+        n = len(dataset)  # type: ignore[arg-type]  # map-style datasets define __len__
         if drop_last and n % self.num_replicas != 0:
             self.num_samples = math.ceil((n - self.num_replicas) / self.num_replicas)
         else:
             self.num_samples = math.ceil(n / self.num_replicas)
         self.total_size = self.num_samples * self.num_replicas
 
-    def __iter__(self):
-        n = len(self.dataset)
+    def __iter__(self) -> Iterator[Any]:
+        n = len(self.dataset)  # type: ignore[arg-type]  # map-style datasets define __len__
         if self.shuffle:
             indices = np.random.default_rng(self.seed + self.epoch).permutation(n)
         else:
@@ -229,9 +254,9 @@ class DistributedSampler(Sampler):
         assert len(shard) == self.num_samples
         return iter(shard.tolist())
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.num_samples
 
-    def set_epoch(self, epoch):
+    def set_epoch(self, epoch: int) -> None:
         """Set the epoch; with ``shuffle=True`` each epoch has its own order (same on every rank)."""
         self.epoch = int(epoch)

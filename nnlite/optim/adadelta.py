@@ -1,14 +1,32 @@
 """Adadelta (Zeiler, 2012) with PyTorch's update rule: ``adadelta`` is the update, ``Adadelta``
 the optimizer around it."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .optimizer import Optimizer, check_options
 
+if TYPE_CHECKING:
+    from .optimizer import ParamsT
+
+
 __all__ = ["Adadelta", "adadelta"]
 
 
-def adadelta(params, grads, states, *, lr, rho, eps, weight_decay, maximize):
+def adadelta(
+    params: list[Any],
+    grads: list[Any],
+    states: list[Any],
+    *,
+    lr: float,
+    rho: float,
+    eps: float,
+    weight_decay: float,
+    maximize: bool,
+) -> None:
     """One Adadelta step on numpy arrays, in place. ``states[i]`` holds ``step``,
     ``square_avg`` (running mean of g²) and ``acc_delta`` (running mean of the updates²)."""
     for p, g, state in zip(params, grads, states):
@@ -68,17 +86,17 @@ class Adadelta(Optimizer):
 
     def __init__(
         self,
-        params,
+        params: ParamsT,
         lr: float = 1.0,
         rho: float = 0.9,
         eps: float = 1e-6,
         weight_decay: float = 0,
-        foreach=None,
+        foreach: bool | None = None,
         *,
-        capturable=False,
+        capturable: bool = False,
         maximize: bool = False,
-        differentiable=False,
-    ):
+        differentiable: bool = False,
+    ) -> None:
         check_options(lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")

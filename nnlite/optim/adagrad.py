@@ -1,16 +1,33 @@
 """Adagrad (Duchi et al., 2011) with PyTorch's update rule: ``adagrad`` is the update,
 ``Adagrad`` the optimizer around it."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .optimizer import ArrayState, Optimizer, check_options
+
+if TYPE_CHECKING:
+    from .optimizer import ParamsT
+
 
 __all__ = ["Adagrad", "adagrad"]
 
 
 def adagrad(
-    params, grads, states, *, lr, lr_decay, weight_decay, initial_accumulator_value, eps, maximize
-):
+    params: list[Any],
+    grads: list[Any],
+    states: list[Any],
+    *,
+    lr: float,
+    lr_decay: float,
+    weight_decay: float,
+    initial_accumulator_value: float,
+    eps: float,
+    maximize: bool,
+) -> None:
     """One Adagrad step on numpy arrays, in place. ``states[i]`` holds ``step`` and ``sum``
     (the accumulated g²)."""
     for p, g, state in zip(params, grads, states):
@@ -28,7 +45,7 @@ def adagrad(
         p -= clr * (g / (np.sqrt(total) + eps))
 
 
-def _init_state(state, p, initial_accumulator_value):
+def _init_state(state: Any, p: Any, initial_accumulator_value: float) -> None:
     state["step"] = np.zeros((), np.float32)
     state["sum"] = np.full_like(p, initial_accumulator_value)
 
@@ -66,18 +83,18 @@ class Adagrad(Optimizer):
 
     def __init__(
         self,
-        params,
+        params: ParamsT,
         lr: float = 1e-2,
         lr_decay: float = 0,
         weight_decay: float = 0,
         initial_accumulator_value: float = 0,
         eps: float = 1e-10,
-        foreach=None,
+        foreach: bool | None = None,
         *,
         maximize: bool = False,
-        differentiable=False,
-        fused=None,
-    ):
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
         check_options(
             lr,
             differentiable,

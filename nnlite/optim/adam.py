@@ -1,25 +1,33 @@
 """Adam and AdamW with PyTorch's update rule (bias-corrected moments, optional AMSGrad)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .optimizer import Optimizer, check_options
+
+if TYPE_CHECKING:
+    from .optimizer import ParamsT
+
 
 __all__ = ["Adam", "AdamW", "adam"]
 
 
 def adam(
-    params,
-    grads,
-    states,
+    params: list[Any],
+    grads: list[Any],
+    states: list[Any],
     *,
-    lr,
-    betas,
-    eps,
-    weight_decay,
-    amsgrad,
-    maximize,
-    decoupled_weight_decay,
-):
+    lr: float,
+    betas: tuple[float, float],
+    eps: float,
+    weight_decay: float,
+    amsgrad: bool,
+    maximize: bool,
+    decoupled_weight_decay: bool,
+) -> None:
     """One Adam step on numpy arrays, in place. ``states[i]`` holds ``step``, ``exp_avg`` (m),
     ``exp_avg_sq`` (v) and, with ``amsgrad``, ``max_exp_avg_sq``, created on the first step."""
     beta1, beta2 = betas
@@ -54,7 +62,7 @@ def adam(
         p -= step_size * m / denom
 
 
-def _lerp_(start, end, weight):
+def _lerp_(start: Any, end: Any, weight: Any) -> None:
     """``start += weight * (end - start)`` in place, in the form PyTorch's ``lerp_`` picks:
     from the far end when ``weight >= 0.5``, with ``1 - weight`` taken in the arrays' precision."""
     if weight < 0.5:
@@ -107,20 +115,20 @@ class Adam(Optimizer):
 
     def __init__(
         self,
-        params,
+        params: ParamsT,
         lr: float = 1e-3,
         betas: tuple[float, float] = (0.9, 0.999),
         eps: float = 1e-8,
         weight_decay: float = 0,
         amsgrad: bool = False,
         *,
-        foreach=None,
+        foreach: bool | None = None,
         maximize: bool = False,
-        capturable=False,
-        differentiable=False,
-        fused=None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
         decoupled_weight_decay: bool = False,
-    ):
+    ) -> None:
         check_options(lr, differentiable, eps=eps, weight_decay=weight_decay)
         if not 0.0 <= betas[0] < 1.0:
             raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
@@ -151,7 +159,7 @@ class AdamW(Adam):
 
     def __init__(
         self,
-        params,
+        params: ParamsT,
         lr: float = 1e-3,
         betas: tuple[float, float] = (0.9, 0.999),
         eps: float = 1e-8,
@@ -159,11 +167,11 @@ class AdamW(Adam):
         amsgrad: bool = False,
         *,
         maximize: bool = False,
-        foreach=None,
-        capturable=False,
-        differentiable=False,
-        fused=None,
-    ):
+        foreach: bool | None = None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
         super().__init__(
             params,
             lr,
@@ -179,7 +187,7 @@ class AdamW(Adam):
             decoupled_weight_decay=True,
         )
 
-    def _after_load(self):
+    def _after_load(self) -> None:
         super()._after_load()
         for group in self.param_groups:
             group["decoupled_weight_decay"] = True

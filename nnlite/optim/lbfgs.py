@@ -2,14 +2,17 @@
 ``history_size`` curvature pairs gives the direction; a fixed step or a strong-Wolfe line
 search gives its length. ``step(closure)`` re-evaluates the model through ``closure``."""
 
+from __future__ import annotations
+
 import functools
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 import numpy as np
 
 from ..autograd.creation import from_numpy
 from ..autograd.tensor import Tensor
-from .optimizer import Optimizer, check_options
+from .optimizer import Optimizer, ParamsT, check_options
 
 __all__ = ["LBFGS"]
 
@@ -159,7 +162,7 @@ class LBFGS(Optimizer):
 
     def __init__(
         self,
-        params,
+        params: ParamsT,
         lr: float = 1,
         max_iter: int = 20,
         max_eval: int | None = None,
@@ -167,7 +170,7 @@ class LBFGS(Optimizer):
         tolerance_change: float = 1e-9,
         history_size: int = 100,
         line_search_fn: Literal["strong_wolfe"] | None = None,
-    ):
+    ) -> None:
         check_options(lr)
         if max_eval is None:
             max_eval = max_iter * 5 // 4
@@ -220,7 +223,7 @@ class LBFGS(Optimizer):
 
     # the step -----------------------------------------------------------------------
 
-    def step(self, closure):
+    def step(self, closure: Callable[[], Any]) -> Any:  # type: ignore[override]  # L-BFGS needs the closure, as in PyTorch
         """Run up to ``max_iter`` L-BFGS iterations; returns the loss the first closure call
         returned."""
         if closure is None:

@@ -13,13 +13,16 @@ compute the new rate from the current one, as PyTorch does, so the values agree 
 to the last bit.
 """
 
+from __future__ import annotations
+
 import math
 import types
 import warnings
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Callable, Sequence
 from functools import wraps
-from typing import Literal
+from typing import Any, Literal
 from weakref import ref
 
 from .optimizer import Optimizer
@@ -48,11 +51,11 @@ _EPOCH_DEPRECATION_WARNING = (
 )
 
 
-def _group_values(optimizer, key):
+def _group_values(optimizer: Optimizer, key: Any) -> Any:
     return [group[key] for group in optimizer.param_groups]
 
 
-def _warn_get_lr_outside_step(scheduler):
+def _warn_get_lr_outside_step(scheduler: Any) -> None:
     if not scheduler._get_lr_called_within_step:
         warnings.warn(
             "To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
@@ -77,7 +80,7 @@ class LRScheduler:
     _get_lr_called_within_step = False
     _is_initial = False
 
-    def __init__(self, optimizer, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
@@ -102,7 +105,7 @@ class LRScheduler:
         _track_step_calls(optimizer)
         self._initial_step()
 
-    def _initial_step(self):
+    def _initial_step(self) -> None:
         self._step_count = 0
         self._is_initial = True
         try:
@@ -110,23 +113,23 @@ class LRScheduler:
         finally:
             self._is_initial = False
 
-    def state_dict(self):
+    def state_dict(self) -> dict[str, Any]:
         """The scheduler's state: every attribute but the optimizer (savable with ``nl.save``)."""
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Restore the scheduler's state from ``state_dict()``'s result."""
         self.__dict__.update(state_dict)
 
-    def get_last_lr(self):
+    def get_last_lr(self) -> list[float]:
         """The learning rates of the groups as set by the last ``step()``."""
         return self._last_lr
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         """The learning rates for the current ``last_epoch`` (called by ``step``)."""
         raise NotImplementedError
 
-    def step(self, epoch=None):
+    def step(self, epoch: int | None = None) -> None:
         """Advance the schedule by one epoch (or jump to ``epoch``, deprecated) and set the
         groups' learning rates."""
         if self._step_count == 1:
@@ -155,7 +158,7 @@ class LRScheduler:
             warnings.warn(_EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self._update_lr(epoch)
 
-    def _update_lr(self, epoch=None):
+    def _update_lr(self, epoch: int | None = None) -> None:
         self._get_lr_called_within_step = True
         try:
             if epoch is None:
@@ -178,7 +181,7 @@ class LRScheduler:
         self._last_lr = _group_values(self.optimizer, "lr")
 
 
-def _track_step_calls(optimizer):
+def _track_step_calls(optimizer: Any) -> None:
     """Wrap ``optimizer.step`` (once) so that schedulers can tell whether it has been called."""
     if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
         return
@@ -186,12 +189,13 @@ def _track_step_calls(optimizer):
     func = optimizer.step.__func__
 
     @wraps(func)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         opt = opt_ref()
+        assert opt is not None  # the wrapper lives on the optimizer
         opt._opt_called = True
         return func(opt, *args, **kwargs)
 
-    wrapper._wrapped_by_lr_sched = True
+    wrapper._wrapped_by_lr_sched = True  # type: ignore[attr-defined]  # a marker on the function
     optimizer.step = wrapper
 
 
@@ -204,7 +208,12 @@ class LambdaLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
     """
 
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
+        last_epoch: int = -1,
+    ) -> None:
         self.optimizer = optimizer
         if not isinstance(lr_lambda, (list, tuple)):
             self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
@@ -216,7 +225,7 @@ class LambdaLR(LRScheduler):
             self.lr_lambdas = list(lr_lambda)
         super().__init__(optimizer, last_epoch)
 
-    def state_dict(self):
+    def state_dict(self) -> dict[str, Any]:
         """The scheduler's state. Plain functions are stored as ``None``; callable objects
         contribute their ``__dict__``."""
         state = {
@@ -230,7 +239,7 @@ class LambdaLR(LRScheduler):
                 state["lr_lambdas"][i] = fn.__dict__.copy()
         return state
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         state = dict(state_dict)
         lr_lambdas = state.pop("lr_lambdas")
         self.__dict__.update(state)
@@ -238,7 +247,7 @@ class LambdaLR(LRScheduler):
             if fn_state is not None:
                 self.lr_lambdas[i].__dict__.update(fn_state)
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         _warn_get_lr_outside_step(self)
         return [
             base_lr * lmbda(self.last_epoch)
@@ -260,18 +269,20 @@ class StepLR(LRScheduler):
         >>> scheduler = StepLR(optimizer, step_size=30, gamma=0.1)
     """
 
-    def __init__(self, optimizer, step_size: int, gamma: float = 0.1, last_epoch=-1):
+    def __init__(
+        self, optimizer: Optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1
+    ) -> None:
         self.step_size = step_size
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         _warn_get_lr_outside_step(self)
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return _group_values(self.optimizer, "lr")
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
-    def _get_closed_form_lr(self):
+    def _get_closed_form_lr(self) -> Any:
         return [
             base_lr * self.gamma ** (self.last_epoch // self.step_size) for base_lr in self.base_lrs
         ]
@@ -288,17 +299,19 @@ class MultiStepLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
     """
 
-    def __init__(self, optimizer, milestones: list[int], gamma: float = 0.1, last_epoch=-1):
+    def __init__(
+        self, optimizer: Optimizer, milestones: list[int], gamma: float = 0.1, last_epoch: int = -1
+    ) -> None:
         self.milestones = Counter(milestones)
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         super().load_state_dict(state_dict)
         # a saved and reloaded Counter comes back as a plain dict
         self.milestones = Counter(dict(self.milestones))
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         _warn_get_lr_outside_step(self)
         if self.last_epoch not in self.milestones:
             return _group_values(self.optimizer, "lr")
@@ -307,7 +320,7 @@ class MultiStepLR(LRScheduler):
             for group in self.optimizer.param_groups
         ]
 
-    def _get_closed_form_lr(self):
+    def _get_closed_form_lr(self) -> Any:
         milestones = sorted(self.milestones.elements())
         return [
             base_lr * self.gamma ** bisect_right(milestones, self.last_epoch)
@@ -324,17 +337,17 @@ class ExponentialLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
     """
 
-    def __init__(self, optimizer, gamma: float, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         _warn_get_lr_outside_step(self)
         if self._is_initial:
             return _group_values(self.optimizer, "lr")
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
-    def _get_closed_form_lr(self):
+    def _get_closed_form_lr(self) -> Any:
         return [base_lr * self.gamma**self.last_epoch for base_lr in self.base_lrs]
 
 
@@ -354,12 +367,14 @@ class CosineAnnealingLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
     """
 
-    def __init__(self, optimizer, T_max: int, eta_min: float = 0.0, last_epoch=-1):
+    def __init__(
+        self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1
+    ) -> None:
         self.T_max = T_max
         self.eta_min = eta_min
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         _warn_get_lr_outside_step(self)
         groups = self.optimizer.param_groups
         if self._is_initial:
@@ -385,7 +400,7 @@ class CosineAnnealingLR(LRScheduler):
             for group in groups
         ]
 
-    def _get_closed_form_lr(self):
+    def _get_closed_form_lr(self) -> Any:
         return [
             self.eta_min
             + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
@@ -411,12 +426,12 @@ class LinearLR(LRScheduler):
 
     def __init__(
         self,
-        optimizer,
+        optimizer: Optimizer,
         start_factor: float = 1.0 / 3,
         end_factor: float = 1.0,
         total_iters: int = 5,
-        last_epoch=-1,
-    ):
+        last_epoch: int = -1,
+    ) -> None:
         if start_factor > 1.0 or start_factor <= 0:
             raise ValueError(
                 "Starting multiplicative factor expected to be greater than 0 and less "
@@ -429,7 +444,7 @@ class LinearLR(LRScheduler):
         self.total_iters = total_iters
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         _warn_get_lr_outside_step(self)
         if self.last_epoch == 0:
             return [group["lr"] * self.start_factor for group in self.optimizer.param_groups]
@@ -442,7 +457,7 @@ class LinearLR(LRScheduler):
         )
         return [group["lr"] * ratio for group in self.optimizer.param_groups]
 
-    def _get_closed_form_lr(self):
+    def _get_closed_form_lr(self) -> Any:
         change = self.end_factor - self.start_factor
         return [
             base_lr
@@ -468,12 +483,14 @@ class PolynomialLR(LRScheduler):
         >>> scheduler = PolynomialLR(optimizer, total_iters=4, power=2.0)
     """
 
-    def __init__(self, optimizer, total_iters: int = 5, power: float = 1.0, last_epoch=-1):
+    def __init__(
+        self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1
+    ) -> None:
         self.total_iters = total_iters
         self.power = power
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         _warn_get_lr_outside_step(self)
         if self._is_initial or self.last_epoch > self.total_iters:
             return _group_values(self.optimizer, "lr")
@@ -481,7 +498,7 @@ class PolynomialLR(LRScheduler):
         decay = ((1.0 - t / n) / (1.0 - (t - 1) / n)) ** self.power
         return [group["lr"] * decay for group in self.optimizer.param_groups]
 
-    def _get_closed_form_lr(self):
+    def _get_closed_form_lr(self) -> Any:
         return [
             base_lr
             * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
@@ -489,7 +506,7 @@ class PolynomialLR(LRScheduler):
         ]
 
 
-def _per_group(name, optimizer, value):
+def _per_group(name: Any, optimizer: Optimizer, value: Any) -> Any:
     """``value`` for each param group: a list of one value per group, or one value for all."""
     if isinstance(value, (list, tuple)):
         if len(value) != len(optimizer.param_groups):
@@ -527,7 +544,7 @@ class OneCycleLR(LRScheduler):
 
     def __init__(
         self,
-        optimizer,
+        optimizer: Optimizer,
         max_lr: float | list[float],
         total_steps: int | None = None,
         epochs: int | None = None,
@@ -540,8 +557,8 @@ class OneCycleLR(LRScheduler):
         div_factor: float = 25.0,
         final_div_factor: float = 1e4,
         three_phase: bool = False,
-        last_epoch=-1,
-    ):
+        last_epoch: int = -1,
+    ) -> None:
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
@@ -560,7 +577,9 @@ class OneCycleLR(LRScheduler):
         else:
             raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
 
-        def phase(end_step, lr_from, lr_to, momentum_from, momentum_to):
+        def phase(
+            end_step: Any, lr_from: Any, lr_to: Any, momentum_from: Any, momentum_to: Any
+        ) -> Any:
             return {
                 "end_step": end_step,
                 "start_lr": lr_from,
@@ -618,18 +637,18 @@ class OneCycleLR(LRScheduler):
                     group["base_momentum"] = low
         super().__init__(optimizer, last_epoch)
 
-    def _set_momentum(self, group, value):
+    def _set_momentum(self, group: Any, value: Any) -> None:
         if self.use_beta1:
             group["betas"] = (value, *group["betas"][1:])
         else:
             group["momentum"] = value
 
-    def _anneal(self, start, end, pct):
+    def _anneal(self, start: Any, end: Any, pct: Any) -> Any:
         if self._anneal_func_type == "cos":
             return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
         return (end - start) * pct + start
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         _warn_get_lr_outside_step(self)
         step = self.last_epoch
         if step > self.total_steps:
@@ -656,7 +675,7 @@ class OneCycleLR(LRScheduler):
         return lrs
 
 
-def _check_schedulers(owner, optimizer, schedulers):
+def _check_schedulers(owner: Any, optimizer: Optimizer, schedulers: Sequence[LRScheduler]) -> None:
     """The checks SequentialLR and ChainedScheduler make of their schedulers (PyTorch's
     messages)."""
     name = type(owner).__name__
@@ -681,12 +700,14 @@ class _Composite(LRScheduler):
     """A scheduler made of other schedulers: its state dict holds theirs under
     ``_schedulers``."""
 
-    def state_dict(self):
+    _schedulers: Sequence[LRScheduler]
+
+    def state_dict(self) -> dict[str, Any]:
         state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
         state["_schedulers"] = [s.state_dict() for s in self._schedulers]
         return state
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         state = dict(state_dict)
         inner = state.pop("_schedulers")
         self.__dict__.update(state)
@@ -711,7 +732,13 @@ class SequentialLR(_Composite):
         >>> scheduler = SequentialLR(optimizer, [warmup, decay], milestones=[2])
     """
 
-    def __init__(self, optimizer, schedulers, milestones: list[int], last_epoch=-1):
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        schedulers: Sequence[LRScheduler],
+        milestones: list[int],
+        last_epoch: int = -1,
+    ) -> None:
         if len(schedulers) < 1:
             raise ValueError(
                 f"{type(self).__name__} expects at least one scheduler, but got no scheduler."
@@ -736,14 +763,14 @@ class SequentialLR(_Composite):
         self._last_lr = first.get_last_lr()
 
     @staticmethod
-    def _rewind(scheduler):
+    def _rewind(scheduler: Any) -> None:
         if hasattr(scheduler, "_schedulers"):
             for inner in scheduler._schedulers:
                 SequentialLR._rewind(inner)
         elif hasattr(scheduler, "last_epoch"):
             scheduler.last_epoch -= 1
 
-    def step(self):
+    def step(self) -> None:  # type: ignore[override]  # PyTorch's signature: no epoch
         """Advance one epoch with the scheduler whose turn it is (a scheduler starts from its
         own epoch 0 at its milestone)."""
         self.last_epoch += 1
@@ -768,7 +795,9 @@ class ChainedScheduler(_Composite):
         >>> scheduler = ChainedScheduler([LinearLR(opt, 0.5, total_iters=3), ExponentialLR(opt, 0.9)])
     """
 
-    def __init__(self, schedulers, optimizer=None):
+    def __init__(
+        self, schedulers: Sequence[LRScheduler], optimizer: Optimizer | None = None
+    ) -> None:
         if len(schedulers) < 1:
             raise ValueError(
                 f"{type(self).__name__} expects at least one scheduler to be chained, "
@@ -780,7 +809,7 @@ class ChainedScheduler(_Composite):
         self.optimizer = optimizer
         self._last_lr = _group_values(schedulers[-1].optimizer, "lr")
 
-    def step(self):
+    def step(self) -> None:  # type: ignore[override]  # PyTorch's signature: no epoch
         """Step every scheduler, in order."""
         for scheduler in self._schedulers:
             scheduler.step()
@@ -811,7 +840,7 @@ class ReduceLROnPlateau(LRScheduler):
 
     def __init__(
         self,
-        optimizer,
+        optimizer: Optimizer,
         mode: Literal["min", "max"] = "min",
         factor: float = 0.1,
         patience: int = 10,
@@ -820,7 +849,7 @@ class ReduceLROnPlateau(LRScheduler):
         cooldown: int = 0,
         min_lr: float | list[float] = 0,
         eps: float = 1e-8,
-    ):
+    ) -> None:
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
         self.factor = factor
@@ -845,12 +874,12 @@ class ReduceLROnPlateau(LRScheduler):
         self._set_comparison(mode, threshold, threshold_mode)
         self._reset()
 
-    def _reset(self):
+    def _reset(self) -> None:
         self.best = self.mode_worse
         self.cooldown_counter = 0
         self.num_bad_epochs = 0
 
-    def _set_comparison(self, mode, threshold, threshold_mode):
+    def _set_comparison(self, mode: str, threshold: float, threshold_mode: str) -> None:
         if mode not in {"min", "max"}:
             raise ValueError("mode " + mode + " is unknown!")
         if threshold_mode not in {"rel", "abs"}:
@@ -861,10 +890,10 @@ class ReduceLROnPlateau(LRScheduler):
         self.threshold_mode = threshold_mode
 
     @property
-    def in_cooldown(self):
+    def in_cooldown(self) -> Any:
         return self.cooldown_counter > 0
 
-    def _is_better(self, a, best):
+    def _is_better(self, a: Any, best: Any) -> Any:
         if self.mode == "min":
             return a < (
                 best * (1.0 - self.threshold)
@@ -875,7 +904,7 @@ class ReduceLROnPlateau(LRScheduler):
             best * (self.threshold + 1.0) if self.threshold_mode == "rel" else best + self.threshold
         )
 
-    def step(self, metrics, epoch=None):
+    def step(self, metrics: float, epoch: int | None = None) -> None:  # type: ignore[override]  # PyTorch's signature
         """Record this epoch's ``metrics`` value and reduce the rates after ``patience`` bad
         epochs."""
         current = float(metrics)
@@ -898,7 +927,7 @@ class ReduceLROnPlateau(LRScheduler):
             self.num_bad_epochs = 0
         self._last_lr = _group_values(self.optimizer, "lr")
 
-    def _reduce_lr(self):
+    def _reduce_lr(self) -> None:
         groups = self.optimizer.param_groups
         if len(groups) != len(self.min_lrs):
             if self.default_min_lr is None:
@@ -915,6 +944,6 @@ class ReduceLROnPlateau(LRScheduler):
             if old_lr - new_lr > self.eps:
                 group["lr"] = new_lr
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         self.__dict__.update(state_dict)
         self._set_comparison(self.mode, self.threshold, self.threshold_mode)

@@ -10,19 +10,31 @@ that updates numpy arrays in place and reads like the math; ``Optimizer.step`` g
 parameters that have a gradient and hands them over, as PyTorch's ``torch/optim/sgd.py`` does.
 """
 
+from __future__ import annotations
+
 import copy
 import warnings
 from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
 from ..autograd.creation import from_numpy
 from ..autograd.tensor import Tensor
 
+if TYPE_CHECKING:
+    from ..autograd.tensor import Tensor
+
+
 __all__ = ["Optimizer", "ArrayState", "check_options", "required"]
 
 
-def check_options(lr, differentiable=False, **non_negative):
+#: what optimizers take: tensors, or dicts of options with a "params" entry (parameter groups)
+ParamsT: TypeAlias = "Iterable[Tensor] | Iterable[dict[str, Any]]"
+
+
+def check_options(lr: float, differentiable: bool = False, **non_negative: Any) -> None:
     """PyTorch's argument checks shared by the optimizers: a one-element (or number) ``lr``
     >= 0, ``differentiable`` off, and each keyword argument >= 0 (``ValueError: Invalid
     epsilon value: -1``)."""
@@ -41,14 +53,14 @@ def check_options(lr, differentiable=False, **non_negative):
 class _RequiredParameter:
     """Marks an option without default: every param group must then give a value."""
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<required parameter>"
 
 
 required = _RequiredParameter()
 
 
-def _typename(obj):
+def _typename(obj: Any) -> Any:
     """Name of ``obj``'s type as PyTorch's ``torch.typename`` prints it."""
     if isinstance(obj, Tensor):
         type_method = getattr(obj, "type", None)
@@ -77,17 +89,17 @@ class Optimizer:
     Subclasses implement ``step(closure=None)``.
     """
 
-    def __init__(self, params, defaults):
+    def __init__(self, params: ParamsT, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of Tensors or "
                 "dicts, but got " + _typename(params)
             )
-        self.state = defaultdict(dict)
-        self.param_groups = []
+        self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
 
-        param_groups = list(params)
+        param_groups: list[Any] = list(params)
         if len(param_groups) == 0:
             raise ValueError("optimizer got an empty parameter list")
         if not isinstance(param_groups[0], dict):
@@ -97,7 +109,7 @@ class Optimizer:
 
     # ------------------------------------------------------------------ groups
 
-    def add_param_group(self, param_group):
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a param group (a dict with key ``"params"`` and optional options) to
         ``param_groups``; useful to start training layers that were frozen until now."""
         if not isinstance(param_group, dict):
@@ -158,7 +170,7 @@ class Optimizer:
                 stacklevel=3,
             )
 
-        seen = set()
+        seen: set[int] = set()
         for group in self.param_groups:
             seen.update(id(p) for p in group["params"])
             if ("param_names" in param_group) != ("param_names" in group):
@@ -174,7 +186,7 @@ class Optimizer:
 
     # ------------------------------------------------------------------ gradients and step
 
-    def zero_grad(self, set_to_none=True):
+    def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all optimized tensors: set them to ``None`` (default), or,
         with ``set_to_none=False``, fill the existing gradient tensors with zeros in place."""
         for group in self.param_groups:
@@ -198,9 +210,9 @@ class Optimizer:
     # The pure update function of the algorithm: ``update(params, grads, states, **options)``
     # with lists of numpy arrays and per-parameter ``ArrayState`` views; its keyword-only
     # arguments name the group options it reads.
-    _update = None
+    _update: Callable[..., Any] | None = None
 
-    def step(self, closure=None):
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Perform one optimization step. ``closure``, if given, re-evaluates the model and
         returns the loss, which ``step`` returns.
 
@@ -209,6 +221,8 @@ class Optimizer:
         function, as arrays that it changes in place."""
         loss = self._eval_closure(closure)
         update = type(self)._update
+        if update is None:  # a subclass with neither an update function nor its own step
+            raise NotImplementedError(f"{type(self).__name__} does not implement step()")
         options = _option_names(update)
         for group in self.param_groups:
             params, grads, states, tensors = [], [], [], []
@@ -229,7 +243,7 @@ class Optimizer:
                 p._bump_version()
         return loss
 
-    def _eval_closure(self, closure):
+    def _eval_closure(self, closure: Callable[[], Any] | None) -> Any:
         if closure is None:
             return None
         from ..autograd.grad_mode import enable_grad
@@ -239,7 +253,7 @@ class Optimizer:
 
     # ------------------------------------------------------------------ state dict
 
-    def state_dict(self):
+    def state_dict(self) -> dict[str, Any]:
         """The optimizer's state as a dict with two entries, in PyTorch's layout:
 
         * ``"state"``: ``{index: {name: value}}`` per parameter that has state, where ``index``
@@ -249,7 +263,7 @@ class Optimizer:
         Tensors in it are the optimizer's own (not copies): save it or ``copy.deepcopy`` it
         before the next ``step`` if you need a snapshot.
         """
-        index_of = {}
+        index_of: dict[int, int] = {}
         start = 0
         packed_groups = []
         for group in self.param_groups:
@@ -264,7 +278,7 @@ class Optimizer:
         }
         return {"state": packed_state, "param_groups": packed_groups}
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Load a state dict made by ``state_dict()`` (possibly saved and loaded with
         ``nl.save``/``nl.load``). Group count and group sizes must match; state tensors are
         copied (floating ones cast to their parameter's dtype)."""
@@ -284,7 +298,7 @@ class Optimizer:
             for saved_id, p in zip(sg["params"], g["params"]):
                 id_map[saved_id] = p
 
-        state = defaultdict(dict)
+        state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         for k, v in state_dict["state"].items():
             if k in id_map:
                 param = id_map[k]
@@ -306,9 +320,9 @@ class Optimizer:
     _state_shaped_like_params = True
 
     # Options a loaded state dict may lack (saved by an older version), with the values to fill in.
-    _load_defaults = {}
+    _load_defaults: dict[str, Any] = {}
 
-    def _after_load(self):
+    def _after_load(self) -> None:
         """Fill in the ``_load_defaults`` options missing from the loaded groups, and turn a
         plain-number ``step`` (older state dicts) into the float32 scalar tensor of today."""
         for group in self.param_groups:
@@ -321,13 +335,13 @@ class Optimizer:
 
     # ------------------------------------------------------------------ pickling, repr
 
-    def __getstate__(self):
+    def __getstate__(self) -> Any:
         return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: Any) -> None:
         self.__dict__.update(state)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         text = self.__class__.__name__ + " ("
         for i, group in enumerate(self.param_groups):
             text += "\n"
@@ -349,31 +363,31 @@ class ArrayState:
 
     __slots__ = ("_states", "_param")
 
-    def __init__(self, states, param):
+    def __init__(self, states: dict[Tensor, dict[str, Any]], param: Tensor) -> None:
         self._states, self._param = states, param
 
-    def _own(self):
+    def _own(self) -> Any:
         return self._states.get(self._param)
 
-    def __len__(self):
+    def __len__(self) -> Any:
         own = self._own()
         return 0 if own is None else len(own)
 
-    def __contains__(self, key):
+    def __contains__(self, key: Any) -> Any:
         own = self._own()
         return own is not None and key in own
 
-    def get(self, key, default=None):
+    def get(self, key: Any, default: Any = None) -> Any:
         own = self._own()
         if own is None or key not in own:
             return default
         return self[key]
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         value = self._states[self._param][key]
         return value._data if isinstance(value, Tensor) else value
 
-    def __setitem__(self, key, value):
+    def __setitem__(self, key: Any, value: Any) -> None:
         own = self._states[self._param]
         old = own.get(key)
         if isinstance(old, Tensor) and old._data is value:
@@ -381,10 +395,10 @@ class ArrayState:
         own[key] = from_numpy(value) if isinstance(value, np.ndarray) else value
 
 
-_OPTION_NAMES = {}
+_OPTION_NAMES: dict[type, Any] = {}
 
 
-def _option_names(update):
+def _option_names(update: Any) -> Any:
     """The group options an update function reads: its keyword-only arguments."""
     names = _OPTION_NAMES.get(update)
     if names is None:
@@ -396,7 +410,7 @@ def _option_names(update):
     return names
 
 
-def _cast_state(param, value, index, key, check_shape=True):
+def _cast_state(param: Any, value: Any, index: Any, key: Any, check_shape: Any = True) -> Any:
     """Deep copy of one parameter's loaded state. Arrays and tensors become tensors of their own
     (floating ones take the parameter's dtype, except ``step``); containers are copied."""
     if isinstance(value, (Tensor, np.ndarray)):

@@ -1,15 +1,35 @@
 """RMSprop (Hinton's lecture 6e; centered form of Graves, 2013) with PyTorch's update rule:
 ``rmsprop`` is the update, ``RMSprop`` the optimizer around it."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .adam import _lerp_
 from .optimizer import Optimizer, check_options
 
+if TYPE_CHECKING:
+    from .optimizer import ParamsT
+
+
 __all__ = ["RMSprop", "rmsprop"]
 
 
-def rmsprop(params, grads, states, *, lr, alpha, eps, weight_decay, momentum, centered, maximize):
+def rmsprop(
+    params: list[Any],
+    grads: list[Any],
+    states: list[Any],
+    *,
+    lr: float,
+    alpha: float,
+    eps: float,
+    weight_decay: float,
+    momentum: float,
+    centered: bool,
+    maximize: bool,
+) -> None:
     """One RMSprop step on numpy arrays, in place. ``states[i]`` holds ``step``,
     ``square_avg``, and ``momentum_buffer`` / ``grad_avg`` when momentum / centered."""
     for p, g, state in zip(params, grads, states):
@@ -87,18 +107,18 @@ class RMSprop(Optimizer):
 
     def __init__(
         self,
-        params,
+        params: ParamsT,
         lr: float = 1e-2,
         alpha: float = 0.99,
         eps: float = 1e-8,
         weight_decay: float = 0,
         momentum: float = 0,
         centered: bool = False,
-        capturable=False,
-        foreach=None,
+        capturable: bool = False,
+        foreach: bool | None = None,
         maximize: bool = False,
-        differentiable=False,
-    ):
+        differentiable: bool = False,
+    ) -> None:
         check_options(
             lr, differentiable, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha
         )

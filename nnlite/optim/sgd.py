@@ -1,14 +1,33 @@
 """Stochastic gradient descent, optionally with momentum, dampening, Nesterov momentum and
 weight decay; PyTorch's update rule. ``sgd`` is the update, ``SGD`` the optimizer around it."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .optimizer import Optimizer, check_options
 
+if TYPE_CHECKING:
+    from .optimizer import ParamsT
+
+
 __all__ = ["SGD", "sgd"]
 
 
-def sgd(params, grads, states, *, lr, momentum, dampening, weight_decay, nesterov, maximize):
+def sgd(
+    params: list[Any],
+    grads: list[Any],
+    states: list[Any],
+    *,
+    lr: float,
+    momentum: float,
+    dampening: float,
+    weight_decay: float,
+    nesterov: bool,
+    maximize: bool,
+) -> None:
     """One SGD step on numpy arrays, in place: ``params[i] -= lr * (effective gradient)``.
 
     ``states[i]`` holds the momentum buffer (created on the first step with momentum)."""
@@ -71,7 +90,7 @@ class SGD(Optimizer):
 
     def __init__(
         self,
-        params,
+        params: ParamsT,
         lr: float = 1e-3,
         momentum: float = 0,
         dampening: float = 0,
@@ -79,10 +98,10 @@ class SGD(Optimizer):
         nesterov: bool = False,
         *,
         maximize: bool = False,
-        foreach=None,
-        differentiable=False,
-        fused=None,
-    ):
+        foreach: bool | None = None,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
         check_options(lr, differentiable, momentum=momentum, weight_decay=weight_decay)
         defaults = {
             "lr": lr,

@@ -12,13 +12,20 @@ hostile file raises :class:`CheckpointError` naming the file and the problem, wi
 bounded by the file's size.
 """
 
+from __future__ import annotations
+
 import os
+from typing import TYPE_CHECKING, Any
 
 from . import _atomic
 from ._atomic import replace_atomically
 from ._errors import CheckpointError
 from ._zip import ZIP_MAGIC, ZipReader
 from .npz import HEADER_NAME, read_npz, write_npz
+
+if TYPE_CHECKING:
+    from .._typing import FileLike
+    from ..autograd.tensor import Tensor
 
 __all__ = ["save", "load", "save_file", "load_file", "CheckpointError", "replace_atomically"]
 
@@ -27,7 +34,7 @@ _SUFFIX_FORMATS = {".pth": "torch", ".pt": "torch", ".safetensors": "safetensors
 _TORCH_LEGACY_MAGIC = b"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19"
 
 
-def save(obj, f, format=None):
+def save(obj: object, f: FileLike, format: str | None = None) -> None:
     """Save ``obj`` to ``f`` (a path, or a binary file object opened for writing).
 
     ``obj`` is a nested structure of dicts (keys: str, int, float, bool, None), lists, tuples,
@@ -77,7 +84,9 @@ def _save_format(f, format):
     return _SUFFIX_FORMATS.get(suffix, "npz")
 
 
-def load(f, map_location=None, weights_only=True, mmap=None):
+def load(
+    f: FileLike, map_location: Any = None, weights_only: bool = True, mmap: bool | None = None
+) -> Any:
     """Load an object saved with :func:`save`, ``torch.save`` or safetensors from ``f`` (a path
     or a binary file object).
 
@@ -187,7 +196,11 @@ def _display_name(f):
         return repr(f)
 
 
-def save_file(tensors, filename, metadata=None):
+def save_file(
+    tensors: dict[str, Tensor],
+    filename: str | os.PathLike[str],
+    metadata: dict[str, str] | None = None,
+) -> None:
     """Save a flat dict of tensors to a safetensors file, as ``safetensors.torch.save_file``.
 
     Args:
@@ -205,7 +218,7 @@ def save_file(tensors, filename, metadata=None):
     save_safetensors(tensors, filename, metadata)
 
 
-def load_file(filename):
+def load_file(filename: str | os.PathLike[str]) -> dict[str, Tensor]:
     """The tensors of a safetensors file, as a dict name -> Tensor (as
     ``safetensors.torch.load_file``); bfloat16 tensors come back as float32.
 

@@ -14,6 +14,7 @@ import math
 import re
 import types
 import typing
+from typing import Any
 
 __all__ = [
     "ConfigError",
@@ -126,7 +127,7 @@ def _bad(path, expected, value):
 class Spec:
     """One key's type, default and documentation."""
 
-    root = None  # the whole schema, where an unknown key is looked for in other sections
+    root: Any = None  # the whole schema, where an unknown key is looked for in other sections
 
     expected = "a value"
     type_name = "any"

@@ -38,6 +38,13 @@ def assert_same(ours, theirs):
         lambda x, lib: lib.tril(x, -1),
         lambda x, lib: lib.roll(x, 2),
         lambda x, lib: lib.cumsum(x, 0),
+        lambda x, lib: (x > 0).all(dim=(0, 1)),
+        lambda x, lib: (x > 0).any(dim=[1]),
+        lambda x, lib: x.amax(dim=(0, 1), keepdim=True),
+        lambda x, lib: x.amin(dim=(1, 0)),
+        lambda x, lib: x.amax(dim=()),
+        lambda x, lib: x.norm(float("inf"), dim=(0, 1)),
+        lambda x, lib: x.norm(float("-inf"), dim=(1,), keepdim=True),
     ],
 )
 def test_matches_pytorch(call):
@@ -123,6 +130,7 @@ def test_multinomial():
         lambda lib: lib.tensor([1.0, -2.0]).multinomial(1),
         lambda lib: lib.tensor([0.0, 0.0]).multinomial(1),
         lambda lib: lib.tensor([1.0, 5.0, 3.0]).topk(5),
+        lambda lib: lib.tensor([1.0, 5.0]).norm("foo"),
         lambda lib: lib.tensor([1.0, 5.0]).masked_select(lib.tensor([1, 0])),
         lambda lib: lib.tensor([[1.0, 5.0]]).index_select(0, lib.tensor([[0]])),
         lambda lib: lib.tensor([1.0, 5.0]).tril(),

@@ -274,3 +274,12 @@ def test_collate_keeps_grad():
     out = default_collate([a, a * 2])
     out.sum().backward()
     assert a.grad.tolist() == [3.0, 3.0]
+
+
+def test_dataset_sampler_and_loader_take_type_arguments_as_in_pytorch():
+    # annotations written for PyTorch (``Dataset[tuple[Tensor, int]]``) evaluate at run time
+    from nnlite.data import DataLoader, Dataset, Sampler
+
+    assert Dataset[int].__origin__ is Dataset
+    assert Sampler[int].__origin__ is Sampler
+    assert DataLoader[int].__origin__ is DataLoader

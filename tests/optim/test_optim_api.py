@@ -452,3 +452,13 @@ def test_optimizes_nn_parameters():
     assert type(w) is nn.Parameter
     np.testing.assert_array_equal(w._data, np.full(3, 0.5, np.float32))
     assert isinstance(opt.state[w]["momentum_buffer"], nl.Tensor)
+
+
+def test_subclass_without_update_or_step_raises_not_implemented():
+    class Bare(nl.optim.Optimizer):
+        pass
+
+    w = nl.nn.Parameter(nl.ones(2))
+    w.grad = nl.ones(2)
+    with pytest.raises(NotImplementedError, match="Bare does not implement step"):
+        Bare([w], {"lr": 0.1}).step()

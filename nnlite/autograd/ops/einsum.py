@@ -36,7 +36,8 @@ class Einsum(Op):
     """Inputs are the operands; ``subscripts`` and ``output`` come from ``parse_equation``."""
 
     subscripts = None
-    output = None
+    # a parameter named like ``Op.output()``: Einsum saves no output, so it never calls that
+    output = None  # type: ignore[assignment]
     saved_inputs = (0,)  # non-empty so that save() runs; it keeps every operand
 
     def save(self, inputs):

@@ -1,6 +1,8 @@
 """Reductions: sum, mean, max/min, var, logsumexp, and the sum-to-shape used to un-broadcast."""
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -94,7 +96,7 @@ class _Extreme(Op):
 
     saved_inputs = (0,)
     saves_output = True
-    reduce = None
+    reduce: Callable[..., Any] | None = None
 
     def forward(self, a):
         if a.size == 0:

@@ -1,6 +1,7 @@
 """Trigonometric and special functions: ``sin``, ``cos``, ``erf``."""
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -8,7 +9,7 @@ from ..op import Op
 from . import vjp
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
-_erf_ufunc = []
+_erf_ufunc: list[Any] = []
 
 
 def erf_array(a):

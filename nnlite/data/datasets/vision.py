@@ -23,7 +23,7 @@ class ImageClassificationDataset(Dataset):
     """
 
     getitems_collated = True
-    classes = []
+    classes: list[str] = []
 
     def __init__(self, root, train=True, transform=None, target_transform=None):
         self.root = os.path.expanduser(os.fspath(root))

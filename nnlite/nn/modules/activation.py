@@ -1,11 +1,20 @@
 """Activation layers: ``ReLU``, ``LeakyReLU``, ``GELU``, ``SiLU``, ``ELU``, ``PReLU``, ``Softmax``, ..."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ...autograd.creation import full as nl_full
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from ..parameter import Parameter
 from .module import Module
 from .transformer import MultiheadAttention  # noqa: F401  (PyTorch's path: nn.modules.activation.MultiheadAttention)
+
+if TYPE_CHECKING:
+    from ..._typing import Device, DTypeLike
+    from ...autograd.tensor import Tensor
+
 
 __all__ = [
     "ReLU",
@@ -30,14 +39,14 @@ __all__ = [
 class ReLU(Module):
     """``max(x, 0)``; with ``inplace=True`` the input is overwritten."""
 
-    def __init__(self, inplace=False):
+    def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.relu(input, self.inplace)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
 
 
@@ -49,57 +58,57 @@ class LeakyReLU(Module):
         LeakyReLU(negative_slope=0.2)
     """
 
-    def __init__(self, negative_slope=1e-2, inplace=False):
+    def __init__(self, negative_slope: float = 1e-2, inplace: bool = False) -> None:
         super().__init__()
         self.negative_slope = negative_slope
         self.inplace = inplace
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.leaky_relu(input, self.negative_slope, self.inplace)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
 class Sigmoid(Module):
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.sigmoid(input)
 
 
 class Tanh(Module):
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.tanh(input)
 
 
 class Softmax(Module):
     """Softmax along ``dim``."""
 
-    def __init__(self, dim=None):
+    def __init__(self, dim: int | None = None) -> None:
         super().__init__()
         self.dim = dim
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.softmax(input, self.dim, _stacklevel=5)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"dim={self.dim}"
 
 
 class LogSoftmax(Module):
     """Log-softmax along ``dim``."""
 
-    def __init__(self, dim=None):
+    def __init__(self, dim: int | None = None) -> None:
         super().__init__()
         self.dim = dim
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.log_softmax(input, self.dim, _stacklevel=5)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"dim={self.dim}"
 
 
-def _inplace_repr(module, text=""):
+def _inplace_repr(module: Module, text: str = "") -> Any:
     if module.inplace:
         return f"{text}, inplace=True" if text else "inplace=True"
     return text
@@ -113,107 +122,107 @@ class GELU(Module):
         GELU(approximate='tanh')
     """
 
-    def __init__(self, approximate="none"):
+    def __init__(self, approximate: str = "none") -> None:
         super().__init__()
         self.approximate = approximate
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.gelu(input, approximate=self.approximate)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"approximate={self.approximate!r}"
 
 
 class SiLU(Module):
     """``x * sigmoid(x)``."""
 
-    def __init__(self, inplace=False):
+    def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.silu(input, self.inplace)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return _inplace_repr(self)
 
 
 class Mish(Module):
     """``x * tanh(softplus(x))``."""
 
-    def __init__(self, inplace=False):
+    def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.mish(input, self.inplace)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return _inplace_repr(self)
 
 
 class Hardswish(Module):
     """``x * relu6(x + 3) / 6``."""
 
-    def __init__(self, inplace=False):
+    def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.hardswish(input, self.inplace)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return _inplace_repr(self)
 
 
 class Hardsigmoid(Module):
     """``relu6(x + 3) / 6``."""
 
-    def __init__(self, inplace=False):
+    def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.hardsigmoid(input, self.inplace)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return _inplace_repr(self)
 
 
 class ELU(Module):
     """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
 
-    def __init__(self, alpha=1.0, inplace=False):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
         self.alpha = alpha
         self.inplace = inplace
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.elu(input, self.alpha, self.inplace)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return _inplace_repr(self, f"alpha={self.alpha}")
 
 
 class Softplus(Module):
     """``log(1 + exp(beta * x)) / beta``, linear above ``threshold``."""
 
-    def __init__(self, beta=1.0, threshold=20.0):
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
         super().__init__()
         self.beta = beta
         self.threshold = threshold
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.softplus(input, self.beta, self.threshold)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"beta={self.beta}, threshold={self.threshold}"
 
 
 class Hardtanh(Module):
     """Clip to ``[min_val, max_val]``."""
 
-    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
         if min_val > max_val:
             raise ValueError("min_val cannot be greater than max_val")
@@ -221,10 +230,10 @@ class Hardtanh(Module):
         self.max_val = max_val
         self.inplace = inplace
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return _inplace_repr(self, f"min_val={self.min_val}, max_val={self.max_val}")
 
 
@@ -236,10 +245,10 @@ class ReLU6(Hardtanh):
         ReLU6(inplace=True)
     """
 
-    def __init__(self, inplace=False):
+    def __init__(self, inplace: bool = False) -> None:
         super().__init__(0.0, 6.0, inplace)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return _inplace_repr(self)
 
 
@@ -251,18 +260,24 @@ class PReLU(Module):
         init (float): the slopes' initial value. Default: 0.25.
     """
 
-    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+    def __init__(
+        self,
+        num_parameters: int = 1,
+        init: float = 0.25,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         self.num_parameters = num_parameters
         self.init = init
         self.weight = Parameter(nl_full((num_parameters,), init, dtype))
 
-    def reset_parameters(self):
+    def reset_parameters(self) -> None:
         with no_grad():
             self.weight.fill_(self.init)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.prelu(input, self.weight)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"num_parameters={self.num_parameters}"

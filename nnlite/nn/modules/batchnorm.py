@@ -1,5 +1,10 @@
 """``BatchNorm1d`` and ``BatchNorm2d``."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ...autograd.tensor import Tensor, check_device
@@ -8,6 +13,10 @@ from .. import init
 from ..parameter import Parameter
 from .linear import factory_dtype
 from .module import Module
+
+if TYPE_CHECKING:
+    from ..._typing import Device, DTypeLike
+
 
 __all__ = ["BatchNorm1d", "BatchNorm2d"]
 
@@ -21,18 +30,25 @@ class _BatchNorm(Module):
     statistics are used. ``num_batches_tracked`` counts the training batches.
     """
 
+    # registered by __init__; None without affine parameters or running statistics
+    weight: Parameter | None
+    bias: Parameter | None
+    running_mean: Tensor | None
+    running_var: Tensor | None
+    num_batches_tracked: Tensor | None
+
     def __init__(
         self,
-        num_features,
-        eps=1e-5,
-        momentum=0.1,
-        affine=True,
-        track_running_stats=True,
-        device=None,
-        dtype=None,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
         *,
-        bias=True,
-    ):
+        bias: bool = True,
+    ) -> None:
         super().__init__()
         check_device(device)
         self.num_features = num_features
@@ -60,23 +76,25 @@ class _BatchNorm(Module):
             self.register_buffer("num_batches_tracked", None)
         self.reset_parameters()
 
-    def reset_running_stats(self):
+    def reset_running_stats(self) -> None:
         if self.track_running_stats:
+            assert self.running_mean is not None and self.running_var is not None
+            assert self.num_batches_tracked is not None  # all registered with running stats
             self.running_mean._data[...] = 0
             self.running_var._data[...] = 1
             self.num_batches_tracked._data[...] = 0
 
-    def reset_parameters(self):
+    def reset_parameters(self) -> None:
         self.reset_running_stats()
         if self.affine:
             init.ones_(self.weight)
             if self.bias is not None:
                 init.zeros_(self.bias)
 
-    def _check_input_dim(self, input):
+    def _check_input_dim(self, input: Tensor) -> None:
         raise NotImplementedError
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         buffers = self._buffers
@@ -105,7 +123,15 @@ class _BatchNorm(Module):
         except F.LayerInputError as e:
             raise F.LayerInputError(f"{self!r}: {e}") from None
 
-    def _load_from_state_dict(self, state_dict, prefix, missing, unexpected, errors, assign=False):
+    def _load_from_state_dict(
+        self,
+        state_dict: Mapping[str, Any],
+        prefix: str,
+        missing: list[str],
+        unexpected: list[str],
+        errors: list[str],
+        assign: bool = False,
+    ) -> None:
         # state dicts written before num_batches_tracked existed still load (PyTorch does the same)
         key = prefix + "num_batches_tracked"
         if self.track_running_stats and key not in state_dict:
@@ -116,7 +142,7 @@ class _BatchNorm(Module):
             return
         super()._load_from_state_dict(state_dict, prefix, missing, unexpected, errors, assign)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         # PyTorch 2.13 prints the bias flag too (its BatchNorm gained a ``bias`` argument)
         return (
             f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
@@ -127,7 +153,7 @@ class _BatchNorm(Module):
 class BatchNorm1d(_BatchNorm):
     """Batch normalisation of (N, C) or (N, C, L) input."""
 
-    def _check_input_dim(self, input):
+    def _check_input_dim(self, input: Tensor) -> None:
         nd = input.ndim
         if nd != 2 and nd != 3:
             raise ValueError(f"expected 2D or 3D input (got {nd}D input)")
@@ -141,7 +167,7 @@ class BatchNorm2d(_BatchNorm):
         BatchNorm2d(64, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
     """
 
-    def _check_input_dim(self, input):
+    def _check_input_dim(self, input: Tensor) -> None:
         nd = input.ndim
         if nd != 4:
             raise ValueError(f"expected 4D input (got {nd}D input)")

@@ -1,16 +1,23 @@
 """Containers: ``Sequential``, ``ModuleList``, ``ModuleDict``."""
 
+from __future__ import annotations
+
 import operator
 from collections import OrderedDict
 from collections.abc import Mapping
 from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 from .module import Module, _indent, typename
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
+
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict"]
 
 
-def _index(idx, size, kind):
+def _index(idx: int, size: int, kind: str) -> int:
     idx = operator.index(idx)
     if not -size <= idx < size:
         raise IndexError(f"index {idx} is out of range")
@@ -32,7 +39,7 @@ class Sequential(Module):
         )
     """
 
-    def __init__(self, *args):
+    def __init__(self, *args: Any) -> None:
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for name, module in args[0].items():
@@ -41,22 +48,22 @@ class Sequential(Module):
             for i, module in enumerate(args):
                 self.add_module(str(i), module)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         for module in self._modules.values():
-            input = module(input)
+            input = module(input)  # type: ignore[misc]  # a None child fails here, as in PyTorch
         return input
 
-    def __getitem__(self, idx):
+    def __getitem__(self, idx: int | slice) -> Any:
         if isinstance(idx, slice):
             return type(self)(OrderedDict(list(self._modules.items())[idx]))
         i = _index(idx, len(self._modules), "Sequential")
         return next(islice(self._modules.values(), i, None))
 
-    def __setitem__(self, idx, module):
+    def __setitem__(self, idx: int, module: Module) -> None:
         key = list(self._modules.keys())[_index(idx, len(self._modules), "Sequential")]
         setattr(self, key, module)
 
-    def __delitem__(self, idx):
+    def __delitem__(self, idx: int | slice) -> None:
         if isinstance(idx, slice):
             for key in list(self._modules.keys())[idx]:
                 delattr(self, key)
@@ -68,13 +75,13 @@ class Sequential(Module):
         for i, (_, module) in enumerate(items):
             self._modules[str(i)] = module
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._modules)
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         return iter(self._modules.values())
 
-    def __add__(self, other):
+    def __add__(self, other: Any) -> Any:
         if not isinstance(other, Sequential):
             raise ValueError(
                 "add operator supports only objects of Sequential class, but "
@@ -85,17 +92,17 @@ class Sequential(Module):
             result.append(module)
         return result
 
-    def append(self, module):
+    def append(self, module: Module) -> Any:
         """Add ``module`` at the end; returns the Sequential."""
         self.add_module(str(len(self)), module)
         return self
 
-    def extend(self, modules):
+    def extend(self, modules: Any) -> Any:
         for module in modules:
             self.append(module)
         return self
 
-    def insert(self, index, module):
+    def insert(self, index: int, module: Module) -> Any:
         if not isinstance(module, Module):
             raise AssertionError(f"module should be of type: {Module}")
         n = len(self._modules)
@@ -120,23 +127,23 @@ class ModuleList(Module):
         6
     """
 
-    def __init__(self, modules=None):
+    def __init__(self, modules: Any = None) -> None:
         super().__init__()
         if modules is not None:
             self.extend(modules)
 
-    def _key(self, idx):
+    def _key(self, idx: int) -> str:
         return str(_index(idx, len(self._modules), "ModuleList"))
 
-    def __getitem__(self, idx):
+    def __getitem__(self, idx: int | slice) -> Any:
         if isinstance(idx, slice):
             return type(self)(list(self._modules.values())[idx])
         return self._modules[self._key(idx)]
 
-    def __setitem__(self, idx, module):
+    def __setitem__(self, idx: int, module: Module) -> None:
         setattr(self, self._key(idx), module)
 
-    def __delitem__(self, idx):
+    def __delitem__(self, idx: int | slice) -> None:
         if isinstance(idx, slice):
             for key in list(self._modules.keys())[idx]:
                 delattr(self, key)
@@ -147,23 +154,23 @@ class ModuleList(Module):
         for i, m in enumerate(items):
             self._modules[str(i)] = m
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._modules)
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         return iter(self._modules.values())
 
-    def __iadd__(self, modules):
+    def __iadd__(self, modules: Any) -> Any:
         return self.extend(modules)
 
-    def __add__(self, other):
+    def __add__(self, other: Any) -> Any:
         return ModuleList(list(self) + list(other))
 
-    def append(self, module):
+    def append(self, module: Module) -> Any:
         self.add_module(str(len(self)), module)
         return self
 
-    def extend(self, modules):
+    def extend(self, modules: Any) -> Any:
         if isinstance(modules, (Module, Mapping)) or not hasattr(modules, "__iter__"):
             raise TypeError(
                 "ModuleList.extend should be called with an iterable, but got " + typename(modules)
@@ -173,24 +180,24 @@ class ModuleList(Module):
             self.add_module(str(offset + i), module)
         return self
 
-    def insert(self, index, module):
+    def insert(self, index: int, module: Module) -> None:
         items = list(self._modules.values())
         items.insert(index, module)
         self._modules.clear()
         for i, m in enumerate(items):
             self.add_module(str(i), m)
 
-    def pop(self, key):
+    def pop(self, key: int | slice) -> Any:
         v = self[key]
         del self[key]
         return v
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         # runs of identical children are shown once, as "(0-2): 3 x Linear(...)"
         reprs = [repr(m) for m in self]
         if not reprs:
             return self._get_name() + "()"
-        runs = []  # [start, end, text]
+        runs: list[list[Any]] = []  # [start, end, text]
         for i, text in enumerate(reprs):
             if runs and runs[-1][2] == text:
                 runs[-1][1] = i
@@ -206,47 +213,47 @@ class ModuleList(Module):
 class ModuleDict(Module):
     """An ordered dict of modules, registered under their keys."""
 
-    def __init__(self, modules=None):
+    def __init__(self, modules: Any = None) -> None:
         super().__init__()
         if modules is not None:
             self.update(modules)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str) -> Any:
         return self._modules[key]
 
-    def __setitem__(self, key, module):
+    def __setitem__(self, key: str, module: Module) -> None:
         self.add_module(key, module)
 
-    def __delitem__(self, key):
+    def __delitem__(self, key: str) -> None:
         del self._modules[key]
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._modules)
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         return iter(self._modules)
 
-    def __contains__(self, key):
+    def __contains__(self, key: str) -> bool:
         return key in self._modules
 
-    def clear(self):
+    def clear(self) -> None:
         self._modules.clear()
 
-    def pop(self, key):
+    def pop(self, key: str) -> Any:
         v = self[key]
         del self[key]
         return v
 
-    def keys(self):
+    def keys(self) -> Any:
         return self._modules.keys()
 
-    def items(self):
+    def items(self) -> Any:
         return self._modules.items()
 
-    def values(self):
+    def values(self) -> Any:
         return self._modules.values()
 
-    def update(self, modules):
+    def update(self, modules: Any) -> None:
         if isinstance(modules, (OrderedDict, ModuleDict, Mapping)):
             for key, module in modules.items():
                 self[key] = module

@@ -1,6 +1,10 @@
 """``Conv2d``, ``Conv1d`` and ``ConvTranspose2d``."""
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -11,6 +15,11 @@ from ..ops._messages import pair
 from ..parameter import Parameter
 from .linear import factory_dtype, input_type_error
 from .module import Module
+
+if TYPE_CHECKING:
+    from ..._typing import Device, DTypeLike, _size_any
+    from ...autograd.tensor import Tensor
+
 
 __all__ = ["Conv2d", "Conv1d", "ConvTranspose2d"]
 
@@ -30,20 +39,23 @@ class Conv2d(Module):
         Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1))
     """
 
+    padding: str | tuple[int, ...]
+    output_padding: tuple[int, ...]
+
     def __init__(
         self,
-        in_channels,
-        out_channels,
-        kernel_size,
-        stride=1,
-        padding=0,
-        dilation=1,
-        groups=1,
-        bias=True,
-        padding_mode="zeros",
-        device=None,
-        dtype=None,
-    ):
+        in_channels: int,
+        out_channels: int,
+        kernel_size: _size_any,
+        stride: _size_any = 1,
+        padding: _size_any | str = 0,
+        dilation: _size_any = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         check_device(device)
         if groups <= 0:
@@ -87,7 +99,7 @@ class Conv2d(Module):
             self.register_parameter("bias", None)
         self.reset_parameters()
 
-    def reset_parameters(self):
+    def reset_parameters(self) -> None:
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
             fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
@@ -95,7 +107,7 @@ class Conv2d(Module):
                 bound = 1 / math.sqrt(fan_in)
                 init.uniform_(self.bias, -bound, bound)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         params = self._parameters
         weight, bias = params["weight"], params["bias"]
         if not hasattr(input, "_data"):
@@ -109,7 +121,7 @@ class Conv2d(Module):
         except F.LayerInputError as e:
             raise F.LayerInputError(f"{self!r}: {e}") from None
 
-    def _mode_padding(self):
+    def _mode_padding(self) -> Any:
         """``F.pad``'s (left, right, top, bottom) for this layer's padding ("same": split as PyTorch)."""
         if self.padding == "valid":
             return (0, 0, 0, 0)
@@ -119,10 +131,11 @@ class Conv2d(Module):
                 total = d * (k - 1)
                 amounts += [total // 2, total - total // 2]
             return tuple(amounts)
+        assert not isinstance(self.padding, str)  # "valid" and "same" are handled above
         ph, pw = self.padding
         return (pw, pw, ph, ph)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
         if self.padding != (0,) * len(self.padding):
             s += f", padding={self.padding}"
@@ -139,7 +152,7 @@ class Conv2d(Module):
         return s
 
 
-def _single(value):
+def _single(value: Any) -> Any:
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
@@ -153,18 +166,18 @@ class Conv1d(Conv2d):
 
     def __init__(
         self,
-        in_channels,
-        out_channels,
-        kernel_size,
-        stride=1,
-        padding=0,
-        dilation=1,
-        groups=1,
-        bias=True,
-        padding_mode="zeros",
-        device=None,
-        dtype=None,
-    ):
+        in_channels: int,
+        out_channels: int,
+        kernel_size: _size_any,
+        stride: _size_any = 1,
+        padding: _size_any | str = 0,
+        dilation: _size_any = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         Module.__init__(self)
         check_device(device)
         if groups <= 0 or in_channels % groups or out_channels % groups:
@@ -193,7 +206,7 @@ class Conv1d(Conv2d):
         )
         self.reset_parameters()
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         padding = self.padding
         if self.padding_mode != "zeros":
             input = F.pad(input, self._mode_padding()[:2], mode=self.padding_mode)
@@ -202,7 +215,7 @@ class Conv1d(Conv2d):
             input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups
         )
 
-    def _mode_padding(self):
+    def _mode_padding(self) -> Any:
         if self.padding == "valid":
             return (0, 0)
         if self.padding == "same":
@@ -221,21 +234,23 @@ class ConvTranspose2d(Conv2d):
         nnlite.Size([1, 8, 14, 14])
     """
 
+    padding: tuple[int, ...]  # no padding modes for transposed convolutions
+
     def __init__(
         self,
-        in_channels,
-        out_channels,
-        kernel_size,
-        stride=1,
-        padding=0,
-        output_padding=0,
-        groups=1,
-        bias=True,
-        dilation=1,
-        padding_mode="zeros",
-        device=None,
-        dtype=None,
-    ):
+        in_channels: int,
+        out_channels: int,
+        kernel_size: _size_any,
+        stride: _size_any = 1,
+        padding: _size_any | str = 0,
+        output_padding: _size_any = 0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation: _size_any = 1,
+        padding_mode: str = "zeros",
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         Module.__init__(self)
         check_device(device)
         if groups <= 0 or in_channels % groups or out_channels % groups:
@@ -257,7 +272,7 @@ class ConvTranspose2d(Conv2d):
         )
         self.reset_parameters()
 
-    def _output_padding(self, input, output_size):
+    def _output_padding(self, input: Tensor, output_size: Sequence[int] | None) -> Any:
         if output_size is None:
             return self.output_padding
         wanted = tuple(output_size)[-2:]
@@ -276,7 +291,7 @@ class ConvTranspose2d(Conv2d):
             )
         return extra
 
-    def forward(self, input, output_size=None):
+    def forward(self, input: Tensor, output_size: Sequence[int] | None = None) -> Tensor:
         return F.conv_transpose2d(
             input,
             self.weight,

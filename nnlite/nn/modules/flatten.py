@@ -1,7 +1,16 @@
 """``Flatten`` and ``Unflatten``."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .. import functional as F
 from .module import Module
+
+if TYPE_CHECKING:
+    from ..._typing import _size
+    from ...autograd.tensor import Tensor
+
 
 __all__ = ["Flatten", "Unflatten"]
 
@@ -9,15 +18,15 @@ __all__ = ["Flatten", "Unflatten"]
 class Flatten(Module):
     """Merge dimensions ``start_dim`` (default 1, keeping the batch) to ``end_dim`` into one."""
 
-    def __init__(self, start_dim=1, end_dim=-1):
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
         self.start_dim = start_dim
         self.end_dim = end_dim
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.flatten(input, self.start_dim, self.end_dim)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
@@ -29,13 +38,13 @@ class Unflatten(Module):
         nnlite.Size([3, 2, 5])
     """
 
-    def __init__(self, dim, unflattened_size):
+    def __init__(self, dim: int, unflattened_size: _size) -> None:
         super().__init__()
         self.dim = dim
         self.unflattened_size = tuple(unflattened_size)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return input.unflatten(self.dim, self.unflattened_size)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

@@ -1,6 +1,9 @@
 """``Linear`` and ``Identity``."""
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -11,25 +14,30 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
+if TYPE_CHECKING:
+    from ..._typing import Device, DTypeLike
+    from ...autograd.tensor import Tensor
+
+
 __all__ = ["Linear", "Identity"]
 
 
-def factory_dtype(dtype):
+def factory_dtype(dtype: DTypeLike | None) -> Any:
     """The numpy dtype of a layer's parameters (``dtype=`` argument; float32 by default)."""
     return np.dtype(np.float32) if dtype is None else _dtypes.to_numpy_dtype(dtype)
 
 
-def input_type_error(layer, input):
+def input_type_error(layer: Module, input: Tensor) -> Any:
     return TypeError(f"{layer!r}: expected a Tensor as input, got {type(input).__name__}")
 
 
 class Identity(Module):
     """Returns its input unchanged (arguments are accepted and ignored, as in PyTorch)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return input
 
 
@@ -45,7 +53,14 @@ class Linear(Module):
         nnlite.Size([4, 120])
     """
 
-    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+    def __init__(
+        self,
+        in_features: int,
+        out_features: int,
+        bias: bool = True,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         check_device(device)
         self.in_features = in_features
@@ -58,16 +73,17 @@ class Linear(Module):
             self.register_parameter("bias", None)
         self.reset_parameters()
 
-    def reset_parameters(self):
+    def reset_parameters(self) -> None:
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
             fan_in = self.weight.shape[1]
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
             init.uniform_(self.bias, -bound, bound)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         params = self._parameters
         weight, bias = params["weight"], params["bias"]
+        assert weight is not None  # registered by __init__
         try:
             x = input._data
         except AttributeError:
@@ -79,5 +95,5 @@ class Linear(Module):
             )
         return F.linear(input, weight, bias)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"

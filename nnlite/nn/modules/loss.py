@@ -1,8 +1,16 @@
 """Loss modules: ``MSELoss``, ``CrossEntropyLoss``, ``BCELoss``, ``HuberLoss``, ``KLDivLoss``, the margin losses, ..."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .. import functional as F
 from ..ops.loss import _reduction as reduction_mode
 from .module import Module
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
+
 
 __all__ = [
     "MSELoss",
@@ -21,7 +29,9 @@ __all__ = [
 
 
 class _Loss(Module):
-    def __init__(self, size_average=None, reduce=None, reduction="mean"):
+    def __init__(
+        self, size_average: bool | None = None, reduce: bool | None = None, reduction: str = "mean"
+    ) -> None:
         super().__init__()
         if size_average is not None or reduce is not None:
             reduction = reduction_mode(reduction, size_average, reduce)
@@ -29,7 +39,13 @@ class _Loss(Module):
 
 
 class _WeightedLoss(_Loss):
-    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average: bool | None = None,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+    ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
 
@@ -37,14 +53,14 @@ class _WeightedLoss(_Loss):
 class MSELoss(_Loss):
     """Mean squared error between input and target."""
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class L1Loss(_Loss):
     """Mean absolute error between input and target."""
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
@@ -52,12 +68,17 @@ class NLLLoss(_WeightedLoss):
     """Negative log-likelihood of class-index targets given log-probabilities."""
 
     def __init__(
-        self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
-    ):
+        self,
+        weight: Tensor | None = None,
+        size_average: bool | None = None,
+        ignore_index: int = -100,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+    ) -> None:
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.nll_loss(
             input,
             target,
@@ -80,18 +101,18 @@ class CrossEntropyLoss(_WeightedLoss):
 
     def __init__(
         self,
-        weight=None,
-        size_average=None,
-        ignore_index=-100,
-        reduce=None,
-        reduction="mean",
-        label_smoothing=0.0,
-    ):
+        weight: Tensor | None = None,
+        size_average: bool | None = None,
+        ignore_index: int = -100,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+        label_smoothing: float = 0.0,
+    ) -> None:
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
         self.label_smoothing = label_smoothing
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.cross_entropy(
             input,
             target,
@@ -106,13 +127,18 @@ class BCEWithLogitsLoss(_Loss):
     """Binary cross entropy on logits, with optional per-element ``weight`` and per-class ``pos_weight``."""
 
     def __init__(
-        self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
-    ):
+        self,
+        weight: Tensor | None = None,
+        size_average: bool | None = None,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+        pos_weight: Tensor | None = None,
+    ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy_with_logits(
             input,
             target,
@@ -125,7 +151,7 @@ class BCEWithLogitsLoss(_Loss):
 class BCELoss(_WeightedLoss):
     """Binary cross entropy between probabilities and targets in [0, 1]."""
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(
             input, target, weight=self._buffers["weight"], reduction=self.reduction
         )
@@ -134,44 +160,62 @@ class BCELoss(_WeightedLoss):
 class SmoothL1Loss(_Loss):
     """Squared error below ``beta``, absolute error above it."""
 
-    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    def __init__(
+        self,
+        size_average: bool | None = None,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+        beta: float = 1.0,
+    ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.beta = beta
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
 class HuberLoss(_Loss):
     """Squared error below ``delta``, ``delta``-scaled absolute error above it."""
 
-    def __init__(self, reduction="mean", delta=1.0):
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
         super().__init__(reduction=reduction)
         self.delta = delta
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
 
 
 class KLDivLoss(_Loss):
     """KL divergence of ``target`` from log-probabilities ``input`` (``log_target``: target given as logs)."""
 
-    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+    def __init__(
+        self,
+        size_average: bool | None = None,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+        log_target: bool = False,
+    ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.log_target = log_target
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
 class CosineEmbeddingLoss(_Loss):
     """Pulls pairs with ``y = 1`` together in angle, pushes ``y = -1`` pairs beyond ``margin``."""
 
-    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    def __init__(
+        self,
+        margin: float = 0.0,
+        size_average: bool | None = None,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+    ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.margin = margin
 
-    def forward(self, input1, input2, target):
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
         return F.cosine_embedding_loss(
             input1, input2, target, margin=self.margin, reduction=self.reduction
         )
@@ -180,11 +224,17 @@ class CosineEmbeddingLoss(_Loss):
 class MarginRankingLoss(_Loss):
     """``max(0, -y (x1 - x2) + margin)``: ``x1`` should rank above ``x2`` where ``y = 1``."""
 
-    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    def __init__(
+        self,
+        margin: float = 0.0,
+        size_average: bool | None = None,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+    ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.margin = margin
 
-    def forward(self, input1, input2, target):
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
         return F.margin_ranking_loss(
             input1, input2, target, margin=self.margin, reduction=self.reduction
         )
@@ -195,18 +245,18 @@ class TripletMarginLoss(_Loss):
 
     def __init__(
         self,
-        margin=1.0,
-        p=2.0,
-        eps=1e-6,
-        swap=False,
-        size_average=None,
-        reduce=None,
-        reduction="mean",
-    ):
+        margin: float = 1.0,
+        p: float = 2.0,
+        eps: float = 1e-6,
+        swap: bool = False,
+        size_average: bool | None = None,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+    ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.margin, self.p, self.eps, self.swap = margin, p, eps, swap
 
-    def forward(self, anchor, positive, negative):
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
         return F.triplet_margin_loss(
             anchor,
             positive,

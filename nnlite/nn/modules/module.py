@@ -7,8 +7,11 @@ dicts through ``__getattr__``; built-in layers read ``self._parameters`` directl
 because that fallback is slow on the per-step path.
 """
 
+from __future__ import annotations
+
 from collections import OrderedDict, namedtuple
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -19,8 +22,10 @@ from ..parameter import Buffer, Parameter
 
 __all__ = ["Module", "typename"]
 
+_M = TypeVar("_M", bound="Module")
 
-def typename(obj):
+
+def typename(obj: object) -> str:
     """The type name PyTorch's messages use: ``nnlite.FloatTensor``, ``int``, ``mypkg.MyModule``."""
     if isinstance(obj, Tensor):
         return obj.type()
@@ -42,7 +47,7 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 
     __slots__ = ()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if not self.missing_keys and not self.unexpected_keys:
             return "<All keys matched successfully>"
         return super().__repr__()
@@ -55,22 +60,22 @@ class RemovableHandle:
 
     _next_id = [0]
 
-    def __init__(self, hooks_dict):
+    def __init__(self, hooks_dict: dict[int, Any]) -> None:
         self._hooks = hooks_dict
         self.id = RemovableHandle._next_id[0]
         RemovableHandle._next_id[0] += 1
 
-    def remove(self):
+    def remove(self) -> None:
         self._hooks.pop(self.id, None)
 
-    def __enter__(self):
+    def __enter__(self) -> RemovableHandle:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.remove()
 
 
-def _indent(text, spaces):
+def _indent(text: str, spaces: int) -> str:
     """Indent every line but the first of a multi-line repr (blank lines stay empty)."""
     lines = text.split("\n")
     if len(lines) == 1:
@@ -79,13 +84,19 @@ def _indent(text, spaces):
     return "\n".join([lines[0]] + [pad + line if line.strip() else "" for line in lines[1:]])
 
 
-def _check_member_name(kind, name, module):
+def _check_member_name(kind: str, name: object, module: Module) -> None:
     if not isinstance(name, str):
         raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
     if "." in name:
         raise KeyError(f'{kind} name can\'t contain "."')
     if name == "":
         raise KeyError(f'{kind} name can\'t be empty string ""')
+
+
+def _forward_unimplemented(self: Module, *args: Any, **kwargs: Any) -> Any:
+    raise NotImplementedError(
+        f'Module [{type(self).__name__}] is missing the required "forward" function'
+    )
 
 
 class Module:
@@ -107,8 +118,17 @@ class Module:
 
     training = True
     _version = 1
+    # set through __dict__ by __init__ (``__setattr__`` routes attributes into them)
+    _parameters: dict[str, Parameter | None]
+    _buffers: dict[str, Tensor | None]
+    _non_persistent_buffers_set: set[str]
+    _modules: dict[str, Module | None]
+    _forward_hooks: dict[int, Callable[..., Any]]
+    _forward_pre_hooks: dict[int, Callable[..., Any]]
+    _forward_hooks_with_kwargs: set[int]
+    _forward_pre_hooks_with_kwargs: set[int]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args or kwargs:
             given = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
             raise TypeError(f"{type(self).__name__}.__init__() got unexpected arguments: {given}")
@@ -124,17 +144,15 @@ class Module:
         d["_forward_pre_hooks_with_kwargs"] = set()
 
     # ------------------------------------------------------------------ calling
-    def forward(self, *args, **kwargs):
-        raise NotImplementedError(
-            f'Module [{type(self).__name__}] is missing the required "forward" function'
-        )
+    # Typed as any callable, as in PyTorch: subclasses define forward with their own arguments.
+    forward: Callable[..., Any] = _forward_unimplemented
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._forward_pre_hooks or self._forward_hooks:
             return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
 
-    def _call_with_hooks(self, args, kwargs):
+    def _call_with_hooks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         for hook_id, hook in list(self._forward_pre_hooks.items()):
             if hook_id in self._forward_pre_hooks_with_kwargs:
                 result = hook(self, args, kwargs)
@@ -159,20 +177,35 @@ class Module:
                 output = result
         return output
 
-    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+    def register_forward_pre_hook(
+        self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
+    ) -> RemovableHandle:
         """Call ``hook(module, args)`` before ``forward``; a non-None result replaces the args."""
         return self._add_hook(
             self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs, hook, prepend, with_kwargs
         )
 
-    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+    def register_forward_hook(
+        self,
+        hook: Callable[..., Any],
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
+        always_call: bool = False,
+    ) -> RemovableHandle:
         """Call ``hook(module, args, output)`` after ``forward``; a non-None result replaces the output."""
         return self._add_hook(
             self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs
         )
 
     @staticmethod
-    def _add_hook(hooks, with_kwargs_set, hook, prepend, with_kwargs):
+    def _add_hook(
+        hooks: dict[int, Callable[..., Any]],
+        with_kwargs_set: set[int],
+        hook: Callable[..., Any],
+        prepend: bool,
+        with_kwargs: bool,
+    ) -> RemovableHandle:
         handle = RemovableHandle(hooks)
         if prepend:
             items = list(hooks.items())
@@ -186,7 +219,7 @@ class Module:
         return handle
 
     # ------------------------------------------------------------------ registration
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         d = self.__dict__
         params = d.get("_parameters")
         if isinstance(value, Parameter):
@@ -234,17 +267,18 @@ class Module:
                     del d[name]
                 self.register_buffer(name, value, value.persistent)
             else:
+                assert buffers is not None  # a plain value reaches here only for a known buffer
                 buffers[name] = value
             return
         object.__setattr__(self, name, value)
 
     @staticmethod
-    def _remove_from(name, *dicts):
+    def _remove_from(name: str, *dicts: dict[str, Any] | None) -> None:
         for d in dicts:
             if d is not None and name in d:
                 del d[name]
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Tensor | Module:
         d = self.__dict__
         for key in ("_parameters", "_buffers", "_modules"):
             members = d.get(key)
@@ -252,7 +286,7 @@ class Module:
                 return members[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         d = self.__dict__
         if name in d.get("_parameters", ()):
             del d["_parameters"][name]
@@ -264,7 +298,7 @@ class Module:
         else:
             object.__delattr__(self, name)
 
-    def register_parameter(self, name, param):
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
         """Add a parameter (or ``None``) under ``name``; as assigning ``self.name = param``."""
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
@@ -287,7 +321,7 @@ class Module:
             )
         self._parameters[name] = param
 
-    def register_buffer(self, name, tensor, persistent=True):
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """Add a tensor that is state but not a parameter (e.g. BatchNorm's running mean).
 
         Non-persistent buffers are left out of ``state_dict()``.
@@ -313,7 +347,7 @@ class Module:
         else:
             self._non_persistent_buffers_set.add(name)
 
-    def add_module(self, name, module):
+    def add_module(self, name: str, module: Module | None) -> None:
         """Add a child module under ``name`` (as assigning ``self.name = module``)."""
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{typename(module)} is not a Module subclass")
@@ -329,7 +363,7 @@ class Module:
 
     register_module = add_module
 
-    def get_submodule(self, target):
+    def get_submodule(self, target: str) -> Module:
         """The submodule at dotted path ``target`` (``""`` is the module itself)."""
         if target == "":
             return self
@@ -342,7 +376,7 @@ class Module:
                 raise AttributeError(f"`{item}` is not an nn.Module")
         return mod
 
-    def _owner_of(self, target):
+    def _owner_of(self, target: str) -> tuple[Module, str]:
         """The submodule holding the attribute at dotted path ``target``, and the attribute's name."""
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
@@ -350,7 +384,7 @@ class Module:
             raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
         return mod, name
 
-    def get_parameter(self, target):
+    def get_parameter(self, target: str) -> Parameter:
         """The parameter at dotted path ``target`` (``"layer1.0.conv1.weight"``)."""
         mod, name = self._owner_of(target)
         param = getattr(mod, name)
@@ -358,14 +392,20 @@ class Module:
             raise AttributeError(f"`{name}` is not an nn.Parameter")
         return param
 
-    def get_buffer(self, target):
+    def get_buffer(self, target: str) -> Tensor | None:
         mod, name = self._owner_of(target)
         if name not in mod._buffers:
             raise AttributeError(f"`{name}` is not a buffer")
         return mod._buffers[name]
 
     # ------------------------------------------------------------------ iteration
-    def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
+    def _named_members(
+        self,
+        get_members: Callable[[Module], Iterable[tuple[str, Any]]],
+        prefix: str = "",
+        recurse: bool = True,
+        remove_duplicate: bool = True,
+    ) -> Iterator[tuple[str, Any]]:
         seen = set()
         modules = (
             self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
@@ -380,40 +420,46 @@ class Module:
                     seen.add(id(v))
                 yield (module_prefix + "." + k if module_prefix else k), v
 
-    def parameters(self, recurse=True):
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
         """The parameters, in registration order (a shared parameter once)."""
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
-    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+    def named_parameters(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
         """``(dotted name, parameter)`` pairs, e.g. ``("layer1.0.conv1.weight", p)``."""
         return self._named_members(
             lambda m: m._parameters.items(), prefix, recurse, remove_duplicate
         )
 
-    def buffers(self, recurse=True):
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         for _, b in self.named_buffers(recurse=recurse):
             yield b
 
-    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
         return self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
 
-    def children(self):
+    def children(self) -> Iterator[Module]:
         for _, m in self.named_children():
             yield m
 
-    def named_children(self):
+    def named_children(self) -> Iterator[tuple[str, Module]]:
         seen = set()
         for name, module in self._modules.items():
             if module is not None and id(module) not in seen:
                 seen.add(id(module))
                 yield name, module
 
-    def modules(self):
+    def modules(self) -> Iterator[Module]:
         for _, m in self.named_modules():
             yield m
 
-    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+    def named_modules(
+        self, memo: set[int] | None = None, prefix: str = "", remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Module]]:
         """This module and all below it, depth first, with dotted names (``""`` for this one)."""
         if memo is None:
             memo = set()
@@ -430,7 +476,13 @@ class Module:
             )
 
     # ------------------------------------------------------------------ state dict
-    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+    def state_dict(
+        self,
+        *args: Any,
+        destination: dict[str, Any] | None = None,
+        prefix: str = "",
+        keep_vars: bool = False,
+    ) -> dict[str, Any]:
         """Parameters and persistent buffers by dotted name, detached tensors sharing memory.
 
         Keys come in PyTorch's order: a module's own parameters, then its buffers, then each child's.
@@ -451,7 +503,9 @@ class Module:
                 )
         return destination
 
-    def _save_to_state_dict(self, destination, prefix, keep_vars):
+    def _save_to_state_dict(
+        self, destination: dict[str, Any], prefix: str, keep_vars: bool
+    ) -> None:
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
@@ -460,7 +514,9 @@ class Module:
             if buf is not None and name not in skip:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
 
-    def load_state_dict(self, state_dict, strict=True, assign=False):
+    def load_state_dict(
+        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
+    ) -> _IncompatibleKeys:
         """Copy parameters and buffers from ``state_dict`` into this module, in place.
 
         With ``strict`` (the default) missing keys, unexpected keys and shape mismatches raise one
@@ -469,9 +525,11 @@ class Module:
         """
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        missing, unexpected, errors = [], [], []
+        missing: list[str] = []
+        unexpected: list[str] = []
+        errors: list[str] = []
 
-        def load(module, prefix):
+        def load(module: Module, prefix: str) -> None:
             module._load_from_state_dict(state_dict, prefix, missing, unexpected, errors, assign)
             for name, child in module._modules.items():
                 if child is not None:
@@ -501,9 +559,19 @@ class Module:
             )
         return _IncompatibleKeys(missing, unexpected)
 
-    def _load_from_state_dict(self, state_dict, prefix, missing, unexpected, errors, assign=False):
+    def _load_from_state_dict(
+        self,
+        state_dict: Mapping[str, Any],
+        prefix: str,
+        missing: list[str],
+        unexpected: list[str],
+        errors: list[str],
+        assign: bool = False,
+    ) -> None:
         skip = self._non_persistent_buffers_set
-        local = [(k, v) for k, v in self._parameters.items() if v is not None]
+        local: list[tuple[str, Tensor]] = [
+            (k, v) for k, v in self._parameters.items() if v is not None
+        ]
         local += [(k, v) for k, v in self._buffers.items() if v is not None and k not in skip]
         local_names = {k for k, _ in local}
         for name, target in local:
@@ -544,14 +612,14 @@ class Module:
                 if first not in self._modules and first not in local_names:
                     unexpected.append(key)
 
-    def _assign_member(self, name, target, value):
+    def _assign_member(self, name: str, target: Tensor, value: Tensor) -> None:
         if name in self._parameters:
             self._parameters[name] = Parameter(value, requires_grad=target.requires_grad)
         else:
             self._buffers[name] = value
 
     # ------------------------------------------------------------------ modes and gradients
-    def train(self, mode=True):
+    def train(self: _M, mode: bool = True) -> _M:
         """Set training mode (Dropout drops, BatchNorm uses batch statistics) here and below."""
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
@@ -560,11 +628,11 @@ class Module:
             module.train(mode)
         return self
 
-    def eval(self):
+    def eval(self: _M) -> _M:
         """Evaluation mode: ``train(False)``."""
         return self.train(False)
 
-    def zero_grad(self, set_to_none=True):
+    def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all parameters (to ``None`` by default)."""
         for p in self.parameters():
             if p._grad is not None:
@@ -577,19 +645,19 @@ class Module:
                         p._grad = g
                     g._data[...] = 0
 
-    def requires_grad_(self, requires_grad=True):
+    def requires_grad_(self: _M, requires_grad: bool = True) -> _M:
         """Set ``requires_grad`` on every parameter; returns the module."""
         for p in self.parameters():
             p.requires_grad_(requires_grad)
         return self
 
-    def summary(self, input_size=None, **kwargs):
+    def summary(self, input_size: Any = None, **kwargs: Any) -> Any:
         """``nl.summary(self, input_size, ...)``: the layer table (see ``nnlite.model_summary``)."""
         from ...model_summary import summary
 
         return summary(self, input_size, **kwargs)
 
-    def freeze(self, *names):
+    def freeze(self: _M, *names: str) -> _M:
         """Stop gradients for the whole module, or for the named submodules or parameters.
 
         A frozen parameter has ``requires_grad=False``: backward computes nothing for it and
@@ -604,18 +672,18 @@ class Module:
             p.requires_grad_(False)
         return self
 
-    def unfreeze(self, *names):
+    def unfreeze(self: _M, *names: str) -> _M:
         """Undo ``freeze``: the whole module, or the named submodules or parameters."""
         for p in self._params_for(names, "unfreeze"):
             p.requires_grad_(True)
         return self
 
-    def _params_for(self, names, what):
+    def _params_for(self, names: tuple[str, ...], what: str) -> list[Parameter]:
         if not names:
             return list(self.parameters())
         modules = dict(self.named_modules())
         params = dict(self.named_parameters())
-        found = []
+        found: list[Parameter] = []
         for name in names:
             if not isinstance(name, str):
                 raise TypeError(
@@ -633,7 +701,7 @@ class Module:
                 )
         return found
 
-    def apply(self, fn):
+    def apply(self: _M, fn: Callable[[Module], object]) -> _M:
         """Call ``fn`` on every submodule (children first) and on this module; returns the module."""
         for module in self.children():
             module.apply(fn)
@@ -641,7 +709,7 @@ class Module:
         return self
 
     # ------------------------------------------------------------------ dtype and device
-    def _apply(self, fn, recurse=True):
+    def _apply(self: _M, fn: Callable[[Tensor], Tensor], recurse: bool = True) -> _M:
         """Convert every parameter (in place: the Parameter objects stay) and buffer with ``fn``."""
         if recurse:
             for module in self.children():
@@ -661,7 +729,7 @@ class Module:
                     self._buffers[name] = fn(buf)
         return self
 
-    def to(self, *args, **kwargs):
+    def to(self: _M, *args: Any, **kwargs: Any) -> _M:
         """Convert floating parameters and buffers to a dtype (``model.to(nl.float64)``).
 
         ``"cpu"`` is accepted; nnlite has no other device.
@@ -696,39 +764,40 @@ class Module:
             )
         return self._apply(lambda t: t.to(np_dtype) if t._data.dtype.kind in "fc" else t)
 
-    def share_memory(self):
+    def share_memory(self: _M) -> _M:
         """Move every parameter, gradient and buffer to shared memory (``Tensor.share_memory_``), so
         that processes started afterwards train this very module (the Hogwild pattern of
         ``nnlite.multiprocessing``). Returns the module."""
         return self._apply(lambda t: t.share_memory_())
 
-    def float(self):
+    def float(self: _M) -> _M:
         return self._apply(lambda t: t.float() if t._data.dtype.kind == "f" else t)
 
-    def double(self):
+    def double(self: _M) -> _M:
         return self._apply(lambda t: t.double() if t._data.dtype.kind == "f" else t)
 
-    def half(self):
+    def half(self: _M) -> _M:
         return self._apply(lambda t: t.half() if t._data.dtype.kind == "f" else t)
 
-    def type(self, dst_type):
+    def type(self: _M, dst_type: Any) -> _M:
         return self._apply(lambda t: t.to(dst_type))
 
-    def cpu(self):
+    def cpu(self: _M) -> _M:
         return self
 
-    def cuda(self, device=None):
-        check_device("cuda")
+    def cuda(self: _M, device: Any = None) -> _M:
+        check_device("cuda")  # raises: nnlite runs on the CPU
+        return self
 
     # ------------------------------------------------------------------ repr
-    def _get_name(self):
+    def _get_name(self) -> str:
         return type(self).__name__
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         """The text inside the parentheses of this module's repr line (override in layers)."""
         return ""
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         extra = self.extra_repr()
         extra_lines = extra.split("\n") if extra else []
         child_lines = [
@@ -743,10 +812,10 @@ class Module:
                 text += "\n  " + "\n  ".join(lines) + "\n"
         return text + ")"
 
-    def __dir__(self):
+    def __dir__(self) -> list[str]:
         keys = set(super().__dir__())
         keys.update(self._parameters, self._buffers, self._modules)
         return sorted(k for k in keys if not k[0].isdigit())
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)

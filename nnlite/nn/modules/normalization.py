@@ -1,6 +1,9 @@
 """``LayerNorm``, ``GroupNorm`` and ``InstanceNorm1d/2d``."""
 
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -10,6 +13,11 @@ from ..parameter import Parameter
 from .batchnorm import _BatchNorm
 from .linear import factory_dtype
 from .module import Module
+
+if TYPE_CHECKING:
+    from ..._typing import Device, DTypeLike, _size_any
+    from ...autograd.tensor import Tensor
+
 
 __all__ = ["LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d"]
 
@@ -24,15 +32,15 @@ class LayerNorm(Module):
 
     def __init__(
         self,
-        normalized_shape,
-        eps=1e-5,
-        elementwise_affine=True,
-        bias=True,
-        device=None,
-        dtype=None,
-    ):
+        normalized_shape: _size_any,
+        eps: float = 1e-5,
+        elementwise_affine: bool = True,
+        bias: bool = True,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
-        if isinstance(normalized_shape, numbers.Integral):
+        if isinstance(normalized_shape, (int, numbers.Integral)):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(int(s) for s in normalized_shape)
         self.eps = eps
@@ -47,16 +55,16 @@ class LayerNorm(Module):
             Parameter(np.zeros(affine_shape, dtype=dt)) if elementwise_affine and bias else None,
         )
 
-    def reset_parameters(self):
+    def reset_parameters(self) -> None:
         if self.elementwise_affine:
             init.ones_(self.weight)
             if self.bias is not None:
                 init.zeros_(self.bias)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return (
             f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
             f"bias={self.bias is not None}"
@@ -72,8 +80,16 @@ class GroupNorm(Module):
     """
 
     def __init__(
-        self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True
-    ):
+        self,
+        num_groups: int,
+        num_channels: int,
+        eps: float = 1e-5,
+        affine: bool = True,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+        *,
+        bias: bool = True,
+    ) -> None:
         super().__init__()
         if num_channels % num_groups != 0:
             raise ValueError("num_channels must be divisible by num_groups")
@@ -91,10 +107,10 @@ class GroupNorm(Module):
             "bias", Parameter(np.zeros((num_channels,), dtype=dt)) if affine and bias else None
         )
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return (
             f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
             f"bias={self.bias is not None}"
@@ -105,32 +121,32 @@ class _InstanceNorm(_BatchNorm):
     """Per-sample, per-channel normalisation; the parameters and buffers are batch norm's, with
     PyTorch's instance-norm defaults (no affine, no running statistics)."""
 
-    _spatial_dims = None
+    _spatial_dims: int  # set by each subclass
 
     def __init__(
         self,
-        num_features,
-        eps=1e-5,
-        momentum=0.1,
-        affine=False,
-        track_running_stats=False,
-        device=None,
-        dtype=None,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = False,
+        track_running_stats: bool = False,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
         *,
-        bias=True,
-    ):
+        bias: bool = True,
+    ) -> None:
         super().__init__(
             num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias
         )
 
-    def _check_input_dim(self, input):
+    def _check_input_dim(self, input: Tensor) -> None:
         allowed = (self._spatial_dims + 1, self._spatial_dims + 2)
         if input.ndim not in allowed:
             raise ValueError(
                 f"expected {allowed[0]}D or {allowed[1]}D input (got {input.ndim}D input)"
             )
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)
         unbatched = input.ndim == self._spatial_dims + 1
         x = input.unsqueeze(0) if unbatched else input

@@ -1,7 +1,16 @@
 """Padding layers: ``ZeroPad2d``, ``ConstantPad2d``, ``ReflectionPad1d/2d``, ``ReplicationPad1d/2d``, ``CircularPad2d``."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from .. import functional as F
 from .module import Module
+
+if TYPE_CHECKING:
+    from ..._typing import _size_any
+    from ...autograd.tensor import Tensor
+
 
 __all__ = [
     "ZeroPad2d",
@@ -18,7 +27,7 @@ class _Pad(Module):
     mode = "constant"
     sides = 4  # (left, right, top, bottom) for 2-D layers; (left, right) for 1-D
 
-    def __init__(self, padding, value=None):
+    def __init__(self, padding: Any, value: Any = None) -> None:
         super().__init__()
         self.padding = (
             tuple(padding) if isinstance(padding, (tuple, list)) else (int(padding),) * self.sides
@@ -29,10 +38,10 @@ class _Pad(Module):
             )
         self.value = value
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.pad(input, self.padding, self.mode, self.value)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return (
             f"{self.padding}"
             if self.value is None
@@ -48,17 +57,17 @@ class ZeroPad2d(_Pad):
         ZeroPad2d((1, 1, 1, 1))
     """
 
-    def __init__(self, padding):
+    def __init__(self, padding: _size_any) -> None:
         super().__init__(padding)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.pad(input, self.padding, "constant", 0.0)
 
 
 class ConstantPad2d(_Pad):
     """Pad with ``value``."""
 
-    def __init__(self, padding, value):
+    def __init__(self, padding: _size_any, value: Any) -> None:
         super().__init__(padding, value)
 
 

@@ -1,13 +1,22 @@
 """``MaxPool2d``, ``AvgPool2d``, ``AdaptiveAvgPool2d``."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from .. import functional as F
 from .module import Module
+
+if TYPE_CHECKING:
+    from ..._typing import _size_any
+    from ...autograd.tensor import Tensor
+
 
 __all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
 
 
 class _PoolNd(Module):
-    def _reraise(self, e):
+    def _reraise(self, e: Any) -> Any:
         return F.LayerInputError(f"{self!r}: {e}")
 
 
@@ -20,8 +29,14 @@ class MaxPool2d(_PoolNd):
     """
 
     def __init__(
-        self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False
-    ):
+        self,
+        kernel_size: _size_any,
+        stride: _size_any | None = None,
+        padding: _size_any | str = 0,
+        dilation: _size_any = 1,
+        return_indices: bool = False,
+        ceil_mode: bool = False,
+    ) -> None:
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
@@ -30,7 +45,7 @@ class MaxPool2d(_PoolNd):
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         if not hasattr(input, "_data"):
             raise TypeError(f"{self!r}: expected a Tensor as input, got {type(input).__name__}")
         try:
@@ -46,7 +61,7 @@ class MaxPool2d(_PoolNd):
         except F.LayerInputError as e:
             raise self._reraise(e) from None
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return (
             f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
             f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
@@ -58,13 +73,13 @@ class AvgPool2d(_PoolNd):
 
     def __init__(
         self,
-        kernel_size,
-        stride=None,
-        padding=0,
-        ceil_mode=False,
-        count_include_pad=True,
-        divisor_override=None,
-    ):
+        kernel_size: _size_any,
+        stride: _size_any | None = None,
+        padding: _size_any | str = 0,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+        divisor_override: int | None = None,
+    ) -> None:
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
@@ -73,7 +88,7 @@ class AvgPool2d(_PoolNd):
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         try:
             return F.avg_pool2d(
                 input,
@@ -87,22 +102,22 @@ class AvgPool2d(_PoolNd):
         except F.LayerInputError as e:
             raise self._reraise(e) from None
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
 class AdaptiveAvgPool2d(_PoolNd):
     """Average pooling to a fixed output size (``None`` in it keeps that input dimension)."""
 
-    def __init__(self, output_size):
+    def __init__(self, output_size: _size_any | None) -> None:
         super().__init__()
         self.output_size = output_size
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         try:
             return F.adaptive_avg_pool2d(input, self.output_size)
         except F.LayerInputError as e:
             raise self._reraise(e) from None
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"output_size={self.output_size}"

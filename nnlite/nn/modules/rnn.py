@@ -6,9 +6,12 @@ A layer projects the whole input sequence through ``weight_ih`` in one matrix pr
 step then costs one product with ``weight_hh`` and the gate arithmetic.
 """
 
+from __future__ import annotations
+
 import math
 import numbers
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,20 +26,25 @@ from ..utils.rnn import PackedSequence
 from .linear import factory_dtype
 from .module import Module
 
+if TYPE_CHECKING:
+    from ..._typing import Device, DTypeLike
+    from ...autograd.tensor import Tensor
+
+
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
 # ------------------------------------------------------------------------------- one time step
-def _rnn_step(projected, h, w_hh_t, b_hh, relu):
+def _rnn_step(projected: Any, h: Any, w_hh_t: Any, b_hh: Any, relu: Any) -> Any:
     pre = projected + h @ w_hh_t
     if b_hh is not None:
         pre = pre + b_hh
     return ((pre.relu() if relu else pre.tanh()),)
 
 
-def _gru_step(projected, h, w_hh_t, b_hh):
+def _gru_step(projected: Any, h: Any, w_hh_t: Any, b_hh: Any) -> Any:
     hidden = h @ w_hh_t
     if b_hh is not None:
         hidden = hidden + b_hh
@@ -53,18 +61,18 @@ class RNNBase(Module):
 
     def __init__(
         self,
-        mode,
-        input_size,
-        hidden_size,
-        num_layers=1,
-        bias=True,
-        batch_first=False,
-        dropout=0.0,
-        bidirectional=False,
-        proj_size=0,
-        device=None,
-        dtype=None,
-    ):
+        mode: str,
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        proj_size: int = 0,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         if (
             not isinstance(dropout, numbers.Number)
@@ -122,12 +130,12 @@ class RNNBase(Module):
                     )
         self.reset_parameters()
 
-    def reset_parameters(self):
+    def reset_parameters(self: RNNBase | RNNCellBase) -> None:
         bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
         for weight in self.parameters():
             init.uniform_(weight, -bound, bound)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
         if self.num_layers != 1:
             text += f", num_layers={self.num_layers}"
@@ -141,12 +149,12 @@ class RNNBase(Module):
             text += ", bidirectional=True"
         return text
 
-    def flatten_parameters(self):
+    def flatten_parameters(self) -> None:
         """Nothing to do: each weight is its own array, and the fused steps read them as they are.
         (PyTorch packs them into one buffer for cuDNN; scripts call this after loading.)"""
 
     # ------------------------------------------------------------------ forward
-    def _weights(self, layer, direction):
+    def _weights(self, layer: int, direction: int) -> Any:
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
         p = self._parameters
         return (
@@ -156,7 +164,7 @@ class RNNBase(Module):
             p.get("bias_hh" + suffix),
         )
 
-    def _step(self, projected, state, w_hh_t, b_hh):
+    def _step(self, projected: Any, state: Any, w_hh_t: Any, b_hh: Any) -> Any:
         if self.mode == "LSTM":
             return lstm_cell(projected, state[0], state[1], w_hh_t, b_hh)
         if self.mode == "GRU":
@@ -197,7 +205,7 @@ class RNNBase(Module):
             outputs[t] = new[0]
         return stack(outputs), state
 
-    def _initial_state(self, hx, batch, dtype):
+    def _initial_state(self, hx: Any, batch: Any, dtype: DTypeLike | None) -> Any:
         shape = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
         count = 2 if self.mode == "LSTM" else 1
         if hx is None:
@@ -210,7 +218,7 @@ class RNNBase(Module):
                 raise RuntimeError(f"Expected hidden size {shape}, got {list(s.shape)}")
         return states
 
-    def forward(self, input, hx=None):
+    def forward(self, input: Any, hx: Any = None) -> tuple[Any, Any]:
         packed = isinstance(input, PackedSequence)
         lengths = None
         if packed:
@@ -237,7 +245,7 @@ class RNNBase(Module):
         if packed and input.sorted_indices is not None:
             states = tuple(s[:, input.sorted_indices._data] for s in states)
         directions = 2 if self.bidirectional else 1
-        finals = [[] for _ in states]
+        finals: list[Any] = [[] for _ in states]
         for layer in range(self.num_layers):
             outs = []
             for direction in range(directions):
@@ -270,7 +278,7 @@ class RNNBase(Module):
         return output, hidden
 
 
-def _unpack_time_major(packed):
+def _unpack_time_major(packed: Any) -> Any:
     """(L, B, *) padded input and each (sorted) sequence's length, from a PackedSequence."""
     batch_sizes = packed.batch_sizes._data
     batch = int(batch_sizes[0])
@@ -288,7 +296,7 @@ def _unpack_time_major(packed):
     return stack(rows), lengths
 
 
-def _pack_time_major(x, batch_sizes):
+def _pack_time_major(x: Tensor, batch_sizes: Any) -> Any:
     return cat([x[t, : int(n)] for t, n in enumerate(batch_sizes)])
 
 
@@ -304,17 +312,17 @@ class RNN(RNNBase):
 
     def __init__(
         self,
-        input_size,
-        hidden_size,
-        num_layers=1,
-        nonlinearity="tanh",
-        bias=True,
-        batch_first=False,
-        dropout=0.0,
-        bidirectional=False,
-        device=None,
-        dtype=None,
-    ):
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        nonlinearity: str = "tanh",
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(
                 f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'."
@@ -344,17 +352,17 @@ class LSTM(RNNBase):
 
     def __init__(
         self,
-        input_size,
-        hidden_size,
-        num_layers=1,
-        bias=True,
-        batch_first=False,
-        dropout=0.0,
-        bidirectional=False,
-        proj_size=0,
-        device=None,
-        dtype=None,
-    ):
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        proj_size: int = 0,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__(
             "LSTM",
             input_size,
@@ -375,16 +383,16 @@ class GRU(RNNBase):
 
     def __init__(
         self,
-        input_size,
-        hidden_size,
-        num_layers=1,
-        bias=True,
-        batch_first=False,
-        dropout=0.0,
-        bidirectional=False,
-        device=None,
-        dtype=None,
-    ):
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__(
             "GRU",
             input_size,
@@ -405,7 +413,14 @@ class RNNCellBase(Module):
 
     _gates = 1
 
-    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
         dt = factory_dtype(dtype)
@@ -418,7 +433,7 @@ class RNNCellBase(Module):
 
     reset_parameters = RNNBase.reset_parameters
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
         if not self.bias:
             text += ", bias=False"
@@ -449,7 +464,7 @@ class RNNCellBase(Module):
         return projected, states, batched
 
     @staticmethod
-    def _finish(values, batched):
+    def _finish(values: Any, batched: Any) -> Any:
         return values if batched else tuple(v.squeeze(0) for v in values)
 
 
@@ -457,12 +472,18 @@ class RNNCell(RNNCellBase):
     """One Elman RNN step: returns ``h'``."""
 
     def __init__(
-        self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None
-    ):
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        nonlinearity: str = "tanh",
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         self.nonlinearity = nonlinearity
         super().__init__(input_size, hidden_size, bias, device, dtype)
 
-    def forward(self, input, hx=None):
+    def forward(self, input: Tensor, hx: Any = None) -> Tensor:
         projected, states, batched = self._prepare(input, hx, 1)
         out = _rnn_step(
             projected, states[0], self.weight_hh.t(), self.bias_hh, self.nonlinearity == "relu"
@@ -475,7 +496,7 @@ class LSTMCell(RNNCellBase):
 
     _gates = 4
 
-    def forward(self, input, hx=None):
+    def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Tensor]:
         projected, states, batched = self._prepare(input, hx, 2)
         return self._finish(
             lstm_cell(projected, states[0], states[1], self.weight_hh.t(), self.bias_hh), batched
@@ -487,7 +508,7 @@ class GRUCell(RNNCellBase):
 
     _gates = 3
 
-    def forward(self, input, hx=None):
+    def forward(self, input: Tensor, hx: Any = None) -> Tensor:
         projected, states, batched = self._prepare(input, hx, 1)
         return self._finish(
             _gru_step(projected, states[0], self.weight_hh.t(), self.bias_hh), batched

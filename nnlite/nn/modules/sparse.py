@@ -1,5 +1,9 @@
 """``Embedding``: a lookup table of learned vectors."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ...autograd.random import default_generator
@@ -7,6 +11,11 @@ from .. import functional as F
 from ..parameter import Parameter
 from .linear import factory_dtype
 from .module import Module
+
+if TYPE_CHECKING:
+    from ..._typing import Device, DTypeLike
+    from ...autograd.tensor import Tensor
+
 
 __all__ = ["Embedding"]
 
@@ -28,18 +37,18 @@ class Embedding(Module):
 
     def __init__(
         self,
-        num_embeddings,
-        embedding_dim,
-        padding_idx=None,
-        max_norm=None,
-        norm_type=2.0,
-        scale_grad_by_freq=False,
-        sparse=False,
-        _weight=None,
-        _freeze=False,
-        device=None,
-        dtype=None,
-    ):
+        num_embeddings: int,
+        embedding_dim: int,
+        padding_idx: int | None = None,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
+        _weight: Any = None,
+        _freeze: Any = False,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         if padding_idx is not None:
@@ -61,13 +70,13 @@ class Embedding(Module):
                 )
             self.weight = Parameter(_weight, requires_grad=not _freeze)  # shares _weight's memory
 
-    def reset_parameters(self):
+    def reset_parameters(self) -> None:
         data = self.weight._data
         data[...] = default_generator.standard_normal(data.shape).astype(data.dtype)
         if self.padding_idx is not None:
             data[self.padding_idx] = 0
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.embedding(
             input,
             self.weight,
@@ -78,7 +87,7 @@ class Embedding(Module):
             self.sparse,
         )
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         text = f"{self.num_embeddings}, {self.embedding_dim}"
         if self.padding_idx is not None:
             text += f", padding_idx={self.padding_idx}"
@@ -95,14 +104,14 @@ class Embedding(Module):
     @classmethod
     def from_pretrained(
         cls,
-        embeddings,
-        freeze=True,
-        padding_idx=None,
-        max_norm=None,
-        norm_type=2.0,
-        scale_grad_by_freq=False,
-        sparse=False,
-    ):
+        embeddings: Any,
+        freeze: bool = True,
+        padding_idx: int | None = None,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
+    ) -> Any:
         """An ``Embedding`` holding ``embeddings`` (a 2-D tensor); ``freeze`` turns its gradient off."""
         if embeddings.ndim != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")

@@ -8,13 +8,23 @@ result equals ``BatchNorm`` on the concatenated batch in one process, within flo
 With one rank, in eval mode, or outside an MPI job it is plain ``BatchNorm``.
 """
 
+from __future__ import annotations
+
 import sys
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...autograd.function import Function
 from ...autograd.tensor import _make
 from .batchnorm import _BatchNorm
+
+if TYPE_CHECKING:
+    from ..._typing import Device, DTypeLike
+    from ...autograd.tensor import Tensor
+    from ..parallel._mpi import Group
+    from .module import Module
+
 
 __all__ = ["SyncBatchNorm"]
 
@@ -39,32 +49,32 @@ class SyncBatchNorm(_BatchNorm):
 
     def __init__(
         self,
-        num_features,
-        eps=1e-5,
-        momentum=0.1,
-        affine=True,
-        track_running_stats=True,
-        process_group=None,
-        device=None,
-        dtype=None,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        process_group: Any = None,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
         *,
-        bias=True,
-    ):
+        bias: bool = True,
+    ) -> None:
         super().__init__(
             num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias
         )
         self.process_group = process_group
-        self._group = None  # set by DistributedDataParallel, or built on first use
+        self._group: Group | None = None  # set by DistributedDataParallel, or built on first use
 
-    def _check_input_dim(self, input):
+    def _check_input_dim(self, input: Tensor) -> None:
         if input.ndim < 2:
             raise ValueError(f"expected at least 2D input (got {input.ndim}D input)")
 
-    def _check_non_zero_input_channels(self, input):
+    def _check_non_zero_input_channels(self, input: Tensor) -> None:
         if input.shape[1] == 0:
             raise ValueError("SyncBatchNorm number of input channels should be non-zero")
 
-    def _sync_group(self):
+    def _sync_group(self) -> Any:
         """The group to share statistics with, or None when there is nothing to share."""
         group = self._group
         if group is None:
@@ -80,7 +90,7 @@ class SyncBatchNorm(_BatchNorm):
             )
         return group if group.size > 1 else None
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)
         self._check_non_zero_input_channels(input)
         group = self._sync_group() if self.training else None
@@ -89,6 +99,7 @@ class SyncBatchNorm(_BatchNorm):
         factor = 0.0 if self.momentum is None else self.momentum
         if self.track_running_stats:
             tracked = self.num_batches_tracked
+            assert tracked is not None  # registered with running stats
             tracked._data += 1
             tracked._bump_version()
             factor = 1.0 / float(tracked._data) if self.momentum is None else self.momentum
@@ -107,7 +118,7 @@ class SyncBatchNorm(_BatchNorm):
         )
 
     @classmethod
-    def convert_sync_batchnorm(cls, module, process_group=None):
+    def convert_sync_batchnorm(cls, module: Module, process_group: Any = None) -> Any:
         """Replace every ``BatchNorm1d``/``BatchNorm2d`` inside ``module`` by a ``SyncBatchNorm``.
 
         The new layers share the old ones' parameters and running statistics and keep their
@@ -146,7 +157,17 @@ class _SyncBatchNormFunction(Function):
     """Forward and backward of batch norm with statistics over all ranks (arrays inside)."""
 
     @staticmethod
-    def forward(ctx, x, *affine, has_weight, has_bias, running, momentum, eps, group):
+    def forward(
+        ctx: Any,
+        x: Tensor,
+        *affine: Any,
+        has_weight: Any,
+        has_bias: Any,
+        running: Any,
+        momentum: float,
+        eps: float,
+        group: Any,
+    ) -> Tensor:
         data = x._data
         channels = data.shape[1]
         axes = (0,) + tuple(range(2, data.ndim))
@@ -195,11 +216,11 @@ class _SyncBatchNormFunction(Function):
         return _make(out.astype(dtype, copy=False))
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Any) -> Any:
         xhat, invstd, weight = ctx.statistics
         axes, shape, total, group, has_weight, has_bias = ctx.layout
         gy = grad._data
-        grads = []
+        grads: list[Tensor | None] = []
         needs = ctx.needs_input_grad
         # the two reductions; every rank takes part when the input needs a gradient (the same
         # decision on every rank: it depends only on the model)

@@ -1,7 +1,10 @@
 """``MultiheadAttention``, ``TransformerEncoderLayer``, ``TransformerEncoder``, ``TransformerDecoderLayer``,
 ``TransformerDecoder`` and ``Transformer``, with PyTorch's parameter names (``in_proj_weight``, ``out_proj``, ``self_attn``, ``linear1``, ...)."""
 
+from __future__ import annotations
+
 import copy
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -14,6 +17,11 @@ from .dropout import Dropout
 from .linear import Linear, factory_dtype
 from .module import Module
 from .normalization import LayerNorm
+
+if TYPE_CHECKING:
+    from ..._typing import Device, DTypeLike
+    from ...autograd.tensor import Tensor
+
 
 __all__ = [
     "MultiheadAttention",
@@ -48,20 +56,22 @@ class MultiheadAttention(Module):
         (nnlite.Size([2, 5, 16]), nnlite.Size([2, 5, 5]))
     """
 
+    in_proj_bias: Parameter | None  # registered by __init__ (None without bias)
+
     def __init__(
         self,
-        embed_dim,
-        num_heads,
-        dropout=0.0,
-        bias=True,
-        add_bias_kv=False,
-        add_zero_attn=False,
-        kdim=None,
-        vdim=None,
-        batch_first=False,
-        device=None,
-        dtype=None,
-    ):
+        embed_dim: int,
+        num_heads: int,
+        dropout: float = 0.0,
+        bias: bool = True,
+        add_bias_kv: bool = False,
+        add_zero_attn: bool = False,
+        kdim: int | None = None,
+        vdim: int | None = None,
+        batch_first: bool = False,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         if embed_dim <= 0 or num_heads <= 0:
             raise ValueError(
@@ -102,7 +112,7 @@ class MultiheadAttention(Module):
         )
         self._reset_parameters()
 
-    def _reset_parameters(self):
+    def _reset_parameters(self) -> None:
         if self._qkv_same_embed_dim:
             init.xavier_uniform_(self.in_proj_weight)
         else:
@@ -112,7 +122,7 @@ class MultiheadAttention(Module):
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
 
-    def _projections(self):
+    def _projections(self) -> Any:
         e = self.embed_dim
         if self._qkv_same_embed_dim:
             w = self.in_proj_weight
@@ -125,15 +135,15 @@ class MultiheadAttention(Module):
 
     def forward(
         self,
-        query,
-        key,
-        value,
-        key_padding_mask=None,
-        need_weights=True,
-        attn_mask=None,
-        average_attn_weights=True,
-        is_causal=False,
-    ):
+        query: Tensor,
+        key: Tensor,
+        value: Tensor,
+        key_padding_mask: Tensor | None = None,
+        need_weights: bool = True,
+        attn_mask: Tensor | None = None,
+        average_attn_weights: bool = True,
+        is_causal: bool = False,
+    ) -> tuple[Tensor, Tensor | None]:
         batched = query.ndim == 3
         if self.batch_first and batched:
             query, key, value = (x.transpose(0, 1) for x in (query, key, value))
@@ -163,7 +173,7 @@ class MultiheadAttention(Module):
         return out, weights
 
 
-def _activation(activation):
+def _activation(activation: Any) -> Any:
     if callable(activation):
         return activation
     if activation == "relu":
@@ -185,18 +195,18 @@ class TransformerEncoderLayer(Module):
 
     def __init__(
         self,
-        d_model,
-        nhead,
-        dim_feedforward=2048,
-        dropout=0.1,
-        activation="relu",
-        layer_norm_eps=1e-5,
-        batch_first=False,
-        norm_first=False,
-        bias=True,
-        device=None,
-        dtype=None,
-    ):
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: Any = "relu",
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         self.self_attn = MultiheadAttention(
             d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, dtype=dtype
@@ -211,7 +221,9 @@ class TransformerEncoderLayer(Module):
         self.dropout2 = Dropout(dropout)
         self.activation = _activation(activation)
 
-    def _self_attention(self, x, attn_mask, key_padding_mask, is_causal):
+    def _self_attention(
+        self, x: Tensor, attn_mask: Tensor | None, key_padding_mask: Tensor | None, is_causal: bool
+    ) -> Any:
         out = self.self_attn(
             x,
             x,
@@ -223,10 +235,16 @@ class TransformerEncoderLayer(Module):
         )[0]
         return self.dropout1(out)
 
-    def _feed_forward(self, x):
+    def _feed_forward(self, x: Tensor) -> Any:
         return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
-    def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
+    def forward(
+        self,
+        src: Tensor,
+        src_mask: Tensor | None = None,
+        src_key_padding_mask: Tensor | None = None,
+        is_causal: bool = False,
+    ) -> Tensor:
         x = src
         if self.norm_first:
             x = x + self._self_attention(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
@@ -241,18 +259,18 @@ class TransformerDecoderLayer(Module):
 
     def __init__(
         self,
-        d_model,
-        nhead,
-        dim_feedforward=2048,
-        dropout=0.1,
-        activation="relu",
-        layer_norm_eps=1e-5,
-        batch_first=False,
-        norm_first=False,
-        bias=True,
-        device=None,
-        dtype=None,
-    ):
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: Any = "relu",
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         self.self_attn = MultiheadAttention(
             d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, dtype=dtype
@@ -272,7 +290,9 @@ class TransformerDecoderLayer(Module):
         self.dropout3 = Dropout(dropout)
         self.activation = _activation(activation)
 
-    def _self_attention(self, x, mask, padding, is_causal):
+    def _self_attention(
+        self, x: Tensor, mask: Tensor | None, padding: Tensor | None, is_causal: bool
+    ) -> Any:
         return self.dropout1(
             self.self_attn(
                 x,
@@ -285,7 +305,14 @@ class TransformerDecoderLayer(Module):
             )[0]
         )
 
-    def _memory_attention(self, x, memory, mask, padding, is_causal):
+    def _memory_attention(
+        self,
+        x: Tensor,
+        memory: Tensor,
+        mask: Tensor | None,
+        padding: Tensor | None,
+        is_causal: bool,
+    ) -> Any:
         return self.dropout2(
             self.multihead_attn(
                 x,
@@ -298,20 +325,20 @@ class TransformerDecoderLayer(Module):
             )[0]
         )
 
-    def _feed_forward(self, x):
+    def _feed_forward(self, x: Tensor) -> Any:
         return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
     def forward(
         self,
-        tgt,
-        memory,
-        tgt_mask=None,
-        memory_mask=None,
-        tgt_key_padding_mask=None,
-        memory_key_padding_mask=None,
-        tgt_is_causal=False,
-        memory_is_causal=False,
-    ):
+        tgt: Tensor,
+        memory: Tensor,
+        tgt_mask: Tensor | None = None,
+        memory_mask: Tensor | None = None,
+        tgt_key_padding_mask: Tensor | None = None,
+        memory_key_padding_mask: Tensor | None = None,
+        tgt_is_causal: bool = False,
+        memory_is_causal: bool = False,
+    ) -> Tensor:
         x = tgt
         if self.norm_first:
             x = x + self._self_attention(
@@ -335,14 +362,25 @@ class TransformerEncoder(Module):
     """``num_layers`` copies of ``encoder_layer`` (each with its own weights), then optional ``norm``."""
 
     def __init__(
-        self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True
-    ):
+        self,
+        encoder_layer: Module,
+        num_layers: int,
+        norm: Any = None,
+        enable_nested_tensor: bool = True,
+        mask_check: bool = True,
+    ) -> None:
         super().__init__()
         self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
         self.num_layers = num_layers
         self.norm = norm
 
-    def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
+    def forward(
+        self,
+        src: Tensor,
+        mask: Tensor | None = None,
+        src_key_padding_mask: Tensor | None = None,
+        is_causal: bool | None = None,
+    ) -> Tensor:
         x = src
         for layer in self.layers:
             x = layer(
@@ -357,7 +395,7 @@ class TransformerEncoder(Module):
 class TransformerDecoder(Module):
     """``num_layers`` copies of ``decoder_layer``, then optional ``norm``."""
 
-    def __init__(self, decoder_layer, num_layers, norm=None):
+    def __init__(self, decoder_layer: Module, num_layers: int, norm: Any = None) -> None:
         super().__init__()
         self.layers = ModuleList([copy.deepcopy(decoder_layer) for _ in range(num_layers)])
         self.num_layers = num_layers
@@ -365,15 +403,15 @@ class TransformerDecoder(Module):
 
     def forward(
         self,
-        tgt,
-        memory,
-        tgt_mask=None,
-        memory_mask=None,
-        tgt_key_padding_mask=None,
-        memory_key_padding_mask=None,
-        tgt_is_causal=None,
-        memory_is_causal=False,
-    ):
+        tgt: Tensor,
+        memory: Tensor,
+        tgt_mask: Tensor | None = None,
+        memory_mask: Tensor | None = None,
+        tgt_key_padding_mask: Tensor | None = None,
+        memory_key_padding_mask: Tensor | None = None,
+        tgt_is_causal: bool | None = None,
+        memory_is_causal: bool = False,
+    ) -> Tensor:
         x = tgt
         for layer in self.layers:
             x = layer(
@@ -401,22 +439,22 @@ class Transformer(Module):
 
     def __init__(
         self,
-        d_model=512,
-        nhead=8,
-        num_encoder_layers=6,
-        num_decoder_layers=6,
-        dim_feedforward=2048,
-        dropout=0.1,
-        activation="relu",
-        custom_encoder=None,
-        custom_decoder=None,
-        layer_norm_eps=1e-5,
-        batch_first=False,
-        norm_first=False,
-        bias=True,
-        device=None,
-        dtype=None,
-    ):
+        d_model: int = 512,
+        nhead: int = 8,
+        num_encoder_layers: int = 6,
+        num_decoder_layers: int = 6,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: Any = "relu",
+        custom_encoder: Any = None,
+        custom_decoder: Any = None,
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         shared = {
             "dim_feedforward": dim_feedforward,
@@ -447,25 +485,25 @@ class Transformer(Module):
         self._reset_parameters()
         self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
 
-    def _reset_parameters(self):
+    def _reset_parameters(self) -> None:
         for p in self.parameters():
             if p.dim() > 1:
                 init.xavier_uniform_(p)
 
     def forward(
         self,
-        src,
-        tgt,
-        src_mask=None,
-        tgt_mask=None,
-        memory_mask=None,
-        src_key_padding_mask=None,
-        tgt_key_padding_mask=None,
-        memory_key_padding_mask=None,
-        src_is_causal=None,
-        tgt_is_causal=None,
-        memory_is_causal=False,
-    ):
+        src: Tensor,
+        tgt: Tensor,
+        src_mask: Tensor | None = None,
+        tgt_mask: Tensor | None = None,
+        memory_mask: Tensor | None = None,
+        src_key_padding_mask: Tensor | None = None,
+        tgt_key_padding_mask: Tensor | None = None,
+        memory_key_padding_mask: Tensor | None = None,
+        src_is_causal: bool | None = None,
+        tgt_is_causal: bool | None = None,
+        memory_is_causal: bool = False,
+    ) -> Tensor:
         batch_dim = 0 if self.batch_first else 1
         if src.dim() == 3 and src.shape[batch_dim] != tgt.shape[batch_dim]:
             raise RuntimeError("the batch number of src and tgt must be equal")
@@ -486,7 +524,9 @@ class Transformer(Module):
         )
 
     @staticmethod
-    def generate_square_subsequent_mask(sz, device=None, dtype=None):
+    def generate_square_subsequent_mask(
+        sz: int, device: Device | None = None, dtype: DTypeLike | None = None
+    ) -> Any:
         """A (sz, sz) float mask: ``-inf`` above the diagonal (future positions), 0 elsewhere."""
         from ...autograd.creation import tensor
 

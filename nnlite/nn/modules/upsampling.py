@@ -1,7 +1,16 @@
 """``Upsample`` and ``AdaptiveMaxPool2d``."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .. import functional as F
 from .module import Module
+
+if TYPE_CHECKING:
+    from ..._typing import _size_any
+    from ...autograd.tensor import Tensor
+
 
 __all__ = ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "AdaptiveMaxPool2d"]
 
@@ -16,16 +25,18 @@ class Upsample(Module):
 
     def __init__(
         self,
-        size=None,
-        scale_factor=None,
-        mode="nearest",
-        align_corners=None,
-        recompute_scale_factor=None,
-    ):
+        size: _size_any | None = None,
+        scale_factor: float | tuple[float, ...] | None = None,
+        mode: str = "nearest",
+        align_corners: bool | None = None,
+        recompute_scale_factor: bool | None = None,
+    ) -> None:
         super().__init__()
         self.size = size
         if isinstance(scale_factor, (tuple, list)):
-            self.scale_factor = tuple(float(f) for f in scale_factor)
+            self.scale_factor: tuple[float, ...] | float | None = tuple(
+                float(f) for f in scale_factor
+            )
         else:
             self.scale_factor = float(scale_factor) if scale_factor else None
         self.mode, self.align_corners, self.recompute_scale_factor = (
@@ -34,7 +45,7 @@ class Upsample(Module):
             recompute_scale_factor,
         )
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.interpolate(
             input,
             self.size,
@@ -44,7 +55,7 @@ class Upsample(Module):
             recompute_scale_factor=self.recompute_scale_factor,
         )
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         what = (
             f"scale_factor={self.scale_factor!r}"
             if self.scale_factor is not None
@@ -54,25 +65,29 @@ class Upsample(Module):
 
 
 class UpsamplingNearest2d(Upsample):
-    def __init__(self, size=None, scale_factor=None):
+    def __init__(
+        self, size: _size_any | None = None, scale_factor: float | tuple[float, ...] | None = None
+    ) -> None:
         super().__init__(size, scale_factor, mode="nearest")
 
 
 class UpsamplingBilinear2d(Upsample):
-    def __init__(self, size=None, scale_factor=None):
+    def __init__(
+        self, size: _size_any | None = None, scale_factor: float | tuple[float, ...] | None = None
+    ) -> None:
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
 
 class AdaptiveMaxPool2d(Module):
     """Max over ``output_size`` adaptive windows per channel."""
 
-    def __init__(self, output_size, return_indices=False):
+    def __init__(self, output_size: _size_any | None, return_indices: bool = False) -> None:
         super().__init__()
         self.output_size = output_size
         self.return_indices = return_indices
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return f"output_size={self.output_size}"

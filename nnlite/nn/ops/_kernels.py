@@ -1,7 +1,9 @@
 """Lazy access to the numba kernels: importing numba costs most of a second, so it waits for
 the first convolution or pooling call."""
 
-_loaded = []
+from types import ModuleType
+
+_loaded: list[ModuleType] = []
 
 
 def kernels():

@@ -5,6 +5,7 @@ Under ``create_graph`` the derivative is written with Tensor operations, so seco
 """
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -15,7 +16,7 @@ _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_TWO_PI = 1.0 / math.sqrt(2.0 * math.pi)
 _SQRT_TWO_OVER_PI = math.sqrt(2.0 / math.pi)
 _CUBIC = 0.044715
-_ufuncs = {}
+_ufuncs: dict[tuple[str, bool], Any] = {}
 
 
 def _compiled(name, dtype):

@@ -13,6 +13,7 @@ How parameters, buffers and arrays move between the processes is described in ``
 
 import warnings
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -448,7 +449,11 @@ class Gather(Function):
         return (None, *inputs, *params)
 
 
-class _GatherBackward(Gather._node_cls):
+# the node class made for Gather at class creation (a base known only at run time)
+_GatherNode: Any = Gather._node_cls
+
+
+class _GatherBackward(_GatherNode):
     """``Gather``'s graph node: freeing it (backward without ``retain_graph``) also frees the
     workers' graphs."""
 
