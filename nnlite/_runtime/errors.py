@@ -15,9 +15,11 @@ class ExceptionWrapper:
 
     Example:
         >>> try:
-        ...     work()
-        ... except Exception:
-        ...     conn.send(ExceptionWrapper.from_current("worker 0"))
+        ...     {}["missing"]
+        ... except KeyError:
+        ...     wrapped = ExceptionWrapper.from_current("worker 0")
+        >>> wrapped.exc_type, wrapped.where
+        (<class 'KeyError'>, 'worker 0')
     """
 
     def __init__(self, exc_type, text, where):

@@ -29,6 +29,7 @@ def map_leaves(obj, is_leaf, fn):
     type when possible); everything else is left as is.
 
     Example:
+        >>> a = np.zeros((2, 3))
         >>> map_leaves({"x": [a, 1]}, lambda v: isinstance(v, np.ndarray), np.shape)
         {'x': [(2, 3), 1]}
     """

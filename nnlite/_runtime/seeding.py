@@ -14,7 +14,10 @@ def seed_process(seed, numpy_seed=None, python_seed=None):
     worker that never builds a tensor does not import it).
 
     Example:
+        >>> base_seed, worker_id = 1234, 2
         >>> seed_process(base_seed + worker_id)
+        >>> np.random.randint(1000) == np.random.RandomState(1236).randint(1000)
+        True
     """
     numpy_seed = seed if numpy_seed is None else numpy_seed
     python_seed = seed if python_seed is None else python_seed

@@ -14,9 +14,9 @@ class ParentWatchdog:
         parent_pid (int): the pid of the process that owns the worker.
 
     Example:
-        >>> watchdog = ParentWatchdog(parent_pid)
-        >>> while watchdog.parent_alive():
-        ...     serve_one_request(timeout=0.5)
+        >>> watchdog = ParentWatchdog(os.getppid())  # as a worker started by this process
+        >>> watchdog.parent_alive()
+        True
     """
 
     def __init__(self, parent_pid):

@@ -68,7 +68,10 @@ def from_numpy(array):
     """A tensor sharing memory with the numpy ``array``: changing one changes the other.
 
     Example:
-        >>> n = np.ones(5); t = nl.from_numpy(n); np.add(n, 1, out=n); t
+        >>> n = np.ones(5)
+        >>> t = nl.from_numpy(n)
+        >>> n += 1
+        >>> t
         tensor([2., 2., 2., 2., 2.], dtype=nnlite.float64)
     """
     if not isinstance(array, np.ndarray):

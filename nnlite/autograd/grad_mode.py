@@ -63,6 +63,7 @@ class inference_mode(_GradModeContext):
     autograd), a no-op when it is False.
 
     Example:
+        >>> x = nl.ones(3, requires_grad=True)
         >>> with nl.inference_mode():
         ...     y = x * 2
         >>> y.requires_grad
@@ -107,8 +108,11 @@ class set_grad_enabled(_GradModeContext):
     """Set graph recording on or off; as a function call, as a context manager or as a decorator.
 
     Example:
+        >>> x = nl.ones(3, requires_grad=True)
         >>> with nl.set_grad_enabled(False):
         ...     y = x * 2
+        >>> y.requires_grad
+        False
     """
 
     def __init__(self, mode):

@@ -13,7 +13,11 @@ def manual_seed(seed):
     """Seed nnlite's generator (used by ``rand``, ``randn``, initialisers and dropout).
 
     Example:
-        >>> nl.manual_seed(0)
+        >>> _ = nl.manual_seed(0)
+        >>> a = nl.rand(2)
+        >>> _ = nl.manual_seed(0)
+        >>> bool((nl.rand(2) == a).all())
+        True
     """
     seed = int(seed)
     _seed[0] = seed

@@ -129,9 +129,11 @@ class DataLoader:
     ``sampler`` and ``batch_sampler`` are refused, as in PyTorch.
 
     Example:
+        >>> from nnlite.data import TensorDataset
+        >>> dataset = TensorDataset(nl.randn(100, 3, 8, 8), nl.arange(100) % 10)
         >>> loader = DataLoader(dataset, batch_size=64, shuffle=True, seed=0, num_workers=2)
-        >>> for images, labels in loader:
-        ...     pass
+        >>> [tuple(images.shape) for images, labels in loader]
+        [(64, 3, 8, 8), (36, 3, 8, 8)]
     """
 
     def __init__(

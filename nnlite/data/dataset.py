@@ -55,6 +55,7 @@ class IterableDataset(Dataset):
     from the workers in turn, and a worker whose iterator ends drops out.
 
     Example:
+        >>> from nnlite.data import DataLoader, get_worker_info
         >>> class Range(IterableDataset):
         ...     def __init__(self, n):
         ...         self.n = n

@@ -731,7 +731,9 @@ class ColorJitter(_PlaneTransform):
     floating in [0, 1] or uint8.
 
     Example:
-        >>> ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)(image)
+        >>> image = nl.rand(3, 8, 8)
+        >>> ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)(image).shape
+        nnlite.Size([3, 8, 8])
     """
 
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):

@@ -114,8 +114,8 @@ class MobileNetV2(nn.Module):
 
     Example:
         >>> model = mobilenet_v2(num_classes=10)
-        >>> model(nl.randn(1, 3, 32, 32)).shape
-        nnlite.Size([1, 10])
+        >>> model(nl.randn(2, 3, 32, 32)).shape
+        nnlite.Size([2, 10])
     """
 
     def __init__(

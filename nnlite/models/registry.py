@@ -41,6 +41,7 @@ class Registry(dict):
     Example:
         >>> OPTIMIZERS = Registry("optimizer")
         >>> OPTIMIZERS.register("sgd", nl.optim.SGD)
+        <class 'nnlite.optim.sgd.SGD'>
         >>> OPTIMIZERS.lookup("sgd")
         <class 'nnlite.optim.sgd.SGD'>
     """
@@ -136,7 +137,8 @@ def get_model(name, **kwargs):
     and listing the accepted ones.
 
     Example:
-        >>> get_model("resnet18", num_classes=10)
+        >>> get_model("resnet18", num_classes=10).fc
+        Linear(in_features=512, out_features=10, bias=True)
     """
     from ..nn import Module
 

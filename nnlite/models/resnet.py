@@ -227,8 +227,10 @@ def resnet18(weights=None, num_classes=1000, **kwargs):
         num_classes (int): outputs of ``fc``; must match the file's when ``weights`` is given.
 
     Example:
-        >>> model = resnet18(weights="resnet18-f37072fd.pth")
+        >>> model = resnet18()  # weights="resnet18-f37072fd.pth" loads torchvision's file
         >>> model.fc = nn.Linear(512, 10)        # a new head for finetuning
+        >>> model(nl.randn(2, 3, 32, 32)).shape
+        nnlite.Size([2, 10])
     """
     return load_weights(
         ResNet(BasicBlock, [2, 2, 2, 2], num_classes=num_classes, **kwargs), weights

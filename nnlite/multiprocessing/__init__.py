@@ -10,13 +10,18 @@ first one's error here.
 
 Example (Hogwild: several processes train one model):
     >>> import nnlite.multiprocessing as mp
-    >>> model = Net()
-    >>> model.share_memory()          # parameters in shared memory
+    >>> model = nn.Linear(4, 1).share_memory()  # parameters in shared memory
+    >>> def train(model):
+    ...     with nl.no_grad():
+    ...         model.weight.zero_()  # stands in for optimizer steps
     >>> workers = [mp.Process(target=train, args=(model,)) for _ in range(2)]
     >>> for p in workers:
     ...     p.start()
     >>> for p in workers:
     ...     p.join()
+    >>> model.weight  # the workers changed this process's parameters
+    Parameter containing:
+    tensor([[0., 0., 0., 0.]], requires_grad=True)
 """
 
 import multiprocessing

@@ -119,7 +119,14 @@ def start_processes(fn, args=(), nprocs=1, join=True, daemon=False, start_method
         ``None`` when ``join`` is true, else the ``ProcessContext``.
 
     Example:
-        >>> start_processes(train, args=(model,), nprocs=2, start_method="fork")
+        >>> model = nn.Linear(4, 1).share_memory()
+        >>> def train(rank, model):
+        ...     with nl.no_grad():
+        ...         model.bias.fill_(rank + 1.0)
+        >>> start_processes(train, args=(model,), nprocs=1, start_method="fork")
+        >>> model.bias
+        Parameter containing:
+        tensor([1.], requires_grad=True)
     """
     ctx = multiprocessing.get_context(start_method)
     processes, error_queues = [], []
@@ -141,6 +148,7 @@ def spawn(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
     """``start_processes`` with the "spawn" start method by default, as ``torch.multiprocessing.spawn``.
 
     Example:
-        >>> nnlite.multiprocessing.spawn(train, args=(model,), nprocs=2)
+        >>> import math
+        >>> spawn(math.sqrt, nprocs=2)  # runs math.sqrt(0) and math.sqrt(1) in two new processes
     """
     return start_processes(fn, args, nprocs, join, daemon, start_method)

@@ -56,7 +56,10 @@ class Buffer(Tensor):
     ``persistent=False`` keeps it out of ``state_dict()``.
 
     Example:
+        >>> module = nl.nn.Module()
         >>> module.running_total = nl.nn.Buffer(nl.zeros(3))
+        >>> list(module.state_dict())
+        ['running_total']
     """
 
     def __init__(self, data=None, *, persistent=True):

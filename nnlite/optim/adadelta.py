@@ -55,7 +55,12 @@ class Adadelta(Optimizer):
         differentiable: must be ``False``.
 
     Example:
+        >>> model = nn.Linear(4, 2)
+        >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.Adadelta(model.parameters(), lr=1.0)
+        >>> opt.zero_grad()
+        >>> F.mse_loss(model(x), y).backward()
+        >>> opt.step()
     """
 
     _update = staticmethod(adadelta)

@@ -58,7 +58,12 @@ class Adagrad(Optimizer):
         differentiable: must be ``False``.
 
     Example:
+        >>> model = nn.Linear(4, 2)
+        >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.Adagrad(model.parameters(), lr=0.01)
+        >>> opt.zero_grad()
+        >>> F.mse_loss(model(x), y).backward()
+        >>> opt.step()
     """
 
     _update = staticmethod(adagrad)

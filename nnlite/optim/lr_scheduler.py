@@ -256,8 +256,15 @@ class StepLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
 
     Example:
-        >>> # lr = 0.05 for epochs 0-29, 0.005 for 30-59, 0.0005 for 60-89, ...
-        >>> scheduler = StepLR(optimizer, step_size=30, gamma=0.1)
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
+        >>> scheduler = StepLR(optimizer, step_size=2, gamma=0.1)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.05, 0.05, 0.005, 0.005, 0.0005, 0.0005]
     """
 
     def __init__(self, optimizer, step_size: int, gamma: float = 0.1, last_epoch=-1):
@@ -405,8 +412,15 @@ class LinearLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
 
     Example:
-        >>> # lr = 0.025, 0.03125, 0.0375, 0.04375, 0.05, 0.05, ... for a base lr of 0.05
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = LinearLR(optimizer, start_factor=0.5, total_iters=4)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.025, 0.03125, 0.0375, 0.04375, 0.05, 0.05]
     """
 
     def __init__(
@@ -465,7 +479,15 @@ class PolynomialLR(LRScheduler):
         last_epoch (int): index of the last epoch (default -1).
 
     Example:
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = PolynomialLR(optimizer, total_iters=4, power=2.0)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.05, 0.02813, 0.0125, 0.00312, 0.0, 0.0]
     """
 
     def __init__(self, optimizer, total_iters: int = 5, power: float = 1.0, last_epoch=-1):
@@ -522,7 +544,15 @@ class OneCycleLR(LRScheduler):
         last_epoch (int): index of the last step (default -1).
 
     Example:
-        >>> scheduler = OneCycleLR(optimizer, max_lr=0.1, steps_per_epoch=len(loader), epochs=10)
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
+        >>> scheduler = OneCycleLR(optimizer, max_lr=0.1, steps_per_epoch=3, epochs=2)
+        >>> lrs = []
+        >>> for batch in range(6):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.004, 0.09944, 0.08117, 0.04626, 0.01335, 0.0]
     """
 
     def __init__(
@@ -706,9 +736,17 @@ class SequentialLR(_Composite):
         last_epoch (int): index of the last epoch (default -1).
 
     Example:
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> warmup = LinearLR(optimizer, start_factor=0.1, total_iters=2)
         >>> decay = ExponentialLR(optimizer, gamma=0.9)
         >>> scheduler = SequentialLR(optimizer, [warmup, decay], milestones=[2])
+        >>> lrs = []
+        >>> for epoch in range(5):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.005, 0.0275, 0.05, 0.045, 0.0405]
     """
 
     def __init__(self, optimizer, schedulers, milestones: list[int], last_epoch=-1):
@@ -765,7 +803,17 @@ class ChainedScheduler(_Composite):
         optimizer (Optimizer): that optimizer (default: the first scheduler's).
 
     Example:
-        >>> scheduler = ChainedScheduler([LinearLR(opt, 0.5, total_iters=3), ExponentialLR(opt, 0.9)])
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
+        >>> scheduler = ChainedScheduler(
+        ...     [LinearLR(optimizer, 0.5, total_iters=3), ExponentialLR(optimizer, 0.9)]
+        ... )
+        >>> lrs = []
+        >>> for epoch in range(5):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.025, 0.03, 0.03375, 0.03645, 0.03281]
     """
 
     def __init__(self, schedulers, optimizer=None):
@@ -803,10 +851,12 @@ class ReduceLROnPlateau(LRScheduler):
         eps (float): a reduction smaller than this is skipped (default 1e-8).
 
     Example:
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = ReduceLROnPlateau(optimizer, patience=2)
-        >>> for epoch in range(10):
-        ...     train(...)
+        >>> for validation_loss in [1.0, 0.9, 0.9, 0.9, 0.9]:
         ...     scheduler.step(validation_loss)
+        >>> optimizer.param_groups[0]["lr"]  # three epochs without improvement: lr * 0.1
+        0.005...
     """
 
     def __init__(

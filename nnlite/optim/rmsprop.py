@@ -72,7 +72,12 @@ class RMSprop(Optimizer):
         differentiable: must be ``False``.
 
     Example:
+        >>> model = nn.Linear(4, 2)
+        >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.RMSprop(model.parameters(), lr=0.01, momentum=0.9)
+        >>> opt.zero_grad()
+        >>> F.mse_loss(model(x), y).backward()
+        >>> opt.step()
     """
 
     _update = staticmethod(rmsprop)

@@ -56,8 +56,12 @@ class SGD(Optimizer):
         differentiable: must be ``False``; nnlite's optimizer steps are not recorded.
 
     Example:
+        >>> model = nn.Linear(4, 2)
+        >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-        >>> opt.zero_grad(); loss_fn(model(x), y).backward(); opt.step()
+        >>> opt.zero_grad()
+        >>> F.mse_loss(model(x), y).backward()
+        >>> opt.step()
     """
 
     _update = staticmethod(sgd)

@@ -55,7 +55,7 @@ def write_report(run_dir, summary_text=None):
 
     Example:
         >>> from nnlite.report import write_report
-        >>> write_report("runs/lenet_fashion_mnist-latest")
+        >>> write_report("runs/lenet_fashion_mnist-latest")  # doctest: +SKIP
         'runs/lenet_fashion_mnist-latest/report.html'
     """
     run = read_run(run_dir)

@@ -43,9 +43,11 @@ def save(obj, f, format=None):
             (``obj['layers'][2]``).
 
     Example:
+        >>> model = nl.nn.Linear(4, 2)
+        >>> opt = nl.optim.SGD(model.parameters(), lr=0.1)
         >>> nl.save({"model": model.state_dict(), "optim": opt.state_dict(), "epoch": 3},
         ...         "ckpt.npz")
-        >>> nl.save(model.state_dict(), "resnet18.pth")   # torch.load reads this one
+        >>> nl.save(model.state_dict(), "linear.pth")   # torch.load reads this one
     """
     fmt = _save_format(f, format)
     if fmt == "torch":
@@ -96,8 +98,14 @@ def load(f, map_location=None, weights_only=True, mmap=None):
             foreign or holds anything but data, naming the file and what is wrong.
 
     Example:
+        >>> model = nl.nn.Linear(4, 2)
+        >>> nl.save({"model": model.state_dict(), "epoch": 3}, "ckpt.npz")
+        >>> nl.save(model.state_dict(), "linear.pth")
         >>> state = nl.load("ckpt.npz")
-        >>> model.load_state_dict(nl.load("resnet18-f37072fd.pth", map_location="cpu"))
+        >>> state["epoch"]
+        3
+        >>> model.load_state_dict(nl.load("linear.pth", map_location="cpu"))
+        <All keys matched successfully>
     """
     _check_map_location(map_location)
     name = _display_name(f)
@@ -198,6 +206,7 @@ def save_file(tensors, filename, metadata=None):
     Needs the ``safetensors`` package (``pip install nnlite[safetensors]``).
 
     Example:
+        >>> model = nl.nn.Linear(4, 2)
         >>> nl.save_file(model.state_dict(), "model.safetensors", metadata={"format": "pt"})
     """
     from .safetensors_format import save_safetensors
@@ -212,7 +221,10 @@ def load_file(filename):
     Needs the ``safetensors`` package (``pip install nnlite[safetensors]``).
 
     Example:
+        >>> model = nl.nn.Linear(4, 2)
+        >>> nl.save_file(model.state_dict(), "model.safetensors")
         >>> model.load_state_dict(nl.load_file("model.safetensors"))
+        <All keys matched successfully>
     """
     name = _display_name(filename)
     with open(os.fspath(filename), "rb") as fh:

@@ -9,7 +9,14 @@ message that names the key (``optimizer.lr``, ``data.train_transforms[1].mean``)
 expected and what was found; an unknown key comes with the closest valid key as a suggestion.
 
 Example:
-    >>> cfg = load_config("configs/lenet_cifar10.yaml", ["optimizer.lr=0.01"])
+    >>> with open("lenet.yaml", "w") as f:
+    ...     _ = f.write('''
+    ... model: {name: lenet}
+    ... data: {dataset: cifar10, batch_size: 64}
+    ... optimizer: {name: sgd, momentum: 0.9}
+    ... epochs: 2
+    ... ''')
+    >>> cfg = load_config("lenet.yaml", ["optimizer.lr=0.01"])
     >>> cfg["optimizer"]
     {'name': 'sgd', 'lr': 0.01, 'momentum': 0.9, 'dampening': 0.0, 'weight_decay': 0.0, 'nesterov': False}
 """

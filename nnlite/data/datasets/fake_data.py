@@ -18,6 +18,7 @@ class FakeData(Dataset):
     generator.
 
     Example:
+        >>> from nnlite.data import transforms
         >>> data = FakeData(size=100, image_size=(1, 28, 28), transform=transforms.ToTensor())
         >>> image, label = data[0]; image.shape
         nnlite.Size([1, 28, 28])

@@ -154,9 +154,17 @@ class ImageFolder(DatasetFolder):
     Decoding needs Pillow: ``pip install 'nnlite[vision]'``.
 
     Example:
+        >>> import os
+        >>> from PIL import Image
+        >>> from nnlite.data import transforms
+        >>> for name in ("cat", "dog"):  # photos/cat/0.png, photos/dog/0.png
+        ...     os.makedirs(f"photos/{name}", exist_ok=True)
+        ...     Image.new("RGB", (48, 40)).save(f"photos/{name}/0.png")
         >>> data = ImageFolder("photos", transform=transforms.Compose([transforms.Resize(32),
         ...                    transforms.CenterCrop(32), transforms.ToTensor()]))
-        >>> image, label = data[0]; data.classes[label]
+        >>> image, label = data[1]
+        >>> image.shape, data.classes[label]
+        (nnlite.Size([3, 32, 32]), 'dog')
     """
 
     def __init__(

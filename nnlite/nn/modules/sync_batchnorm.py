@@ -33,8 +33,11 @@ class SyncBatchNorm(_BatchNorm):
     (each is a collective). Inside ``DistributedDataParallel`` the collectives use its timeout.
 
     Example:
+        >>> model = nl.nn.Sequential(nl.nn.Conv2d(3, 8, 3), nl.nn.BatchNorm2d(8))
         >>> model = nl.nn.SyncBatchNorm.convert_sync_batchnorm(model)
-        >>> ddp = nl.nn.parallel.DistributedDataParallel(model)
+        >>> type(model[1]).__name__
+        'SyncBatchNorm'
+        >>> ddp = nl.nn.parallel.DistributedDataParallel(model)  # under mpirun  # doctest: +SKIP
     """
 
     def __init__(

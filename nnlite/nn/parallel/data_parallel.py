@@ -92,9 +92,13 @@ class DataParallel(Module):
     all workers and frees their shared memory, and the next call starts new ones.
 
     Example:
-        >>> model = nl.nn.DataParallel(Net(), workers=2)
-        >>> loss = loss_fn(model(x), y)   # x of 30 rows: two chunks of 15
-        >>> loss.backward()               # gradients of both replicas summed into Net's .grad
+        >>> net = nn.Linear(4, 2)
+        >>> model = nl.nn.DataParallel(net, workers=2)
+        >>> x, y = nl.randn(30, 4), nl.randn(30, 2)
+        >>> loss = F.mse_loss(model(x), y)   # x of 30 rows: two chunks of 15
+        >>> loss.backward()               # gradients of both replicas summed into net's .grad
+        >>> net.weight.grad.shape
+        nnlite.Size([2, 4])
         >>> model.close()
     """
 

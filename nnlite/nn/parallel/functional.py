@@ -27,7 +27,10 @@ def data_parallel(module, inputs, device_ids=None, output_device=None, dim=0, mo
         the module's output.
 
     Example:
+        >>> model = nn.Linear(4, 2)
         >>> out = nn.parallel.data_parallel(model, nl.randn(8, 4))
+        >>> out.shape
+        nnlite.Size([8, 2])
     """
     if not isinstance(inputs, tuple):
         inputs = (inputs,) if inputs is not None else ()

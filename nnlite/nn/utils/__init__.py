@@ -3,7 +3,9 @@ sequences, as ``torch.nn.utils``.
 
 Example:
     >>> from nnlite.nn.utils import clip_grad_norm_
-    >>> clip_grad_norm_(model.parameters(), max_norm=1.0)
+    >>> model = nl.nn.Linear(4, 2)
+    >>> model(nl.randn(8, 4)).sum().backward()
+    >>> total_norm = clip_grad_norm_(model.parameters(), max_norm=1.0)
 """
 
 from . import rnn

@@ -104,9 +104,12 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
         Tensor: the total norm of the gradients before clipping.
 
     Example:
-        >>> loss.backward()
-        >>> nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
-        >>> optimizer.step()
+        >>> model = nn.Linear(4, 2)
+        >>> (model(nl.randn(8, 4)) * 100).sum().backward()
+        >>> total = nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+        >>> bool(total > 1.0), round(float(nn.utils.get_total_norm(
+        ...     [p.grad for p in model.parameters()])), 4)
+        (True, 1.0)
     """
     if isinstance(parameters, types.GeneratorType):
         parameters = list(parameters)
@@ -134,7 +137,11 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
     """Clamp every gradient of ``parameters`` into ``[-clip_value, clip_value]``, in place.
 
     Example:
+        >>> model = nn.Linear(4, 2)
+        >>> (model(nl.randn(8, 4)) * 100).sum().backward()
         >>> nn.utils.clip_grad_value_(model.parameters(), clip_value=0.5)
+        >>> float(model.weight.grad.abs().max())
+        0.5
     """
     clip_value = float(clip_value)
     for g in _grads(parameters):
