@@ -112,7 +112,10 @@ def public_objects():
                     kind = "property" if isinstance(member, property) else "method"
                     found.setdefault(f"{owner}.{member_name}", (member, kind))
             elif inspect.isfunction(obj):
-                found.setdefault(f"{obj.__module__}.{obj.__qualname__}", (obj, "function"))
+                # functions made by a factory share a qualname: name them where they are exported
+                where = module_name if "<locals>" in obj.__qualname__ else obj.__module__
+                qualname = name if "<locals>" in obj.__qualname__ else obj.__qualname__
+                found.setdefault(f"{where}.{qualname}", (obj, "function"))
     return found
 
 

@@ -6,7 +6,15 @@ values_indices = namedtuple("values_indices", ["values", "indices"])
 
 
 class Size(tuple):
-    """A tensor's shape: a tuple printed as ``nnlite.Size([2, 3])``."""
+    """A tensor's shape: a tuple printed as ``nnlite.Size([2, 3])``.
+
+    Example:
+        >>> s = nl.zeros(2, 3).shape
+        >>> s
+        nnlite.Size([2, 3])
+        >>> s[0], len(s)
+        (2, 2)
+    """
 
     __slots__ = ()
 
@@ -14,6 +22,15 @@ class Size(tuple):
         return f"nnlite.Size([{', '.join(str(s) for s in self)}])"
 
     def numel(self):
+        """The number of elements a tensor of this shape holds.
+
+        Returns:
+            int: the product of the sizes (1 for ``Size([])``).
+
+        Example:
+            >>> nl.Size([2, 3]).numel()
+            6
+        """
         n = 1
         for s in self:
             n *= s
