@@ -162,7 +162,7 @@ def _constructor(cls):
 def docstring_problems(obj, kind):
     """What a public object's docstring lacks, as a list of short phrases."""
     func = _unwrap(obj)
-    doc = inspect.getdoc(func)
+    doc = inspect.getdoc(obj if kind == "property" else func)
     if not doc:
         return ["no docstring"]
     sections = set(SECTION.findall(doc))

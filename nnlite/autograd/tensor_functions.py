@@ -45,7 +45,20 @@ class TensorFunctions:
         return Erf.apply(self)
 
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
-        """NaN, +inf and -inf replaced (default: 0 and the dtype's largest and smallest values)."""
+        """NaN, +inf and -inf replaced (default: 0 and the dtype's largest and smallest values).
+
+        Args:
+            nan (number): the value for NaN. Default: 0.
+            posinf (number, optional): the value for +inf. Default: the dtype's largest.
+            neginf (number, optional): the value for -inf. Default: the dtype's smallest.
+
+        Returns:
+            Tensor: a copy with finite values.
+
+        Example:
+            >>> nl.tensor([float("nan"), float("inf"), 1.]).nan_to_num(posinf=9.)
+            tensor([0., 9., 1.])
+        """
         info = np.finfo(self._data.dtype) if self._data.dtype.kind == "f" else None
         if info is None:
             return self.clone()
@@ -65,6 +78,13 @@ class TensorFunctions:
     def cumsum(self, dim, dtype=None):
         """Cumulative sum along ``dim``.
 
+        Args:
+            dim (int): the dimension.
+            dtype (nl.dtype, optional): compute and return in this type.
+
+        Returns:
+            Tensor: the running sums, of this tensor's shape.
+
         Example:
             >>> nl.tensor([1., 2., 3.]).cumsum(0)
             tensor([1., 3., 6.])
@@ -73,7 +93,22 @@ class TensorFunctions:
         return CumSum.apply(x, dim=wrap_dim(dim, x._data.ndim))
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
-        """The ``p``-norm over ``dim`` (all elements by default); ``"fro"`` is the 2-norm."""
+        """The ``p``-norm over ``dim`` (all elements by default); ``"fro"`` is the 2-norm.
+
+        Args:
+            p (number or str): the order: ``"fro"``, 2, 1, ``inf``, ``-inf``, 0 or any real.
+                Default: ``"fro"``.
+            dim (int or tuple of ints, optional): the dimensions to reduce. Default: all.
+            keepdim (bool): keep reduced dimensions with size 1. Default: False.
+            dtype (nl.dtype, optional): compute and return in this type.
+
+        Returns:
+            Tensor: the norm.
+
+        Example:
+            >>> nl.tensor([3., -4.]).norm(), nl.tensor([3., -4.]).norm(1)
+            (tensor(5.), tensor(7.))
+        """
         x = self if dtype is None else self.to(dtype)
         if p in ("fro", None):
             p = 2
@@ -100,7 +135,20 @@ class TensorFunctions:
 
     # ------------------------------------------------------------------ sorting and selection
     def sort(self, dim=-1, descending=False, stable=False):
-        """``(values, indices)`` sorted along ``dim``; ``values`` carries the gradient."""
+        """``(values, indices)`` sorted along ``dim``; ``values`` carries the gradient.
+
+        Args:
+            dim (int): the dimension to sort. Default: -1.
+            descending (bool): largest first. Default: False.
+            stable (bool): keep the order of equal elements (the sort always does). Default: False.
+
+        Returns:
+            A named tuple ``(values, indices)``.
+
+        Example:
+            >>> nl.tensor([3., 1., 2.]).sort(descending=True)
+            values_indices(values=tensor([3., 2., 1.]), indices=tensor([0, 2, 1]))
+        """
         dim = wrap_dim(dim, self._data.ndim)
         if self._data.ndim == 0:
             return values_indices(self.clone(), _op.make_tensor(np.zeros((), np.int64)))
@@ -116,6 +164,15 @@ class TensorFunctions:
 
     def topk(self, k, dim=-1, largest=True, sorted=True):
         """The ``k`` largest (or smallest) elements along ``dim`` and their indices.
+
+        Args:
+            k (int): how many elements.
+            dim (int): the dimension. Default: -1.
+            largest (bool): the largest (True) or the smallest. Default: True.
+            sorted (bool): return them in order (they always are). Default: True.
+
+        Returns:
+            A named tuple ``(values, indices)``.
 
         Example:
             >>> nl.tensor([1., 5., 3.]).topk(2)
@@ -159,7 +216,24 @@ class TensorFunctions:
         return Scatter.apply(self, src, dim=dim, index=index, add=add)
 
     def scatter(self, dim, index, src=None, value=None, reduce=None):
-        """A copy with ``src`` (or ``value``) written at ``index`` along ``dim``."""
+        """A copy with ``src`` (or ``value``) written at ``index`` along ``dim``.
+
+        For ``dim=0``: ``out[index[i][j]][j] = src[i][j]``.
+
+        Args:
+            dim (int): the dimension.
+            index (Tensor): int64 positions along ``dim``.
+            src (Tensor, optional): the values to write.
+            value (number, optional): one value to write instead of ``src``.
+            reduce (str, optional): ``"add"`` adds instead of writing.
+
+        Returns:
+            Tensor: the written copy.
+
+        Example:
+            >>> nl.zeros(3).scatter(0, nl.tensor([2, 0]), nl.tensor([5., 6.]))
+            tensor([6., 0., 5.])
+        """
         if reduce is not None:
             if reduce not in ("add", "multiply"):
                 raise RuntimeError(f"reduce argument must be either add or multiply. Got {reduce}")
@@ -171,7 +245,20 @@ class TensorFunctions:
         return self._scatter("scatter", dim, index, source, reduce == "add")
 
     def scatter_add(self, dim, index, src):
-        """A copy with ``src`` added at ``index`` along ``dim`` (repeated indices accumulate)."""
+        """A copy with ``src`` added at ``index`` along ``dim`` (repeated indices accumulate).
+
+        Args:
+            dim (int): the dimension.
+            index (Tensor): int64 positions along ``dim``.
+            src (Tensor): the values to add.
+
+        Returns:
+            Tensor: the summed copy.
+
+        Example:
+            >>> nl.zeros(3).scatter_add(0, nl.tensor([0, 0, 2]), nl.tensor([5., 6., 1.]))
+            tensor([11.,  0.,  1.])
+        """
         return self._scatter("scatter_add", dim, index, src, True)
 
     def scatter_(self, dim, index, src=None, value=None, reduce=None):
@@ -190,13 +277,37 @@ class TensorFunctions:
 
     # ------------------------------------------------------------------ triangles and rearranging
     def tril(self, diagonal=0):
-        """Elements on and below the ``diagonal``-th diagonal of the last two dimensions; zeros above."""
+        """Elements on and below the ``diagonal``-th diagonal of the last two dimensions; zeros above.
+
+        Args:
+            diagonal (int): 0 is the main diagonal, positive above it, negative below. Default: 0.
+
+        Returns:
+            Tensor: the lower triangle.
+
+        Example:
+            >>> nl.ones(2, 2).tril()
+            tensor([[1., 0.],
+                    [1., 1.]])
+        """
         if self._data.ndim < 2:
             raise RuntimeError("tril: input tensor must have at least 2 dimensions")
         return self.masked_fill(~_triangle_mask(self._data.shape, diagonal, True), 0)
 
     def triu(self, diagonal=0):
-        """Elements on and above the ``diagonal``-th diagonal of the last two dimensions; zeros below."""
+        """Elements on and above the ``diagonal``-th diagonal of the last two dimensions; zeros below.
+
+        Args:
+            diagonal (int): 0 is the main diagonal, positive above it, negative below. Default: 0.
+
+        Returns:
+            Tensor: the upper triangle.
+
+        Example:
+            >>> nl.ones(2, 2).triu(1)
+            tensor([[0., 1.],
+                    [0., 0.]])
+        """
         if self._data.ndim < 2:
             raise RuntimeError("triu: input tensor must have at least 2 dimensions")
         return self.masked_fill(~_triangle_mask(self._data.shape, diagonal, False), 0)
@@ -226,7 +337,20 @@ class TensorFunctions:
         return out
 
     def repeat_interleave(self, repeats, dim=None, output_size=None):
-        """Each element repeated ``repeats`` times (an int or one count per element) along ``dim``."""
+        """Each element repeated ``repeats`` times (an int or one count per element) along ``dim``.
+
+        Args:
+            repeats (int or Tensor): the repeat count, or one per element along ``dim``.
+            dim (int, optional): the dimension; the flattened tensor when omitted.
+            output_size (int, optional): accepted for compatibility.
+
+        Returns:
+            Tensor: the repeated elements.
+
+        Example:
+            >>> nl.tensor([1, 2]).repeat_interleave(2)
+            tensor([1, 1, 2, 2])
+        """
         if dim is None:
             return self.flatten().repeat_interleave(repeats, 0)
         dim = wrap_dim(dim, self._data.ndim)
@@ -238,7 +362,18 @@ class TensorFunctions:
 
     # ------------------------------------------------------------------ batched products
     def bmm(self, mat2):
-        """Batched matrix product of ``(b, n, m)`` and ``(b, m, p)`` tensors."""
+        """Batched matrix product of ``(b, n, m)`` and ``(b, m, p)`` tensors.
+
+        Args:
+            mat2 (Tensor): ``(b, m, p)`` matrices.
+
+        Returns:
+            Tensor: ``(b, n, p)``.
+
+        Example:
+            >>> nl.ones(2, 3, 4).bmm(nl.ones(2, 4, 5)).shape
+            nnlite.Size([2, 3, 5])
+        """
         a, b = self._data, _array(mat2)
         if a.ndim != 3 or b.ndim != 3:
             raise RuntimeError(
@@ -252,7 +387,21 @@ class TensorFunctions:
         return self @ mat2
 
     def baddbmm(self, batch1, batch2, beta=1, alpha=1):
-        """``beta * self + alpha * (batch1 @ batch2)``."""
+        """``beta * self + alpha * (batch1 @ batch2)``.
+
+        Args:
+            batch1 (Tensor): ``(b, n, m)`` matrices.
+            batch2 (Tensor): ``(b, m, p)`` matrices.
+            beta (number): the multiplier of ``self`` (0 ignores it, NaN included). Default: 1.
+            alpha (number): the multiplier of the product. Default: 1.
+
+        Returns:
+            Tensor: ``(b, n, p)``.
+
+        Example:
+            >>> nl.zeros(2, 3, 5).baddbmm(nl.ones(2, 3, 4), nl.ones(2, 4, 5), alpha=0.5)[0, 0]
+            tensor([2., 2., 2., 2., 2.])
+        """
         product = batch1.bmm(batch2)
         product = product if alpha == 1 else product * alpha
         if beta == 0:  # as PyTorch: self is ignored, NaN in it included
@@ -262,6 +411,14 @@ class TensorFunctions:
     # ------------------------------------------------------------------ sampling
     def multinomial(self, num_samples, replacement=False, generator=None):
         """Indices drawn from the rows of this tensor of non-negative weights.
+
+        Args:
+            num_samples (int): how many indices to draw per row.
+            replacement (bool): draw with replacement. Default: False.
+            generator (numpy.random.Generator, optional): draw from this generator instead.
+
+        Returns:
+            Tensor: int64 indices, ``(num_samples,)`` or ``(rows, num_samples)``.
 
         Example:
             >>> nl.tensor([0., 10., 0.]).multinomial(2, replacement=True)
@@ -334,6 +491,14 @@ FUNCTION_NAMES = [
 
 def meshgrid(*tensors, indexing=None):
     """Coordinate grids from 1-D tensors; ``indexing="ij"`` (matrix) or ``"xy"`` (Cartesian).
+
+    Args:
+        *tensors (Tensor): 1-D tensors (or one list of them).
+        indexing (str, optional): ``"ij"`` or ``"xy"``; omitting it warns and uses ``"ij"``, as
+            PyTorch does.
+
+    Returns:
+        tuple of Tensors: one grid per input, each of shape ``(len(t0), len(t1), ...)`` for ``"ij"``.
 
     Example:
         >>> xs, ys = nl.meshgrid(nl.arange(3), nl.arange(2), indexing="ij")
