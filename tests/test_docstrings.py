@@ -119,13 +119,15 @@ def public_objects():
     return found
 
 
-def _takes_arguments(func):
+def _takes_arguments(func, named_only=False):
     try:
         params = list(inspect.signature(func).parameters.values())
     except (TypeError, ValueError):
         return False
     if params and params[0].name in ("self", "cls"):
         params = params[1:]
+    if named_only:  # a constructor that only passes ``*args, **kwargs`` on takes nothing itself
+        params = [p for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     return bool(params)
 
 
@@ -162,14 +164,17 @@ def _constructor(cls):
 def docstring_problems(obj, kind):
     """What a public object's docstring lacks, as a list of short phrases."""
     func = _unwrap(obj)
-    doc = inspect.getdoc(obj if kind == "property" else func)
+    if kind == "class":  # a class's own docstring: inheriting its base's would describe the base
+        doc = inspect.cleandoc(obj.__doc__) if obj.__doc__ else None
+    else:
+        doc = inspect.getdoc(obj if kind == "property" else func)
     if not doc:
         return ["no docstring"]
     sections = set(SECTION.findall(doc))
     problems = []
     if kind == "class":
         init = _constructor(obj)
-        takes = init is not None and _takes_arguments(init)
+        takes = init is not None and _takes_arguments(init, named_only=True)
     elif kind == "property":
         takes = False
     else:

@@ -7,7 +7,16 @@ __all__ = ["Flatten", "Unflatten"]
 
 
 class Flatten(Module):
-    """Merge dimensions ``start_dim`` (default 1, keeping the batch) to ``end_dim`` into one."""
+    """Merge dimensions ``start_dim`` (default 1, keeping the batch) to ``end_dim`` into one.
+
+    Args:
+        start_dim (int): the first dimension to merge. Default: 1.
+        end_dim (int): the last dimension to merge. Default: -1.
+
+    Example:
+        >>> nn.Flatten()(nl.zeros(2, 3, 4)).shape
+        nnlite.Size([2, 12])
+    """
 
     def __init__(self, start_dim=1, end_dim=-1):
         super().__init__()
@@ -23,6 +32,10 @@ class Flatten(Module):
 
 class Unflatten(Module):
     """Split dimension ``dim`` into ``unflattened_size``.
+
+    Args:
+        dim (int): the dimension to split.
+        unflattened_size (tuple of ints): its new sizes, whose product is its size.
 
     Example:
         >>> nl.nn.Unflatten(1, (2, 5))(nl.zeros(3, 10)).shape
