@@ -10,6 +10,10 @@ class Parameter(Tensor):
 
     ``Parameter(t)`` shares ``t``'s memory, as in PyTorch.
 
+    Args:
+        data (Tensor, optional): the values (shared, not copied). Default: an empty tensor.
+        requires_grad (bool): Default: True.
+
     Example:
         >>> p = nl.nn.Parameter(nl.zeros(2))
         >>> p
@@ -54,6 +58,10 @@ class Buffer(Tensor):
     """A Tensor that a ``Module`` registers as a buffer (state, not a parameter) when assigned.
 
     ``persistent=False`` keeps it out of ``state_dict()``.
+
+    Args:
+        data (Tensor, optional): the values. Default: an empty tensor.
+        persistent (bool): include it in ``state_dict()``. Default: True.
 
     Example:
         >>> module = nl.nn.Module()

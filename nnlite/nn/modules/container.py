@@ -86,16 +86,58 @@ class Sequential(Module):
         return result
 
     def append(self, module):
-        """Add ``module`` at the end; returns the Sequential."""
+        """Add ``module`` at the end; returns the Sequential.
+
+        Args:
+            module (Module): the new last layer.
+
+        Returns:
+            Sequential: this Sequential.
+
+        Example:
+            >>> seq = nn.Sequential(nn.Linear(2, 2))
+            >>> seq.append(nn.ReLU())
+            Sequential(
+              (0): Linear(in_features=2, out_features=2, bias=True)
+              (1): ReLU()
+            )
+        """
         self.add_module(str(len(self)), module)
         return self
 
     def extend(self, modules):
+        """Add the modules of an iterable at the end.
+
+        Args:
+            modules (iterable of Modules): the new layers.
+
+        Returns:
+            Sequential: this Sequential.
+
+        Example:
+            >>> seq = nn.Sequential(nn.Linear(2, 2))
+            >>> len(seq.extend([nn.ReLU(), nn.Linear(2, 1)]))
+            3
+        """
         for module in modules:
             self.append(module)
         return self
 
     def insert(self, index, module):
+        """Insert ``module`` before position ``index`` (negative counts from the end).
+
+        Args:
+            index (int): the position.
+            module (Module): the new layer.
+
+        Returns:
+            Sequential: this Sequential.
+
+        Example:
+            >>> seq = nn.Sequential(nn.Linear(2, 2))
+            >>> seq.insert(0, nn.Tanh())[0]
+            Tanh()
+        """
         if not isinstance(module, Module):
             raise AssertionError(f"module should be of type: {Module}")
         n = len(self._modules)
@@ -113,6 +155,9 @@ class Sequential(Module):
 
 class ModuleList(Module):
     """A list of modules, registered so that their parameters belong to the owner.
+
+    Args:
+        modules (iterable of Modules, optional): the initial entries.
 
     Example:
         >>> layers = nl.nn.ModuleList([nl.nn.Linear(4, 4) for _ in range(3)])
@@ -160,10 +205,36 @@ class ModuleList(Module):
         return ModuleList(list(self) + list(other))
 
     def append(self, module):
+        """Add ``module`` at the end.
+
+        Args:
+            module (Module): the new entry.
+
+        Returns:
+            ModuleList: this list.
+
+        Example:
+            >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+            >>> len(layers.append(nn.Sigmoid()))
+            3
+        """
         self.add_module(str(len(self)), module)
         return self
 
     def extend(self, modules):
+        """Add the modules of an iterable at the end.
+
+        Args:
+            modules (iterable of Modules): the new entries.
+
+        Returns:
+            ModuleList: this list.
+
+        Example:
+            >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+            >>> len(layers.extend([nn.ReLU(), nn.ReLU()]))
+            4
+        """
         if isinstance(modules, (Module, Mapping)) or not hasattr(modules, "__iter__"):
             raise TypeError(
                 "ModuleList.extend should be called with an iterable, but got " + typename(modules)
@@ -174,6 +245,18 @@ class ModuleList(Module):
         return self
 
     def insert(self, index, module):
+        """Insert ``module`` before position ``index``.
+
+        Args:
+            index (int): the position.
+            module (Module): the new entry.
+
+        Example:
+            >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+            >>> layers.insert(0, nn.Sigmoid())
+            >>> layers[0]
+            Sigmoid()
+        """
         items = list(self._modules.values())
         items.insert(index, module)
         self._modules.clear()
@@ -181,6 +264,21 @@ class ModuleList(Module):
             self.add_module(str(i), m)
 
     def pop(self, key):
+        """Remove the entry at ``key`` (an index) and return it.
+
+        Args:
+            key (int): the position.
+
+        Returns:
+            Module: the removed module.
+
+        Example:
+            >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+            >>> layers.pop(0)
+            ReLU()
+            >>> len(layers)
+            1
+        """
         v = self[key]
         del self[key]
         return v
@@ -204,7 +302,18 @@ class ModuleList(Module):
 
 
 class ModuleDict(Module):
-    """An ordered dict of modules, registered under their keys."""
+    """An ordered dict of modules, registered under their keys.
+
+    Args:
+        modules (dict or iterable of (str, Module) pairs, optional): the initial entries.
+
+    Example:
+        >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+        >>> list(d.keys())
+        ['act', 'fc']
+        >>> len(list(d.parameters()))
+        2
+    """
 
     def __init__(self, modules=None):
         super().__init__()
@@ -230,23 +339,87 @@ class ModuleDict(Module):
         return key in self._modules
 
     def clear(self):
+        """Remove every entry.
+
+        Example:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> d.clear()
+            >>> len(d)
+            0
+        """
         self._modules.clear()
 
     def pop(self, key):
+        """Remove the entry ``key`` and return its module.
+
+        Args:
+            key (str): the entry.
+
+        Returns:
+            Module: the removed module.
+
+        Example:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> d.pop("act")
+            ReLU()
+            >>> list(d.keys())
+            ['fc']
+        """
         v = self[key]
         del self[key]
         return v
 
     def keys(self):
+        """The keys, in insertion order.
+
+        Returns:
+            The dict's keys view.
+
+        Example:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> list(d.keys())
+            ['act', 'fc']
+        """
         return self._modules.keys()
 
     def items(self):
+        """``(key, module)`` pairs, in insertion order.
+
+        Returns:
+            The dict's items view.
+
+        Example:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> [k for k, m in d.items()]
+            ['act', 'fc']
+        """
         return self._modules.items()
 
     def values(self):
+        """The modules, in insertion order.
+
+        Returns:
+            The dict's values view.
+
+        Example:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> list(d.values())[0]
+            ReLU()
+        """
         return self._modules.values()
 
     def update(self, modules):
+        """Add or replace entries from a mapping or from ``(key, module)`` pairs.
+
+        Args:
+            modules (mapping or iterable of pairs): the new entries.
+
+        Example:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> d.update({"act": nn.Tanh()})
+            >>> d["act"]
+            Tanh()
+        """
         if isinstance(modules, (OrderedDict, ModuleDict, Mapping)):
             for key, module in modules.items():
                 self[key] = module

@@ -62,6 +62,14 @@ class Embedding(Module):
             self.weight = Parameter(_weight, requires_grad=not _freeze)  # shares _weight's memory
 
     def reset_parameters(self):
+        """Draw the table from N(0, 1) (the ``padding_idx`` row set to zeros).
+
+        Example:
+            >>> emb = nn.Embedding(4, 2, padding_idx=0)
+            >>> emb.reset_parameters()
+            >>> emb.weight.detach()[0]
+            tensor([0., 0.])
+        """
         data = self.weight._data
         data[...] = default_generator.standard_normal(data.shape).astype(data.dtype)
         if self.padding_idx is not None:
@@ -103,7 +111,25 @@ class Embedding(Module):
         scale_grad_by_freq=False,
         sparse=False,
     ):
-        """An ``Embedding`` holding ``embeddings`` (a 2-D tensor); ``freeze`` turns its gradient off."""
+        """An ``Embedding`` holding ``embeddings`` (a 2-D tensor); ``freeze`` turns its gradient off.
+
+        Args:
+            embeddings (Tensor): the ``(num_embeddings, embedding_dim)`` table.
+            freeze (bool): turn the table's gradient off. Default: True.
+            padding_idx (int, optional): a row that gets no gradient.
+            max_norm (float, optional): renormalise looked-up rows to at most this norm.
+            norm_type (float): the norm for ``max_norm``. Default: 2.
+            scale_grad_by_freq (bool): accepted for compatibility.
+            sparse (bool): accepted for compatibility.
+
+        Returns:
+            Embedding: the new layer.
+
+        Example:
+            >>> emb = nn.Embedding.from_pretrained(nl.eye(3))
+            >>> emb(nl.tensor([2]))
+            tensor([[0., 0., 1.]])
+        """
         if embeddings.ndim != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
         rows, cols = embeddings.shape

@@ -117,6 +117,13 @@ class SyncBatchNorm(_BatchNorm):
         training mode. Returns ``module`` (changed in place), or a new layer if ``module`` is
         itself a batch norm.
 
+        Args:
+            module (Module): a model, or a batch norm layer.
+            process_group (optional): the MPI communicator the new layers use. Default: ``MPI.COMM_WORLD``.
+
+        Returns:
+            Module: ``module``, or the new layer.
+
         Example:
             >>> net = nl.nn.Sequential(nl.nn.Linear(20, 100), nl.nn.BatchNorm1d(100))
             >>> nl.nn.SyncBatchNorm.convert_sync_batchnorm(net)[1]
