@@ -152,7 +152,17 @@ class DataParallel(Module):
     # ------------------------------------------------------------------ lifetime
     def close(self):
         """Stop the worker processes and free the shared memory (the wrapped module keeps its
-        current parameter values). The next forward starts new workers."""
+        current parameter values). The next forward starts new workers.
+
+        Example:
+            >>> model = nn.DataParallel(nn.Linear(4, 2), workers=2)
+            >>> _ = model(nl.randn(6, 4))
+            >>> len(model.pids)
+            2
+            >>> model.close()
+            >>> model.pids
+            []
+        """
         self._runtime.close()
 
     def __enter__(self):
@@ -173,7 +183,13 @@ class DataParallel(Module):
 
     @property
     def pids(self):
-        """Process ids of the running workers (empty before the first forward and after close)."""
+        """Process ids of the running workers (empty before the first forward and after close).
+
+        Example:
+            >>> model = nn.DataParallel(nn.Linear(4, 2), workers=2)
+            >>> model.pids
+            []
+        """
         pool = self._runtime.pool
         if pool is None or pool.closed:
             return []
