@@ -72,6 +72,20 @@ class LRScheduler:
 
     Subclasses implement ``get_lr()``, returning the new learning rate of every group, and
     optionally ``_get_closed_form_lr()``, used when ``step(epoch)`` is given an epoch.
+
+    Example:
+        >>> class Halving(nl.optim.lr_scheduler.LRScheduler):
+        ...     def get_lr(self):
+        ...         return [base * 0.5 ** self.last_epoch for base in self.base_lrs]
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+        >>> scheduler = Halving(opt)
+        >>> lrs = []
+        >>> for epoch in range(3):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.05, 0.025]
     """
 
     _get_lr_called_within_step = False
@@ -111,24 +125,76 @@ class LRScheduler:
             self._is_initial = False
 
     def state_dict(self):
-        """The scheduler's state: every attribute but the optimizer (savable with ``nl.save``)."""
+        """The scheduler's state: every attribute but the optimizer (savable with ``nl.save``).
+
+        Returns:
+            dict: the scheduler's attributes.
+
+        Example:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> state = nl.optim.lr_scheduler.StepLR(opt, step_size=3).state_dict()
+            >>> state["step_size"], state["last_epoch"]
+            (3, 0)
+        """
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
 
     def load_state_dict(self, state_dict):
-        """Restore the scheduler's state from ``state_dict()``'s result."""
+        """Restore the scheduler's state from ``state_dict()``'s result.
+
+        Args:
+            state_dict (dict): a dict from ``state_dict()``.
+
+        Example:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> first = nl.optim.lr_scheduler.StepLR(opt, step_size=3)
+            >>> second = nl.optim.lr_scheduler.StepLR(opt, step_size=5)
+            >>> second.load_state_dict(first.state_dict())
+            >>> second.step_size
+            3
+        """
         self.__dict__.update(state_dict)
 
     def get_last_lr(self):
-        """The learning rates of the groups as set by the last ``step()``."""
+        """The learning rates of the groups as set by the last ``step()``.
+
+        Returns:
+            list of float: one learning rate per param group.
+
+        Example:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> nl.optim.lr_scheduler.StepLR(opt, step_size=1).get_last_lr()
+            [0.1]
+        """
         return self._last_lr
 
     def get_lr(self):
-        """The learning rates for the current ``last_epoch`` (called by ``step``)."""
+        """The learning rates for the current ``last_epoch`` (called by ``step``).
+
+        Example:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> scheduler = nl.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+            >>> opt.step()
+            >>> scheduler.step()
+            >>> scheduler.get_last_lr()
+            [0.05]
+        """
         raise NotImplementedError
 
     def step(self, epoch=None):
         """Advance the schedule by one epoch (or jump to ``epoch``, deprecated) and set the
-        groups' learning rates."""
+        groups' learning rates.
+
+        Args:
+            epoch (int, optional): jump to this epoch instead (deprecated, as in PyTorch).
+
+        Example:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> scheduler = nl.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+            >>> opt.step()
+            >>> scheduler.step()
+            >>> opt.param_groups[0]["lr"]
+            0.05
+        """
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
                 warnings.warn(
@@ -202,6 +268,17 @@ class LambdaLR(LRScheduler):
         optimizer (Optimizer): wrapped optimizer.
         lr_lambda (callable or list of callables): one function of the epoch, or one per group.
         last_epoch (int): index of the last epoch (default -1).
+
+    Example:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+        >>> scheduler = nl.optim.lr_scheduler.LambdaLR(opt, lambda epoch: 1 / (epoch + 1))
+        >>> lrs = []
+        >>> for epoch in range(4):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.05, 0.03333, 0.025]
     """
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
@@ -293,6 +370,17 @@ class MultiStepLR(LRScheduler):
         milestones (iterable of int): epoch indices.
         gamma (float): multiplicative factor (default 0.1).
         last_epoch (int): index of the last epoch (default -1).
+
+    Example:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+        >>> scheduler = nl.optim.lr_scheduler.MultiStepLR(opt, milestones=[1, 3], gamma=0.5)
+        >>> lrs = []
+        >>> for epoch in range(4):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.05, 0.05, 0.025]
     """
 
     def __init__(self, optimizer, milestones: list[int], gamma: float = 0.1, last_epoch=-1):
@@ -329,6 +417,17 @@ class ExponentialLR(LRScheduler):
         optimizer (Optimizer): wrapped optimizer.
         gamma (float): multiplicative factor.
         last_epoch (int): index of the last epoch (default -1).
+
+    Example:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+        >>> scheduler = nl.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+        >>> lrs = []
+        >>> for epoch in range(3):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.05, 0.025]
     """
 
     def __init__(self, optimizer, gamma: float, last_epoch=-1):
@@ -359,6 +458,17 @@ class CosineAnnealingLR(LRScheduler):
         T_max (int): half period, in epochs.
         eta_min (float): minimum learning rate (default 0).
         last_epoch (int): index of the last epoch (default -1).
+
+    Example:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+        >>> scheduler = nl.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4)
+        >>> lrs = []
+        >>> for epoch in range(5):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.08536, 0.05, 0.01464, 0.0]
     """
 
     def __init__(self, optimizer, T_max: int, eta_min: float = 0.0, last_epoch=-1):
@@ -912,6 +1022,16 @@ class ReduceLROnPlateau(LRScheduler):
 
     @property
     def in_cooldown(self):
+        """Whether the scheduler is waiting out its ``cooldown`` after a reduction.
+
+        Example:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> scheduler = nl.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=0, cooldown=2)
+            >>> for loss in [1.0, 1.0]:
+            ...     scheduler.step(loss)
+            >>> scheduler.in_cooldown
+            True
+        """
         return self.cooldown_counter > 0
 
     def _is_better(self, a, best):

@@ -11,7 +11,27 @@ __all__ = ["RMSprop", "rmsprop"]
 
 def rmsprop(params, grads, states, *, lr, alpha, eps, weight_decay, momentum, centered, maximize):
     """One RMSprop step on numpy arrays, in place. ``states[i]`` holds ``step``,
-    ``square_avg``, and ``momentum_buffer`` / ``grad_avg`` when momentum / centered."""
+    ``square_avg``, and ``momentum_buffer`` / ``grad_avg`` when momentum / centered.
+
+    Args:
+        params (list of numpy.ndarray): the parameters, updated in place.
+        grads (list of numpy.ndarray): their gradients.
+        states (list of dict): one state dict per parameter, filled on the first step.
+        lr (float): the learning rate.
+        alpha (float): the running average's decay rate.
+        eps (float): added to the denominator.
+        weight_decay (float): L2 penalty.
+        momentum (float): the momentum factor.
+        centered (bool): divide by the estimated variance instead of the second moment.
+        maximize (bool): ascend instead of descend.
+
+    Example:
+        >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
+        >>> rmsprop(p, g, s, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+        ...         maximize=False)
+        >>> np.round(p[0], 4)
+        array([0.9, 2.1])
+    """
     for p, g, state in zip(params, grads, states):
         if len(state) == 0:
             state["step"] = np.zeros((), np.float32)

@@ -11,7 +11,26 @@ __all__ = ["SGD", "sgd"]
 def sgd(params, grads, states, *, lr, momentum, dampening, weight_decay, nesterov, maximize):
     """One SGD step on numpy arrays, in place: ``params[i] -= lr * (effective gradient)``.
 
-    ``states[i]`` holds the momentum buffer (created on the first step with momentum)."""
+    ``states[i]`` holds the momentum buffer (created on the first step with momentum).
+
+    Args:
+        params (list of numpy.ndarray): the parameters, updated in place.
+        grads (list of numpy.ndarray): their gradients.
+        states (list of dict): one state dict per parameter, filled on the first step.
+        lr (float): the learning rate.
+        momentum (float): the momentum factor.
+        dampening (float): the momentum's dampening.
+        weight_decay (float): L2 penalty.
+        nesterov (bool): Nesterov momentum.
+        maximize (bool): ascend instead of descend.
+
+    Example:
+        >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
+        >>> sgd(p, g, s, lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False,
+        ...     maximize=False)
+        >>> p[0]
+        array([0.95, 2.1 ])
+    """
     for p, g, state in zip(params, grads, states):
         if maximize:
             g = -g
