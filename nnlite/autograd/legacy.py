@@ -62,7 +62,13 @@ def _typed(dtype):
         {
             "_dtype": dtype,
             "__module__": "nnlite",
-            "__doc__": f"Legacy constructor of {dtype!r} tensors.",
+            "__doc__": f"""Legacy constructor of {dtype!r} tensors.
+
+    Example:
+        >>> t = nl.{dtype._tensor_type}([1, 0])
+        >>> t.dtype, isinstance(t, nl.{dtype._tensor_type}), nl.{dtype._tensor_type}(2, 3).shape
+        ({dtype!r}, True, nnlite.Size([2, 3]))
+    """,
         },
     )
     return cls
