@@ -38,6 +38,18 @@ class Net(nn.Module):
 
     @staticmethod
     def num_flat_features(x):
+        """The number of features per sample: the product of the sizes after the first.
+
+        Args:
+            x (Tensor): a batch.
+
+        Returns:
+            int: the features per sample.
+
+        Example:
+            >>> Net.num_flat_features(nl.zeros(2, 3, 4, 5))
+            60
+        """
         n = 1
         for s in x.size()[1:]:
             n *= s
@@ -53,6 +65,11 @@ class LeNet(nn.Module):
     """The CIFAR-10 tutorial's LeNet: conv 6@5x5, pool, conv 16@5x5, pool, 120-84-classes.
 
     ``in_channels`` and ``input_size`` adapt it to other images (1x28x28 gives fc1 256-120).
+
+    Args:
+        in_channels (int): the image channels. Default: 3.
+        num_classes (int): the outputs. Default: 10.
+        input_size (int): the image side. Default: 32.
 
     Example:
         >>> LeNet()(nl.randn(4, 3, 32, 32)).shape
@@ -84,6 +101,11 @@ class MLP(nn.Module):
     """Flatten, then linear layers with ReLU between them.
 
     ``hidden`` is an int or a sequence of ints (one hidden layer each).
+
+    Args:
+        in_features (int): the flattened input size.
+        hidden (int or sequence of ints): the hidden layers' widths. Default: (128,).
+        num_classes (int): the outputs. Default: 10.
 
     Example:
         >>> MLP(784, [256, 128], 10)(nl.randn(2, 1, 28, 28)).shape

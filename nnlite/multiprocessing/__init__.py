@@ -54,12 +54,30 @@ _STRATEGIES = ("file_descriptor",)
 
 def get_all_sharing_strategies():
     """The ways tensors can be shared between processes: ``{"file_descriptor"}`` (nnlite passes
-    descriptors of unnamed memory files, so nothing is left behind in ``/dev/shm``)."""
+    descriptors of unnamed memory files, so nothing is left behind in ``/dev/shm``).
+
+    Returns:
+        set of str: ``{"file_descriptor"}``.
+
+    Example:
+        >>> import nnlite.multiprocessing as mp
+        >>> mp.get_all_sharing_strategies()
+        {'file_descriptor'}
+    """
     return set(_STRATEGIES)
 
 
 def get_sharing_strategy():
-    """The current sharing strategy (always ``"file_descriptor"``)."""
+    """The current sharing strategy (always ``"file_descriptor"``).
+
+    Returns:
+        str: ``"file_descriptor"``.
+
+    Example:
+        >>> import nnlite.multiprocessing as mp
+        >>> mp.get_sharing_strategy()
+        'file_descriptor'
+    """
     return _STRATEGIES[0]
 
 
@@ -68,6 +86,14 @@ def set_sharing_strategy(new_strategy):
 
     Args:
         new_strategy (str): the strategy's name.
+
+    Example:
+        >>> import nnlite.multiprocessing as mp
+        >>> mp.set_sharing_strategy("file_descriptor")
+        >>> mp.set_sharing_strategy("file_system")
+        Traceback (most recent call last):
+            ...
+        AssertionError: sharing strategy 'file_system' is not available in nnlite; ...
     """
     if new_strategy not in _STRATEGIES:
         raise AssertionError(
