@@ -93,8 +93,8 @@ class ProcessContext:
         >>> context = start_processes(work, nprocs=2, join=False, start_method="fork")
         >>> len(context.pids())
         2
-        >>> context.join()
-        True
+        >>> while not context.join():  # True once every process has ended
+        ...     pass
     """
 
     def __init__(self, processes, error_queues):
