@@ -38,6 +38,11 @@ def save(obj, f, format=None):
     tensors), anything else nnlite's ``.npz``. Writing to a path is atomic: the data goes to a
     temporary file in the same directory, which then replaces ``f``.
 
+    Args:
+        obj: what to save (see above).
+        f (str, os.PathLike or binary file): where to write.
+        format (str, optional): ``"npz"``, ``"torch"`` or ``"safetensors"``; by default from the suffix.
+
     Raises:
         TypeError: for an object the format cannot hold, naming where it is
             (``obj['layers'][2]``).
@@ -91,6 +96,15 @@ def load(f, map_location=None, weights_only=True, mmap=None):
     ``weights_only`` and ``mmap`` (memory-map a PyTorch file's storages, copy-on-write) are
     accepted as in PyTorch; no load path ever runs code from the file, whatever
     ``weights_only`` says.
+
+    Args:
+        f (str, os.PathLike or binary file): what to read.
+        map_location (optional): the CPU, as a string, device, dict or function (others raise).
+        weights_only (bool): accepted; nnlite never runs code from a file. Default: True.
+        mmap (bool, optional): memory-map a PyTorch file instead of reading it.
+
+    Returns:
+        The saved object.
 
     Raises:
         FileNotFoundError, PermissionError, IsADirectoryError: if the path cannot be opened.
@@ -219,6 +233,12 @@ def load_file(filename):
     ``safetensors.torch.load_file``); bfloat16 tensors come back as float32.
 
     Needs the ``safetensors`` package (``pip install nnlite[safetensors]``).
+
+    Args:
+        filename (str or os.PathLike): the safetensors file.
+
+    Returns:
+        dict: ``{name: Tensor}``.
 
     Example:
         >>> model = nl.nn.Linear(4, 2)
