@@ -82,9 +82,9 @@ class RunFolder:
         >>> import json
         >>> os.makedirs("runs/demo", exist_ok=True)
         >>> with open("runs/demo/config.yaml", "w") as f:
-        ...     _ = f.write("epochs: 2\n")
+        ...     _ = f.write("epochs: 2")
         >>> with open("runs/demo/metrics.jsonl", "w") as f:
-        ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}) + "\n")
+        ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}))
         >>> run = RunFolder("runs/demo")
         >>> run.name, run.total_epochs, run.epochs, run.state
         ('demo', 2, [{'epoch': 1, 'train_loss': 0.5}], 'unknown')
@@ -131,9 +131,9 @@ class RunFolder:
             >>> import json
             >>> os.makedirs("runs/demo", exist_ok=True)
             >>> with open("runs/demo/config.yaml", "w") as f:
-            ...     _ = f.write("epochs: 2\n")
+            ...     _ = f.write("epochs: 2")
             >>> with open("runs/demo/metrics.jsonl", "w") as f:
-            ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}) + "\n")
+            ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}))
             >>> RunFolder("runs/demo").file("report.html").endswith(os.path.join("demo", "report.html"))
             True
         """
@@ -147,9 +147,9 @@ class RunFolder:
             >>> import json
             >>> os.makedirs("runs/demo", exist_ok=True)
             >>> with open("runs/demo/config.yaml", "w") as f:
-            ...     _ = f.write("epochs: 2\n")
+            ...     _ = f.write("epochs: 2")
             >>> with open("runs/demo/metrics.jsonl", "w") as f:
-            ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}) + "\n")
+            ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}))
             >>> RunFolder("runs/demo").total_epochs
             2
         """
@@ -163,9 +163,9 @@ class RunFolder:
             >>> import json
             >>> os.makedirs("runs/demo", exist_ok=True)
             >>> with open("runs/demo/config.yaml", "w") as f:
-            ...     _ = f.write("epochs: 2\n")
+            ...     _ = f.write("epochs: 2")
             >>> with open("runs/demo/metrics.jsonl", "w") as f:
-            ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}) + "\n")
+            ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}))
             >>> RunFolder("runs/demo").state  # no status.json nor report.json yet
             'unknown'
         """
@@ -187,9 +187,9 @@ def read_run(path):
         >>> import json
         >>> os.makedirs("runs/demo", exist_ok=True)
         >>> with open("runs/demo/config.yaml", "w") as f:
-        ...     _ = f.write("epochs: 2\n")
+        ...     _ = f.write("epochs: 2")
         >>> with open("runs/demo/metrics.jsonl", "w") as f:
-        ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}) + "\n")
+        ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}))
         >>> read_run("runs/demo").epochs[0]["train_loss"]
         0.5
     """
