@@ -24,7 +24,7 @@ def is_available():
     Returns:
         bool: ``False``.
 
-    Example:
+    Examples:
         >>> nl.accelerator.is_available()
         False
     """
@@ -40,7 +40,7 @@ def current_accelerator(check_available=False):
     Returns:
         None: there is no accelerator.
 
-    Example:
+    Examples:
         >>> nl.accelerator.current_accelerator() is None
         True
     """
@@ -53,7 +53,7 @@ def device_count():
     Returns:
         int: ``0``.
 
-    Example:
+    Examples:
         >>> nl.accelerator.device_count()
         0
     """
@@ -70,7 +70,7 @@ def current_device_index():
     Raises:
         RuntimeError: always.
 
-    Example:
+    Examples:
         >>> nl.accelerator.current_device_index()
         Traceback (most recent call last):
             ...
@@ -88,7 +88,7 @@ def set_device_index(device):
     Raises:
         RuntimeError: for any device but the CPU.
 
-    Example:
+    Examples:
         >>> nl.accelerator.set_device_index("cpu")
         >>> nl.accelerator.set_device_index(0)
         Traceback (most recent call last):
@@ -109,7 +109,7 @@ def synchronize(device=None):
     Raises:
         RuntimeError: always.
 
-    Example:
+    Examples:
         >>> nl.accelerator.synchronize()
         Traceback (most recent call last):
             ...

@@ -42,7 +42,7 @@ class device:
     Only ``"cpu"`` devices can hold tensors and modules; the others exist so that device lines
     written for PyTorch run, and moving data to them raises an error saying nnlite runs on the CPU.
 
-    Example:
+    Examples:
         >>> nl.device("cuda" if nl.cuda.is_available() else "cpu")
         device(type='cpu')
     """
@@ -91,7 +91,7 @@ class device:
     def type(self):
         """The device type, ``"cpu"`` (or the name of a device nnlite refuses).
 
-        Example:
+        Examples:
             >>> nl.device("cpu").type
             'cpu'
         """
@@ -101,7 +101,7 @@ class device:
     def index(self):
         """The device index, ``None`` when the name gave none.
 
-        Example:
+        Examples:
             >>> nl.device("cpu:0").index, nl.device("cpu").index
             (0, None)
         """
@@ -148,7 +148,7 @@ def check_device(d):
         RuntimeError: for a device other than the CPU, saying that nnlite runs on the CPU (a
             malformed name raises as PyTorch does).
 
-    Example:
+    Examples:
         >>> check_device("cpu")
         >>> check_device("cuda")
         Traceback (most recent call last):
@@ -175,7 +175,7 @@ def set_default_device(device):
     Raises:
         RuntimeError: for any device but the CPU (nnlite runs on the CPU).
 
-    Example:
+    Examples:
         >>> nl.set_default_device("cpu")
         >>> nl.get_default_device()
         device(type='cpu')
@@ -189,7 +189,7 @@ def get_default_device():
     Returns:
         nl.device: ``device(type='cpu')``.
 
-    Example:
+    Examples:
         >>> nl.get_default_device()
         device(type='cpu')
     """

@@ -1,6 +1,6 @@
 """``nnlite.linalg``: norms, as ``torch.linalg`` names them.
 
-Example:
+Examples:
     >>> nl.linalg.norm(nl.tensor([3., 4.]))
     tensor(5.)
 """
@@ -21,7 +21,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
     Returns:
         Tensor: the norm.
 
-    Example:
+    Examples:
         >>> nl.linalg.vector_norm(nl.tensor([3., 4.]))
         tensor(5.)
     """
@@ -41,7 +41,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
     Returns:
         Tensor: the norm of each matrix.
 
-    Example:
+    Examples:
         >>> nl.linalg.matrix_norm(nl.ones(2, 2))
         tensor(2.)
     """
@@ -68,7 +68,7 @@ def norm(A, ord=None, dim=None, keepdim=False, dtype=None):
     Returns:
         Tensor: the norm.
 
-    Example:
+    Examples:
         >>> nl.linalg.norm(nl.tensor([[3., 0.], [0., 4.]]))
         tensor(5.)
     """

@@ -25,7 +25,7 @@ class LayerRow:
         type_name (str): its class name.
         depth (int): its nesting depth (0 for the model).
 
-    Example:
+    Examples:
         >>> stats = nl.summary(nn.Sequential(nn.Linear(4, 2), nn.ReLU()), (1, 4))
         >>> row = stats.layers[1]
         >>> row.name, row.type, row.params, row.trainable
@@ -59,7 +59,7 @@ class LayerRow:
     def params(self):
         """The parameters counted at this row, trainable and frozen.
 
-        Example:
+        Examples:
             >>> nl.summary(nn.Linear(4, 2), (1, 4)).layers[0].params
             10
         """
@@ -69,7 +69,7 @@ class LayerRow:
     def trainable(self):
         """``"True"``, ``"False"`` (frozen) or ``"Partial"``; ``"--"`` without parameters.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(4, 2), nn.ReLU())
             >>> [row.trainable for row in nl.summary(model.freeze("0"), (1, 4)).layers]
             ['--', 'False', '--']
@@ -86,7 +86,7 @@ class LayerRow:
         Returns:
             dict: ``name``, ``type``, ``depth``, ``output_shape``, ``params``, ... .
 
-        Example:
+        Examples:
             >>> nl.summary(nn.Linear(4, 2), (1, 4)).layers[0].to_dict()["output_shape"]
             [1, 2]
         """
@@ -123,7 +123,7 @@ class ModelSummary:
         totals (dict): the totals (parameters, mult-adds, sizes).
         input_shapes (list): the input shapes.
 
-    Example:
+    Examples:
         >>> stats = nl.summary(nn.Sequential(nn.Linear(4, 2), nn.ReLU()), (1, 4))
         >>> stats.total_params, stats.trainable_params, len(stats.layers)
         (10, 10, 3)
@@ -142,7 +142,7 @@ class ModelSummary:
         Returns:
             dict: ``model``, ``layers``, ``total_params``, ... .
 
-        Example:
+        Examples:
             >>> data = nl.summary(nn.Linear(4, 2), (1, 4)).to_dict()
             >>> data["model"], data["total_params"]
             ('Linear', 10)
@@ -172,7 +172,7 @@ class ModelSummary:
         Returns:
             str: the table.
 
-        Example:
+        Examples:
             >>> print(nl.summary(nn.Linear(4, 2), (1, 4)).table())  # doctest: +ELLIPSIS
             =====...
             Layer (name)  Type  ...
@@ -365,7 +365,7 @@ def summary(model, input_size=None, input_data=None, dtypes=None, depth=3, timin
     Returns:
         ModelSummary: ``print`` it for the table, ``.to_dict()`` for the data.
 
-    Example:
+    Examples:
         >>> import nnlite as nl
         >>> s = nl.summary(nl.models.LeNet(), input_size=(1, 3, 32, 32))
         >>> s.total_params

@@ -13,7 +13,7 @@ class ExceptionWrapper:
         text (str): the worker's formatted traceback.
         where (str): the worker, as the message names it ("DataLoader worker process 0 (pid 12)").
 
-    Example:
+    Examples:
         >>> try:
         ...     {}["missing"]
         ... except KeyError:

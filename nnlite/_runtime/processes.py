@@ -16,7 +16,7 @@ def stop_processes(procs, grace):
     """Wait up to ``grace`` seconds for ``procs`` (``multiprocessing.Process``) to exit on their own,
     then terminate those still running, then kill those that ignore it. Returns when all are gone.
 
-    Example:
+    Examples:
         >>> import multiprocessing, time
         >>> worker = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
         >>> worker.start()

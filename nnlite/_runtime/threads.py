@@ -49,7 +49,7 @@ def set_num_threads(n):
     Args:
         n (int): the number of threads (at least 1).
 
-    Example:
+    Examples:
         >>> before = nl.get_num_threads()
         >>> nl.set_num_threads(1)
         >>> nl.get_num_threads()
@@ -78,7 +78,7 @@ def get_num_threads():
     Returns:
         int: the number of threads nnlite's kernels use.
 
-    Example:
+    Examples:
         >>> nl.get_num_threads() >= 1
         True
     """

@@ -13,7 +13,7 @@ class ParentWatchdog:
     Args:
         parent_pid (int): the pid of the process that owns the worker.
 
-    Example:
+    Examples:
         >>> watchdog = ParentWatchdog(os.getppid())  # as a worker started by this process
         >>> watchdog.parent_alive()
         True

@@ -39,7 +39,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
     Returns:
         Tensor: a tensor that owns its data.
 
-    Example:
+    Examples:
         >>> nl.tensor([[1., 0.], [0., 1.]], requires_grad=True)
         tensor([[1., 0.],
                 [0., 1.]], requires_grad=True)
@@ -70,7 +70,7 @@ def as_tensor(data, dtype=None, device=None):
     Returns:
         Tensor: ``data`` itself, a tensor sharing its memory, or a new tensor.
 
-    Example:
+    Examples:
         >>> t = nl.zeros(2)
         >>> nl.as_tensor(t) is t
         True
@@ -94,7 +94,7 @@ def from_numpy(array):
     Returns:
         Tensor: a tensor of the array's dtype and shape over the same memory.
 
-    Example:
+    Examples:
         >>> n = np.ones(5)
         >>> t = nl.from_numpy(n)
         >>> n += 1
@@ -130,7 +130,7 @@ Args:
 Returns:
     Tensor: the new tensor.
 
-Example:
+Examples:
     >>> nl.zeros(2, 3)
     tensor([[0., 0., 0.],
             [0., 0., 0.]])
@@ -147,7 +147,7 @@ Args:
 Returns:
     Tensor: the new tensor.
 
-Example:
+Examples:
     >>> nl.ones(2, dtype=nl.int64)
     tensor([1, 1])
 """
@@ -163,7 +163,7 @@ Args:
 Returns:
     Tensor: the new tensor.
 
-Example:
+Examples:
     >>> nl.empty(2, 3).shape
     nnlite.Size([2, 3])
 """
@@ -183,7 +183,7 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     Returns:
         Tensor: the filled tensor.
 
-    Example:
+    Examples:
         >>> nl.full((2, 2), 7.)
         tensor([[7., 7.],
                 [7., 7.]])
@@ -214,7 +214,7 @@ def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
     Returns:
         Tensor: the samples.
 
-    Example:
+    Examples:
         >>> nl.rand(2, 3).shape
         nnlite.Size([2, 3])
     """
@@ -239,7 +239,7 @@ def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
     Returns:
         Tensor: the samples.
 
-    Example:
+    Examples:
         >>> x = nl.randn(2, 3)
         >>> x.shape, x.dtype
         (nnlite.Size([2, 3]), nnlite.float32)
@@ -267,7 +267,7 @@ def randint(
     Returns:
         Tensor: the integers.
 
-    Example:
+    Examples:
         >>> x = nl.randint(0, 10, (3,))
         >>> x.shape, x.dtype, bool(((x >= 0) & (x < 10)).all())
         (nnlite.Size([3]), nnlite.int64, True)
@@ -296,7 +296,7 @@ def randperm(n, dtype=None, device=None, generator=None):
     Returns:
         Tensor: the permutation.
 
-    Example:
+    Examples:
         >>> sorted(nl.randperm(4).tolist())
         [0, 1, 2, 3]
     """
@@ -318,7 +318,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     Returns:
         Tensor: a 1-D tensor.
 
-    Example:
+    Examples:
         >>> nl.arange(5)
         tensor([0, 1, 2, 3, 4])
         >>> nl.arange(0, 1, 0.25)
@@ -346,7 +346,7 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     Returns:
         Tensor: a 1-D tensor of ``steps`` values.
 
-    Example:
+    Examples:
         >>> nl.linspace(0, 1, 5)
         tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
@@ -366,7 +366,7 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False):
     Returns:
         Tensor: an ``n x m`` tensor.
 
-    Example:
+    Examples:
         >>> nl.eye(2)
         tensor([[1., 0.],
                 [0., 1.]])
@@ -403,7 +403,7 @@ Args:
 Returns:
     Tensor: the new tensor.
 
-Example:
+Examples:
     >>> nl.zeros_like(nl.ones(2, dtype=nl.int64))
     tensor([0, 0])
 """
@@ -419,7 +419,7 @@ Args:
 Returns:
     Tensor: the new tensor.
 
-Example:
+Examples:
     >>> nl.ones_like(nl.zeros(2))
     tensor([1., 1.])
 """
@@ -435,7 +435,7 @@ Args:
 Returns:
     Tensor: the new tensor.
 
-Example:
+Examples:
     >>> nl.empty_like(nl.zeros(2, 2)).shape
     nnlite.Size([2, 2])
 """
@@ -452,7 +452,7 @@ Args:
 Returns:
     Tensor: the new tensor.
 
-Example:
+Examples:
     >>> nl.rand_like(nl.zeros(2, 3)).shape
     nnlite.Size([2, 3])
 """
@@ -468,7 +468,7 @@ Args:
 Returns:
     Tensor: the new tensor.
 
-Example:
+Examples:
     >>> nl.randn_like(nl.zeros(2, 3)).shape
     nnlite.Size([2, 3])
 """
@@ -487,7 +487,7 @@ def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
     Returns:
         Tensor: the filled tensor.
 
-    Example:
+    Examples:
         >>> nl.full_like(nl.zeros(2), 3)
         tensor([3., 3.])
     """
@@ -511,7 +511,7 @@ def cat(tensors, dim=0, out=None):
     Returns:
         Tensor: the joined tensor.
 
-    Example:
+    Examples:
         >>> nl.cat([nl.ones(2, 1), nl.zeros(2, 1)], dim=1)
         tensor([[1., 0.],
                 [1., 0.]])
@@ -539,7 +539,7 @@ def stack(tensors, dim=0, out=None):
     Returns:
         Tensor: a tensor with one dimension more than the inputs.
 
-    Example:
+    Examples:
         >>> nl.stack([nl.zeros(2), nl.ones(2)])
         tensor([[0., 0.],
                 [1., 1.]])
@@ -571,7 +571,7 @@ def where(condition, input, other):
     Returns:
         Tensor: the chosen values.
 
-    Example:
+    Examples:
         >>> nl.where(nl.tensor([True, False]), nl.tensor([1., 2.]), nl.tensor([9., 9.]))
         tensor([1., 9.])
     """
@@ -588,7 +588,7 @@ def is_tensor(obj):
     Returns:
         bool: True for a Tensor.
 
-    Example:
+    Examples:
         >>> nl.is_tensor(nl.zeros(1)), nl.is_tensor([1.])
         (True, False)
     """

@@ -19,7 +19,7 @@ class dtype:
         np_dtype: the numpy dtype that stores the elements.
         tensor_type (str): the legacy tensor class name (``"FloatTensor"``, ...).
 
-    Example:
+    Examples:
         >>> nl.float32, nl.float32.is_floating_point, nl.float32.itemsize
         (nnlite.float32, True, 4)
         >>> nl.zeros(2, dtype=nl.int64).dtype == nl.long

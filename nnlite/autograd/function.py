@@ -86,7 +86,7 @@ class Function:
     Subclasses define static ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)`` and are
     called through ``apply``.
 
-    Example:
+    Examples:
         >>> class Square(nl.autograd.Function):
         ...     @staticmethod
         ...     def forward(ctx, x):
@@ -121,7 +121,7 @@ class Function:
         Returns:
             Tensor or tuple of Tensors: the outputs.
 
-        Example:
+        Examples:
             >>> class Cube(nl.autograd.Function):
             ...     @staticmethod
             ...     def forward(ctx, x):
@@ -150,7 +150,7 @@ class Function:
         Returns:
             Tensor or tuple: one gradient per input of ``forward`` (``None`` for an input without one).
 
-        Example:
+        Examples:
             >>> class Cube(nl.autograd.Function):
             ...     @staticmethod
             ...     def forward(ctx, x):
@@ -177,7 +177,7 @@ class Function:
         Returns:
             Tensor or tuple of Tensors: what ``forward`` returned, attached to the graph.
 
-        Example:
+        Examples:
             >>> class Cube(nl.autograd.Function):
             ...     @staticmethod
             ...     def forward(ctx, x):

@@ -53,7 +53,7 @@ def _function_doc(name):
             has_args = True
             lines.append(extra_args[0])
     if not has_args:
-        sections = ("Returns:", "Example:")
+        sections = ("Returns:", "Examples:")
         at = next((i for i, text in enumerate(lines) if text in sections), len(lines))
         lines[at:at] = ["Args:", extra_args[0], ""]
     at = lines.index("Args:") + 1

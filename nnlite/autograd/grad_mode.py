@@ -16,7 +16,7 @@ def is_grad_enabled():
     Returns:
         bool: False inside ``no_grad`` (or ``set_grad_enabled(False)``), else True.
 
-    Example:
+    Examples:
         >>> nl.is_grad_enabled()
         True
         >>> with nl.no_grad():
@@ -51,7 +51,7 @@ class _GradModeContext:
 class no_grad(_GradModeContext):
     """Context manager and decorator that turns graph recording off.
 
-    Example:
+    Examples:
         >>> x = nl.ones(2, requires_grad=True)
         >>> with nl.no_grad():
         ...     y = x * 2
@@ -65,7 +65,7 @@ class no_grad(_GradModeContext):
 class enable_grad(_GradModeContext):
     """Context manager and decorator that turns graph recording on (inside ``no_grad``).
 
-    Example:
+    Examples:
         >>> x = nl.ones(2, requires_grad=True)
         >>> with nl.no_grad():
         ...     with nl.enable_grad():
@@ -85,7 +85,7 @@ class inference_mode(_GradModeContext):
     Args:
         mode (bool): True turns recording off; False makes it a no-op. Default: True.
 
-    Example:
+    Examples:
         >>> x = nl.ones(3, requires_grad=True)
         >>> with nl.inference_mode():
         ...     y = x * 2
@@ -128,7 +128,7 @@ def is_inference_mode_enabled():
     Returns:
         bool: True inside ``inference_mode()``.
 
-    Example:
+    Examples:
         >>> with nl.inference_mode():
         ...     nl.is_inference_mode_enabled()
         True
@@ -142,7 +142,7 @@ class set_grad_enabled(_GradModeContext):
     Args:
         mode (bool): True records operations, False does not.
 
-    Example:
+    Examples:
         >>> x = nl.ones(3, requires_grad=True)
         >>> with nl.set_grad_enabled(False):
         ...     y = x * 2

@@ -12,7 +12,7 @@ from .tensor import Tensor, _make
 class GradcheckError(RuntimeError):
     """Raised by ``gradcheck`` when analytical and numerical Jacobians disagree.
 
-    Example:
+    Examples:
         >>> x = nl.randn(3, dtype=nl.float64, requires_grad=True)
         >>> class Twice(nl.autograd.Function):  # its backward is off by a factor of 2
         ...     @staticmethod
@@ -96,7 +96,7 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
     Returns:
         True when every Jacobian entry agrees.
 
-    Example:
+    Examples:
         >>> x = nl.randn(3, dtype=nl.float64, requires_grad=True)
         >>> nl.autograd.gradcheck(lambda t: (t * t).sum(), (x,))
         True
@@ -155,7 +155,7 @@ def gradgradcheck(
     Returns:
         bool: True when every second-order Jacobian entry agrees.
 
-    Example:
+    Examples:
         >>> x = nl.randn(3, dtype=nl.float64, requires_grad=True)
         >>> nl.autograd.gradgradcheck(lambda t: (t ** 3).sum(), (x,))
         True

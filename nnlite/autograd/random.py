@@ -18,7 +18,7 @@ def manual_seed(seed):
     Returns:
         numpy.random.Generator: the generator, now seeded.
 
-    Example:
+    Examples:
         >>> _ = nl.manual_seed(0)
         >>> a = nl.rand(2)
         >>> _ = nl.manual_seed(0)
@@ -39,7 +39,7 @@ def initial_seed():
     Returns:
         int: the seed.
 
-    Example:
+    Examples:
         >>> _ = nl.manual_seed(7)
         >>> nl.initial_seed()
         7
@@ -53,7 +53,7 @@ def get_rng_state():
     Returns:
         dict: the state, JSON-able.
 
-    Example:
+    Examples:
         >>> state = nl.get_rng_state()
         >>> a = nl.rand(2)
         >>> nl.set_rng_state(state)
@@ -69,7 +69,7 @@ def set_rng_state(state):
     Args:
         state (dict): a state from ``get_rng_state``.
 
-    Example:
+    Examples:
         >>> state = nl.get_rng_state()
         >>> a = nl.randn(3)
         >>> nl.set_rng_state(state)

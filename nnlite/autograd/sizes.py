@@ -8,7 +8,7 @@ values_indices = namedtuple("values_indices", ["values", "indices"])
 class Size(tuple):
     """A tensor's shape: a tuple printed as ``nnlite.Size([2, 3])``.
 
-    Example:
+    Examples:
         >>> s = nl.zeros(2, 3).shape
         >>> s
         nnlite.Size([2, 3])
@@ -27,7 +27,7 @@ class Size(tuple):
         Returns:
             int: the product of the sizes (1 for ``Size([])``).
 
-        Example:
+        Examples:
             >>> nl.Size([2, 3]).numel()
             6
         """

@@ -58,7 +58,7 @@ class Tensor(TensorMethods, TensorFunctions):
             array.
         requires_grad (bool): record operations on this tensor for autograd. Default: False.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([[1., 2.], [3., 4.]], requires_grad=True)
         >>> y = (x @ x).sum()
         >>> y.backward()
@@ -112,7 +112,7 @@ class Tensor(TensorMethods, TensorFunctions):
         Returns:
             nnlite.Size, or an int with ``dim``.
 
-        Example:
+        Examples:
             >>> x = nl.zeros(2, 3)
             >>> x.size(), x.size(-1)
             (nnlite.Size([2, 3]), 3)
@@ -186,7 +186,7 @@ class Tensor(TensorMethods, TensorFunctions):
         Returns:
             Tensor: this tensor.
 
-        Example:
+        Examples:
             >>> x = nl.zeros(2).requires_grad_()
             >>> x.requires_grad
             True
@@ -239,7 +239,7 @@ class Tensor(TensorMethods, TensorFunctions):
     def retain_grad(self):
         """Keep this non-leaf tensor's gradient in ``.grad`` during backward.
 
-        Example:
+        Examples:
             >>> x = nl.tensor([1., 2.], requires_grad=True)
             >>> y = x * 3
             >>> y.retain_grad()
@@ -267,7 +267,7 @@ class Tensor(TensorMethods, TensorFunctions):
         Returns:
             A handle whose ``remove()`` unregisters the hook.
 
-        Example:
+        Examples:
             >>> x = nl.tensor([1., 2.], requires_grad=True)
             >>> handle = x.register_hook(lambda grad: grad * 10)
             >>> (x * 2).sum().backward()
@@ -296,7 +296,7 @@ class Tensor(TensorMethods, TensorFunctions):
         Returns:
             A handle whose ``remove()`` unregisters the hook.
 
-        Example:
+        Examples:
             >>> v = nl.tensor([0., 0., 0.], requires_grad=True)
             >>> h = v.register_post_accumulate_grad_hook(lambda p: p.add_(p.grad * -0.01))
             >>> v.backward(nl.tensor([1., 2., 3.]))
@@ -330,7 +330,7 @@ class Tensor(TensorMethods, TensorFunctions):
                 ``create_graph``).
             create_graph: record the backward pass, for higher-order gradients.
 
-        Example:
+        Examples:
             >>> w = nl.tensor([1., 2.], requires_grad=True)
             >>> (w * nl.tensor([10., 20.])).sum().backward()
             >>> w.grad
@@ -349,7 +349,7 @@ class Tensor(TensorMethods, TensorFunctions):
         Returns:
             Tensor: a leaf that does not require grad; in-place changes show in both.
 
-        Example:
+        Examples:
             >>> x = nl.ones(2, requires_grad=True)
             >>> d = (x * 2).detach()
             >>> d, d.requires_grad
@@ -387,7 +387,7 @@ class Tensor(TensorMethods, TensorFunctions):
         Returns:
             numpy.ndarray: the tensor's own array.
 
-        Example:
+        Examples:
             >>> x = nl.zeros(2)
             >>> a = x.numpy()
             >>> a[0] = 5.
@@ -481,7 +481,7 @@ class Tensor(TensorMethods, TensorFunctions):
         Returns:
             Tensor: this tensor when nothing changes (and ``copy`` is False), else a converted copy.
 
-        Example:
+        Examples:
             >>> x = nl.tensor([1, 2])
             >>> x.to(nl.float64)
             tensor([1., 2.], dtype=nnlite.float64)
@@ -516,7 +516,7 @@ class Tensor(TensorMethods, TensorFunctions):
         Returns:
             Tensor: this tensor.
 
-        Example:
+        Examples:
             >>> x = nl.zeros(3).share_memory_()
             >>> x.is_shared()
             True
@@ -533,7 +533,7 @@ class Tensor(TensorMethods, TensorFunctions):
         Returns:
             bool: True after ``share_memory_()``.
 
-        Example:
+        Examples:
             >>> nl.zeros(3).is_shared()
             False
         """

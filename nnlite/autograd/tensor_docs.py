@@ -25,7 +25,7 @@ def _doc(name, summary, args=(), returns="Tensor: the result.", example=""):
         text += "\n\nArgs:\n" + "\n".join("    " + a for a in args)
     if returns:
         text += "\n\nReturns:\n    " + returns
-    text += "\n\nExample:\n" + textwrap.indent(textwrap.dedent(example).strip("\n"), "    ")
+    text += "\n\nExamples:\n" + textwrap.indent(textwrap.dedent(example).strip("\n"), "    ")
     member = _member(name)
     target = member if isinstance(member, property) else getattr(member, "__func__", member)
     if not target.__doc__:

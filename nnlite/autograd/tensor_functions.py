@@ -55,7 +55,7 @@ class TensorFunctions:
         Returns:
             Tensor: a copy with finite values.
 
-        Example:
+        Examples:
             >>> nl.tensor([float("nan"), float("inf"), 1.]).nan_to_num(posinf=9.)
             tensor([0., 9., 1.])
         """
@@ -85,7 +85,7 @@ class TensorFunctions:
         Returns:
             Tensor: the running sums, of this tensor's shape.
 
-        Example:
+        Examples:
             >>> nl.tensor([1., 2., 3.]).cumsum(0)
             tensor([1., 3., 6.])
         """
@@ -105,7 +105,7 @@ class TensorFunctions:
         Returns:
             Tensor: the norm.
 
-        Example:
+        Examples:
             >>> nl.tensor([3., -4.]).norm(), nl.tensor([3., -4.]).norm(1)
             (tensor(5.), tensor(7.))
         """
@@ -145,7 +145,7 @@ class TensorFunctions:
         Returns:
             A named tuple ``(values, indices)``.
 
-        Example:
+        Examples:
             >>> nl.tensor([3., 1., 2.]).sort(descending=True)
             values_indices(values=tensor([3., 2., 1.]), indices=tensor([0, 2, 1]))
         """
@@ -174,7 +174,7 @@ class TensorFunctions:
         Returns:
             A named tuple ``(values, indices)``.
 
-        Example:
+        Examples:
             >>> nl.tensor([1., 5., 3.]).topk(2)
             values_indices(values=tensor([5., 3.]), indices=tensor([1, 2]))
         """
@@ -230,7 +230,7 @@ class TensorFunctions:
         Returns:
             Tensor: the written copy.
 
-        Example:
+        Examples:
             >>> nl.zeros(3).scatter(0, nl.tensor([2, 0]), nl.tensor([5., 6.]))
             tensor([6., 0., 5.])
         """
@@ -255,7 +255,7 @@ class TensorFunctions:
         Returns:
             Tensor: the summed copy.
 
-        Example:
+        Examples:
             >>> nl.zeros(3).scatter_add(0, nl.tensor([0, 0, 2]), nl.tensor([5., 6., 1.]))
             tensor([11.,  0.,  1.])
         """
@@ -285,7 +285,7 @@ class TensorFunctions:
         Returns:
             Tensor: the lower triangle.
 
-        Example:
+        Examples:
             >>> nl.ones(2, 2).tril()
             tensor([[1., 0.],
                     [1., 1.]])
@@ -303,7 +303,7 @@ class TensorFunctions:
         Returns:
             Tensor: the upper triangle.
 
-        Example:
+        Examples:
             >>> nl.ones(2, 2).triu(1)
             tensor([[0., 1.],
                     [0., 0.]])
@@ -347,7 +347,7 @@ class TensorFunctions:
         Returns:
             Tensor: the repeated elements.
 
-        Example:
+        Examples:
             >>> nl.tensor([1, 2]).repeat_interleave(2)
             tensor([1, 1, 2, 2])
         """
@@ -370,7 +370,7 @@ class TensorFunctions:
         Returns:
             Tensor: ``(b, n, p)``.
 
-        Example:
+        Examples:
             >>> nl.ones(2, 3, 4).bmm(nl.ones(2, 4, 5)).shape
             nnlite.Size([2, 3, 5])
         """
@@ -398,7 +398,7 @@ class TensorFunctions:
         Returns:
             Tensor: ``(b, n, p)``.
 
-        Example:
+        Examples:
             >>> nl.zeros(2, 3, 5).baddbmm(nl.ones(2, 3, 4), nl.ones(2, 4, 5), alpha=0.5)[0, 0]
             tensor([2., 2., 2., 2., 2.])
         """
@@ -420,7 +420,7 @@ class TensorFunctions:
         Returns:
             Tensor: int64 indices, ``(num_samples,)`` or ``(rows, num_samples)``.
 
-        Example:
+        Examples:
             >>> nl.tensor([0., 10., 0.]).multinomial(2, replacement=True)
             tensor([1, 1])
         """
@@ -500,7 +500,7 @@ def meshgrid(*tensors, indexing=None):
     Returns:
         tuple of Tensors: one grid per input, each of shape ``(len(t0), len(t1), ...)`` for ``"ij"``.
 
-    Example:
+    Examples:
         >>> xs, ys = nl.meshgrid(nl.arange(3), nl.arange(2), indexing="ij")
         >>> xs.shape
         nnlite.Size([3, 2])

@@ -13,7 +13,7 @@ def is_available():
     Returns:
         bool: ``False``.
 
-    Example:
+    Examples:
         >>> nl.backends.cudnn.is_available()
         False
     """
@@ -26,7 +26,7 @@ def version():
     Returns:
         None: there is no cuDNN.
 
-    Example:
+    Examples:
         >>> nl.backends.cudnn.version() is None
         True
     """

@@ -7,7 +7,7 @@ def is_available():
     Returns:
         bool: ``False``.
 
-    Example:
+    Examples:
         >>> nl.backends.mps.is_available()
         False
     """
@@ -20,7 +20,7 @@ def is_built():
     Returns:
         bool: ``False``.
 
-    Example:
+    Examples:
         >>> nl.backends.mps.is_built()
         False
     """

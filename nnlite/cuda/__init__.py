@@ -4,7 +4,7 @@
 else "cpu"`` picks the CPU. Seeding functions are accepted and do nothing (there is no CUDA
 generator), as in a PyTorch build without CUDA; anything that needs a GPU raises.
 
-Example:
+Examples:
     >>> device = nl.device("cuda" if nl.cuda.is_available() else "cpu")
     >>> device
     device(type='cpu')
@@ -34,7 +34,7 @@ def is_available():
     Returns:
         bool: ``False``.
 
-    Example:
+    Examples:
         >>> nl.cuda.is_available()
         False
     """
@@ -47,7 +47,7 @@ def device_count():
     Returns:
         int: ``0``.
 
-    Example:
+    Examples:
         >>> nl.cuda.device_count()
         0
     """
@@ -60,7 +60,7 @@ def is_initialized():
     Returns:
         bool: ``False``.
 
-    Example:
+    Examples:
         >>> nl.cuda.is_initialized()
         False
     """
@@ -73,7 +73,7 @@ def manual_seed(seed):
     Args:
         seed (int): checked to be an integer, then unused.
 
-    Example:
+    Examples:
         >>> nl.cuda.manual_seed(0)  # does nothing, as in a PyTorch build without CUDA
     """
     int(seed)
@@ -85,7 +85,7 @@ def manual_seed_all(seed):
     Args:
         seed (int): checked to be an integer, then unused.
 
-    Example:
+    Examples:
         >>> nl.cuda.manual_seed_all(0)
     """
     int(seed)
@@ -94,7 +94,7 @@ def manual_seed_all(seed):
 def seed():
     """Accepted and ignored: there is no CUDA generator.
 
-    Example:
+    Examples:
         >>> nl.cuda.seed()
     """
 
@@ -102,7 +102,7 @@ def seed():
 def seed_all():
     """Accepted and ignored: there is no CUDA generator.
 
-    Example:
+    Examples:
         >>> nl.cuda.seed_all()
     """
 
@@ -110,7 +110,7 @@ def seed_all():
 def empty_cache():
     """Nothing to free: a no-op, as in PyTorch before CUDA is initialised.
 
-    Example:
+    Examples:
         >>> nl.cuda.empty_cache()
     """
 
@@ -128,7 +128,7 @@ def set_device(device):
     Raises:
         RuntimeError: always, saying that nnlite runs on the CPU.
 
-    Example:
+    Examples:
         >>> nl.cuda.set_device(0)
         Traceback (most recent call last):
             ...
@@ -143,7 +143,7 @@ def current_device():
     Raises:
         RuntimeError: always, saying that nnlite runs on the CPU.
 
-    Example:
+    Examples:
         >>> nl.cuda.current_device()
         Traceback (most recent call last):
             ...
@@ -161,7 +161,7 @@ def synchronize(device=None):
     Raises:
         RuntimeError: always, saying that nnlite runs on the CPU.
 
-    Example:
+    Examples:
         >>> nl.cuda.synchronize()
         Traceback (most recent call last):
             ...
@@ -179,7 +179,7 @@ def get_device_name(device=None):
     Raises:
         RuntimeError: always, saying that nnlite runs on the CPU.
 
-    Example:
+    Examples:
         >>> nl.cuda.get_device_name()
         Traceback (most recent call last):
             ...

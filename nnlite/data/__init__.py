@@ -1,7 +1,7 @@
 """Data loading with PyTorch's API: datasets, samplers, ``DataLoader`` (with worker processes),
 image transforms and the CIFAR-10 / MNIST / Fashion-MNIST datasets.
 
-Example:
+Examples:
     >>> from nnlite.data import DataLoader, transforms, datasets
     >>> tf = transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.5,), (0.5,))])
     >>> train = datasets.FakeData(size=100, image_size=(1, 28, 28), transform=tf)

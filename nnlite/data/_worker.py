@@ -54,7 +54,7 @@ def get_worker_info():
     Returns:
         WorkerInfo or None: ``id``, ``num_workers``, ``seed`` and ``dataset`` of this worker.
 
-    Example:
+    Examples:
         >>> from nnlite.data import get_worker_info
         >>> get_worker_info() is None  # the main process
         True

@@ -53,7 +53,7 @@ def default_collate(batch):
     Returns:
         The batch, of the samples' structure.
 
-    Example:
+    Examples:
         >>> from nnlite.data import default_collate
         >>> default_collate([(nl.tensor([1., 2.]), 0), (nl.tensor([3., 4.]), 1)])
         [tensor([[1., 2.],
@@ -113,7 +113,7 @@ def default_convert(data):
     Returns:
         ``data`` with its numpy arrays turned into tensors.
 
-    Example:
+    Examples:
         >>> from nnlite.data import default_convert
         >>> default_convert({"x": np.zeros(2)})
         {'x': tensor([0., 0.], dtype=nnlite.float64)}

@@ -146,7 +146,7 @@ class DataLoader:
         persistent_workers (bool): keep the workers between epochs. Default: False.
         seed (int, optional): makes the batch order reproducible (nnlite's addition).
 
-    Example:
+    Examples:
         >>> from nnlite.data import TensorDataset
         >>> dataset = TensorDataset(nl.randn(100, 3, 8, 8), nl.arange(100) % 10)
         >>> loader = DataLoader(dataset, batch_size=64, shuffle=True, seed=0, num_workers=2)

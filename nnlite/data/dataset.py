@@ -32,7 +32,7 @@ class Dataset:
     have collated the samples (the built-in datasets do this with vectorised numpy indexing and
     batched transforms).
 
-    Example:
+    Examples:
         >>> from nnlite.data import Dataset
         >>> class Squares(Dataset):
         ...     def __len__(self):
@@ -64,7 +64,7 @@ class IterableDataset(Dataset):
     ``IterableDataset`` takes no ``shuffle``, ``sampler`` or ``batch_sampler``; its batches come
     from the workers in turn, and a worker whose iterator ends drops out.
 
-    Example:
+    Examples:
         >>> from nnlite.data import DataLoader, get_worker_info
         >>> class Range(IterableDataset):
         ...     def __init__(self, n):
@@ -91,7 +91,7 @@ class ChainDataset(IterableDataset):
     Args:
         datasets (iterable of IterableDatasets): the parts, in order.
 
-    Example:
+    Examples:
         >>> from nnlite.data import ChainDataset, IterableDataset
         >>> class Count(IterableDataset):
         ...     def __init__(self, n):
@@ -127,7 +127,7 @@ def _is_int_index(index):
 class TensorDataset(Dataset):
     """Samples are the i-th rows of the given tensors (numpy arrays are accepted and wrapped).
 
-    Example:
+    Examples:
         >>> from nnlite.data import TensorDataset
         >>> ds = TensorDataset(nl.arange(6.), nl.arange(6) % 2)
         >>> ds[1], len(ds)
@@ -184,7 +184,7 @@ class Subset(Dataset):
         dataset (Dataset): the whole dataset.
         indices (sequence of ints): the positions to keep.
 
-    Example:
+    Examples:
         >>> from nnlite.data import TensorDataset
         >>> ds = TensorDataset(nl.arange(6.), nl.arange(6) % 2)
         >>> from nnlite.data import Subset
@@ -200,7 +200,7 @@ class Subset(Dataset):
     def getitems_collated(self):
         """Whether ``__getitems__`` returns ready batches: when the wrapped dataset's does.
 
-        Example:
+        Examples:
             >>> from nnlite.data import TensorDataset
             >>> ds = TensorDataset(nl.arange(6.), nl.arange(6) % 2)
             >>> from nnlite.data import Subset
@@ -233,7 +233,7 @@ class ConcatDataset(Dataset):
     Args:
         datasets (iterable of Datasets): the parts, in order.
 
-    Example:
+    Examples:
         >>> from nnlite.data import ConcatDataset, TensorDataset
         >>> both = ConcatDataset([TensorDataset(nl.zeros(2)), TensorDataset(nl.ones(3))])
         >>> len(both), both[2]
@@ -303,7 +303,7 @@ def random_split(dataset, lengths, generator=None, seed=None):
     Returns:
         list of Subset: one per length.
 
-    Example:
+    Examples:
         >>> from nnlite.data import TensorDataset
         >>> ds = TensorDataset(nl.arange(6.), nl.arange(6) % 2)
         >>> from nnlite.data import random_split

@@ -23,7 +23,7 @@ class Sampler:
     Args:
         data_source (Dataset, optional): accepted for compatibility.
 
-    Example:
+    Examples:
         >>> from nnlite.data import Sampler
         >>> class EvenFirst(Sampler):
         ...     def __init__(self, n):
@@ -70,7 +70,7 @@ class SequentialSampler(Sampler):
     Args:
         data_source (Dataset): gives the length.
 
-    Example:
+    Examples:
         >>> from nnlite.data import SequentialSampler
         >>> list(SequentialSampler(range(3)))
         [0, 1, 2]
@@ -101,7 +101,7 @@ class RandomSampler(Sampler):
         generator (numpy.random.Generator or int, optional): the generator or its seed.
         seed (int, optional): a seed for reproducible passes (nnlite's addition).
 
-    Example:
+    Examples:
         >>> from nnlite.data import RandomSampler
         >>> sorted(RandomSampler(range(4), seed=0))
         [0, 1, 2, 3]
@@ -127,7 +127,7 @@ class RandomSampler(Sampler):
     def num_samples(self):
         """How many indices one pass yields.
 
-        Example:
+        Examples:
             >>> from nnlite.data import RandomSampler
             >>> RandomSampler(range(10), replacement=True, num_samples=4).num_samples
             4
@@ -140,7 +140,7 @@ class RandomSampler(Sampler):
         Args:
             epoch (int): the epoch of the next pass.
 
-        Example:
+        Examples:
             >>> from nnlite.data import RandomSampler
             >>> sampler = RandomSampler(range(5), seed=0)
             >>> sampler.set_epoch(1)
@@ -182,7 +182,7 @@ class SubsetRandomSampler(Sampler):
         indices (sequence of ints): the indices.
         generator (numpy.random.Generator, optional): draws the order.
 
-    Example:
+    Examples:
         >>> from nnlite.data import SubsetRandomSampler
         >>> sorted(SubsetRandomSampler([5, 7, 9]))
         [5, 7, 9]
@@ -209,7 +209,7 @@ class BatchSampler(Sampler):
         batch_size (int): indices per batch.
         drop_last (bool): drop the last incomplete batch.
 
-    Example:
+    Examples:
         >>> from nnlite.data import BatchSampler, SequentialSampler
         >>> list(BatchSampler(SequentialSampler(range(5)), 2, drop_last=False))
         [[0, 1], [2, 3], [4]]
@@ -271,7 +271,7 @@ class DistributedSampler(Sampler):
         seed (int): the shuffling seed, the same on every rank. Default: 0.
         drop_last (bool): cut instead of padding. Default: False.
 
-    Example:
+    Examples:
         >>> from nnlite.data import DistributedSampler
         >>> list(DistributedSampler(range(10), num_replicas=2, rank=0, shuffle=False))
         [0, 2, 4, 6, 8]
@@ -329,7 +329,7 @@ class DistributedSampler(Sampler):
         Args:
             epoch (int): the epoch about to start.
 
-        Example:
+        Examples:
             >>> from nnlite.data import DistributedSampler
             >>> sampler = DistributedSampler(range(10), num_replicas=2, rank=1)
             >>> sampler.set_epoch(3)

@@ -53,7 +53,7 @@ def apply_batch(transform, batch):
     Returns:
         The transformed batch.
 
-    Example:
+    Examples:
         >>> apply_batch(Compose([ToTensor(), Normalize((0.5,), (0.5,))]), np.zeros((2, 4, 4, 1), np.uint8)).shape
         nnlite.Size([2, 1, 4, 4])
     """
@@ -82,7 +82,7 @@ def _name(x):
 class Transform:
     """Base class: ``__call__`` on one image (or a 4-d batch), ``apply_batch`` on a batch.
 
-    Example:
+    Examples:
         >>> class Invert(Transform):
         ...     def __call__(self, img):
         ...         return 1 - img
@@ -104,7 +104,7 @@ class Transform:
         Returns:
             The transformed batch.
 
-        Example:
+        Examples:
             >>> ToTensor().apply_batch(np.zeros((2, 4, 5, 3), np.uint8)).shape
             nnlite.Size([2, 3, 4, 5])
         """
@@ -120,7 +120,7 @@ class Compose(Transform):
     Args:
         transforms (list of callables): applied in order.
 
-    Example:
+    Examples:
         >>> tf = Compose([ToTensor(), Normalize((0.5,), (0.5,))])
         >>> tf(np.zeros((2, 2, 1), np.uint8))
         tensor([[[-1., -1.],
@@ -168,7 +168,7 @@ class ToTensor(Transform):
     """An ``HWC`` or ``HW`` numpy image (or an ``NHWC`` batch) to a ``CHW`` (``NCHW``) Tensor;
     uint8 values are scaled to float32 in ``[0, 1]``, other dtypes are kept as they are.
 
-    Example:
+    Examples:
         >>> ToTensor()(np.full((4, 5, 3), 255, np.uint8))[:, 0, 0]
         tensor([1., 1., 1.])
     """
@@ -203,7 +203,7 @@ class Normalize(Transform):
         std (sequence of floats): one standard deviation per channel.
         inplace (bool): accepted for compatibility (a new tensor is returned).
 
-    Example:
+    Examples:
         >>> Normalize((0.5,), (0.25,))(nl.ones(1, 1, 2))
         tensor([[[2., 2.]]])
     """
@@ -353,7 +353,7 @@ class RandomCrop(Transform):
         fill (number or tuple): the value of ``constant`` padding. Default: 0.
         padding_mode (str): ``constant``, ``edge``, ``reflect`` or ``symmetric``. Default: ``constant``.
 
-    Example:
+    Examples:
         >>> RandomCrop(32, padding=4)(nl.zeros(3, 32, 32)).shape
         nnlite.Size([3, 32, 32])
     """
@@ -444,7 +444,7 @@ class RandomHorizontalFlip(Transform):
     Args:
         p (float): the probability. Default: 0.5.
 
-    Example:
+    Examples:
         >>> RandomHorizontalFlip(p=1.0)(nl.tensor([[[1., 2.]]]))
         tensor([[[2., 1.]]])
     """
@@ -486,7 +486,7 @@ class Lambda(Transform):
         lambd (callable): the function, of one image (or of a batch with ``batched``).
         batched (bool): the function handles batches too. Default: False.
 
-    Example:
+    Examples:
         >>> Lambda(lambda x: x * 2)(nl.ones(1))
         tensor([2.])
     """
@@ -518,7 +518,7 @@ class Lambda(Transform):
 class InterpolationMode(enum.Enum):
     """Interpolation modes, as ``torchvision.transforms.InterpolationMode``.
 
-    Example:
+    Examples:
         >>> InterpolationMode.BILINEAR, InterpolationMode("nearest")
         (<InterpolationMode.BILINEAR: 'bilinear'>, <InterpolationMode.NEAREST: 'nearest'>)
     """
@@ -662,7 +662,7 @@ class Resize(_PlaneTransform):
 
     Integer images are rounded. Works on HW/HWC arrays, CHW tensors and batches.
 
-    Example:
+    Examples:
         >>> Resize(16)(nl.rand(3, 32, 48)).shape
         nnlite.Size([3, 16, 24])
     """
@@ -714,7 +714,7 @@ class CenterCrop(_PlaneTransform):
     Args:
         size (int or pair): the output's ``(H, W)``; an int for a square.
 
-    Example:
+    Examples:
         >>> CenterCrop(24)(np.zeros((32, 32, 3), np.uint8)).shape
         (24, 24, 3)
     """
@@ -742,7 +742,7 @@ class RandomResizedCrop(_PlaneTransform):
         interpolation (InterpolationMode): the resizing. Default: bilinear.
         antialias (bool): accepted for compatibility.
 
-    Example:
+    Examples:
         >>> RandomResizedCrop(224)(np.zeros((300, 400, 3), np.uint8)).shape
         (224, 224, 3)
     """
@@ -777,7 +777,7 @@ class RandomResizedCrop(_PlaneTransform):
         Returns:
             tuple of ints: ``(top, left, height, width)``.
 
-        Example:
+        Examples:
             >>> top, left, h, w = RandomResizedCrop.get_params((10, 10), (0.5, 1.0), (0.75, 1.33))
             >>> 0 <= top <= 10 - h and 0 <= left <= 10 - w
             True
@@ -847,7 +847,7 @@ class ColorJitter(_PlaneTransform):
     Images are RGB (3 channels) or grayscale (1 channel: saturation and hue leave it unchanged),
     floating in [0, 1] or uint8.
 
-    Example:
+    Examples:
         >>> image = nl.rand(3, 8, 8)
         >>> ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)(image).shape
         nnlite.Size([3, 8, 8])
@@ -870,7 +870,7 @@ class ColorJitter(_PlaneTransform):
         Returns:
             tuple: ``(order, b, c, s, h)``.
 
-        Example:
+        Examples:
             >>> order, b, c, s, h = ColorJitter.get_params((0.6, 1.4), None, None, None)
             >>> sorted(order.tolist()), 0.6 <= b <= 1.4, c is None
             ([0, 1, 2, 3], True, True)
@@ -914,7 +914,7 @@ class Grayscale(_PlaneTransform):
     Args:
         num_output_channels (int): 1 or 3. Default: 1.
 
-    Example:
+    Examples:
         >>> Grayscale()(nl.ones(3, 2, 2)).shape
         nnlite.Size([1, 2, 2])
     """
@@ -939,7 +939,7 @@ class RandomGrayscale(_PlaneTransform):
     Args:
         p (float): the probability. Default: 0.1.
 
-    Example:
+    Examples:
         >>> RandomGrayscale(p=1.0)(nl.rand(3, 2, 2)).shape  # three equal channels
         nnlite.Size([3, 2, 2])
     """
@@ -967,7 +967,7 @@ class RandomRotation(_PlaneTransform):
         center: ``(x, y)`` in pixels; the image centre by default.
         fill: value of the pixels that come from outside the image (a number or one per channel).
 
-    Example:
+    Examples:
         >>> RandomRotation(30)(nl.zeros(1, 8, 8)).shape
         nnlite.Size([1, 8, 8])
     """
@@ -1007,7 +1007,7 @@ class RandomRotation(_PlaneTransform):
         Returns:
             float: the angle in degrees.
 
-        Example:
+        Examples:
             >>> -30 <= RandomRotation.get_params((-30, 30)) <= 30
             True
         """
@@ -1042,7 +1042,7 @@ class Pad(_PlaneTransform):
         fill: the value of ``constant`` padding (a number, or one per channel).
         padding_mode: ``constant``, ``edge``, ``reflect`` or ``symmetric``.
 
-    Example:
+    Examples:
         >>> Pad(2)(nl.zeros(3, 4, 4)).shape
         nnlite.Size([3, 8, 8])
     """
@@ -1079,7 +1079,7 @@ class ToPILImage(Transform):
     Args:
         mode (str, optional): the PIL mode; by default from the channels.
 
-    Example:
+    Examples:
         >>> ToPILImage()(nl.zeros(3, 4, 5)).size  # PIL gives (width, height)
         (5, 4)
     """
@@ -1129,7 +1129,7 @@ class PILToTensor(Transform):
     """A PIL image (or nnlite's ``HWC``/``HW`` uint8 array image, or an ``NHWC`` batch) to a ``CHW``
     tensor of the same dtype, without scaling, as ``torchvision.transforms.PILToTensor``.
 
-    Example:
+    Examples:
         >>> PILToTensor()(np.zeros((4, 5, 3), np.uint8)).shape
         nnlite.Size([3, 4, 5])
     """
@@ -1160,7 +1160,7 @@ class ConvertImageDtype(Transform):
     Args:
         dtype (nl.dtype): the target type.
 
-    Example:
+    Examples:
         >>> ConvertImageDtype(nl.float32)(nl.tensor([[[0, 255]]], dtype=nl.uint8))
         tensor([[[0., 1.]]])
     """

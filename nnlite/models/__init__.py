@@ -1,6 +1,6 @@
 """Ready-made models and the registry the trainer builds them from.
 
-Example:
+Examples:
     >>> from nnlite.models import get_model
     >>> model = get_model("lenet", num_classes=10)
     >>> model = get_model("nnlite.models.lenet:MLP", in_features=4, hidden=[8], num_classes=2)

@@ -34,7 +34,7 @@ def load_weights(model, weights):
     Returns:
         nn.Module: ``model``.
 
-    Example:
+    Examples:
         >>> from nnlite.models import load_weights
         >>> nl.save(nn.Linear(2, 1).state_dict(), "linear.pth")
         >>> model = load_weights(nn.Linear(2, 1), "linear.pth")

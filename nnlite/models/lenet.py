@@ -9,7 +9,7 @@ __all__ = ["Net", "LeNet", "MLP"]
 class Net(nn.Module):
     """The neural-networks tutorial's net: 1x32x32 input, two 3x3 convolutions, three linear layers.
 
-    Example:
+    Examples:
         >>> print(Net())
         Net(
           (conv1): Conv2d(1, 6, kernel_size=(3, 3), stride=(1, 1))
@@ -46,7 +46,7 @@ class Net(nn.Module):
         Returns:
             int: the features per sample.
 
-        Example:
+        Examples:
             >>> Net.num_flat_features(nl.zeros(2, 3, 4, 5))
             60
         """
@@ -71,7 +71,7 @@ class LeNet(nn.Module):
         num_classes (int): the outputs. Default: 10.
         input_size (int): the image side. Default: 32.
 
-    Example:
+    Examples:
         >>> LeNet()(nl.randn(4, 3, 32, 32)).shape
         nnlite.Size([4, 10])
     """
@@ -107,7 +107,7 @@ class MLP(nn.Module):
         hidden (int or sequence of ints): the hidden layers' widths. Default: (128,).
         num_classes (int): the outputs. Default: 10.
 
-    Example:
+    Examples:
         >>> MLP(784, [256, 128], 10)(nl.randn(2, 1, 28, 28)).shape
         nnlite.Size([2, 10])
     """

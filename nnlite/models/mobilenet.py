@@ -112,7 +112,7 @@ class MobileNetV2(nn.Module):
         round_nearest (int): channel counts are multiples of this. Default: 8.
         dropout (float): dropout before the classifier. Default: 0.2.
 
-    Example:
+    Examples:
         >>> model = mobilenet_v2(num_classes=10)
         >>> model(nl.randn(2, 3, 32, 32)).shape
         nnlite.Size([2, 10])
@@ -196,7 +196,7 @@ def mobilenet_v2(weights=None, **kwargs):
     Returns:
         MobileNetV2: the model.
 
-    Example:
+    Examples:
         >>> mobilenet_v2(num_classes=10, width_mult=0.5)(nl.randn(2, 3, 32, 32)).shape
         nnlite.Size([2, 10])
     """

@@ -38,7 +38,7 @@ class Registry(dict):
     Args:
         kind (str): what the entries are, for messages ("model", "optimizer", ...).
 
-    Example:
+    Examples:
         >>> OPTIMIZERS = Registry("optimizer")
         >>> OPTIMIZERS.register("sgd", nl.optim.SGD)
         <class 'nnlite.optim.sgd.SGD'>
@@ -91,7 +91,7 @@ def register_model(name, factory=None):
     Returns:
         The factory (or, without it, the decorator).
 
-    Example:
+    Examples:
         >>> @register_model("tiny_mlp_doc")
         ... def tiny(num_classes=2):
         ...     return nl.models.MLP(4, [8], num_classes)
@@ -110,7 +110,7 @@ def get_model_builder(name):
     Returns:
         The class or function.
 
-    Example:
+    Examples:
         >>> get_model_builder("lenet")
         <class 'nnlite.models.lenet.LeNet'>
     """
@@ -123,7 +123,7 @@ def list_models():
     Returns:
         list of str: the names.
 
-    Example:
+    Examples:
         >>> list_models()[:3]
         ['lenet', 'mlp', 'mobilenet_v2']
     """
@@ -177,7 +177,7 @@ def get_model(name, **kwargs):
     Returns:
         Module: the model.
 
-    Example:
+    Examples:
         >>> get_model("resnet18", num_classes=10).fc
         Linear(in_features=512, out_features=10, bias=True)
     """

@@ -35,7 +35,7 @@ class BasicBlock(nn.Module):
         dilation (int): must be 1.
         norm_layer (callable, optional): the normalisation. Default: ``nn.BatchNorm2d``.
 
-    Example:
+    Examples:
         >>> BasicBlock(16, 16)(nl.randn(2, 16, 8, 8)).shape
         nnlite.Size([2, 16, 8, 8])
     """
@@ -91,7 +91,7 @@ class Bottleneck(nn.Module):
         dilation (int): the 3x3 convolution's dilation. Default: 1.
         norm_layer (callable, optional): the normalisation. Default: ``nn.BatchNorm2d``.
 
-    Example:
+    Examples:
         >>> Bottleneck(64, 16)(nl.randn(1, 64, 8, 8)).shape
         nnlite.Size([1, 64, 8, 8])
     """
@@ -148,7 +148,7 @@ class ResNet(nn.Module):
         norm_layer (callable, optional): the normalisation. Default: ``nn.BatchNorm2d``.
         in_channels (int): the image channels (nnlite's addition). Default: 3.
 
-    Example:
+    Examples:
         >>> model = resnet18(num_classes=10)
         >>> model(nl.randn(2, 3, 64, 64)).shape
         nnlite.Size([2, 10])
@@ -269,7 +269,7 @@ def resnet18(weights=None, num_classes=1000, **kwargs):
     Returns:
         ResNet: the model.
 
-    Example:
+    Examples:
         >>> model = resnet18()  # weights="resnet18-f37072fd.pth" loads torchvision's file
         >>> model.fc = nn.Linear(512, 10)        # a new head for finetuning
         >>> model(nl.randn(2, 3, 32, 32)).shape
@@ -291,7 +291,7 @@ def resnet34(weights=None, num_classes=1000, **kwargs):
     Returns:
         ResNet: the model.
 
-    Example:
+    Examples:
         >>> model = resnet34(num_classes=10)  # 21.8M parameters: slow to build  # doctest: +SKIP
         >>> model(nl.randn(2, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([2, 10])
@@ -312,7 +312,7 @@ def resnet50(weights=None, num_classes=1000, **kwargs):
     Returns:
         ResNet: the model.
 
-    Example:
+    Examples:
         >>> model = resnet50(num_classes=10)  # 25.6M parameters: slow to build  # doctest: +SKIP
         >>> model(nl.randn(2, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([2, 10])

@@ -69,7 +69,7 @@ class VGG(nn.Module):
         init_weights (bool): apply torchvision's initialisation. Default: True.
         dropout (float): dropout probability in the classifier. Default: 0.5.
 
-    Example:
+    Examples:
         >>> model = vgg11(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
         >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([1, 10])
@@ -121,7 +121,7 @@ def vgg11(weights=None, **kwargs):
     Returns:
         VGG: the model.
 
-    Example:
+    Examples:
         >>> model = vgg11(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
         >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([1, 10])
@@ -139,7 +139,7 @@ def vgg11_bn(weights=None, **kwargs):
     Returns:
         VGG: the model.
 
-    Example:
+    Examples:
         >>> model = vgg11_bn(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
         >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([1, 10])
@@ -157,7 +157,7 @@ def vgg13(weights=None, **kwargs):
     Returns:
         VGG: the model.
 
-    Example:
+    Examples:
         >>> model = vgg13(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
         >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([1, 10])
@@ -175,7 +175,7 @@ def vgg13_bn(weights=None, **kwargs):
     Returns:
         VGG: the model.
 
-    Example:
+    Examples:
         >>> model = vgg13_bn(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
         >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([1, 10])
@@ -193,7 +193,7 @@ def vgg16(weights=None, **kwargs):
     Returns:
         VGG: the model.
 
-    Example:
+    Examples:
         >>> model = vgg16(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
         >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([1, 10])
@@ -211,7 +211,7 @@ def vgg16_bn(weights=None, **kwargs):
     Returns:
         VGG: the model.
 
-    Example:
+    Examples:
         >>> model = vgg16_bn(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
         >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([1, 10])
@@ -229,7 +229,7 @@ def vgg19(weights=None, **kwargs):
     Returns:
         VGG: the model.
 
-    Example:
+    Examples:
         >>> model = vgg19(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
         >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([1, 10])
@@ -247,7 +247,7 @@ def vgg19_bn(weights=None, **kwargs):
     Returns:
         VGG: the model.
 
-    Example:
+    Examples:
         >>> model = vgg19_bn(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
         >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([1, 10])

@@ -59,7 +59,7 @@ def get_all_sharing_strategies():
     Returns:
         set of str: ``{"file_descriptor"}``.
 
-    Example:
+    Examples:
         >>> import nnlite.multiprocessing as mp
         >>> mp.get_all_sharing_strategies()
         {'file_descriptor'}
@@ -73,7 +73,7 @@ def get_sharing_strategy():
     Returns:
         str: ``"file_descriptor"``.
 
-    Example:
+    Examples:
         >>> import nnlite.multiprocessing as mp
         >>> mp.get_sharing_strategy()
         'file_descriptor'
@@ -87,7 +87,7 @@ def set_sharing_strategy(new_strategy):
     Args:
         new_strategy (str): the strategy's name.
 
-    Example:
+    Examples:
         >>> import nnlite.multiprocessing as mp
         >>> mp.set_sharing_strategy("file_descriptor")
         >>> mp.set_sharing_strategy("file_system")

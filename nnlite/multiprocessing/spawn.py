@@ -30,7 +30,7 @@ class ProcessRaisedException(ProcessException):
         error_index (int): the failed process's rank.
         error_pid (int): its pid.
 
-    Example:
+    Examples:
         >>> def fail(rank):
         ...     raise ValueError("bad input")
         >>> start_processes(fail, nprocs=1, start_method="fork")
@@ -50,7 +50,7 @@ class ProcessExitedException(ProcessException):
         exit_code (int): its exit code.
         signal_name (str, optional): the signal that killed it.
 
-    Example:
+    Examples:
         >>> import os
         >>> def crash(rank):
         ...     os._exit(3)
@@ -86,7 +86,7 @@ class ProcessContext:
         processes (list of multiprocessing.Process): the started processes.
         error_queues (list): one queue per process, carrying its error.
 
-    Example:
+    Examples:
         >>> from nnlite.multiprocessing.spawn import start_processes
         >>> def work(rank):
         ...     pass
@@ -108,7 +108,7 @@ class ProcessContext:
         Returns:
             list of int: the pids.
 
-        Example:
+        Examples:
             >>> from nnlite.multiprocessing.spawn import start_processes
             >>> def work(rank):
             ...     pass
@@ -133,7 +133,7 @@ class ProcessContext:
         Returns:
             bool: True when all ended successfully, False if some still run.
 
-        Example:
+        Examples:
             >>> from nnlite.multiprocessing.spawn import start_processes
             >>> def work(rank):
             ...     pass
@@ -193,7 +193,7 @@ def start_processes(fn, args=(), nprocs=1, join=True, daemon=False, start_method
     Returns:
         ``None`` when ``join`` is true, else the ``ProcessContext``.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(4, 1).share_memory()
         >>> def train(rank, model):
         ...     with nl.no_grad():
@@ -233,7 +233,7 @@ def spawn(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
     Returns:
         ``None`` when ``join`` is true, else the ``ProcessContext``.
 
-    Example:
+    Examples:
         >>> import math
         >>> spawn(math.sqrt, nprocs=2)  # runs math.sqrt(0) and math.sqrt(1) in two new processes
     """

@@ -136,7 +136,7 @@ def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=
     Returns:
         Tensor: the resized tensor.
 
-    Example:
+    Examples:
         >>> F.upsample(nl.ones(1, 1, 2, 2), scale_factor=2).shape
         nnlite.Size([1, 1, 4, 4])
     """

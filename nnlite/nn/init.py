@@ -48,7 +48,7 @@ def calculate_gain(nonlinearity, param=None):
     Returns:
         float: the gain.
 
-    Example:
+    Examples:
         >>> nn.init.calculate_gain("tanh")
         1.6666666666666667
         >>> round(nn.init.calculate_gain("relu"), 4)
@@ -94,7 +94,7 @@ def uniform_(tensor, a=0.0, b=1.0, generator=None):
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> w = nn.init.uniform_(nl.empty(100), -0.1, 0.1)
         >>> bool((w.abs() <= 0.1).all())
         True
@@ -115,7 +115,7 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> nn.init.normal_(nl.empty(3, 4), std=0.02).shape
         nnlite.Size([3, 4])
     """
@@ -137,7 +137,7 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> w = nn.init.trunc_normal_(nl.empty(1000), std=1., a=-1., b=1.)
         >>> bool((w.abs() <= 1.).all())
         True
@@ -171,7 +171,7 @@ def constant_(tensor, val):
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> nn.init.constant_(nl.empty(2), 0.5)
         tensor([0.5000, 0.5000])
     """
@@ -187,7 +187,7 @@ def ones_(tensor):
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> nn.init.ones_(nl.empty(2))
         tensor([1., 1.])
     """
@@ -203,7 +203,7 @@ def zeros_(tensor):
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> nn.init.zeros_(nl.empty(2))
         tensor([0., 0.])
     """
@@ -219,7 +219,7 @@ def eye_(tensor):
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> nn.init.eye_(nl.empty(2, 3))
         tensor([[1., 0., 0.],
                 [0., 1., 0.]])
@@ -260,7 +260,7 @@ def xavier_uniform_(tensor, gain=1.0, generator=None):
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> w = nn.init.xavier_uniform_(nl.empty(3, 5))
         >>> bool((w.abs() <= (6 / 8) ** 0.5).all())
         True
@@ -281,7 +281,7 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> nn.init.xavier_normal_(nl.empty(3, 5)).shape
         nnlite.Size([3, 5])
     """
@@ -302,7 +302,7 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> w = nn.init.kaiming_uniform_(nl.empty(4, 6), nonlinearity="relu")
         >>> bool((w.abs() <= (2 ** 0.5) * (3 / 6) ** 0.5).all())
         True
@@ -328,7 +328,7 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> nn.init.kaiming_normal_(nl.empty(16, 3, 3, 3), mode="fan_out").shape
         nnlite.Size([16, 3, 3, 3])
     """
@@ -354,7 +354,7 @@ def orthogonal_(tensor, gain=1, generator=None):
     Returns:
         Tensor: ``tensor``.
 
-    Example:
+    Examples:
         >>> w = nl.nn.init.orthogonal_(nl.empty(3, 5))
         >>> np.allclose((w @ w.T).numpy(), np.eye(3), atol=1e-5)  # orthonormal rows
         True

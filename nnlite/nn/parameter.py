@@ -14,7 +14,7 @@ class Parameter(Tensor):
         data (Tensor, optional): the values (shared, not copied). Default: an empty tensor.
         requires_grad (bool): Default: True.
 
-    Example:
+    Examples:
         >>> p = nl.nn.Parameter(nl.zeros(2))
         >>> p
         Parameter containing:
@@ -63,7 +63,7 @@ class Buffer(Tensor):
         data (Tensor, optional): the values. Default: an empty tensor.
         persistent (bool): include it in ``state_dict()``. Default: True.
 
-    Example:
+    Examples:
         >>> module = nl.nn.Module()
         >>> module.running_total = nl.nn.Buffer(nl.zeros(3))
         >>> list(module.state_dict())

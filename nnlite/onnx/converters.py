@@ -14,7 +14,7 @@ from ..nn import functional as F
 class ExportError(RuntimeError):
     """The model uses something that has no ONNX conversion (the message names it).
 
-    Example:
+    Examples:
         >>> class Odd(nn.Module):
         ...     def forward(self, x):
         ...         return x.cumsum(0)

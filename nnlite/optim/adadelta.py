@@ -22,7 +22,7 @@ def adadelta(params, grads, states, *, lr, rho, eps, weight_decay, maximize):
         weight_decay (float): L2 penalty.
         maximize (bool): ascend instead of descend.
 
-    Example:
+    Examples:
         >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
         >>> adadelta(p, g, s, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, maximize=False)
         >>> sorted(s[0])
@@ -71,7 +71,7 @@ class Adadelta(Optimizer):
         foreach, capturable: accepted for compatibility with PyTorch; no effect.
         differentiable: must be ``False``.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(4, 2)
         >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.Adadelta(model.parameters(), lr=1.0)

@@ -25,7 +25,7 @@ def adagrad(
         eps (float): added to the denominator.
         maximize (bool): ascend instead of descend.
 
-    Example:
+    Examples:
         >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
         >>> adagrad(p, g, s, lr=0.1, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
         ...         eps=1e-10, maximize=False)
@@ -76,7 +76,7 @@ class Adagrad(Optimizer):
         foreach, fused: accepted for compatibility with PyTorch; no effect.
         differentiable: must be ``False``.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(4, 2)
         >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.Adagrad(model.parameters(), lr=0.01)

@@ -35,7 +35,7 @@ def adam(
         maximize (bool): ascend instead of descend.
         decoupled_weight_decay (bool): decay the weights directly (AdamW).
 
-    Example:
+    Examples:
         >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
         >>> adam(p, g, s, lr=0.1, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False,
         ...      maximize=False, decoupled_weight_decay=False)
@@ -113,7 +113,7 @@ class Adam(Optimizer):
         foreach, capturable, fused: accepted for compatibility with PyTorch; no effect.
         differentiable: must be ``False``.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(2, 1)
         >>> opt = nl.optim.Adam(model.parameters(), lr=1e-3)
         >>> F.mse_loss(model(nl.randn(4, 2)), nl.randn(4, 1)).backward()
@@ -187,7 +187,7 @@ class AdamW(Adam):
         maximize (bool): ascend instead of descend. Default: False.
         foreach, capturable, differentiable, fused: accepted for compatibility.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(2, 1)
         >>> opt = nl.optim.AdamW(model.parameters(), lr=1e-3)
         >>> opt.param_groups[0]["weight_decay"]

@@ -144,7 +144,7 @@ class LBFGS(Optimizer):
     ``prev_flat_grad``, ``prev_loss``, ``func_evals``, ``n_iter``) sits on the first parameter,
     as in PyTorch.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(4, 2)
         >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.LBFGS(model.parameters(), lr=0.8)

@@ -73,7 +73,7 @@ class LRScheduler:
     Subclasses implement ``get_lr()``, returning the new learning rate of every group, and
     optionally ``_get_closed_form_lr()``, used when ``step(epoch)`` is given an epoch.
 
-    Example:
+    Examples:
         >>> class Halving(nl.optim.lr_scheduler.LRScheduler):
         ...     def get_lr(self):
         ...         return [base * 0.5 ** self.last_epoch for base in self.base_lrs]
@@ -130,7 +130,7 @@ class LRScheduler:
         Returns:
             dict: the scheduler's attributes.
 
-        Example:
+        Examples:
             >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
             >>> state = nl.optim.lr_scheduler.StepLR(opt, step_size=3).state_dict()
             >>> state["step_size"], state["last_epoch"]
@@ -144,7 +144,7 @@ class LRScheduler:
         Args:
             state_dict (dict): a dict from ``state_dict()``.
 
-        Example:
+        Examples:
             >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
             >>> first = nl.optim.lr_scheduler.StepLR(opt, step_size=3)
             >>> second = nl.optim.lr_scheduler.StepLR(opt, step_size=5)
@@ -160,7 +160,7 @@ class LRScheduler:
         Returns:
             list of float: one learning rate per param group.
 
-        Example:
+        Examples:
             >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
             >>> nl.optim.lr_scheduler.StepLR(opt, step_size=1).get_last_lr()
             [0.1]
@@ -170,7 +170,7 @@ class LRScheduler:
     def get_lr(self):
         """The learning rates for the current ``last_epoch`` (called by ``step``).
 
-        Example:
+        Examples:
             >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
             >>> scheduler = nl.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
             >>> opt.step()
@@ -187,7 +187,7 @@ class LRScheduler:
         Args:
             epoch (int, optional): jump to this epoch instead (deprecated, as in PyTorch).
 
-        Example:
+        Examples:
             >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
             >>> scheduler = nl.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
             >>> opt.step()
@@ -269,7 +269,7 @@ class LambdaLR(LRScheduler):
         lr_lambda (callable or list of callables): one function of the epoch, or one per group.
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
+    Examples:
         >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
         >>> scheduler = nl.optim.lr_scheduler.LambdaLR(opt, lambda epoch: 1 / (epoch + 1))
         >>> lrs = []
@@ -332,7 +332,7 @@ class StepLR(LRScheduler):
         gamma (float): multiplicative factor (default 0.1).
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
+    Examples:
         >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = StepLR(optimizer, step_size=2, gamma=0.1)
         >>> lrs = []
@@ -371,7 +371,7 @@ class MultiStepLR(LRScheduler):
         gamma (float): multiplicative factor (default 0.1).
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
+    Examples:
         >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
         >>> scheduler = nl.optim.lr_scheduler.MultiStepLR(opt, milestones=[1, 3], gamma=0.5)
         >>> lrs = []
@@ -418,7 +418,7 @@ class ExponentialLR(LRScheduler):
         gamma (float): multiplicative factor.
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
+    Examples:
         >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
         >>> scheduler = nl.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
         >>> lrs = []
@@ -459,7 +459,7 @@ class CosineAnnealingLR(LRScheduler):
         eta_min (float): minimum learning rate (default 0).
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
+    Examples:
         >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
         >>> scheduler = nl.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4)
         >>> lrs = []
@@ -521,7 +521,7 @@ class LinearLR(LRScheduler):
         total_iters (int): steps of the ramp (default 5).
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
+    Examples:
         >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = LinearLR(optimizer, start_factor=0.5, total_iters=4)
         >>> lrs = []
@@ -588,7 +588,7 @@ class PolynomialLR(LRScheduler):
         power (float): power of the polynomial (default 1.0: linear).
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
+    Examples:
         >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = PolynomialLR(optimizer, total_iters=4, power=2.0)
         >>> lrs = []
@@ -653,7 +653,7 @@ class OneCycleLR(LRScheduler):
         three_phase (bool): a third phase annihilates the rate (default False).
         last_epoch (int): index of the last step (default -1).
 
-    Example:
+    Examples:
         >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = OneCycleLR(optimizer, max_lr=0.1, steps_per_epoch=3, epochs=2)
         >>> lrs = []
@@ -845,7 +845,7 @@ class SequentialLR(_Composite):
             schedulers).
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
+    Examples:
         >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> warmup = LinearLR(optimizer, start_factor=0.1, total_iters=2)
         >>> decay = ExponentialLR(optimizer, gamma=0.9)
@@ -912,7 +912,7 @@ class ChainedScheduler(_Composite):
         schedulers (list): the schedulers, all on one optimizer.
         optimizer (Optimizer): that optimizer (default: the first scheduler's).
 
-    Example:
+    Examples:
         >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = ChainedScheduler(
         ...     [LinearLR(optimizer, 0.5, total_iters=3), ExponentialLR(optimizer, 0.9)]
@@ -960,7 +960,7 @@ class ReduceLROnPlateau(LRScheduler):
         min_lr (float or list): lower bound of the rate(s) (default 0).
         eps (float): a reduction smaller than this is skipped (default 1e-8).
 
-    Example:
+    Examples:
         >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = ReduceLROnPlateau(optimizer, patience=2)
         >>> for validation_loss in [1.0, 0.9, 0.9, 0.9, 0.9]:
@@ -1024,7 +1024,7 @@ class ReduceLROnPlateau(LRScheduler):
     def in_cooldown(self):
         """Whether the scheduler is waiting out its ``cooldown`` after a reduction.
 
-        Example:
+        Examples:
             >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
             >>> scheduler = nl.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=0, cooldown=2)
             >>> for loss in [1.0, 1.0]:

@@ -76,7 +76,7 @@ class Optimizer:
 
     Subclasses implement ``step(closure=None)``.
 
-    Example:
+    Examples:
         >>> class PlainSGD(nl.optim.Optimizer):
         ...     def __init__(self, params, lr=0.1):
         ...         super().__init__(params, {"lr": lr})
@@ -121,7 +121,7 @@ class Optimizer:
         Args:
             param_group (dict): ``{"params": [...], option: value, ...}``; missing options take the defaults.
 
-        Example:
+        Examples:
             >>> body, head = nn.Linear(2, 2), nn.Linear(2, 1)
             >>> opt = nl.optim.SGD(head.parameters(), lr=0.1)
             >>> opt.add_param_group({"params": body.parameters(), "lr": 0.01})
@@ -209,7 +209,7 @@ class Optimizer:
         Args:
             set_to_none (bool): drop the gradients (True) or zero them in place. Default: True.
 
-        Example:
+        Examples:
             >>> model = nn.Linear(2, 1)
             >>> opt = nl.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
             >>> model(nl.ones(1, 2)).sum().backward()
@@ -254,7 +254,7 @@ class Optimizer:
         Returns:
             The closure's loss, or None without a closure.
 
-        Example:
+        Examples:
             >>> model = nn.Linear(2, 1)
             >>> opt = nl.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
             >>> before = model.weight.clone()
@@ -308,7 +308,7 @@ class Optimizer:
         Returns:
             dict: ``{"state": ..., "param_groups": ...}``.
 
-        Example:
+        Examples:
             >>> model = nn.Linear(2, 1)
             >>> opt = nl.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
             >>> model(nl.ones(1, 2)).sum().backward()
@@ -340,7 +340,7 @@ class Optimizer:
         Args:
             state_dict (dict): a dict from ``state_dict()``.
 
-        Example:
+        Examples:
             >>> model = nn.Linear(2, 1)
             >>> opt = nl.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
             >>> model(nl.ones(1, 2)).sum().backward()

@@ -25,7 +25,7 @@ def rmsprop(params, grads, states, *, lr, alpha, eps, weight_decay, momentum, ce
         centered (bool): divide by the estimated variance instead of the second moment.
         maximize (bool): ascend instead of descend.
 
-    Example:
+    Examples:
         >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
         >>> rmsprop(p, g, s, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
         ...         maximize=False)
@@ -91,7 +91,7 @@ class RMSprop(Optimizer):
         capturable, foreach: accepted for compatibility with PyTorch; no effect.
         differentiable: must be ``False``.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(4, 2)
         >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.RMSprop(model.parameters(), lr=0.01, momentum=0.9)

@@ -24,7 +24,7 @@ def sgd(params, grads, states, *, lr, momentum, dampening, weight_decay, nestero
         nesterov (bool): Nesterov momentum.
         maximize (bool): ascend instead of descend.
 
-    Example:
+    Examples:
         >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
         >>> sgd(p, g, s, lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False,
         ...     maximize=False)
@@ -74,7 +74,7 @@ class SGD(Optimizer):
         foreach, fused: accepted for compatibility with PyTorch; nnlite has one implementation.
         differentiable: must be ``False``; nnlite's optimizer steps are not recorded.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(4, 2)
         >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)

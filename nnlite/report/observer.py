@@ -21,7 +21,7 @@ class TrainingObserver:
     A problem while writing the page is printed as a warning: the page must never stop training.
     The random generators are left as they were.
 
-    Example:
+    Examples:
         >>> import os, struct
         >>> os.makedirs("mnist", exist_ok=True)
         >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files

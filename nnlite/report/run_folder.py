@@ -11,7 +11,7 @@ __all__ = ["RunFolder", "RunFolderError", "read_run", "write_json_atomic", "writ
 class RunFolderError(ValueError):
     """A path is not a run folder written by ``train.py`` (or cannot be read).
 
-    Example:
+    Examples:
         >>> read_run("no/such/run")
         Traceback (most recent call last):
             ...
@@ -78,7 +78,7 @@ class RunFolder:
     Args:
         path (str): the run folder.
 
-    Example:
+    Examples:
         >>> import json
         >>> os.makedirs("runs/demo", exist_ok=True)
         >>> with open("runs/demo/config.yaml", "w") as f:
@@ -127,7 +127,7 @@ class RunFolder:
         Returns:
             str: the path.
 
-        Example:
+        Examples:
             >>> import json
             >>> os.makedirs("runs/demo", exist_ok=True)
             >>> with open("runs/demo/config.yaml", "w") as f:
@@ -143,7 +143,7 @@ class RunFolder:
     def total_epochs(self):
         """The epochs the config asks for (None if it does not say).
 
-        Example:
+        Examples:
             >>> import json
             >>> os.makedirs("runs/demo", exist_ok=True)
             >>> with open("runs/demo/config.yaml", "w") as f:
@@ -159,7 +159,7 @@ class RunFolder:
     def state(self):
         """``finished``, ``running``, ``interrupted``, ``nonfinite``, ``failed`` or ``unknown``.
 
-        Example:
+        Examples:
             >>> import json
             >>> os.makedirs("runs/demo", exist_ok=True)
             >>> with open("runs/demo/config.yaml", "w") as f:
@@ -183,7 +183,7 @@ def read_run(path):
     Returns:
         RunFolder: what it holds.
 
-    Example:
+    Examples:
         >>> import json
         >>> os.makedirs("runs/demo", exist_ok=True)
         >>> with open("runs/demo/config.yaml", "w") as f:

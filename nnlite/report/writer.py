@@ -56,7 +56,7 @@ def write_report(run_dir, summary_text=None):
     Returns:
         str: the page's path.
 
-    Example:
+    Examples:
         >>> import os, struct
         >>> os.makedirs("mnist", exist_ok=True)
         >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
@@ -125,7 +125,7 @@ def write_comparison(run_dirs, output):
     Returns:
         str: ``output``.
 
-    Example:
+    Examples:
         >>> import os, struct
         >>> os.makedirs("mnist", exist_ok=True)
         >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files

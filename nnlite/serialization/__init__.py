@@ -47,7 +47,7 @@ def save(obj, f, format=None):
         TypeError: for an object the format cannot hold, naming where it is
             (``obj['layers'][2]``).
 
-    Example:
+    Examples:
         >>> model = nl.nn.Linear(4, 2)
         >>> opt = nl.optim.SGD(model.parameters(), lr=0.1)
         >>> nl.save({"model": model.state_dict(), "optim": opt.state_dict(), "epoch": 3},
@@ -111,7 +111,7 @@ def load(f, map_location=None, weights_only=True, mmap=None):
         CheckpointError: (a ``RuntimeError`` and ``ValueError``) if the file is damaged,
             foreign or holds anything but data, naming the file and what is wrong.
 
-    Example:
+    Examples:
         >>> model = nl.nn.Linear(4, 2)
         >>> nl.save({"model": model.state_dict(), "epoch": 3}, "ckpt.npz")
         >>> nl.save(model.state_dict(), "linear.pth")
@@ -219,7 +219,7 @@ def save_file(tensors, filename, metadata=None):
 
     Needs the ``safetensors`` package (``pip install nnlite[safetensors]``).
 
-    Example:
+    Examples:
         >>> model = nl.nn.Linear(4, 2)
         >>> nl.save_file(model.state_dict(), "model.safetensors", metadata={"format": "pt"})
     """
@@ -240,7 +240,7 @@ def load_file(filename):
     Returns:
         dict: ``{name: Tensor}``.
 
-    Example:
+    Examples:
         >>> model = nl.nn.Linear(4, 2)
         >>> nl.save_file(model.state_dict(), "model.safetensors")
         >>> model.load_state_dict(nl.load_file("model.safetensors"))

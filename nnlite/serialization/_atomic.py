@@ -22,7 +22,7 @@ def replace_atomically(path, mode=None):
     Returns:
         A context manager giving the temporary binary file.
 
-    Example:
+    Examples:
         >>> from nnlite.serialization import replace_atomically
         >>> with replace_atomically("weights.bin") as f:
         ...     _ = f.write(b"abc")

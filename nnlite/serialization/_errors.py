@@ -7,7 +7,7 @@ class CheckpointError(RuntimeError, ValueError):
     """A file is not a readable checkpoint (bad zip, truncated, corrupt, foreign or hostile); the
     message names the file and the problem.
 
-    Example:
+    Examples:
         >>> with open("broken.pth", "wb") as f:
         ...     _ = f.write(b"PK not really a zip")
         >>> nl.load("broken.pth")  # doctest: +ELLIPSIS

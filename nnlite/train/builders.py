@@ -31,7 +31,7 @@ __all__ = [
 class TrainError(RuntimeError):
     """A run cannot go on (data missing, non-finite loss, unusable checkpoint, ...).
 
-    Example:
+    Examples:
         >>> import os, struct
         >>> os.makedirs("mnist", exist_ok=True)
         >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files

@@ -99,7 +99,7 @@ def save_checkpoint(state, path):
         state (dict): what to save (model, optimizer and scheduler states, epoch, ...).
         path (str): the file.
 
-    Example:
+    Examples:
         >>> from nnlite.train import save_checkpoint, load_checkpoint
         >>> save_checkpoint({"epoch": 1, "w": nl.zeros(2)}, "last.npz")
         >>> load_checkpoint("last.npz")["epoch"]
@@ -129,7 +129,7 @@ def load_checkpoint(path):
     Returns:
         dict: the saved state.
 
-    Example:
+    Examples:
         >>> from nnlite.train import save_checkpoint, load_checkpoint
         >>> save_checkpoint({"epoch": 1, "w": nl.zeros(2)}, "last.npz")
         >>> load_checkpoint("last.npz")["w"]

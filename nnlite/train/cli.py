@@ -142,7 +142,7 @@ def main(argv=None, observers=()):
     Returns:
         int: the exit code.
 
-    Example:
+    Examples:
         >>> import os, struct
         >>> os.makedirs("mnist", exist_ok=True)
         >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files

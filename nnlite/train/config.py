@@ -8,7 +8,7 @@ class (optimizer, scheduler, loss, transforms) take their keys and defaults from
 message that names the key (``optimizer.lr``, ``data.train_transforms[1].mean``), what was
 expected and what was found; an unknown key comes with the closest valid key as a suggestion.
 
-Example:
+Examples:
     >>> with open("lenet.yaml", "w") as f:
     ...     _ = f.write('''
     ... model: {name: lenet}
@@ -365,7 +365,7 @@ def validate(raw, default_name=None):
     Returns:
         dict: the resolved config.
 
-    Example:
+    Examples:
         >>> from nnlite.train import validate
         >>> validate({"model": {"name": "lenet"}})
         Traceback (most recent call last):
@@ -590,7 +590,7 @@ def load_config(path=None, overrides=(), raw=None, default_name=None):
     Returns:
         dict: the resolved config.
 
-    Example:
+    Examples:
         >>> from nnlite.train import load_config
         >>> cfg = load_config(raw={"model": {"name": "lenet"}, "data": {"dataset": "cifar10", "batch_size": 64},
         ...                        "optimizer": {"name": "adam"}, "epochs": 2}, overrides=["epochs=3"])

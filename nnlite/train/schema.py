@@ -42,7 +42,7 @@ class ConfigError(ValueError):
         message (str): what is wrong.
         key (str, optional): the dotted path of the key.
 
-    Example:
+    Examples:
         >>> from nnlite.train import ConfigError, validate
         >>> try:
         ...     validate({"model": {"name": "lenet"}})

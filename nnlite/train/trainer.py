@@ -42,7 +42,7 @@ __all__ = ["Trainer", "NonFiniteLossError", "TrainError", "seed_everything", "ne
 class NonFiniteLossError(TrainError):
     """The loss became NaN or infinite.
 
-    Example:
+    Examples:
         >>> from nnlite.train import NonFiniteLossError, TrainError
         >>> issubclass(NonFiniteLossError, TrainError)  # the run stops with exit code 3
         True
@@ -225,7 +225,7 @@ class Trainer:
     ``fit()`` trains the remaining epochs and returns the report (also written to
     ``report.json``).
 
-    Example:
+    Examples:
         >>> import os, struct
         >>> os.makedirs("mnist", exist_ok=True)
         >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
@@ -266,7 +266,7 @@ class Trainer:
         Args:
             *parts: printed separated by spaces.
 
-        Example:
+        Examples:
             >>> import os, struct
             >>> os.makedirs("mnist", exist_ok=True)
             >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
@@ -466,7 +466,7 @@ class Trainer:
         Returns:
             dict: the final report (``accuracy``, ``per_class_accuracy``, ``test_loss``, ``epochs``, ...).
 
-        Example:
+        Examples:
             >>> import os, struct
             >>> os.makedirs("mnist", exist_ok=True)
             >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files

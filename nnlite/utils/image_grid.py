@@ -72,7 +72,7 @@ def make_grid(
     Returns:
         Tensor: the grid (a single image is returned as it is, after the channel expansion).
 
-    Example:
+    Examples:
         >>> nl.utils.make_grid(nl.rand(10, 1, 28, 28), nrow=5).shape
         nnlite.Size([3, 62, 152])
     """
@@ -108,7 +108,7 @@ def save_image(tensor, fp, format=None, **kwargs):
         format (str, optional): the image format; by default from the file name.
         **kwargs: passed to ``make_grid`` (``nrow``, ``padding``, ``normalize``, ...).
 
-    Example:
+    Examples:
         >>> nl.utils.save_image(nl.rand(16, 1, 28, 28), "samples.png", nrow=4)
         >>> from PIL import Image
         >>> Image.open("samples.png").size  # 4 x 4 tiles of 28 pixels, 2-pixel borders

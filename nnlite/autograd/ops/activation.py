@@ -110,7 +110,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     Returns:
         A tensor of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.softmax(nl.tensor([0., 0.]), dim=0)
         tensor([0.5000, 0.5000])
     """
@@ -133,7 +133,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.log_softmax(nl.tensor([0., 0.]), dim=0)
         tensor([-0.6931, -0.6931])
     """
@@ -154,7 +154,7 @@ def relu(input, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.relu(nl.tensor([-1., 2.]))
         tensor([0., 2.])
     """
@@ -172,7 +172,7 @@ def relu_(input):
     Returns:
         Tensor: ``input``, overwritten.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.relu_(x)
         tensor([0., 0., 2.])
@@ -189,7 +189,7 @@ def sigmoid(input):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.sigmoid(x)
         tensor([0.2689, 0.5000, 0.8808])
@@ -206,7 +206,7 @@ def tanh(input):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.tanh(x)
         tensor([-0.7616,  0.0000,  0.9640])
@@ -228,7 +228,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.leaky_relu(nl.tensor([-2., 3.]), 0.1)
         tensor([-0.2000,  3.0000])
     """
@@ -247,7 +247,7 @@ def leaky_relu_(input, negative_slope=0.01):
     Returns:
         Tensor: ``input``, overwritten.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.leaky_relu_(x, 0.1)
         tensor([-0.1000,  0.0000,  2.0000])

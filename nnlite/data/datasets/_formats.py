@@ -23,7 +23,7 @@ __all__ = [
 class DatasetFormatError(RuntimeError):
     """A dataset file is corrupt or not in the expected format; the message names the file.
 
-    Example:
+    Examples:
         >>> with open("broken-idx3-ubyte", "wb") as f:
         ...     _ = f.write(b"no")
         >>> read_idx("broken-idx3-ubyte")
@@ -91,7 +91,7 @@ def read_idx(path, magic=None):
     Returns:
         numpy.ndarray: the data, shaped by the header.
 
-    Example:
+    Examples:
         >>> import struct
         >>> with open("images-idx3-ubyte", "wb") as f:
         ...     _ = f.write(struct.pack(">IIII", 0x803, 2, 3, 3) + bytes(18))

@@ -27,7 +27,7 @@ class CIFAR10(ImageClassificationDataset):
         transform (callable, optional): applied to each image.
         target_transform (callable, optional): applied to each label.
 
-    Example:
+    Examples:
         >>> data = CIFAR10("data", train=True, download=True)  # fetches 170 MB  # doctest: +SKIP
         >>> image, label = data[0]  # doctest: +SKIP
         >>> image.shape, data.classes[label]  # doctest: +SKIP
@@ -88,7 +88,7 @@ class CIFAR10(ImageClassificationDataset):
     def folder(self):
         """The folder of the extracted batches, ``root/cifar-10-batches-py``.
 
-        Example:
+        Examples:
             >>> CIFAR10("data").folder  # needs the CIFAR-10 files  # doctest: +SKIP
             'data/cifar-10-batches-py'
         """
@@ -124,7 +124,7 @@ class CIFAR10(ImageClassificationDataset):
     def download(self):
         """Make the dataset files present under ``root`` (nothing to do if they already are).
 
-        Example:
+        Examples:
             >>> CIFAR10("data", download=False).download()  # needs network access  # doctest: +SKIP
         """
         if self._check_integrity():

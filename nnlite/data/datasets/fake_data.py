@@ -25,7 +25,7 @@ class FakeData(Dataset):
         target_transform (callable, optional): applied to each label.
         random_offset (int): shifts every item's seed. Default: 0.
 
-    Example:
+    Examples:
         >>> from nnlite.data import transforms
         >>> data = FakeData(size=100, image_size=(1, 28, 28), transform=transforms.ToTensor())
         >>> image, label = data[0]; image.shape

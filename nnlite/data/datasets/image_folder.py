@@ -90,7 +90,7 @@ class DatasetFolder(Dataset):
         is_valid_file (callable, optional): a test on paths, instead of ``extensions``.
         allow_empty (bool): accept class folders without files. Default: False.
 
-    Example:
+    Examples:
         >>> import os
         >>> for name in ("a", "b"):
         ...     os.makedirs(f"notes/{name}", exist_ok=True)
@@ -140,7 +140,7 @@ class DatasetFolder(Dataset):
         Returns:
             list of ``(path, int)`` pairs.
 
-        Example:
+        Examples:
             >>> import os
             >>> os.makedirs("pets/cat", exist_ok=True)
             >>> open("pets/cat/1.png", "wb").close()
@@ -158,7 +158,7 @@ class DatasetFolder(Dataset):
         Returns:
             tuple: ``(classes, class_to_idx)``.
 
-        Example:
+        Examples:
             >>> import os
             >>> for name in ("dog", "cat"):
             ...     os.makedirs(f"pets/{name}", exist_ok=True)
@@ -206,7 +206,7 @@ class ImageFolder(DatasetFolder):
 
     Decoding needs Pillow: ``pip install 'nnlite[vision]'``.
 
-    Example:
+    Examples:
         >>> import os
         >>> from PIL import Image
         >>> from nnlite.data import transforms

@@ -29,7 +29,7 @@ class MNIST(ImageClassificationDataset):
         transform (callable, optional): applied to each image.
         target_transform (callable, optional): applied to each label.
 
-    Example:
+    Examples:
         >>> import os, struct
         >>> os.makedirs("mnist", exist_ok=True)
         >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
@@ -104,7 +104,7 @@ class MNIST(ImageClassificationDataset):
     def data(self):
         """The images, a ``(N, 28, 28)`` uint8 tensor.
 
-        Example:
+        Examples:
             >>> import os, struct
             >>> os.makedirs("mnist", exist_ok=True)
             >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
@@ -121,7 +121,7 @@ class MNIST(ImageClassificationDataset):
     def targets(self):
         """The labels, an int64 tensor.
 
-        Example:
+        Examples:
             >>> import os, struct
             >>> os.makedirs("mnist", exist_ok=True)
             >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
@@ -145,7 +145,7 @@ class MNIST(ImageClassificationDataset):
         """torchvision's folder for the raw files, ``root/<Class>/raw`` (nnlite also reads them
         directly under ``root``).
 
-        Example:
+        Examples:
             >>> import os, struct
             >>> os.makedirs("mnist", exist_ok=True)
             >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
@@ -199,7 +199,7 @@ class MNIST(ImageClassificationDataset):
     def download(self):
         """Make the four IDX files present (nothing to do if they already are).
 
-        Example:
+        Examples:
             >>> import os, struct
             >>> os.makedirs("mnist", exist_ok=True)
             >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
@@ -250,7 +250,7 @@ class FashionMNIST(MNIST):
         transform (callable, optional): applied to each image.
         target_transform (callable, optional): applied to each label.
 
-    Example:
+    Examples:
         >>> import os, struct
         >>> os.makedirs("fashion", exist_ok=True)
         >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files

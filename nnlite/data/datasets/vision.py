@@ -27,7 +27,7 @@ class ImageClassificationDataset(Dataset):
         transform (callable, optional): applied to each image.
         target_transform (callable, optional): applied to each label.
 
-    Example:
+    Examples:
         >>> import os, struct
         >>> os.makedirs("mnist", exist_ok=True)
         >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
@@ -61,7 +61,7 @@ class ImageClassificationDataset(Dataset):
     def class_to_idx(self):
         """``{class name: index}``.
 
-        Example:
+        Examples:
             >>> import os, struct
             >>> os.makedirs("mnist", exist_ok=True)
             >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
@@ -81,7 +81,7 @@ class ImageClassificationDataset(Dataset):
         Returns:
             numpy.ndarray: ``(N, H, W, C)`` or ``(N, H, W)`` uint8.
 
-        Example:
+        Examples:
             >>> import os, struct
             >>> os.makedirs("mnist", exist_ok=True)
             >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
@@ -101,7 +101,7 @@ class ImageClassificationDataset(Dataset):
         Returns:
             numpy.ndarray: int64 labels.
 
-        Example:
+        Examples:
             >>> import os, struct
             >>> os.makedirs("mnist", exist_ok=True)
             >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
@@ -153,7 +153,7 @@ class ImageClassificationDataset(Dataset):
         Returns:
             str: the lines, or ``""``.
 
-        Example:
+        Examples:
             >>> import os, struct
             >>> os.makedirs("mnist", exist_ok=True)
             >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files

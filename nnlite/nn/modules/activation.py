@@ -33,7 +33,7 @@ class ReLU(Module):
     Args:
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> nn.ReLU()(x)
         tensor([0., 0., 2.])
@@ -57,7 +57,7 @@ class LeakyReLU(Module):
         negative_slope (float): the slope for negative inputs. Default: 0.01.
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> nl.nn.LeakyReLU(0.2)
         LeakyReLU(negative_slope=0.2)
     """
@@ -77,7 +77,7 @@ class LeakyReLU(Module):
 class Sigmoid(Module):
     """``1 / (1 + exp(-x))``, elementwise.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> nn.Sigmoid()(x)
         tensor([0.2689, 0.5000, 0.8808])
@@ -90,7 +90,7 @@ class Sigmoid(Module):
 class Tanh(Module):
     """The hyperbolic tangent, elementwise.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> nn.Tanh()(x)
         tensor([-0.7616,  0.0000,  0.9640])
@@ -106,7 +106,7 @@ class Softmax(Module):
     Args:
         dim (int): the dimension whose entries sum to 1.
 
-    Example:
+    Examples:
         >>> nn.Softmax(dim=1)(nl.tensor([[1., 2.]]))
         tensor([[0.2689, 0.7311]])
     """
@@ -128,7 +128,7 @@ class LogSoftmax(Module):
     Args:
         dim (int): the dimension to normalise over.
 
-    Example:
+    Examples:
         >>> nn.LogSoftmax(dim=1)(nl.tensor([[0., 0.]]))
         tensor([[-0.6931, -0.6931]])
     """
@@ -156,7 +156,7 @@ class GELU(Module):
     Args:
         approximate (str): ``"none"`` (exact) or ``"tanh"``. Default: ``"none"``.
 
-    Example:
+    Examples:
         >>> nl.nn.GELU(approximate="tanh")
         GELU(approximate='tanh')
     """
@@ -178,7 +178,7 @@ class SiLU(Module):
     Args:
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> nn.SiLU()(x)
         tensor([-0.2689,  0.0000,  1.7616])
@@ -201,7 +201,7 @@ class Mish(Module):
     Args:
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> nn.Mish()(x)
         tensor([-0.3034,  0.0000,  1.9440])
@@ -224,7 +224,7 @@ class Hardswish(Module):
     Args:
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> nn.Hardswish()(x)
         tensor([-0.3333,  0.0000,  1.6667])
@@ -247,7 +247,7 @@ class Hardsigmoid(Module):
     Args:
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> nn.Hardsigmoid()(x)
         tensor([0.3333, 0.5000, 0.8333])
@@ -271,7 +271,7 @@ class ELU(Module):
         alpha (float): the scale of the negative part. Default: 1.0.
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> nn.ELU()(x)
         tensor([-0.6321,  0.0000,  2.0000])
@@ -296,7 +296,7 @@ class Softplus(Module):
         beta (float): the sharpness. Default: 1.
         threshold (float): above ``beta * x`` this, the identity. Default: 20.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> nn.Softplus()(x)
         tensor([0.3133, 0.6931, 2.1269])
@@ -322,7 +322,7 @@ class Hardtanh(Module):
         max_val (float): the upper limit. Default: 1.
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> nn.Hardtanh()(x)
         tensor([-1.,  0.,  1.])
@@ -349,7 +349,7 @@ class ReLU6(Hardtanh):
     Args:
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> nl.nn.ReLU6(inplace=True)
         ReLU6(inplace=True)
     """
@@ -368,7 +368,7 @@ class PReLU(Module):
         num_parameters (int): 1, or the number of input channels. Default: 1.
         init (float): the slopes' initial value. Default: 0.25.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> nn.PReLU()(x)
         tensor([-0.2500,  0.0000,  2.0000], grad_fn=<WhereBackward0>)
@@ -383,7 +383,7 @@ class PReLU(Module):
     def reset_parameters(self):
         """Set every slope back to ``init``.
 
-        Example:
+        Examples:
             >>> m = nn.PReLU(init=0.1)
             >>> m.reset_parameters()
             >>> m.weight

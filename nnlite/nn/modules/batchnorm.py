@@ -63,7 +63,7 @@ class _BatchNorm(Module):
     def reset_running_stats(self):
         """Running mean 0, running variance 1, batch count 0.
 
-        Example:
+        Examples:
             >>> bn = nn.BatchNorm1d(2)
             >>> _ = bn(nl.randn(8, 2) + 5)
             >>> bn.reset_running_stats()
@@ -78,7 +78,7 @@ class _BatchNorm(Module):
     def reset_parameters(self):
         """Reset the running statistics and set the scale to 1 and the shift to 0.
 
-        Example:
+        Examples:
             >>> bn = nn.BatchNorm1d(2)
             >>> _ = bn(nl.randn(8, 2) + 5)
             >>> bn.reset_parameters()
@@ -155,7 +155,7 @@ class BatchNorm1d(_BatchNorm):
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
         bias (bool): learn the shift (with ``affine``). Default: True.
 
-    Example:
+    Examples:
         >>> bn = nn.BatchNorm1d(4)
         >>> bn(nl.randn(8, 4)).shape
         nnlite.Size([8, 4])
@@ -182,7 +182,7 @@ class BatchNorm2d(_BatchNorm):
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
         bias (bool): learn the shift (with ``affine``). Default: True.
 
-    Example:
+    Examples:
         >>> nl.nn.BatchNorm2d(64)
         BatchNorm2d(64, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
     """

@@ -23,7 +23,7 @@ class Sequential(Module):
     Built from modules (named ``"0"``, ``"1"``, ...) or from one ``OrderedDict`` of named modules.
     Supports indexing, slicing (giving a ``Sequential``), ``len``, iteration and ``append``.
 
-    Example:
+    Examples:
         >>> model = nl.nn.Sequential(nl.nn.Linear(4, 8), nl.nn.ReLU(), nl.nn.Linear(8, 2))
         >>> model[:2]
         Sequential(
@@ -94,7 +94,7 @@ class Sequential(Module):
         Returns:
             Sequential: this Sequential.
 
-        Example:
+        Examples:
             >>> seq = nn.Sequential(nn.Linear(2, 2))
             >>> seq.append(nn.ReLU())
             Sequential(
@@ -114,7 +114,7 @@ class Sequential(Module):
         Returns:
             Sequential: this Sequential.
 
-        Example:
+        Examples:
             >>> seq = nn.Sequential(nn.Linear(2, 2))
             >>> len(seq.extend([nn.ReLU(), nn.Linear(2, 1)]))
             3
@@ -133,7 +133,7 @@ class Sequential(Module):
         Returns:
             Sequential: this Sequential.
 
-        Example:
+        Examples:
             >>> seq = nn.Sequential(nn.Linear(2, 2))
             >>> seq.insert(0, nn.Tanh())[0]
             Tanh()
@@ -159,7 +159,7 @@ class ModuleList(Module):
     Args:
         modules (iterable of Modules, optional): the initial entries.
 
-    Example:
+    Examples:
         >>> layers = nl.nn.ModuleList([nl.nn.Linear(4, 4) for _ in range(3)])
         >>> len(list(layers.parameters()))
         6
@@ -213,7 +213,7 @@ class ModuleList(Module):
         Returns:
             ModuleList: this list.
 
-        Example:
+        Examples:
             >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
             >>> len(layers.append(nn.Sigmoid()))
             3
@@ -230,7 +230,7 @@ class ModuleList(Module):
         Returns:
             ModuleList: this list.
 
-        Example:
+        Examples:
             >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
             >>> len(layers.extend([nn.ReLU(), nn.ReLU()]))
             4
@@ -251,7 +251,7 @@ class ModuleList(Module):
             index (int): the position.
             module (Module): the new entry.
 
-        Example:
+        Examples:
             >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
             >>> layers.insert(0, nn.Sigmoid())
             >>> layers[0]
@@ -272,7 +272,7 @@ class ModuleList(Module):
         Returns:
             Module: the removed module.
 
-        Example:
+        Examples:
             >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
             >>> layers.pop(0)
             ReLU()
@@ -307,7 +307,7 @@ class ModuleDict(Module):
     Args:
         modules (dict or iterable of (str, Module) pairs, optional): the initial entries.
 
-    Example:
+    Examples:
         >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
         >>> list(d.keys())
         ['act', 'fc']
@@ -341,7 +341,7 @@ class ModuleDict(Module):
     def clear(self):
         """Remove every entry.
 
-        Example:
+        Examples:
             >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
             >>> d.clear()
             >>> len(d)
@@ -358,7 +358,7 @@ class ModuleDict(Module):
         Returns:
             Module: the removed module.
 
-        Example:
+        Examples:
             >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
             >>> d.pop("act")
             ReLU()
@@ -375,7 +375,7 @@ class ModuleDict(Module):
         Returns:
             The dict's keys view.
 
-        Example:
+        Examples:
             >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
             >>> list(d.keys())
             ['act', 'fc']
@@ -388,7 +388,7 @@ class ModuleDict(Module):
         Returns:
             The dict's items view.
 
-        Example:
+        Examples:
             >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
             >>> [k for k, m in d.items()]
             ['act', 'fc']
@@ -401,7 +401,7 @@ class ModuleDict(Module):
         Returns:
             The dict's values view.
 
-        Example:
+        Examples:
             >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
             >>> list(d.values())[0]
             ReLU()
@@ -414,7 +414,7 @@ class ModuleDict(Module):
         Args:
             modules (mapping or iterable of pairs): the new entries.
 
-        Example:
+        Examples:
             >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
             >>> d.update({"act": nn.Tanh()})
             >>> d["act"]

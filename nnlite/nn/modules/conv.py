@@ -38,7 +38,7 @@ class Conv2d(Module):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> nl.nn.Conv2d(3, 6, 5)
         Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1))
     """
@@ -103,7 +103,7 @@ class Conv2d(Module):
     def reset_parameters(self):
         """Draw new weights and bias with PyTorch's initialisation.
 
-        Example:
+        Examples:
             >>> conv = nn.Conv2d(1, 1, 3)
             >>> before = conv.weight.clone()
             >>> conv.reset_parameters()
@@ -181,7 +181,7 @@ class Conv1d(Conv2d):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> nl.nn.Conv1d(16, 33, 3, stride=2)
         Conv1d(16, 33, kernel_size=(3,), stride=(2,))
     """
@@ -264,7 +264,7 @@ class ConvTranspose2d(Conv2d):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> up = nl.nn.ConvTranspose2d(16, 8, 4, stride=2, padding=1)
         >>> up(nl.randn(1, 16, 7, 7)).shape
         nnlite.Size([1, 8, 14, 14])

@@ -14,7 +14,7 @@ class Dropout(Module):
         p (float): the probability of zeroing an element. Default: 0.5.
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> m = nn.Dropout(p=0.5)
         >>> y = m(nl.ones(1000))
         >>> sorted(set(y.tolist()))  # zeroed, or scaled by 1 / (1 - p)
@@ -44,7 +44,7 @@ class Dropout1d(Dropout):
         p (float): the probability of zeroing a channel. Default: 0.5.
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> nn.Dropout1d(p=0.5)(nl.ones(2, 3, 4)).shape
         nnlite.Size([2, 3, 4])
     """
@@ -60,7 +60,7 @@ class Dropout2d(Dropout):
         p (float): the probability of zeroing a channel. Default: 0.5.
         inplace (bool): overwrite the input with the result. Default: False.
 
-    Example:
+    Examples:
         >>> nn.Dropout2d(p=0.5)(nl.ones(2, 3, 4, 4)).shape
         nnlite.Size([2, 3, 4, 4])
     """

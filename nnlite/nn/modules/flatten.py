@@ -13,7 +13,7 @@ class Flatten(Module):
         start_dim (int): the first dimension to merge. Default: 1.
         end_dim (int): the last dimension to merge. Default: -1.
 
-    Example:
+    Examples:
         >>> nn.Flatten()(nl.zeros(2, 3, 4)).shape
         nnlite.Size([2, 12])
     """
@@ -37,7 +37,7 @@ class Unflatten(Module):
         dim (int): the dimension to split.
         unflattened_size (tuple of ints): its new sizes, whose product is its size.
 
-    Example:
+    Examples:
         >>> nl.nn.Unflatten(1, (2, 5))(nl.zeros(3, 10)).shape
         nnlite.Size([3, 2, 5])
     """

@@ -26,7 +26,7 @@ def input_type_error(layer, input):
 class Identity(Module):
     """Returns its input unchanged (arguments are accepted and ignored, as in PyTorch).
 
-    Example:
+    Examples:
         >>> x = nl.randn(2, 3)
         >>> nn.Identity(54, unused=True)(x) is x
         True
@@ -52,7 +52,7 @@ class Linear(Module):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> fc = nl.nn.Linear(400, 120)
         >>> fc(nl.randn(4, 400)).shape
         nnlite.Size([4, 120])
@@ -74,7 +74,7 @@ class Linear(Module):
     def reset_parameters(self):
         """Draw new weights and bias, as at construction (PyTorch's initialisation).
 
-        Example:
+        Examples:
             >>> m = nn.Linear(3, 2)
             >>> before = m.weight.clone()
             >>> m.reset_parameters()

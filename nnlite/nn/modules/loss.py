@@ -41,7 +41,7 @@ class MSELoss(_Loss):
         size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
 
-    Example:
+    Examples:
         >>> nn.MSELoss()(nl.tensor([1., 2.]), nl.tensor([0., 4.]))
         tensor(2.5000)
     """
@@ -57,7 +57,7 @@ class L1Loss(_Loss):
         size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
 
-    Example:
+    Examples:
         >>> nn.L1Loss()(nl.tensor([1., 2.]), nl.tensor([0., 4.]))
         tensor(1.5000)
     """
@@ -75,7 +75,7 @@ class NLLLoss(_WeightedLoss):
         ignore_index (int): a class index that contributes nothing. Default: -100.
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
 
-    Example:
+    Examples:
         >>> nn.NLLLoss()(nl.tensor([[-0.5, -1.0], [-2.0, -0.1]]), nl.tensor([0, 1]))
         tensor(0.3000)
     """
@@ -109,7 +109,7 @@ class CrossEntropyLoss(_WeightedLoss):
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
         label_smoothing (float): in [0, 1]. Default: 0.
 
-    Example:
+    Examples:
         >>> criterion = nl.nn.CrossEntropyLoss(label_smoothing=0.1)
         >>> loss = criterion(nl.randn(4, 10, requires_grad=True), nl.tensor([1, 0, 4, 9]))
     """
@@ -147,7 +147,7 @@ class BCEWithLogitsLoss(_Loss):
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
         pos_weight (Tensor, optional): the weight of positive targets per class.
 
-    Example:
+    Examples:
         >>> nn.BCEWithLogitsLoss()(nl.tensor([0., 2.]), nl.tensor([0., 1.]))
         tensor(0.4100)
     """
@@ -177,7 +177,7 @@ class BCELoss(_WeightedLoss):
         size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
 
-    Example:
+    Examples:
         >>> nn.BCELoss()(nl.tensor([0.9, 0.2]), nl.tensor([1., 0.]))
         tensor(0.1643)
     """
@@ -196,7 +196,7 @@ class SmoothL1Loss(_Loss):
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
         beta (float): where the loss turns from quadratic to linear. Default: 1.
 
-    Example:
+    Examples:
         >>> nn.SmoothL1Loss()(nl.tensor([0., 3.]), nl.tensor([0.5, 0.]))
         tensor(1.3125)
     """
@@ -216,7 +216,7 @@ class HuberLoss(_Loss):
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
         delta (float): where the loss turns from quadratic to linear. Default: 1.
 
-    Example:
+    Examples:
         >>> nn.HuberLoss()(nl.tensor([0., 3.]), nl.tensor([0.5, 0.]))
         tensor(1.3125)
     """
@@ -237,7 +237,7 @@ class KLDivLoss(_Loss):
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"`` or ``"batchmean"``. Default: ``"mean"``.
         log_target (bool): the target is given as log-probabilities. Default: False.
 
-    Example:
+    Examples:
         >>> loss = nn.KLDivLoss(reduction="batchmean")
         >>> loss(nl.tensor([[0.5, 0.5]]).log(), nl.tensor([[0.9, 0.1]]))
         tensor(0.3681)
@@ -259,7 +259,7 @@ class CosineEmbeddingLoss(_Loss):
         size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
 
-    Example:
+    Examples:
         >>> loss = nn.CosineEmbeddingLoss()
         >>> loss(nl.tensor([[1., 0.]]), nl.tensor([[0., 1.]]), nl.tensor([1.]))
         tensor(1.)
@@ -283,7 +283,7 @@ class MarginRankingLoss(_Loss):
         size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
 
-    Example:
+    Examples:
         >>> nn.MarginRankingLoss()(nl.tensor([1., 2.]), nl.tensor([2., 1.]), nl.tensor([1., 1.]))
         tensor(0.5000)
     """
@@ -309,7 +309,7 @@ class TripletMarginLoss(_Loss):
         size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
 
-    Example:
+    Examples:
         >>> a, p, n = nl.tensor([[0., 0.]]), nl.tensor([[0., 1.]]), nl.tensor([[3., 0.]])
         >>> nn.TripletMarginLoss()(a, p, n)
         tensor(0.)

@@ -94,7 +94,7 @@ class Module:
     Subclasses call ``super().__init__()`` first, assign layers and ``Parameter``s as attributes,
     and define ``forward``. Calling the module runs ``forward`` (and any forward hooks).
 
-    Example:
+    Examples:
         >>> class Net(nl.nn.Module):
         ...     def __init__(self):
         ...         super().__init__()
@@ -132,7 +132,7 @@ class Module:
         Args:
             *args, **kwargs: the inputs, as the subclass defines them.
 
-        Example:
+        Examples:
             >>> class Double(nn.Module):
             ...     def forward(self, x):
             ...         return 2 * x
@@ -184,7 +184,7 @@ class Module:
         Returns:
             A handle whose ``remove()`` unregisters the hook.
 
-        Example:
+        Examples:
             >>> m = nn.Linear(2, 2)
             >>> handle = m.register_forward_pre_hook(lambda mod, args: (args[0] * 0,))
             >>> m(nl.ones(1, 2)).equal(m.bias.detach().unsqueeze(0))
@@ -207,7 +207,7 @@ class Module:
         Returns:
             A handle whose ``remove()`` unregisters the hook.
 
-        Example:
+        Examples:
             >>> shapes = []
             >>> m = nn.Linear(2, 3)
             >>> handle = m.register_forward_hook(lambda mod, args, out: shapes.append(out.shape))
@@ -320,7 +320,7 @@ class Module:
             name (str): the attribute name.
             param (Parameter or None): the parameter.
 
-        Example:
+        Examples:
             >>> m = nn.Module()
             >>> m.register_parameter("scale", nn.Parameter(nl.ones(1)))
             >>> [name for name, _ in m.named_parameters()]
@@ -357,7 +357,7 @@ class Module:
             tensor (Tensor or None): the buffer.
             persistent (bool): include it in ``state_dict()``. Default: True.
 
-        Example:
+        Examples:
             >>> m = nn.Module()
             >>> m.register_buffer("steps", nl.zeros(1))
             >>> m.register_buffer("cache", nl.zeros(1), persistent=False)
@@ -392,7 +392,7 @@ class Module:
             name (str): the attribute name.
             module (Module or None): the child.
 
-        Example:
+        Examples:
             >>> m = nn.Module()
             >>> m.add_module("fc", nn.Linear(2, 2))
             >>> m.fc
@@ -421,7 +421,7 @@ class Module:
         Returns:
             Module: the submodule.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
             >>> model.get_submodule("1")
             BatchNorm1d(3, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
@@ -454,7 +454,7 @@ class Module:
         Returns:
             Parameter: the parameter.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
             >>> model.get_parameter("0.bias").shape
             nnlite.Size([3])
@@ -474,7 +474,7 @@ class Module:
         Returns:
             Tensor: the buffer.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
             >>> model.get_buffer("1.running_mean")
             tensor([0., 0., 0.])
@@ -509,7 +509,7 @@ class Module:
         Returns:
             Parameters, one at a time.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
             >>> sum(p.numel() for p in model.parameters())
             15
@@ -528,7 +528,7 @@ class Module:
         Returns:
             ``(name, Parameter)`` pairs, one at a time.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
             >>> [name for name, _ in model.named_parameters()]
             ['0.weight', '0.bias', '1.weight', '1.bias']
@@ -546,7 +546,7 @@ class Module:
         Returns:
             Tensors, one at a time.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
             >>> len(list(model.buffers()))
             3
@@ -565,7 +565,7 @@ class Module:
         Returns:
             ``(name, Tensor)`` pairs, one at a time.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
             >>> [name for name, _ in model.named_buffers()]
             ['1.running_mean', '1.running_var', '1.num_batches_tracked']
@@ -578,7 +578,7 @@ class Module:
         Returns:
             Modules, one at a time.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
             >>> [type(m).__name__ for m in model.children()]
             ['Linear', 'BatchNorm1d']
@@ -592,7 +592,7 @@ class Module:
         Returns:
             ``(name, Module)`` pairs, one at a time.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
             >>> [name for name, _ in model.named_children()]
             ['0', '1']
@@ -609,7 +609,7 @@ class Module:
         Returns:
             Modules, one at a time.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
             >>> [type(m).__name__ for m in model.modules()]
             ['Sequential', 'Linear', 'BatchNorm1d']
@@ -628,7 +628,7 @@ class Module:
         Returns:
             ``(name, Module)`` pairs, one at a time.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
             >>> [name for name, _ in model.named_modules()]
             ['', '0', '1']
@@ -662,7 +662,7 @@ class Module:
         Returns:
             OrderedDict: ``{dotted name: tensor}``.
 
-        Example:
+        Examples:
             >>> list(nn.Linear(2, 3).state_dict())
             ['weight', 'bias']
         """
@@ -706,7 +706,7 @@ class Module:
         Returns:
             A named tuple ``(missing_keys, unexpected_keys)``.
 
-        Example:
+        Examples:
             >>> m = nn.Linear(2, 2)
             >>> m.load_state_dict({"weight": nl.zeros(2, 2)}, strict=False)
             _IncompatibleKeys(missing_keys=['bias'], unexpected_keys=[])
@@ -804,7 +804,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> m = nn.Dropout().train()
             >>> m.training
             True
@@ -822,7 +822,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> nn.Dropout().eval().training
             False
         """
@@ -834,7 +834,7 @@ class Module:
         Args:
             set_to_none (bool): drop the gradients (True) or fill them with zeros. Default: True.
 
-        Example:
+        Examples:
             >>> m = nn.Linear(2, 1)
             >>> m(nl.ones(1, 2)).sum().backward()
             >>> m.zero_grad()
@@ -861,7 +861,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> nn.Linear(2, 2).requires_grad_(False).weight.requires_grad
             False
         """
@@ -879,7 +879,7 @@ class Module:
         Returns:
             ModelStatistics: the table (printed by ``print``).
 
-        Example:
+        Examples:
             >>> stats = nn.Linear(4, 2).summary((1, 4))
             >>> stats.total_params
             10
@@ -901,7 +901,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> model = nl.models.resnet18().freeze()
             >>> model.fc = nl.nn.Linear(512, 10)   # a new head, trainable
         """
@@ -918,7 +918,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1)).freeze().unfreeze("1")
             >>> [p.requires_grad for p in model.parameters()]
             [False, False, True, True]
@@ -959,7 +959,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> def zero_bias(m):
             ...     if isinstance(m, nn.Linear):
             ...         nn.init.zeros_(m.bias)
@@ -1006,7 +1006,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> nn.Linear(2, 2).to(nl.float64).weight.dtype
             nnlite.float64
         """
@@ -1048,7 +1048,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> nn.Linear(2, 2).share_memory().weight.is_shared()
             True
         """
@@ -1060,7 +1060,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> nn.Linear(2, 2).double().float().weight.dtype
             nnlite.float32
         """
@@ -1072,7 +1072,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> nn.Linear(2, 2).double().weight.dtype
             nnlite.float64
         """
@@ -1084,7 +1084,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> nn.Linear(2, 2).half().weight.dtype
             nnlite.float16
         """
@@ -1099,7 +1099,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> nn.Linear(2, 2).type(nl.float64).bias.dtype
             nnlite.float64
         """
@@ -1111,7 +1111,7 @@ class Module:
         Returns:
             Module: this module.
 
-        Example:
+        Examples:
             >>> m = nn.Linear(2, 2)
             >>> m.cpu() is m
             True
@@ -1124,7 +1124,7 @@ class Module:
         Args:
             device (int, optional): the GPU PyTorch would use.
 
-        Example:
+        Examples:
             >>> nn.Linear(2, 2).cuda()
             Traceback (most recent call last):
                 ...
@@ -1142,7 +1142,7 @@ class Module:
         Returns:
             str: the layer's settings, e.g. ``"in_features=2, out_features=3, bias=True"``.
 
-        Example:
+        Examples:
             >>> nn.Linear(2, 3).extra_repr()
             'in_features=2, out_features=3, bias=True'
         """

@@ -25,7 +25,7 @@ class LayerNorm(Module):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> nl.nn.LayerNorm(8)
         LayerNorm((8,), eps=1e-05, elementwise_affine=True, bias=True)
     """
@@ -58,7 +58,7 @@ class LayerNorm(Module):
     def reset_parameters(self):
         """Set the scale to 1 and the shift to 0.
 
-        Example:
+        Examples:
             >>> ln = nn.LayerNorm(2)
             >>> with nl.no_grad():
             ...     _ = ln.weight.fill_(3.)
@@ -93,7 +93,7 @@ class GroupNorm(Module):
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
         bias (bool): learn the shift (with ``affine``). Default: True.
 
-    Example:
+    Examples:
         >>> nl.nn.GroupNorm(2, 4)
         GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)
     """
@@ -188,7 +188,7 @@ class InstanceNorm1d(_InstanceNorm):
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
         bias (bool): learn the shift (with ``affine``). Default: True.
 
-    Example:
+    Examples:
         >>> nn.InstanceNorm1d(3)(nl.randn(2, 3, 5)).shape
         nnlite.Size([2, 3, 5])
     """
@@ -209,7 +209,7 @@ class InstanceNorm2d(_InstanceNorm):
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
         bias (bool): learn the shift (with ``affine``). Default: True.
 
-    Example:
+    Examples:
         >>> nl.nn.InstanceNorm2d(3)
         InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=False, bias=False, track_running_stats=False)
     """

@@ -46,7 +46,7 @@ class ZeroPad2d(_Pad):
     Args:
         padding (int or tuple): the same amount on every side, or ``(left, right, top, bottom)``.
 
-    Example:
+    Examples:
         >>> nl.nn.ZeroPad2d(1)
         ZeroPad2d((1, 1, 1, 1))
     """
@@ -65,7 +65,7 @@ class ConstantPad2d(_Pad):
         padding (int or tuple): the same amount on every side, or ``(left, right, top, bottom)``.
         value (float): the fill.
 
-    Example:
+    Examples:
         >>> nn.ConstantPad2d(1, 3.5)(nl.zeros(1, 1, 1, 1))
         tensor([[[[3.5000, 3.5000, 3.5000],
                   [3.5000, 0.0000, 3.5000],
@@ -83,7 +83,7 @@ class ReflectionPad2d(_Pad):
         padding (int or tuple): the same amount on every side, or ``(left, right, top, bottom)``.
         value: unused (kept for a common signature).
 
-    Example:
+    Examples:
         >>> nn.ReflectionPad2d(1)(nl.arange(4.).reshape(1, 1, 2, 2)).shape
         nnlite.Size([1, 1, 4, 4])
     """
@@ -98,7 +98,7 @@ class ReflectionPad1d(ReflectionPad2d):
         padding (int or tuple): the same amount on both sides, or ``(left, right)``.
         value: unused (kept for a common signature).
 
-    Example:
+    Examples:
         >>> nn.ReflectionPad1d(2)(nl.arange(4.).reshape(1, 1, 4))
         tensor([[[2., 1., 0., 1., 2., 3., 2., 1.]]])
     """
@@ -113,7 +113,7 @@ class ReplicationPad2d(_Pad):
         padding (int or tuple): the same amount on every side, or ``(left, right, top, bottom)``.
         value: unused (kept for a common signature).
 
-    Example:
+    Examples:
         >>> nn.ReplicationPad2d(1)(nl.ones(1, 1, 2, 2)).shape
         nnlite.Size([1, 1, 4, 4])
     """
@@ -128,7 +128,7 @@ class ReplicationPad1d(ReplicationPad2d):
         padding (int or tuple): the same amount on both sides, or ``(left, right)``.
         value: unused (kept for a common signature).
 
-    Example:
+    Examples:
         >>> nn.ReplicationPad1d(2)(nl.arange(3.).reshape(1, 1, 3))
         tensor([[[0., 0., 0., 1., 2., 2., 2.]]])
     """
@@ -143,7 +143,7 @@ class CircularPad2d(_Pad):
         padding (int or tuple): the same amount on every side, or ``(left, right, top, bottom)``.
         value: unused (kept for a common signature).
 
-    Example:
+    Examples:
         >>> nn.CircularPad2d(1)(nl.arange(4.).reshape(1, 1, 2, 2))[0, 0, 0]
         tensor([3., 2., 3., 2.])
     """

@@ -12,7 +12,7 @@ class PixelShuffle(Module):
     Args:
         upscale_factor (int): ``r``.
 
-    Example:
+    Examples:
         >>> nn.PixelShuffle(2)(nl.zeros(1, 8, 3, 3)).shape
         nnlite.Size([1, 2, 6, 6])
     """
@@ -34,7 +34,7 @@ class PixelUnshuffle(Module):
     Args:
         downscale_factor (int): ``r``.
 
-    Example:
+    Examples:
         >>> nn.PixelUnshuffle(2)(nl.zeros(1, 2, 6, 6)).shape
         nnlite.Size([1, 8, 3, 3])
     """

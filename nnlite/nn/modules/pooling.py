@@ -22,7 +22,7 @@ class MaxPool2d(_PoolNd):
         return_indices (bool): also return where each maximum came from. Default: False.
         ceil_mode (bool): round the output size up. Default: False.
 
-    Example:
+    Examples:
         >>> nl.nn.MaxPool2d(2, 2)
         MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
     """
@@ -72,7 +72,7 @@ class AvgPool2d(_PoolNd):
         count_include_pad (bool): count padding zeros in the average. Default: True.
         divisor_override (int, optional): divide by this instead of the window size.
 
-    Example:
+    Examples:
         >>> nn.AvgPool2d(2)(nl.ones(1, 1, 4, 4)).shape
         nnlite.Size([1, 1, 2, 2])
     """
@@ -118,7 +118,7 @@ class AdaptiveAvgPool2d(_PoolNd):
     Args:
         output_size (int or pair): the output's ``(H, W)``; ``None`` keeps that size.
 
-    Example:
+    Examples:
         >>> nn.AdaptiveAvgPool2d((1, 1))(nl.ones(2, 3, 7, 7)).shape
         nnlite.Size([2, 3, 1, 1])
     """

@@ -64,7 +64,7 @@ class RNNBase(Module):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> gru = nn.RNNBase("GRU", 4, 8)
         >>> [name for name, _ in gru.named_parameters()]
         ['weight_ih_l0', 'weight_hh_l0', 'bias_ih_l0', 'bias_hh_l0']
@@ -144,7 +144,7 @@ class RNNBase(Module):
     def reset_parameters(self):
         """Draw every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)).
 
-        Example:
+        Examples:
             >>> rnn = nn.RNN(2, 4)
             >>> rnn.reset_parameters()
             >>> bool(rnn.weight_hh_l0.abs().max() <= 0.5)
@@ -172,7 +172,7 @@ class RNNBase(Module):
         """Nothing to do: each weight is its own array, and the fused steps read them as they are.
         (PyTorch packs them into one buffer for cuDNN; scripts call this after loading.)
 
-        Example:
+        Examples:
             >>> nn.LSTM(2, 4).flatten_parameters()
         """
 
@@ -338,7 +338,7 @@ class RNN(RNNBase):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> rnn = nl.nn.RNN(10, 20, num_layers=2)
         >>> output, h_n = rnn(nl.randn(5, 3, 10))
         >>> output.shape, h_n.shape
@@ -392,7 +392,7 @@ class LSTM(RNNBase):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> lstm = nl.nn.LSTM(10, 20, batch_first=True)
         >>> output, (h_n, c_n) = lstm(nl.randn(3, 5, 10))
     """
@@ -439,7 +439,7 @@ class GRU(RNNBase):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> gru = nn.GRU(4, 8, batch_first=True)
         >>> output, h_n = gru(nl.randn(2, 5, 4))
         >>> output.shape, h_n.shape
@@ -483,7 +483,7 @@ class RNNCellBase(Module):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> cell = nn.GRUCell(4, 8)
         >>> [name for name, _ in cell.named_parameters()]
         ['weight_ih', 'weight_hh', 'bias_ih', 'bias_hh']
@@ -550,7 +550,7 @@ class RNNCell(RNNCellBase):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> nn.RNNCell(4, 8)(nl.randn(3, 4)).shape
         nnlite.Size([3, 8])
     """
@@ -579,7 +579,7 @@ class LSTMCell(RNNCellBase):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> h, c = nn.LSTMCell(4, 8)(nl.randn(3, 4))
         >>> h.shape, c.shape
         (nnlite.Size([3, 8]), nnlite.Size([3, 8]))
@@ -604,7 +604,7 @@ class GRUCell(RNNCellBase):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> nn.GRUCell(4, 8)(nl.randn(3, 4)).shape
         nnlite.Size([3, 8])
     """

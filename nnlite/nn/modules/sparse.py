@@ -20,7 +20,7 @@ class Embedding(Module):
         padding_idx (int, optional): this row starts at zero and gets no gradient.
         max_norm (float, optional): rows looked up are renormalised to at most this ``norm_type``-norm.
 
-    Example:
+    Examples:
         >>> emb = nl.nn.Embedding(10, 3, padding_idx=0)
         >>> emb(nl.tensor([[1, 0]])).shape
         nnlite.Size([1, 2, 3])
@@ -64,7 +64,7 @@ class Embedding(Module):
     def reset_parameters(self):
         """Draw the table from N(0, 1) (the ``padding_idx`` row set to zeros).
 
-        Example:
+        Examples:
             >>> emb = nn.Embedding(4, 2, padding_idx=0)
             >>> emb.reset_parameters()
             >>> emb.weight.detach()[0]
@@ -125,7 +125,7 @@ class Embedding(Module):
         Returns:
             Embedding: the new layer.
 
-        Example:
+        Examples:
             >>> emb = nn.Embedding.from_pretrained(nl.eye(3))
             >>> emb(nl.tensor([2]))
             tensor([[0., 0., 1.]])

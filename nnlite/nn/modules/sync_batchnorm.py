@@ -32,7 +32,7 @@ class SyncBatchNorm(_BatchNorm):
     Every rank must run the same number of training forwards and backwards through the layer
     (each is a collective). Inside ``DistributedDataParallel`` the collectives use its timeout.
 
-    Example:
+    Examples:
         >>> model = nl.nn.Sequential(nl.nn.Conv2d(3, 8, 3), nl.nn.BatchNorm2d(8))
         >>> model = nl.nn.SyncBatchNorm.convert_sync_batchnorm(model)
         >>> type(model[1]).__name__
@@ -124,7 +124,7 @@ class SyncBatchNorm(_BatchNorm):
         Returns:
             Module: ``module``, or the new layer.
 
-        Example:
+        Examples:
             >>> net = nl.nn.Sequential(nl.nn.Linear(20, 100), nl.nn.BatchNorm1d(100))
             >>> nl.nn.SyncBatchNorm.convert_sync_batchnorm(net)[1]
             SyncBatchNorm(100, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)

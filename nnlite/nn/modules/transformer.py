@@ -40,7 +40,7 @@ class MultiheadAttention(Module):
         kdim, vdim (int): widths of keys and values (default ``embed_dim``).
         batch_first (bool): (N, L, E) instead of (L, N, E).
 
-    Example:
+    Examples:
         >>> attn = nl.nn.MultiheadAttention(16, 4, batch_first=True)
         >>> x = nl.randn(2, 5, 16)
         >>> out, weights = attn(x, x, x)
@@ -190,7 +190,7 @@ class TransformerEncoderLayer(Module):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> layer = nl.nn.TransformerEncoderLayer(d_model=16, nhead=4, batch_first=True)
         >>> layer(nl.randn(2, 5, 16)).shape
         nnlite.Size([2, 5, 16])
@@ -265,7 +265,7 @@ class TransformerDecoderLayer(Module):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> layer = nn.TransformerDecoderLayer(d_model=16, nhead=4, batch_first=True)
         >>> layer(nl.randn(2, 3, 16), nl.randn(2, 5, 16)).shape
         nnlite.Size([2, 3, 16])
@@ -373,7 +373,7 @@ class TransformerEncoder(Module):
         enable_nested_tensor (bool): accepted for compatibility.
         mask_check (bool): accepted for compatibility.
 
-    Example:
+    Examples:
         >>> layer = nn.TransformerEncoderLayer(d_model=16, nhead=4, batch_first=True)
         >>> encoder = nn.TransformerEncoder(layer, num_layers=2)
         >>> encoder(nl.randn(2, 5, 16)).shape
@@ -408,7 +408,7 @@ class TransformerDecoder(Module):
         num_layers (int): how many copies.
         norm (Module, optional): applied to the output.
 
-    Example:
+    Examples:
         >>> layer = nn.TransformerDecoderLayer(d_model=16, nhead=4, batch_first=True)
         >>> decoder = nn.TransformerDecoder(layer, num_layers=2)
         >>> decoder(nl.randn(2, 3, 16), nl.randn(2, 5, 16)).shape
@@ -468,7 +468,7 @@ class Transformer(Module):
         device (str or nl.device, optional): only ``"cpu"``.
         dtype (nl.dtype, optional): the parameters' type. Default: float32.
 
-    Example:
+    Examples:
         >>> model = nl.nn.Transformer(d_model=16, nhead=4, num_encoder_layers=1, num_decoder_layers=1)
         >>> model(nl.randn(5, 2, 16), nl.randn(3, 2, 16)).shape
         nnlite.Size([3, 2, 16])
@@ -572,7 +572,7 @@ class Transformer(Module):
         Returns:
             Tensor: the ``(sz, sz)`` mask.
 
-        Example:
+        Examples:
             >>> nn.Transformer.generate_square_subsequent_mask(3)
             tensor([[  0., -inf, -inf],
                     [  0.,   0., -inf],

@@ -16,7 +16,7 @@ class Upsample(Module):
         align_corners (bool, optional): for the linear modes, map corner pixels onto each other.
         recompute_scale_factor (bool, optional): as for ``F.interpolate``.
 
-    Example:
+    Examples:
         >>> nl.nn.Upsample(scale_factor=2)
         Upsample(scale_factor=2.0, mode='nearest')
     """
@@ -67,7 +67,7 @@ class UpsamplingNearest2d(Upsample):
         size (int or pair, optional): the output's ``(H, W)``.
         scale_factor (float or pair, optional): the multiplier of ``(H, W)``.
 
-    Example:
+    Examples:
         >>> nn.UpsamplingNearest2d(scale_factor=2)(nl.tensor([[[[1., 2.]]]]))
         tensor([[[[1., 1., 2., 2.],
                   [1., 1., 2., 2.]]]])
@@ -84,7 +84,7 @@ class UpsamplingBilinear2d(Upsample):
         size (int or pair, optional): the output's ``(H, W)``.
         scale_factor (float or pair, optional): the multiplier of ``(H, W)``.
 
-    Example:
+    Examples:
         >>> nn.UpsamplingBilinear2d(scale_factor=2)(nl.ones(1, 1, 2, 2)).shape
         nnlite.Size([1, 1, 4, 4])
     """
@@ -100,7 +100,7 @@ class AdaptiveMaxPool2d(Module):
         output_size (int or pair): the output's ``(H, W)``; ``None`` keeps that size.
         return_indices (bool): also return where each maximum came from. Default: False.
 
-    Example:
+    Examples:
         >>> nn.AdaptiveMaxPool2d(1)(nl.arange(16.).reshape(1, 1, 4, 4))
         tensor([[[[15.]]]])
     """

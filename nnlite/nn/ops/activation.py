@@ -28,7 +28,7 @@ def gelu(input, approximate="none"):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.gelu(nl.tensor([0., 1.]))
         tensor([0.0000, 0.8413])
     """
@@ -47,7 +47,7 @@ def silu(input, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.silu(x)
         tensor([-0.2689,  0.0000,  1.7616])
@@ -66,7 +66,7 @@ def elu(input, alpha=1.0, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.elu(x)
         tensor([-0.6321,  0.0000,  2.0000])
@@ -88,7 +88,7 @@ def softplus(input, beta=1.0, threshold=20.0):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.softplus(x)
         tensor([0.3133, 0.6931, 2.1269])
@@ -111,7 +111,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.hardtanh(x)
         tensor([-1.,  0.,  1.])
@@ -135,7 +135,7 @@ def relu6(input, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.relu6(nl.tensor([-1., 3., 8.]))
         tensor([0., 3., 6.])
     """
@@ -152,7 +152,7 @@ def mish(input, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.mish(x)
         tensor([-0.3034,  0.0000,  1.9440])
@@ -170,7 +170,7 @@ def hardswish(input, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.hardswish(x)
         tensor([-0.3333,  0.0000,  1.6667])
@@ -188,7 +188,7 @@ def hardsigmoid(input, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.hardsigmoid(x)
         tensor([0.3333, 0.5000, 0.8333])
@@ -206,7 +206,7 @@ def prelu(input, weight):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([-1., 0., 2.])
         >>> F.prelu(x, nl.tensor([0.25]))
         tensor([-0.2500,  0.0000,  2.0000])

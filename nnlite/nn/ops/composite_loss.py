@@ -69,7 +69,7 @@ def binary_cross_entropy(
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> F.binary_cross_entropy(nl.tensor([0.9, 0.2]), nl.tensor([1., 0.]))
         tensor(0.1643)
     """
@@ -97,7 +97,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> F.smooth_l1_loss(nl.tensor([0., 3.]), nl.tensor([0.5, 0.]))
         tensor(1.3125)
     """
@@ -125,7 +125,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> F.huber_loss(nl.tensor([0., 3.]), nl.tensor([0.5, 0.]))
         tensor(1.3125)
     """
@@ -154,7 +154,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> p = nl.tensor([[0.9, 0.1]])
         >>> F.kl_div(nl.tensor([[0.5, 0.5]]).log(), p, reduction="batchmean")
         tensor(0.3681)
@@ -194,7 +194,7 @@ def cosine_embedding_loss(
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> F.cosine_embedding_loss(nl.tensor([[1., 0.]]), nl.tensor([[0., 1.]]), nl.tensor([1.]))
         tensor(1.)
     """
@@ -221,7 +221,7 @@ def margin_ranking_loss(
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> F.margin_ranking_loss(nl.tensor([1., 2.]), nl.tensor([2., 1.]), nl.tensor([1., 1.]))
         tensor(0.5000)
     """
@@ -258,7 +258,7 @@ def triplet_margin_loss(
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> a, p, n = nl.tensor([[0., 0.]]), nl.tensor([[0., 1.]]), nl.tensor([[3., 0.]])
         >>> F.triplet_margin_loss(a, p, n)
         tensor(0.)

@@ -25,7 +25,7 @@ def conv_transpose2d(
     Returns:
         Tensor: ``(N, C_out, H_out, W_out)`` (no N for unbatched input).
 
-    Example:
+    Examples:
         >>> F.conv_transpose2d(nl.ones(1, 2, 3, 3), nl.ones(2, 4, 3, 3), stride=2).shape
         nnlite.Size([1, 4, 7, 7])
     """
@@ -103,7 +103,7 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     Returns:
         Tensor: ``(N, C_out, L_out)`` (no N for unbatched input).
 
-    Example:
+    Examples:
         >>> F.conv1d(nl.ones(1, 2, 5), nl.ones(4, 2, 3)).shape
         nnlite.Size([1, 4, 3])
     """

@@ -13,7 +13,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     Returns:
         Tensor: the similarities, ``dim`` removed.
 
-    Example:
+    Examples:
         >>> F.cosine_similarity(nl.tensor([[1., 0.]]), nl.tensor([[1., 1.]]))
         tensor([0.7071])
     """
@@ -35,7 +35,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     Returns:
         Tensor: the distances.
 
-    Example:
+    Examples:
         >>> F.pairwise_distance(nl.tensor([[0., 0.]]), nl.tensor([[3., 4.]]))
         tensor([5.0000])
     """
@@ -55,7 +55,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.normalize(nl.tensor([[3., 4.]]))
         tensor([[0.6000, 0.8000]])
     """

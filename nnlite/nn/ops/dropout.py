@@ -29,7 +29,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.dropout(nl.ones(4), p=0.0)
         tensor([1., 1., 1., 1.])
     """
@@ -85,7 +85,7 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> y = F.dropout1d(nl.ones(2, 3, 4), p=0.5)
         >>> sorted(set(y.flatten().tolist())) in ([0.0], [2.0], [0.0, 2.0])  # zeroed or scaled by 2
         True
@@ -105,7 +105,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> y = F.dropout2d(nl.ones(2, 3, 4, 4), p=0.5)
         >>> planes = y.flatten(2)
         >>> bool((planes.amax(dim=2) == planes.amin(dim=2)).all())  # whole channels

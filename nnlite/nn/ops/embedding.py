@@ -67,7 +67,7 @@ def embedding(
     Returns:
         Tensor: ``input.shape + (embedding_dim,)``.
 
-    Example:
+    Examples:
         >>> weight = nl.eye(3)
         >>> F.embedding(nl.tensor([2, 0]), weight)
         tensor([[0., 0., 1.],

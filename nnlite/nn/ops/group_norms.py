@@ -28,7 +28,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.layer_norm(nl.tensor([[1., 3.]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
@@ -63,7 +63,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> y = F.group_norm(nl.randn(2, 4, 3), 2)
         >>> y.shape, bool(y[0, :2].mean().abs() < 1e-5)  # group 0 of sample 0: mean 0
         (nnlite.Size([2, 4, 3]), True)
@@ -109,7 +109,7 @@ def instance_norm(
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.instance_norm(nl.randn(2, 3, 5)).shape
         nnlite.Size([2, 3, 5])
     """

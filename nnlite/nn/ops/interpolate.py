@@ -90,7 +90,7 @@ def interpolate(
     Returns:
         Tensor: ``(N, C, *size)``.
 
-    Example:
+    Examples:
         >>> F.interpolate(nl.tensor([[[1., 2.]]]), scale_factor=2).tolist()
         [[[1.0, 1.0, 2.0, 2.0]]]
     """
@@ -137,7 +137,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     Returns:
         Tensor, or ``(output, indices)`` with ``return_indices``.
 
-    Example:
+    Examples:
         >>> F.adaptive_max_pool2d(nl.arange(16.).reshape(1, 1, 4, 4), 2)
         tensor([[[[ 5.,  7.],
                   [13., 15.]]]])

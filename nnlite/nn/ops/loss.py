@@ -360,7 +360,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> F.mse_loss(nl.tensor([1., 2.]), nl.tensor([0., 4.]))
         tensor(2.5000)
     """
@@ -381,7 +381,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> F.l1_loss(nl.tensor([1., 2.]), nl.tensor([0., 4.]))
         tensor(1.5000)
     """
@@ -440,7 +440,7 @@ def nll_loss(
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> F.nll_loss(nl.tensor([[-0.5, -1.0], [-2.0, -0.1]]), nl.tensor([0, 1]))
         tensor(0.3000)
     """
@@ -488,7 +488,7 @@ def cross_entropy(
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> F.cross_entropy(nl.zeros(2, 4), nl.tensor([0, 3]))
         tensor(1.3863)
     """
@@ -561,7 +561,7 @@ def binary_cross_entropy_with_logits(
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
 
-    Example:
+    Examples:
         >>> F.binary_cross_entropy_with_logits(nl.tensor([0., 2.]), nl.tensor([0., 1.]))
         tensor(0.4100)
     """

@@ -92,7 +92,7 @@ def batch_norm(
     Returns:
         Tensor: the result, of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.batch_norm(nl.tensor([[1.], [3.]]), None, None, training=True)
         tensor([[-1.0000],
                 [ 1.0000]])

@@ -86,7 +86,7 @@ def pad(input, pad, mode="constant", value=None):
     Returns:
         Tensor: the padded tensor.
 
-    Example:
+    Examples:
         >>> F.pad(nl.ones(1, 2), (1, 1))
         tensor([[0., 1., 1., 0.]])
         >>> F.pad(nl.tensor([[1., 2., 3.]]), (2, 1), mode="reflect")

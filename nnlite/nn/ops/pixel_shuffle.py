@@ -19,7 +19,7 @@ def pixel_shuffle(input, upscale_factor):
     Returns:
         Tensor: ``(*, C, H r, W r)``.
 
-    Example:
+    Examples:
         >>> F.pixel_shuffle(nl.arange(4.).reshape(1, 4, 1, 1), 2).shape
         nnlite.Size([1, 1, 2, 2])
     """
@@ -47,7 +47,7 @@ def pixel_unshuffle(input, downscale_factor):
     Returns:
         Tensor: ``(*, C r^2, H, W)``.
 
-    Example:
+    Examples:
         >>> F.pixel_unshuffle(nl.ones(1, 1, 4, 4), 2).shape
         nnlite.Size([1, 4, 2, 2])
     """

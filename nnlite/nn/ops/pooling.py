@@ -251,7 +251,7 @@ def max_pool2d(
     Returns:
         Tensor, or ``(output, indices)`` with ``return_indices``.
 
-    Example:
+    Examples:
         >>> F.max_pool2d(nl.arange(16.).reshape(1, 1, 4, 4), 2)
         tensor([[[[ 5.,  7.],
                   [13., 15.]]]])
@@ -304,7 +304,7 @@ def avg_pool2d(
     Returns:
         Tensor: the pooled tensor.
 
-    Example:
+    Examples:
         >>> F.avg_pool2d(nl.ones(1, 1, 4, 4), 2).shape
         nnlite.Size([1, 1, 2, 2])
     """
@@ -336,7 +336,7 @@ def adaptive_avg_pool2d(input, output_size):
     Returns:
         Tensor: ``(N, C, *output_size)``.
 
-    Example:
+    Examples:
         >>> F.adaptive_avg_pool2d(nl.ones(1, 3, 7, 7), 1).shape
         nnlite.Size([1, 3, 1, 1])
     """

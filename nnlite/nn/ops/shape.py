@@ -16,7 +16,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     Returns:
         Tensor: the flattened tensor.
 
-    Example:
+    Examples:
         >>> F.flatten(nl.ones(2, 3, 4), 1).shape
         nnlite.Size([2, 12])
     """

@@ -91,7 +91,7 @@ class DataParallel(Module):
     with the worker's traceback; a worker that dies, a timeout or a ``KeyboardInterrupt`` stops
     all workers and frees their shared memory, and the next call starts new ones.
 
-    Example:
+    Examples:
         >>> net = nn.Linear(4, 2)
         >>> model = nl.nn.DataParallel(net, workers=2)
         >>> x, y = nl.randn(30, 4), nl.randn(30, 2)
@@ -154,7 +154,7 @@ class DataParallel(Module):
         """Stop the worker processes and free the shared memory (the wrapped module keeps its
         current parameter values). The next forward starts new workers.
 
-        Example:
+        Examples:
             >>> model = nn.DataParallel(nn.Linear(4, 2), workers=2)
             >>> _ = model(nl.randn(6, 4))
             >>> len(model.pids)
@@ -185,7 +185,7 @@ class DataParallel(Module):
     def pids(self):
         """Process ids of the running workers (empty before the first forward and after close).
 
-        Example:
+        Examples:
             >>> model = nn.DataParallel(nn.Linear(4, 2), workers=2)
             >>> model.pids
             []

@@ -294,7 +294,7 @@ class DistributedDataParallel(Module):
         The first synchronised backward after it averages the accumulated sum. Every rank must
         run the same number of forward-backward passes inside and outside.
 
-        Example:
+        Examples:
             >>> with ddp.no_sync():  # doctest: +SKIP
             ...     for x, y in micro_batches[:-1]:
             ...         loss_fn(ddp(x), y).backward()    # local accumulation
@@ -345,7 +345,7 @@ class DistributedDataParallel(Module):
         ``MPI.Op``. Floats are summed in float64. The result has the type of ``value`` (a list
         comes back as a list).
 
-        Example:
+        Examples:
             >>> correct = ddp.allreduce(int((pred == y).sum()))  # doctest: +SKIP
             >>> per_class = ddp.allreduce(np.bincount(y, minlength=10))  # doctest: +SKIP
         """

@@ -26,7 +26,7 @@ def data_parallel(module, inputs, device_ids=None, output_device=None, dim=0, mo
     Returns:
         the module's output.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(4, 2)
         >>> out = nn.parallel.data_parallel(model, nl.randn(8, 4))
         >>> out.shape

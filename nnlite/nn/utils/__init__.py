@@ -1,7 +1,7 @@
 """``nnlite.nn.utils``: gradient clipping, parameter/vector conversion and (``rnn``) variable-length
 sequences, as ``torch.nn.utils``.
 
-Example:
+Examples:
     >>> from nnlite.nn.utils import clip_grad_norm_
     >>> model = nl.nn.Linear(4, 2)
     >>> model(nl.randn(8, 4)).sum().backward()

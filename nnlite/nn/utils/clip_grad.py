@@ -49,7 +49,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     Returns:
         Tensor: a 0-d tensor (``tensor(0.)`` when there are no tensors).
 
-    Example:
+    Examples:
         >>> nn.utils.get_total_norm([nl.tensor([3.]), nl.tensor([4.])])
         tensor(5.)
     """
@@ -82,7 +82,7 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
         total_norm (Tensor or float): the total norm, from ``get_total_norm``.
         foreach: accepted for compatibility.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(2, 1)
         >>> model(nl.ones(1, 2)).sum().backward()
         >>> grads = [p.grad for p in model.parameters()]
@@ -118,7 +118,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     Returns:
         Tensor: the total norm of the gradients before clipping.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(4, 2)
         >>> (model(nl.randn(8, 4)) * 100).sum().backward()
         >>> total = nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
@@ -151,7 +151,7 @@ def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False
     Returns:
         Tensor: the total norm before clipping.
 
-    Example:
+    Examples:
         >>> import warnings
         >>> model = nn.Linear(2, 1)
         >>> model(nl.ones(1, 2)).sum().backward()
@@ -177,7 +177,7 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
         clip_value (float): the largest absolute value allowed.
         foreach: accepted for compatibility.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(4, 2)
         >>> (model(nl.randn(8, 4)) * 100).sum().backward()
         >>> nn.utils.clip_grad_value_(model.parameters(), clip_value=0.5)

@@ -14,7 +14,7 @@ def parameters_to_vector(parameters):
     Returns:
         Tensor: a 1-D tensor of all their elements.
 
-    Example:
+    Examples:
         >>> nn.utils.parameters_to_vector(nn.Linear(3, 2).parameters()).shape
         nnlite.Size([8])
     """
@@ -34,7 +34,7 @@ def vector_to_parameters(vec, parameters):
         TypeError: ``vec`` is not a Tensor.
         RuntimeError: ``vec`` has fewer elements than the parameters need.
 
-    Example:
+    Examples:
         >>> model = nn.Linear(2, 1)
         >>> nn.utils.vector_to_parameters(nl.arange(3.), model.parameters())
         >>> model.weight.detach(), model.bias.detach()
