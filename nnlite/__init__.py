@@ -1,6 +1,6 @@
 """nnlite: a small neural-network framework with its own autograd and PyTorch's API.
 
-Example:
+Examples:
     >>> import nnlite as nl
     >>> a = nl.tensor([2., 3.], requires_grad=True)
     >>> (3 * a ** 3).sum().backward()

@@ -19,17 +19,44 @@ __all__ = [
 
 
 def is_available():
-    """Always ``False``: nnlite runs on the CPU."""
+    """Whether an accelerator (GPU, MPS, ...) can be used: always ``False``, nnlite runs on the CPU.
+
+    Returns:
+        bool: ``False``.
+
+    Examples:
+        >>> nl.accelerator.is_available()
+        False
+    """
     return False
 
 
 def current_accelerator(check_available=False):
-    """``None``: there is no accelerator."""
+    """The accelerator in use: ``None``, there is none.
+
+    Args:
+        check_available (bool): accepted for compatibility.
+
+    Returns:
+        None: there is no accelerator.
+
+    Examples:
+        >>> nl.accelerator.current_accelerator() is None
+        True
+    """
     return None
 
 
 def device_count():
-    """Always ``0``."""
+    """The number of accelerator devices: always ``0``.
+
+    Returns:
+        int: ``0``.
+
+    Examples:
+        >>> nl.accelerator.device_count()
+        0
+    """
     return 0
 
 
@@ -38,17 +65,54 @@ def _none():
 
 
 def current_device_index():
-    """Raises, as PyTorch without an accelerator."""
+    """Raises, as PyTorch without an accelerator.
+
+    Raises:
+        RuntimeError: always.
+
+    Examples:
+        >>> nl.accelerator.current_device_index()
+        Traceback (most recent call last):
+            ...
+        RuntimeError: Cannot access accelerator device when none is available.
+    """
     _none()
 
 
 def set_device_index(device):
-    """Raises for an accelerator index; accepts only the CPU."""
+    """Raises for an accelerator index; accepts only the CPU.
+
+    Args:
+        device (int, str or nl.device): the device to select.
+
+    Raises:
+        RuntimeError: for any device but the CPU.
+
+    Examples:
+        >>> nl.accelerator.set_device_index("cpu")
+        >>> nl.accelerator.set_device_index(0)
+        Traceback (most recent call last):
+            ...
+        RuntimeError: Cannot access accelerator device when none is available.
+    """
     if isinstance(device, int) and not isinstance(device, bool):
         _none()
     check_device(device)
 
 
 def synchronize(device=None):
-    """Raises, as PyTorch without an accelerator."""
+    """Raises, as PyTorch without an accelerator.
+
+    Args:
+        device (int, str or nl.device, optional): the device PyTorch would wait for.
+
+    Raises:
+        RuntimeError: always.
+
+    Examples:
+        >>> nl.accelerator.synchronize()
+        Traceback (most recent call last):
+            ...
+        RuntimeError: Cannot access accelerator device when none is available.
+    """
     _none()

@@ -42,7 +42,7 @@ class device:
     Only ``"cpu"`` devices can hold tensors and modules; the others exist so that device lines
     written for PyTorch run, and moving data to them raises an error saying nnlite runs on the CPU.
 
-    Example:
+    Examples:
         >>> nl.device("cuda" if nl.cuda.is_available() else "cpu")
         device(type='cpu')
     """
@@ -89,10 +89,22 @@ class device:
 
     @property
     def type(self):
+        """The device type, ``"cpu"`` (or the name of a device nnlite refuses).
+
+        Examples:
+            >>> nl.device("cpu").type
+            'cpu'
+        """
         return self._type
 
     @property
     def index(self):
+        """The device index, ``None`` when the name gave none.
+
+        Examples:
+            >>> nl.device("cpu:0").index, nl.device("cpu").index
+            (0, None)
+        """
         return self._index
 
     def __repr__(self):
@@ -127,8 +139,22 @@ CPU = device("cpu")
 
 
 def check_device(d):
-    """Accept ``None``, ``"cpu"``, ``"cpu:N"`` or a cpu ``device``; any other device raises a
-    ``RuntimeError`` saying that nnlite runs on the CPU (a malformed name raises as PyTorch does)."""
+    """Accept ``None``, ``"cpu"``, ``"cpu:N"`` or a cpu ``device``; refuse every other device.
+
+    Args:
+        d (None, str or nl.device): the device an argument names.
+
+    Raises:
+        RuntimeError: for a device other than the CPU, saying that nnlite runs on the CPU (a
+            malformed name raises as PyTorch does).
+
+    Examples:
+        >>> check_device("cpu")
+        >>> check_device("cuda")
+        Traceback (most recent call last):
+            ...
+        RuntimeError: nnlite runs on the CPU only; device 'cuda' is not available ...
+    """
     if d is None:
         return
     if not isinstance(d, device):
@@ -141,11 +167,30 @@ def check_device(d):
 
 
 def set_default_device(device):
-    """Accept the CPU (or ``None``) as the default device, as ``torch.set_default_device``; any
-    other device raises (nnlite runs on the CPU)."""
+    """Set the device new tensors are made on: only the CPU (or ``None``) is accepted.
+
+    Args:
+        device (None, str or nl.device): the default device.
+
+    Raises:
+        RuntimeError: for any device but the CPU (nnlite runs on the CPU).
+
+    Examples:
+        >>> nl.set_default_device("cpu")
+        >>> nl.get_default_device()
+        device(type='cpu')
+    """
     check_device(device)
 
 
 def get_default_device():
-    """``device(type='cpu')``: the device new tensors are made on."""
+    """The device new tensors are made on: the CPU.
+
+    Returns:
+        nl.device: ``device(type='cpu')``.
+
+    Examples:
+        >>> nl.get_default_device()
+        device(type='cpu')
+    """
     return CPU

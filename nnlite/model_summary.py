@@ -18,7 +18,19 @@ __all__ = ["LayerRow", "ModelSummary", "summary"]
 
 
 class LayerRow:
-    """One call of one module during the summary's forward pass."""
+    """One call of one module during the summary's forward pass.
+
+    Args:
+        name (str): the module's dotted name.
+        type_name (str): its class name.
+        depth (int): its nesting depth (0 for the model).
+
+    Examples:
+        >>> stats = nl.summary(nn.Sequential(nn.Linear(4, 2), nn.ReLU()), (1, 4))
+        >>> row = stats.layers[1]
+        >>> row.name, row.type, row.params, row.trainable
+        ('0', 'Linear', 10, 'True')
+    """
 
     __slots__ = (
         "backward_ms",
@@ -45,11 +57,23 @@ class LayerRow:
 
     @property
     def params(self):
+        """The parameters counted at this row, trainable and frozen.
+
+        Examples:
+            >>> nl.summary(nn.Linear(4, 2), (1, 4)).layers[0].params
+            10
+        """
         return self.trainable_params + self.frozen_params
 
     @property
     def trainable(self):
-        """``"True"``, ``"False"`` (frozen) or ``"Partial"``; ``"--"`` without parameters."""
+        """``"True"``, ``"False"`` (frozen) or ``"Partial"``; ``"--"`` without parameters.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(4, 2), nn.ReLU())
+            >>> [row.trainable for row in nl.summary(model.freeze("0"), (1, 4)).layers]
+            ['--', 'False', '--']
+        """
         if self.params == 0:
             return "--"
         if self.frozen_params == 0:
@@ -57,6 +81,15 @@ class LayerRow:
         return "False" if self.trainable_params == 0 else "Partial"
 
     def to_dict(self):
+        """The row as a JSON-able dict.
+
+        Returns:
+            dict: ``name``, ``type``, ``depth``, ``output_shape``, ``params``, ... .
+
+        Examples:
+            >>> nl.summary(nn.Linear(4, 2), (1, 4)).layers[0].to_dict()["output_shape"]
+            [1, 2]
+        """
         return {
             "name": self.name,
             "type": self.type,
@@ -83,6 +116,17 @@ class ModelSummary:
         total_mult_adds: multiply-adds of one forward pass over the input.
         param_bytes: memory held by the parameters; input_bytes, activation_bytes: memory of
             the input and of every layer output of one forward pass.
+
+    Args:
+        model_name (str): the model's class name.
+        layers (list of LayerRow): the rows.
+        totals (dict): the totals (parameters, mult-adds, sizes).
+        input_shapes (list): the input shapes.
+
+    Examples:
+        >>> stats = nl.summary(nn.Sequential(nn.Linear(4, 2), nn.ReLU()), (1, 4))
+        >>> stats.total_params, stats.trainable_params, len(stats.layers)
+        (10, 10, 3)
     """
 
     def __init__(self, model_name, layers, totals, input_shapes):
@@ -93,6 +137,16 @@ class ModelSummary:
             setattr(self, key, value)
 
     def to_dict(self):
+        """The summary as a JSON-able dict (rows and totals).
+
+        Returns:
+            dict: ``model``, ``layers``, ``total_params``, ... .
+
+        Examples:
+            >>> data = nl.summary(nn.Linear(4, 2), (1, 4)).to_dict()
+            >>> data["model"], data["total_params"]
+            ('Linear', 10)
+        """
         return {
             "model": self.model_name,
             "input_shapes": [list(s) for s in self.input_shapes],
@@ -113,6 +167,19 @@ class ModelSummary:
     __str__ = __repr__
 
     def table(self):
+        """The table ``print`` shows.
+
+        Returns:
+            str: the table.
+
+        Examples:
+            >>> print(nl.summary(nn.Linear(4, 2), (1, 4)).table())  # doctest: +ELLIPSIS
+            =====...
+            Layer (name)  Type  ...
+            ...
+            Total params: 10
+            ...
+        """
         header = [
             "Layer (name)",
             "Type",
@@ -298,7 +365,7 @@ def summary(model, input_size=None, input_data=None, dtypes=None, depth=3, timin
     Returns:
         ModelSummary: ``print`` it for the table, ``.to_dict()`` for the data.
 
-    Example:
+    Examples:
         >>> import nnlite as nl
         >>> s = nl.summary(nl.models.LeNet(), input_size=(1, 3, 32, 32))
         >>> s.total_params

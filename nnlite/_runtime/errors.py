@@ -13,11 +13,13 @@ class ExceptionWrapper:
         text (str): the worker's formatted traceback.
         where (str): the worker, as the message names it ("DataLoader worker process 0 (pid 12)").
 
-    Example:
+    Examples:
         >>> try:
-        ...     work()
-        ... except Exception:
-        ...     conn.send(ExceptionWrapper.from_current("worker 0"))
+        ...     {}["missing"]
+        ... except KeyError:
+        ...     wrapped = ExceptionWrapper.from_current("worker 0")
+        >>> wrapped.exc_type, wrapped.where
+        (<class 'KeyError'>, 'worker 0')
     """
 
     def __init__(self, exc_type, text, where):

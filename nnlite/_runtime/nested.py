@@ -28,7 +28,8 @@ def map_leaves(obj, is_leaf, fn):
     Recurses through tuples, namedtuples, lists and dicts (other mappings are rebuilt as their own
     type when possible); everything else is left as is.
 
-    Example:
+    Examples:
+        >>> a = np.zeros((2, 3))
         >>> map_leaves({"x": [a, 1]}, lambda v: isinstance(v, np.ndarray), np.shape)
         {'x': [(2, 3), 1]}
     """

@@ -16,10 +16,13 @@ def stop_processes(procs, grace):
     """Wait up to ``grace`` seconds for ``procs`` (``multiprocessing.Process``) to exit on their own,
     then terminate those still running, then kill those that ignore it. Returns when all are gone.
 
-    Example:
-        >>> for conn in task_pipes:
-        ...     conn.close()  # asks the workers to stop
-        >>> stop_processes(workers, grace=5.0)
+    Examples:
+        >>> import multiprocessing, time
+        >>> worker = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
+        >>> worker.start()
+        >>> stop_processes([worker], grace=0.1)  # the sleeper is terminated after 0.1 s
+        >>> worker.is_alive(), signal_name(worker.exitcode)
+        (False, 'SIGTERM')
     """
     deadline = time.monotonic() + grace
     for p in procs:

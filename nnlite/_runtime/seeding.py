@@ -13,8 +13,11 @@ def seed_process(seed, numpy_seed=None, python_seed=None):
     nnlite's generator is seeded only when nnlite's core is loaded in this process (a data-loader
     worker that never builds a tensor does not import it).
 
-    Example:
+    Examples:
+        >>> base_seed, worker_id = 1234, 2
         >>> seed_process(base_seed + worker_id)
+        >>> np.random.randint(1000) == np.random.RandomState(1236).randint(1000)
+        True
     """
     numpy_seed = seed if numpy_seed is None else numpy_seed
     python_seed = seed if python_seed is None else python_seed

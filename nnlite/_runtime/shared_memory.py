@@ -67,7 +67,7 @@ def is_shared(array):
 def to_shared(array):
     """A copy of ``array`` in a new shared storage (C-contiguous, same shape and dtype).
 
-    Example:
+    Examples:
         >>> shared = to_shared(np.zeros(3, np.float32))
         >>> is_shared(shared)
         True

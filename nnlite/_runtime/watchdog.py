@@ -13,10 +13,10 @@ class ParentWatchdog:
     Args:
         parent_pid (int): the pid of the process that owns the worker.
 
-    Example:
-        >>> watchdog = ParentWatchdog(parent_pid)
-        >>> while watchdog.parent_alive():
-        ...     serve_one_request(timeout=0.5)
+    Examples:
+        >>> watchdog = ParentWatchdog(os.getppid())  # as a worker started by this process
+        >>> watchdog.parent_alive()
+        True
     """
 
     def __init__(self, parent_pid):

@@ -1,5 +1,6 @@
 """nnlite.autograd: the Tensor, the backward engine, custom Functions and gradient checking."""
 
+from . import tensor_docs  # attaches the docstrings of Tensor's methods
 from .engine import backward, grad
 from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled

@@ -69,10 +69,14 @@ def tensor(
 
     Args:
         data: a number, a (nested) list, a numpy array or a Tensor.
-        dtype: the element type (``nl.float64``, ...); inferred from ``data`` when omitted.
-        requires_grad: record operations on the result for autograd.
+        dtype (nl.dtype, optional): the element type; inferred from ``data`` when omitted.
+        device (str or nl.device, optional): where the tensor lives; only ``"cpu"``.
+        requires_grad (bool): record operations on the result for autograd. Default: False.
 
-    Example:
+    Returns:
+        Tensor: a tensor that owns its data.
+
+    Examples:
         >>> nl.tensor([[1., 0.], [0., 1.]], requires_grad=True)
         tensor([[1., 0.],
                 [0., 1.]], requires_grad=True)
@@ -93,6 +97,23 @@ def tensor(
 
 
 def as_tensor(data: Any, dtype: DTypeLike | None = None, device: Device = None) -> Tensor:
+    """``data`` as a tensor, without a copy when it already is one (or a numpy array) of ``dtype``.
+
+    Args:
+        data: a Tensor, a numpy array (memory is shared), a number or a (nested) list.
+        dtype (nl.dtype, optional): the element type; a different one makes a converted copy.
+        device (str or nl.device, optional): only ``"cpu"``.
+
+    Returns:
+        Tensor: ``data`` itself, a tensor sharing its memory, or a new tensor.
+
+    Examples:
+        >>> t = nl.zeros(2)
+        >>> nl.as_tensor(t) is t
+        True
+        >>> nl.as_tensor([1, 2])
+        tensor([1, 2])
+    """
     check_device(device)
     if isinstance(data, Tensor) and dtype is None:
         return data
@@ -104,8 +125,17 @@ def as_tensor(data: Any, dtype: DTypeLike | None = None, device: Device = None) 
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing memory with the numpy ``array``: changing one changes the other.
 
-    Example:
-        >>> n = np.ones(5); t = nl.from_numpy(n); np.add(n, 1, out=n); t
+    Args:
+        array (numpy.ndarray): an array of a dtype nnlite holds (floats, ints, bool).
+
+    Returns:
+        Tensor: a tensor of the array's dtype and shape over the same memory.
+
+    Examples:
+        >>> n = np.ones(5)
+        >>> t = nl.from_numpy(n)
+        >>> n += 1
+        >>> t
         tensor([2., 2., 2., 2., 2.], dtype=nnlite.float64)
     """
     if not isinstance(array, np.ndarray):
@@ -131,9 +161,55 @@ def _filled(fill: Callable[..., np.ndarray]) -> _Filled:
 zeros = _filled(np.zeros)
 ones = _filled(np.ones)
 empty = _filled(np.empty)
-zeros.__doc__ = "A tensor of zeros of the given shape (``nl.zeros(2, 3)`` or ``nl.zeros((2, 3))``)."
-ones.__doc__ = "A tensor of ones of the given shape."
-empty.__doc__ = "An uninitialised tensor of the given shape."
+zeros.__doc__ = """A tensor of zeros of the given shape (``nl.zeros(2, 3)`` or ``nl.zeros((2, 3))``).
+
+Args:
+    *size (ints or a tuple of ints): the shape.
+    dtype (nl.dtype, optional): the element type. Default: float32.
+    device (str or nl.device, optional): where the tensor lives; only ``"cpu"``.
+    requires_grad (bool): record operations on the result for autograd. Default: False.
+    out (Tensor, optional): a tensor to write the result into.
+
+Returns:
+    Tensor: the new tensor.
+
+Examples:
+    >>> nl.zeros(2, 3)
+    tensor([[0., 0., 0.],
+            [0., 0., 0.]])
+"""
+ones.__doc__ = """A tensor of ones of the given shape.
+
+Args:
+    *size (ints or a tuple of ints): the shape.
+    dtype (nl.dtype, optional): the element type. Default: float32.
+    device (str or nl.device, optional): where the tensor lives; only ``"cpu"``.
+    requires_grad (bool): record operations on the result for autograd. Default: False.
+    out (Tensor, optional): a tensor to write the result into.
+
+Returns:
+    Tensor: the new tensor.
+
+Examples:
+    >>> nl.ones(2, dtype=nl.int64)
+    tensor([1, 1])
+"""
+empty.__doc__ = """An uninitialised tensor of the given shape: its values are whatever memory held.
+
+Args:
+    *size (ints or a tuple of ints): the shape.
+    dtype (nl.dtype, optional): the element type. Default: float32.
+    device (str or nl.device, optional): where the tensor lives; only ``"cpu"``.
+    requires_grad (bool): record operations on the result for autograd. Default: False.
+    out (Tensor, optional): a tensor to write the result into.
+
+Returns:
+    Tensor: the new tensor.
+
+Examples:
+    >>> nl.empty(2, 3).shape
+    nnlite.Size([2, 3])
+"""
 
 
 def full(
@@ -143,7 +219,24 @@ def full(
     device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    """A tensor of ``size`` filled with ``fill_value`` (dtype inferred from the value, as PyTorch)."""
+    """A tensor of shape ``size`` filled with ``fill_value``.
+
+    Args:
+        size (tuple of ints): the shape.
+        fill_value (number): the value of every element; it sets the dtype when ``dtype`` is
+            omitted (bool, int64 for ints, float32 for floats), as in PyTorch.
+        dtype (nl.dtype, optional): the element type. Default: from ``fill_value``.
+        device (str or nl.device, optional): where the tensor lives; only ``"cpu"``.
+        requires_grad (bool): record operations on the result for autograd. Default: False.
+
+    Returns:
+        Tensor: the filled tensor.
+
+    Examples:
+        >>> nl.full((2, 2), 7.)
+        tensor([[7., 7.],
+                [7., 7.]])
+    """
     if dtype is None:
         dtype = (
             np.bool_
@@ -164,7 +257,22 @@ def rand(
     requires_grad: bool = False,
     generator: Any = None,
 ) -> Tensor:
-    """Uniform samples from [0, 1), from nnlite's generator (``nl.manual_seed``)."""
+    """Samples from the uniform distribution on [0, 1), drawn from nnlite's generator.
+
+    Args:
+        *size (ints or a tuple of ints): the shape.
+        dtype (nl.dtype, optional): the element type. Default: float32.
+        device (str or nl.device, optional): where the tensor lives; only ``"cpu"``.
+        requires_grad (bool): record operations on the result for autograd. Default: False.
+        generator (numpy.random.Generator, optional): draw from this generator instead.
+
+    Returns:
+        Tensor: the samples.
+
+    Examples:
+        >>> nl.rand(2, 3).shape
+        nnlite.Size([2, 3])
+    """
     gen = generator or default_generator
     return _finish(
         gen.random(_shape_arg(size), dtype=np.float64).astype(_dtype_or(dtype)),
@@ -180,7 +288,23 @@ def randn(
     requires_grad: bool = False,
     generator: Any = None,
 ) -> Tensor:
-    """Standard normal samples, from nnlite's generator."""
+    """Samples from the standard normal distribution, drawn from nnlite's generator.
+
+    Args:
+        *size (ints or a tuple of ints): the shape.
+        dtype (nl.dtype, optional): the element type. Default: float32.
+        device (str or nl.device, optional): where the tensor lives; only ``"cpu"``.
+        requires_grad (bool): record operations on the result for autograd. Default: False.
+        generator (numpy.random.Generator, optional): draw from this generator instead.
+
+    Returns:
+        Tensor: the samples.
+
+    Examples:
+        >>> x = nl.randn(2, 3)
+        >>> x.shape, x.dtype
+        (nnlite.Size([2, 3]), nnlite.float32)
+    """
     gen = generator or default_generator
     return _finish(
         gen.standard_normal(_shape_arg(size)).astype(_dtype_or(dtype)), requires_grad, device
@@ -196,7 +320,25 @@ def randint(
     requires_grad: bool = False,
     generator: Any = None,
 ) -> Tensor:
-    """Integers uniform in [low, high); ``randint(high, size)`` also works, as in PyTorch."""
+    """Integers drawn uniformly from ``[low, high)``; ``randint(high, size)`` takes ``low = 0``.
+
+    Args:
+        low (int): the smallest value. Default: 0.
+        high (int): one above the largest value.
+        size (tuple of ints): the shape.
+        dtype (nl.dtype, optional): the element type. Default: int64.
+        device (str or nl.device, optional): where the tensor lives; only ``"cpu"``.
+        requires_grad (bool): record operations on the result for autograd. Default: False.
+        generator (numpy.random.Generator, optional): draw from this generator instead.
+
+    Returns:
+        Tensor: the integers.
+
+    Examples:
+        >>> x = nl.randint(0, 10, (3,))
+        >>> x.shape, x.dtype, bool(((x >= 0) & (x < 10)).all())
+        (nnlite.Size([3]), nnlite.int64, True)
+    """
     if size is None:
         low, high, size = 0, low, high
     gen = generator or default_generator
@@ -212,6 +354,21 @@ def randint(
 def randperm(
     n: int, dtype: DTypeLike | None = None, device: Device = None, generator: Any = None
 ) -> Tensor:
+    """A random permutation of the integers ``0 .. n - 1``.
+
+    Args:
+        n (int): how many integers.
+        dtype (nl.dtype, optional): the element type. Default: int64.
+        device (str or nl.device, optional): only ``"cpu"``.
+        generator (numpy.random.Generator, optional): draw from this generator instead.
+
+    Returns:
+        Tensor: the permutation.
+
+    Examples:
+        >>> sorted(nl.randperm(4).tolist())
+        [0, 1, 2, 3]
+    """
     gen = generator or default_generator
     return _finish(gen.permutation(n).astype(_dtype_or(dtype, np.dtype(np.int64))), False, device)
 
@@ -224,7 +381,25 @@ def arange(
     device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    """Values from ``start`` to ``end`` (exclusive); integer arguments give int64, floats float32."""
+    """Values from ``start`` to ``end`` (excluded) in steps of ``step``; ``arange(end)`` starts at 0.
+
+    Args:
+        start (number): the first value. Default: 0.
+        end (number): the bound, not included.
+        step (number): the gap between values. Default: 1.
+        dtype (nl.dtype, optional): the element type. Default: int64 when every argument is an int, else float32.
+        device (str or nl.device, optional): where the tensor lives; only ``"cpu"``.
+        requires_grad (bool): record operations on the result for autograd. Default: False.
+
+    Returns:
+        Tensor: a 1-D tensor.
+
+    Examples:
+        >>> nl.arange(5)
+        tensor([0, 1, 2, 3, 4])
+        >>> nl.arange(0, 1, 0.25)
+        tensor([0.0000, 0.2500, 0.5000, 0.7500])
+    """
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -241,6 +416,23 @@ def linspace(
     device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end``, both included.
+
+    Args:
+        start (number): the first value.
+        end (number): the last value.
+        steps (int): how many values.
+        dtype (nl.dtype, optional): the element type. Default: float32.
+        device (str or nl.device, optional): where the tensor lives; only ``"cpu"``.
+        requires_grad (bool): record operations on the result for autograd. Default: False.
+
+    Returns:
+        Tensor: a 1-D tensor of ``steps`` values.
+
+    Examples:
+        >>> nl.linspace(0, 1, 5)
+        tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
     return _finish(np.linspace(start, end, steps).astype(_dtype_or(dtype)), requires_grad, device)
 
 
@@ -251,6 +443,23 @@ def eye(
     device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
+    """A 2-D tensor with ones on the diagonal and zeros elsewhere.
+
+    Args:
+        n (int): the number of rows.
+        m (int, optional): the number of columns. Default: ``n``.
+        dtype (nl.dtype, optional): the element type. Default: float32.
+        device (str or nl.device, optional): where the tensor lives; only ``"cpu"``.
+        requires_grad (bool): record operations on the result for autograd. Default: False.
+
+    Returns:
+        Tensor: an ``n x m`` tensor.
+
+    Examples:
+        >>> nl.eye(2)
+        tensor([[1., 0.],
+                [0., 1.]])
+    """
     return _finish(np.eye(n, m, dtype=_dtype_or(dtype)), requires_grad, device)
 
 
@@ -277,13 +486,87 @@ ones_like = _like(ones)
 empty_like = _like(empty)
 rand_like = _like(rand)
 randn_like = _like(randn)
-zeros_like.__doc__ = "Zeros with ``t``'s shape and dtype (unless ``dtype`` is given)."
-ones_like.__doc__ = (
-    "Ones with ``t``'s shape and dtype (unless ``dtype`` is given): int64 stays int64."
-)
-rand_like.__doc__ = (
-    "Uniform samples with ``t``'s shape; ``rand_like(x, dtype=nl.float32)`` for integer ``x``."
-)
+zeros_like.__doc__ = """Zeros with ``t``'s shape and dtype (unless ``dtype`` is given).
+
+Args:
+    t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+    dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+    device (str or nl.device, optional): only ``"cpu"``.
+    requires_grad (bool): record operations on the result for autograd. Default: False.
+    memory_format: accepted for compatibility.
+
+Returns:
+    Tensor: the new tensor.
+
+Examples:
+    >>> nl.zeros_like(nl.ones(2, dtype=nl.int64))
+    tensor([0, 0])
+"""
+ones_like.__doc__ = """Ones with ``t``'s shape and dtype (unless ``dtype`` is given): int64 stays int64.
+
+Args:
+    t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+    dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+    device (str or nl.device, optional): only ``"cpu"``.
+    requires_grad (bool): record operations on the result for autograd. Default: False.
+    memory_format: accepted for compatibility.
+
+Returns:
+    Tensor: the new tensor.
+
+Examples:
+    >>> nl.ones_like(nl.zeros(2))
+    tensor([1., 1.])
+"""
+empty_like.__doc__ = """An uninitialised tensor with ``t``'s shape and dtype.
+
+Args:
+    t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+    dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+    device (str or nl.device, optional): only ``"cpu"``.
+    requires_grad (bool): record operations on the result for autograd. Default: False.
+    memory_format: accepted for compatibility.
+
+Returns:
+    Tensor: the new tensor.
+
+Examples:
+    >>> nl.empty_like(nl.zeros(2, 2)).shape
+    nnlite.Size([2, 2])
+"""
+rand_like.__doc__ = """Uniform samples from [0, 1) with ``t``'s shape; ``rand_like(x, dtype=nl.float32)``
+for integer ``x``.
+
+Args:
+    t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+    dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+    device (str or nl.device, optional): only ``"cpu"``.
+    requires_grad (bool): record operations on the result for autograd. Default: False.
+    memory_format: accepted for compatibility.
+
+Returns:
+    Tensor: the new tensor.
+
+Examples:
+    >>> nl.rand_like(nl.zeros(2, 3)).shape
+    nnlite.Size([2, 3])
+"""
+randn_like.__doc__ = """Standard normal samples with ``t``'s shape.
+
+Args:
+    t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+    dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+    device (str or nl.device, optional): only ``"cpu"``.
+    requires_grad (bool): record operations on the result for autograd. Default: False.
+    memory_format: accepted for compatibility.
+
+Returns:
+    Tensor: the new tensor.
+
+Examples:
+    >>> nl.randn_like(nl.zeros(2, 3)).shape
+    nnlite.Size([2, 3])
+"""
 
 
 def full_like(
@@ -293,6 +576,22 @@ def full_like(
     device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
+    """A tensor of ``t``'s shape filled with ``fill_value``.
+
+    Args:
+        t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+        fill_value (number): the value of every element.
+        dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+        device (str or nl.device, optional): only ``"cpu"``.
+        requires_grad (bool): record operations on the result for autograd. Default: False.
+
+    Returns:
+        Tensor: the filled tensor.
+
+    Examples:
+        >>> nl.full_like(nl.zeros(2), 3)
+        tensor([3., 3.])
+    """
     return full(
         t.shape,
         fill_value,
@@ -305,7 +604,15 @@ def full_like(
 def cat(tensors: Sequence[Tensor], dim: int = 0, out: Tensor | None = None) -> Tensor:
     """Concatenate tensors along an existing dimension.
 
-    Example:
+    Args:
+        tensors (sequence of Tensors): tensors of equal shape except along ``dim``.
+        dim (int): the dimension to join along. Default: 0.
+        out (Tensor, optional): a tensor to write the result into.
+
+    Returns:
+        Tensor: the joined tensor.
+
+    Examples:
         >>> nl.cat([nl.ones(2, 1), nl.zeros(2, 1)], dim=1)
         tensor([[1., 0.],
                 [1., 0.]])
@@ -323,7 +630,21 @@ concat = concatenate = cat
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0, out: Tensor | None = None) -> Tensor:
-    """Join tensors of equal shape along a new dimension."""
+    """Join tensors of equal shape along a new dimension.
+
+    Args:
+        tensors (sequence of Tensors): tensors of one shape.
+        dim (int): where the new dimension goes. Default: 0.
+        out (Tensor, optional): a tensor to write the result into.
+
+    Returns:
+        Tensor: a tensor with one dimension more than the inputs.
+
+    Examples:
+        >>> nl.stack([nl.zeros(2), nl.ones(2)])
+        tensor([[0., 0.],
+                [1., 1.]])
+    """
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -341,10 +662,35 @@ def _bad_dim(dim: int, nd: int) -> NoReturn:
 
 
 def where(condition: Tensor | np.ndarray, input: TensorOrScalar, other: TensorOrScalar) -> Tensor:
-    """Elements of ``input`` where ``condition`` holds, else of ``other``."""
+    """Elements of ``input`` where ``condition`` holds, else of ``other`` (all three broadcast).
+
+    Args:
+        condition (Tensor of bool): chooses ``input`` where True.
+        input (Tensor or number): the values where ``condition`` is True.
+        other (Tensor or number): the values where it is False.
+
+    Returns:
+        Tensor: the chosen values.
+
+    Examples:
+        >>> nl.where(nl.tensor([True, False]), nl.tensor([1., 2.]), nl.tensor([9., 9.]))
+        tensor([1., 9.])
+    """
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     return ops.Where.apply(cond.astype(bool, copy=False), input, other)
 
 
 def is_tensor(obj: object) -> bool:
+    """Whether ``obj`` is an nnlite Tensor (a Parameter counts).
+
+    Args:
+        obj: any object.
+
+    Returns:
+        bool: True for a Tensor.
+
+    Examples:
+        >>> nl.is_tensor(nl.zeros(1)), nl.is_tensor([1.])
+        (True, False)
+    """
     return isinstance(obj, Tensor)

@@ -9,7 +9,22 @@ _py_float, _py_int, _py_bool = _builtins.float, _builtins.int, _builtins.bool
 
 
 class dtype:
-    """A tensor element type (``nl.float32``, ``nl.int64``, ...)."""
+    """A tensor element type (``nl.float32``, ``nl.int64``, ...).
+
+    Instances are made once per type by nnlite; compare them with ``==`` (a numpy dtype of the
+    same kind compares equal).
+
+    Args:
+        name (str): the name printed after ``nnlite.``.
+        np_dtype: the numpy dtype that stores the elements.
+        tensor_type (str): the legacy tensor class name (``"FloatTensor"``, ...).
+
+    Examples:
+        >>> nl.float32, nl.float32.is_floating_point, nl.float32.itemsize
+        (nnlite.float32, True, 4)
+        >>> nl.zeros(2, dtype=nl.int64).dtype == nl.long
+        True
+    """
 
     __slots__ = ("name", "np", "is_floating_point", "itemsize", "_tensor_type")
 

@@ -374,7 +374,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
         retain_graph: keep the graph for another backward; defaults to ``create_graph``.
         create_graph: record the backward pass so that higher-order gradients can be taken.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([3.], requires_grad=True)
         >>> nl.autograd.backward((x * x).sum())
         >>> x.grad
@@ -403,7 +403,7 @@ def grad(
     Returns:
         A tuple with one gradient (or ``None``) per input.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([3.], requires_grad=True)
         >>> (gx,) = nl.autograd.grad(x ** 2, x, create_graph=True)
         >>> nl.autograd.grad(gx, x)

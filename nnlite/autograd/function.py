@@ -86,7 +86,7 @@ class Function:
     Subclasses define static ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)`` and are
     called through ``apply``.
 
-    Example:
+    Examples:
         >>> class Square(nl.autograd.Function):
         ...     @staticmethod
         ...     def forward(ctx, x):
@@ -111,15 +111,89 @@ class Function:
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
+        """The computation; a subclass defines it as a ``@staticmethod``.
+
+        It runs with graph recording off. Save what backward needs with ``ctx.save_for_backward``
+        (tensors) or as attributes of ``ctx``.
+
+        Args:
+            ctx: the context object shared with ``backward``.
+            *args, **kwargs: the arguments given to ``apply``.
+
+        Returns:
+            Tensor or tuple of Tensors: the outputs.
+
+        Examples:
+            >>> class Cube(nl.autograd.Function):
+            ...     @staticmethod
+            ...     def forward(ctx, x):
+            ...         ctx.save_for_backward(x)
+            ...         return x ** 3
+            ...     @staticmethod
+            ...     def backward(ctx, grad):
+            ...         x, = ctx.saved_tensors
+            ...         return 3 * x ** 2 * grad
+            >>> x = nl.tensor([2.], requires_grad=True)
+            >>> Cube.apply(x).backward()
+            >>> x.grad
+            tensor([12.])
+        """
         raise NotImplementedError("Function subclasses must implement forward")
 
     @staticmethod
     def backward(ctx, *grad_outputs):
+        """The gradients of the inputs from those of the outputs; a subclass defines it as a
+        ``@staticmethod``.
+
+        Args:
+            ctx: the context object ``forward`` filled.
+            *grad_outputs (Tensor): one gradient per output of ``forward``.
+
+        Returns:
+            Tensor or tuple: one gradient per input of ``forward`` (``None`` for an input without one).
+
+        Examples:
+            >>> class Cube(nl.autograd.Function):
+            ...     @staticmethod
+            ...     def forward(ctx, x):
+            ...         ctx.save_for_backward(x)
+            ...         return x ** 3
+            ...     @staticmethod
+            ...     def backward(ctx, grad):
+            ...         x, = ctx.saved_tensors
+            ...         return 3 * x ** 2 * grad
+            >>> x = nl.tensor([2.], requires_grad=True)
+            >>> Cube.apply(x).backward()
+            >>> x.grad
+            tensor([12.])
+        """
         raise NotImplementedError("Function subclasses must implement backward")
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        """Run ``forward`` with recording off; record the call when an input requires grad."""
+        """Run ``forward`` with recording off; record the call when an input requires grad.
+
+        Args:
+            *args, **kwargs: passed to ``forward`` after ``ctx``.
+
+        Returns:
+            Tensor or tuple of Tensors: what ``forward`` returned, attached to the graph.
+
+        Examples:
+            >>> class Cube(nl.autograd.Function):
+            ...     @staticmethod
+            ...     def forward(ctx, x):
+            ...         ctx.save_for_backward(x)
+            ...         return x ** 3
+            ...     @staticmethod
+            ...     def backward(ctx, grad):
+            ...         x, = ctx.saved_tensors
+            ...         return 3 * x ** 2 * grad
+            >>> x = nl.tensor([2.], requires_grad=True)
+            >>> Cube.apply(x).backward()
+            >>> x.grad
+            tensor([12.])
+        """
         return _apply_user_function(cls, args, kwargs)
 
 

@@ -11,7 +11,18 @@ _state = [True]
 
 
 def is_grad_enabled():
-    """Whether operations currently record the autograd graph."""
+    """Whether operations currently record the autograd graph.
+
+    Returns:
+        bool: False inside ``no_grad`` (or ``set_grad_enabled(False)``), else True.
+
+    Examples:
+        >>> nl.is_grad_enabled()
+        True
+        >>> with nl.no_grad():
+        ...     nl.is_grad_enabled()
+        False
+    """
     return _state[0]
 
 
@@ -40,7 +51,7 @@ class _GradModeContext:
 class no_grad(_GradModeContext):
     """Context manager and decorator that turns graph recording off.
 
-    Example:
+    Examples:
         >>> x = nl.ones(2, requires_grad=True)
         >>> with nl.no_grad():
         ...     y = x * 2
@@ -52,17 +63,30 @@ class no_grad(_GradModeContext):
 
 
 class enable_grad(_GradModeContext):
-    """Context manager and decorator that turns graph recording on (inside ``no_grad``)."""
+    """Context manager and decorator that turns graph recording on (inside ``no_grad``).
+
+    Examples:
+        >>> x = nl.ones(2, requires_grad=True)
+        >>> with nl.no_grad():
+        ...     with nl.enable_grad():
+        ...         y = x * 2
+        >>> y.requires_grad
+        True
+    """
 
     _enable = True
 
 
 class inference_mode(_GradModeContext):
-    """``inference_mode(mode=True)``, context manager and decorator: as ``no_grad`` when ``mode``
-    is True (nnlite has no separate inference tensors, so tensors made inside can later enter
-    autograd), a no-op when it is False.
+    """Context manager and decorator that turns graph recording off, as ``no_grad``.
 
-    Example:
+    nnlite has no separate inference tensors, so tensors made inside can later enter autograd.
+
+    Args:
+        mode (bool): True turns recording off; False makes it a no-op. Default: True.
+
+    Examples:
+        >>> x = nl.ones(3, requires_grad=True)
         >>> with nl.inference_mode():
         ...     y = x * 2
         >>> y.requires_grad
@@ -99,16 +123,31 @@ _inference_depth = [0]
 
 
 def is_inference_mode_enabled():
-    """True inside an active ``inference_mode``."""
+    """Whether an ``inference_mode`` is active.
+
+    Returns:
+        bool: True inside ``inference_mode()``.
+
+    Examples:
+        >>> with nl.inference_mode():
+        ...     nl.is_inference_mode_enabled()
+        True
+    """
     return _inference_depth[0] > 0
 
 
 class set_grad_enabled(_GradModeContext):
     """Set graph recording on or off; as a function call, as a context manager or as a decorator.
 
-    Example:
+    Args:
+        mode (bool): True records operations, False does not.
+
+    Examples:
+        >>> x = nl.ones(3, requires_grad=True)
         >>> with nl.set_grad_enabled(False):
         ...     y = x * 2
+        >>> y.requires_grad
+        False
     """
 
     def __init__(self, mode):

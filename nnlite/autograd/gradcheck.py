@@ -10,7 +10,22 @@ from .tensor import Tensor, _make
 
 
 class GradcheckError(RuntimeError):
-    """Raised by ``gradcheck`` when analytical and numerical Jacobians disagree."""
+    """Raised by ``gradcheck`` when analytical and numerical Jacobians disagree.
+
+    Examples:
+        >>> x = nl.randn(3, dtype=nl.float64, requires_grad=True)
+        >>> class Twice(nl.autograd.Function):  # its backward is off by a factor of 2
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         return x * 2
+        ...     @staticmethod
+        ...     def backward(ctx, grad):
+        ...         return grad * 4
+        >>> nl.autograd.gradcheck(Twice.apply, (x,))
+        Traceback (most recent call last):
+            ...
+        nnlite.autograd.gradcheck.GradcheckError: Jacobian mismatch ...
+    """
 
 
 def _as_tuple(x):
@@ -81,7 +96,7 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
     Returns:
         True when every Jacobian entry agrees.
 
-    Example:
+    Examples:
         >>> x = nl.randn(3, dtype=nl.float64, requires_grad=True)
         >>> nl.autograd.gradcheck(lambda t: (t * t).sum(), (x,))
         True
@@ -126,10 +141,24 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
 def gradgradcheck(
     func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
 ):
-    """Check second-order gradients: ``gradcheck`` on the function (inputs, v) -> vᵀ·J(inputs).
+    """Check second-order gradients: ``gradcheck`` of the function ``(inputs, v) -> vᵀ·J(inputs)``.
 
-    ``grad_outputs`` (the vectors v) are random float64 tensors when not given; they are
-    differentiated too, as PyTorch does.
+    Args:
+        func: a function of ``inputs`` returning a Tensor or a tuple of Tensors.
+        inputs: a Tensor or tuple of Tensors (float64 where they require grad).
+        grad_outputs (sequence of Tensors, optional): the vectors ``v``; random float64 tensors
+            when omitted. They are differentiated too, as PyTorch does.
+        eps (float): the finite-difference step.
+        atol, rtol (float): tolerances of ``|analytical - numerical| <= atol + rtol * |numerical|``.
+        raise_exception (bool): raise ``GradcheckError`` on a mismatch, else return False.
+
+    Returns:
+        bool: True when every second-order Jacobian entry agrees.
+
+    Examples:
+        >>> x = nl.randn(3, dtype=nl.float64, requires_grad=True)
+        >>> nl.autograd.gradgradcheck(lambda t: (t ** 3).sum(), (x,))
+        True
     """
     inputs = _as_tuple(inputs)
     targets = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]

@@ -138,7 +138,7 @@ def to_dot(tensor, params=None, show_saved=True):
     require grad light blue (parameter name and shape), the drawn tensors green, retained
     gradients yellow notes. Arrows point from an input to the op that used it.
 
-    Example:
+    Examples:
         >>> x = nl.tensor([1., 2.], requires_grad=True)
         >>> dot = nl.autograd.to_dot((x * x).sum(), params={"x": x})
         >>> dot.render("graph.svg")
@@ -200,7 +200,7 @@ def print_graph(tensor, params=None, file=None):
         params: ``{name: tensor}`` naming the leaves.
         file: where to print (default ``sys.stdout``).
 
-    Example:
+    Examples:
         >>> a = nl.tensor([1., 2.], requires_grad=True)
         >>> nl.autograd.print_graph((a * a).sum(), params={"a": a})
         backward tape of 1 tensor, 3 nodes, in execution order:

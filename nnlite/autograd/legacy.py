@@ -63,7 +63,13 @@ def _typed(dtype):
         {
             "_dtype": dtype,
             "__module__": "nnlite",
-            "__doc__": f"Legacy constructor of {dtype!r} tensors.",
+            "__doc__": f"""Legacy constructor of {dtype!r} tensors.
+
+    Examples:
+        >>> t = nl.{dtype._tensor_type}([1, 0])
+        >>> t.dtype, isinstance(t, nl.{dtype._tensor_type}), nl.{dtype._tensor_type}(2, 3).shape
+        ({dtype!r}, True, nnlite.Size([2, 3]))
+    """,
         },
     )
     return cls
@@ -89,7 +95,7 @@ class Variable(metaclass=_VariableMeta):
     """``Variable(tensor, requires_grad=False)``: since PyTorch 0.4 a Variable is a Tensor. Returns
     a tensor sharing ``tensor``'s data, with ``requires_grad`` set.
 
-    Example:
+    Examples:
         >>> x = nl.autograd.Variable(nl.ones(2), requires_grad=True)
         >>> x
         tensor([1., 1.], requires_grad=True)

@@ -17,7 +17,15 @@ class values_indices(NamedTuple):
 
 
 class Size(tuple[int, ...]):
-    """A tensor's shape: a tuple printed as ``nnlite.Size([2, 3])``."""
+    """A tensor's shape: a tuple printed as ``nnlite.Size([2, 3])``.
+
+    Examples:
+        >>> s = nl.zeros(2, 3).shape
+        >>> s
+        nnlite.Size([2, 3])
+        >>> s[0], len(s)
+        (2, 2)
+    """
 
     __slots__ = ()
 
@@ -25,6 +33,15 @@ class Size(tuple[int, ...]):
         return f"nnlite.Size([{', '.join(str(s) for s in self)}])"
 
     def numel(self) -> int:
+        """The number of elements a tensor of this shape holds.
+
+        Returns:
+            int: the product of the sizes (1 for ``Size([])``).
+
+        Examples:
+            >>> nl.Size([2, 3]).numel()
+            6
+        """
         n = 1
         for s in self:
             n *= s

@@ -62,6 +62,19 @@ class Tensor(TensorFunctions, TensorMethods):
 
     Create tensors with ``nl.tensor``, ``nl.zeros``, ``nl.from_numpy`` and friends rather than
     with this constructor.
+
+    Args:
+        data (numpy.ndarray, optional): the data, held without a copy. Default: an empty float32
+            array.
+        requires_grad (bool): record operations on this tensor for autograd. Default: False.
+
+    Examples:
+        >>> x = nl.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+        >>> y = (x @ x).sum()
+        >>> y.backward()
+        >>> x.grad
+        tensor([[ 7., 11.],
+                [ 9., 13.]])
     """
 
     __slots__ = (
@@ -114,7 +127,19 @@ class Tensor(TensorFunctions, TensorMethods):
     @overload
     def size(self, dim: _int) -> _int: ...
     def size(self, dim: _int | None = None) -> Size | _int:
-        """The shape as an ``nnlite.Size``, or the length of dimension ``dim``."""
+        """The shape as an ``nnlite.Size``, or the length of dimension ``dim``.
+
+        Args:
+            dim (int, optional): one dimension (negative counts from the end).
+
+        Returns:
+            nnlite.Size, or an int with ``dim``.
+
+        Examples:
+            >>> x = nl.zeros(2, 3)
+            >>> x.size(), x.size(-1)
+            (nnlite.Size([2, 3]), 3)
+        """
         if dim is None:
             return Size(self._data.shape)
         return self._data.shape[_wrap_dim(dim, self._data.ndim)]
@@ -180,7 +205,19 @@ class Tensor(TensorFunctions, TensorMethods):
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: _bool = True) -> Tensor:
-        """Set whether autograd records operations on this tensor; returns the tensor itself."""
+        """Set whether autograd records operations on this tensor; returns the tensor itself.
+
+        Args:
+            requires_grad (bool): record operations (floating-point tensors only). Default: True.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.zeros(2).requires_grad_()
+            >>> x.requires_grad
+            True
+        """
         if self._grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(
@@ -227,7 +264,16 @@ class Tensor(TensorFunctions, TensorMethods):
         return self._retains_grad
 
     def retain_grad(self) -> None:
-        """Keep this non-leaf tensor's gradient in ``.grad`` during backward."""
+        """Keep this non-leaf tensor's gradient in ``.grad`` during backward.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.], requires_grad=True)
+            >>> y = x * 3
+            >>> y.retain_grad()
+            >>> y.sum().backward()
+            >>> y.grad
+            tensor([1., 1.])
+        """
         if self._grad_fn is None:
             if not self._requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
@@ -238,8 +284,24 @@ class Tensor(TensorFunctions, TensorMethods):
         self._retains_grad = True
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> _RemovableHook:
-        """Call ``hook(grad)`` when the gradient for this tensor is computed (leaf tensors: before
-        accumulation; the hook may return a replacement gradient)."""
+        """Call ``hook(grad)`` when the gradient for this tensor is computed.
+
+        For a leaf tensor the hook runs before the gradient is accumulated into ``.grad``.
+
+        Args:
+            hook (callable): ``hook(grad) -> Tensor or None``; a returned tensor replaces the gradient.
+
+        Returns:
+            A handle whose ``remove()`` unregisters the hook.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.], requires_grad=True)
+            >>> handle = x.register_hook(lambda grad: grad * 10)
+            >>> (x * 2).sum().backward()
+            >>> x.grad
+            tensor([20., 20.])
+            >>> handle.remove()
+        """
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         node, index = gradient_edge(self)
@@ -255,10 +317,13 @@ class Tensor(TensorFunctions, TensorMethods):
         it, and runs under no-grad (unless ``create_graph=True``), so it may update the tensor or
         its ``.grad`` in place. Its return value is ignored. Only leaf tensors take this hook.
 
+        Args:
+            hook (callable): ``hook(tensor)``, called after each accumulation.
+
         Returns:
             A handle whose ``remove()`` unregisters the hook.
 
-        Example:
+        Examples:
             >>> v = nl.tensor([0., 0., 0.], requires_grad=True)
             >>> h = v.register_post_accumulate_grad_hook(lambda p: p.add_(p.grad * -0.01))
             >>> v.backward(nl.tensor([1., 2., 3.]))
@@ -298,7 +363,7 @@ class Tensor(TensorFunctions, TensorMethods):
                 ``create_graph``).
             create_graph: record the backward pass, for higher-order gradients.
 
-        Example:
+        Examples:
             >>> w = nl.tensor([1., 2.], requires_grad=True)
             >>> (w * nl.tensor([10., 20.])).sum().backward()
             >>> w.grad
@@ -312,7 +377,17 @@ class Tensor(TensorFunctions, TensorMethods):
         _backward(self, gradient, retain_graph, create_graph)
 
     def detach(self) -> Tensor:
-        """A tensor sharing this one's data, outside the graph."""
+        """A tensor sharing this one's data, outside the graph.
+
+        Returns:
+            Tensor: a leaf that does not require grad; in-place changes show in both.
+
+        Examples:
+            >>> x = nl.ones(2, requires_grad=True)
+            >>> d = (x * 2).detach()
+            >>> d, d.requires_grad
+            (tensor([2., 2.]), False)
+        """
         t = _make(self._data)
         t._vc = self._vc
         return t
@@ -336,7 +411,22 @@ class Tensor(TensorFunctions, TensorMethods):
 
     # ------------------------------------------------------------------ conversion
     def numpy(self, force: _bool = False) -> np.ndarray:
-        """The data as a numpy array sharing memory with the tensor."""
+        """The data as a numpy array sharing memory with the tensor.
+
+        Args:
+            force (bool): allow it on a tensor that requires grad (the array is outside the graph).
+                Default: False.
+
+        Returns:
+            numpy.ndarray: the tensor's own array.
+
+        Examples:
+            >>> x = nl.zeros(2)
+            >>> a = x.numpy()
+            >>> a[0] = 5.
+            >>> x
+            tensor([5., 0.])
+        """
         if self._requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
@@ -412,7 +502,25 @@ class Tensor(TensorFunctions, TensorMethods):
         return t
 
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Convert dtype (``t.to(nl.float64)``) or device (``t.to("cpu")``; the only device)."""
+        """Convert dtype (``t.to(nl.float64)``) or device (``t.to("cpu")``; the only device).
+
+        Accepts PyTorch's forms: ``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``
+        and the keywords below.
+
+        Args:
+            *args: a dtype, a device, or a Tensor whose dtype to take.
+            **kwargs: ``dtype``, ``device``, ``non_blocking`` (ignored) and ``copy`` (always copy).
+
+        Returns:
+            Tensor: this tensor when nothing changes (and ``copy`` is False), else a converted copy.
+
+        Examples:
+            >>> x = nl.tensor([1, 2])
+            >>> x.to(nl.float64)
+            tensor([1., 2.], dtype=nnlite.float64)
+            >>> x.to("cpu") is x
+            True
+        """
         dtype = kwargs.pop("dtype", None)
         dev = kwargs.pop("device", None)
         kwargs.pop("non_blocking", None)
@@ -437,6 +545,14 @@ class Tensor(TensorFunctions, TensorMethods):
 
         Processes started afterwards (forked, or handed the tensor through ``nnlite.multiprocessing``)
         read and update the same memory, as with ``torch.Tensor.share_memory_``.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.zeros(3).share_memory_()
+            >>> x.is_shared()
+            True
         """
         from .._runtime import shared_memory
 
@@ -445,7 +561,15 @@ class Tensor(TensorFunctions, TensorMethods):
         return self
 
     def is_shared(self) -> _bool:
-        """Whether the data lies in shared memory (see ``share_memory_``)."""
+        """Whether the data lies in shared memory (see ``share_memory_``).
+
+        Returns:
+            bool: True after ``share_memory_()``.
+
+        Examples:
+            >>> nl.zeros(3).is_shared()
+            False
+        """
         from .._runtime import shared_memory
 
         return shared_memory.is_shared(self._data)

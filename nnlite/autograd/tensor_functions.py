@@ -63,7 +63,20 @@ class TensorFunctions(_Base):
     def nan_to_num(
         self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
     ) -> Tensor:
-        """NaN, +inf and -inf replaced (default: 0 and the dtype's largest and smallest values)."""
+        """NaN, +inf and -inf replaced (default: 0 and the dtype's largest and smallest values).
+
+        Args:
+            nan (number): the value for NaN. Default: 0.
+            posinf (number, optional): the value for +inf. Default: the dtype's largest.
+            neginf (number, optional): the value for -inf. Default: the dtype's smallest.
+
+        Returns:
+            Tensor: a copy with finite values.
+
+        Examples:
+            >>> nl.tensor([float("nan"), float("inf"), 1.]).nan_to_num(posinf=9.)
+            tensor([0., 9., 1.])
+        """
         info = np.finfo(self._data.dtype) if self._data.dtype.kind == "f" else None
         if info is None:
             return self.clone()
@@ -89,7 +102,14 @@ class TensorFunctions(_Base):
     def cumsum(self, dim: int, dtype: DTypeLike | None = None) -> Tensor:
         """Cumulative sum along ``dim``.
 
-        Example:
+        Args:
+            dim (int): the dimension.
+            dtype (nl.dtype, optional): compute and return in this type.
+
+        Returns:
+            Tensor: the running sums, of this tensor's shape.
+
+        Examples:
             >>> nl.tensor([1., 2., 3.]).cumsum(0)
             tensor([1., 3., 6.])
         """
@@ -103,7 +123,22 @@ class TensorFunctions(_Base):
         keepdim: bool = False,
         dtype: DTypeLike | None = None,
     ) -> Tensor:
-        """The ``p``-norm over ``dim`` (all elements by default); ``"fro"`` is the 2-norm."""
+        """The ``p``-norm over ``dim`` (all elements by default); ``"fro"`` is the 2-norm.
+
+        Args:
+            p (number or str): the order: ``"fro"``, 2, 1, ``inf``, ``-inf``, 0 or any real.
+                Default: ``"fro"``.
+            dim (int or tuple of ints, optional): the dimensions to reduce. Default: all.
+            keepdim (bool): keep reduced dimensions with size 1. Default: False.
+            dtype (nl.dtype, optional): compute and return in this type.
+
+        Returns:
+            Tensor: the norm.
+
+        Examples:
+            >>> nl.tensor([3., -4.]).norm(), nl.tensor([3., -4.]).norm(1)
+            (tensor(5.), tensor(7.))
+        """
         x = self if dtype is None else self.to(dtype)
         if p in ("fro", None):
             p = 2
@@ -132,7 +167,20 @@ class TensorFunctions(_Base):
 
     # ------------------------------------------------------------------ sorting and selection
     def sort(self, dim: int = -1, descending: bool = False, stable: bool = False) -> values_indices:
-        """``(values, indices)`` sorted along ``dim``; ``values`` carries the gradient."""
+        """``(values, indices)`` sorted along ``dim``; ``values`` carries the gradient.
+
+        Args:
+            dim (int): the dimension to sort. Default: -1.
+            descending (bool): largest first. Default: False.
+            stable (bool): keep the order of equal elements (the sort always does). Default: False.
+
+        Returns:
+            A named tuple ``(values, indices)``.
+
+        Examples:
+            >>> nl.tensor([3., 1., 2.]).sort(descending=True)
+            values_indices(values=tensor([3., 2., 1.]), indices=tensor([0, 2, 1]))
+        """
         dim = wrap_dim(dim, self._data.ndim)
         if self._data.ndim == 0:
             return values_indices(self.clone(), _op.make_tensor(np.zeros((), np.int64)))
@@ -151,7 +199,16 @@ class TensorFunctions(_Base):
     ) -> values_indices:
         """The ``k`` largest (or smallest) elements along ``dim`` and their indices.
 
-        Example:
+        Args:
+            k (int): how many elements.
+            dim (int): the dimension. Default: -1.
+            largest (bool): the largest (True) or the smallest. Default: True.
+            sorted (bool): return them in order (they always are). Default: True.
+
+        Returns:
+            A named tuple ``(values, indices)``.
+
+        Examples:
             >>> nl.tensor([1., 5., 3.]).topk(2)
             values_indices(values=tensor([5., 3.]), indices=tensor([1, 2]))
         """
@@ -202,7 +259,24 @@ class TensorFunctions(_Base):
         value: float | None = None,
         reduce: str | None = None,
     ) -> Tensor:
-        """A copy with ``src`` (or ``value``) written at ``index`` along ``dim``."""
+        """A copy with ``src`` (or ``value``) written at ``index`` along ``dim``.
+
+        For ``dim=0``: ``out[index[i][j]][j] = src[i][j]``.
+
+        Args:
+            dim (int): the dimension.
+            index (Tensor): int64 positions along ``dim``.
+            src (Tensor, optional): the values to write.
+            value (number, optional): one value to write instead of ``src``.
+            reduce (str, optional): ``"add"`` adds instead of writing.
+
+        Returns:
+            Tensor: the written copy.
+
+        Examples:
+            >>> nl.zeros(3).scatter(0, nl.tensor([2, 0]), nl.tensor([5., 6.]))
+            tensor([6., 0., 5.])
+        """
         if reduce is not None:
             if reduce not in ("add", "multiply"):
                 raise RuntimeError(f"reduce argument must be either add or multiply. Got {reduce}")
@@ -214,7 +288,20 @@ class TensorFunctions(_Base):
         return self._scatter("scatter", dim, index, source, reduce == "add")
 
     def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
-        """A copy with ``src`` added at ``index`` along ``dim`` (repeated indices accumulate)."""
+        """A copy with ``src`` added at ``index`` along ``dim`` (repeated indices accumulate).
+
+        Args:
+            dim (int): the dimension.
+            index (Tensor): int64 positions along ``dim``.
+            src (Tensor): the values to add.
+
+        Returns:
+            Tensor: the summed copy.
+
+        Examples:
+            >>> nl.zeros(3).scatter_add(0, nl.tensor([0, 0, 2]), nl.tensor([5., 6., 1.]))
+            tensor([11.,  0.,  1.])
+        """
         return self._scatter("scatter_add", dim, index, src, True)
 
     def scatter_(
@@ -240,13 +327,37 @@ class TensorFunctions(_Base):
 
     # ------------------------------------------------------------------ triangles and rearranging
     def tril(self, diagonal: int = 0) -> Tensor:
-        """Elements on and below the ``diagonal``-th diagonal of the last two dimensions; zeros above."""
+        """Elements on and below the ``diagonal``-th diagonal of the last two dimensions; zeros above.
+
+        Args:
+            diagonal (int): 0 is the main diagonal, positive above it, negative below. Default: 0.
+
+        Returns:
+            Tensor: the lower triangle.
+
+        Examples:
+            >>> nl.ones(2, 2).tril()
+            tensor([[1., 0.],
+                    [1., 1.]])
+        """
         if self._data.ndim < 2:
             raise RuntimeError("tril: input tensor must have at least 2 dimensions")
         return self.masked_fill(~_triangle_mask(self._data.shape, diagonal, True), 0)
 
     def triu(self, diagonal: int = 0) -> Tensor:
-        """Elements on and above the ``diagonal``-th diagonal of the last two dimensions; zeros below."""
+        """Elements on and above the ``diagonal``-th diagonal of the last two dimensions; zeros below.
+
+        Args:
+            diagonal (int): 0 is the main diagonal, positive above it, negative below. Default: 0.
+
+        Returns:
+            Tensor: the upper triangle.
+
+        Examples:
+            >>> nl.ones(2, 2).triu(1)
+            tensor([[0., 1.],
+                    [0., 0.]])
+        """
         if self._data.ndim < 2:
             raise RuntimeError("triu: input tensor must have at least 2 dimensions")
         return self.masked_fill(~_triangle_mask(self._data.shape, diagonal, False), 0)
@@ -280,7 +391,20 @@ class TensorFunctions(_Base):
     def repeat_interleave(
         self, repeats: int | Tensor, dim: int | None = None, output_size: int | None = None
     ) -> Tensor:
-        """Each element repeated ``repeats`` times (an int or one count per element) along ``dim``."""
+        """Each element repeated ``repeats`` times (an int or one count per element) along ``dim``.
+
+        Args:
+            repeats (int or Tensor): the repeat count, or one per element along ``dim``.
+            dim (int, optional): the dimension; the flattened tensor when omitted.
+            output_size (int, optional): accepted for compatibility.
+
+        Returns:
+            Tensor: the repeated elements.
+
+        Examples:
+            >>> nl.tensor([1, 2]).repeat_interleave(2)
+            tensor([1, 1, 2, 2])
+        """
         if dim is None:
             return self.flatten().repeat_interleave(repeats, 0)
         dim = wrap_dim(dim, self._data.ndim)
@@ -292,7 +416,18 @@ class TensorFunctions(_Base):
 
     # ------------------------------------------------------------------ batched products
     def bmm(self, mat2: Tensor) -> Tensor:
-        """Batched matrix product of ``(b, n, m)`` and ``(b, m, p)`` tensors."""
+        """Batched matrix product of ``(b, n, m)`` and ``(b, m, p)`` tensors.
+
+        Args:
+            mat2 (Tensor): ``(b, m, p)`` matrices.
+
+        Returns:
+            Tensor: ``(b, n, p)``.
+
+        Examples:
+            >>> nl.ones(2, 3, 4).bmm(nl.ones(2, 4, 5)).shape
+            nnlite.Size([2, 3, 5])
+        """
         a, b = self._data, _array(mat2)
         if a.ndim != 3 or b.ndim != 3:
             raise RuntimeError(
@@ -306,7 +441,21 @@ class TensorFunctions(_Base):
         return self @ mat2
 
     def baddbmm(self, batch1: Tensor, batch2: Tensor, beta: float = 1, alpha: float = 1) -> Tensor:
-        """``beta * self + alpha * (batch1 @ batch2)``."""
+        """``beta * self + alpha * (batch1 @ batch2)``.
+
+        Args:
+            batch1 (Tensor): ``(b, n, m)`` matrices.
+            batch2 (Tensor): ``(b, m, p)`` matrices.
+            beta (number): the multiplier of ``self`` (0 ignores it, NaN included). Default: 1.
+            alpha (number): the multiplier of the product. Default: 1.
+
+        Returns:
+            Tensor: ``(b, n, p)``.
+
+        Examples:
+            >>> nl.zeros(2, 3, 5).baddbmm(nl.ones(2, 3, 4), nl.ones(2, 4, 5), alpha=0.5)[0, 0]
+            tensor([2., 2., 2., 2., 2.])
+        """
         product = batch1.bmm(batch2)
         product = product if alpha == 1 else product * alpha
         if beta == 0:  # as PyTorch: self is ignored, NaN in it included
@@ -319,7 +468,15 @@ class TensorFunctions(_Base):
     ) -> Tensor:
         """Indices drawn from the rows of this tensor of non-negative weights.
 
-        Example:
+        Args:
+            num_samples (int): how many indices to draw per row.
+            replacement (bool): draw with replacement. Default: False.
+            generator (numpy.random.Generator, optional): draw from this generator instead.
+
+        Returns:
+            Tensor: int64 indices, ``(num_samples,)`` or ``(rows, num_samples)``.
+
+        Examples:
             >>> nl.tensor([0., 10., 0.]).multinomial(2, replacement=True)
             tensor([1, 1])
         """
@@ -391,7 +548,15 @@ FUNCTION_NAMES = [
 def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     """Coordinate grids from 1-D tensors; ``indexing="ij"`` (matrix) or ``"xy"`` (Cartesian).
 
-    Example:
+    Args:
+        *tensors (Tensor): 1-D tensors (or one list of them).
+        indexing (str, optional): ``"ij"`` or ``"xy"``; omitting it warns and uses ``"ij"``, as
+            PyTorch does.
+
+    Returns:
+        tuple of Tensors: one grid per input, each of shape ``(len(t0), len(t1), ...)`` for ``"ij"``.
+
+    Examples:
         >>> xs, ys = nl.meshgrid(nl.arange(3), nl.arange(2), indexing="ij")
         >>> xs.shape
         nnlite.Size([3, 2])

@@ -8,10 +8,26 @@ allow_tf32 = True
 
 
 def is_available():
-    """Always ``False``."""
+    """Whether cuDNN can be used: always ``False``.
+
+    Returns:
+        bool: ``False``.
+
+    Examples:
+        >>> nl.backends.cudnn.is_available()
+        False
+    """
     return False
 
 
 def version():
-    """``None``: no cuDNN, as in a PyTorch build without it."""
+    """The cuDNN version: ``None``, as in a PyTorch build without cuDNN.
+
+    Returns:
+        None: there is no cuDNN.
+
+    Examples:
+        >>> nl.backends.cudnn.version() is None
+        True
+    """
     return None

@@ -2,10 +2,26 @@
 
 
 def is_available():
-    """Always ``False``."""
+    """Whether Apple's Metal (MPS) backend can be used: always ``False``.
+
+    Returns:
+        bool: ``False``.
+
+    Examples:
+        >>> nl.backends.mps.is_available()
+        False
+    """
     return False
 
 
 def is_built():
-    """Always ``False``."""
+    """Whether nnlite was built with MPS support: always ``False``.
+
+    Returns:
+        bool: ``False``.
+
+    Examples:
+        >>> nl.backends.mps.is_built()
+        False
+    """
     return False

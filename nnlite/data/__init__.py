@@ -1,12 +1,14 @@
 """Data loading with PyTorch's API: datasets, samplers, ``DataLoader`` (with worker processes),
 image transforms and the CIFAR-10 / MNIST / Fashion-MNIST datasets.
 
-Example:
+Examples:
     >>> from nnlite.data import DataLoader, transforms, datasets
     >>> tf = transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.5,), (0.5,))])
-    >>> train = datasets.FashionMNIST("./data", train=True, download=True, transform=tf)
-    >>> for images, labels in DataLoader(train, batch_size=64, shuffle=True, seed=0, num_workers=2):
-    ...     pass
+    >>> train = datasets.FakeData(size=100, image_size=(1, 28, 28), transform=tf)
+    >>> for images, labels in DataLoader(train, batch_size=64, shuffle=True, seed=0):
+    ...     print(images.shape, labels.shape)
+    nnlite.Size([64, 1, 28, 28]) nnlite.Size([64])
+    nnlite.Size([36, 1, 28, 28]) nnlite.Size([36])
 """
 
 from . import datasets, transforms

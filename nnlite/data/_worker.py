@@ -49,7 +49,16 @@ _worker_info = None
 
 
 def get_worker_info():
-    """Inside a DataLoader worker process, its ``WorkerInfo``; in the main process, ``None``."""
+    """Inside a DataLoader worker process, its ``WorkerInfo``; in the main process, ``None``.
+
+    Returns:
+        WorkerInfo or None: ``id``, ``num_workers``, ``seed`` and ``dataset`` of this worker.
+
+    Examples:
+        >>> from nnlite.data import get_worker_info
+        >>> get_worker_info() is None  # the main process
+        True
+    """
     return _worker_info
 
 

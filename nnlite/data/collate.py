@@ -46,6 +46,18 @@ def default_collate(batch):
     a tensor of their dtype; strings stay a list; dicts are collated key by key; tuples and lists
     are transposed and collated position by position (returned as lists; namedtuples keep their
     type).
+
+    Args:
+        batch (list): the samples.
+
+    Returns:
+        The batch, of the samples' structure.
+
+    Examples:
+        >>> from nnlite.data import default_collate
+        >>> default_collate([(nl.tensor([1., 2.]), 0), (nl.tensor([3., 4.]), 1)])
+        [tensor([[1., 2.],
+                [3., 4.]]), tensor([0, 1])]
     """
     if not isinstance(batch, (list, tuple)):
         batch = list(batch)
@@ -93,7 +105,19 @@ def default_collate(batch):
 
 
 def default_convert(data):
-    """Turn numpy arrays (recursively in lists, tuples and dicts) into tensors; leave the rest."""
+    """Turn numpy arrays (recursively in lists, tuples and dicts) into tensors; leave the rest.
+
+    Args:
+        data: a sample or batch.
+
+    Returns:
+        ``data`` with its numpy arrays turned into tensors.
+
+    Examples:
+        >>> from nnlite.data import default_convert
+        >>> default_convert({"x": np.zeros(2)})
+        {'x': tensor([0., 0.], dtype=nnlite.float64)}
+    """
     if _core.is_tensor(data):
         return data
     if isinstance(data, np.ndarray):

@@ -139,10 +139,30 @@ class DataLoader(Generic[_T_co]):
     stream with ``get_worker_info()``), batches come from the workers in turn, and ``shuffle``,
     ``sampler`` and ``batch_sampler`` are refused, as in PyTorch.
 
-    Example:
+    Args:
+        dataset (Dataset or IterableDataset): where samples come from.
+        batch_size (int or None): samples per batch; None yields single samples. Default: 1.
+        shuffle (bool): a new random order every epoch. Default: False.
+        sampler (Sampler or iterable, optional): the order of indices.
+        batch_sampler (Sampler, optional): yields whole lists of indices.
+        num_workers (int): worker processes; 0 loads in this process. Default: 0.
+        collate_fn (callable, optional): builds a batch from samples. Default: ``default_collate``.
+        pin_memory (bool): accepted; no effect on the CPU.
+        drop_last (bool): drop the last incomplete batch. Default: False.
+        timeout (float): seconds to wait for a worker's batch; 0 waits forever. Default: 0.
+        worker_init_fn (callable, optional): called with the worker id in each worker.
+        multiprocessing_context (str, optional): ``"fork"``, ``"spawn"`` or ``"forkserver"``.
+        generator (numpy.random.Generator, optional): the generator of the shuffling.
+        prefetch_factor (int): batches loaded ahead per worker. Default: 2.
+        persistent_workers (bool): keep the workers between epochs. Default: False.
+        seed (int, optional): makes the batch order reproducible (nnlite's addition).
+
+    Examples:
+        >>> from nnlite.data import TensorDataset
+        >>> dataset = TensorDataset(nl.randn(100, 3, 8, 8), nl.arange(100) % 10)
         >>> loader = DataLoader(dataset, batch_size=64, shuffle=True, seed=0, num_workers=2)
-        >>> for images, labels in loader:
-        ...     pass
+        >>> [tuple(images.shape) for images, labels in loader]
+        [(64, 3, 8, 8), (36, 3, 8, 8)]
     """
 
     dataset: Dataset[_T_co]

@@ -37,6 +37,16 @@ class Dataset(Generic[_T_co]):
     ``getitems_collated = True``, the batch already collated exactly as ``default_collate`` would
     have collated the samples (the built-in datasets do this with vectorised numpy indexing and
     batched transforms).
+
+    Examples:
+        >>> from nnlite.data import Dataset
+        >>> class Squares(Dataset):
+        ...     def __len__(self):
+        ...         return 4
+        ...     def __getitem__(self, i):
+        ...         return i * i
+        >>> [Squares()[i] for i in range(len(Squares()))]
+        [0, 1, 4, 9]
     """
 
     #: ``__getitems__`` returns a ready batch rather than a list of samples.
@@ -60,7 +70,8 @@ class IterableDataset(Dataset[_T_co]):
     ``IterableDataset`` takes no ``shuffle``, ``sampler`` or ``batch_sampler``; its batches come
     from the workers in turn, and a worker whose iterator ends drops out.
 
-    Example:
+    Examples:
+        >>> from nnlite.data import DataLoader, get_worker_info
         >>> class Range(IterableDataset):
         ...     def __init__(self, n):
         ...         self.n = n
@@ -81,7 +92,21 @@ class IterableDataset(Dataset[_T_co]):
 
 
 class ChainDataset(IterableDataset):
-    """The samples of several ``IterableDataset``s, one after the other."""
+    """The samples of several ``IterableDataset``s, one after the other.
+
+    Args:
+        datasets (iterable of IterableDatasets): the parts, in order.
+
+    Examples:
+        >>> from nnlite.data import ChainDataset, IterableDataset
+        >>> class Count(IterableDataset):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         return iter(range(self.n))
+        >>> list(ChainDataset([Count(2), Count(3)]))
+        [0, 1, 0, 1, 2]
+    """
 
     def __init__(self, datasets: Iterable[Dataset[Any]]) -> None:
         self.datasets = datasets
@@ -106,7 +131,14 @@ def _is_int_index(index: object) -> bool:
 
 
 class TensorDataset(Dataset):
-    """Samples are the i-th rows of the given tensors (numpy arrays are accepted and wrapped)."""
+    """Samples are the i-th rows of the given tensors (numpy arrays are accepted and wrapped).
+
+    Examples:
+        >>> from nnlite.data import TensorDataset
+        >>> ds = TensorDataset(nl.arange(6.), nl.arange(6) % 2)
+        >>> ds[1], len(ds)
+        ((tensor(1.), tensor(1)), 6)
+    """
 
     getitems_collated = True
 
@@ -152,7 +184,19 @@ class TensorDataset(Dataset):
 
 
 class Subset(Dataset):
-    """The samples of ``dataset`` at ``indices``."""
+    """The samples of ``dataset`` at ``indices``.
+
+    Args:
+        dataset (Dataset): the whole dataset.
+        indices (sequence of ints): the positions to keep.
+
+    Examples:
+        >>> from nnlite.data import TensorDataset
+        >>> ds = TensorDataset(nl.arange(6.), nl.arange(6) % 2)
+        >>> from nnlite.data import Subset
+        >>> Subset(ds, [0, 2])[1]
+        (tensor(2.), tensor(0))
+    """
 
     def __init__(self, dataset: Dataset[Any], indices: Sequence[int]) -> None:
         self.dataset = dataset
@@ -160,6 +204,15 @@ class Subset(Dataset):
 
     @property
     def getitems_collated(self) -> bool:  # type: ignore[override]  # follows the wrapped dataset
+        """Whether ``__getitems__`` returns ready batches: when the wrapped dataset's does.
+
+        Examples:
+            >>> from nnlite.data import TensorDataset
+            >>> ds = TensorDataset(nl.arange(6.), nl.arange(6) % 2)
+            >>> from nnlite.data import Subset
+            >>> Subset(ds, [0, 2]).getitems_collated
+            True
+        """
         return bool(getattr(self.dataset, "getitems_collated", False)) and hasattr(
             self.dataset, "__getitems__"
         )
@@ -181,7 +234,17 @@ class Subset(Dataset):
 
 
 class ConcatDataset(Dataset):
-    """The concatenation of several datasets."""
+    """The concatenation of several datasets.
+
+    Args:
+        datasets (iterable of Datasets): the parts, in order.
+
+    Examples:
+        >>> from nnlite.data import ConcatDataset, TensorDataset
+        >>> both = ConcatDataset([TensorDataset(nl.zeros(2)), TensorDataset(nl.ones(3))])
+        >>> len(both), both[2]
+        (5, (tensor(1.),))
+    """
 
     def __init__(self, datasets: Iterable[Dataset[Any]]) -> None:
         self.datasets = list(datasets)
@@ -241,6 +304,23 @@ def random_split(
     of the floored sizes goes round-robin to the first subsets, as in PyTorch). The permutation
     comes from ``generator`` (a numpy ``Generator`` or an int seed) or ``seed``; without either,
     from nnlite's generator (seeded by ``nl.manual_seed``).
+
+    Args:
+        dataset (Dataset): the dataset to split.
+        lengths (sequence of ints or floats): the sizes, or fractions summing to 1.
+        generator (numpy.random.Generator, optional): draws the permutation.
+        seed (int, optional): seeds the permutation (nnlite's addition).
+
+    Returns:
+        list of Subset: one per length.
+
+    Examples:
+        >>> from nnlite.data import TensorDataset
+        >>> ds = TensorDataset(nl.arange(6.), nl.arange(6) % 2)
+        >>> from nnlite.data import random_split
+        >>> train, val = random_split(ds, [0.5, 0.5], seed=0)
+        >>> len(train), len(val), sorted(list(train.indices) + list(val.indices))
+        (3, 3, [0, 1, 2, 3, 4, 5])
     """
     lengths = list(lengths)
     n = len(dataset)  # type: ignore[arg-type]  # map-style datasets define __len__

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Iterator, Sequence, Sized
-from typing import Any, Generic, TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
@@ -28,7 +28,23 @@ __all__ = [
 
 
 class Sampler(Generic[_T_co]):
-    """Iterates over dataset indices (or lists of indices, for batch samplers)."""
+    """Iterates over dataset indices (or lists of indices, for batch samplers).
+
+    Args:
+        data_source (Dataset, optional): accepted for compatibility.
+
+    Examples:
+        >>> from nnlite.data import Sampler
+        >>> class EvenFirst(Sampler):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         return iter([*range(0, self.n, 2), *range(1, self.n, 2)])
+        ...     def __len__(self):
+        ...         return self.n
+        >>> list(EvenFirst(5))
+        [0, 2, 4, 1, 3]
+    """
 
     def __init__(self, data_source: Sized | None = None) -> None:
         pass
@@ -59,7 +75,16 @@ def _make_rng(generator: Any) -> Any:
 
 
 class SequentialSampler(Sampler):
-    """Indices ``0 .. len(data_source) - 1`` in order."""
+    """Indices ``0 .. len(data_source) - 1`` in order.
+
+    Args:
+        data_source (Dataset): gives the length.
+
+    Examples:
+        >>> from nnlite.data import SequentialSampler
+        >>> list(SequentialSampler(range(3)))
+        [0, 1, 2]
+    """
 
     def __init__(self, data_source: Sized) -> None:
         self.data_source = data_source
@@ -78,6 +103,18 @@ class RandomSampler(Sampler):
     pass's order a function of ``(seed, epoch)``: a pass uses ``numpy.random.default_rng([seed,
     epoch])`` and then advances ``epoch`` by one (``set_epoch`` sets it).
     With neither, each pass draws a fresh seed from nnlite's generator (``nl.manual_seed``).
+
+    Args:
+        data_source (Dataset): gives the length.
+        replacement (bool): draw with replacement. Default: False.
+        num_samples (int, optional): how many indices per pass. Default: the length.
+        generator (numpy.random.Generator or int, optional): the generator or its seed.
+        seed (int, optional): a seed for reproducible passes (nnlite's addition).
+
+    Examples:
+        >>> from nnlite.data import RandomSampler
+        >>> sorted(RandomSampler(range(4), seed=0))
+        [0, 1, 2, 3]
     """
 
     def __init__(
@@ -105,10 +142,30 @@ class RandomSampler(Sampler):
 
     @property
     def num_samples(self) -> Any:
+        """How many indices one pass yields.
+
+        Examples:
+            >>> from nnlite.data import RandomSampler
+            >>> RandomSampler(range(10), replacement=True, num_samples=4).num_samples
+            4
+        """
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def set_epoch(self, epoch: int) -> None:
-        """Make the next ``iter`` use ``epoch``'s order (only meaningful with ``seed``)."""
+        """Make the next ``iter`` use ``epoch``'s order (only meaningful with ``seed``).
+
+        Args:
+            epoch (int): the epoch of the next pass.
+
+        Examples:
+            >>> from nnlite.data import RandomSampler
+            >>> sampler = RandomSampler(range(5), seed=0)
+            >>> sampler.set_epoch(1)
+            >>> first = list(sampler)
+            >>> sampler.set_epoch(1)
+            >>> list(sampler) == first
+            True
+        """
         self.epoch = int(epoch)
 
     def _rng(self) -> Any:
@@ -136,7 +193,17 @@ class RandomSampler(Sampler):
 
 
 class SubsetRandomSampler(Sampler):
-    """The given indices in random order."""
+    """The given indices in random order.
+
+    Args:
+        indices (sequence of ints): the indices.
+        generator (numpy.random.Generator, optional): draws the order.
+
+    Examples:
+        >>> from nnlite.data import SubsetRandomSampler
+        >>> sorted(SubsetRandomSampler([5, 7, 9]))
+        [5, 7, 9]
+    """
 
     def __init__(self, indices: Sequence[int], generator: Any = None) -> None:
         self.indices = indices
@@ -152,7 +219,18 @@ class SubsetRandomSampler(Sampler):
 
 class BatchSampler(Sampler):
     """Groups the indices of ``sampler`` into lists of ``batch_size`` (the last one shorter unless
-    ``drop_last``)."""
+    ``drop_last``).
+
+    Args:
+        sampler (Sampler or iterable): yields indices.
+        batch_size (int): indices per batch.
+        drop_last (bool): drop the last incomplete batch.
+
+    Examples:
+        >>> from nnlite.data import BatchSampler, SequentialSampler
+        >>> list(BatchSampler(SequentialSampler(range(5)), 2, drop_last=False))
+        [[0, 1], [2, 3], [4]]
+    """
 
     def __init__(
         self, sampler: Sampler[int] | Iterable[int], batch_size: int, drop_last: bool
@@ -203,6 +281,19 @@ class DistributedSampler(Sampler):
     takes ``indices[r::num_replicas]``; every rank gets the same number of samples. Call
     ``set_epoch(epoch)`` before each epoch to get a new order. ``num_replicas``/``rank`` default to
     ``MPI.COMM_WORLD``'s size and rank when mpi4py is installed.
+
+    Args:
+        dataset (Dataset): gives the length.
+        num_replicas (int, optional): the number of processes. Default: the MPI world size.
+        rank (int, optional): this process's rank. Default: the MPI rank.
+        shuffle (bool): shuffle by ``seed + epoch``. Default: True.
+        seed (int): the shuffling seed, the same on every rank. Default: 0.
+        drop_last (bool): cut instead of padding. Default: False.
+
+    Examples:
+        >>> from nnlite.data import DistributedSampler
+        >>> list(DistributedSampler(range(10), num_replicas=2, rank=0, shuffle=False))
+        [0, 2, 4, 6, 8]
     """
 
     def __init__(
@@ -258,5 +349,16 @@ class DistributedSampler(Sampler):
         return self.num_samples
 
     def set_epoch(self, epoch: int) -> None:
-        """Set the epoch; with ``shuffle=True`` each epoch has its own order (same on every rank)."""
+        """Set the epoch; with ``shuffle=True`` each epoch has its own order (same on every rank).
+
+        Args:
+            epoch (int): the epoch about to start.
+
+        Examples:
+            >>> from nnlite.data import DistributedSampler
+            >>> sampler = DistributedSampler(range(10), num_replicas=2, rank=1)
+            >>> sampler.set_epoch(3)
+            >>> len(list(sampler))
+            5
+        """
         self.epoch = int(epoch)

@@ -44,7 +44,19 @@ __all__ = [
 
 def apply_batch(transform, batch):
     """Apply ``transform`` to a whole batch: its ``apply_batch`` when it has one, else image by
-    image (the results stacked into one batch)."""
+    image (the results stacked into one batch).
+
+    Args:
+        transform (callable): a transform.
+        batch (Tensor or numpy.ndarray): a 4-d batch.
+
+    Returns:
+        The transformed batch.
+
+    Examples:
+        >>> apply_batch(Compose([ToTensor(), Normalize((0.5,), (0.5,))]), np.zeros((2, 4, 4, 1), np.uint8)).shape
+        nnlite.Size([2, 1, 4, 4])
+    """
     fn = getattr(transform, "apply_batch", None)
     if fn is not None:
         return fn(batch)
@@ -68,12 +80,34 @@ def _name(x):
 
 
 class Transform:
-    """Base class: ``__call__`` on one image (or a 4-d batch), ``apply_batch`` on a batch."""
+    """Base class: ``__call__`` on one image (or a 4-d batch), ``apply_batch`` on a batch.
+
+    Examples:
+        >>> class Invert(Transform):
+        ...     def __call__(self, img):
+        ...         return 1 - img
+        >>> Invert()(nl.tensor([[[0.25]]]))
+        tensor([[[0.7500]]])
+        >>> Invert().apply_batch(nl.zeros(2, 1, 1, 1)).shape  # image by image
+        nnlite.Size([2, 1, 1, 1])
+    """
 
     def __call__(self, img):
         raise NotImplementedError
 
     def apply_batch(self, batch):
+        """The transform of a 4-d batch: by default image by image, stacked; subclasses vectorise it.
+
+        Args:
+            batch (Tensor or numpy.ndarray): ``NCHW`` (tensors) or ``NHWC`` (arrays).
+
+        Returns:
+            The transformed batch.
+
+        Examples:
+            >>> ToTensor().apply_batch(np.zeros((2, 4, 5, 3), np.uint8)).shape
+            nnlite.Size([2, 3, 4, 5])
+        """
         return _stack([self(batch[i]) for i in range(batch.shape[0])])
 
     def __repr__(self):
@@ -81,7 +115,17 @@ class Transform:
 
 
 class Compose(Transform):
-    """Apply ``transforms`` one after the other."""
+    """Apply ``transforms`` one after the other.
+
+    Args:
+        transforms (list of callables): applied in order.
+
+    Examples:
+        >>> tf = Compose([ToTensor(), Normalize((0.5,), (0.5,))])
+        >>> tf(np.zeros((2, 2, 1), np.uint8))
+        tensor([[[-1., -1.],
+                 [-1., -1.]]])
+    """
 
     def __init__(self, transforms):
         self.transforms = list(transforms)
@@ -122,7 +166,12 @@ def _to_chw_float(arr, batched):
 
 class ToTensor(Transform):
     """An ``HWC`` or ``HW`` numpy image (or an ``NHWC`` batch) to a ``CHW`` (``NCHW``) Tensor;
-    uint8 values are scaled to float32 in ``[0, 1]``, other dtypes are kept as they are."""
+    uint8 values are scaled to float32 in ``[0, 1]``, other dtypes are kept as they are.
+
+    Examples:
+        >>> ToTensor()(np.full((4, 5, 3), 255, np.uint8))[:, 0, 0]
+        tensor([1., 1., 1.])
+    """
 
     def __call__(self, pic):
         arr = _as_image_array(pic, "ToTensor")
@@ -147,7 +196,17 @@ def _as_image_array(pic, who):
 
 class Normalize(Transform):
     """``(x - mean[c]) / std[c]`` per channel of a ``CHW`` tensor or ``NCHW`` batch (numpy arrays
-    in the same layout also work). Returns a new tensor; the input is not modified."""
+    in the same layout also work). Returns a new tensor; the input is not modified.
+
+    Args:
+        mean (sequence of floats): one mean per channel.
+        std (sequence of floats): one standard deviation per channel.
+        inplace (bool): accepted for compatibility (a new tensor is returned).
+
+    Examples:
+        >>> Normalize((0.5,), (0.25,))(nl.ones(1, 1, 2))
+        tensor([[[2., 2.]]])
+    """
 
     def __init__(self, mean, std, inplace=False):
         self.mean = _as_seq(mean, "mean")
@@ -285,7 +344,19 @@ class RandomCrop(Transform):
     """Crop a random ``size`` window (after optional ``padding``, as torchvision's: an int for all
     sides, ``(left/right, top/bottom)`` or ``(left, top, right, bottom)``). ``padding_mode`` is
     ``constant`` (with ``fill``), ``edge``, ``reflect`` or ``symmetric``; ``pad_if_needed`` pads
-    an image smaller than ``size``."""
+    an image smaller than ``size``.
+
+    Args:
+        size (int or pair): the window's ``(H, W)``.
+        padding (int or tuple, optional): added before cropping.
+        pad_if_needed (bool): pad an image smaller than ``size``. Default: False.
+        fill (number or tuple): the value of ``constant`` padding. Default: 0.
+        padding_mode (str): ``constant``, ``edge``, ``reflect`` or ``symmetric``. Default: ``constant``.
+
+    Examples:
+        >>> RandomCrop(32, padding=4)(nl.zeros(3, 32, 32)).shape
+        nnlite.Size([3, 32, 32])
+    """
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
         self.size = _pair(size, "size")
@@ -368,7 +439,15 @@ class RandomCrop(Transform):
 
 
 class RandomHorizontalFlip(Transform):
-    """Mirror left-right with probability ``p`` (each image of a batch decided on its own)."""
+    """Mirror left-right with probability ``p`` (each image of a batch decided on its own).
+
+    Args:
+        p (float): the probability. Default: 0.5.
+
+    Examples:
+        >>> RandomHorizontalFlip(p=1.0)(nl.tensor([[[1., 2.]]]))
+        tensor([[[2., 1.]]])
+    """
 
     def __init__(self, p=0.5):
         if not 0 <= p <= 1:
@@ -401,7 +480,16 @@ class RandomHorizontalFlip(Transform):
 
 class Lambda(Transform):
     """A user function as a transform. With ``batched=True`` the function also handles batches
-    (``apply_batch`` calls it once on the whole batch); otherwise batches go image by image."""
+    (``apply_batch`` calls it once on the whole batch); otherwise batches go image by image.
+
+    Args:
+        lambd (callable): the function, of one image (or of a batch with ``batched``).
+        batched (bool): the function handles batches too. Default: False.
+
+    Examples:
+        >>> Lambda(lambda x: x * 2)(nl.ones(1))
+        tensor([2.])
+    """
 
     def __init__(self, lambd, batched=False):
         if not callable(lambd):
@@ -428,7 +516,12 @@ class Lambda(Transform):
 
 
 class InterpolationMode(enum.Enum):
-    """Interpolation modes, as ``torchvision.transforms.InterpolationMode``."""
+    """Interpolation modes, as ``torchvision.transforms.InterpolationMode``.
+
+    Examples:
+        >>> InterpolationMode.BILINEAR, InterpolationMode("nearest")
+        (<InterpolationMode.BILINEAR: 'bilinear'>, <InterpolationMode.NEAREST: 'nearest'>)
+    """
 
     NEAREST = "nearest"
     NEAREST_EXACT = "nearest-exact"
@@ -569,7 +662,7 @@ class Resize(_PlaneTransform):
 
     Integer images are rounded. Works on HW/HWC arrays, CHW tensors and batches.
 
-    Example:
+    Examples:
         >>> Resize(16)(nl.rand(3, 32, 48)).shape
         nnlite.Size([3, 16, 24])
     """
@@ -618,7 +711,10 @@ class CenterCrop(_PlaneTransform):
     """Crop the centre ``size`` (an int for a square), zero-padding an image smaller than it, as
     ``torchvision.transforms.CenterCrop``.
 
-    Example:
+    Args:
+        size (int or pair): the output's ``(H, W)``; an int for a square.
+
+    Examples:
         >>> CenterCrop(24)(np.zeros((32, 32, 3), np.uint8)).shape
         (24, 24, 3)
     """
@@ -639,7 +735,14 @@ class RandomResizedCrop(_PlaneTransform):
     """Crop a random area (a ``scale`` fraction of the image, aspect ratio in ``ratio``) and resize
     it to ``size``, as ``torchvision.transforms.RandomResizedCrop`` (ten tries, then a centre crop).
 
-    Example:
+    Args:
+        size (int or pair): the output's ``(H, W)``.
+        scale (pair of floats): the range of the crop's area fraction. Default: (0.08, 1.0).
+        ratio (pair of floats): the range of its aspect ratio. Default: (3/4, 4/3).
+        interpolation (InterpolationMode): the resizing. Default: bilinear.
+        antialias (bool): accepted for compatibility.
+
+    Examples:
         >>> RandomResizedCrop(224)(np.zeros((300, 400, 3), np.uint8)).shape
         (224, 224, 3)
     """
@@ -664,7 +767,21 @@ class RandomResizedCrop(_PlaneTransform):
 
     @staticmethod
     def get_params(img, scale, ratio):
-        """``(top, left, height, width)`` of a random crop of ``img`` (an image, or its ``(H, W)``)."""
+        """``(top, left, height, width)`` of a random crop of ``img`` (an image, or its ``(H, W)``).
+
+        Args:
+            img: an image, or its ``(H, W)``.
+            scale (pair of floats): the range of the area fraction.
+            ratio (pair of floats): the range of the aspect ratio.
+
+        Returns:
+            tuple of ints: ``(top, left, height, width)``.
+
+        Examples:
+            >>> top, left, h, w = RandomResizedCrop.get_params((10, 10), (0.5, 1.0), (0.75, 1.33))
+            >>> 0 <= top <= 10 - h and 0 <= left <= 10 - w
+            True
+        """
         height, width = img if isinstance(img, tuple) else _planes(img, batched=False)[0].shape[-2:]
         area = height * width
         log_ratio = np.log(np.asarray(ratio, dtype=np.float64))
@@ -730,8 +847,10 @@ class ColorJitter(_PlaneTransform):
     Images are RGB (3 channels) or grayscale (1 channel: saturation and hue leave it unchanged),
     floating in [0, 1] or uint8.
 
-    Example:
-        >>> ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)(image)
+    Examples:
+        >>> image = nl.rand(3, 8, 8)
+        >>> ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)(image).shape
+        nnlite.Size([3, 8, 8])
     """
 
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
@@ -743,7 +862,19 @@ class ColorJitter(_PlaneTransform):
     @staticmethod
     def get_params(brightness, contrast, saturation, hue):
         """``(order, b, c, s, h)``: the order of the four adjustments and their factors (``None``
-        for an adjustment that is off)."""
+        for an adjustment that is off).
+
+        Args:
+            brightness, contrast, saturation, hue (pair or None): the ranges to draw the factors from.
+
+        Returns:
+            tuple: ``(order, b, c, s, h)``.
+
+        Examples:
+            >>> order, b, c, s, h = ColorJitter.get_params((0.6, 1.4), None, None, None)
+            >>> sorted(order.tolist()), 0.6 <= b <= 1.4, c is None
+            ([0, 1, 2, 3], True, True)
+        """
         order = np.random.permutation(4)
         factors = [
             None if r is None else float(np.random.uniform(r[0], r[1]))
@@ -778,7 +909,15 @@ def _grayscale(planes, channels):
 
 class Grayscale(_PlaneTransform):
     """RGB to grayscale (``0.2989 R + 0.587 G + 0.114 B``) with ``num_output_channels`` (1 or 3)
-    equal channels, as ``torchvision.transforms.Grayscale``."""
+    equal channels, as ``torchvision.transforms.Grayscale``.
+
+    Args:
+        num_output_channels (int): 1 or 3. Default: 1.
+
+    Examples:
+        >>> Grayscale()(nl.ones(3, 2, 2)).shape
+        nnlite.Size([1, 2, 2])
+    """
 
     deterministic = True
 
@@ -795,7 +934,15 @@ class Grayscale(_PlaneTransform):
 
 
 class RandomGrayscale(_PlaneTransform):
-    """Grayscale with probability ``p``, keeping the number of channels."""
+    """Grayscale with probability ``p``, keeping the number of channels.
+
+    Args:
+        p (float): the probability. Default: 0.1.
+
+    Examples:
+        >>> RandomGrayscale(p=1.0)(nl.rand(3, 2, 2)).shape  # three equal channels
+        nnlite.Size([3, 2, 2])
+    """
 
     def __init__(self, p=0.1):
         self.p = p
@@ -819,6 +966,10 @@ class RandomRotation(_PlaneTransform):
         expand: grow the output to hold the whole rotated image (single images only).
         center: ``(x, y)`` in pixels; the image centre by default.
         fill: value of the pixels that come from outside the image (a number or one per channel).
+
+    Examples:
+        >>> RandomRotation(30)(nl.zeros(1, 8, 8)).shape
+        nnlite.Size([1, 8, 8])
     """
 
     def __init__(
@@ -848,7 +999,18 @@ class RandomRotation(_PlaneTransform):
 
     @staticmethod
     def get_params(degrees):
-        """A random angle in ``[degrees[0], degrees[1]]``."""
+        """A random angle in ``[degrees[0], degrees[1]]``.
+
+        Args:
+            degrees (pair of floats): ``(min, max)``.
+
+        Returns:
+            float: the angle in degrees.
+
+        Examples:
+            >>> -30 <= RandomRotation.get_params((-30, 30)) <= 30
+            True
+        """
         return float(np.random.uniform(degrees[0], degrees[1]))
 
     def _image(self, planes):
@@ -879,6 +1041,10 @@ class Pad(_PlaneTransform):
         padding: an int for all sides, ``(left/right, top/bottom)`` or ``(left, top, right, bottom)``.
         fill: the value of ``constant`` padding (a number, or one per channel).
         padding_mode: ``constant``, ``edge``, ``reflect`` or ``symmetric``.
+
+    Examples:
+        >>> Pad(2)(nl.zeros(3, 4, 4)).shape
+        nnlite.Size([3, 8, 8])
     """
 
     deterministic = True
@@ -908,7 +1074,15 @@ class ToPILImage(Transform):
     """A ``CHW`` (or ``HW``) tensor or an ``HWC`` (or ``HW``) numpy array to a PIL image, as
     ``torchvision.transforms.ToPILImage``: floating tensors are scaled by 255 to uint8; the mode
     follows the channels (1 ``L``, 2 ``LA``, 3 ``RGB``, 4 ``RGBA``) unless ``mode`` is given.
-    Needs Pillow (``pip install 'nnlite[vision]'``)."""
+    Needs Pillow (``pip install 'nnlite[vision]'``).
+
+    Args:
+        mode (str, optional): the PIL mode; by default from the channels.
+
+    Examples:
+        >>> ToPILImage()(nl.zeros(3, 4, 5)).size  # PIL gives (width, height)
+        (5, 4)
+    """
 
     def __init__(self, mode=None):
         self.mode = mode
@@ -953,7 +1127,12 @@ class ToPILImage(Transform):
 
 class PILToTensor(Transform):
     """A PIL image (or nnlite's ``HWC``/``HW`` uint8 array image, or an ``NHWC`` batch) to a ``CHW``
-    tensor of the same dtype, without scaling, as ``torchvision.transforms.PILToTensor``."""
+    tensor of the same dtype, without scaling, as ``torchvision.transforms.PILToTensor``.
+
+    Examples:
+        >>> PILToTensor()(np.zeros((4, 5, 3), np.uint8)).shape
+        nnlite.Size([3, 4, 5])
+    """
 
     def __call__(self, pic):
         if _core.is_tensor(pic):
@@ -976,7 +1155,15 @@ class PILToTensor(Transform):
 
 class ConvertImageDtype(Transform):
     """Convert an image tensor to ``dtype``, rescaling the values between the dtypes' intensity
-    ranges (uint8 255 <-> float 1.0), as ``torchvision.transforms.ConvertImageDtype``."""
+    ranges (uint8 255 <-> float 1.0), as ``torchvision.transforms.ConvertImageDtype``.
+
+    Args:
+        dtype (nl.dtype): the target type.
+
+    Examples:
+        >>> ConvertImageDtype(nl.float32)(nl.tensor([[[0, 255]]], dtype=nl.uint8))
+        tensor([[[0., 1.]]])
+    """
 
     def __init__(self, dtype):
         from ..autograd.dtypes import to_numpy_dtype

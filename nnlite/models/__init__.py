@@ -1,9 +1,11 @@
 """Ready-made models and the registry the trainer builds them from.
 
-Example:
+Examples:
     >>> from nnlite.models import get_model
     >>> model = get_model("lenet", num_classes=10)
-    >>> model = get_model("mypkg.nets:TinyNet", width=32)   # a user's own Module class
+    >>> model = get_model("nnlite.models.lenet:MLP", in_features=4, hidden=[8], num_classes=2)
+    >>> type(model).__name__  # a Module class named as "module:Class", here one of nnlite's
+    'MLP'
 """
 
 from ._weights import load_weights

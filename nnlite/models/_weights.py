@@ -33,6 +33,13 @@ def load_weights(model, weights):
 
     Returns:
         nn.Module: ``model``.
+
+    Examples:
+        >>> from nnlite.models import load_weights
+        >>> nl.save(nn.Linear(2, 1).state_dict(), "linear.pth")
+        >>> model = load_weights(nn.Linear(2, 1), "linear.pth")
+        >>> model.weight.shape
+        nnlite.Size([1, 2])
     """
     if weights is None:
         return model

@@ -9,7 +9,7 @@ __all__ = ["Net", "LeNet", "MLP"]
 class Net(nn.Module):
     """The neural-networks tutorial's net: 1x32x32 input, two 3x3 convolutions, three linear layers.
 
-    Example:
+    Examples:
         >>> print(Net())
         Net(
           (conv1): Conv2d(1, 6, kernel_size=(3, 3), stride=(1, 1))
@@ -38,6 +38,18 @@ class Net(nn.Module):
 
     @staticmethod
     def num_flat_features(x):
+        """The number of features per sample: the product of the sizes after the first.
+
+        Args:
+            x (Tensor): a batch.
+
+        Returns:
+            int: the features per sample.
+
+        Examples:
+            >>> Net.num_flat_features(nl.zeros(2, 3, 4, 5))
+            60
+        """
         n = 1
         for s in x.size()[1:]:
             n *= s
@@ -54,7 +66,12 @@ class LeNet(nn.Module):
 
     ``in_channels`` and ``input_size`` adapt it to other images (1x28x28 gives fc1 256-120).
 
-    Example:
+    Args:
+        in_channels (int): the image channels. Default: 3.
+        num_classes (int): the outputs. Default: 10.
+        input_size (int): the image side. Default: 32.
+
+    Examples:
         >>> LeNet()(nl.randn(4, 3, 32, 32)).shape
         nnlite.Size([4, 10])
     """
@@ -85,7 +102,12 @@ class MLP(nn.Module):
 
     ``hidden`` is an int or a sequence of ints (one hidden layer each).
 
-    Example:
+    Args:
+        in_features (int): the flattened input size.
+        hidden (int or sequence of ints): the hidden layers' widths. Default: (128,).
+        num_classes (int): the outputs. Default: 10.
+
+    Examples:
         >>> MLP(784, [256, 128], 10)(nl.randn(2, 1, 28, 28)).shape
         nnlite.Size([2, 10])
     """

@@ -112,10 +112,10 @@ class MobileNetV2(nn.Module):
         round_nearest (int): channel counts are multiples of this. Default: 8.
         dropout (float): dropout before the classifier. Default: 0.2.
 
-    Example:
+    Examples:
         >>> model = mobilenet_v2(num_classes=10)
-        >>> model(nl.randn(1, 3, 32, 32)).shape
-        nnlite.Size([1, 10])
+        >>> model(nl.randn(2, 3, 32, 32)).shape
+        nnlite.Size([2, 10])
     """
 
     def __init__(
@@ -187,5 +187,17 @@ class MobileNetV2(nn.Module):
 
 
 def mobilenet_v2(weights=None, **kwargs):
-    """MobileNetV2. ``weights``: a ``.pth``/``.safetensors``/``.npz`` file of torchvision's layout, or None."""
+    """MobileNetV2. ``weights``: a ``.pth``/``.safetensors``/``.npz`` file of torchvision's layout, or None.
+
+    Args:
+        weights (str, optional): a torchvision-layout weights file; None initialises randomly.
+        **kwargs: passed to :class:`MobileNetV2` (``num_classes``, ``width_mult``, ...).
+
+    Returns:
+        MobileNetV2: the model.
+
+    Examples:
+        >>> mobilenet_v2(num_classes=10, width_mult=0.5)(nl.randn(2, 3, 32, 32)).shape
+        nnlite.Size([2, 10])
+    """
     return load_weights(MobileNetV2(**kwargs), weights)

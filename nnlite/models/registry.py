@@ -38,9 +38,10 @@ class Registry(dict):
     Args:
         kind (str): what the entries are, for messages ("model", "optimizer", ...).
 
-    Example:
+    Examples:
         >>> OPTIMIZERS = Registry("optimizer")
         >>> OPTIMIZERS.register("sgd", nl.optim.SGD)
+        <class 'nnlite.optim.sgd.SGD'>
         >>> OPTIMIZERS.lookup("sgd")
         <class 'nnlite.optim.sgd.SGD'>
     """
@@ -81,17 +82,51 @@ MODELS = Registry("model")
 
 
 def register_model(name, factory=None):
-    """Register ``factory`` (a class or function returning a Module) under ``name``; usable as a decorator."""
+    """Register ``factory`` (a class or function returning a Module) under ``name``; usable as a decorator.
+
+    Args:
+        name (str): the registry name.
+        factory (callable, optional): the class or function; omitted when used as a decorator.
+
+    Returns:
+        The factory (or, without it, the decorator).
+
+    Examples:
+        >>> @register_model("tiny_mlp_doc")
+        ... def tiny(num_classes=2):
+        ...     return nl.models.MLP(4, [8], num_classes)
+        >>> get_model("tiny_mlp_doc", num_classes=3)(nl.randn(1, 4)).shape
+        nnlite.Size([1, 3])
+    """
     return MODELS.register(name, factory)
 
 
 def get_model_builder(name):
-    """The class or function registered under ``name`` (KeyError naming the known ones otherwise)."""
+    """The class or function registered under ``name`` (KeyError naming the known ones otherwise).
+
+    Args:
+        name (str): a registered name.
+
+    Returns:
+        The class or function.
+
+    Examples:
+        >>> get_model_builder("lenet")
+        <class 'nnlite.models.lenet.LeNet'>
+    """
     return MODELS.lookup(name)
 
 
 def list_models():
-    """The registered model names, sorted."""
+    """The registered model names, sorted.
+
+    Returns:
+        list of str: the names.
+
+    Examples:
+        >>> list_models()[:3]
+        ['lenet', 'mlp', 'mobilenet_v2']
+    """
     return MODELS.names()
 
 
@@ -135,8 +170,16 @@ def get_model(name, **kwargs):
     Keyword arguments go to the model's constructor; an unknown argument is an error naming it
     and listing the accepted ones.
 
-    Example:
-        >>> get_model("resnet18", num_classes=10)
+    Args:
+        name (str): a registered name, or ``"package.module:ClassName"``.
+        **kwargs: the model's constructor arguments.
+
+    Returns:
+        Module: the model.
+
+    Examples:
+        >>> get_model("resnet18", num_classes=10).fc
+        Linear(in_features=512, out_features=10, bias=True)
     """
     from ..nn import Module
 

@@ -24,7 +24,21 @@ def conv1x1(in_planes, out_planes, stride=1):
 
 
 class BasicBlock(nn.Module):
-    """Two 3x3 convolutions with batch norm and a residual connection (ResNet-18/34)."""
+    """Two 3x3 convolutions with batch norm and a residual connection (ResNet-18/34).
+
+    Args:
+        inplanes (int): input channels.
+        planes (int): output channels.
+        stride (int): the first convolution's stride. Default: 1.
+        downsample (Module, optional): maps the input to the residual's shape.
+        groups, base_width: must be 1 and 64 (as torchvision's).
+        dilation (int): must be 1.
+        norm_layer (callable, optional): the normalisation. Default: ``nn.BatchNorm2d``.
+
+    Examples:
+        >>> BasicBlock(16, 16)(nl.randn(2, 16, 8, 8)).shape
+        nnlite.Size([2, 16, 8, 8])
+    """
 
     expansion = 1
 
@@ -65,7 +79,22 @@ class BasicBlock(nn.Module):
 
 
 class Bottleneck(nn.Module):
-    """1x1 - 3x3 - 1x1 convolutions with a residual connection (ResNet-50 and deeper)."""
+    """1x1 - 3x3 - 1x1 convolutions with a residual connection (ResNet-50 and deeper).
+
+    Args:
+        inplanes (int): input channels.
+        planes (int): the bottleneck's channels (the output has ``4 * planes``).
+        stride (int): the 3x3 convolution's stride. Default: 1.
+        downsample (Module, optional): maps the input to the residual's shape.
+        groups (int): groups of the 3x3 convolution. Default: 1.
+        base_width (int): the width per group. Default: 64.
+        dilation (int): the 3x3 convolution's dilation. Default: 1.
+        norm_layer (callable, optional): the normalisation. Default: ``nn.BatchNorm2d``.
+
+    Examples:
+        >>> Bottleneck(64, 16)(nl.randn(1, 64, 8, 8)).shape
+        nnlite.Size([1, 64, 8, 8])
+    """
 
     expansion = 4
 
@@ -108,7 +137,18 @@ class Bottleneck(nn.Module):
 class ResNet(nn.Module):
     """ResNet for 3-channel images (224x224 in the paper; any size from 32 up works).
 
-    Example:
+    Args:
+        block (type): ``BasicBlock`` or ``Bottleneck``.
+        layers (list of 4 ints): blocks per stage.
+        num_classes (int): outputs of ``fc``. Default: 1000.
+        zero_init_residual (bool): zero each block's last BatchNorm scale. Default: False.
+        groups (int): groups of the 3x3 convolutions. Default: 1.
+        width_per_group (int): Default: 64.
+        replace_stride_with_dilation (list of 3 bools, optional): dilate instead of striding.
+        norm_layer (callable, optional): the normalisation. Default: ``nn.BatchNorm2d``.
+        in_channels (int): the image channels (nnlite's addition). Default: 3.
+
+    Examples:
         >>> model = resnet18(num_classes=10)
         >>> model(nl.randn(2, 3, 64, 64)).shape
         nnlite.Size([2, 10])
@@ -226,9 +266,14 @@ def resnet18(weights=None, num_classes=1000, **kwargs):
             torchvision's layout, e.g. ``resnet18-f37072fd.pth``; ``None`` initialises randomly.
         num_classes (int): outputs of ``fc``; must match the file's when ``weights`` is given.
 
-    Example:
-        >>> model = resnet18(weights="resnet18-f37072fd.pth")
+    Returns:
+        ResNet: the model.
+
+    Examples:
+        >>> model = resnet18()  # weights="resnet18-f37072fd.pth" loads torchvision's file
         >>> model.fc = nn.Linear(512, 10)        # a new head for finetuning
+        >>> model(nl.randn(2, 3, 32, 32)).shape
+        nnlite.Size([2, 10])
     """
     return load_weights(
         ResNet(BasicBlock, [2, 2, 2, 2], num_classes=num_classes, **kwargs), weights
@@ -236,14 +281,42 @@ def resnet18(weights=None, num_classes=1000, **kwargs):
 
 
 def resnet34(weights=None, num_classes=1000, **kwargs):
-    """ResNet-34; arguments as ``resnet18``."""
+    """ResNet-34; arguments as ``resnet18``.
+
+    Args:
+        weights (str, optional): a torchvision-layout weights file; None initialises randomly.
+        num_classes (int): outputs of ``fc``. Default: 1000.
+        **kwargs: passed to :class:`ResNet`.
+
+    Returns:
+        ResNet: the model.
+
+    Examples:
+        >>> model = resnet34(num_classes=10)  # 21.8M parameters: slow to build  # doctest: +SKIP
+        >>> model(nl.randn(2, 3, 32, 32)).shape  # doctest: +SKIP
+        nnlite.Size([2, 10])
+    """
     return load_weights(
         ResNet(BasicBlock, [3, 4, 6, 3], num_classes=num_classes, **kwargs), weights
     )
 
 
 def resnet50(weights=None, num_classes=1000, **kwargs):
-    """ResNet-50 (bottleneck blocks); arguments as ``resnet18``."""
+    """ResNet-50 (bottleneck blocks); arguments as ``resnet18``.
+
+    Args:
+        weights (str, optional): a torchvision-layout weights file; None initialises randomly.
+        num_classes (int): outputs of ``fc``. Default: 1000.
+        **kwargs: passed to :class:`ResNet`.
+
+    Returns:
+        ResNet: the model.
+
+    Examples:
+        >>> model = resnet50(num_classes=10)  # 25.6M parameters: slow to build  # doctest: +SKIP
+        >>> model(nl.randn(2, 3, 32, 32)).shape  # doctest: +SKIP
+        nnlite.Size([2, 10])
+    """
     return load_weights(
         ResNet(Bottleneck, [3, 4, 6, 3], num_classes=num_classes, **kwargs), weights
     )

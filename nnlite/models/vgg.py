@@ -69,9 +69,9 @@ class VGG(nn.Module):
         init_weights (bool): apply torchvision's initialisation. Default: True.
         dropout (float): dropout probability in the classifier. Default: 0.5.
 
-    Example:
-        >>> model = vgg11(num_classes=10)
-        >>> model(nl.randn(1, 3, 32, 32)).shape
+    Examples:
+        >>> model = vgg11(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
+        >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([1, 10])
     """
 
@@ -112,40 +112,144 @@ def _vgg(depth, batch_norm, weights, kwargs):
 
 
 def vgg11(weights=None, **kwargs):
-    """VGG-11 (configuration A). ``weights``: a ``.pth``/``.safetensors``/``.npz`` file, or None."""
+    """VGG-11 (configuration A). ``weights``: a ``.pth``/``.safetensors``/``.npz`` file, or None.
+
+    Args:
+        weights (str, optional): a ``.pth``, ``.safetensors`` or ``.npz`` file of torchvision's layout; None initialises randomly.
+        **kwargs: passed to :class:`VGG` (``num_classes``, ``dropout``, ...).
+
+    Returns:
+        VGG: the model.
+
+    Examples:
+        >>> model = vgg11(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
+        >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
+        nnlite.Size([1, 10])
+    """
     return _vgg(11, False, weights, kwargs)
 
 
 def vgg11_bn(weights=None, **kwargs):
-    """VGG-11 with batch normalisation."""
+    """VGG-11 with batch normalisation.
+
+    Args:
+        weights (str, optional): a ``.pth``, ``.safetensors`` or ``.npz`` file of torchvision's layout; None initialises randomly.
+        **kwargs: passed to :class:`VGG` (``num_classes``, ``dropout``, ...).
+
+    Returns:
+        VGG: the model.
+
+    Examples:
+        >>> model = vgg11_bn(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
+        >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
+        nnlite.Size([1, 10])
+    """
     return _vgg(11, True, weights, kwargs)
 
 
 def vgg13(weights=None, **kwargs):
-    """VGG-13 (configuration B)."""
+    """VGG-13 (configuration B).
+
+    Args:
+        weights (str, optional): a ``.pth``, ``.safetensors`` or ``.npz`` file of torchvision's layout; None initialises randomly.
+        **kwargs: passed to :class:`VGG` (``num_classes``, ``dropout``, ...).
+
+    Returns:
+        VGG: the model.
+
+    Examples:
+        >>> model = vgg13(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
+        >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
+        nnlite.Size([1, 10])
+    """
     return _vgg(13, False, weights, kwargs)
 
 
 def vgg13_bn(weights=None, **kwargs):
-    """VGG-13 with batch normalisation."""
+    """VGG-13 with batch normalisation.
+
+    Args:
+        weights (str, optional): a ``.pth``, ``.safetensors`` or ``.npz`` file of torchvision's layout; None initialises randomly.
+        **kwargs: passed to :class:`VGG` (``num_classes``, ``dropout``, ...).
+
+    Returns:
+        VGG: the model.
+
+    Examples:
+        >>> model = vgg13_bn(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
+        >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
+        nnlite.Size([1, 10])
+    """
     return _vgg(13, True, weights, kwargs)
 
 
 def vgg16(weights=None, **kwargs):
-    """VGG-16 (configuration D)."""
+    """VGG-16 (configuration D).
+
+    Args:
+        weights (str, optional): a ``.pth``, ``.safetensors`` or ``.npz`` file of torchvision's layout; None initialises randomly.
+        **kwargs: passed to :class:`VGG` (``num_classes``, ``dropout``, ...).
+
+    Returns:
+        VGG: the model.
+
+    Examples:
+        >>> model = vgg16(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
+        >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
+        nnlite.Size([1, 10])
+    """
     return _vgg(16, False, weights, kwargs)
 
 
 def vgg16_bn(weights=None, **kwargs):
-    """VGG-16 with batch normalisation."""
+    """VGG-16 with batch normalisation.
+
+    Args:
+        weights (str, optional): a ``.pth``, ``.safetensors`` or ``.npz`` file of torchvision's layout; None initialises randomly.
+        **kwargs: passed to :class:`VGG` (``num_classes``, ``dropout``, ...).
+
+    Returns:
+        VGG: the model.
+
+    Examples:
+        >>> model = vgg16_bn(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
+        >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
+        nnlite.Size([1, 10])
+    """
     return _vgg(16, True, weights, kwargs)
 
 
 def vgg19(weights=None, **kwargs):
-    """VGG-19 (configuration E)."""
+    """VGG-19 (configuration E).
+
+    Args:
+        weights (str, optional): a ``.pth``, ``.safetensors`` or ``.npz`` file of torchvision's layout; None initialises randomly.
+        **kwargs: passed to :class:`VGG` (``num_classes``, ``dropout``, ...).
+
+    Returns:
+        VGG: the model.
+
+    Examples:
+        >>> model = vgg19(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
+        >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
+        nnlite.Size([1, 10])
+    """
     return _vgg(19, False, weights, kwargs)
 
 
 def vgg19_bn(weights=None, **kwargs):
-    """VGG-19 with batch normalisation."""
+    """VGG-19 with batch normalisation.
+
+    Args:
+        weights (str, optional): a ``.pth``, ``.safetensors`` or ``.npz`` file of torchvision's layout; None initialises randomly.
+        **kwargs: passed to :class:`VGG` (``num_classes``, ``dropout``, ...).
+
+    Returns:
+        VGG: the model.
+
+    Examples:
+        >>> model = vgg19_bn(num_classes=10)  # 129M parameters: slow to build  # doctest: +SKIP
+        >>> model(nl.randn(1, 3, 32, 32)).shape  # doctest: +SKIP
+        nnlite.Size([1, 10])
+    """
     return _vgg(19, True, weights, kwargs)

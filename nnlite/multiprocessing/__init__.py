@@ -10,13 +10,18 @@ first one's error here.
 
 Example (Hogwild: several processes train one model):
     >>> import nnlite.multiprocessing as mp
-    >>> model = Net()
-    >>> model.share_memory()          # parameters in shared memory
+    >>> model = nn.Linear(4, 1).share_memory()  # parameters in shared memory
+    >>> def train(model):
+    ...     with nl.no_grad():
+    ...         model.weight.zero_()  # stands in for optimizer steps
     >>> workers = [mp.Process(target=train, args=(model,)) for _ in range(2)]
     >>> for p in workers:
     ...     p.start()
     >>> for p in workers:
     ...     p.join()
+    >>> model.weight  # the workers changed this process's parameters
+    Parameter containing:
+    tensor([[0., 0., 0., 0.]], requires_grad=True)
 """
 
 import multiprocessing
@@ -49,12 +54,30 @@ _STRATEGIES = ("file_descriptor",)
 
 def get_all_sharing_strategies():
     """The ways tensors can be shared between processes: ``{"file_descriptor"}`` (nnlite passes
-    descriptors of unnamed memory files, so nothing is left behind in ``/dev/shm``)."""
+    descriptors of unnamed memory files, so nothing is left behind in ``/dev/shm``).
+
+    Returns:
+        set of str: ``{"file_descriptor"}``.
+
+    Examples:
+        >>> import nnlite.multiprocessing as mp
+        >>> mp.get_all_sharing_strategies()
+        {'file_descriptor'}
+    """
     return set(_STRATEGIES)
 
 
 def get_sharing_strategy():
-    """The current sharing strategy (always ``"file_descriptor"``)."""
+    """The current sharing strategy (always ``"file_descriptor"``).
+
+    Returns:
+        str: ``"file_descriptor"``.
+
+    Examples:
+        >>> import nnlite.multiprocessing as mp
+        >>> mp.get_sharing_strategy()
+        'file_descriptor'
+    """
     return _STRATEGIES[0]
 
 
@@ -63,6 +86,14 @@ def set_sharing_strategy(new_strategy):
 
     Args:
         new_strategy (str): the strategy's name.
+
+    Examples:
+        >>> import nnlite.multiprocessing as mp
+        >>> mp.set_sharing_strategy("file_descriptor")
+        >>> mp.set_sharing_strategy("file_system")
+        Traceback (most recent call last):
+            ...
+        AssertionError: sharing strategy 'file_system' is not available in nnlite; ...
     """
     if new_strategy not in _STRATEGIES:
         raise AssertionError(

@@ -23,11 +23,42 @@ class ProcessException(Exception):
 
 
 class ProcessRaisedException(ProcessException):
-    """A process started by ``spawn`` raised an exception (its traceback is in the message)."""
+    """A process started by ``spawn`` raised an exception (its traceback is in the message).
+
+    Args:
+        msg (str): the message, with the process's traceback.
+        error_index (int): the failed process's rank.
+        error_pid (int): its pid.
+
+    Examples:
+        >>> def fail(rank):
+        ...     raise ValueError("bad input")
+        >>> start_processes(fail, nprocs=1, start_method="fork")
+        Traceback (most recent call last):
+            ...
+        nnlite.multiprocessing.spawn.ProcessRaisedException: ...
+    """
 
 
 class ProcessExitedException(ProcessException):
-    """A process started by ``spawn`` exited with a non-zero code or was killed by a signal."""
+    """A process started by ``spawn`` exited with a non-zero code or was killed by a signal.
+
+    Args:
+        msg (str): the message.
+        error_index (int): the process's rank.
+        error_pid (int): its pid.
+        exit_code (int): its exit code.
+        signal_name (str, optional): the signal that killed it.
+
+    Examples:
+        >>> import os
+        >>> def crash(rank):
+        ...     os._exit(3)
+        >>> start_processes(crash, nprocs=1, start_method="fork")
+        Traceback (most recent call last):
+            ...
+        nnlite.multiprocessing.spawn.ProcessExitedException: process 0 terminated with exit code 3
+    """
 
     def __init__(self, msg, error_index, error_pid, exit_code, signal_name=None):
         super().__init__(msg, error_index, error_pid)
@@ -49,7 +80,22 @@ def _wrap(fn, i, args, error_queue):
 
 
 class ProcessContext:
-    """The processes ``start_processes`` started; ``join()`` waits for them."""
+    """The processes ``start_processes`` started; ``join()`` waits for them.
+
+    Args:
+        processes (list of multiprocessing.Process): the started processes.
+        error_queues (list): one queue per process, carrying its error.
+
+    Examples:
+        >>> from nnlite.multiprocessing.spawn import start_processes
+        >>> def work(rank):
+        ...     pass
+        >>> context = start_processes(work, nprocs=2, join=False, start_method="fork")
+        >>> len(context.pids())
+        2
+        >>> while not context.join():  # True once every process has ended
+        ...     pass
+    """
 
     def __init__(self, processes, error_queues):
         self.processes = processes
@@ -57,6 +103,21 @@ class ProcessContext:
         self.sentinels = {p.sentinel: i for i, p in enumerate(processes)}
 
     def pids(self):
+        """The process ids, in rank order.
+
+        Returns:
+            list of int: the pids.
+
+        Examples:
+            >>> from nnlite.multiprocessing.spawn import start_processes
+            >>> def work(rank):
+            ...     pass
+            >>> context = start_processes(work, nprocs=2, join=False, start_method="fork")
+            >>> len(context.pids())
+            2
+            >>> while not context.join():  # True once every process has ended
+            ...     pass
+        """
         return [p.pid for p in self.processes]
 
     def join(self, timeout=None):
@@ -65,6 +126,20 @@ class ProcessContext:
         Returns True once all have ended successfully, False if some are still running. When one
         fails, the others are stopped and its error is raised: ``ProcessRaisedException`` with
         its traceback, or ``ProcessExitedException`` with its exit code or signal.
+
+        Args:
+            timeout (float, optional): seconds to wait; None waits until they end.
+
+        Returns:
+            bool: True when all ended successfully, False if some still run.
+
+        Examples:
+            >>> from nnlite.multiprocessing.spawn import start_processes
+            >>> def work(rank):
+            ...     pass
+            >>> context = start_processes(work, nprocs=2, join=False, start_method="fork")
+            >>> while not context.join(timeout=30):  # False while some still run
+            ...     pass
         """
         if not self.sentinels:
             return True
@@ -118,8 +193,15 @@ def start_processes(fn, args=(), nprocs=1, join=True, daemon=False, start_method
     Returns:
         ``None`` when ``join`` is true, else the ``ProcessContext``.
 
-    Example:
-        >>> start_processes(train, args=(model,), nprocs=2, start_method="fork")
+    Examples:
+        >>> model = nn.Linear(4, 1).share_memory()
+        >>> def train(rank, model):
+        ...     with nl.no_grad():
+        ...         model.bias.fill_(rank + 1.0)
+        >>> start_processes(train, args=(model,), nprocs=1, start_method="fork")
+        >>> model.bias
+        Parameter containing:
+        tensor([1.], requires_grad=True)
     """
     ctx = multiprocessing.get_context(start_method)
     processes, error_queues = [], []
@@ -140,7 +222,19 @@ def start_processes(fn, args=(), nprocs=1, join=True, daemon=False, start_method
 def spawn(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
     """``start_processes`` with the "spawn" start method by default, as ``torch.multiprocessing.spawn``.
 
-    Example:
-        >>> nnlite.multiprocessing.spawn(train, args=(model,), nprocs=2)
+    Args:
+        fn (callable): ``fn(rank, *args)``, importable (the processes are spawned).
+        args (tuple): the further arguments.
+        nprocs (int): the number of processes. Default: 1.
+        join (bool): wait for them. Default: True.
+        daemon (bool): start them as daemons. Default: False.
+        start_method (str): Default: ``"spawn"``.
+
+    Returns:
+        ``None`` when ``join`` is true, else the ``ProcessContext``.
+
+    Examples:
+        >>> import math
+        >>> spawn(math.sqrt, nprocs=2)  # runs math.sqrt(0) and math.sqrt(1) in two new processes
     """
     return start_processes(fn, args, nprocs, join, daemon, start_method)

@@ -1,6 +1,6 @@
 """``nnlite.nn``: ``Module``, ``Parameter``, layers, losses, ``functional`` and ``init``.
 
-Example:
+Examples:
     >>> import nnlite as nl
     >>> from nnlite import nn
     >>> model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))

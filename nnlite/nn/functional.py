@@ -124,5 +124,20 @@ __all__ = [
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
-    """Deprecated name of ``interpolate``, kept as PyTorch keeps it."""
+    """Deprecated name of ``interpolate``, kept as PyTorch keeps it.
+
+    Args:
+        input (Tensor): ``(N, C, *)``.
+        size (int or tuple, optional): the output's spatial size.
+        scale_factor (float or tuple, optional): the multiplier of the spatial size.
+        mode (str): as for ``interpolate``. Default: ``"nearest"``.
+        align_corners (bool, optional): as for ``interpolate``.
+
+    Returns:
+        Tensor: the resized tensor.
+
+    Examples:
+        >>> F.upsample(nl.ones(1, 1, 2, 2), scale_factor=2).shape
+        nnlite.Size([1, 1, 4, 4])
+    """
     return interpolate(input, size, scale_factor, mode, align_corners)

@@ -39,7 +39,21 @@ _LINEAR = (
 
 
 def calculate_gain(nonlinearity, param=None):
-    """The recommended gain for a nonlinearity (``"relu"``: sqrt(2), ``"tanh"``: 5/3, ...)."""
+    """The recommended gain for a nonlinearity (``"relu"``: sqrt(2), ``"tanh"``: 5/3, ...).
+
+    Args:
+        nonlinearity (str): ``"linear"``, ``"conv2d"``, ``"sigmoid"``, ``"tanh"``, ``"relu"``, ``"leaky_relu"``, ``"selu"``, ...
+        param (float, optional): the negative slope of ``"leaky_relu"``. Default: 0.01.
+
+    Returns:
+        float: the gain.
+
+    Examples:
+        >>> nn.init.calculate_gain("tanh")
+        1.6666666666666667
+        >>> round(nn.init.calculate_gain("relu"), 4)
+        1.4142
+    """
     if nonlinearity in _LINEAR or nonlinearity == "sigmoid":
         return 1
     if nonlinearity == "tanh":
@@ -69,19 +83,65 @@ def _fill(tensor, values):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
-    """Fill with draws from U(a, b)."""
+    """Fill with draws from U(a, b).
+
+    Args:
+        tensor (Tensor): the tensor to fill, in place (without recording a graph).
+        a (float): the lower bound. Default: 0.
+        b (float): the upper bound. Default: 1.
+        generator (numpy.random.Generator, optional): draw from this generator instead of nnlite's.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> w = nn.init.uniform_(nl.empty(100), -0.1, 0.1)
+        >>> bool((w.abs() <= 0.1).all())
+        True
+    """
     rng = generator or default_generator
     return _fill(tensor, rng.uniform(a, b, tensor._data.shape))
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
-    """Fill with draws from N(mean, std**2)."""
+    """Fill with draws from N(mean, std**2).
+
+    Args:
+        tensor (Tensor): the tensor to fill, in place (without recording a graph).
+        mean (float): Default: 0.
+        std (float): Default: 1.
+        generator (numpy.random.Generator, optional): draw from this generator instead of nnlite's.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> nn.init.normal_(nl.empty(3, 4), std=0.02).shape
+        nnlite.Size([3, 4])
+    """
     rng = generator or default_generator
     return _fill(tensor, rng.normal(mean, std, tensor._data.shape))
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Fill with draws from N(mean, std**2) restricted to [a, b] (draws outside are redrawn)."""
+    """Fill with draws from N(mean, std**2) restricted to [a, b] (draws outside are redrawn).
+
+    Args:
+        tensor (Tensor): the tensor to fill, in place (without recording a graph).
+        mean (float): Default: 0.
+        std (float): Default: 1.
+        a (float): the lower cut. Default: -2.
+        b (float): the upper cut. Default: 2.
+        generator (numpy.random.Generator, optional): draw from this generator instead of nnlite's.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> w = nn.init.trunc_normal_(nl.empty(1000), std=1., a=-1., b=1.)
+        >>> bool((w.abs() <= 1.).all())
+        True
+    """
     rng = generator or default_generator
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn(
@@ -102,18 +162,68 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
 
 
 def constant_(tensor, val):
+    """Fill ``tensor`` with ``val``.
+
+    Args:
+        tensor (Tensor): the tensor to fill, in place (without recording a graph).
+        val (number): the value.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> nn.init.constant_(nl.empty(2), 0.5)
+        tensor([0.5000, 0.5000])
+    """
     return _fill(tensor, val)
 
 
 def ones_(tensor):
+    """Fill ``tensor`` with ones.
+
+    Args:
+        tensor (Tensor): the tensor to fill, in place (without recording a graph).
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> nn.init.ones_(nl.empty(2))
+        tensor([1., 1.])
+    """
     return _fill(tensor, 1)
 
 
 def zeros_(tensor):
+    """Fill ``tensor`` with zeros.
+
+    Args:
+        tensor (Tensor): the tensor to fill, in place (without recording a graph).
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> nn.init.zeros_(nl.empty(2))
+        tensor([0., 0.])
+    """
     return _fill(tensor, 0)
 
 
 def eye_(tensor):
+    """Fill a 2-D ``tensor`` with the identity matrix (ones on the diagonal).
+
+    Args:
+        tensor (Tensor): a 2-D tensor to fill, in place.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> nn.init.eye_(nl.empty(2, 3))
+        tensor([[1., 0., 0.],
+                [0., 1., 0.]])
+    """
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     return _fill(tensor, np.eye(*tensor._data.shape))
@@ -140,20 +250,63 @@ def _calculate_correct_fan(tensor, mode):
 
 
 def xavier_uniform_(tensor, gain=1.0, generator=None):
-    """U(-a, a) with ``a = gain * sqrt(6 / (fan_in + fan_out))`` (Glorot)."""
+    """U(-a, a) with ``a = gain * sqrt(6 / (fan_in + fan_out))`` (Glorot).
+
+    Args:
+        tensor (Tensor): the tensor to fill, in place (without recording a graph).
+        gain (float): the scale (``calculate_gain``). Default: 1.
+        generator (numpy.random.Generator, optional): draw from this generator instead of nnlite's.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> w = nn.init.xavier_uniform_(nl.empty(3, 5))
+        >>> bool((w.abs() <= (6 / 8) ** 0.5).all())
+        True
+    """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     a = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
     return uniform_(tensor, -a, a, generator)
 
 
 def xavier_normal_(tensor, gain=1.0, generator=None):
-    """N(0, std**2) with ``std = gain * sqrt(2 / (fan_in + fan_out))`` (Glorot)."""
+    """N(0, std**2) with ``std = gain * sqrt(2 / (fan_in + fan_out))`` (Glorot).
+
+    Args:
+        tensor (Tensor): the tensor to fill, in place (without recording a graph).
+        gain (float): the scale (``calculate_gain``). Default: 1.
+        generator (numpy.random.Generator, optional): draw from this generator instead of nnlite's.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> nn.init.xavier_normal_(nl.empty(3, 5)).shape
+        nnlite.Size([3, 5])
+    """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
-    """U(-bound, bound) with ``bound = gain * sqrt(3 / fan)`` (He). Layers use ``a=sqrt(5)``."""
+    """U(-bound, bound) with ``bound = gain * sqrt(3 / fan)`` (He). Layers use ``a=sqrt(5)``.
+
+    Args:
+        tensor (Tensor): the tensor to fill, in place (without recording a graph).
+        a (float): the negative slope of the leaky ReLU that follows (with ``"leaky_relu"``). Default: 0.
+        mode (str): ``"fan_in"`` keeps the forward variance, ``"fan_out"`` the backward one. Default: ``"fan_in"``.
+        nonlinearity (str): the nonlinearity that follows. Default: ``"leaky_relu"``.
+        generator (numpy.random.Generator, optional): draw from this generator instead of nnlite's.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> w = nn.init.kaiming_uniform_(nl.empty(4, 6), nonlinearity="relu")
+        >>> bool((w.abs() <= (2 ** 0.5) * (3 / 6) ** 0.5).all())
+        True
+    """
     if 0 in tensor._data.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
@@ -163,7 +316,22 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
 
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
-    """N(0, std**2) with ``std = gain / sqrt(fan)`` (He)."""
+    """N(0, std**2) with ``std = gain / sqrt(fan)`` (He).
+
+    Args:
+        tensor (Tensor): the tensor to fill, in place (without recording a graph).
+        a (float): the negative slope of the leaky ReLU that follows (with ``"leaky_relu"``). Default: 0.
+        mode (str): ``"fan_in"`` keeps the forward variance, ``"fan_out"`` the backward one. Default: ``"fan_in"``.
+        nonlinearity (str): the nonlinearity that follows. Default: ``"leaky_relu"``.
+        generator (numpy.random.Generator, optional): draw from this generator instead of nnlite's.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> nn.init.kaiming_normal_(nl.empty(16, 3, 3, 3), mode="fan_out").shape
+        nnlite.Size([16, 3, 3, 3])
+    """
     if 0 in tensor._data.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
@@ -178,7 +346,15 @@ def orthogonal_(tensor, gain=1, generator=None):
     """Fill with a (semi-)orthogonal matrix times ``gain``: the Q of the QR decomposition of a
     standard normal draw, signs fixed by R's diagonal; dimensions after the first are flattened.
 
-    Example:
+    Args:
+        tensor (Tensor): a tensor of at least 2 dimensions to fill, in place.
+        gain (float): the scale. Default: 1.
+        generator (numpy.random.Generator, optional): draw from this generator instead of nnlite's.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
         >>> w = nl.nn.init.orthogonal_(nl.empty(3, 5))
         >>> np.allclose((w @ w.T).numpy(), np.eye(3), atol=1e-5)  # orthonormal rows
         True

@@ -10,7 +10,11 @@ class Parameter(Tensor):
 
     ``Parameter(t)`` shares ``t``'s memory, as in PyTorch.
 
-    Example:
+    Args:
+        data (Tensor, optional): the values (shared, not copied). Default: an empty tensor.
+        requires_grad (bool): Default: True.
+
+    Examples:
         >>> p = nl.nn.Parameter(nl.zeros(2))
         >>> p
         Parameter containing:
@@ -55,8 +59,15 @@ class Buffer(Tensor):
 
     ``persistent=False`` keeps it out of ``state_dict()``.
 
-    Example:
+    Args:
+        data (Tensor, optional): the values. Default: an empty tensor.
+        persistent (bool): include it in ``state_dict()``. Default: True.
+
+    Examples:
+        >>> module = nl.nn.Module()
         >>> module.running_total = nl.nn.Buffer(nl.zeros(3))
+        >>> list(module.state_dict())
+        ['running_total']
     """
 
     def __init__(self, data=None, *, persistent=True):

@@ -1,9 +1,9 @@
 """``nnlite.onnx``: export a model's forward pass as an ONNX graph (needs the optional ``onnx`` package).
 
-Example:
+Examples:
     >>> import nnlite as nl
-    >>> model = nl.models.resnet18(num_classes=10).eval()
-    >>> nl.onnx.export(model, nl.randn(1, 3, 32, 32), "resnet18.onnx", dynamic_axes={"input": [0]})
+    >>> model = nl.nn.Sequential(nl.nn.Conv2d(3, 8, 3), nl.nn.ReLU(), nl.nn.Flatten()).eval()
+    >>> nl.onnx.export(model, nl.randn(1, 3, 32, 32), "net.onnx", dynamic_axes={"input": [0]})
 """
 
 from .converters import ExportError

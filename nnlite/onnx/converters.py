@@ -12,7 +12,17 @@ from ..nn import functional as F
 
 
 class ExportError(RuntimeError):
-    """The model uses something that has no ONNX conversion (the message names it)."""
+    """The model uses something that has no ONNX conversion (the message names it).
+
+    Examples:
+        >>> class Odd(nn.Module):
+        ...     def forward(self, x):
+        ...         return x.cumsum(0)
+        >>> nl.onnx.export(Odd(), nl.ones(3), "odd.onnx")
+        Traceback (most recent call last):
+            ...
+        nnlite.onnx.converters.ExportError: ...
+    """
 
 
 def _pair(value):

@@ -161,7 +161,7 @@ def export(
     Returns:
         None
 
-    Example:
+    Examples:
         >>> model = nl.models.LeNet(num_classes=10).eval()
         >>> nl.onnx.export(model, nl.randn(1, 3, 32, 32), "lenet.onnx", input_names=["images"],
         ...                output_names=["logits"], dynamic_axes={"images": [0], "logits": [0]})

@@ -28,7 +28,24 @@ def adadelta(
     maximize: bool,
 ) -> None:
     """One Adadelta step on numpy arrays, in place. ``states[i]`` holds ``step``,
-    ``square_avg`` (running mean of g²) and ``acc_delta`` (running mean of the updates²)."""
+    ``square_avg`` (running mean of g²) and ``acc_delta`` (running mean of the updates²).
+
+    Args:
+        params (list of numpy.ndarray): the parameters, updated in place.
+        grads (list of numpy.ndarray): their gradients.
+        states (list of dict): one state dict per parameter, filled on the first step.
+        lr (float): the scale of the update.
+        rho (float): the running averages' decay rate.
+        eps (float): added inside the square roots.
+        weight_decay (float): L2 penalty.
+        maximize (bool): ascend instead of descend.
+
+    Examples:
+        >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
+        >>> adadelta(p, g, s, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, maximize=False)
+        >>> sorted(s[0])
+        ['acc_delta', 'square_avg', 'step']
+    """
     for p, g, state in zip(params, grads, states):
         if len(state) == 0:
             state["step"] = np.zeros((), np.float32)
@@ -72,8 +89,13 @@ class Adadelta(Optimizer):
         foreach, capturable: accepted for compatibility with PyTorch; no effect.
         differentiable: must be ``False``.
 
-    Example:
+    Examples:
+        >>> model = nn.Linear(4, 2)
+        >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.Adadelta(model.parameters(), lr=1.0)
+        >>> opt.zero_grad()
+        >>> F.mse_loss(model(x), y).backward()
+        >>> opt.step()
     """
 
     _update = staticmethod(adadelta)

@@ -29,7 +29,26 @@ def adagrad(
     maximize: bool,
 ) -> None:
     """One Adagrad step on numpy arrays, in place. ``states[i]`` holds ``step`` and ``sum``
-    (the accumulated g²)."""
+    (the accumulated g²).
+
+    Args:
+        params (list of numpy.ndarray): the parameters, updated in place.
+        grads (list of numpy.ndarray): their gradients.
+        states (list of dict): one state dict per parameter, filled on the first step.
+        lr (float): the learning rate.
+        lr_decay (float): the learning rate's decay per step.
+        weight_decay (float): L2 penalty.
+        initial_accumulator_value (float): the starting sum of squares.
+        eps (float): added to the denominator.
+        maximize (bool): ascend instead of descend.
+
+    Examples:
+        >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
+        >>> adagrad(p, g, s, lr=0.1, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
+        ...         eps=1e-10, maximize=False)
+        >>> p[0]
+        array([0.9, 2.1])
+    """
     for p, g, state in zip(params, grads, states):
         if len(state) == 0:  # a parameter added after construction
             _init_state(state, p, initial_accumulator_value)
@@ -74,8 +93,13 @@ class Adagrad(Optimizer):
         foreach, fused: accepted for compatibility with PyTorch; no effect.
         differentiable: must be ``False``.
 
-    Example:
+    Examples:
+        >>> model = nn.Linear(4, 2)
+        >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.Adagrad(model.parameters(), lr=0.01)
+        >>> opt.zero_grad()
+        >>> F.mse_loss(model(x), y).backward()
+        >>> opt.step()
     """
 
     _update = staticmethod(adagrad)

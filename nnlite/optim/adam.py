@@ -29,7 +29,27 @@ def adam(
     decoupled_weight_decay: bool,
 ) -> None:
     """One Adam step on numpy arrays, in place. ``states[i]`` holds ``step``, ``exp_avg`` (m),
-    ``exp_avg_sq`` (v) and, with ``amsgrad``, ``max_exp_avg_sq``, created on the first step."""
+    ``exp_avg_sq`` (v) and, with ``amsgrad``, ``max_exp_avg_sq``, created on the first step.
+
+    Args:
+        params (list of numpy.ndarray): the parameters, updated in place.
+        grads (list of numpy.ndarray): their gradients.
+        states (list of dict): one state dict per parameter, filled on the first step.
+        lr (float): the learning rate.
+        betas (tuple of two floats): the averages' decay rates.
+        eps (float): added to the denominator.
+        weight_decay (float): L2 penalty (or decoupled decay).
+        amsgrad (bool): use the maximum of the second moments.
+        maximize (bool): ascend instead of descend.
+        decoupled_weight_decay (bool): decay the weights directly (AdamW).
+
+    Examples:
+        >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
+        >>> adam(p, g, s, lr=0.1, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False,
+        ...      maximize=False, decoupled_weight_decay=False)
+        >>> p[0], sorted(s[0])
+        (array([0.9, 2.1]), ['exp_avg', 'exp_avg_sq', 'step'])
+    """
     beta1, beta2 = betas
     for p, g, state in zip(params, grads, states):
         if len(state) == 0:
@@ -100,6 +120,14 @@ class Adam(Optimizer):
         decoupled_weight_decay (bool): decay the weights directly, as AdamW does.
         foreach, capturable, fused: accepted for compatibility with PyTorch; no effect.
         differentiable: must be ``False``.
+
+    Examples:
+        >>> model = nn.Linear(2, 1)
+        >>> opt = nl.optim.Adam(model.parameters(), lr=1e-3)
+        >>> F.mse_loss(model(nl.randn(4, 2)), nl.randn(4, 1)).backward()
+        >>> opt.step()
+        >>> sorted(opt.state[model.weight])
+        ['exp_avg', 'exp_avg_sq', 'step']
     """
 
     _update = staticmethod(adam)
@@ -155,7 +183,24 @@ class Adam(Optimizer):
 class AdamW(Adam):
     """Adam with decoupled weight decay (Loshchilov and Hutter): the weights are multiplied by
     ``1 - lr * weight_decay`` at each step instead of adding ``weight_decay * p`` to the gradient.
-    Same arguments as :class:`Adam`, with ``weight_decay`` defaulting to 1e-2."""
+    Same arguments as :class:`Adam`, with ``weight_decay`` defaulting to 1e-2.
+
+    Args:
+        params (iterable): parameters or param groups, as for :class:`Adam`.
+        lr (float): the learning rate. Default: 1e-3.
+        betas (tuple of two floats): the averages' decay rates. Default: (0.9, 0.999).
+        eps (float): added to the denominator. Default: 1e-8.
+        weight_decay (float): the decoupled decay. Default: 1e-2.
+        amsgrad (bool): use the maximum of the second moments. Default: False.
+        maximize (bool): ascend instead of descend. Default: False.
+        foreach, capturable, differentiable, fused: accepted for compatibility.
+
+    Examples:
+        >>> model = nn.Linear(2, 1)
+        >>> opt = nl.optim.AdamW(model.parameters(), lr=1e-3)
+        >>> opt.param_groups[0]["weight_decay"]
+        0.01
+    """
 
     def __init__(
         self,

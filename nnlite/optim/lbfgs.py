@@ -148,14 +148,18 @@ class LBFGS(Optimizer):
     ``prev_flat_grad``, ``prev_loss``, ``func_evals``, ``n_iter``) sits on the first parameter,
     as in PyTorch.
 
-    Example:
+    Examples:
+        >>> model = nn.Linear(4, 2)
+        >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.LBFGS(model.parameters(), lr=0.8)
         >>> def closure():
         ...     opt.zero_grad()
-        ...     loss = loss_fn(model(x), y)
+        ...     loss = F.mse_loss(model(x), y)
         ...     loss.backward()
         ...     return loss
-        >>> opt.step(closure)
+        >>> first = float(opt.step(closure))  # the loss before the step
+        >>> float(F.mse_loss(model(x), y)) < first
+        True
     """
 
     _state_shaped_like_params = False

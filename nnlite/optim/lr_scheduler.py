@@ -75,6 +75,20 @@ class LRScheduler:
 
     Subclasses implement ``get_lr()``, returning the new learning rate of every group, and
     optionally ``_get_closed_form_lr()``, used when ``step(epoch)`` is given an epoch.
+
+    Examples:
+        >>> class Halving(nl.optim.lr_scheduler.LRScheduler):
+        ...     def get_lr(self):
+        ...         return [base * 0.5 ** self.last_epoch for base in self.base_lrs]
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+        >>> scheduler = Halving(opt)
+        >>> lrs = []
+        >>> for epoch in range(3):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.05, 0.025]
     """
 
     _get_lr_called_within_step = False
@@ -114,24 +128,76 @@ class LRScheduler:
             self._is_initial = False
 
     def state_dict(self) -> dict[str, Any]:
-        """The scheduler's state: every attribute but the optimizer (savable with ``nl.save``)."""
+        """The scheduler's state: every attribute but the optimizer (savable with ``nl.save``).
+
+        Returns:
+            dict: the scheduler's attributes.
+
+        Examples:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> state = nl.optim.lr_scheduler.StepLR(opt, step_size=3).state_dict()
+            >>> state["step_size"], state["last_epoch"]
+            (3, 0)
+        """
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        """Restore the scheduler's state from ``state_dict()``'s result."""
+        """Restore the scheduler's state from ``state_dict()``'s result.
+
+        Args:
+            state_dict (dict): a dict from ``state_dict()``.
+
+        Examples:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> first = nl.optim.lr_scheduler.StepLR(opt, step_size=3)
+            >>> second = nl.optim.lr_scheduler.StepLR(opt, step_size=5)
+            >>> second.load_state_dict(first.state_dict())
+            >>> second.step_size
+            3
+        """
         self.__dict__.update(state_dict)
 
     def get_last_lr(self) -> list[float]:
-        """The learning rates of the groups as set by the last ``step()``."""
+        """The learning rates of the groups as set by the last ``step()``.
+
+        Returns:
+            list of float: one learning rate per param group.
+
+        Examples:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> nl.optim.lr_scheduler.StepLR(opt, step_size=1).get_last_lr()
+            [0.1]
+        """
         return self._last_lr
 
     def get_lr(self) -> list[float]:
-        """The learning rates for the current ``last_epoch`` (called by ``step``)."""
+        """The learning rates for the current ``last_epoch`` (called by ``step``).
+
+        Examples:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> scheduler = nl.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+            >>> opt.step()
+            >>> scheduler.step()
+            >>> scheduler.get_last_lr()
+            [0.05]
+        """
         raise NotImplementedError
 
     def step(self, epoch: int | None = None) -> None:
         """Advance the schedule by one epoch (or jump to ``epoch``, deprecated) and set the
-        groups' learning rates."""
+        groups' learning rates.
+
+        Args:
+            epoch (int, optional): jump to this epoch instead (deprecated, as in PyTorch).
+
+        Examples:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> scheduler = nl.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+            >>> opt.step()
+            >>> scheduler.step()
+            >>> opt.param_groups[0]["lr"]
+            0.05
+        """
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
                 warnings.warn(
@@ -206,6 +272,17 @@ class LambdaLR(LRScheduler):
         optimizer (Optimizer): wrapped optimizer.
         lr_lambda (callable or list of callables): one function of the epoch, or one per group.
         last_epoch (int): index of the last epoch (default -1).
+
+    Examples:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+        >>> scheduler = nl.optim.lr_scheduler.LambdaLR(opt, lambda epoch: 1 / (epoch + 1))
+        >>> lrs = []
+        >>> for epoch in range(4):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.05, 0.03333, 0.025]
     """
 
     def __init__(
@@ -264,9 +341,16 @@ class StepLR(LRScheduler):
         gamma (float): multiplicative factor (default 0.1).
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
-        >>> # lr = 0.05 for epochs 0-29, 0.005 for 30-59, 0.0005 for 60-89, ...
-        >>> scheduler = StepLR(optimizer, step_size=30, gamma=0.1)
+    Examples:
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
+        >>> scheduler = StepLR(optimizer, step_size=2, gamma=0.1)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.05, 0.05, 0.005, 0.005, 0.0005, 0.0005]
     """
 
     def __init__(
@@ -297,6 +381,17 @@ class MultiStepLR(LRScheduler):
         milestones (iterable of int): epoch indices.
         gamma (float): multiplicative factor (default 0.1).
         last_epoch (int): index of the last epoch (default -1).
+
+    Examples:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+        >>> scheduler = nl.optim.lr_scheduler.MultiStepLR(opt, milestones=[1, 3], gamma=0.5)
+        >>> lrs = []
+        >>> for epoch in range(4):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.05, 0.05, 0.025]
     """
 
     def __init__(
@@ -335,6 +430,17 @@ class ExponentialLR(LRScheduler):
         optimizer (Optimizer): wrapped optimizer.
         gamma (float): multiplicative factor.
         last_epoch (int): index of the last epoch (default -1).
+
+    Examples:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+        >>> scheduler = nl.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+        >>> lrs = []
+        >>> for epoch in range(3):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.05, 0.025]
     """
 
     def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
@@ -365,6 +471,17 @@ class CosineAnnealingLR(LRScheduler):
         T_max (int): half period, in epochs.
         eta_min (float): minimum learning rate (default 0).
         last_epoch (int): index of the last epoch (default -1).
+
+    Examples:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+        >>> scheduler = nl.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4)
+        >>> lrs = []
+        >>> for epoch in range(5):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.08536, 0.05, 0.01464, 0.0]
     """
 
     def __init__(
@@ -419,9 +536,16 @@ class LinearLR(LRScheduler):
         total_iters (int): steps of the ramp (default 5).
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
-        >>> # lr = 0.025, 0.03125, 0.0375, 0.04375, 0.05, 0.05, ... for a base lr of 0.05
+    Examples:
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = LinearLR(optimizer, start_factor=0.5, total_iters=4)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.025, 0.03125, 0.0375, 0.04375, 0.05, 0.05]
     """
 
     def __init__(
@@ -479,8 +603,16 @@ class PolynomialLR(LRScheduler):
         power (float): power of the polynomial (default 1.0: linear).
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
+    Examples:
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = PolynomialLR(optimizer, total_iters=4, power=2.0)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.05, 0.02813, 0.0125, 0.00312, 0.0, 0.0]
     """
 
     def __init__(
@@ -538,8 +670,16 @@ class OneCycleLR(LRScheduler):
         three_phase (bool): a third phase annihilates the rate (default False).
         last_epoch (int): index of the last step (default -1).
 
-    Example:
-        >>> scheduler = OneCycleLR(optimizer, max_lr=0.1, steps_per_epoch=len(loader), epochs=10)
+    Examples:
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
+        >>> scheduler = OneCycleLR(optimizer, max_lr=0.1, steps_per_epoch=3, epochs=2)
+        >>> lrs = []
+        >>> for batch in range(6):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.004, 0.09944, 0.08117, 0.04626, 0.01335, 0.0]
     """
 
     def __init__(
@@ -726,10 +866,18 @@ class SequentialLR(_Composite):
             schedulers).
         last_epoch (int): index of the last epoch (default -1).
 
-    Example:
+    Examples:
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> warmup = LinearLR(optimizer, start_factor=0.1, total_iters=2)
         >>> decay = ExponentialLR(optimizer, gamma=0.9)
         >>> scheduler = SequentialLR(optimizer, [warmup, decay], milestones=[2])
+        >>> lrs = []
+        >>> for epoch in range(5):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.005, 0.0275, 0.05, 0.045, 0.0405]
     """
 
     def __init__(
@@ -791,8 +939,18 @@ class ChainedScheduler(_Composite):
         schedulers (list): the schedulers, all on one optimizer.
         optimizer (Optimizer): that optimizer (default: the first scheduler's).
 
-    Example:
-        >>> scheduler = ChainedScheduler([LinearLR(opt, 0.5, total_iters=3), ExponentialLR(opt, 0.9)])
+    Examples:
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
+        >>> scheduler = ChainedScheduler(
+        ...     [LinearLR(optimizer, 0.5, total_iters=3), ExponentialLR(optimizer, 0.9)]
+        ... )
+        >>> lrs = []
+        >>> for epoch in range(5):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     optimizer.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.025, 0.03, 0.03375, 0.03645, 0.03281]
     """
 
     def __init__(
@@ -831,11 +989,13 @@ class ReduceLROnPlateau(LRScheduler):
         min_lr (float or list): lower bound of the rate(s) (default 0).
         eps (float): a reduction smaller than this is skipped (default 1e-8).
 
-    Example:
+    Examples:
+        >>> optimizer = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.05)
         >>> scheduler = ReduceLROnPlateau(optimizer, patience=2)
-        >>> for epoch in range(10):
-        ...     train(...)
+        >>> for validation_loss in [1.0, 0.9, 0.9, 0.9, 0.9]:
         ...     scheduler.step(validation_loss)
+        >>> optimizer.param_groups[0]["lr"]  # three epochs without improvement: lr * 0.1
+        0.005...
     """
 
     def __init__(
@@ -891,6 +1051,16 @@ class ReduceLROnPlateau(LRScheduler):
 
     @property
     def in_cooldown(self) -> Any:
+        """Whether the scheduler is waiting out its ``cooldown`` after a reduction.
+
+        Examples:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+            >>> scheduler = nl.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=0, cooldown=2)
+            >>> for loss in [1.0, 1.0]:
+            ...     scheduler.step(loss)
+            >>> scheduler.in_cooldown
+            True
+        """
         return self.cooldown_counter > 0
 
     def _is_better(self, a: Any, best: Any) -> Any:

@@ -87,6 +87,23 @@ class Optimizer:
         defaults: the default value of every optimization option.
 
     Subclasses implement ``step(closure=None)``.
+
+    Examples:
+        >>> class PlainSGD(nl.optim.Optimizer):
+        ...     def __init__(self, params, lr=0.1):
+        ...         super().__init__(params, {"lr": lr})
+        ...     def step(self, closure=None):
+        ...         with nl.no_grad():
+        ...             for group in self.param_groups:
+        ...                 for p in group["params"]:
+        ...                     if p.grad is not None:
+        ...                         p.sub_(group["lr"] * p.grad)
+        >>> w = nl.tensor([1., 2.], requires_grad=True)
+        >>> opt = PlainSGD([w])
+        >>> (w * w).sum().backward()
+        >>> opt.step()
+        >>> w
+        tensor([0.8000, 1.6000], requires_grad=True)
     """
 
     def __init__(self, params: ParamsT, defaults: dict[str, Any]) -> None:
@@ -111,7 +128,18 @@ class Optimizer:
 
     def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a param group (a dict with key ``"params"`` and optional options) to
-        ``param_groups``; useful to start training layers that were frozen until now."""
+        ``param_groups``; useful to start training layers that were frozen until now.
+
+        Args:
+            param_group (dict): ``{"params": [...], option: value, ...}``; missing options take the defaults.
+
+        Examples:
+            >>> body, head = nn.Linear(2, 2), nn.Linear(2, 1)
+            >>> opt = nl.optim.SGD(head.parameters(), lr=0.1)
+            >>> opt.add_param_group({"params": body.parameters(), "lr": 0.01})
+            >>> [g["lr"] for g in opt.param_groups]
+            [0.1, 0.01]
+        """
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
 
@@ -188,7 +216,19 @@ class Optimizer:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all optimized tensors: set them to ``None`` (default), or,
-        with ``set_to_none=False``, fill the existing gradient tensors with zeros in place."""
+        with ``set_to_none=False``, fill the existing gradient tensors with zeros in place.
+
+        Args:
+            set_to_none (bool): drop the gradients (True) or zero them in place. Default: True.
+
+        Examples:
+            >>> model = nn.Linear(2, 1)
+            >>> opt = nl.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+            >>> model(nl.ones(1, 2)).sum().backward()
+            >>> opt.zero_grad()
+            >>> model.weight.grad is None
+            True
+        """
         for group in self.param_groups:
             for p in group["params"]:
                 grad = p.grad
@@ -218,7 +258,23 @@ class Optimizer:
 
         For each param group, the parameters that have a gradient (frozen ones are skipped and
         get no state), their gradients and their state go to the algorithm's pure update
-        function, as arrays that it changes in place."""
+        function, as arrays that it changes in place.
+
+        Args:
+            closure (callable, optional): re-evaluates the model and returns the loss.
+
+        Returns:
+            The closure's loss, or None without a closure.
+
+        Examples:
+            >>> model = nn.Linear(2, 1)
+            >>> opt = nl.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+            >>> before = model.weight.clone()
+            >>> model(nl.ones(1, 2)).sum().backward()
+            >>> opt.step()
+            >>> bool((model.weight != before).all())
+            True
+        """
         loss = self._eval_closure(closure)
         update = type(self)._update
         if update is None:  # a subclass with neither an update function nor its own step
@@ -262,6 +318,18 @@ class Optimizer:
 
         Tensors in it are the optimizer's own (not copies): save it or ``copy.deepcopy`` it
         before the next ``step`` if you need a snapshot.
+
+        Returns:
+            dict: ``{"state": ..., "param_groups": ...}``.
+
+        Examples:
+            >>> model = nn.Linear(2, 1)
+            >>> opt = nl.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+            >>> model(nl.ones(1, 2)).sum().backward()
+            >>> opt.step()
+            >>> sd = opt.state_dict()
+            >>> list(sd["state"]), sd["param_groups"][0]["params"]
+            ([0, 1], [0, 1])
         """
         index_of: dict[int, int] = {}
         start = 0
@@ -281,7 +349,21 @@ class Optimizer:
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Load a state dict made by ``state_dict()`` (possibly saved and loaded with
         ``nl.save``/``nl.load``). Group count and group sizes must match; state tensors are
-        copied (floating ones cast to their parameter's dtype)."""
+        copied (floating ones cast to their parameter's dtype).
+
+        Args:
+            state_dict (dict): a dict from ``state_dict()``.
+
+        Examples:
+            >>> model = nn.Linear(2, 1)
+            >>> opt = nl.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+            >>> model(nl.ones(1, 2)).sum().backward()
+            >>> opt.step()
+            >>> fresh = nl.optim.SGD(model.parameters(), lr=0.5, momentum=0.9)
+            >>> fresh.load_state_dict(opt.state_dict())
+            >>> fresh.param_groups[0]["lr"], sorted(fresh.state[model.weight])
+            (0.1, ['momentum_buffer'])
+        """
         groups = self.param_groups
         saved_groups = copy.deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):

@@ -31,7 +31,27 @@ def rmsprop(
     maximize: bool,
 ) -> None:
     """One RMSprop step on numpy arrays, in place. ``states[i]`` holds ``step``,
-    ``square_avg``, and ``momentum_buffer`` / ``grad_avg`` when momentum / centered."""
+    ``square_avg``, and ``momentum_buffer`` / ``grad_avg`` when momentum / centered.
+
+    Args:
+        params (list of numpy.ndarray): the parameters, updated in place.
+        grads (list of numpy.ndarray): their gradients.
+        states (list of dict): one state dict per parameter, filled on the first step.
+        lr (float): the learning rate.
+        alpha (float): the running average's decay rate.
+        eps (float): added to the denominator.
+        weight_decay (float): L2 penalty.
+        momentum (float): the momentum factor.
+        centered (bool): divide by the estimated variance instead of the second moment.
+        maximize (bool): ascend instead of descend.
+
+    Examples:
+        >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
+        >>> rmsprop(p, g, s, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+        ...         maximize=False)
+        >>> np.round(p[0], 4)
+        array([0.9, 2.1])
+    """
     for p, g, state in zip(params, grads, states):
         if len(state) == 0:
             state["step"] = np.zeros((), np.float32)
@@ -91,8 +111,13 @@ class RMSprop(Optimizer):
         capturable, foreach: accepted for compatibility with PyTorch; no effect.
         differentiable: must be ``False``.
 
-    Example:
+    Examples:
+        >>> model = nn.Linear(4, 2)
+        >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.RMSprop(model.parameters(), lr=0.01, momentum=0.9)
+        >>> opt.zero_grad()
+        >>> F.mse_loss(model(x), y).backward()
+        >>> opt.step()
     """
 
     _update = staticmethod(rmsprop)

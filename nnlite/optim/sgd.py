@@ -30,7 +30,26 @@ def sgd(
 ) -> None:
     """One SGD step on numpy arrays, in place: ``params[i] -= lr * (effective gradient)``.
 
-    ``states[i]`` holds the momentum buffer (created on the first step with momentum)."""
+    ``states[i]`` holds the momentum buffer (created on the first step with momentum).
+
+    Args:
+        params (list of numpy.ndarray): the parameters, updated in place.
+        grads (list of numpy.ndarray): their gradients.
+        states (list of dict): one state dict per parameter, filled on the first step.
+        lr (float): the learning rate.
+        momentum (float): the momentum factor.
+        dampening (float): the momentum's dampening.
+        weight_decay (float): L2 penalty.
+        nesterov (bool): Nesterov momentum.
+        maximize (bool): ascend instead of descend.
+
+    Examples:
+        >>> p, g, s = [np.array([1., 2.])], [np.array([0.5, -1.])], [{}]
+        >>> sgd(p, g, s, lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False,
+        ...     maximize=False)
+        >>> p[0]
+        array([0.95, 2.1 ])
+    """
     for p, g, state in zip(params, grads, states):
         if maximize:
             g = -g
@@ -74,9 +93,13 @@ class SGD(Optimizer):
         foreach, fused: accepted for compatibility with PyTorch; nnlite has one implementation.
         differentiable: must be ``False``; nnlite's optimizer steps are not recorded.
 
-    Example:
+    Examples:
+        >>> model = nn.Linear(4, 2)
+        >>> x, y = nl.randn(8, 4), nl.randn(8, 2)
         >>> opt = nl.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-        >>> opt.zero_grad(); loss_fn(model(x), y).backward(); opt.step()
+        >>> opt.zero_grad()
+        >>> F.mse_loss(model(x), y).backward()
+        >>> opt.step()
     """
 
     _update = staticmethod(sgd)

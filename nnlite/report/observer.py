@@ -20,6 +20,30 @@ class TrainingObserver:
 
     A problem while writing the page is printed as a warning: the page must never stop training.
     The random generators are left as they were.
+
+    Examples:
+        >>> import os, struct
+        >>> os.makedirs("mnist", exist_ok=True)
+        >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
+        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> config = {
+        ...     "name": "demo",
+        ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},
+        ...     "data": {"dataset": "mnist", "root": "mnist", "batch_size": 4,
+        ...              "train_transforms": [{"name": "to_tensor"}], "test_transforms": [{"name": "to_tensor"}]},
+        ...     "optimizer": {"name": "sgd", "lr": 0.1},
+        ...     "epochs": 1,
+        ... }
+        >>> from nnlite.train import Trainer, load_config
+        >>> report = Trainer(load_config(raw=config), progress=False).fit()
+        Run directory: runs/demo-...
+        >>> from nnlite.report import TrainingObserver
+        >>> TrainingObserver()("runs/demo-latest", "finished")
+        >>> sorted(f for f in os.listdir("runs/demo-latest") if f.endswith(".html"))
+        ['report.html']
     """
 
     def __init__(self):

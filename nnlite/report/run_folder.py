@@ -9,7 +9,14 @@ __all__ = ["RunFolder", "RunFolderError", "read_run", "write_json_atomic", "writ
 
 
 class RunFolderError(ValueError):
-    """A path is not a run folder written by ``train.py`` (or cannot be read)."""
+    """A path is not a run folder written by ``train.py`` (or cannot be read).
+
+    Examples:
+        >>> read_run("no/such/run")
+        Traceback (most recent call last):
+            ...
+        nnlite.report.run_folder.RunFolderError: no such run folder: no/such/run
+    """
 
 
 def write_text_atomic(text, path):
@@ -67,6 +74,20 @@ class RunFolder:
         status: ``status.json`` (state, message, updated, ...) or None.
         final: ``report.json`` (written when training finished) or None.
         checkpoint: ``checkpoints/last.npz`` when it exists, else None.
+
+    Args:
+        path (str): the run folder.
+
+    Examples:
+        >>> import json
+        >>> os.makedirs("runs/demo", exist_ok=True)
+        >>> with open("runs/demo/config.yaml", "w") as f:
+        ...     _ = f.write("epochs: 2")
+        >>> with open("runs/demo/metrics.jsonl", "w") as f:
+        ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}))
+        >>> run = RunFolder("runs/demo")
+        >>> run.name, run.total_epochs, run.epochs, run.state
+        ('demo', 2, [{'epoch': 1, 'train_loss': 0.5}], 'unknown')
     """
 
     def __init__(self, path):
@@ -98,20 +119,78 @@ class RunFolder:
         self.checkpoint = last if os.path.isfile(last) else None
 
     def file(self, name):
+        """The path of the file ``name`` in the run folder.
+
+        Args:
+            name (str): a file name.
+
+        Returns:
+            str: the path.
+
+        Examples:
+            >>> import json
+            >>> os.makedirs("runs/demo", exist_ok=True)
+            >>> with open("runs/demo/config.yaml", "w") as f:
+            ...     _ = f.write("epochs: 2")
+            >>> with open("runs/demo/metrics.jsonl", "w") as f:
+            ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}))
+            >>> RunFolder("runs/demo").file("report.html").endswith(os.path.join("demo", "report.html"))
+            True
+        """
         return os.path.join(self.path, name)
 
     @property
     def total_epochs(self):
+        """The epochs the config asks for (None if it does not say).
+
+        Examples:
+            >>> import json
+            >>> os.makedirs("runs/demo", exist_ok=True)
+            >>> with open("runs/demo/config.yaml", "w") as f:
+            ...     _ = f.write("epochs: 2")
+            >>> with open("runs/demo/metrics.jsonl", "w") as f:
+            ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}))
+            >>> RunFolder("runs/demo").total_epochs
+            2
+        """
         return self.config.get("epochs")
 
     @property
     def state(self):
-        """``finished``, ``running``, ``interrupted``, ``nonfinite``, ``failed`` or ``unknown``."""
+        """``finished``, ``running``, ``interrupted``, ``nonfinite``, ``failed`` or ``unknown``.
+
+        Examples:
+            >>> import json
+            >>> os.makedirs("runs/demo", exist_ok=True)
+            >>> with open("runs/demo/config.yaml", "w") as f:
+            ...     _ = f.write("epochs: 2")
+            >>> with open("runs/demo/metrics.jsonl", "w") as f:
+            ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}))
+            >>> RunFolder("runs/demo").state  # no status.json nor report.json yet
+            'unknown'
+        """
         if self.status is not None:
             return self.status.get("state", "unknown")
         return "finished" if self.final is not None else "unknown"
 
 
 def read_run(path):
-    """The ``RunFolder`` at ``path`` (``RunFolderError`` naming the problem otherwise)."""
+    """The ``RunFolder`` at ``path`` (``RunFolderError`` naming the problem otherwise).
+
+    Args:
+        path (str): the run folder.
+
+    Returns:
+        RunFolder: what it holds.
+
+    Examples:
+        >>> import json
+        >>> os.makedirs("runs/demo", exist_ok=True)
+        >>> with open("runs/demo/config.yaml", "w") as f:
+        ...     _ = f.write("epochs: 2")
+        >>> with open("runs/demo/metrics.jsonl", "w") as f:
+        ...     _ = f.write(json.dumps({"epoch": 1, "train_loss": 0.5}))
+        >>> read_run("runs/demo").epochs[0]["train_loss"]
+        0.5
+    """
     return RunFolder(path)

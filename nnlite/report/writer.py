@@ -53,10 +53,31 @@ def write_report(run_dir, summary_text=None):
         run_dir: a run folder written by ``train.py``.
         summary_text: the model summary, when the caller already has it (else it is made here).
 
-    Example:
+    Returns:
+        str: the page's path.
+
+    Examples:
+        >>> import os, struct
+        >>> os.makedirs("mnist", exist_ok=True)
+        >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
+        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> config = {
+        ...     "name": "demo",
+        ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},
+        ...     "data": {"dataset": "mnist", "root": "mnist", "batch_size": 4,
+        ...              "train_transforms": [{"name": "to_tensor"}], "test_transforms": [{"name": "to_tensor"}]},
+        ...     "optimizer": {"name": "sgd", "lr": 0.1},
+        ...     "epochs": 1,
+        ... }
+        >>> from nnlite.train import Trainer, load_config
+        >>> report = Trainer(load_config(raw=config), progress=False).fit()
+        Run directory: runs/demo-...
         >>> from nnlite.report import write_report
-        >>> write_report("runs/lenet_fashion_mnist-latest")
-        'runs/lenet_fashion_mnist-latest/report.html'
+        >>> write_report("runs/demo-latest")
+        'runs/demo-latest/report.html'
     """
     run = read_run(run_dir)
     ev = images = problem = None
@@ -95,7 +116,38 @@ def _num_classes(run):
 
 
 def write_comparison(run_dirs, output):
-    """Write one page comparing the runs in ``run_dirs`` to ``output``; returns its path."""
+    """Write one page comparing the runs in ``run_dirs`` to ``output``; returns its path.
+
+    Args:
+        run_dirs (list of str): the run folders.
+        output (str): the page to write.
+
+    Returns:
+        str: ``output``.
+
+    Examples:
+        >>> import os, struct
+        >>> os.makedirs("mnist", exist_ok=True)
+        >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
+        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> config = {
+        ...     "name": "demo",
+        ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},
+        ...     "data": {"dataset": "mnist", "root": "mnist", "batch_size": 4,
+        ...              "train_transforms": [{"name": "to_tensor"}], "test_transforms": [{"name": "to_tensor"}]},
+        ...     "optimizer": {"name": "sgd", "lr": 0.1},
+        ...     "epochs": 1,
+        ... }
+        >>> from nnlite.train import Trainer, load_config
+        >>> report = Trainer(load_config(raw=config), progress=False).fit()
+        Run directory: runs/demo-...
+        >>> from nnlite.report import write_comparison
+        >>> write_comparison(["runs/demo-latest", "runs/demo-latest"], "compare.html")
+        'compare.html'
+    """
     runs = [read_run(d) for d in run_dirs]
     write_text_atomic(comparison_page(runs), os.fspath(output))
     return os.fspath(output)

@@ -45,14 +45,21 @@ def save(obj: object, f: FileLike, format: str | None = None) -> None:
     tensors), anything else nnlite's ``.npz``. Writing to a path is atomic: the data goes to a
     temporary file in the same directory, which then replaces ``f``.
 
+    Args:
+        obj: what to save (see above).
+        f (str, os.PathLike or binary file): where to write.
+        format (str, optional): ``"npz"``, ``"torch"`` or ``"safetensors"``; by default from the suffix.
+
     Raises:
         TypeError: for an object the format cannot hold, naming where it is
             (``obj['layers'][2]``).
 
-    Example:
+    Examples:
+        >>> model = nl.nn.Linear(4, 2)
+        >>> opt = nl.optim.SGD(model.parameters(), lr=0.1)
         >>> nl.save({"model": model.state_dict(), "optim": opt.state_dict(), "epoch": 3},
         ...         "ckpt.npz")
-        >>> nl.save(model.state_dict(), "resnet18.pth")   # torch.load reads this one
+        >>> nl.save(model.state_dict(), "linear.pth")   # torch.load reads this one
     """
     fmt = _save_format(f, format)
     if fmt == "torch":
@@ -99,14 +106,29 @@ def load(
     accepted as in PyTorch; no load path ever runs code from the file, whatever
     ``weights_only`` says.
 
+    Args:
+        f (str, os.PathLike or binary file): what to read.
+        map_location (optional): the CPU, as a string, device, dict or function (others raise).
+        weights_only (bool): accepted; nnlite never runs code from a file. Default: True.
+        mmap (bool, optional): memory-map a PyTorch file instead of reading it.
+
+    Returns:
+        The saved object.
+
     Raises:
         FileNotFoundError, PermissionError, IsADirectoryError: if the path cannot be opened.
         CheckpointError: (a ``RuntimeError`` and ``ValueError``) if the file is damaged,
             foreign or holds anything but data, naming the file and what is wrong.
 
-    Example:
+    Examples:
+        >>> model = nl.nn.Linear(4, 2)
+        >>> nl.save({"model": model.state_dict(), "epoch": 3}, "ckpt.npz")
+        >>> nl.save(model.state_dict(), "linear.pth")
         >>> state = nl.load("ckpt.npz")
-        >>> model.load_state_dict(nl.load("resnet18-f37072fd.pth", map_location="cpu"))
+        >>> state["epoch"]
+        3
+        >>> model.load_state_dict(nl.load("linear.pth", map_location="cpu"))
+        <All keys matched successfully>
     """
     _check_map_location(map_location)
     name = _display_name(f)
@@ -210,7 +232,8 @@ def save_file(
 
     Needs the ``safetensors`` package (``pip install nnlite[safetensors]``).
 
-    Example:
+    Examples:
+        >>> model = nl.nn.Linear(4, 2)
         >>> nl.save_file(model.state_dict(), "model.safetensors", metadata={"format": "pt"})
     """
     from .safetensors_format import save_safetensors
@@ -224,8 +247,17 @@ def load_file(filename: str | os.PathLike[str]) -> dict[str, Tensor]:
 
     Needs the ``safetensors`` package (``pip install nnlite[safetensors]``).
 
-    Example:
+    Args:
+        filename (str or os.PathLike): the safetensors file.
+
+    Returns:
+        dict: ``{name: Tensor}``.
+
+    Examples:
+        >>> model = nl.nn.Linear(4, 2)
+        >>> nl.save_file(model.state_dict(), "model.safetensors")
         >>> model.load_state_dict(nl.load_file("model.safetensors"))
+        <All keys matched successfully>
     """
     name = _display_name(filename)
     with open(os.fspath(filename), "rb") as fh:

@@ -13,7 +13,22 @@ _umask = None
 def replace_atomically(path, mode=None):
     """A binary file to write ``path`` through: a temporary file in the same folder that is
     flushed, fsynced, given ``mode`` (if not None) and renamed over ``path`` when the block ends,
-    and removed if the block raises, so ``path`` is never half written."""
+    and removed if the block raises, so ``path`` is never half written.
+
+    Args:
+        path (str): the file to write.
+        mode (int, optional): its permission bits.
+
+    Returns:
+        A context manager giving the temporary binary file.
+
+    Examples:
+        >>> from nnlite.serialization import replace_atomically
+        >>> with replace_atomically("weights.bin") as f:
+        ...     _ = f.write(b"abc")
+        >>> open("weights.bin", "rb").read()
+        b'abc'
+    """
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(
         dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp"

@@ -3,11 +3,11 @@
 ``load_config`` reads and validates a YAML config, ``Trainer(config).fit()`` runs it (run
 directory, metrics, checkpoints, report), ``main(argv)`` is the command line.
 
-Example:
+Examples:
     >>> from nnlite.train import load_config, Trainer
-    >>> cfg = load_config("configs/lenet_fashion_mnist.yaml", ["epochs=1"])
-    >>> report = Trainer(cfg).fit()
-    >>> report["accuracy"]
+    >>> cfg = load_config("configs/lenet_fashion_mnist.yaml", ["epochs=1"])  # doctest: +SKIP
+    >>> report = Trainer(cfg).fit()  # downloads Fashion-MNIST, trains an epoch  # doctest: +SKIP
+    >>> report["accuracy"]  # doctest: +SKIP
     0.85...
 """
 

@@ -29,7 +29,30 @@ __all__ = [
 
 
 class TrainError(RuntimeError):
-    """A run cannot go on (data missing, non-finite loss, unusable checkpoint, ...)."""
+    """A run cannot go on (data missing, non-finite loss, unusable checkpoint, ...).
+
+    Examples:
+        >>> import os, struct
+        >>> os.makedirs("mnist", exist_ok=True)
+        >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
+        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> config = {
+        ...     "name": "demo",
+        ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},
+        ...     "data": {"dataset": "mnist", "root": "missing", "batch_size": 4,
+        ...              "train_transforms": [{"name": "to_tensor"}], "test_transforms": [{"name": "to_tensor"}]},
+        ...     "optimizer": {"name": "sgd", "lr": 0.1},
+        ...     "epochs": 1,
+        ... }
+        >>> from nnlite.train import Trainer, load_config
+        >>> Trainer(load_config(raw=config), progress=False).fit()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        nnlite.train.builders.TrainError: ...
+    """
 
 
 # ------------------------------------------------------------------------------------- data

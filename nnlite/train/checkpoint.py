@@ -93,7 +93,18 @@ def _plain(obj):
 
 def save_checkpoint(state, path):
     """Write ``state`` to ``path`` with ``nl.save``: to a temporary file in the same folder,
-    then renamed over ``path``, so a crash never leaves a half-written checkpoint."""
+    then renamed over ``path``, so a crash never leaves a half-written checkpoint.
+
+    Args:
+        state (dict): what to save (model, optimizer and scheduler states, epoch, ...).
+        path (str): the file.
+
+    Examples:
+        >>> from nnlite.train import save_checkpoint, load_checkpoint
+        >>> save_checkpoint({"epoch": 1, "w": nl.zeros(2)}, "last.npz")
+        >>> load_checkpoint("last.npz")["epoch"]
+        1
+    """
     state = {"format": FORMAT, "version": VERSION, **state}
     serialization.save(state, path)
 
@@ -110,7 +121,20 @@ class CheckpointFileError(RuntimeError):
 
 def load_checkpoint(path):
     """A checkpoint written by ``save_checkpoint`` (``CheckpointFileError`` naming the file
-    and the problem otherwise)."""
+    and the problem otherwise).
+
+    Args:
+        path (str): the file.
+
+    Returns:
+        dict: the saved state.
+
+    Examples:
+        >>> from nnlite.train import save_checkpoint, load_checkpoint
+        >>> save_checkpoint({"epoch": 1, "w": nl.zeros(2)}, "last.npz")
+        >>> load_checkpoint("last.npz")["w"]
+        tensor([0., 0.])
+    """
     try:
         state = serialization.load(path)
     except FileNotFoundError:

@@ -133,7 +133,39 @@ def _abort_others(trainer, code):
 def main(argv=None, observers=()):
     """Run the CLI; returns the exit code (0 done, 1 failed, 2 bad config or usage, 3 a loss,
     gradient, weight or evaluation became NaN/inf, 130 interrupted by Ctrl-C, 143 by SIGTERM).
-    ``observers`` go to the ``Trainer``."""
+    ``observers`` go to the ``Trainer``.
+
+    Args:
+        argv (list of str, optional): the arguments (default: ``sys.argv[1:]``), as ``python train.py``'s.
+        observers (sequence of callables): called by the trainer at each epoch and at the end.
+
+    Returns:
+        int: the exit code.
+
+    Examples:
+        >>> import os, struct
+        >>> os.makedirs("mnist", exist_ok=True)
+        >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
+        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> import yaml
+        >>> config = {
+        ...     "name": "demo",
+        ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},
+        ...     "data": {"dataset": "mnist", "root": "mnist", "batch_size": 4,
+        ...              "train_transforms": [{"name": "to_tensor"}], "test_transforms": [{"name": "to_tensor"}]},
+        ...     "optimizer": {"name": "sgd", "lr": 0.1},
+        ...     "epochs": 1,
+        ... }
+        >>> with open("demo.yaml", "w") as f:
+        ...     yaml.safe_dump(config, f)
+        >>> from nnlite.train import main
+        >>> main(["demo.yaml", "--set", "optimizer.lr=0.05"])  # doctest: +ELLIPSIS
+        Run directory: runs/demo-...
+        0
+    """
     args = _parser().parse_args(argv)
     previous = _on_sigterm(_raise_terminated)
     try:

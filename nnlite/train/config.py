@@ -8,8 +8,15 @@ class (optimizer, scheduler, loss, transforms) take their keys and defaults from
 message that names the key (``optimizer.lr``, ``data.train_transforms[1].mean``), what was
 expected and what was found; an unknown key comes with the closest valid key as a suggestion.
 
-Example:
-    >>> cfg = load_config("configs/lenet_cifar10.yaml", ["optimizer.lr=0.01"])
+Examples:
+    >>> with open("lenet.yaml", "w") as f:
+    ...     _ = f.write('''
+    ... model: {name: lenet}
+    ... data: {dataset: cifar10, batch_size: 64}
+    ... optimizer: {name: sgd, momentum: 0.9}
+    ... epochs: 2
+    ... ''')
+    >>> cfg = load_config("lenet.yaml", ["optimizer.lr=0.01"])
     >>> cfg["optimizer"]
     {'name': 'sgd', 'lr': 0.01, 'momentum': 0.9, 'dampening': 0.0, 'weight_decay': 0.0, 'nesterov': False}
 """
@@ -349,7 +356,22 @@ def _check_transform_order(transforms, path):
 
 def validate(raw, default_name=None):
     """Check ``raw`` (a mapping, e.g. parsed YAML) against the schema and return the resolved
-    config with every default filled in. Raises ``ConfigError`` naming the first bad key."""
+    config with every default filled in. Raises ``ConfigError`` naming the first bad key.
+
+    Args:
+        raw (dict): the config.
+        default_name (str, optional): the run name when the config gives none.
+
+    Returns:
+        dict: the resolved config.
+
+    Examples:
+        >>> from nnlite.train import validate
+        >>> validate({"model": {"name": "lenet"}})
+        Traceback (most recent call last):
+            ...
+        nnlite.train.schema.ConfigError: missing required key 'data' (a mapping: dataset, transforms and loaders)
+    """
     cfg = SCHEMA.check(raw, "")
     if cfg["name"] is None:
         cfg["name"] = re.sub(r"[^A-Za-z0-9._-]+", "_", default_name or "run").lstrip("._-") or "run"
@@ -557,7 +579,24 @@ def apply_overrides(raw, overrides):
 
 def load_config(path=None, overrides=(), raw=None, default_name=None):
     """Read the YAML config ``path`` (or take the mapping ``raw``), apply the ``--set``
-    overrides and validate; returns the resolved config."""
+    overrides and validate; returns the resolved config.
+
+    Args:
+        path (str, optional): the YAML file.
+        overrides (sequence of str): ``key.path=value`` overrides, as ``--set`` takes them.
+        raw (dict, optional): the config as a mapping, instead of ``path``.
+        default_name (str, optional): the run name when the config gives none (default: the file's base name).
+
+    Returns:
+        dict: the resolved config.
+
+    Examples:
+        >>> from nnlite.train import load_config
+        >>> cfg = load_config(raw={"model": {"name": "lenet"}, "data": {"dataset": "cifar10", "batch_size": 64},
+        ...                        "optimizer": {"name": "adam"}, "epochs": 2}, overrides=["epochs=3"])
+        >>> cfg["epochs"], cfg["optimizer"]["lr"]
+        (3, 0.001)
+    """
     if raw is None:
         raw = load_yaml(path)
         if default_name is None:

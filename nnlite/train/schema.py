@@ -37,7 +37,20 @@ __all__ = [
 
 
 class ConfigError(ValueError):
-    """A config problem; ``key`` is the dotted path of the offending key (or None)."""
+    """A config problem; ``key`` is the dotted path of the offending key (or None).
+
+    Args:
+        message (str): what is wrong.
+        key (str, optional): the dotted path of the key.
+
+    Examples:
+        >>> from nnlite.train import ConfigError, validate
+        >>> try:
+        ...     validate({"model": {"name": "lenet"}})
+        ... except ConfigError as e:
+        ...     print(e.key)
+        data
+    """
 
     def __init__(self, message, key=None):
         super().__init__(message)

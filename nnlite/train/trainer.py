@@ -40,7 +40,13 @@ __all__ = ["Trainer", "NonFiniteLossError", "TrainError", "seed_everything", "ne
 
 
 class NonFiniteLossError(TrainError):
-    """The loss became NaN or infinite."""
+    """The loss became NaN or infinite.
+
+    Examples:
+        >>> from nnlite.train import NonFiniteLossError, TrainError
+        >>> issubclass(NonFiniteLossError, TrainError)  # the run stops with exit code 3
+        True
+    """
 
 
 def seed_everything(seed):
@@ -218,6 +224,28 @@ class Trainer:
 
     ``fit()`` trains the remaining epochs and returns the report (also written to
     ``report.json``).
+
+    Examples:
+        >>> import os, struct
+        >>> os.makedirs("mnist", exist_ok=True)
+        >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
+        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> config = {
+        ...     "name": "demo",
+        ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},
+        ...     "data": {"dataset": "mnist", "root": "mnist", "batch_size": 4,
+        ...              "train_transforms": [{"name": "to_tensor"}], "test_transforms": [{"name": "to_tensor"}]},
+        ...     "optimizer": {"name": "sgd", "lr": 0.1},
+        ...     "epochs": 1,
+        ... }
+        >>> from nnlite.train import Trainer, load_config
+        >>> report = Trainer(load_config(raw=config), progress=False).fit()
+        Run directory: runs/demo-...
+        >>> report["epochs"], report["test_images"]
+        (1, 4)
     """
 
     def __init__(self, config, run_dir=None, progress=None, observers=()):
@@ -233,6 +261,31 @@ class Trainer:
     # ------------------------------------------------------------------ output
 
     def print(self, *parts):
+        """Print a progress line (on the main process only; above the progress bars when shown).
+
+        Args:
+            *parts: printed separated by spaces.
+
+        Examples:
+            >>> import os, struct
+            >>> os.makedirs("mnist", exist_ok=True)
+            >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
+            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> config = {
+            ...     "name": "demo",
+            ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},
+            ...     "data": {"dataset": "mnist", "root": "mnist", "batch_size": 4,
+            ...              "train_transforms": [{"name": "to_tensor"}], "test_transforms": [{"name": "to_tensor"}]},
+            ...     "optimizer": {"name": "sgd", "lr": 0.1},
+            ...     "epochs": 1,
+            ... }
+            >>> from nnlite.train import Trainer, load_config
+            >>> Trainer(load_config(raw=config), progress=False).print("epoch", 1, "done")
+            epoch 1 done
+        """
         if not self.dist.is_main:
             return
         text = " ".join(str(p) for p in parts)
@@ -408,7 +461,33 @@ class Trainer:
     # ------------------------------------------------------------------ loop
 
     def fit(self):
-        """Train the remaining epochs, evaluate, write checkpoints, metrics and the report."""
+        """Train the remaining epochs, evaluate, write checkpoints, metrics and the report.
+
+        Returns:
+            dict: the final report (``accuracy``, ``per_class_accuracy``, ``test_loss``, ``epochs``, ...).
+
+        Examples:
+            >>> import os, struct
+            >>> os.makedirs("mnist", exist_ok=True)
+            >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
+            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> config = {
+            ...     "name": "demo",
+            ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},
+            ...     "data": {"dataset": "mnist", "root": "mnist", "batch_size": 4,
+            ...              "train_transforms": [{"name": "to_tensor"}], "test_transforms": [{"name": "to_tensor"}]},
+            ...     "optimizer": {"name": "sgd", "lr": 0.1},
+            ...     "epochs": 1,
+            ... }
+            >>> from nnlite.train import Trainer, load_config
+            >>> report = Trainer(load_config(raw=config), progress=False).fit()
+            Run directory: runs/demo-...
+            >>> sorted(report)[:4]
+            ['accuracy', 'best_accuracy', 'best_epoch', 'epochs']
+        """
         # the run checks losses, gradients, outputs and weights itself and stops with one line
         # naming the epoch and batch: numpy's own warnings about them would only add noise
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):

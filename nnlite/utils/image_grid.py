@@ -72,7 +72,7 @@ def make_grid(
     Returns:
         Tensor: the grid (a single image is returned as it is, after the channel expansion).
 
-    Example:
+    Examples:
         >>> nl.utils.make_grid(nl.rand(10, 1, 28, 28), nrow=5).shape
         nnlite.Size([3, 62, 152])
     """
@@ -102,8 +102,17 @@ def save_image(tensor, fp, format=None, **kwargs):
     Values in [0, 1] map to 0..255 (rounded, clamped). The format comes from the file name
     unless ``format`` is given; PNG keeps the values exactly.
 
-    Example:
+    Args:
+        tensor (Tensor): a ``(C, H, W)`` image or a ``(B, C, H, W)`` batch, values in [0, 1].
+        fp (str or file): where to write.
+        format (str, optional): the image format; by default from the file name.
+        **kwargs: passed to ``make_grid`` (``nrow``, ``padding``, ``normalize``, ...).
+
+    Examples:
         >>> nl.utils.save_image(nl.rand(16, 1, 28, 28), "samples.png", nrow=4)
+        >>> from PIL import Image
+        >>> Image.open("samples.png").size  # 4 x 4 tiles of 28 pixels, 2-pixel borders
+        (122, 122)
     """
     image = import_pillow("save_image")
     grid = make_grid(tensor, **kwargs).numpy()

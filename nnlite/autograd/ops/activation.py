@@ -110,7 +110,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     Returns:
         A tensor of ``input``'s shape.
 
-    Example:
+    Examples:
         >>> F.softmax(nl.tensor([0., 0.]), dim=0)
         tensor([0.5000, 0.5000])
     """
@@ -124,7 +124,16 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """``x - logsumexp(x)`` along ``dim``: the logarithm of ``softmax``, computed stably.
 
-    Example:
+    Args:
+        input (Tensor): the input.
+        dim (int): the dimension to normalise over.
+        _stacklevel (int): for the warning PyTorch gives without ``dim``.
+        dtype (nl.dtype, optional): compute and return in this type.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
         >>> F.log_softmax(nl.tensor([0., 0.]), dim=0)
         tensor([-0.6931, -0.6931])
     """
@@ -138,7 +147,14 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 def relu(input, inplace=False):
     """``max(input, 0)``; with ``inplace`` the input tensor is overwritten.
 
-    Example:
+    Args:
+        input (Tensor): the input.
+        inplace (bool): overwrite ``input`` with the result. Default: False.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
         >>> F.relu(nl.tensor([-1., 2.]))
         tensor([0., 2.])
     """
@@ -148,17 +164,53 @@ def relu(input, inplace=False):
 
 
 def relu_(input):
-    """``relu`` in place."""
+    """``relu`` in place.
+
+    Args:
+        input (Tensor): the tensor to overwrite.
+
+    Returns:
+        Tensor: ``input``, overwritten.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.relu_(x)
+        tensor([0., 0., 2.])
+    """
     return input.relu_()
 
 
 def sigmoid(input):
-    """``1 / (1 + exp(-input))``, computed without overflow."""
+    """``1 / (1 + exp(-input))``, computed without overflow.
+
+    Args:
+        input (Tensor): the input.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.sigmoid(x)
+        tensor([0.2689, 0.5000, 0.8808])
+    """
     return Sigmoid.apply(input)
 
 
 def tanh(input):
-    """The hyperbolic tangent."""
+    """The hyperbolic tangent.
+
+    Args:
+        input (Tensor): the input.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.tanh(x)
+        tensor([-0.7616,  0.0000,  0.9640])
+    """
     return Tanh.apply(input)
 
 
@@ -173,7 +225,10 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
         negative_slope: the slope for negative inputs.
         inplace: overwrite ``input`` with the result.
 
-    Example:
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
         >>> F.leaky_relu(nl.tensor([-2., 3.]), 0.1)
         tensor([-0.2000,  3.0000])
     """
@@ -183,5 +238,18 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def leaky_relu_(input, negative_slope=0.01):
-    """``leaky_relu`` in place."""
+    """``leaky_relu`` in place.
+
+    Args:
+        input (Tensor): the input.
+        negative_slope (float): the slope for negative inputs. Default: 0.01.
+
+    Returns:
+        Tensor: ``input``, overwritten.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.leaky_relu_(x, 0.1)
+        tensor([-0.1000,  0.0000,  2.0000])
+    """
     return input.copy_(leaky_relu(input, negative_slope))

@@ -91,7 +91,7 @@ def einsum(equation, *operands):
     Returns:
         Tensor
 
-    Example:
+    Examples:
         >>> a, b = nl.randn(2, 3), nl.randn(3, 4)
         >>> nl.einsum("ij,jk->ik", a, b).shape
         nnlite.Size([2, 4])

@@ -21,7 +21,16 @@ __all__ = [
 
 
 class DatasetFormatError(RuntimeError):
-    """A dataset file is corrupt or not in the expected format; the message names the file."""
+    """A dataset file is corrupt or not in the expected format; the message names the file.
+
+    Examples:
+        >>> with open("broken-idx3-ubyte", "wb") as f:
+        ...     _ = f.write(b"no")
+        >>> read_idx("broken-idx3-ubyte")
+        Traceback (most recent call last):
+            ...
+        nnlite.data.datasets._formats.DatasetFormatError: ...
+    """
 
 
 # ------------------------------------------------------------------------------------------ IDX
@@ -74,6 +83,20 @@ def read_idx(path, magic=None):
     With ``magic`` (e.g. ``0x00000803``), the file's magic number must equal it. The header's
     claim is checked against the file before the data is read: a file declaring more data than
     it holds (or, gzipped, more than ``MAX_GZIP_RATIO`` times its size) is refused.
+
+    Args:
+        path (str): the file (``.gz`` files are decompressed).
+        magic (int, optional): the magic number the file must have.
+
+    Returns:
+        numpy.ndarray: the data, shaped by the header.
+
+    Examples:
+        >>> import struct
+        >>> with open("images-idx3-ubyte", "wb") as f:
+        ...     _ = f.write(struct.pack(">IIII", 0x803, 2, 3, 3) + bytes(18))
+        >>> read_idx("images-idx3-ubyte", magic=0x803).shape
+        (2, 3, 3)
     """
     path = str(path)
     stream, file_size, raw_file = _open_idx(path)

@@ -19,6 +19,19 @@ class CIFAR10(ImageClassificationDataset):
     ``N x 32 x 32 x 3`` uint8, ``.targets`` int64. With ``download=True`` files already present
     (right MD5, or readable) are used as they are; otherwise torchvision downloads them when it is
     installed, else nnlite fetches the official archive, checks its MD5 and extracts it.
+
+    Args:
+        root (str): the folder holding the files.
+        train (bool): the training split (else the test split). Default: True.
+        download (bool): fetch the files when missing. Default: False.
+        transform (callable, optional): applied to each image.
+        target_transform (callable, optional): applied to each label.
+
+    Examples:
+        >>> data = CIFAR10("data", train=True, download=True)  # fetches 170 MB  # doctest: +SKIP
+        >>> image, label = data[0]  # doctest: +SKIP
+        >>> image.shape, data.classes[label]  # doctest: +SKIP
+        ((32, 32, 3), 'frog')
     """
 
     base_folder = "cifar-10-batches-py"
@@ -73,6 +86,12 @@ class CIFAR10(ImageClassificationDataset):
 
     @property
     def folder(self):
+        """The folder of the extracted batches, ``root/cifar-10-batches-py``.
+
+        Examples:
+            >>> CIFAR10("data").folder  # needs the CIFAR-10 files  # doctest: +SKIP
+            'data/cifar-10-batches-py'
+        """
         return os.path.join(self.root, self.base_folder)
 
     def _path(self, name):
@@ -103,7 +122,11 @@ class CIFAR10(ImageClassificationDataset):
         ) and self._file_ok(self.meta["filename"], self.meta["md5"], read_cifar_meta)
 
     def download(self):
-        """Make the dataset files present under ``root`` (nothing to do if they already are)."""
+        """Make the dataset files present under ``root`` (nothing to do if they already are).
+
+        Examples:
+            >>> CIFAR10("data", download=False).download()  # needs network access  # doctest: +SKIP
+        """
         if self._check_integrity():
             return
         tvd = torchvision_datasets()

@@ -17,7 +17,16 @@ class FakeData(Dataset):
     image), and the label an int. The values differ from torchvision's, which come from torch's
     generator.
 
-    Example:
+    Args:
+        size (int): the number of samples. Default: 1000.
+        image_size (tuple): ``(C, H, W)``. Default: ``(3, 224, 224)``.
+        num_classes (int): labels are below it. Default: 10.
+        transform (callable, optional): applied to each image.
+        target_transform (callable, optional): applied to each label.
+        random_offset (int): shifts every item's seed. Default: 0.
+
+    Examples:
+        >>> from nnlite.data import transforms
         >>> data = FakeData(size=100, image_size=(1, 28, 28), transform=transforms.ToTensor())
         >>> image, label = data[0]; image.shape
         nnlite.Size([1, 28, 28])

@@ -80,6 +80,25 @@ class DatasetFolder(Dataset):
 
     Attributes: ``classes`` (sorted folder names), ``class_to_idx``, ``samples``
     (``[(path, class_index)]``), ``targets`` (the class indices).
+
+    Args:
+        root (str): the folder of class folders.
+        loader (callable): reads a path into a sample.
+        extensions (tuple of str, optional): the file endings to take.
+        transform (callable, optional): applied to each sample.
+        target_transform (callable, optional): applied to each class index.
+        is_valid_file (callable, optional): a test on paths, instead of ``extensions``.
+        allow_empty (bool): accept class folders without files. Default: False.
+
+    Examples:
+        >>> import os
+        >>> for name in ("a", "b"):
+        ...     os.makedirs(f"notes/{name}", exist_ok=True)
+        ...     with open(f"notes/{name}/1.txt", "w") as f:
+        ...         _ = f.write(name * 3)
+        >>> data = DatasetFolder("notes", loader=lambda p: open(p).read(), extensions=(".txt",))
+        >>> data.classes, data[1]
+        (['a', 'b'], ('bbb', 1))
     """
 
     def __init__(
@@ -109,9 +128,43 @@ class DatasetFolder(Dataset):
     def make_dataset(
         directory, class_to_idx, extensions=None, is_valid_file=None, allow_empty=False
     ):
+        """The ``(path, class index)`` of every file to take under ``directory``, sorted.
+
+        Args:
+            directory (str): the root folder.
+            class_to_idx (dict): ``{class name: index}``.
+            extensions (tuple of str, optional): the file endings to take.
+            is_valid_file (callable, optional): a test on paths, instead of ``extensions``.
+            allow_empty (bool): accept class folders without files. Default: False.
+
+        Returns:
+            list of ``(path, int)`` pairs.
+
+        Examples:
+            >>> import os
+            >>> os.makedirs("pets/cat", exist_ok=True)
+            >>> open("pets/cat/1.png", "wb").close()
+            >>> DatasetFolder.make_dataset("pets", {"cat": 0}, extensions=(".png",))
+            [('pets/cat/1.png', 0)]
+        """
         return make_dataset(directory, class_to_idx, extensions, is_valid_file, allow_empty)
 
     def find_classes(self, directory):
+        """The class names (the sorted sub-folders of ``directory``) and their indices.
+
+        Args:
+            directory (str): the root folder.
+
+        Returns:
+            tuple: ``(classes, class_to_idx)``.
+
+        Examples:
+            >>> import os
+            >>> for name in ("dog", "cat"):
+            ...     os.makedirs(f"pets/{name}", exist_ok=True)
+            >>> DatasetFolder.find_classes(DatasetFolder, "pets")
+            (['cat', 'dog'], {'cat': 0, 'dog': 1})
+        """
         return find_classes(directory)
 
     def __len__(self):
@@ -153,10 +206,18 @@ class ImageFolder(DatasetFolder):
 
     Decoding needs Pillow: ``pip install 'nnlite[vision]'``.
 
-    Example:
+    Examples:
+        >>> import os
+        >>> from PIL import Image
+        >>> from nnlite.data import transforms
+        >>> for name in ("cat", "dog"):  # photos/cat/0.png, photos/dog/0.png
+        ...     os.makedirs(f"photos/{name}", exist_ok=True)
+        ...     Image.new("RGB", (48, 40)).save(f"photos/{name}/0.png")
         >>> data = ImageFolder("photos", transform=transforms.Compose([transforms.Resize(32),
         ...                    transforms.CenterCrop(32), transforms.ToTensor()]))
-        >>> image, label = data[0]; data.classes[label]
+        >>> image, label = data[1]
+        >>> image.shape, data.classes[label]
+        (nnlite.Size([3, 32, 32]), 'dog')
     """
 
     def __init__(

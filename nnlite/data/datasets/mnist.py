@@ -21,6 +21,26 @@ class MNIST(ImageClassificationDataset):
     With ``download=True`` files already present (right MD5, or valid IDX files) are used as they
     are; otherwise torchvision downloads them when installed, else nnlite fetches them from the
     official mirrors into ``root/MNIST/raw/`` and checks their MD5.
+
+    Args:
+        root (str): the folder holding the files.
+        train (bool): the training split (else the test split). Default: True.
+        download (bool): fetch the files when missing. Default: False.
+        transform (callable, optional): applied to each image.
+        target_transform (callable, optional): applied to each label.
+
+    Examples:
+        >>> import os, struct
+        >>> os.makedirs("mnist", exist_ok=True)
+        >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
+        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> data = MNIST("mnist", train=True)
+        >>> image, label = data[0]
+        >>> len(data), image.shape, label
+        (3, (28, 28, 1), 0)
     """
 
     mirrors = [
@@ -82,10 +102,36 @@ class MNIST(ImageClassificationDataset):
     # (spawned workers) carries only the arrays
     @property
     def data(self):
+        """The images, a ``(N, 28, 28)`` uint8 tensor.
+
+        Examples:
+            >>> import os, struct
+            >>> os.makedirs("mnist", exist_ok=True)
+            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
+            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> MNIST("mnist").data.shape
+            nnlite.Size([3, 28, 28])
+        """
         return from_numpy(self._images)
 
     @property
     def targets(self):
+        """The labels, an int64 tensor.
+
+        Examples:
+            >>> import os, struct
+            >>> os.makedirs("mnist", exist_ok=True)
+            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
+            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> MNIST("mnist").targets
+            tensor([0, 0, 0])
+        """
         return from_numpy(self._labels)
 
     def image_array(self):
@@ -96,6 +142,20 @@ class MNIST(ImageClassificationDataset):
 
     @property
     def raw_folder(self):
+        """torchvision's folder for the raw files, ``root/<Class>/raw`` (nnlite also reads them
+        directly under ``root``).
+
+        Examples:
+            >>> import os, struct
+            >>> os.makedirs("mnist", exist_ok=True)
+            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
+            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> MNIST("mnist").raw_folder
+            'mnist/MNIST/raw'
+        """
         return os.path.join(self.root, type(self).__name__, "raw")
 
     def _find(self, stem):
@@ -137,7 +197,18 @@ class MNIST(ImageClassificationDataset):
         return all(self._file_ok(f[:-3], md5) for f, md5 in self.resources)
 
     def download(self):
-        """Make the four IDX files present (nothing to do if they already are)."""
+        """Make the four IDX files present (nothing to do if they already are).
+
+        Examples:
+            >>> import os, struct
+            >>> os.makedirs("mnist", exist_ok=True)
+            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
+            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> MNIST("mnist").download()  # the files are there: nothing to fetch
+        """
         if self._check_integrity():
             return
         tvd = torchvision_datasets()
@@ -171,6 +242,24 @@ class FashionMNIST(MNIST):
     """Zalando's Fashion-MNIST: MNIST's format and sizes, 10 classes of clothing.
 
     Files as for ``MNIST``, found directly under ``root`` or in ``root/FashionMNIST/raw/``.
+
+    Args:
+        root (str): the folder holding the files.
+        train (bool): the training split (else the test split). Default: True.
+        download (bool): fetch the files when missing. Default: False.
+        transform (callable, optional): applied to each image.
+        target_transform (callable, optional): applied to each label.
+
+    Examples:
+        >>> import os, struct
+        >>> os.makedirs("fashion", exist_ok=True)
+        >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
+        ...     with open(f"fashion/{prefix}-images-idx3-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+        ...     with open(f"fashion/{prefix}-labels-idx1-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> len(FashionMNIST("fashion", train=False))
+        2
     """
 
     mirrors = ["http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/"]

@@ -20,6 +20,26 @@ class ImageClassificationDataset(Dataset):
     array (``H x W x 1`` for grayscale) and an int. ``__getitems__(indices)`` returns the whole
     batch already collated, ``[images, labels]``, equal to collating the items one by one: one
     fancy-indexing of ``data`` and the transform's batched path (``apply_batch``).
+
+    Args:
+        root (str): the folder of the files.
+        train (bool): the training split. Default: True.
+        transform (callable, optional): applied to each image.
+        target_transform (callable, optional): applied to each label.
+
+    Examples:
+        >>> import os, struct
+        >>> os.makedirs("mnist", exist_ok=True)
+        >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
+        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> from nnlite.data.datasets import MNIST
+        >>> data = MNIST("mnist")
+        >>> image, label = data[0]
+        >>> image.shape, label, data.classes[label]
+        ((28, 28, 1), 0, '0 - zero')
     """
 
     getitems_collated = True
@@ -39,14 +59,60 @@ class ImageClassificationDataset(Dataset):
 
     @property
     def class_to_idx(self):
+        """``{class name: index}``.
+
+        Examples:
+            >>> import os, struct
+            >>> os.makedirs("mnist", exist_ok=True)
+            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
+            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> from nnlite.data.datasets import MNIST
+            >>> MNIST("mnist").class_to_idx["3 - three"]
+            3
+        """
         return {name: i for i, name in enumerate(self.classes)}
 
     def image_array(self):
-        """The images as one numpy array (``data`` itself here; MNIST's ``data`` is a Tensor)."""
+        """The images as one numpy array (``data`` itself here; MNIST's ``data`` is a Tensor).
+
+        Returns:
+            numpy.ndarray: ``(N, H, W, C)`` or ``(N, H, W)`` uint8.
+
+        Examples:
+            >>> import os, struct
+            >>> os.makedirs("mnist", exist_ok=True)
+            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
+            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> from nnlite.data.datasets import MNIST
+            >>> MNIST("mnist").image_array().shape
+            (3, 28, 28)
+        """
         return self.data
 
     def label_array(self):
-        """The labels as one numpy array."""
+        """The labels as one numpy array.
+
+        Returns:
+            numpy.ndarray: int64 labels.
+
+        Examples:
+            >>> import os, struct
+            >>> os.makedirs("mnist", exist_ok=True)
+            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
+            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> from nnlite.data.datasets import MNIST
+            >>> MNIST("mnist").label_array()
+            array([0, 0, 0])
+        """
         return self.targets
 
     def __len__(self):
@@ -82,6 +148,23 @@ class ImageClassificationDataset(Dataset):
         return [images, labels]
 
     def extra_repr(self):
+        """Extra lines for the repr, after the standard ones (none here; subclasses may add some).
+
+        Returns:
+            str: the lines, or ``""``.
+
+        Examples:
+            >>> import os, struct
+            >>> os.makedirs("mnist", exist_ok=True)
+            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
+            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
+            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
+            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> from nnlite.data.datasets import MNIST
+            >>> MNIST("mnist").extra_repr()
+            ''
+        """
         return ""
 
     def __repr__(self):

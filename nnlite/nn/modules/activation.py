@@ -37,7 +37,16 @@ __all__ = [
 
 
 class ReLU(Module):
-    """``max(x, 0)``; with ``inplace=True`` the input is overwritten."""
+    """``max(x, 0)``; with ``inplace=True`` the input is overwritten.
+
+    Args:
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> nn.ReLU()(x)
+        tensor([0., 0., 2.])
+    """
 
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
@@ -53,7 +62,11 @@ class ReLU(Module):
 class LeakyReLU(Module):
     """``x`` where positive, ``negative_slope * x`` elsewhere; with ``inplace=True`` the input is overwritten.
 
-    Example:
+    Args:
+        negative_slope (float): the slope for negative inputs. Default: 0.01.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
         >>> nl.nn.LeakyReLU(0.2)
         LeakyReLU(negative_slope=0.2)
     """
@@ -71,17 +84,41 @@ class LeakyReLU(Module):
 
 
 class Sigmoid(Module):
+    """``1 / (1 + exp(-x))``, elementwise.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> nn.Sigmoid()(x)
+        tensor([0.2689, 0.5000, 0.8808])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.sigmoid(input)
 
 
 class Tanh(Module):
+    """The hyperbolic tangent, elementwise.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> nn.Tanh()(x)
+        tensor([-0.7616,  0.0000,  0.9640])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.tanh(input)
 
 
 class Softmax(Module):
-    """Softmax along ``dim``."""
+    """Softmax along ``dim``.
+
+    Args:
+        dim (int): the dimension whose entries sum to 1.
+
+    Examples:
+        >>> nn.Softmax(dim=1)(nl.tensor([[1., 2.]]))
+        tensor([[0.2689, 0.7311]])
+    """
 
     def __init__(self, dim: int | None = None) -> None:
         super().__init__()
@@ -95,7 +132,15 @@ class Softmax(Module):
 
 
 class LogSoftmax(Module):
-    """Log-softmax along ``dim``."""
+    """Log-softmax along ``dim``.
+
+    Args:
+        dim (int): the dimension to normalise over.
+
+    Examples:
+        >>> nn.LogSoftmax(dim=1)(nl.tensor([[0., 0.]]))
+        tensor([[-0.6931, -0.6931]])
+    """
 
     def __init__(self, dim: int | None = None) -> None:
         super().__init__()
@@ -117,7 +162,10 @@ def _inplace_repr(module: Module, text: str = "") -> Any:
 class GELU(Module):
     """``x * Phi(x)``; ``approximate="tanh"`` for the tanh approximation.
 
-    Example:
+    Args:
+        approximate (str): ``"none"`` (exact) or ``"tanh"``. Default: ``"none"``.
+
+    Examples:
         >>> nl.nn.GELU(approximate="tanh")
         GELU(approximate='tanh')
     """
@@ -134,7 +182,16 @@ class GELU(Module):
 
 
 class SiLU(Module):
-    """``x * sigmoid(x)``."""
+    """``x * sigmoid(x)``.
+
+    Args:
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> nn.SiLU()(x)
+        tensor([-0.2689,  0.0000,  1.7616])
+    """
 
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
@@ -148,7 +205,16 @@ class SiLU(Module):
 
 
 class Mish(Module):
-    """``x * tanh(softplus(x))``."""
+    """``x * tanh(softplus(x))``.
+
+    Args:
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> nn.Mish()(x)
+        tensor([-0.3034,  0.0000,  1.9440])
+    """
 
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
@@ -162,7 +228,16 @@ class Mish(Module):
 
 
 class Hardswish(Module):
-    """``x * relu6(x + 3) / 6``."""
+    """``x * relu6(x + 3) / 6``.
+
+    Args:
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> nn.Hardswish()(x)
+        tensor([-0.3333,  0.0000,  1.6667])
+    """
 
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
@@ -176,7 +251,16 @@ class Hardswish(Module):
 
 
 class Hardsigmoid(Module):
-    """``relu6(x + 3) / 6``."""
+    """``relu6(x + 3) / 6``.
+
+    Args:
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> nn.Hardsigmoid()(x)
+        tensor([0.3333, 0.5000, 0.8333])
+    """
 
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
@@ -190,7 +274,17 @@ class Hardsigmoid(Module):
 
 
 class ELU(Module):
-    """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
+    """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere.
+
+    Args:
+        alpha (float): the scale of the negative part. Default: 1.0.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> nn.ELU()(x)
+        tensor([-0.6321,  0.0000,  2.0000])
+    """
 
     def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
@@ -205,7 +299,17 @@ class ELU(Module):
 
 
 class Softplus(Module):
-    """``log(1 + exp(beta * x)) / beta``, linear above ``threshold``."""
+    """``log(1 + exp(beta * x)) / beta``, linear above ``threshold``.
+
+    Args:
+        beta (float): the sharpness. Default: 1.
+        threshold (float): above ``beta * x`` this, the identity. Default: 20.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> nn.Softplus()(x)
+        tensor([0.3133, 0.6931, 2.1269])
+    """
 
     def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
         super().__init__()
@@ -220,7 +324,18 @@ class Softplus(Module):
 
 
 class Hardtanh(Module):
-    """Clip to ``[min_val, max_val]``."""
+    """Clip to ``[min_val, max_val]``.
+
+    Args:
+        min_val (float): the lower limit. Default: -1.
+        max_val (float): the upper limit. Default: 1.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> nn.Hardtanh()(x)
+        tensor([-1.,  0.,  1.])
+    """
 
     def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
@@ -240,7 +355,10 @@ class Hardtanh(Module):
 class ReLU6(Hardtanh):
     """``min(max(x, 0), 6)``.
 
-    Example:
+    Args:
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
         >>> nl.nn.ReLU6(inplace=True)
         ReLU6(inplace=True)
     """
@@ -258,6 +376,11 @@ class PReLU(Module):
     Args:
         num_parameters (int): 1, or the number of input channels. Default: 1.
         init (float): the slopes' initial value. Default: 0.25.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> nn.PReLU()(x)
+        tensor([-0.2500,  0.0000,  2.0000], grad_fn=<WhereBackward0>)
     """
 
     def __init__(
@@ -273,6 +396,15 @@ class PReLU(Module):
         self.weight = Parameter(nl_full((num_parameters,), init, dtype))
 
     def reset_parameters(self) -> None:
+        """Set every slope back to ``init``.
+
+        Examples:
+            >>> m = nn.PReLU(init=0.1)
+            >>> m.reset_parameters()
+            >>> m.weight
+            Parameter containing:
+            tensor([0.1000], requires_grad=True)
+        """
         with no_grad():
             self.weight.fill_(self.init)
 

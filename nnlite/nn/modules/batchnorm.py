@@ -77,6 +77,15 @@ class _BatchNorm(Module):
         self.reset_parameters()
 
     def reset_running_stats(self) -> None:
+        """Running mean 0, running variance 1, batch count 0.
+
+        Examples:
+            >>> bn = nn.BatchNorm1d(2)
+            >>> _ = bn(nl.randn(8, 2) + 5)
+            >>> bn.reset_running_stats()
+            >>> bn.running_mean, bn.running_var
+            (tensor([0., 0.]), tensor([1., 1.]))
+        """
         if self.track_running_stats:
             assert self.running_mean is not None and self.running_var is not None
             assert self.num_batches_tracked is not None  # all registered with running stats
@@ -85,6 +94,15 @@ class _BatchNorm(Module):
             self.num_batches_tracked._data[...] = 0
 
     def reset_parameters(self) -> None:
+        """Reset the running statistics and set the scale to 1 and the shift to 0.
+
+        Examples:
+            >>> bn = nn.BatchNorm1d(2)
+            >>> _ = bn(nl.randn(8, 2) + 5)
+            >>> bn.reset_parameters()
+            >>> bn.running_mean, bn.weight.detach()
+            (tensor([0., 0.]), tensor([1., 1.]))
+        """
         self.reset_running_stats()
         if self.affine:
             init.ones_(self.weight)
@@ -151,7 +169,25 @@ class _BatchNorm(Module):
 
 
 class BatchNorm1d(_BatchNorm):
-    """Batch normalisation of (N, C) or (N, C, L) input."""
+    """Batch normalisation of (N, C) or (N, C, L) input.
+
+    Args:
+        num_features (int): C, the number of channels.
+        eps (float): added to the variance. Default: 1e-5.
+        momentum (float): the running statistics' update rate. Default: 0.1.
+        affine (bool): learn a per-channel scale and shift. Default: True.
+        track_running_stats (bool): keep running mean and variance for evaluation. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+        bias (bool): learn the shift (with ``affine``). Default: True.
+
+    Examples:
+        >>> bn = nn.BatchNorm1d(4)
+        >>> bn(nl.randn(8, 4)).shape
+        nnlite.Size([8, 4])
+        >>> bn.running_mean.shape
+        nnlite.Size([4])
+    """
 
     def _check_input_dim(self, input: Tensor) -> None:
         nd = input.ndim
@@ -162,7 +198,17 @@ class BatchNorm1d(_BatchNorm):
 class BatchNorm2d(_BatchNorm):
     """Batch normalisation of (N, C, H, W) input.
 
-    Example:
+    Args:
+        num_features (int): C, the number of channels.
+        eps (float): added to the variance. Default: 1e-5.
+        momentum (float): the running statistics' update rate. Default: 0.1.
+        affine (bool): learn a per-channel scale and shift. Default: True.
+        track_running_stats (bool): keep running mean and variance for evaluation. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+        bias (bool): learn the shift (with ``affine``). Default: True.
+
+    Examples:
         >>> nl.nn.BatchNorm2d(64)
         BatchNorm2d(64, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
     """

@@ -30,7 +30,7 @@ class Sequential(Module):
     Built from modules (named ``"0"``, ``"1"``, ...) or from one ``OrderedDict`` of named modules.
     Supports indexing, slicing (giving a ``Sequential``), ``len``, iteration and ``append``.
 
-    Example:
+    Examples:
         >>> model = nl.nn.Sequential(nl.nn.Linear(4, 8), nl.nn.ReLU(), nl.nn.Linear(8, 2))
         >>> model[:2]
         Sequential(
@@ -93,16 +93,58 @@ class Sequential(Module):
         return result
 
     def append(self, module: Module) -> Any:
-        """Add ``module`` at the end; returns the Sequential."""
+        """Add ``module`` at the end; returns the Sequential.
+
+        Args:
+            module (Module): the new last layer.
+
+        Returns:
+            Sequential: this Sequential.
+
+        Examples:
+            >>> seq = nn.Sequential(nn.Linear(2, 2))
+            >>> seq.append(nn.ReLU())
+            Sequential(
+              (0): Linear(in_features=2, out_features=2, bias=True)
+              (1): ReLU()
+            )
+        """
         self.add_module(str(len(self)), module)
         return self
 
     def extend(self, modules: Any) -> Any:
+        """Add the modules of an iterable at the end.
+
+        Args:
+            modules (iterable of Modules): the new layers.
+
+        Returns:
+            Sequential: this Sequential.
+
+        Examples:
+            >>> seq = nn.Sequential(nn.Linear(2, 2))
+            >>> len(seq.extend([nn.ReLU(), nn.Linear(2, 1)]))
+            3
+        """
         for module in modules:
             self.append(module)
         return self
 
     def insert(self, index: int, module: Module) -> Any:
+        """Insert ``module`` before position ``index`` (negative counts from the end).
+
+        Args:
+            index (int): the position.
+            module (Module): the new layer.
+
+        Returns:
+            Sequential: this Sequential.
+
+        Examples:
+            >>> seq = nn.Sequential(nn.Linear(2, 2))
+            >>> seq.insert(0, nn.Tanh())[0]
+            Tanh()
+        """
         if not isinstance(module, Module):
             raise AssertionError(f"module should be of type: {Module}")
         n = len(self._modules)
@@ -121,7 +163,10 @@ class Sequential(Module):
 class ModuleList(Module):
     """A list of modules, registered so that their parameters belong to the owner.
 
-    Example:
+    Args:
+        modules (iterable of Modules, optional): the initial entries.
+
+    Examples:
         >>> layers = nl.nn.ModuleList([nl.nn.Linear(4, 4) for _ in range(3)])
         >>> len(list(layers.parameters()))
         6
@@ -167,10 +212,36 @@ class ModuleList(Module):
         return ModuleList(list(self) + list(other))
 
     def append(self, module: Module) -> Any:
+        """Add ``module`` at the end.
+
+        Args:
+            module (Module): the new entry.
+
+        Returns:
+            ModuleList: this list.
+
+        Examples:
+            >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+            >>> len(layers.append(nn.Sigmoid()))
+            3
+        """
         self.add_module(str(len(self)), module)
         return self
 
     def extend(self, modules: Any) -> Any:
+        """Add the modules of an iterable at the end.
+
+        Args:
+            modules (iterable of Modules): the new entries.
+
+        Returns:
+            ModuleList: this list.
+
+        Examples:
+            >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+            >>> len(layers.extend([nn.ReLU(), nn.ReLU()]))
+            4
+        """
         if isinstance(modules, (Module, Mapping)) or not hasattr(modules, "__iter__"):
             raise TypeError(
                 "ModuleList.extend should be called with an iterable, but got " + typename(modules)
@@ -181,6 +252,18 @@ class ModuleList(Module):
         return self
 
     def insert(self, index: int, module: Module) -> None:
+        """Insert ``module`` before position ``index``.
+
+        Args:
+            index (int): the position.
+            module (Module): the new entry.
+
+        Examples:
+            >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+            >>> layers.insert(0, nn.Sigmoid())
+            >>> layers[0]
+            Sigmoid()
+        """
         items = list(self._modules.values())
         items.insert(index, module)
         self._modules.clear()
@@ -188,6 +271,21 @@ class ModuleList(Module):
             self.add_module(str(i), m)
 
     def pop(self, key: int | slice) -> Any:
+        """Remove the entry at ``key`` (an index) and return it.
+
+        Args:
+            key (int): the position.
+
+        Returns:
+            Module: the removed module.
+
+        Examples:
+            >>> layers = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+            >>> layers.pop(0)
+            ReLU()
+            >>> len(layers)
+            1
+        """
         v = self[key]
         del self[key]
         return v
@@ -211,7 +309,18 @@ class ModuleList(Module):
 
 
 class ModuleDict(Module):
-    """An ordered dict of modules, registered under their keys."""
+    """An ordered dict of modules, registered under their keys.
+
+    Args:
+        modules (dict or iterable of (str, Module) pairs, optional): the initial entries.
+
+    Examples:
+        >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+        >>> list(d.keys())
+        ['act', 'fc']
+        >>> len(list(d.parameters()))
+        2
+    """
 
     def __init__(self, modules: Any = None) -> None:
         super().__init__()
@@ -237,23 +346,87 @@ class ModuleDict(Module):
         return key in self._modules
 
     def clear(self) -> None:
+        """Remove every entry.
+
+        Examples:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> d.clear()
+            >>> len(d)
+            0
+        """
         self._modules.clear()
 
     def pop(self, key: str) -> Any:
+        """Remove the entry ``key`` and return its module.
+
+        Args:
+            key (str): the entry.
+
+        Returns:
+            Module: the removed module.
+
+        Examples:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> d.pop("act")
+            ReLU()
+            >>> list(d.keys())
+            ['fc']
+        """
         v = self[key]
         del self[key]
         return v
 
     def keys(self) -> Any:
+        """The keys, in insertion order.
+
+        Returns:
+            The dict's keys view.
+
+        Examples:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> list(d.keys())
+            ['act', 'fc']
+        """
         return self._modules.keys()
 
     def items(self) -> Any:
+        """``(key, module)`` pairs, in insertion order.
+
+        Returns:
+            The dict's items view.
+
+        Examples:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> [k for k, m in d.items()]
+            ['act', 'fc']
+        """
         return self._modules.items()
 
     def values(self) -> Any:
+        """The modules, in insertion order.
+
+        Returns:
+            The dict's values view.
+
+        Examples:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> list(d.values())[0]
+            ReLU()
+        """
         return self._modules.values()
 
     def update(self, modules: Any) -> None:
+        """Add or replace entries from a mapping or from ``(key, module)`` pairs.
+
+        Args:
+            modules (mapping or iterable of pairs): the new entries.
+
+        Examples:
+            >>> d = nn.ModuleDict({"act": nn.ReLU(), "fc": nn.Linear(2, 2)})
+            >>> d.update({"act": nn.Tanh()})
+            >>> d["act"]
+            Tanh()
+        """
         if isinstance(modules, (OrderedDict, ModuleDict, Mapping)):
             for key, module in modules.items():
                 self[key] = module

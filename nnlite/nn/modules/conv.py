@@ -34,7 +34,20 @@ class Conv2d(Module):
     ``weight`` has shape (out_channels, in_channels / groups, kh, kw); the initialisation is
     PyTorch's (``kaiming_uniform_(a=sqrt(5))``, bias U(-1/sqrt(fan_in), 1/sqrt(fan_in))).
 
-    Example:
+    Args:
+        in_channels (int): C_in.
+        out_channels (int): C_out.
+        kernel_size (int or pair): the window.
+        stride (int or pair): the step. Default: 1.
+        padding (int, pair or str): added on each side, or ``"valid"``/``"same"``. Default: 0.
+        dilation (int or pair): the spacing of kernel taps. Default: 1.
+        groups (int): independent channel groups. Default: 1.
+        bias (bool): learn a bias. Default: True.
+        padding_mode (str): as described above. Default: ``"zeros"``.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
         >>> nl.nn.Conv2d(3, 6, 5)
         Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1))
     """
@@ -100,6 +113,15 @@ class Conv2d(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
+        """Draw new weights and bias with PyTorch's initialisation.
+
+        Examples:
+            >>> conv = nn.Conv2d(1, 1, 3)
+            >>> before = conv.weight.clone()
+            >>> conv.reset_parameters()
+            >>> bool((conv.weight == before).all())
+            False
+        """
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
             fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
@@ -159,7 +181,20 @@ def _single(value: Any) -> Any:
 class Conv1d(Conv2d):
     """1-D convolution over (N, C, L) (or unbatched (C, L)) input, as ``torch.nn.Conv1d``.
 
-    Example:
+    Args:
+        in_channels (int): C_in.
+        out_channels (int): C_out.
+        kernel_size (int): the window.
+        stride (int): the step. Default: 1.
+        padding (int or str): added at both ends, or ``"valid"``/``"same"``. Default: 0.
+        dilation (int): the spacing of kernel taps. Default: 1.
+        groups (int): independent channel groups. Default: 1.
+        bias (bool): learn a bias. Default: True.
+        padding_mode (str): ``"zeros"``, ``"reflect"``, ``"replicate"`` or ``"circular"``. Default: ``"zeros"``.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
         >>> nl.nn.Conv1d(16, 33, 3, stride=2)
         Conv1d(16, 33, kernel_size=(3,), stride=(2,))
     """
@@ -228,7 +263,21 @@ class ConvTranspose2d(Conv2d):
     """2-D transposed convolution, as ``torch.nn.ConvTranspose2d``: ``weight`` is
     (in_channels, out_channels / groups, kh, kw); ``forward(input, output_size=None)``.
 
-    Example:
+    Args:
+        in_channels (int): C_in.
+        out_channels (int): C_out.
+        kernel_size (int or pair): the window.
+        stride (int or pair): the step. Default: 1.
+        padding (int or pair): removed from each side of the output (``dilation * (k - 1) - padding`` added). Default: 0.
+        output_padding (int or pair): extra rows and columns on one side of the output. Default: 0.
+        groups (int): independent channel groups. Default: 1.
+        bias (bool): learn a bias. Default: True.
+        dilation (int or pair): the spacing of kernel taps. Default: 1.
+        padding_mode (str): only ``"zeros"``. Default: ``"zeros"``.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
         >>> up = nl.nn.ConvTranspose2d(16, 8, 4, stride=2, padding=1)
         >>> up(nl.randn(1, 16, 7, 7)).shape
         nnlite.Size([1, 8, 14, 14])

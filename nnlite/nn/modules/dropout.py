@@ -16,7 +16,20 @@ __all__ = ["Dropout", "Dropout1d", "Dropout2d"]
 
 class Dropout(Module):
     """In training, zero each element with probability ``p`` and scale the rest by ``1/(1-p)``;
-    in eval mode, the identity."""
+    in eval mode, the identity.
+
+    Args:
+        p (float): the probability of zeroing an element. Default: 0.5.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> m = nn.Dropout(p=0.5)
+        >>> y = m(nl.ones(1000))
+        >>> sorted(set(y.tolist()))  # zeroed, or scaled by 1 / (1 - p)
+        [0.0, 2.0]
+        >>> m.eval()(nl.ones(3))
+        tensor([1., 1., 1.])
+    """
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
@@ -33,14 +46,32 @@ class Dropout(Module):
 
 
 class Dropout1d(Dropout):
-    """Zero whole channels of (N, C, L) input with probability ``p`` (training only)."""
+    """Zero whole channels of (N, C, L) input with probability ``p`` (training only).
+
+    Args:
+        p (float): the probability of zeroing a channel. Default: 0.5.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> nn.Dropout1d(p=0.5)(nl.ones(2, 3, 4)).shape
+        nnlite.Size([2, 3, 4])
+    """
 
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout1d(input, self.p, self.training, self.inplace)
 
 
 class Dropout2d(Dropout):
-    """Zero whole channels of (N, C, H, W) input with probability ``p`` (training only)."""
+    """Zero whole channels of (N, C, H, W) input with probability ``p`` (training only).
+
+    Args:
+        p (float): the probability of zeroing a channel. Default: 0.5.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> nn.Dropout2d(p=0.5)(nl.ones(2, 3, 4, 4)).shape
+        nnlite.Size([2, 3, 4, 4])
+    """
 
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout2d(input, self.p, self.training, self.inplace)

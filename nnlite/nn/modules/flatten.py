@@ -16,7 +16,16 @@ __all__ = ["Flatten", "Unflatten"]
 
 
 class Flatten(Module):
-    """Merge dimensions ``start_dim`` (default 1, keeping the batch) to ``end_dim`` into one."""
+    """Merge dimensions ``start_dim`` (default 1, keeping the batch) to ``end_dim`` into one.
+
+    Args:
+        start_dim (int): the first dimension to merge. Default: 1.
+        end_dim (int): the last dimension to merge. Default: -1.
+
+    Examples:
+        >>> nn.Flatten()(nl.zeros(2, 3, 4)).shape
+        nnlite.Size([2, 12])
+    """
 
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
@@ -33,7 +42,11 @@ class Flatten(Module):
 class Unflatten(Module):
     """Split dimension ``dim`` into ``unflattened_size``.
 
-    Example:
+    Args:
+        dim (int): the dimension to split.
+        unflattened_size (tuple of ints): its new sizes, whose product is its size.
+
+    Examples:
         >>> nl.nn.Unflatten(1, (2, 5))(nl.zeros(3, 10)).shape
         nnlite.Size([3, 2, 5])
     """

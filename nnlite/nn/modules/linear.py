@@ -32,7 +32,13 @@ def input_type_error(layer: Module, input: Tensor) -> Any:
 
 
 class Identity(Module):
-    """Returns its input unchanged (arguments are accepted and ignored, as in PyTorch)."""
+    """Returns its input unchanged (arguments are accepted and ignored, as in PyTorch).
+
+    Examples:
+        >>> x = nl.randn(2, 3)
+        >>> nn.Identity(54, unused=True)(x) is x
+        True
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
@@ -47,7 +53,14 @@ class Linear(Module):
     ``weight`` (out_features, in_features) is initialised with ``kaiming_uniform_(a=sqrt(5))`` and
     ``bias`` with U(-1/sqrt(in_features), 1/sqrt(in_features)), as in PyTorch.
 
-    Example:
+    Args:
+        in_features (int): the size of each input's last dimension.
+        out_features (int): the size of each output's last dimension.
+        bias (bool): learn an additive bias. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
         >>> fc = nl.nn.Linear(400, 120)
         >>> fc(nl.randn(4, 400)).shape
         nnlite.Size([4, 120])
@@ -74,6 +87,15 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
+        """Draw new weights and bias, as at construction (PyTorch's initialisation).
+
+        Examples:
+            >>> m = nn.Linear(3, 2)
+            >>> before = m.weight.clone()
+            >>> m.reset_parameters()
+            >>> bool((m.weight == before).all())
+            False
+        """
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
             fan_in = self.weight.shape[1]

@@ -51,21 +51,50 @@ class _WeightedLoss(_Loss):
 
 
 class MSELoss(_Loss):
-    """Mean squared error between input and target."""
+    """Mean squared error between input and target.
+
+    Args:
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Examples:
+        >>> nn.MSELoss()(nl.tensor([1., 2.]), nl.tensor([0., 4.]))
+        tensor(2.5000)
+    """
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class L1Loss(_Loss):
-    """Mean absolute error between input and target."""
+    """Mean absolute error between input and target.
+
+    Args:
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Examples:
+        >>> nn.L1Loss()(nl.tensor([1., 2.]), nl.tensor([0., 4.]))
+        tensor(1.5000)
+    """
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class NLLLoss(_WeightedLoss):
-    """Negative log-likelihood of class-index targets given log-probabilities."""
+    """Negative log-likelihood of class-index targets given log-probabilities.
+
+    Args:
+        weight (Tensor, optional): a ``(C,)`` weight per class.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        ignore_index (int): a class index that contributes nothing. Default: -100.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Examples:
+        >>> nn.NLLLoss()(nl.tensor([[-0.5, -1.0], [-2.0, -0.1]]), nl.tensor([0, 1]))
+        tensor(0.3000)
+    """
 
     def __init__(
         self,
@@ -94,7 +123,14 @@ class CrossEntropyLoss(_WeightedLoss):
     Options as PyTorch: ``weight`` per class, ``ignore_index`` (index targets), ``reduction``
     (``"mean"``, ``"sum"``, ``"none"``) and ``label_smoothing``.
 
-    Example:
+    Args:
+        weight (Tensor, optional): a ``(C,)`` weight per class.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        ignore_index (int): a class index that contributes nothing. Default: -100.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+        label_smoothing (float): in [0, 1]. Default: 0.
+
+    Examples:
         >>> criterion = nl.nn.CrossEntropyLoss(label_smoothing=0.1)
         >>> loss = criterion(nl.randn(4, 10, requires_grad=True), nl.tensor([1, 0, 4, 9]))
     """
@@ -124,7 +160,18 @@ class CrossEntropyLoss(_WeightedLoss):
 
 
 class BCEWithLogitsLoss(_Loss):
-    """Binary cross entropy on logits, with optional per-element ``weight`` and per-class ``pos_weight``."""
+    """Binary cross entropy on logits, with optional per-element ``weight`` and per-class ``pos_weight``.
+
+    Args:
+        weight (Tensor, optional): a weight per element (broadcast).
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+        pos_weight (Tensor, optional): the weight of positive targets per class.
+
+    Examples:
+        >>> nn.BCEWithLogitsLoss()(nl.tensor([0., 2.]), nl.tensor([0., 1.]))
+        tensor(0.4100)
+    """
 
     def __init__(
         self,
@@ -149,7 +196,17 @@ class BCEWithLogitsLoss(_Loss):
 
 
 class BCELoss(_WeightedLoss):
-    """Binary cross entropy between probabilities and targets in [0, 1]."""
+    """Binary cross entropy between probabilities and targets in [0, 1].
+
+    Args:
+        weight (Tensor, optional): a weight per element (broadcast).
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Examples:
+        >>> nn.BCELoss()(nl.tensor([0.9, 0.2]), nl.tensor([1., 0.]))
+        tensor(0.1643)
+    """
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(
@@ -158,7 +215,17 @@ class BCELoss(_WeightedLoss):
 
 
 class SmoothL1Loss(_Loss):
-    """Squared error below ``beta``, absolute error above it."""
+    """Squared error below ``beta``, absolute error above it.
+
+    Args:
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+        beta (float): where the loss turns from quadratic to linear. Default: 1.
+
+    Examples:
+        >>> nn.SmoothL1Loss()(nl.tensor([0., 3.]), nl.tensor([0.5, 0.]))
+        tensor(1.3125)
+    """
 
     def __init__(
         self,
@@ -175,7 +242,16 @@ class SmoothL1Loss(_Loss):
 
 
 class HuberLoss(_Loss):
-    """Squared error below ``delta``, ``delta``-scaled absolute error above it."""
+    """Squared error below ``delta``, ``delta``-scaled absolute error above it.
+
+    Args:
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+        delta (float): where the loss turns from quadratic to linear. Default: 1.
+
+    Examples:
+        >>> nn.HuberLoss()(nl.tensor([0., 3.]), nl.tensor([0.5, 0.]))
+        tensor(1.3125)
+    """
 
     def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
         super().__init__(reduction=reduction)
@@ -186,7 +262,18 @@ class HuberLoss(_Loss):
 
 
 class KLDivLoss(_Loss):
-    """KL divergence of ``target`` from log-probabilities ``input`` (``log_target``: target given as logs)."""
+    """KL divergence of ``target`` from log-probabilities ``input`` (``log_target``: target given as logs).
+
+    Args:
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"`` or ``"batchmean"``. Default: ``"mean"``.
+        log_target (bool): the target is given as log-probabilities. Default: False.
+
+    Examples:
+        >>> loss = nn.KLDivLoss(reduction="batchmean")
+        >>> loss(nl.tensor([[0.5, 0.5]]).log(), nl.tensor([[0.9, 0.1]]))
+        tensor(0.3681)
+    """
 
     def __init__(
         self,
@@ -203,7 +290,18 @@ class KLDivLoss(_Loss):
 
 
 class CosineEmbeddingLoss(_Loss):
-    """Pulls pairs with ``y = 1`` together in angle, pushes ``y = -1`` pairs beyond ``margin``."""
+    """Pulls pairs with ``y = 1`` together in angle, pushes ``y = -1`` pairs beyond ``margin``.
+
+    Args:
+        margin (float): for dissimilar pairs (``y = -1``). Default: 0.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Examples:
+        >>> loss = nn.CosineEmbeddingLoss()
+        >>> loss(nl.tensor([[1., 0.]]), nl.tensor([[0., 1.]]), nl.tensor([1.]))
+        tensor(1.)
+    """
 
     def __init__(
         self,
@@ -222,7 +320,17 @@ class CosineEmbeddingLoss(_Loss):
 
 
 class MarginRankingLoss(_Loss):
-    """``max(0, -y (x1 - x2) + margin)``: ``x1`` should rank above ``x2`` where ``y = 1``."""
+    """``max(0, -y (x1 - x2) + margin)``: ``x1`` should rank above ``x2`` where ``y = 1``.
+
+    Args:
+        margin (float): the required gap. Default: 0.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Examples:
+        >>> nn.MarginRankingLoss()(nl.tensor([1., 2.]), nl.tensor([2., 1.]), nl.tensor([1., 1.]))
+        tensor(0.5000)
+    """
 
     def __init__(
         self,
@@ -241,7 +349,21 @@ class MarginRankingLoss(_Loss):
 
 
 class TripletMarginLoss(_Loss):
-    """``max(d(a, p) - d(a, n) + margin, 0)``."""
+    """``max(d(a, p) - d(a, n) + margin, 0)``.
+
+    Args:
+        margin (float): the required gap. Default: 1.
+        p (float): the norm of the distance. Default: 2.
+        eps (float): added to differences for stability. Default: 1e-6.
+        swap (bool): use the distance swap. Default: False.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Examples:
+        >>> a, p, n = nl.tensor([[0., 0.]]), nl.tensor([[0., 1.]]), nl.tensor([[3., 0.]])
+        >>> nn.TripletMarginLoss()(a, p, n)
+        tensor(0.)
+    """
 
     def __init__(
         self,

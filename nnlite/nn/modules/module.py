@@ -94,6 +94,20 @@ def _check_member_name(kind: str, name: object, module: Module) -> None:
 
 
 def _forward_unimplemented(self: Module, *args: Any, **kwargs: Any) -> Any:
+    """The computation of the module; every subclass defines it.
+
+    Call the module (``module(x)``) rather than ``forward`` so that hooks run.
+
+    Args:
+        *args, **kwargs: the inputs, as the subclass defines them.
+
+    Examples:
+        >>> class Double(nn.Module):
+        ...     def forward(self, x):
+        ...         return 2 * x
+        >>> Double()(nl.tensor([1., 2.]))
+        tensor([2., 4.])
+    """
     raise NotImplementedError(
         f'Module [{type(self).__name__}] is missing the required "forward" function'
     )
@@ -105,7 +119,7 @@ class Module:
     Subclasses call ``super().__init__()`` first, assign layers and ``Parameter``s as attributes,
     and define ``forward``. Calling the module runs ``forward`` (and any forward hooks).
 
-    Example:
+    Examples:
         >>> class Net(nl.nn.Module):
         ...     def __init__(self):
         ...         super().__init__()
@@ -180,7 +194,23 @@ class Module:
     def register_forward_pre_hook(
         self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
     ) -> RemovableHandle:
-        """Call ``hook(module, args)`` before ``forward``; a non-None result replaces the args."""
+        """Call ``hook(module, args)`` before ``forward``; a non-None result replaces the args.
+
+        Args:
+            hook (callable): ``hook(module, args)`` (with ``with_kwargs``: ``hook(module, args, kwargs)``).
+            prepend (bool): run before the hooks already registered. Default: False.
+            with_kwargs (bool): pass and accept keyword arguments too. Default: False.
+
+        Returns:
+            A handle whose ``remove()`` unregisters the hook.
+
+        Examples:
+            >>> m = nn.Linear(2, 2)
+            >>> handle = m.register_forward_pre_hook(lambda mod, args: (args[0] * 0,))
+            >>> m(nl.ones(1, 2)).equal(m.bias.detach().unsqueeze(0))
+            True
+            >>> handle.remove()
+        """
         return self._add_hook(
             self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs, hook, prepend, with_kwargs
         )
@@ -193,7 +223,26 @@ class Module:
         with_kwargs: bool = False,
         always_call: bool = False,
     ) -> RemovableHandle:
-        """Call ``hook(module, args, output)`` after ``forward``; a non-None result replaces the output."""
+        """Call ``hook(module, args, output)`` after ``forward``; a non-None result replaces the output.
+
+        Args:
+            hook (callable): ``hook(module, args, output)`` (with ``with_kwargs``: ``hook(module, args, kwargs, output)``).
+            prepend (bool): run before the hooks already registered. Default: False.
+            with_kwargs (bool): pass keyword arguments too. Default: False.
+            always_call (bool): accepted for compatibility.
+
+        Returns:
+            A handle whose ``remove()`` unregisters the hook.
+
+        Examples:
+            >>> shapes = []
+            >>> m = nn.Linear(2, 3)
+            >>> handle = m.register_forward_hook(lambda mod, args, out: shapes.append(out.shape))
+            >>> _ = m(nl.ones(4, 2))
+            >>> shapes
+            [nnlite.Size([4, 3])]
+            >>> handle.remove()
+        """
         return self._add_hook(
             self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs
         )
@@ -299,7 +348,18 @@ class Module:
             object.__delattr__(self, name)
 
     def register_parameter(self, name: str, param: Parameter | None) -> None:
-        """Add a parameter (or ``None``) under ``name``; as assigning ``self.name = param``."""
+        """Add a parameter (or ``None``) under ``name``; as assigning ``self.name = param``.
+
+        Args:
+            name (str): the attribute name.
+            param (Parameter or None): the parameter.
+
+        Examples:
+            >>> m = nn.Module()
+            >>> m.register_parameter("scale", nn.Parameter(nl.ones(1)))
+            >>> [name for name, _ in m.named_parameters()]
+            ['scale']
+        """
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
         _check_member_name("parameter", name, self)
@@ -325,6 +385,18 @@ class Module:
         """Add a tensor that is state but not a parameter (e.g. BatchNorm's running mean).
 
         Non-persistent buffers are left out of ``state_dict()``.
+
+        Args:
+            name (str): the attribute name.
+            tensor (Tensor or None): the buffer.
+            persistent (bool): include it in ``state_dict()``. Default: True.
+
+        Examples:
+            >>> m = nn.Module()
+            >>> m.register_buffer("steps", nl.zeros(1))
+            >>> m.register_buffer("cache", nl.zeros(1), persistent=False)
+            >>> list(m.state_dict())
+            ['steps']
         """
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
@@ -348,7 +420,18 @@ class Module:
             self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name: str, module: Module | None) -> None:
-        """Add a child module under ``name`` (as assigning ``self.name = module``)."""
+        """Add a child module under ``name`` (as assigning ``self.name = module``).
+
+        Args:
+            name (str): the attribute name.
+            module (Module or None): the child.
+
+        Examples:
+            >>> m = nn.Module()
+            >>> m.add_module("fc", nn.Linear(2, 2))
+            >>> m.fc
+            Linear(in_features=2, out_features=2, bias=True)
+        """
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{typename(module)} is not a Module subclass")
         if not isinstance(name, str):
@@ -364,7 +447,19 @@ class Module:
     register_module = add_module
 
     def get_submodule(self, target: str) -> Module:
-        """The submodule at dotted path ``target`` (``""`` is the module itself)."""
+        """The submodule at dotted path ``target`` (``""`` is the module itself).
+
+        Args:
+            target (str): a dotted path such as ``"layer1.0"``.
+
+        Returns:
+            Module: the submodule.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+            >>> model.get_submodule("1")
+            BatchNorm1d(3, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+        """
         if target == "":
             return self
         mod = self
@@ -385,7 +480,19 @@ class Module:
         return mod, name
 
     def get_parameter(self, target: str) -> Parameter:
-        """The parameter at dotted path ``target`` (``"layer1.0.conv1.weight"``)."""
+        """The parameter at dotted path ``target`` (``"layer1.0.conv1.weight"``).
+
+        Args:
+            target (str): a dotted path such as ``"0.bias"``.
+
+        Returns:
+            Parameter: the parameter.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+            >>> model.get_parameter("0.bias").shape
+            nnlite.Size([3])
+        """
         mod, name = self._owner_of(target)
         param = getattr(mod, name)
         if not isinstance(param, Parameter):
@@ -393,6 +500,19 @@ class Module:
         return param
 
     def get_buffer(self, target: str) -> Tensor | None:
+        """The buffer at dotted path ``target`` (``"bn1.running_mean"``).
+
+        Args:
+            target (str): a dotted path.
+
+        Returns:
+            Tensor: the buffer.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+            >>> model.get_buffer("1.running_mean")
+            tensor([0., 0., 0.])
+        """
         mod, name = self._owner_of(target)
         if name not in mod._buffers:
             raise AttributeError(f"`{name}` is not a buffer")
@@ -421,32 +541,106 @@ class Module:
                 yield (module_prefix + "." + k if module_prefix else k), v
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
-        """The parameters, in registration order (a shared parameter once)."""
+        """The parameters, in registration order (a shared parameter once).
+
+        Args:
+            recurse (bool): include the submodules' parameters. Default: True.
+
+        Returns:
+            Parameters, one at a time.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+            >>> sum(p.numel() for p in model.parameters())
+            15
+        """
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
     def named_parameters(
         self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Parameter]]:
-        """``(dotted name, parameter)`` pairs, e.g. ``("layer1.0.conv1.weight", p)``."""
+        """``(dotted name, parameter)`` pairs, e.g. ``("layer1.0.conv1.weight", p)``.
+
+        Args:
+            prefix (str): prepended to every name. Default: ``""``.
+            recurse (bool): include the submodules' parameters. Default: True.
+            remove_duplicate (bool): yield a shared parameter once. Default: True.
+
+        Returns:
+            ``(name, Parameter)`` pairs, one at a time.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+            >>> [name for name, _ in model.named_parameters()]
+            ['0.weight', '0.bias', '1.weight', '1.bias']
+        """
         return self._named_members(
             lambda m: m._parameters.items(), prefix, recurse, remove_duplicate
         )
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """The buffers (running statistics and other state), in registration order.
+
+        Args:
+            recurse (bool): include the submodules' buffers. Default: True.
+
+        Returns:
+            Tensors, one at a time.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+            >>> len(list(model.buffers()))
+            3
+        """
         for _, b in self.named_buffers(recurse=recurse):
             yield b
 
     def named_buffers(
         self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Tensor]]:
+        """``(dotted name, buffer)`` pairs, as ``named_parameters`` for buffers.
+
+        Args:
+            prefix (str): prepended to every name. Default: ``""``.
+            recurse (bool): include the submodules' buffers. Default: True.
+            remove_duplicate (bool): yield a shared buffer once. Default: True.
+
+        Returns:
+            ``(name, Tensor)`` pairs, one at a time.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+            >>> [name for name, _ in model.named_buffers()]
+            ['1.running_mean', '1.running_var', '1.num_batches_tracked']
+        """
         return self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
 
     def children(self) -> Iterator[Module]:
+        """The direct submodules (each once).
+
+        Returns:
+            Modules, one at a time.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+            >>> [type(m).__name__ for m in model.children()]
+            ['Linear', 'BatchNorm1d']
+        """
         for _, m in self.named_children():
             yield m
 
     def named_children(self) -> Iterator[tuple[str, Module]]:
+        """``(name, module)`` pairs of the direct submodules.
+
+        Returns:
+            ``(name, Module)`` pairs, one at a time.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+            >>> [name for name, _ in model.named_children()]
+            ['0', '1']
+        """
         seen = set()
         for name, module in self._modules.items():
             if module is not None and id(module) not in seen:
@@ -454,13 +648,37 @@ class Module:
                 yield name, module
 
     def modules(self) -> Iterator[Module]:
+        """This module and every module below it, depth first (each once).
+
+        Returns:
+            Modules, one at a time.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+            >>> [type(m).__name__ for m in model.modules()]
+            ['Sequential', 'Linear', 'BatchNorm1d']
+        """
         for _, m in self.named_modules():
             yield m
 
     def named_modules(
         self, memo: set[int] | None = None, prefix: str = "", remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Module]]:
-        """This module and all below it, depth first, with dotted names (``""`` for this one)."""
+        """This module and all below it, depth first, with dotted names (``""`` for this one).
+
+        Args:
+            memo (set, optional): modules already visited (skipped).
+            prefix (str): prepended to every name. Default: ``""``.
+            remove_duplicate (bool): yield a shared module once. Default: True.
+
+        Returns:
+            ``(name, Module)`` pairs, one at a time.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+            >>> [name for name, _ in model.named_modules()]
+            ['', '0', '1']
+        """
         if memo is None:
             memo = set()
         if id(self) in memo:
@@ -486,6 +704,19 @@ class Module:
         """Parameters and persistent buffers by dotted name, detached tensors sharing memory.
 
         Keys come in PyTorch's order: a module's own parameters, then its buffers, then each child's.
+
+        Args:
+            *args: PyTorch's old positional ``destination, prefix, keep_vars``.
+            destination (dict, optional): a dict to fill and return.
+            prefix (str): prepended to every key. Default: ``""``.
+            keep_vars (bool): return the parameters themselves instead of detached tensors. Default: False.
+
+        Returns:
+            OrderedDict: ``{dotted name: tensor}``.
+
+        Examples:
+            >>> list(nn.Linear(2, 3).state_dict())
+            ['weight', 'bias']
         """
         if args:  # PyTorch's deprecated positional form (destination, prefix, keep_vars)
             destination = args[0]
@@ -522,6 +753,19 @@ class Module:
         With ``strict`` (the default) missing keys, unexpected keys and shape mismatches raise one
         RuntimeError listing them all, in PyTorch's format. Returns ``(missing_keys,
         unexpected_keys)``.
+
+        Args:
+            state_dict (dict): ``{dotted name: tensor or array}``.
+            strict (bool): require exactly this module's keys and shapes. Default: True.
+            assign (bool): keep the given tensors instead of copying into the existing ones. Default: False.
+
+        Returns:
+            A named tuple ``(missing_keys, unexpected_keys)``.
+
+        Examples:
+            >>> m = nn.Linear(2, 2)
+            >>> m.load_state_dict({"weight": nl.zeros(2, 2)}, strict=False)
+            _IncompatibleKeys(missing_keys=['bias'], unexpected_keys=[])
         """
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
@@ -620,7 +864,19 @@ class Module:
 
     # ------------------------------------------------------------------ modes and gradients
     def train(self: _M, mode: bool = True) -> _M:
-        """Set training mode (Dropout drops, BatchNorm uses batch statistics) here and below."""
+        """Set training mode (Dropout drops, BatchNorm uses batch statistics) here and below.
+
+        Args:
+            mode (bool): training (True) or evaluation (False). Default: True.
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> m = nn.Dropout().train()
+            >>> m.training
+            True
+        """
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         self.__dict__["training"] = mode
@@ -629,11 +885,30 @@ class Module:
         return self
 
     def eval(self: _M) -> _M:
-        """Evaluation mode: ``train(False)``."""
+        """Evaluation mode: ``train(False)``.
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> nn.Dropout().eval().training
+            False
+        """
         return self.train(False)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        """Reset the gradients of all parameters (to ``None`` by default)."""
+        """Reset the gradients of all parameters (to ``None`` by default).
+
+        Args:
+            set_to_none (bool): drop the gradients (True) or fill them with zeros. Default: True.
+
+        Examples:
+            >>> m = nn.Linear(2, 1)
+            >>> m(nl.ones(1, 2)).sum().backward()
+            >>> m.zero_grad()
+            >>> m.weight.grad is None
+            True
+        """
         for p in self.parameters():
             if p._grad is not None:
                 if set_to_none:
@@ -646,13 +921,37 @@ class Module:
                     g._data[...] = 0
 
     def requires_grad_(self: _M, requires_grad: bool = True) -> _M:
-        """Set ``requires_grad`` on every parameter; returns the module."""
+        """Set ``requires_grad`` on every parameter; returns the module.
+
+        Args:
+            requires_grad (bool): the new flag. Default: True.
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> nn.Linear(2, 2).requires_grad_(False).weight.requires_grad
+            False
+        """
         for p in self.parameters():
             p.requires_grad_(requires_grad)
         return self
 
     def summary(self, input_size: Any = None, **kwargs: Any) -> Any:
-        """``nl.summary(self, input_size, ...)``: the layer table (see ``nnlite.model_summary``)."""
+        """``nl.summary(self, input_size, ...)``: the layer table (see ``nnlite.model_summary``).
+
+        Args:
+            input_size (tuple, optional): the input shape, batch included.
+            **kwargs: the other arguments of ``nl.summary``.
+
+        Returns:
+            ModelStatistics: the table (printed by ``print``).
+
+        Examples:
+            >>> stats = nn.Linear(4, 2).summary((1, 4))
+            >>> stats.total_params
+            10
+        """
         from ...model_summary import summary
 
         return summary(self, input_size, **kwargs)
@@ -664,7 +963,13 @@ class Module:
         optimizers skip it. Names are dotted paths as in ``named_modules()`` and
         ``named_parameters()`` (``"layer1"``, ``"fc.bias"``). Returns the module.
 
-        Example:
+        Args:
+            *names (str): dotted names of submodules or parameters; none freezes everything.
+
+        Returns:
+            Module: this module.
+
+        Examples:
             >>> model = nl.models.resnet18().freeze()
             >>> model.fc = nl.nn.Linear(512, 10)   # a new head, trainable
         """
@@ -673,7 +978,19 @@ class Module:
         return self
 
     def unfreeze(self: _M, *names: str) -> _M:
-        """Undo ``freeze``: the whole module, or the named submodules or parameters."""
+        """Undo ``freeze``: the whole module, or the named submodules or parameters.
+
+        Args:
+            *names (str): dotted names of submodules or parameters; none unfreezes everything.
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1)).freeze().unfreeze("1")
+            >>> [p.requires_grad for p in model.parameters()]
+            [False, False, True, True]
+        """
         for p in self._params_for(names, "unfreeze"):
             p.requires_grad_(True)
         return self
@@ -702,7 +1019,23 @@ class Module:
         return found
 
     def apply(self: _M, fn: Callable[[Module], object]) -> _M:
-        """Call ``fn`` on every submodule (children first) and on this module; returns the module."""
+        """Call ``fn`` on every submodule (children first) and on this module; returns the module.
+
+        Args:
+            fn (callable): ``fn(module)``, called on each module.
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> def zero_bias(m):
+            ...     if isinstance(m, nn.Linear):
+            ...         nn.init.zeros_(m.bias)
+            >>> model = nn.Sequential(nn.Linear(2, 2), nn.ReLU()).apply(zero_bias)
+            >>> model[0].bias
+            Parameter containing:
+            tensor([0., 0.], requires_grad=True)
+        """
         for module in self.children():
             module.apply(fn)
         fn(self)
@@ -733,6 +1066,17 @@ class Module:
         """Convert floating parameters and buffers to a dtype (``model.to(nl.float64)``).
 
         ``"cpu"`` is accepted; nnlite has no other device.
+
+        Args:
+            *args: a dtype, ``"cpu"``, or a tensor whose dtype to take.
+            **kwargs: ``dtype``, ``device`` and ``non_blocking`` (ignored).
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> nn.Linear(2, 2).to(nl.float64).weight.dtype
+            nnlite.float64
         """
         dtype = kwargs.pop("dtype", None)
         device = kwargs.pop("device", None)
@@ -767,34 +1111,109 @@ class Module:
     def share_memory(self: _M) -> _M:
         """Move every parameter, gradient and buffer to shared memory (``Tensor.share_memory_``), so
         that processes started afterwards train this very module (the Hogwild pattern of
-        ``nnlite.multiprocessing``). Returns the module."""
+        ``nnlite.multiprocessing``). Returns the module.
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> nn.Linear(2, 2).share_memory().weight.is_shared()
+            True
+        """
         return self._apply(lambda t: t.share_memory_())
 
     def float(self: _M) -> _M:
+        """Convert floating parameters and buffers to float32.
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> nn.Linear(2, 2).double().float().weight.dtype
+            nnlite.float32
+        """
         return self._apply(lambda t: t.float() if t._data.dtype.kind == "f" else t)
 
     def double(self: _M) -> _M:
+        """Convert floating parameters and buffers to float64.
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> nn.Linear(2, 2).double().weight.dtype
+            nnlite.float64
+        """
         return self._apply(lambda t: t.double() if t._data.dtype.kind == "f" else t)
 
     def half(self: _M) -> _M:
+        """Convert floating parameters and buffers to float16.
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> nn.Linear(2, 2).half().weight.dtype
+            nnlite.float16
+        """
         return self._apply(lambda t: t.half() if t._data.dtype.kind == "f" else t)
 
     def type(self: _M, dst_type: Any) -> _M:
+        """Convert every parameter and buffer to ``dst_type``.
+
+        Args:
+            dst_type (nl.dtype): the type.
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> nn.Linear(2, 2).type(nl.float64).bias.dtype
+            nnlite.float64
+        """
         return self._apply(lambda t: t.to(dst_type))
 
     def cpu(self: _M) -> _M:
+        """The module on the CPU: itself, nnlite runs on the CPU.
+
+        Returns:
+            Module: this module.
+
+        Examples:
+            >>> m = nn.Linear(2, 2)
+            >>> m.cpu() is m
+            True
+        """
         return self
 
     def cuda(self: _M, device: Any = None) -> _M:
-        check_device("cuda")  # raises: nnlite runs on the CPU
-        return self
+        """Raises: nnlite has no CUDA device.
+
+        Args:
+            device (int, optional): the GPU PyTorch would use.
+
+        Examples:
+            >>> nn.Linear(2, 2).cuda()
+            Traceback (most recent call last):
+                ...
+            RuntimeError: nnlite runs on the CPU only; device 'cuda' is not available ...
+        """
+        check_device("cuda")
 
     # ------------------------------------------------------------------ repr
     def _get_name(self) -> str:
         return type(self).__name__
 
     def extra_repr(self) -> str:
-        """The text inside the parentheses of this module's repr line (override in layers)."""
+        """The text inside the parentheses of this module's repr line (override in layers).
+
+        Returns:
+            str: the layer's settings, e.g. ``"in_features=2, out_features=3, bias=True"``.
+
+        Examples:
+            >>> nn.Linear(2, 3).extra_repr()
+            'in_features=2, out_features=3, bias=True'
+        """
         return ""
 
     def __repr__(self) -> str:

@@ -25,7 +25,15 @@ __all__ = ["LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d"]
 class LayerNorm(Module):
     """Normalise over the trailing ``normalized_shape`` dimensions, with a learned elementwise affine.
 
-    Example:
+    Args:
+        normalized_shape (int or tuple of ints): the trailing shape to normalise over.
+        eps (float): added to the variance. Default: 1e-5.
+        elementwise_affine (bool): learn a scale (and shift) of that shape. Default: True.
+        bias (bool): learn the shift. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
         >>> nl.nn.LayerNorm(8)
         LayerNorm((8,), eps=1e-05, elementwise_affine=True, bias=True)
     """
@@ -56,6 +64,16 @@ class LayerNorm(Module):
         )
 
     def reset_parameters(self) -> None:
+        """Set the scale to 1 and the shift to 0.
+
+        Examples:
+            >>> ln = nn.LayerNorm(2)
+            >>> with nl.no_grad():
+            ...     _ = ln.weight.fill_(3.)
+            >>> ln.reset_parameters()
+            >>> ln.weight.detach()
+            tensor([1., 1.])
+        """
         if self.elementwise_affine:
             init.ones_(self.weight)
             if self.bias is not None:
@@ -74,7 +92,16 @@ class LayerNorm(Module):
 class GroupNorm(Module):
     """Normalise ``num_groups`` groups of channels per sample, with a per-channel affine.
 
-    Example:
+    Args:
+        num_groups (int): the number of groups; divides ``num_channels``.
+        num_channels (int): C.
+        eps (float): added to the variance. Default: 1e-5.
+        affine (bool): learn a per-channel scale and shift. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+        bias (bool): learn the shift (with ``affine``). Default: True.
+
+    Examples:
         >>> nl.nn.GroupNorm(2, 4)
         GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)
     """
@@ -165,7 +192,22 @@ class _InstanceNorm(_BatchNorm):
 
 
 class InstanceNorm1d(_InstanceNorm):
-    """Instance normalisation of (N, C, L) or (C, L) input."""
+    """Instance normalisation of (N, C, L) or (C, L) input.
+
+    Args:
+        num_features (int): C, the number of channels.
+        eps (float): added to the variance. Default: 1e-5.
+        momentum (float): the running statistics' update rate. Default: 0.1.
+        affine (bool): learn a per-channel scale and shift. Default: False.
+        track_running_stats (bool): keep running mean and variance for evaluation. Default: False.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+        bias (bool): learn the shift (with ``affine``). Default: True.
+
+    Examples:
+        >>> nn.InstanceNorm1d(3)(nl.randn(2, 3, 5)).shape
+        nnlite.Size([2, 3, 5])
+    """
 
     _spatial_dims = 1
 
@@ -173,7 +215,17 @@ class InstanceNorm1d(_InstanceNorm):
 class InstanceNorm2d(_InstanceNorm):
     """Instance normalisation of (N, C, H, W) or (C, H, W) input.
 
-    Example:
+    Args:
+        num_features (int): C, the number of channels.
+        eps (float): added to the variance. Default: 1e-5.
+        momentum (float): the running statistics' update rate. Default: 0.1.
+        affine (bool): learn a per-channel scale and shift. Default: False.
+        track_running_stats (bool): keep running mean and variance for evaluation. Default: False.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+        bias (bool): learn the shift (with ``affine``). Default: True.
+
+    Examples:
         >>> nl.nn.InstanceNorm2d(3)
         InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=False, bias=False, track_running_stats=False)
     """

@@ -15,7 +15,15 @@ __all__ = ["PixelShuffle", "PixelUnshuffle"]
 
 
 class PixelShuffle(Module):
-    """``(*, C r^2, H, W)`` to ``(*, C, H r, W r)`` (sub-pixel convolution's upsampling)."""
+    """``(*, C r^2, H, W)`` to ``(*, C, H r, W r)`` (sub-pixel convolution's upsampling).
+
+    Args:
+        upscale_factor (int): ``r``.
+
+    Examples:
+        >>> nn.PixelShuffle(2)(nl.zeros(1, 8, 3, 3)).shape
+        nnlite.Size([1, 2, 6, 6])
+    """
 
     def __init__(self, upscale_factor: int) -> None:
         super().__init__()
@@ -29,7 +37,15 @@ class PixelShuffle(Module):
 
 
 class PixelUnshuffle(Module):
-    """``(*, C, H r, W r)`` to ``(*, C r^2, H, W)``."""
+    """``(*, C, H r, W r)`` to ``(*, C r^2, H, W)``.
+
+    Args:
+        downscale_factor (int): ``r``.
+
+    Examples:
+        >>> nn.PixelUnshuffle(2)(nl.zeros(1, 2, 6, 6)).shape
+        nnlite.Size([1, 8, 3, 3])
+    """
 
     def __init__(self, downscale_factor: int) -> None:
         super().__init__()

@@ -23,7 +23,15 @@ class _PoolNd(Module):
 class MaxPool2d(_PoolNd):
     """2-D max pooling; ``stride`` defaults to ``kernel_size``.
 
-    Example:
+    Args:
+        kernel_size (int or pair): the window.
+        stride (int or pair, optional): the step. Default: ``kernel_size``.
+        padding (int or pair): ``-inf`` added on each side. Default: 0.
+        dilation (int or pair): the spacing of window taps. Default: 1.
+        return_indices (bool): also return where each maximum came from. Default: False.
+        ceil_mode (bool): round the output size up. Default: False.
+
+    Examples:
         >>> nl.nn.MaxPool2d(2, 2)
         MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
     """
@@ -69,7 +77,20 @@ class MaxPool2d(_PoolNd):
 
 
 class AvgPool2d(_PoolNd):
-    """2-D average pooling; ``stride`` defaults to ``kernel_size``."""
+    """2-D average pooling; ``stride`` defaults to ``kernel_size``.
+
+    Args:
+        kernel_size (int or pair): the window.
+        stride (int or pair, optional): the step. Default: ``kernel_size``.
+        padding (int or pair): zeros added on each side. Default: 0.
+        ceil_mode (bool): round the output size up. Default: False.
+        count_include_pad (bool): count padding zeros in the average. Default: True.
+        divisor_override (int, optional): divide by this instead of the window size.
+
+    Examples:
+        >>> nn.AvgPool2d(2)(nl.ones(1, 1, 4, 4)).shape
+        nnlite.Size([1, 1, 2, 2])
+    """
 
     def __init__(
         self,
@@ -107,7 +128,15 @@ class AvgPool2d(_PoolNd):
 
 
 class AdaptiveAvgPool2d(_PoolNd):
-    """Average pooling to a fixed output size (``None`` in it keeps that input dimension)."""
+    """Average pooling to a fixed output size (``None`` in it keeps that input dimension).
+
+    Args:
+        output_size (int or pair): the output's ``(H, W)``; ``None`` keeps that size.
+
+    Examples:
+        >>> nn.AdaptiveAvgPool2d((1, 1))(nl.ones(2, 3, 7, 7)).shape
+        nnlite.Size([2, 3, 1, 1])
+    """
 
     def __init__(self, output_size: _size_any | None) -> None:
         super().__init__()

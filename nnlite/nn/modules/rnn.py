@@ -57,7 +57,26 @@ def _gru_step(projected: Any, h: Any, w_hh_t: Any, b_hh: Any) -> Any:
 
 # ------------------------------------------------------------------------------- layers
 class RNNBase(Module):
-    """The common part of ``RNN``, ``LSTM`` and ``GRU``: parameters, checks and the loop over layers."""
+    """The common part of ``RNN``, ``LSTM`` and ``GRU``: parameters, checks and the loop over layers.
+
+    Args:
+        mode (str): ``"RNN_TANH"``, ``"RNN_RELU"``, ``"LSTM"`` or ``"GRU"``.
+        input_size (int): the features of each input step.
+        hidden_size (int): the features of the hidden state.
+        num_layers (int): stacked layers. Default: 1.
+        bias (bool): learn the biases ``b_ih`` and ``b_hh``. Default: True.
+        batch_first (bool): input and output are ``(N, L, H)`` instead of ``(L, N, H)``. Default: False.
+        dropout (float): dropout between layers (not after the last). Default: 0.
+        bidirectional (bool): run a second direction backwards. Default: False.
+        proj_size (int): LSTM only: project the hidden state to this size. Default: 0.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
+        >>> gru = nn.RNNBase("GRU", 4, 8)
+        >>> [name for name, _ in gru.named_parameters()]
+        ['weight_ih_l0', 'weight_hh_l0', 'bias_ih_l0', 'bias_hh_l0']
+    """
 
     def __init__(
         self,
@@ -131,6 +150,14 @@ class RNNBase(Module):
         self.reset_parameters()
 
     def reset_parameters(self: RNNBase | RNNCellBase) -> None:
+        """Draw every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)).
+
+        Examples:
+            >>> rnn = nn.RNN(2, 4)
+            >>> rnn.reset_parameters()
+            >>> bool(rnn.weight_hh_l0.abs().max() <= 0.5)
+            True
+        """
         bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
         for weight in self.parameters():
             init.uniform_(weight, -bound, bound)
@@ -151,7 +178,11 @@ class RNNBase(Module):
 
     def flatten_parameters(self) -> None:
         """Nothing to do: each weight is its own array, and the fused steps read them as they are.
-        (PyTorch packs them into one buffer for cuDNN; scripts call this after loading.)"""
+        (PyTorch packs them into one buffer for cuDNN; scripts call this after loading.)
+
+        Examples:
+            >>> nn.LSTM(2, 4).flatten_parameters()
+        """
 
     # ------------------------------------------------------------------ forward
     def _weights(self, layer: int, direction: int) -> Any:
@@ -303,7 +334,19 @@ def _pack_time_major(x: Tensor, batch_sizes: Any) -> Any:
 class RNN(RNNBase):
     """Elman RNN: ``h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)`` (or ``relu``).
 
-    Example:
+    Args:
+        input_size (int): the features of each input step.
+        hidden_size (int): the features of the hidden state.
+        num_layers (int): stacked layers. Default: 1.
+        nonlinearity (str): ``"tanh"`` or ``"relu"``. Default: ``"tanh"``.
+        bias (bool): learn the biases ``b_ih`` and ``b_hh``. Default: True.
+        batch_first (bool): input and output are ``(N, L, H)`` instead of ``(L, N, H)``. Default: False.
+        dropout (float): dropout between layers (not after the last). Default: 0.
+        bidirectional (bool): run a second direction backwards. Default: False.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
         >>> rnn = nl.nn.RNN(10, 20, num_layers=2)
         >>> output, h_n = rnn(nl.randn(5, 3, 10))
         >>> output.shape, h_n.shape
@@ -345,7 +388,19 @@ class RNN(RNNBase):
 class LSTM(RNNBase):
     """Long short-term memory; returns ``output, (h_n, c_n)``.
 
-    Example:
+    Args:
+        input_size (int): the features of each input step.
+        hidden_size (int): the features of the hidden state.
+        num_layers (int): stacked layers. Default: 1.
+        bias (bool): learn the biases ``b_ih`` and ``b_hh``. Default: True.
+        batch_first (bool): input and output are ``(N, L, H)`` instead of ``(L, N, H)``. Default: False.
+        dropout (float): dropout between layers (not after the last). Default: 0.
+        bidirectional (bool): run a second direction backwards. Default: False.
+        proj_size (int): project the hidden state to this size. Default: 0.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
         >>> lstm = nl.nn.LSTM(10, 20, batch_first=True)
         >>> output, (h_n, c_n) = lstm(nl.randn(3, 5, 10))
     """
@@ -379,7 +434,25 @@ class LSTM(RNNBase):
 
 
 class GRU(RNNBase):
-    """Gated recurrent unit; returns ``output, h_n``."""
+    """Gated recurrent unit; returns ``output, h_n``.
+
+    Args:
+        input_size (int): the features of each input step.
+        hidden_size (int): the features of the hidden state.
+        num_layers (int): stacked layers. Default: 1.
+        bias (bool): learn the biases ``b_ih`` and ``b_hh``. Default: True.
+        batch_first (bool): input and output are ``(N, L, H)`` instead of ``(L, N, H)``. Default: False.
+        dropout (float): dropout between layers (not after the last). Default: 0.
+        bidirectional (bool): run a second direction backwards. Default: False.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
+        >>> gru = nn.GRU(4, 8, batch_first=True)
+        >>> output, h_n = gru(nl.randn(2, 5, 4))
+        >>> output.shape, h_n.shape
+        (nnlite.Size([2, 5, 8]), nnlite.Size([1, 2, 8]))
+    """
 
     def __init__(
         self,
@@ -409,7 +482,20 @@ class GRU(RNNBase):
 
 # ------------------------------------------------------------------------------- cells
 class RNNCellBase(Module):
-    """One time step: parameters ``weight_ih``, ``weight_hh``, ``bias_ih``, ``bias_hh``."""
+    """One time step: parameters ``weight_ih``, ``weight_hh``, ``bias_ih``, ``bias_hh``.
+
+    Args:
+        input_size (int): the features of the input.
+        hidden_size (int): the features of the hidden state.
+        bias (bool): learn the biases. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
+        >>> cell = nn.GRUCell(4, 8)
+        >>> [name for name, _ in cell.named_parameters()]
+        ['weight_ih', 'weight_hh', 'bias_ih', 'bias_hh']
+    """
 
     _gates = 1
 
@@ -469,7 +555,20 @@ class RNNCellBase(Module):
 
 
 class RNNCell(RNNCellBase):
-    """One Elman RNN step: returns ``h'``."""
+    """One Elman RNN step: returns ``h'``.
+
+    Args:
+        input_size (int): the features of the input.
+        hidden_size (int): the features of the hidden state.
+        bias (bool): learn the biases. Default: True.
+        nonlinearity (str): ``"tanh"`` or ``"relu"``. Default: ``"tanh"``.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
+        >>> nn.RNNCell(4, 8)(nl.randn(3, 4)).shape
+        nnlite.Size([3, 8])
+    """
 
     def __init__(
         self,
@@ -492,7 +591,20 @@ class RNNCell(RNNCellBase):
 
 
 class LSTMCell(RNNCellBase):
-    """One LSTM step: returns ``(h', c')``."""
+    """One LSTM step: returns ``(h', c')``.
+
+    Args:
+        input_size (int): the features of the input.
+        hidden_size (int): the features of the hidden state.
+        bias (bool): learn the biases. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
+        >>> h, c = nn.LSTMCell(4, 8)(nl.randn(3, 4))
+        >>> h.shape, c.shape
+        (nnlite.Size([3, 8]), nnlite.Size([3, 8]))
+    """
 
     _gates = 4
 
@@ -504,7 +616,19 @@ class LSTMCell(RNNCellBase):
 
 
 class GRUCell(RNNCellBase):
-    """One GRU step: returns ``h'``."""
+    """One GRU step: returns ``h'``.
+
+    Args:
+        input_size (int): the features of the input.
+        hidden_size (int): the features of the hidden state.
+        bias (bool): learn the biases. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
+        >>> nn.GRUCell(4, 8)(nl.randn(3, 4)).shape
+        nnlite.Size([3, 8])
+    """
 
     _gates = 3
 

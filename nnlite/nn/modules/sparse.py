@@ -29,7 +29,7 @@ class Embedding(Module):
         padding_idx (int, optional): this row starts at zero and gets no gradient.
         max_norm (float, optional): rows looked up are renormalised to at most this ``norm_type``-norm.
 
-    Example:
+    Examples:
         >>> emb = nl.nn.Embedding(10, 3, padding_idx=0)
         >>> emb(nl.tensor([[1, 0]])).shape
         nnlite.Size([1, 2, 3])
@@ -71,6 +71,14 @@ class Embedding(Module):
             self.weight = Parameter(_weight, requires_grad=not _freeze)  # shares _weight's memory
 
     def reset_parameters(self) -> None:
+        """Draw the table from N(0, 1) (the ``padding_idx`` row set to zeros).
+
+        Examples:
+            >>> emb = nn.Embedding(4, 2, padding_idx=0)
+            >>> emb.reset_parameters()
+            >>> emb.weight.detach()[0]
+            tensor([0., 0.])
+        """
         data = self.weight._data
         data[...] = default_generator.standard_normal(data.shape).astype(data.dtype)
         if self.padding_idx is not None:
@@ -112,7 +120,25 @@ class Embedding(Module):
         scale_grad_by_freq: bool = False,
         sparse: bool = False,
     ) -> Any:
-        """An ``Embedding`` holding ``embeddings`` (a 2-D tensor); ``freeze`` turns its gradient off."""
+        """An ``Embedding`` holding ``embeddings`` (a 2-D tensor); ``freeze`` turns its gradient off.
+
+        Args:
+            embeddings (Tensor): the ``(num_embeddings, embedding_dim)`` table.
+            freeze (bool): turn the table's gradient off. Default: True.
+            padding_idx (int, optional): a row that gets no gradient.
+            max_norm (float, optional): renormalise looked-up rows to at most this norm.
+            norm_type (float): the norm for ``max_norm``. Default: 2.
+            scale_grad_by_freq (bool): accepted for compatibility.
+            sparse (bool): accepted for compatibility.
+
+        Returns:
+            Embedding: the new layer.
+
+        Examples:
+            >>> emb = nn.Embedding.from_pretrained(nl.eye(3))
+            >>> emb(nl.tensor([2]))
+            tensor([[0., 0., 1.]])
+        """
         if embeddings.ndim != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
         rows, cols = embeddings.shape

@@ -42,9 +42,12 @@ class SyncBatchNorm(_BatchNorm):
     Every rank must run the same number of training forwards and backwards through the layer
     (each is a collective). Inside ``DistributedDataParallel`` the collectives use its timeout.
 
-    Example:
+    Examples:
+        >>> model = nl.nn.Sequential(nl.nn.Conv2d(3, 8, 3), nl.nn.BatchNorm2d(8))
         >>> model = nl.nn.SyncBatchNorm.convert_sync_batchnorm(model)
-        >>> ddp = nl.nn.parallel.DistributedDataParallel(model)
+        >>> type(model[1]).__name__
+        'SyncBatchNorm'
+        >>> ddp = nl.nn.parallel.DistributedDataParallel(model)  # under mpirun  # doctest: +SKIP
     """
 
     def __init__(
@@ -125,7 +128,14 @@ class SyncBatchNorm(_BatchNorm):
         training mode. Returns ``module`` (changed in place), or a new layer if ``module`` is
         itself a batch norm.
 
-        Example:
+        Args:
+            module (Module): a model, or a batch norm layer.
+            process_group (optional): the MPI communicator the new layers use. Default: ``MPI.COMM_WORLD``.
+
+        Returns:
+            Module: ``module``, or the new layer.
+
+        Examples:
             >>> net = nl.nn.Sequential(nl.nn.Linear(20, 100), nl.nn.BatchNorm1d(100))
             >>> nl.nn.SyncBatchNorm.convert_sync_batchnorm(net)[1]
             SyncBatchNorm(100, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)

@@ -48,7 +48,7 @@ class MultiheadAttention(Module):
         kdim, vdim (int): widths of keys and values (default ``embed_dim``).
         batch_first (bool): (N, L, E) instead of (L, N, E).
 
-    Example:
+    Examples:
         >>> attn = nl.nn.MultiheadAttention(16, 4, batch_first=True)
         >>> x = nl.randn(2, 5, 16)
         >>> out, weights = attn(x, x, x)
@@ -187,7 +187,20 @@ class TransformerEncoderLayer(Module):
     """Self-attention and a feed-forward block, each with a residual and ``LayerNorm`` (after by
     default, before with ``norm_first=True``).
 
-    Example:
+    Args:
+        d_model (int): the features of each position.
+        nhead (int): attention heads; divides ``d_model``.
+        dim_feedforward (int): the feed-forward block's width. Default: 2048.
+        dropout (float): dropout probability. Default: 0.1.
+        activation (str or callable): ``"relu"``, ``"gelu"`` or a function. Default: ``"relu"``.
+        layer_norm_eps (float): the LayerNorms' eps. Default: 1e-5.
+        batch_first (bool): inputs are ``(N, L, E)`` instead of ``(L, N, E)``. Default: False.
+        norm_first (bool): LayerNorm before each block instead of after. Default: False.
+        bias (bool): learn biases in the linear layers and LayerNorms. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
         >>> layer = nl.nn.TransformerEncoderLayer(d_model=16, nhead=4, batch_first=True)
         >>> layer(nl.randn(2, 5, 16)).shape
         nnlite.Size([2, 5, 16])
@@ -255,7 +268,26 @@ class TransformerEncoderLayer(Module):
 
 class TransformerDecoderLayer(Module):
     """Self-attention, attention over ``memory``, and a feed-forward block, each with a residual and
-    ``LayerNorm``."""
+    ``LayerNorm``.
+
+    Args:
+        d_model (int): the features of each position.
+        nhead (int): attention heads; divides ``d_model``.
+        dim_feedforward (int): the feed-forward block's width. Default: 2048.
+        dropout (float): dropout probability. Default: 0.1.
+        activation (str or callable): ``"relu"``, ``"gelu"`` or a function. Default: ``"relu"``.
+        layer_norm_eps (float): the LayerNorms' eps. Default: 1e-5.
+        batch_first (bool): inputs are ``(N, L, E)`` instead of ``(L, N, E)``. Default: False.
+        norm_first (bool): LayerNorm before each block instead of after. Default: False.
+        bias (bool): learn biases in the linear layers and LayerNorms. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
+        >>> layer = nn.TransformerDecoderLayer(d_model=16, nhead=4, batch_first=True)
+        >>> layer(nl.randn(2, 3, 16), nl.randn(2, 5, 16)).shape
+        nnlite.Size([2, 3, 16])
+    """
 
     def __init__(
         self,
@@ -359,7 +391,21 @@ class TransformerDecoderLayer(Module):
 
 
 class TransformerEncoder(Module):
-    """``num_layers`` copies of ``encoder_layer`` (each with its own weights), then optional ``norm``."""
+    """``num_layers`` copies of ``encoder_layer`` (each with its own weights), then optional ``norm``.
+
+    Args:
+        encoder_layer (TransformerEncoderLayer): the layer to copy.
+        num_layers (int): how many copies.
+        norm (Module, optional): applied to the output.
+        enable_nested_tensor (bool): accepted for compatibility.
+        mask_check (bool): accepted for compatibility.
+
+    Examples:
+        >>> layer = nn.TransformerEncoderLayer(d_model=16, nhead=4, batch_first=True)
+        >>> encoder = nn.TransformerEncoder(layer, num_layers=2)
+        >>> encoder(nl.randn(2, 5, 16)).shape
+        nnlite.Size([2, 5, 16])
+    """
 
     def __init__(
         self,
@@ -393,7 +439,19 @@ class TransformerEncoder(Module):
 
 
 class TransformerDecoder(Module):
-    """``num_layers`` copies of ``decoder_layer``, then optional ``norm``."""
+    """``num_layers`` copies of ``decoder_layer``, then optional ``norm``.
+
+    Args:
+        decoder_layer (TransformerDecoderLayer): the layer to copy.
+        num_layers (int): how many copies.
+        norm (Module, optional): applied to the output.
+
+    Examples:
+        >>> layer = nn.TransformerDecoderLayer(d_model=16, nhead=4, batch_first=True)
+        >>> decoder = nn.TransformerDecoder(layer, num_layers=2)
+        >>> decoder(nl.randn(2, 3, 16), nl.randn(2, 5, 16)).shape
+        nnlite.Size([2, 3, 16])
+    """
 
     def __init__(self, decoder_layer: Module, num_layers: int, norm: Any = None) -> None:
         super().__init__()
@@ -431,7 +489,24 @@ class Transformer(Module):
     """An encoder-decoder transformer: ``TransformerEncoder`` and ``TransformerDecoder`` of the
     given sizes, each ending in a ``LayerNorm``; matrices initialised with ``xavier_uniform_``.
 
-    Example:
+    Args:
+        d_model (int): the features of each position. Default: 512.
+        nhead (int): attention heads. Default: 8.
+        num_encoder_layers (int): Default: 6.
+        num_decoder_layers (int): Default: 6.
+        dim_feedforward (int): the feed-forward blocks' width. Default: 2048.
+        dropout (float): dropout probability. Default: 0.1.
+        activation (str or callable): ``"relu"``, ``"gelu"`` or a function. Default: ``"relu"``.
+        custom_encoder (Module, optional): used instead of the built encoder.
+        custom_decoder (Module, optional): used instead of the built decoder.
+        layer_norm_eps (float): the LayerNorms' eps. Default: 1e-5.
+        batch_first (bool): inputs are ``(N, L, E)``. Default: False.
+        norm_first (bool): LayerNorm before each block. Default: False.
+        bias (bool): learn biases. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
         >>> model = nl.nn.Transformer(d_model=16, nhead=4, num_encoder_layers=1, num_decoder_layers=1)
         >>> model(nl.randn(5, 2, 16), nl.randn(3, 2, 16)).shape
         nnlite.Size([3, 2, 16])
@@ -527,7 +602,22 @@ class Transformer(Module):
     def generate_square_subsequent_mask(
         sz: int, device: Device | None = None, dtype: DTypeLike | None = None
     ) -> Any:
-        """A (sz, sz) float mask: ``-inf`` above the diagonal (future positions), 0 elsewhere."""
+        """A (sz, sz) float mask: ``-inf`` above the diagonal (future positions), 0 elsewhere.
+
+        Args:
+            sz (int): the sequence length.
+            device (str or nl.device, optional): only ``"cpu"``.
+            dtype (nl.dtype, optional): Default: float32.
+
+        Returns:
+            Tensor: the ``(sz, sz)`` mask.
+
+        Examples:
+            >>> nn.Transformer.generate_square_subsequent_mask(3)
+            tensor([[  0., -inf, -inf],
+                    [  0.,   0., -inf],
+                    [  0.,   0.,   0.]])
+        """
         from ...autograd.creation import tensor
 
         mask = np.triu(np.full((sz, sz), -np.inf, dtype=np.float32), 1)

@@ -18,7 +18,14 @@ __all__ = ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "AdaptiveM
 class Upsample(Module):
     """Resize to ``size`` or by ``scale_factor`` with ``mode`` ``"nearest"``, ``"linear"`` or ``"bilinear"``.
 
-    Example:
+    Args:
+        size (int or tuple, optional): the output's spatial size.
+        scale_factor (float or tuple, optional): the multiplier of the spatial size.
+        mode (str): ``"nearest"``, ``"linear"`` or ``"bilinear"``. Default: ``"nearest"``.
+        align_corners (bool, optional): for the linear modes, map corner pixels onto each other.
+        recompute_scale_factor (bool, optional): as for ``F.interpolate``.
+
+    Examples:
         >>> nl.nn.Upsample(scale_factor=2)
         Upsample(scale_factor=2.0, mode='nearest')
     """
@@ -65,6 +72,18 @@ class Upsample(Module):
 
 
 class UpsamplingNearest2d(Upsample):
+    """Nearest-neighbour resizing, as ``torch.nn.UpsamplingNearest2d``.
+
+    Args:
+        size (int or pair, optional): the output's ``(H, W)``.
+        scale_factor (float or pair, optional): the multiplier of ``(H, W)``.
+
+    Examples:
+        >>> nn.UpsamplingNearest2d(scale_factor=2)(nl.tensor([[[[1., 2.]]]]))
+        tensor([[[[1., 1., 2., 2.],
+                  [1., 1., 2., 2.]]]])
+    """
+
     def __init__(
         self, size: _size_any | None = None, scale_factor: float | tuple[float, ...] | None = None
     ) -> None:
@@ -72,6 +91,17 @@ class UpsamplingNearest2d(Upsample):
 
 
 class UpsamplingBilinear2d(Upsample):
+    """Bilinear resizing with ``align_corners=True``, as ``torch.nn.UpsamplingBilinear2d``.
+
+    Args:
+        size (int or pair, optional): the output's ``(H, W)``.
+        scale_factor (float or pair, optional): the multiplier of ``(H, W)``.
+
+    Examples:
+        >>> nn.UpsamplingBilinear2d(scale_factor=2)(nl.ones(1, 1, 2, 2)).shape
+        nnlite.Size([1, 1, 4, 4])
+    """
+
     def __init__(
         self, size: _size_any | None = None, scale_factor: float | tuple[float, ...] | None = None
     ) -> None:
@@ -79,7 +109,16 @@ class UpsamplingBilinear2d(Upsample):
 
 
 class AdaptiveMaxPool2d(Module):
-    """Max over ``output_size`` adaptive windows per channel."""
+    """Max over ``output_size`` adaptive windows per channel.
+
+    Args:
+        output_size (int or pair): the output's ``(H, W)``; ``None`` keeps that size.
+        return_indices (bool): also return where each maximum came from. Default: False.
+
+    Examples:
+        >>> nn.AdaptiveMaxPool2d(1)(nl.arange(16.).reshape(1, 1, 4, 4))
+        tensor([[[[15.]]]])
+    """
 
     def __init__(self, output_size: _size_any | None, return_indices: bool = False) -> None:
         super().__init__()

@@ -21,7 +21,14 @@ def _apply(input, formula, inplace):
 def gelu(input, approximate="none"):
     """``x * Phi(x)`` (Phi: the standard normal CDF); ``approximate="tanh"`` uses the tanh formula.
 
-    Example:
+    Args:
+        input (Tensor): the input.
+        approximate (str): ``"none"`` (exact) or ``"tanh"``. Default: ``"none"``.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
         >>> F.gelu(nl.tensor([0., 1.]))
         tensor([0.0000, 0.8413])
     """
@@ -31,12 +38,39 @@ def gelu(input, approximate="none"):
 
 
 def silu(input, inplace=False):
-    """``x * sigmoid(x)`` (the swish)."""
+    """``x * sigmoid(x)`` (the swish).
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): overwrite ``input`` with the result. Default: False.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.silu(x)
+        tensor([-0.2689,  0.0000,  1.7616])
+    """
     return _apply(input, lambda x: x * x.sigmoid(), inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):
-    """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
+    """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere.
+
+    Args:
+        input (Tensor): the input.
+        alpha (float): the scale of the negative part. Default: 1.0.
+        inplace (bool): overwrite ``input`` with the result. Default: False.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.elu(x)
+        tensor([-0.6321,  0.0000,  2.0000])
+    """
     # clamped: exp of large x never overflows
     return _apply(
         input, lambda x: _where(x._data > 0, x, alpha * (x.clamp(max=0.0).exp() - 1.0)), inplace
@@ -44,7 +78,21 @@ def elu(input, alpha=1.0, inplace=False):
 
 
 def softplus(input, beta=1.0, threshold=20.0):
-    """``log(1 + exp(beta * x)) / beta``; linear where ``beta * x > threshold``."""
+    """``log(1 + exp(beta * x)) / beta``; linear where ``beta * x > threshold``.
+
+    Args:
+        input (Tensor): the input.
+        beta (float): the sharpness. Default: 1.
+        threshold (float): above ``beta * x`` this, the identity. Default: 20.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.softplus(x)
+        tensor([0.3133, 0.6931, 2.1269])
+    """
     scaled = input * beta
     linear = scaled._data > threshold
     smooth = (scaled.clamp(max=threshold).exp() + 1.0).log() / beta
@@ -52,7 +100,22 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    """``input`` clipped to ``[min_val, max_val]``; no gradient at or beyond the limits (as PyTorch)."""
+    """``input`` clipped to ``[min_val, max_val]``; no gradient at or beyond the limits (as PyTorch).
+
+    Args:
+        input (Tensor): the input.
+        min_val (float): the lower limit. Default: -1.
+        max_val (float): the upper limit. Default: 1.
+        inplace (bool): overwrite ``input`` with the result. Default: False.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.hardtanh(x)
+        tensor([-1.,  0.,  1.])
+    """
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     return _apply(
@@ -65,7 +128,14 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
 def relu6(input, inplace=False):
     """``hardtanh(input, 0, 6)``.
 
-    Example:
+    Args:
+        input (Tensor): the input.
+        inplace (bool): overwrite ``input`` with the result. Default: False.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
         >>> F.relu6(nl.tensor([-1., 3., 8.]))
         tensor([0., 3., 6.])
     """
@@ -73,22 +143,74 @@ def relu6(input, inplace=False):
 
 
 def mish(input, inplace=False):
-    """``x * tanh(softplus(x))``."""
+    """``x * tanh(softplus(x))``.
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): overwrite ``input`` with the result. Default: False.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.mish(x)
+        tensor([-0.3034,  0.0000,  1.9440])
+    """
     return _apply(input, lambda x: x * softplus(x).tanh(), inplace)
 
 
 def hardswish(input, inplace=False):
-    """``x * relu6(x + 3) / 6``."""
+    """``x * relu6(x + 3) / 6``.
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): overwrite ``input`` with the result. Default: False.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.hardswish(x)
+        tensor([-0.3333,  0.0000,  1.6667])
+    """
     return _apply(input, lambda x: x * relu6(x + 3.0) / 6.0, inplace)
 
 
 def hardsigmoid(input, inplace=False):
-    """``relu6(x + 3) / 6``."""
+    """``relu6(x + 3) / 6``.
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): overwrite ``input`` with the result. Default: False.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.hardsigmoid(x)
+        tensor([0.3333, 0.5000, 0.8333])
+    """
     return _apply(input, lambda x: relu6(x + 3.0) / 6.0, inplace)
 
 
 def prelu(input, weight):
-    """``x`` where positive, ``weight * x`` elsewhere; ``weight`` has 1 or ``input.shape[1]`` entries."""
+    """``x`` where positive, ``weight * x`` elsewhere; ``weight`` has 1 or ``input.shape[1]`` entries.
+
+    Args:
+        input (Tensor): the input.
+        weight (Tensor): the learned negative slopes, 1 or one per channel.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> x = nl.tensor([-1., 0., 2.])
+        >>> F.prelu(x, nl.tensor([0.25]))
+        tensor([-0.2500,  0.0000,  2.0000])
+    """
     channels = weight.numel()
     if channels != 1:
         if input.ndim < 2 or input.shape[1] != channels:

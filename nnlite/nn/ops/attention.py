@@ -67,7 +67,7 @@ def scaled_dot_product_attention(
     Returns:
         Tensor: (..., L, Ev).
 
-    Example:
+    Examples:
         >>> q = k = v = nl.randn(2, 4, 8)
         >>> F.scaled_dot_product_attention(q, k, v, is_causal=True).shape
         nnlite.Size([2, 4, 8])

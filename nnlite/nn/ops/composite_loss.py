@@ -59,7 +59,17 @@ def binary_cross_entropy(
 ):
     """``-(y log x + (1 - y) log(1 - x))`` for probabilities ``x``; each log is clamped at -100, as PyTorch.
 
-    Example:
+    Args:
+        input (Tensor): probabilities in [0, 1].
+        target (Tensor): targets in [0, 1], of ``input``'s shape.
+        weight (Tensor, optional): a weight per element (broadcast).
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
         >>> F.binary_cross_entropy(nl.tensor([0.9, 0.2]), nl.tensor([1., 0.]))
         tensor(0.1643)
     """
@@ -75,7 +85,22 @@ def binary_cross_entropy(
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
-    """``0.5 d^2 / beta`` where ``d = |x - y| < beta``, else ``d - 0.5 beta``."""
+    """``0.5 d^2 / beta`` where ``d = |x - y| < beta``, else ``d - 0.5 beta``.
+
+    Args:
+        input (Tensor): the predictions.
+        target (Tensor): the targets, of ``input``'s shape.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+        beta (float): where the loss turns from quadratic to linear. Default: 1.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.smooth_l1_loss(nl.tensor([0., 3.]), nl.tensor([0.5, 0.]))
+        tensor(1.3125)
+    """
     reduction = _reduction(reduction, size_average, reduce)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
@@ -88,7 +113,22 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
-    """``0.5 d^2`` where ``d = |x - y| < delta``, else ``delta (d - 0.5 delta)``."""
+    """``0.5 d^2`` where ``d = |x - y| < delta``, else ``delta (d - 0.5 delta)``.
+
+    Args:
+        input (Tensor): the predictions.
+        target (Tensor): the targets, of ``input``'s shape.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+        delta (float): where the loss turns from quadratic to linear. Default: 1.
+        weight (Tensor, optional): a weight per element.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.huber_loss(nl.tensor([0., 3.]), nl.tensor([0.5, 0.]))
+        tensor(1.3125)
+    """
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     diff = (input - target).abs()
@@ -103,6 +143,21 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
     ``reduction="batchmean"`` divides the sum by the batch size (the mathematical KL divergence);
     ``"mean"`` divides by the number of elements and warns, as PyTorch.
+
+    Args:
+        input (Tensor): log-probabilities.
+        target (Tensor): probabilities (log-probabilities with ``log_target``).
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"`` or ``"batchmean"``. Default: ``"mean"``.
+        log_target (bool): ``target`` is given as log-probabilities. Default: False.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> p = nl.tensor([[0.9, 0.1]])
+        >>> F.kl_div(nl.tensor([[0.5, 0.5]]).log(), p, reduction="batchmean")
+        tensor(0.3681)
     """
     if reduction == "mean":
         warnings.warn(
@@ -126,7 +181,23 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 def cosine_embedding_loss(
     input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"
 ):
-    """``1 - cos(x1, x2)`` for ``y = 1``; ``max(0, cos(x1, x2) - margin)`` for ``y = -1``."""
+    """``1 - cos(x1, x2)`` for ``y = 1``; ``max(0, cos(x1, x2) - margin)`` for ``y = -1``.
+
+    Args:
+        input1 (Tensor): ``(N, D)`` or ``(D,)`` embeddings.
+        input2 (Tensor): embeddings of the same shape.
+        target (Tensor): 1 (similar) or -1 (dissimilar) per pair.
+        margin (float): for dissimilar pairs. Default: 0.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.cosine_embedding_loss(nl.tensor([[1., 0.]]), nl.tensor([[0., 1.]]), nl.tensor([1.]))
+        tensor(1.)
+    """
     reduction = _reduction(reduction, size_average, reduce)
     cos = cosine_similarity(input1, input2, dim=-1, eps=1e-12)
     positive = target._data == 1
@@ -137,7 +208,23 @@ def cosine_embedding_loss(
 def margin_ranking_loss(
     input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"
 ):
-    """``max(0, -y (x1 - x2) + margin)``."""
+    """``max(0, -y (x1 - x2) + margin)``.
+
+    Args:
+        input1 (Tensor): scores.
+        input2 (Tensor): scores of the same shape.
+        target (Tensor): 1 where ``input1`` should rank higher, -1 where ``input2`` should.
+        margin (float): the required gap. Default: 0.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.margin_ranking_loss(nl.tensor([1., 2.]), nl.tensor([2., 1.]), nl.tensor([1., 1.]))
+        tensor(0.5000)
+    """
     reduction = _reduction(reduction, size_average, reduce)
     return _reduce((-target * (input1 - input2) + margin).clamp(min=0.0), reduction)
 
@@ -155,7 +242,27 @@ def triplet_margin_loss(
     reduction="mean",
 ):
     """``max(d(a, p) - d(a, n) + margin, 0)`` with ``d`` the ``p``-norm distance; ``swap`` uses
-    ``min(d(a, n), d(p, n))`` (the distance swap of Balntas et al.)."""
+    ``min(d(a, n), d(p, n))`` (the distance swap of Balntas et al.).
+
+    Args:
+        anchor (Tensor): ``(N, D)`` or ``(D,)`` embeddings.
+        positive (Tensor): embeddings that should be near the anchors.
+        negative (Tensor): embeddings that should be far from them.
+        margin (float): the required gap. Default: 1.
+        p (float): the norm of the distance. Default: 2.
+        eps (float): added to differences for stability. Default: 1e-6.
+        swap (bool): use the distance swap. Default: False.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> a, p, n = nl.tensor([[0., 0.]]), nl.tensor([[0., 1.]]), nl.tensor([[3., 0.]])
+        >>> F.triplet_margin_loss(a, p, n)
+        tensor(0.)
+    """
     reduction = _reduction(reduction, size_average, reduce)
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)

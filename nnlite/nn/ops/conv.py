@@ -104,7 +104,10 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         padding: an int, a pair, ``"valid"`` or ``"same"`` (zeros only).
         groups: split the channels into this many independent convolutions.
 
-    Example:
+    Returns:
+        Tensor: ``(N, C_out, H_out, W_out)`` (no N for unbatched input).
+
+    Examples:
         >>> F.conv2d(nl.ones(1, 1, 4, 4), nl.ones(1, 1, 3, 3)).shape
         nnlite.Size([1, 1, 2, 2])
     """

@@ -22,7 +22,10 @@ def conv_transpose2d(
         weight: (C_in, C_out / groups, kh, kw).
         output_padding: extra rows/columns on one side of the output (smaller than stride or dilation).
 
-    Example:
+    Returns:
+        Tensor: ``(N, C_out, H_out, W_out)`` (no N for unbatched input).
+
+    Examples:
         >>> F.conv_transpose2d(nl.ones(1, 2, 3, 3), nl.ones(2, 4, 3, 3), stride=2).shape
         nnlite.Size([1, 4, 7, 7])
     """
@@ -86,7 +89,24 @@ def conv_transpose2d(
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """1-D convolution of (N, C_in, L) (or (C_in, L)) input with (C_out, C_in / groups, k) weight."""
+    """1-D convolution of (N, C_in, L) (or (C_in, L)) input with (C_out, C_in / groups, k) weight.
+
+    Args:
+        input (Tensor): ``(N, C_in, L)`` or ``(C_in, L)``.
+        weight (Tensor): ``(C_out, C_in / groups, k)``.
+        bias (Tensor, optional): ``(C_out,)``.
+        stride (int): the step between windows. Default: 1.
+        padding (int or str): zeros added at both ends, ``"valid"`` or ``"same"``. Default: 0.
+        dilation (int): the spacing of kernel taps. Default: 1.
+        groups (int): split the channels into this many independent convolutions. Default: 1.
+
+    Returns:
+        Tensor: ``(N, C_out, L_out)`` (no N for unbatched input).
+
+    Examples:
+        >>> F.conv1d(nl.ones(1, 2, 5), nl.ones(4, 2, 3)).shape
+        nnlite.Size([1, 4, 3])
+    """
     if input.ndim not in (2, 3):
         raise LayerInputError(
             f"Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: "

@@ -4,7 +4,16 @@
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """``x1 . x2 / max(|x1| |x2|, eps)`` along ``dim`` (inputs broadcast).
 
-    Example:
+    Args:
+        x1 (Tensor): the first vectors.
+        x2 (Tensor): the second vectors (broadcast with ``x1``).
+        dim (int): the dimension holding the vectors. Default: 1.
+        eps (float): the smallest norm product. Default: 1e-8.
+
+    Returns:
+        Tensor: the similarities, ``dim`` removed.
+
+    Examples:
         >>> F.cosine_similarity(nl.tensor([[1., 0.]]), nl.tensor([[1., 1.]]))
         tensor([0.7071])
     """
@@ -14,11 +23,41 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    """The ``p``-norm of ``x1 - x2 + eps`` over the last dimension."""
+    """The ``p``-norm of ``x1 - x2 + eps`` over the last dimension.
+
+    Args:
+        x1 (Tensor): ``(N, D)`` or ``(D,)``.
+        x2 (Tensor): broadcast with ``x1``.
+        p (float): the norm. Default: 2.
+        eps (float): added to the differences. Default: 1e-6.
+        keepdim (bool): keep the last dimension with size 1. Default: False.
+
+    Returns:
+        Tensor: the distances.
+
+    Examples:
+        >>> F.pairwise_distance(nl.tensor([[0., 0.]]), nl.tensor([[3., 4.]]))
+        tensor([5.0000])
+    """
     return (x1 - x2 + eps).norm(p, dim=-1, keepdim=keepdim)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    """``input / max(|input|_p, eps)`` along ``dim``."""
+    """``input / max(|input|_p, eps)`` along ``dim``.
+
+    Args:
+        input (Tensor): the input.
+        p (float): the norm. Default: 2.
+        dim (int): the dimension holding the vectors. Default: 1.
+        eps (float): the smallest norm. Default: 1e-12.
+        out (Tensor, optional): a tensor to write the result into.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> F.normalize(nl.tensor([[3., 4.]]))
+        tensor([[0.6000, 0.8000]])
+    """
     result = input / input.norm(p, dim=dim, keepdim=True).clamp(min=eps)
     return result if out is None else out.copy_(result)

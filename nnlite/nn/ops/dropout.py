@@ -20,7 +20,16 @@ class Dropout(Op):
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)`` (training only).
 
-    Example:
+    Args:
+        input (Tensor): the input.
+        p (float): the probability of zeroing an element. Default: 0.5.
+        training (bool): apply dropout; False returns ``input``. Default: True.
+        inplace (bool): overwrite ``input`` with the result. Default: False.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
         >>> F.dropout(nl.ones(4), p=0.0)
         tensor([1., 1., 1., 1.])
     """
@@ -65,10 +74,41 @@ def _channel_dropout(input, p, training, inplace, spatial, name):
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
-    """Zero whole channels of (N, C, L) or (C, L) input with probability ``p``; scale the rest."""
+    """Zero whole channels of (N, C, L) or (C, L) input with probability ``p``; scale the rest.
+
+    Args:
+        input (Tensor): ``(N, C, L)`` or ``(C, L)``.
+        p (float): the probability of zeroing a channel. Default: 0.5.
+        training (bool): apply dropout; False returns ``input``. Default: True.
+        inplace (bool): overwrite ``input`` with the result. Default: False.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> y = F.dropout1d(nl.ones(2, 3, 4), p=0.5)
+        >>> sorted(set(y.flatten().tolist())) in ([0.0], [2.0], [0.0, 2.0])  # zeroed or scaled by 2
+        True
+    """
     return _channel_dropout(input, p, training, inplace, 1, "dropout1d")
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    """Zero whole channels of (N, C, H, W) or (C, H, W) input with probability ``p``; scale the rest."""
+    """Zero whole channels of (N, C, H, W) or (C, H, W) input with probability ``p``; scale the rest.
+
+    Args:
+        input (Tensor): ``(N, C, H, W)`` or ``(C, H, W)``.
+        p (float): the probability of zeroing a channel. Default: 0.5.
+        training (bool): apply dropout; False returns ``input``. Default: True.
+        inplace (bool): overwrite ``input`` with the result. Default: False.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> y = F.dropout2d(nl.ones(2, 3, 4, 4), p=0.5)
+        >>> planes = y.flatten(2)
+        >>> bool((planes.amax(dim=2) == planes.amin(dim=2)).all())  # whole channels
+        True
+    """
     return _channel_dropout(input, p, training, inplace, 2, "dropout2d")

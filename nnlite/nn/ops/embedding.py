@@ -55,7 +55,19 @@ def embedding(
     """The rows ``weight[input]``; the ``padding_idx`` row gets no gradient, and with ``max_norm``
     the looked-up rows are first renormalised in place to norm at most ``max_norm`` (as PyTorch).
 
-    Example:
+    Args:
+        input (Tensor): int64 indices, any shape.
+        weight (Tensor): the ``(num_embeddings, embedding_dim)`` table.
+        padding_idx (int, optional): a row that gets no gradient.
+        max_norm (float, optional): renormalise looked-up rows to at most this norm.
+        norm_type (float): the norm for ``max_norm``. Default: 2.
+        scale_grad_by_freq (bool): accepted for compatibility.
+        sparse (bool): accepted for compatibility (gradients are dense).
+
+    Returns:
+        Tensor: ``input.shape + (embedding_dim,)``.
+
+    Examples:
         >>> weight = nl.eye(3)
         >>> F.embedding(nl.tensor([2, 0]), weight)
         tensor([[0., 0., 1.],

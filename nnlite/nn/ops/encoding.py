@@ -15,7 +15,7 @@ def one_hot(tensor, num_classes=-1):
     Returns:
         Tensor: int64, shape ``tensor.shape + (num_classes,)``.
 
-    Example:
+    Examples:
         >>> F.one_hot(nl.tensor([0, 2]), 3)
         tensor([[1, 0, 0],
                 [0, 0, 1]])

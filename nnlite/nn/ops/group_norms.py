@@ -18,7 +18,17 @@ def _normalized(x, axes, eps):
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalise over the last ``len(normalized_shape)`` dimensions, then scale and shift.
 
-    Example:
+    Args:
+        input (Tensor): the input.
+        normalized_shape (int or tuple of ints): the trailing shape to normalise over.
+        weight (Tensor, optional): a scale of that shape.
+        bias (Tensor, optional): a shift of that shape.
+        eps (float): added to the variance. Default: 1e-5.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
         >>> F.layer_norm(nl.tensor([[1., 3.]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
@@ -41,7 +51,23 @@ def _channel_affine(out, weight, bias):
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
-    """Normalise each of ``num_groups`` channel groups of every sample, then a per-channel affine."""
+    """Normalise each of ``num_groups`` channel groups of every sample, then a per-channel affine.
+
+    Args:
+        input (Tensor): ``(N, C, *)``.
+        num_groups (int): the number of groups; divides C.
+        weight (Tensor, optional): a ``(C,)`` scale.
+        bias (Tensor, optional): a ``(C,)`` shift.
+        eps (float): added to the variance. Default: 1e-5.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> y = F.group_norm(nl.randn(2, 4, 3), 2)
+        >>> y.shape, bool(y[0, :2].mean().abs() < 1e-5)  # group 0 of sample 0: mean 0
+        (nnlite.Size([2, 4, 3]), True)
+    """
     if input.ndim < 2:
         raise RuntimeError(
             f"Expected at least 2 dimensions for input tensor but received {input.ndim}"
@@ -68,7 +94,25 @@ def instance_norm(
     eps=1e-5,
 ):
     """Normalise each channel of each sample over its spatial positions; with running statistics
-    and ``use_input_stats=False`` (eval mode with ``track_running_stats``) use those instead."""
+    and ``use_input_stats=False`` (eval mode with ``track_running_stats``) use those instead.
+
+    Args:
+        input (Tensor): ``(N, C, *)``.
+        running_mean (Tensor, optional): ``(C,)`` running means, updated in training.
+        running_var (Tensor, optional): ``(C,)`` running variances.
+        weight (Tensor, optional): a ``(C,)`` scale.
+        bias (Tensor, optional): a ``(C,)`` shift.
+        use_input_stats (bool): normalise with the sample's statistics. Default: True.
+        momentum (float): the running statistics' update rate. Default: 0.1.
+        eps (float): added to the variance. Default: 1e-5.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> F.instance_norm(nl.randn(2, 3, 5)).shape
+        nnlite.Size([2, 3, 5])
+    """
     spatial = tuple(range(2, input.ndim))
     if not spatial:
         raise ValueError(

@@ -87,7 +87,10 @@ def interpolate(
             ``"bilinear"`` (4-D input).
         align_corners (bool): for the linear modes, map corner pixels' centres onto each other.
 
-    Example:
+    Returns:
+        Tensor: ``(N, C, *size)``.
+
+    Examples:
         >>> F.interpolate(nl.tensor([[[1., 2.]]]), scale_factor=2).tolist()
         [[[1.0, 1.0, 2.0, 2.0]]]
     """
@@ -124,7 +127,21 @@ def interpolate(
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     """Max over PyTorch's adaptive windows ``[floor(i n / m), ceil((i + 1) n / m))``; indices are
-    flat positions in each H x W plane."""
+    flat positions in each H x W plane.
+
+    Args:
+        input (Tensor): ``(N, C, H, W)`` or ``(C, H, W)``.
+        output_size (int or pair): the output's ``(H, W)``; ``None`` keeps that size.
+        return_indices (bool): also return where each maximum came from. Default: False.
+
+    Returns:
+        Tensor, or ``(output, indices)`` with ``return_indices``.
+
+    Examples:
+        >>> F.adaptive_max_pool2d(nl.arange(16.).reshape(1, 1, 4, 4), 2)
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
     if input.ndim not in (3, 4):
         raise RuntimeError(
             f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}"

@@ -71,7 +71,7 @@ def linear(input, weight, bias=None):
     Returns:
         A tensor of shape (*, out_features).
 
-    Example:
+    Examples:
         >>> F.linear(nl.ones(2, 3), nl.ones(4, 3)).shape
         nnlite.Size([2, 4])
     """

@@ -349,14 +349,42 @@ def _warn_broadcast(input, target):
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    """Mean squared error ``(input - target) ** 2``, reduced."""
+    """Mean squared error ``(input - target) ** 2``, reduced.
+
+    Args:
+        input (Tensor): the predictions.
+        target (Tensor): the targets, of ``input``'s shape.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.mse_loss(nl.tensor([1., 2.]), nl.tensor([0., 4.]))
+        tensor(2.5000)
+    """
     reduction = _reduction(reduction, size_average, reduce)
     _warn_broadcast(input, target)
     return MseLoss.apply(input, target, reduction=reduction)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    """Mean absolute error ``|input - target|``, reduced."""
+    """Mean absolute error ``|input - target|``, reduced.
+
+    Args:
+        input (Tensor): the predictions.
+        target (Tensor): the targets, of ``input``'s shape.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.l1_loss(nl.tensor([1., 2.]), nl.tensor([0., 4.]))
+        tensor(1.5000)
+    """
     reduction = _reduction(reduction, size_average, reduce)
     _warn_broadcast(input, target)
     return L1Loss.apply(input, target, reduction=reduction)
@@ -399,7 +427,23 @@ def _class_target_checks(input, target, weight, fn):
 def nll_loss(
     input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
 ):
-    """Negative log-likelihood of class-index ``target`` given log-probabilities ``input`` (N, C, ...)."""
+    """Negative log-likelihood of class-index ``target`` given log-probabilities ``input`` (N, C, ...).
+
+    Args:
+        input (Tensor): log-probabilities ``(N, C, *)`` or ``(C,)``.
+        target (Tensor): class indices ``(N, *)``.
+        weight (Tensor, optional): a ``(C,)`` weight per class.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        ignore_index (int): a class index that contributes nothing. Default: -100.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.nll_loss(nl.tensor([[-0.5, -1.0], [-2.0, -0.1]]), nl.tensor([0, 1]))
+        tensor(0.3000)
+    """
     reduction = _reduction(reduction, size_average, reduce)
     _class_target_checks(input, target, weight, "nll_loss")
     w = None if weight is None else weight._data
@@ -432,7 +476,19 @@ def cross_entropy(
     Class-index targets (int64) may use ``ignore_index``; probability targets have ``input``'s
     shape. ``label_smoothing`` mixes the target with the uniform distribution.
 
-    Example:
+    Args:
+        input (Tensor): logits, ``(N, C, *)`` or ``(C,)``.
+        target (Tensor): class indices ``(N, *)``, or probabilities of ``input``'s shape.
+        weight (Tensor, optional): a ``(C,)`` weight per class.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        ignore_index (int): a class index that contributes nothing. Default: -100.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+        label_smoothing (float): in [0, 1]. Default: 0.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
         >>> F.cross_entropy(nl.zeros(2, 4), nl.tensor([0, 3]))
         tensor(1.3863)
     """
@@ -493,6 +549,21 @@ def binary_cross_entropy_with_logits(
     """Binary cross entropy of ``sigmoid(input)`` against ``target``, computed stably from logits.
 
     ``pos_weight`` weighs the positive term per class (broadcast along the last dimension).
+
+    Args:
+        input (Tensor): logits.
+        target (Tensor): targets in [0, 1], of ``input``'s shape.
+        weight (Tensor, optional): a weight per element (broadcast).
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+        pos_weight (Tensor, optional): the weight of positive targets per class.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.binary_cross_entropy_with_logits(nl.tensor([0., 2.]), nl.tensor([0., 1.]))
+        tensor(0.4100)
     """
     reduction = _reduction(reduction, size_average, reduce)
     if target.shape != input.shape:

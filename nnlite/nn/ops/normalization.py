@@ -79,7 +79,20 @@ def batch_norm(
     update them in place: ``running = (1 - momentum) * running + momentum * batch`` (the variance
     unbiased). Otherwise the running statistics are used.
 
-    Example:
+    Args:
+        input (Tensor): ``(N, C, *)``.
+        running_mean (Tensor or None): ``(C,)`` running means.
+        running_var (Tensor or None): ``(C,)`` running variances.
+        weight (Tensor, optional): a ``(C,)`` scale.
+        bias (Tensor, optional): a ``(C,)`` shift.
+        training (bool): use (and update) batch statistics. Default: False.
+        momentum (float): the running statistics' update rate. Default: 0.1.
+        eps (float): added to the variance. Default: 1e-5.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
         >>> F.batch_norm(nl.tensor([[1.], [3.]]), None, None, training=True)
         tensor([[-1.0000],
                 [ 1.0000]])

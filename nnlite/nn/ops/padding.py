@@ -77,7 +77,16 @@ def pad(input, pad, mode="constant", value=None):
     ``mode`` is ``"constant"`` (with ``value``; negative amounts crop), ``"reflect"`` (mirror without
     repeating the edge), ``"replicate"`` (repeat the edge) or ``"circular"`` (wrap around).
 
-    Example:
+    Args:
+        input (Tensor): the input.
+        pad (tuple of ints): amounts for the last dimension first: ``(left, right, top, bottom, ...)``.
+        mode (str): ``"constant"``, ``"reflect"``, ``"replicate"`` or ``"circular"``. Default: ``"constant"``.
+        value (float, optional): the fill of ``"constant"``. Default: 0.
+
+    Returns:
+        Tensor: the padded tensor.
+
+    Examples:
         >>> F.pad(nl.ones(1, 2), (1, 1))
         tensor([[0., 1., 1., 0.]])
         >>> F.pad(nl.tensor([[1., 2., 3.]]), (2, 1), mode="reflect")

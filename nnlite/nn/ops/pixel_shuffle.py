@@ -12,7 +12,14 @@ def _check(input, name):
 def pixel_shuffle(input, upscale_factor):
     """``(*, C r^2, H, W)`` to ``(*, C, H r, W r)``.
 
-    Example:
+    Args:
+        input (Tensor): ``(*, C r^2, H, W)``.
+        upscale_factor (int): ``r``.
+
+    Returns:
+        Tensor: ``(*, C, H r, W r)``.
+
+    Examples:
         >>> F.pixel_shuffle(nl.arange(4.).reshape(1, 4, 1, 1), 2).shape
         nnlite.Size([1, 1, 2, 2])
     """
@@ -31,7 +38,19 @@ def pixel_shuffle(input, upscale_factor):
 
 
 def pixel_unshuffle(input, downscale_factor):
-    """``(*, C, H r, W r)`` to ``(*, C r^2, H, W)``."""
+    """``(*, C, H r, W r)`` to ``(*, C r^2, H, W)``.
+
+    Args:
+        input (Tensor): ``(*, C, H r, W r)``.
+        downscale_factor (int): ``r``.
+
+    Returns:
+        Tensor: ``(*, C r^2, H, W)``.
+
+    Examples:
+        >>> F.pixel_unshuffle(nl.ones(1, 1, 4, 4), 2).shape
+        nnlite.Size([1, 4, 2, 2])
+    """
     _check(input, "pixel_unshuffle")
     r = downscale_factor
     *lead, c, h, w = input.shape

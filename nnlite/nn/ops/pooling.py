@@ -248,7 +248,10 @@ def max_pool2d(
         ceil_mode: round the output size up instead of down.
         return_indices: also return the flat position (in each H*W plane) of every maximum.
 
-    Example:
+    Returns:
+        Tensor, or ``(output, indices)`` with ``return_indices``.
+
+    Examples:
         >>> F.max_pool2d(nl.arange(16.).reshape(1, 1, 4, 4), 2)
         tensor([[[[ 5.,  7.],
                   [13., 15.]]]])
@@ -289,7 +292,19 @@ def avg_pool2d(
 ):
     """2-D average pooling of NCHW (or unbatched CHW) ``input``; ``stride`` defaults to ``kernel_size``.
 
-    Example:
+    Args:
+        input (Tensor): ``(N, C, H, W)`` or ``(C, H, W)``.
+        kernel_size (int or pair): the window.
+        stride (int or pair, optional): the step. Default: ``kernel_size``.
+        padding (int or pair): zeros added on each side. Default: 0.
+        ceil_mode (bool): round the output size up. Default: False.
+        count_include_pad (bool): count padding zeros in the average. Default: True.
+        divisor_override (int, optional): divide by this instead of the window size.
+
+    Returns:
+        Tensor: the pooled tensor.
+
+    Examples:
         >>> F.avg_pool2d(nl.ones(1, 1, 4, 4), 2).shape
         nnlite.Size([1, 1, 2, 2])
     """
@@ -314,7 +329,14 @@ def avg_pool2d(
 def adaptive_avg_pool2d(input, output_size):
     """Average pooling to a fixed ``output_size`` (int, pair, with ``None`` keeping that dimension).
 
-    Example:
+    Args:
+        input (Tensor): ``(N, C, H, W)`` or ``(C, H, W)``.
+        output_size (int or pair): the output's ``(H, W)``; ``None`` keeps that size.
+
+    Returns:
+        Tensor: ``(N, C, *output_size)``.
+
+    Examples:
         >>> F.adaptive_avg_pool2d(nl.ones(1, 3, 7, 7), 1).shape
         nnlite.Size([1, 3, 1, 1])
     """

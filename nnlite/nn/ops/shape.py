@@ -8,7 +8,15 @@ from ...autograd.ops import Reshape
 def flatten(input, start_dim=0, end_dim=-1):
     """Merge dimensions ``start_dim`` to ``end_dim`` into one.
 
-    Example:
+    Args:
+        input (Tensor): the input.
+        start_dim (int): the first dimension to merge. Default: 0.
+        end_dim (int): the last dimension to merge. Default: -1.
+
+    Returns:
+        Tensor: the flattened tensor.
+
+    Examples:
         >>> F.flatten(nl.ones(2, 3, 4), 1).shape
         nnlite.Size([2, 12])
     """

@@ -92,10 +92,14 @@ class DataParallel(Module):
     with the worker's traceback; a worker that dies, a timeout or a ``KeyboardInterrupt`` stops
     all workers and frees their shared memory, and the next call starts new ones.
 
-    Example:
-        >>> model = nl.nn.DataParallel(Net(), workers=2)
-        >>> loss = loss_fn(model(x), y)   # x of 30 rows: two chunks of 15
-        >>> loss.backward()               # gradients of both replicas summed into Net's .grad
+    Examples:
+        >>> net = nn.Linear(4, 2)
+        >>> model = nl.nn.DataParallel(net, workers=2)
+        >>> x, y = nl.randn(30, 4), nl.randn(30, 2)
+        >>> loss = F.mse_loss(model(x), y)   # x of 30 rows: two chunks of 15
+        >>> loss.backward()               # gradients of both replicas summed into net's .grad
+        >>> net.weight.grad.shape
+        nnlite.Size([2, 4])
         >>> model.close()
     """
 
@@ -149,7 +153,17 @@ class DataParallel(Module):
     # ------------------------------------------------------------------ lifetime
     def close(self):
         """Stop the worker processes and free the shared memory (the wrapped module keeps its
-        current parameter values). The next forward starts new workers."""
+        current parameter values). The next forward starts new workers.
+
+        Examples:
+            >>> model = nn.DataParallel(nn.Linear(4, 2), workers=2)
+            >>> _ = model(nl.randn(6, 4))
+            >>> len(model.pids)
+            2
+            >>> model.close()
+            >>> model.pids
+            []
+        """
         self._runtime.close()
 
     def __enter__(self):
@@ -170,7 +184,13 @@ class DataParallel(Module):
 
     @property
     def pids(self):
-        """Process ids of the running workers (empty before the first forward and after close)."""
+        """Process ids of the running workers (empty before the first forward and after close).
+
+        Examples:
+            >>> model = nn.DataParallel(nn.Linear(4, 2), workers=2)
+            >>> model.pids
+            []
+        """
         pool = self._runtime.pool
         if pool is None or pool.closed:
             return []

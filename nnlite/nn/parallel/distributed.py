@@ -152,10 +152,10 @@ class DistributedDataParallel(Module):
         ImportError: mpi4py or the MPI library is missing (the message says what to install).
 
     Example (launched with ``mpirun -n 2 python script.py``):
-        >>> ddp = nl.nn.parallel.DistributedDataParallel(model)
-        >>> loss_fn(ddp(x_shard), y_shard).backward()      # averaged over the ranks
-        >>> opt.step()
-        >>> correct = ddp.allreduce(correct_on_this_rank)   # sum over the ranks
+        >>> ddp = nl.nn.parallel.DistributedDataParallel(model)  # doctest: +SKIP
+        >>> loss_fn(ddp(x_shard), y_shard).backward()      # averaged over the ranks  # doctest: +SKIP
+        >>> opt.step()  # doctest: +SKIP
+        >>> correct = ddp.allreduce(correct_on_this_rank)   # sum over the ranks  # doctest: +SKIP
     """
 
     def __init__(
@@ -294,12 +294,12 @@ class DistributedDataParallel(Module):
         The first synchronised backward after it averages the accumulated sum. Every rank must
         run the same number of forward-backward passes inside and outside.
 
-        Example:
-            >>> with ddp.no_sync():
+        Examples:
+            >>> with ddp.no_sync():  # doctest: +SKIP
             ...     for x, y in micro_batches[:-1]:
             ...         loss_fn(ddp(x), y).backward()    # local accumulation
-            >>> x, y = micro_batches[-1]
-            >>> loss_fn(ddp(x), y).backward()    # averaged
+            >>> x, y = micro_batches[-1]  # doctest: +SKIP
+            >>> loss_fn(ddp(x), y).backward()    # averaged  # doctest: +SKIP
         """
         previous = self.require_backward_grad_sync
         self.require_backward_grad_sync = False
@@ -345,9 +345,9 @@ class DistributedDataParallel(Module):
         ``MPI.Op``. Floats are summed in float64. The result has the type of ``value`` (a list
         comes back as a list).
 
-        Example:
-            >>> correct = ddp.allreduce(int((pred == y).sum()))
-            >>> per_class = ddp.allreduce(np.bincount(y, minlength=10))
+        Examples:
+            >>> correct = ddp.allreduce(int((pred == y).sum()))  # doctest: +SKIP
+            >>> per_class = ddp.allreduce(np.bincount(y, minlength=10))  # doctest: +SKIP
         """
         return allreduce_value(self._group, value, op)
 

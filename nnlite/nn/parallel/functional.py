@@ -26,8 +26,11 @@ def data_parallel(module, inputs, device_ids=None, output_device=None, dim=0, mo
     Returns:
         the module's output.
 
-    Example:
+    Examples:
+        >>> model = nn.Linear(4, 2)
         >>> out = nn.parallel.data_parallel(model, nl.randn(8, 4))
+        >>> out.shape
+        nnlite.Size([8, 2])
     """
     if not isinstance(inputs, tuple):
         inputs = (inputs,) if inputs is not None else ()

@@ -1,9 +1,11 @@
 """``nnlite.nn.utils``: gradient clipping, parameter/vector conversion and (``rnn``) variable-length
 sequences, as ``torch.nn.utils``.
 
-Example:
+Examples:
     >>> from nnlite.nn.utils import clip_grad_norm_
-    >>> clip_grad_norm_(model.parameters(), max_norm=1.0)
+    >>> model = nl.nn.Linear(4, 2)
+    >>> model(nl.randn(8, 4)).sum().backward()
+    >>> total_norm = clip_grad_norm_(model.parameters(), max_norm=1.0)
 """
 
 from . import rnn

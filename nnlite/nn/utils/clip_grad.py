@@ -49,7 +49,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     Returns:
         Tensor: a 0-d tensor (``tensor(0.)`` when there are no tensors).
 
-    Example:
+    Examples:
         >>> nn.utils.get_total_norm([nl.tensor([3.]), nl.tensor([4.])])
         tensor(5.)
     """
@@ -74,7 +74,22 @@ def _grads(parameters):
 
 
 def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
-    """Scale the gradients of ``parameters`` in place by ``min(max_norm / (total_norm + 1e-6), 1)``."""
+    """Scale the gradients of ``parameters`` in place by ``min(max_norm / (total_norm + 1e-6), 1)``.
+
+    Args:
+        parameters (Tensor or iterable of Tensors): the parameters whose gradients to scale.
+        max_norm (float): the largest total norm allowed.
+        total_norm (Tensor or float): the total norm, from ``get_total_norm``.
+        foreach: accepted for compatibility.
+
+    Examples:
+        >>> model = nn.Linear(2, 1)
+        >>> model(nl.ones(1, 2)).sum().backward()
+        >>> grads = [p.grad for p in model.parameters()]
+        >>> nn.utils.clip_grads_with_norm_(model.parameters(), 1.0, nn.utils.get_total_norm(grads))
+        >>> round(float(nn.utils.get_total_norm([p.grad for p in model.parameters()])), 4)
+        1.0
+    """
     grads = _grads(parameters)
     if not grads:
         return
@@ -103,10 +118,13 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     Returns:
         Tensor: the total norm of the gradients before clipping.
 
-    Example:
-        >>> loss.backward()
-        >>> nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
-        >>> optimizer.step()
+    Examples:
+        >>> model = nn.Linear(4, 2)
+        >>> (model(nl.randn(8, 4)) * 100).sum().backward()
+        >>> total = nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+        >>> bool(total > 1.0), round(float(nn.utils.get_total_norm(
+        ...     [p.grad for p in model.parameters()])), 4)
+        (True, 1.0)
     """
     if isinstance(parameters, types.GeneratorType):
         parameters = list(parameters)
@@ -121,7 +139,28 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 
 
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
-    """Deprecated spelling of ``clip_grad_norm_`` (PyTorch warns the same way)."""
+    """Deprecated spelling of ``clip_grad_norm_`` (PyTorch warns the same way).
+
+    Args:
+        parameters (Tensor or iterable of Tensors): the parameters whose gradients to scale.
+        max_norm (float): the largest total norm allowed.
+        norm_type (float): the norm. Default: 2.
+        error_if_nonfinite (bool): raise when the total norm is NaN or infinite. Default: False.
+        foreach: accepted for compatibility.
+
+    Returns:
+        Tensor: the total norm before clipping.
+
+    Examples:
+        >>> import warnings
+        >>> model = nn.Linear(2, 1)
+        >>> model(nl.ones(1, 2)).sum().backward()
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     total = nn.utils.clip_grad_norm(model.parameters(), 1.0)
+        >>> round(float(total), 4)
+        1.7321
+    """
     warnings.warn(
         "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.",
         FutureWarning,
@@ -133,8 +172,17 @@ def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False
 def clip_grad_value_(parameters, clip_value, foreach=None):
     """Clamp every gradient of ``parameters`` into ``[-clip_value, clip_value]``, in place.
 
-    Example:
+    Args:
+        parameters (Tensor or iterable of Tensors): the parameters whose gradients to clamp.
+        clip_value (float): the largest absolute value allowed.
+        foreach: accepted for compatibility.
+
+    Examples:
+        >>> model = nn.Linear(4, 2)
+        >>> (model(nl.randn(8, 4)) * 100).sum().backward()
         >>> nn.utils.clip_grad_value_(model.parameters(), clip_value=0.5)
+        >>> float(model.weight.grad.abs().max())
+        0.5
     """
     clip_value = float(clip_value)
     for g in _grads(parameters):

@@ -8,7 +8,13 @@ __all__ = ["parameters_to_vector", "vector_to_parameters"]
 def parameters_to_vector(parameters):
     """One 1-d tensor holding every parameter, flattened, in order (differentiable, as PyTorch's).
 
-    Example:
+    Args:
+        parameters (iterable of Tensors): the parameters.
+
+    Returns:
+        Tensor: a 1-D tensor of all their elements.
+
+    Examples:
         >>> nn.utils.parameters_to_vector(nn.Linear(3, 2).parameters()).shape
         nnlite.Size([8])
     """
@@ -20,9 +26,19 @@ def parameters_to_vector(parameters):
 def vector_to_parameters(vec, parameters):
     """Make each parameter a view of its slice of ``vec`` (the inverse of ``parameters_to_vector``).
 
+    Args:
+        vec (Tensor): a 1-D tensor, e.g. from ``parameters_to_vector``.
+        parameters (iterable of Tensors): the parameters to point into it.
+
     Raises:
         TypeError: ``vec`` is not a Tensor.
         RuntimeError: ``vec`` has fewer elements than the parameters need.
+
+    Examples:
+        >>> model = nn.Linear(2, 1)
+        >>> nn.utils.vector_to_parameters(nl.arange(3.), model.parameters())
+        >>> model.weight.detach(), model.bias.detach()
+        (tensor([[0., 1.]]), tensor([2.]))
     """
     if not isinstance(vec, Tensor):
         raise TypeError(

@@ -43,7 +43,7 @@ def _lengths(lengths):
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
     """Stack tensors of shape (L_i, *) into (L_max, B, *) (or (B, L_max, *)), padding with ``padding_value``.
 
-    Example:
+    Examples:
         >>> pad_sequence([nl.ones(2), nl.ones(1)]).tolist()
         [[1.0, 1.0], [1.0, 0.0]]
     """

@@ -2,7 +2,7 @@
 object of ``nnlite.data`` (``nnlite.utils.data.DataLoader is nnlite.data.DataLoader``), so code
 written either way mixes freely.
 
-Example:
+Examples:
     >>> from nnlite.utils.data import DataLoader, TensorDataset
     >>> loader = DataLoader(TensorDataset(nl.randn(8, 3), nl.arange(8)), batch_size=4, shuffle=True)
 """
