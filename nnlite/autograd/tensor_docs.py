@@ -1005,7 +1005,7 @@ _doc(
         "non_blocking (bool): accepted for compatibility.",
         "memory_format: accepted for compatibility.",
     ],
-    "",
+    "Never returns: the call raises a ``RuntimeError`` naming the missing device.",
     """
     >>> nl.zeros(2).cuda()
     Traceback (most recent call last):

@@ -570,10 +570,7 @@ def fields_of(registry, name):
     options = registry.options.get(name, {})
     exclude = set(options.get("exclude", ()))
     init = cls.__init__ if isinstance(cls, type) else cls
-    try:
-        annotations = typing.get_type_hints(init)
-    except Exception:  # annotations that do not evaluate: fall back on the defaults
-        annotations = {}
+    annotations = _annotations_of(init)
     annotations.update(options.get("types", {}))
     helps = _argument_help(cls)
     fields = {}
@@ -589,6 +586,26 @@ def fields_of(registry, name):
         else:
             fields[arg] = spec_for(annotations.get(arg, _type_of(default)), default, **extra)
     return fields
+
+
+def _annotations_of(function):
+    """``{argument: type}`` of ``function``'s annotations, each evaluated on its own: one that
+    names a type only imported for type checkers is left out (its default then gives the type)
+    instead of dropping them all."""
+    try:
+        return typing.get_type_hints(function)
+    except Exception:
+        pass
+    namespace = getattr(function, "__globals__", {})
+    evaluated = {}
+    for arg, annotation in getattr(function, "__annotations__", {}).items():
+        try:
+            evaluated[arg] = (
+                eval(annotation, namespace) if isinstance(annotation, str) else annotation
+            )
+        except Exception:
+            continue
+    return evaluated
 
 
 def _type_of(default):
