@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 import numpy as np
 
 from ..device import CPU as _CPU  # noqa: F401  (re-exported)
-from ..device import check_device
+from ..device import check_device, device
 from . import dtypes as _dtypes
 from . import grad_mode
 from . import op as _op

@@ -1192,13 +1192,17 @@ class Module:
         Args:
             device (int, optional): the GPU PyTorch would use.
 
+        Returns:
+            Never returns: the call raises a ``RuntimeError`` naming the missing device.
+
         Examples:
             >>> nn.Linear(2, 2).cuda()
             Traceback (most recent call last):
                 ...
             RuntimeError: nnlite runs on the CPU only; device 'cuda' is not available ...
         """
-        check_device("cuda")
+        check_device("cuda")  # raises: nnlite runs on the CPU
+        return self
 
     # ------------------------------------------------------------------ repr
     def _get_name(self) -> str:
