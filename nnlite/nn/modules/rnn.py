@@ -2,8 +2,9 @@
 (``weight_ih_l0``, ``weight_hh_l0_reverse``, ...), gate order (LSTM: i, f, g, o; GRU: r, z, n) and
 initialisation, so state dicts move between the two.
 
-A layer projects the whole input sequence through ``weight_ih`` in one matrix product; each time
-step then costs one product with ``weight_hh`` and the gate arithmetic.
+A layer projects the whole input sequence through ``weight_ih`` in one matrix product, then runs
+each direction of each layer as one fused sequence op (``nn/ops/recurrent.py``), packed sequences
+included; a cell is the same op over a sequence of one step.
 """
 
 import math
@@ -14,10 +15,9 @@ import numpy as np
 
 from ...autograd import op as _op
 from ...autograd.creation import cat, stack, zeros
-from ...autograd.ops.where import Where
 from .. import functional as F
 from .. import init
-from ..ops.recurrent import LSTMSequence, lstm_cell
+from ..ops.recurrent import GRUSequence, LSTMSequence, RNNSequence
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
 from .linear import factory_dtype
@@ -28,23 +28,28 @@ __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell"
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
-# ------------------------------------------------------------------------------- one time step
-def _rnn_step(projected, h, w_hh_t, b_hh, relu):
-    pre = projected + h @ w_hh_t
-    if b_hh is not None:
-        pre = pre + b_hh
-    return ((pre.relu() if relu else pre.tanh()),)
-
-
-def _gru_step(projected, h, w_hh_t, b_hh):
-    hidden = h @ w_hh_t
-    if b_hh is not None:
-        hidden = hidden + b_hh
-    size = h.shape[-1]
-    reset_update = (projected[..., : 2 * size] + hidden[..., : 2 * size]).sigmoid()
-    reset, update = reset_update[..., :size], reset_update[..., size:]
-    candidate = (projected[..., 2 * size :] + reset * hidden[..., 2 * size :]).tanh()
-    return (candidate + update * (h - candidate),)
+# ------------------------------------------------------------------------------- one direction
+def _run_direction(mode, x, states, weights, reverse=False, batch_sizes=None):
+    """One direction of one layer over ``x`` (L, B, In) as one fused op (a cell is a sequence of
+    one step): returns the outputs (L, B, H) and the final states."""
+    w_ih, w_hh, b_ih, b_hh = weights
+    bias = b_ih
+    if mode != "GRU" and b_hh is not None:  # GRU's bias_hh stays inside the reset gate's product
+        bias = b_ih + b_hh
+    projected = x @ w_ih.t()
+    if bias is not None:
+        projected = projected + bias
+    order = {"reverse": reverse, "batch_sizes": batch_sizes}
+    if mode == "LSTM":
+        result = LSTMSequence.apply(projected, states[0], states[1], w_hh, **order)
+    elif mode == "GRU":
+        result = GRUSequence.apply(projected, states[0], w_hh, b_hh, **order)
+    else:
+        result = RNNSequence.apply(projected, states[0], w_hh, relu=mode == "RNN_RELU", **order)
+    length = x.shape[0]
+    outputs = result[:length] if mode == "LSTM" else result
+    last = outputs[0 if reverse else length - 1] if length else states[0]
+    return outputs, ((last, result[length]) if mode == "LSTM" else (last,))
 
 
 # ------------------------------------------------------------------------------- layers
@@ -156,47 +161,6 @@ class RNNBase(Module):
             p.get("bias_hh" + suffix),
         )
 
-    def _step(self, projected, state, w_hh_t, b_hh):
-        if self.mode == "LSTM":
-            return lstm_cell(projected, state[0], state[1], w_hh_t, b_hh)
-        if self.mode == "GRU":
-            return _gru_step(projected, state[0], w_hh_t, b_hh)
-        return _rnn_step(projected, state[0], w_hh_t, b_hh, self.mode == "RNN_RELU")
-
-    def _direction(self, x, state, layer, direction, lengths):
-        """Run one direction of one layer over (L, B, In) input; returns (outputs (L, B, H), final state)."""
-        w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction)
-        projected = x @ w_ih.t()
-        if b_ih is not None:
-            projected = projected + b_ih
-        if self.mode == "LSTM" and lengths is None:  # the whole sequence as one op
-            if b_hh is not None:
-                projected = projected + b_hh
-            result = LSTMSequence.apply(
-                projected, state[0], state[1], w_hh, reverse=bool(direction)
-            )
-            length = x.shape[0]
-            outputs = result[:length]
-            return outputs, (
-                outputs[0 if direction else length - 1] if length else state[0],
-                result[length],
-            )
-        w_hh_t = w_hh.t()
-        steps = range(x.shape[0] - 1, -1, -1) if direction else range(x.shape[0])
-        outputs = [None] * x.shape[0]
-        for t in steps:
-            new = self._step(projected[t], state, w_hh_t, b_hh)
-            if lengths is not None:  # a finished sequence keeps its state and outputs zeros
-                running = (t < lengths)[:, None]
-                if not running.all():
-                    new = tuple(Where.apply(running, n, s) for n, s in zip(new, state))
-                    outputs[t] = Where.apply(running, new[0], 0.0)
-                    state = new
-                    continue
-            state = new
-            outputs[t] = new[0]
-        return stack(outputs), state
-
     def _initial_state(self, hx, batch, dtype):
         shape = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
         count = 2 if self.mode == "LSTM" else 1
@@ -212,9 +176,10 @@ class RNNBase(Module):
 
     def forward(self, input, hx=None):
         packed = isinstance(input, PackedSequence)
-        lengths = None
+        batch_sizes = None
         if packed:
-            x, lengths = _unpack_time_major(input)
+            x = _unpack_time_major(input)
+            batch_sizes = tuple(int(n) for n in input.batch_sizes._data)
             batched = True
         else:
             batched = input.ndim == 3
@@ -242,8 +207,13 @@ class RNNBase(Module):
             outs = []
             for direction in range(directions):
                 k = layer * directions + direction
-                out, final = self._direction(
-                    x, tuple(s[k] for s in states), layer, direction, lengths
+                out, final = _run_direction(
+                    self.mode,
+                    x,
+                    tuple(s[k] for s in states),
+                    self._weights(layer, direction),
+                    bool(direction),
+                    batch_sizes,
                 )
                 outs.append(out)
                 for store, value in zip(finals, final):
@@ -271,7 +241,7 @@ class RNNBase(Module):
 
 
 def _unpack_time_major(packed):
-    """(L, B, *) padded input and each (sorted) sequence's length, from a PackedSequence."""
+    """The (L, B, *) padded input of a PackedSequence, its sequences in their sorted order."""
     batch_sizes = packed.batch_sizes._data
     batch = int(batch_sizes[0])
     rows, start = [], 0
@@ -284,8 +254,7 @@ def _unpack_time_major(packed):
             )
             step = cat([step, filler])
         rows.append(step)
-    lengths = np.array([(batch_sizes > b).sum() for b in range(batch)], dtype=np.int64)
-    return stack(rows), lengths
+    return stack(rows)
 
 
 def _pack_time_major(x, batch_sizes):
@@ -426,7 +395,7 @@ class RNNCellBase(Module):
             text += f", nonlinearity={self.nonlinearity}"
         return text
 
-    def _prepare(self, input, hx, count):
+    def forward(self, input, hx=None):
         if input.ndim not in (1, 2):
             raise ValueError(
                 f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead"
@@ -437,24 +406,27 @@ class RNNCellBase(Module):
             raise RuntimeError(
                 f"input has inconsistent input_size: got {x.shape[1]} expected {self.input_size}"
             )
+        count = 2 if self._mode == "LSTM" else 1
         if hx is None:
             states = tuple(zeros(x.shape[0], self.hidden_size, dtype=x.dtype) for _ in range(count))
         else:
             states = tuple(hx) if count == 2 else (hx,)
             if not batched:
                 states = tuple(s.unsqueeze(0) for s in states)
-        projected = x @ self.weight_ih.t()
-        if self.bias_ih is not None:
-            projected = projected + self.bias_ih
-        return projected, states, batched
-
-    @staticmethod
-    def _finish(values, batched):
-        return values if batched else tuple(v.squeeze(0) for v in values)
+        weights = (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        _, final = _run_direction(self._mode, x.unsqueeze(0), states, weights)
+        if not batched:
+            final = tuple(f.squeeze(0) for f in final)
+        return final if count == 2 else final[0]
 
 
 class RNNCell(RNNCellBase):
-    """One Elman RNN step: returns ``h'``."""
+    """One Elman RNN step: returns ``h'``.
+
+    Example:
+        >>> cell = nl.nn.RNNCell(10, 20)
+        >>> h = cell(nl.randn(3, 10))
+    """
 
     def __init__(
         self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None
@@ -462,33 +434,30 @@ class RNNCell(RNNCellBase):
         self.nonlinearity = nonlinearity
         super().__init__(input_size, hidden_size, bias, device, dtype)
 
-    def forward(self, input, hx=None):
-        projected, states, batched = self._prepare(input, hx, 1)
-        out = _rnn_step(
-            projected, states[0], self.weight_hh.t(), self.bias_hh, self.nonlinearity == "relu"
-        )
-        return self._finish(out, batched)[0]
+    @property
+    def _mode(self):
+        return "RNN_RELU" if self.nonlinearity == "relu" else "RNN_TANH"
 
 
 class LSTMCell(RNNCellBase):
-    """One LSTM step: returns ``(h', c')``."""
+    """One LSTM step: returns ``(h', c')``.
+
+    Example:
+        >>> cell = nl.nn.LSTMCell(10, 20)
+        >>> h, c = cell(nl.randn(3, 10))
+    """
 
     _gates = 4
-
-    def forward(self, input, hx=None):
-        projected, states, batched = self._prepare(input, hx, 2)
-        return self._finish(
-            lstm_cell(projected, states[0], states[1], self.weight_hh.t(), self.bias_hh), batched
-        )
+    _mode = "LSTM"
 
 
 class GRUCell(RNNCellBase):
-    """One GRU step: returns ``h'``."""
+    """One GRU step: returns ``h'``.
+
+    Example:
+        >>> cell = nl.nn.GRUCell(10, 20)
+        >>> h = cell(nl.randn(3, 10))
+    """
 
     _gates = 3
-
-    def forward(self, input, hx=None):
-        projected, states, batched = self._prepare(input, hx, 1)
-        return self._finish(
-            _gru_step(projected, states[0], self.weight_hh.t(), self.bias_hh), batched
-        )[0]
+    _mode = "GRU"
