@@ -1,7 +1,7 @@
 """One training step of three model families, nnlite and PyTorch side by side, on one thread.
 
-* a 2-layer LSTM language model (vocabulary 10,000, embedding and hidden 200, sequence 35, batch 20:
-  pytorch/examples' word_language_model defaults), SGD;
+* 2-layer LSTM, GRU and RNN_TANH language models (vocabulary 10,000, embedding and hidden 200,
+  sequence 35, batch 20: pytorch/examples' word_language_model defaults), SGD;
 * a 4-layer GPT (n_embd 128, 4 heads, block 64, batch 16, vocabulary 65), AdamW;
 * a DCGAN generator + discriminator step at 28x28, batch 64, Adam.
 
@@ -10,7 +10,7 @@ frameworks' steps alternate, so that both see the same machine load; prints each
 and the median of the per-step ratios nnlite/PyTorch (below 1: nnlite is faster).
 
 Usage:
-    python benchmarks/sequence_models.py [--seconds 2.0] [--only lstm gpt dcgan]
+    python benchmarks/sequence_models.py [--seconds 2.0] [--only lstm gru rnn gpt dcgan]
 """
 
 import argparse
@@ -27,35 +27,43 @@ import nnlite as nl  # noqa: E402
 
 
 # ------------------------------------------------------------------------------- models (either framework)
-def lstm_lm(lib):
-    nn = lib.nn
+def recurrent_lm(layer):
+    """pytorch/examples' word language model with ``layer`` ("LSTM", "GRU", "RNN_TANH")."""
 
-    class LM(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.encoder = nn.Embedding(10000, 200)
-            self.rnn = nn.LSTM(200, 200, 2, dropout=0.2)
-            self.decoder = nn.Linear(200, 10000)
-            self.drop = nn.Dropout(0.2)
+    def build(lib):
+        nn = lib.nn
 
-        def forward(self, x):
-            out, _ = self.rnn(self.drop(self.encoder(x)))
-            return self.decoder(self.drop(out))
+        class LM(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.encoder = nn.Embedding(10000, 200)
+                if layer == "RNN_TANH":
+                    self.rnn = nn.RNN(200, 200, 2, nonlinearity="tanh", dropout=0.2)
+                else:
+                    self.rnn = getattr(nn, layer)(200, 200, 2, dropout=0.2)
+                self.decoder = nn.Linear(200, 10000)
+                self.drop = nn.Dropout(0.2)
 
-    model = LM()
-    opt = lib.optim.SGD(model.parameters(), lr=20.0)
-    rng = np.random.default_rng(0)
-    x = lib.tensor(rng.integers(0, 10000, (35, 20)))
-    y = lib.tensor(rng.integers(0, 10000, (35 * 20,)))
+            def forward(self, x):
+                out, _ = self.rnn(self.drop(self.encoder(x)))
+                return self.decoder(self.drop(out))
 
-    def step():
-        opt.zero_grad()
-        loss = nn.functional.cross_entropy(model(x).reshape(-1, 10000), y)
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), 0.25)
-        opt.step()
+        model = LM()
+        opt = lib.optim.SGD(model.parameters(), lr=20.0)
+        rng = np.random.default_rng(0)
+        x = lib.tensor(rng.integers(0, 10000, (35, 20)))
+        y = lib.tensor(rng.integers(0, 10000, (35 * 20,)))
 
-    return step
+        def step():
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x).reshape(-1, 10000), y)
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 0.25)
+            opt.step()
+
+        return step
+
+    return build
 
 
 def gpt(lib):
@@ -155,7 +163,9 @@ def dcgan(lib):
 
 
 MODELS = {
-    "lstm": ("LSTM language model, seq 35 x batch 20", lstm_lm),
+    "lstm": ("LSTM language model, seq 35 x batch 20", recurrent_lm("LSTM")),
+    "gru": ("GRU language model, seq 35 x batch 20", recurrent_lm("GRU")),
+    "rnn": ("RNN_TANH language model, seq 35 x batch 20", recurrent_lm("RNN_TANH")),
     "gpt": ("GPT 4x128, block 64 x batch 16", gpt),
     "dcgan": ("DCGAN G+D, 28x28 x batch 64", dcgan),
 }

@@ -36,9 +36,7 @@ def _run_direction(mode, x, states, weights, reverse=False, batch_sizes=None):
     bias = b_ih
     if mode != "GRU" and b_hh is not None:  # GRU's bias_hh stays inside the reset gate's product
         bias = b_ih + b_hh
-    projected = x @ w_ih.t()
-    if bias is not None:
-        projected = projected + bias
+    projected = F.linear(x, w_ih, bias)  # one matrix product for the whole sequence
     order = {"reverse": reverse, "batch_sizes": batch_sizes}
     if mode == "LSTM":
         result = LSTMSequence.apply(projected, states[0], states[1], w_hh, **order)
