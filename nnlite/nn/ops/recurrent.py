@@ -302,11 +302,13 @@ class LSTMSequence(RecurrentSequence):
         h, c = h0, c0
         for t, active in self._steps(length, batch):
             previous_h, previous_c = h, c
-            z = projected[t] + h @ w_hh_t
             act = gates[t]
-            _sigmoid_into(z[:, : 2 * size], act[:, : 2 * size])
-            np.tanh(z[:, 2 * size : 3 * size], out=act[:, 2 * size : 3 * size])
-            _sigmoid_into(z[:, 3 * size :], act[:, 3 * size :])
+            np.matmul(h, w_hh_t, out=act)
+            act += projected[t]
+            g = act[:, 2 * size : 3 * size]
+            candidate = np.tanh(g)
+            _sigmoid_into(act, act)  # all four gates at once (contiguous), then g put back
+            g[...] = candidate
             c = cells[t]
             np.multiply(act[:, size : 2 * size], previous_c, out=c)
             c += act[:, :size] * act[:, 2 * size : 3 * size]
