@@ -10,7 +10,7 @@ frameworks' steps alternate, so that both see the same machine load; prints each
 and the median of the per-step ratios nnlite/PyTorch (below 1: nnlite is faster).
 
 Usage:
-    python benchmarks/sequence_models.py [--seconds 2.0] [--only lstm gru rnn gpt dcgan]
+    python benchmarks/sequence_models.py [--seconds 2.0] [--only lstm gru rnn gpt dcgan] [--clock cpu]
 """
 
 import argparse
@@ -171,7 +171,7 @@ MODELS = {
 }
 
 
-def time_paired(steps, seconds):
+def time_paired(steps, seconds, clock=time.perf_counter):
     """Time the steps in turn (A B A B ...), so that both see the same machine load: returns each
     one's median ms/step and the median of the per-round ratios to the last step."""
     for step in steps:
@@ -181,9 +181,9 @@ def time_paired(steps, seconds):
     while time.perf_counter() < deadline or len(rounds) < 3:
         times = []
         for step in steps:
-            start = time.perf_counter()
+            start = clock()
             step()
-            times.append(time.perf_counter() - start)
+            times.append(clock() - start)
         rounds.append(times)
     medians = [statistics.median(r[k] for r in rounds) * 1000 for k in range(len(steps))]
     ratio = statistics.median(r[0] / r[-1] for r in rounds) if len(steps) > 1 else None
@@ -196,6 +196,12 @@ def main():
         "--seconds", type=float, default=2.0, help="timed seconds per model and framework"
     )
     parser.add_argument("--only", nargs="*", choices=list(MODELS), default=list(MODELS))
+    parser.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="wall time, or this process's CPU time (steadier on a shared machine: one thread)",
+    )
     args = parser.parse_args()
     nl.set_num_threads(1)
     try:
@@ -212,7 +218,8 @@ def main():
         if torch is not None:
             torch.manual_seed(0)
             steps.append(build(torch))
-        medians, ratio = time_paired(steps, args.seconds)
+        clock = time.process_time if args.clock == "cpu" else time.perf_counter
+        medians, ratio = time_paired(steps, args.seconds, clock)
         theirs = f"{medians[1]:11.1f}" if torch is not None else f"{'-':>11s}"
         shown = f"{ratio:15.2f}" if ratio is not None else f"{'-':>15s}"
         print(f"{label:42s} {medians[0]:10.1f} {theirs} {shown}")
