@@ -1,7 +1,7 @@
 """One training step of three model families, nnlite and PyTorch side by side, on one thread.
 
-* a 2-layer LSTM language model (vocabulary 10,000, embedding and hidden 200, sequence 35, batch 20:
-  pytorch/examples' word_language_model defaults), SGD;
+* 2-layer LSTM, GRU and RNN_TANH language models (vocabulary 10,000, embedding and hidden 200,
+  sequence 35, batch 20: pytorch/examples' word_language_model defaults), SGD;
 * a 4-layer GPT (n_embd 128, 4 heads, block 64, batch 16, vocabulary 65), AdamW;
 * a DCGAN generator + discriminator step at 28x28, batch 64, Adam.
 
@@ -10,7 +10,7 @@ frameworks' steps alternate, so that both see the same machine load; prints each
 and the median of the per-step ratios nnlite/PyTorch (below 1: nnlite is faster).
 
 Usage:
-    python benchmarks/sequence_models.py [--seconds 2.0] [--only lstm gpt dcgan]
+    python benchmarks/sequence_models.py [--seconds 2.0] [--only lstm gru rnn gpt dcgan] [--clock cpu]
 """
 
 import argparse
@@ -27,35 +27,43 @@ import nnlite as nl  # noqa: E402
 
 
 # ------------------------------------------------------------------------------- models (either framework)
-def lstm_lm(lib):
-    nn = lib.nn
+def recurrent_lm(layer):
+    """pytorch/examples' word language model with ``layer`` ("LSTM", "GRU", "RNN_TANH")."""
 
-    class LM(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.encoder = nn.Embedding(10000, 200)
-            self.rnn = nn.LSTM(200, 200, 2, dropout=0.2)
-            self.decoder = nn.Linear(200, 10000)
-            self.drop = nn.Dropout(0.2)
+    def build(lib):
+        nn = lib.nn
 
-        def forward(self, x):
-            out, _ = self.rnn(self.drop(self.encoder(x)))
-            return self.decoder(self.drop(out))
+        class LM(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.encoder = nn.Embedding(10000, 200)
+                if layer == "RNN_TANH":
+                    self.rnn = nn.RNN(200, 200, 2, nonlinearity="tanh", dropout=0.2)
+                else:
+                    self.rnn = getattr(nn, layer)(200, 200, 2, dropout=0.2)
+                self.decoder = nn.Linear(200, 10000)
+                self.drop = nn.Dropout(0.2)
 
-    model = LM()
-    opt = lib.optim.SGD(model.parameters(), lr=20.0)
-    rng = np.random.default_rng(0)
-    x = lib.tensor(rng.integers(0, 10000, (35, 20)))
-    y = lib.tensor(rng.integers(0, 10000, (35 * 20,)))
+            def forward(self, x):
+                out, _ = self.rnn(self.drop(self.encoder(x)))
+                return self.decoder(self.drop(out))
 
-    def step():
-        opt.zero_grad()
-        loss = nn.functional.cross_entropy(model(x).reshape(-1, 10000), y)
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), 0.25)
-        opt.step()
+        model = LM()
+        opt = lib.optim.SGD(model.parameters(), lr=20.0)
+        rng = np.random.default_rng(0)
+        x = lib.tensor(rng.integers(0, 10000, (35, 20)))
+        y = lib.tensor(rng.integers(0, 10000, (35 * 20,)))
 
-    return step
+        def step():
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x).reshape(-1, 10000), y)
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 0.25)
+            opt.step()
+
+        return step
+
+    return build
 
 
 def gpt(lib):
@@ -155,13 +163,15 @@ def dcgan(lib):
 
 
 MODELS = {
-    "lstm": ("LSTM language model, seq 35 x batch 20", lstm_lm),
+    "lstm": ("LSTM language model, seq 35 x batch 20", recurrent_lm("LSTM")),
+    "gru": ("GRU language model, seq 35 x batch 20", recurrent_lm("GRU")),
+    "rnn": ("RNN_TANH language model, seq 35 x batch 20", recurrent_lm("RNN_TANH")),
     "gpt": ("GPT 4x128, block 64 x batch 16", gpt),
     "dcgan": ("DCGAN G+D, 28x28 x batch 64", dcgan),
 }
 
 
-def time_paired(steps, seconds):
+def time_paired(steps, seconds, clock=time.perf_counter):
     """Time the steps in turn (A B A B ...), so that both see the same machine load: returns each
     one's median ms/step and the median of the per-round ratios to the last step."""
     for step in steps:
@@ -171,9 +181,9 @@ def time_paired(steps, seconds):
     while time.perf_counter() < deadline or len(rounds) < 3:
         times = []
         for step in steps:
-            start = time.perf_counter()
+            start = clock()
             step()
-            times.append(time.perf_counter() - start)
+            times.append(clock() - start)
         rounds.append(times)
     medians = [statistics.median(r[k] for r in rounds) * 1000 for k in range(len(steps))]
     ratio = statistics.median(r[0] / r[-1] for r in rounds) if len(steps) > 1 else None
@@ -186,6 +196,12 @@ def main():
         "--seconds", type=float, default=2.0, help="timed seconds per model and framework"
     )
     parser.add_argument("--only", nargs="*", choices=list(MODELS), default=list(MODELS))
+    parser.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="wall time, or this process's CPU time (steadier on a shared machine: one thread)",
+    )
     args = parser.parse_args()
     nl.set_num_threads(1)
     try:
@@ -202,7 +218,8 @@ def main():
         if torch is not None:
             torch.manual_seed(0)
             steps.append(build(torch))
-        medians, ratio = time_paired(steps, args.seconds)
+        clock = time.process_time if args.clock == "cpu" else time.perf_counter
+        medians, ratio = time_paired(steps, args.seconds, clock)
         theirs = f"{medians[1]:11.1f}" if torch is not None else f"{'-':>11s}"
         shown = f"{ratio:15.2f}" if ratio is not None else f"{'-':>15s}"
         print(f"{label:42s} {medians[0]:10.1f} {theirs} {shown}")

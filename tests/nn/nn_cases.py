@@ -9,6 +9,7 @@ import numpy as np
 
 import nnlite as nl
 import nnlite.nn.functional as F
+from nnlite.nn.ops.recurrent import GRUSequence, LSTMSequence, RNNSequence
 
 
 class Arg:
@@ -134,6 +135,31 @@ def _bn_noaffine(x):
 
 def _bn_noaffine_t(x):
     return _t().batch_norm(x, None, None, training=True)
+
+
+def _sequence(op, **params):
+    """A recurrent sequence op on (projected input, initial states, weight_hh[, bias_hh])."""
+    return lambda *inputs: op.apply(*inputs, **params)
+
+
+def _torch_sequence(name, reverse=False):
+    """PyTorch's fused recurrent function (``torch.gru``, ...) on an already projected input:
+    ``weight_ih`` is the identity. Returns the op's layout (every hidden state, then LSTM's c_n)."""
+
+    def fn(projected, *rest):
+        torch = _torch()
+        count = 2 if name == "lstm" else 1
+        states, params = [s[None] for s in rest[:count]], list(rest[count:])
+        params.insert(0, torch.eye(projected.shape[-1], dtype=projected.dtype))
+        if len(params) == 3:  # GRU's bias_hh: bias_ih is zero
+            params.insert(2, torch.zeros(projected.shape[-1], dtype=projected.dtype))
+        x = projected.flip(0) if reverse else projected
+        hx = tuple(states) if name == "lstm" else states[0]
+        out = getattr(torch, name)(x, hx, params, len(params) == 4, 1, 0.0, False, False, False)
+        hidden = out[0].flip(0) if reverse else out[0]
+        return torch.cat([hidden, out[2]]) if name == "lstm" else hidden
+
+    return fn
 
 
 CASES = [
@@ -737,6 +763,59 @@ CASES = [
         lambda x: F.pad(x, (-1, 2, 1, -1)),
         lambda x: _t().pad(x, (-1, 2, 1, -1)),
         [Arg((2, 3, 4))],
+    ),
+    # ---------------------------------------------------------------- recurrent sequences
+    Case(
+        "rnn_tanh_sequence",
+        _sequence(RNNSequence),
+        _torch_sequence("rnn_tanh"),
+        [Arg((4, 3, 2)), Arg((3, 2)), Arg((2, 2))],
+    ),
+    Case(
+        "rnn_relu_sequence_reverse",
+        _sequence(RNNSequence, relu=True, reverse=True),
+        _torch_sequence("rnn_relu", reverse=True),
+        [Arg((4, 3, 2)), Arg((3, 2)), Arg((2, 2))],
+    ),
+    Case(
+        "gru_sequence",
+        _sequence(GRUSequence),
+        _torch_sequence("gru"),
+        [Arg((4, 3, 6)), Arg((3, 2)), Arg((6, 2)), Arg((6,))],
+    ),
+    Case(
+        "gru_sequence_reverse_nobias",
+        lambda x, h, w: GRUSequence.apply(x, h, w, None, reverse=True),
+        _torch_sequence("gru", reverse=True),
+        [Arg((4, 3, 6)), Arg((3, 2)), Arg((6, 2))],
+    ),
+    Case(
+        "lstm_sequence_reverse",
+        _sequence(LSTMSequence, reverse=True),
+        _torch_sequence("lstm", reverse=True),
+        [Arg((4, 3, 8)), Arg((3, 2)), Arg((3, 2)), Arg((8, 2))],
+    ),
+    # packed batches (3 sequences of lengths 4, 3, 1): parity through the layers' tests
+    Case(
+        "rnn_tanh_sequence_packed",
+        _sequence(RNNSequence, batch_sizes=(3, 2, 2, 1)),
+        None,
+        [Arg((4, 3, 2)), Arg((3, 2)), Arg((2, 2))],
+        torch_compare=False,
+    ),
+    Case(
+        "gru_sequence_packed_reverse",
+        _sequence(GRUSequence, batch_sizes=(3, 2, 2, 1), reverse=True),
+        None,
+        [Arg((4, 3, 6)), Arg((3, 2)), Arg((6, 2)), Arg((6,))],
+        torch_compare=False,
+    ),
+    Case(
+        "lstm_sequence_packed",
+        _sequence(LSTMSequence, batch_sizes=(3, 2, 2, 1)),
+        None,
+        [Arg((4, 3, 8)), Arg((3, 2)), Arg((3, 2)), Arg((8, 2))],
+        torch_compare=False,
     ),
 ]
 

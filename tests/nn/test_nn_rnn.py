@@ -42,6 +42,11 @@ CONFIGS = [
     ("GRU", {"num_layers": 2, "bidirectional": True, "batch_first": True}),
     ("RNN", {"nonlinearity": "relu", "num_layers": 2}),
     ("RNN", {"bidirectional": True, "bias": False}),
+    ("GRU", {"bias": False}),
+    ("GRU", {"num_layers": 2, "batch_first": True}),
+    ("RNN", {}),
+    ("RNN", {"num_layers": 2, "bidirectional": True, "batch_first": True}),
+    ("RNN", {"nonlinearity": "relu", "bidirectional": True}),
 ]
 
 
@@ -124,6 +129,127 @@ def test_packed_sequences_match_pytorch(name):
     (padded_a.sum() + sum(h.sum() for h in flat(hidden_a))).backward()
     (padded_b.sum() + sum(h.sum() for h in flat(hidden_b))).backward()
     close(xa.grad, xb.grad, "input gradient through packing", 1e-4)
+
+
+def _initial_states(name, shape, rng):
+    h0 = rng.standard_normal(shape).astype(np.float32)
+    return (h0, h0 * 0.5) if name == "LSTM" else (h0,)
+
+
+def _as(lib, states):
+    tensors = tuple(lib.tensor(s, requires_grad=True) for s in states)
+    return tensors, (tensors if len(tensors) == 2 else tensors[0])
+
+
+RECURRENT = [
+    ("LSTM", {}),
+    ("GRU", {}),
+    ("RNN", {}),
+    ("RNN", {"nonlinearity": "relu"}),
+]
+
+
+@pytest.mark.parametrize("enforce_sorted", [False, True])
+@pytest.mark.parametrize(
+    "name,kwargs", RECURRENT, ids=[f"{n}-{kw.get('nonlinearity', '')}" for n, kw in RECURRENT]
+)
+def test_packed_sequences_with_initial_states_match_pytorch(name, kwargs, enforce_sorted):
+    # every sequence op holds the state of finished sequences: outputs, h_n, input, initial
+    # states and all parameter gradients as PyTorch's, both directions, two layers
+    nl.manual_seed(1)
+    ours, theirs = twins(name, 3, 4, bidirectional=True, num_layers=2, **kwargs)
+    lengths = [6, 4, 4, 1] if enforce_sorted else [3, 6, 1, 4]
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((6, 4, 3)).astype(np.float32)
+    states = _initial_states(name, (4, 4, 4), rng)
+    xa, xb = nl.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    (states_a, hx_a), (states_b, hx_b) = _as(nl, states), _as(torch, states)
+    packed_a = pack_padded_sequence(xa, lengths, enforce_sorted=enforce_sorted)
+    packed_b = trnn.pack_padded_sequence(xb, lengths, enforce_sorted=enforce_sorted)
+    out_a, hidden_a = ours(packed_a, hx_a)
+    out_b, hidden_b = theirs(packed_b, hx_b)
+    close(out_a.data, out_b.data, "packed output")
+    for a, b in zip(flat(hidden_a), flat(hidden_b)):
+        close(a, b, "final state")
+    weights = np.random.default_rng(4).standard_normal(tuple(out_a.data.shape))
+    loss_a = (out_a.data * nl.tensor(weights)).sum() + sum(h.sum() * 2 for h in flat(hidden_a))
+    loss_b = (out_b.data * torch.tensor(weights)).sum() + sum(h.sum() * 2 for h in flat(hidden_b))
+    loss_a.backward()
+    loss_b.backward()
+    close(xa.grad, xb.grad, "input gradient", 1e-4)
+    for i, (a, b) in enumerate(zip(states_a, states_b)):
+        close(a.grad, b.grad, f"initial state {i} gradient", 1e-4)
+    for (pname, pa), pb in zip(ours.named_parameters(), theirs.parameters()):
+        close(pa.grad, pb.grad, f"gradient of {pname}", 1e-4)
+
+
+@pytest.mark.parametrize(
+    "name,kwargs", RECURRENT, ids=[f"{n}-{kw.get('nonlinearity', '')}" for n, kw in RECURRENT]
+)
+def test_dropout_between_layers_matches_pytorch(name, kwargs):
+    # dropout=1 drops every input of the second layer in both frameworks: a deterministic check
+    # that dropout sits between the layers and nowhere else, and is off in eval mode
+    ours, theirs = twins(name, 3, 4, num_layers=2, dropout=1.0, **kwargs)
+    x = np.random.default_rng(5).standard_normal((5, 2, 3)).astype(np.float32)
+    for train in (True, False):
+        ours.train(train)
+        theirs.train(train)
+        xa, xb = nl.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+        out_a, out_b = flat(ours(xa)), flat(theirs(xb))
+        for a, b in zip(out_a, out_b):
+            close(a, b, f"output, training={train}")
+        sum(o.sum() for o in out_a).backward()
+        sum(o.sum() for o in out_b).backward()
+        close(xa.grad, xb.grad, f"input gradient, training={train}", 1e-4)
+
+
+@pytest.mark.parametrize(
+    "name,kwargs", RECURRENT, ids=[f"{n}-{kw.get('nonlinearity', '')}" for n, kw in RECURRENT]
+)
+def test_layer_gradients_of_every_input_first_and_second_order(name, kwargs):
+    # float64 finite differences through a bidirectional layer, packed and not: input, initial
+    # states and weights of both directions (first order over two layers, second order over one)
+    rng = np.random.default_rng(6)
+    x = nl.tensor(rng.standard_normal((3, 3, 2)), requires_grad=True)
+    count = 2 if name == "LSTM" else 1
+
+    def check(layers, packed, order):
+        layer = getattr(nn, name)(2, 2, num_layers=layers, bidirectional=True, **kwargs).double()
+        shape = (2 * layers, 3, 2)
+        states = [nl.tensor(rng.standard_normal(shape), requires_grad=True) for _ in range(count)]
+
+        def run(inp, *rest):
+            hx = tuple(rest[:count]) if count == 2 else rest[0]
+            if packed:
+                out, hidden = layer(pack_padded_sequence(inp, [3, 1, 2], enforce_sorted=False), hx)
+                out = out.data
+            else:
+                out, hidden = layer(inp, hx)
+            return nl.cat([out.reshape(-1, 4).sum(0)] + [h.sum((0, 1)) for h in flat(hidden)])
+
+        weights = (layer.weight_ih_l0_reverse, layer.weight_hh_l0, layer.bias_hh_l0_reverse)
+        if layers > 1:
+            weights += (layer.weight_hh_l1_reverse,)
+        return order(run, (x, *states, *weights))
+
+    for packed in (False, True):
+        assert check(2, packed, gradcheck)
+    assert check(1, True, gradgradcheck)
+
+
+@pytest.mark.parametrize("name", ["LSTMCell", "GRUCell", "RNNCell"])
+def test_cells_second_order(name):
+    cell = getattr(nn, name)(2, 3).double()
+    rng = np.random.default_rng(7)
+    x = nl.tensor(rng.standard_normal((2, 2)), requires_grad=True)
+    h = nl.tensor(rng.standard_normal((2, 3)), requires_grad=True)
+    hx = (h, h * 0.5) if name == "LSTMCell" else h
+
+    def run(inp, weight):
+        return sum(o * (i + 1) for i, o in enumerate(flat(cell(inp, hx))))
+
+    assert gradcheck(run, (x, cell.weight_hh))
+    assert gradgradcheck(run, (x, cell.weight_hh))
 
 
 def test_pad_sequence():

@@ -2,57 +2,52 @@
 (``weight_ih_l0``, ``weight_hh_l0_reverse``, ...), gate order (LSTM: i, f, g, o; GRU: r, z, n) and
 initialisation, so state dicts move between the two.
 
-A layer projects the whole input sequence through ``weight_ih`` in one matrix product; each time
-step then costs one product with ``weight_hh`` and the gate arithmetic.
+A layer projects the whole input sequence through ``weight_ih`` in one matrix product, then runs
+each direction of each layer as one fused sequence op (``nn/ops/recurrent.py``), packed sequences
+included; a cell is the same op over a sequence of one step.
 """
-
-from __future__ import annotations
 
 import math
 import numbers
 import warnings
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...autograd import op as _op
 from ...autograd.creation import cat, stack, zeros
-from ...autograd.ops.where import Where
 from .. import functional as F
 from .. import init
-from ..ops.recurrent import LSTMSequence, lstm_cell
+from ..ops.recurrent import GRUSequence, LSTMSequence, RNNSequence
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
 from .linear import factory_dtype
 from .module import Module
-
-if TYPE_CHECKING:
-    from ..._typing import Device, DTypeLike
-    from ...autograd.tensor import Tensor
-
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
-# ------------------------------------------------------------------------------- one time step
-def _rnn_step(projected: Any, h: Any, w_hh_t: Any, b_hh: Any, relu: Any) -> Any:
-    pre = projected + h @ w_hh_t
-    if b_hh is not None:
-        pre = pre + b_hh
-    return ((pre.relu() if relu else pre.tanh()),)
-
-
-def _gru_step(projected: Any, h: Any, w_hh_t: Any, b_hh: Any) -> Any:
-    hidden = h @ w_hh_t
-    if b_hh is not None:
-        hidden = hidden + b_hh
-    size = h.shape[-1]
-    reset_update = (projected[..., : 2 * size] + hidden[..., : 2 * size]).sigmoid()
-    reset, update = reset_update[..., :size], reset_update[..., size:]
-    candidate = (projected[..., 2 * size :] + reset * hidden[..., 2 * size :]).tanh()
-    return (candidate + update * (h - candidate),)
+# ------------------------------------------------------------------------------- one direction
+def _run_direction(mode, x, states, weights, reverse=False, batch_sizes=None):
+    """One direction of one layer over ``x`` (L, B, In) as one fused op (a cell is a sequence of
+    one step): returns the outputs (L, B, H) and the final states."""
+    w_ih, w_hh, b_ih, b_hh = weights
+    bias = b_ih
+    if mode != "GRU" and b_hh is not None:  # GRU's bias_hh stays inside the reset gate's product
+        bias = b_ih + b_hh
+    projected = F.linear(x, w_ih, bias)  # one matrix product for the whole sequence
+    order = {"reverse": reverse, "batch_sizes": batch_sizes}
+    if mode == "LSTM":
+        result = LSTMSequence.apply(projected, states[0], states[1], w_hh, **order)
+    elif mode == "GRU":
+        result = GRUSequence.apply(projected, states[0], w_hh, b_hh, **order)
+    else:
+        result = RNNSequence.apply(projected, states[0], w_hh, relu=mode == "RNN_RELU", **order)
+    length = x.shape[0]
+    outputs = result[:length] if mode == "LSTM" else result
+    last = outputs[0 if reverse else length - 1] if length else states[0]
+    return outputs, ((last, result[length]) if mode == "LSTM" else (last,))
 
 
 # ------------------------------------------------------------------------------- layers
@@ -80,18 +75,18 @@ class RNNBase(Module):
 
     def __init__(
         self,
-        mode: str,
-        input_size: int,
-        hidden_size: int,
-        num_layers: int = 1,
-        bias: bool = True,
-        batch_first: bool = False,
-        dropout: float = 0.0,
-        bidirectional: bool = False,
-        proj_size: int = 0,
-        device: Device | None = None,
-        dtype: DTypeLike | None = None,
-    ) -> None:
+        mode,
+        input_size,
+        hidden_size,
+        num_layers=1,
+        bias=True,
+        batch_first=False,
+        dropout=0.0,
+        bidirectional=False,
+        proj_size=0,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         if (
             not isinstance(dropout, numbers.Number)
@@ -149,7 +144,7 @@ class RNNBase(Module):
                     )
         self.reset_parameters()
 
-    def reset_parameters(self: RNNBase | RNNCellBase) -> None:
+    def reset_parameters(self):
         """Draw every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)).
 
         Examples:
@@ -162,7 +157,7 @@ class RNNBase(Module):
         for weight in self.parameters():
             init.uniform_(weight, -bound, bound)
 
-    def extra_repr(self) -> str:
+    def extra_repr(self):
         text = f"{self.input_size}, {self.hidden_size}"
         if self.num_layers != 1:
             text += f", num_layers={self.num_layers}"
@@ -176,7 +171,7 @@ class RNNBase(Module):
             text += ", bidirectional=True"
         return text
 
-    def flatten_parameters(self) -> None:
+    def flatten_parameters(self):
         """Nothing to do: each weight is its own array, and the fused steps read them as they are.
         (PyTorch packs them into one buffer for cuDNN; scripts call this after loading.)
 
@@ -185,7 +180,7 @@ class RNNBase(Module):
         """
 
     # ------------------------------------------------------------------ forward
-    def _weights(self, layer: int, direction: int) -> Any:
+    def _weights(self, layer, direction):
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
         p = self._parameters
         return (
@@ -195,48 +190,7 @@ class RNNBase(Module):
             p.get("bias_hh" + suffix),
         )
 
-    def _step(self, projected: Any, state: Any, w_hh_t: Any, b_hh: Any) -> Any:
-        if self.mode == "LSTM":
-            return lstm_cell(projected, state[0], state[1], w_hh_t, b_hh)
-        if self.mode == "GRU":
-            return _gru_step(projected, state[0], w_hh_t, b_hh)
-        return _rnn_step(projected, state[0], w_hh_t, b_hh, self.mode == "RNN_RELU")
-
-    def _direction(self, x, state, layer, direction, lengths):
-        """Run one direction of one layer over (L, B, In) input; returns (outputs (L, B, H), final state)."""
-        w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction)
-        projected = x @ w_ih.t()
-        if b_ih is not None:
-            projected = projected + b_ih
-        if self.mode == "LSTM" and lengths is None:  # the whole sequence as one op
-            if b_hh is not None:
-                projected = projected + b_hh
-            result = LSTMSequence.apply(
-                projected, state[0], state[1], w_hh, reverse=bool(direction)
-            )
-            length = x.shape[0]
-            outputs = result[:length]
-            return outputs, (
-                outputs[0 if direction else length - 1] if length else state[0],
-                result[length],
-            )
-        w_hh_t = w_hh.t()
-        steps = range(x.shape[0] - 1, -1, -1) if direction else range(x.shape[0])
-        outputs = [None] * x.shape[0]
-        for t in steps:
-            new = self._step(projected[t], state, w_hh_t, b_hh)
-            if lengths is not None:  # a finished sequence keeps its state and outputs zeros
-                running = (t < lengths)[:, None]
-                if not running.all():
-                    new = tuple(Where.apply(running, n, s) for n, s in zip(new, state))
-                    outputs[t] = Where.apply(running, new[0], 0.0)
-                    state = new
-                    continue
-            state = new
-            outputs[t] = new[0]
-        return stack(outputs), state
-
-    def _initial_state(self, hx: Any, batch: Any, dtype: DTypeLike | None) -> Any:
+    def _initial_state(self, hx, batch, dtype):
         shape = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
         count = 2 if self.mode == "LSTM" else 1
         if hx is None:
@@ -249,11 +203,12 @@ class RNNBase(Module):
                 raise RuntimeError(f"Expected hidden size {shape}, got {list(s.shape)}")
         return states
 
-    def forward(self, input: Any, hx: Any = None) -> tuple[Any, Any]:
+    def forward(self, input, hx=None):
         packed = isinstance(input, PackedSequence)
-        lengths = None
+        batch_sizes = None
         if packed:
-            x, lengths = _unpack_time_major(input)
+            x = _unpack_time_major(input)
+            batch_sizes = tuple(int(n) for n in input.batch_sizes._data)
             batched = True
         else:
             batched = input.ndim == 3
@@ -276,13 +231,18 @@ class RNNBase(Module):
         if packed and input.sorted_indices is not None:
             states = tuple(s[:, input.sorted_indices._data] for s in states)
         directions = 2 if self.bidirectional else 1
-        finals: list[Any] = [[] for _ in states]
+        finals = [[] for _ in states]
         for layer in range(self.num_layers):
             outs = []
             for direction in range(directions):
                 k = layer * directions + direction
-                out, final = self._direction(
-                    x, tuple(s[k] for s in states), layer, direction, lengths
+                out, final = _run_direction(
+                    self.mode,
+                    x,
+                    tuple(s[k] for s in states),
+                    self._weights(layer, direction),
+                    bool(direction),
+                    batch_sizes,
                 )
                 outs.append(out)
                 for store, value in zip(finals, final):
@@ -309,7 +269,7 @@ class RNNBase(Module):
         return output, hidden
 
 
-def _unpack_time_major(packed: Any) -> Any:
+def _unpack_time_major(packed):
     """(L, B, *) padded input and each (sorted) sequence's length, from a PackedSequence."""
     batch_sizes = packed.batch_sizes._data
     batch = int(batch_sizes[0])
@@ -323,11 +283,10 @@ def _unpack_time_major(packed: Any) -> Any:
             )
             step = cat([step, filler])
         rows.append(step)
-    lengths = np.array([(batch_sizes > b).sum() for b in range(batch)], dtype=np.int64)
-    return stack(rows), lengths
+    return stack(rows)
 
 
-def _pack_time_major(x: Tensor, batch_sizes: Any) -> Any:
+def _pack_time_major(x, batch_sizes):
     return cat([x[t, : int(n)] for t, n in enumerate(batch_sizes)])
 
 
@@ -355,17 +314,17 @@ class RNN(RNNBase):
 
     def __init__(
         self,
-        input_size: int,
-        hidden_size: int,
-        num_layers: int = 1,
-        nonlinearity: str = "tanh",
-        bias: bool = True,
-        batch_first: bool = False,
-        dropout: float = 0.0,
-        bidirectional: bool = False,
-        device: Device | None = None,
-        dtype: DTypeLike | None = None,
-    ) -> None:
+        input_size,
+        hidden_size,
+        num_layers=1,
+        nonlinearity="tanh",
+        bias=True,
+        batch_first=False,
+        dropout=0.0,
+        bidirectional=False,
+        device=None,
+        dtype=None,
+    ):
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(
                 f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'."
@@ -407,17 +366,17 @@ class LSTM(RNNBase):
 
     def __init__(
         self,
-        input_size: int,
-        hidden_size: int,
-        num_layers: int = 1,
-        bias: bool = True,
-        batch_first: bool = False,
-        dropout: float = 0.0,
-        bidirectional: bool = False,
-        proj_size: int = 0,
-        device: Device | None = None,
-        dtype: DTypeLike | None = None,
-    ) -> None:
+        input_size,
+        hidden_size,
+        num_layers=1,
+        bias=True,
+        batch_first=False,
+        dropout=0.0,
+        bidirectional=False,
+        proj_size=0,
+        device=None,
+        dtype=None,
+    ):
         super().__init__(
             "LSTM",
             input_size,
@@ -456,16 +415,16 @@ class GRU(RNNBase):
 
     def __init__(
         self,
-        input_size: int,
-        hidden_size: int,
-        num_layers: int = 1,
-        bias: bool = True,
-        batch_first: bool = False,
-        dropout: float = 0.0,
-        bidirectional: bool = False,
-        device: Device | None = None,
-        dtype: DTypeLike | None = None,
-    ) -> None:
+        input_size,
+        hidden_size,
+        num_layers=1,
+        bias=True,
+        batch_first=False,
+        dropout=0.0,
+        bidirectional=False,
+        device=None,
+        dtype=None,
+    ):
         super().__init__(
             "GRU",
             input_size,
@@ -499,14 +458,7 @@ class RNNCellBase(Module):
 
     _gates = 1
 
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        bias: bool = True,
-        device: Device | None = None,
-        dtype: DTypeLike | None = None,
-    ) -> None:
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
         super().__init__()
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
         dt = factory_dtype(dtype)
@@ -519,7 +471,7 @@ class RNNCellBase(Module):
 
     reset_parameters = RNNBase.reset_parameters
 
-    def extra_repr(self) -> str:
+    def extra_repr(self):
         text = f"{self.input_size}, {self.hidden_size}"
         if not self.bias:
             text += ", bias=False"
@@ -527,7 +479,7 @@ class RNNCellBase(Module):
             text += f", nonlinearity={self.nonlinearity}"
         return text
 
-    def _prepare(self, input, hx, count):
+    def forward(self, input, hx=None):
         if input.ndim not in (1, 2):
             raise ValueError(
                 f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead"
@@ -538,20 +490,18 @@ class RNNCellBase(Module):
             raise RuntimeError(
                 f"input has inconsistent input_size: got {x.shape[1]} expected {self.input_size}"
             )
+        count = 2 if self._mode == "LSTM" else 1
         if hx is None:
             states = tuple(zeros(x.shape[0], self.hidden_size, dtype=x.dtype) for _ in range(count))
         else:
             states = tuple(hx) if count == 2 else (hx,)
             if not batched:
                 states = tuple(s.unsqueeze(0) for s in states)
-        projected = x @ self.weight_ih.t()
-        if self.bias_ih is not None:
-            projected = projected + self.bias_ih
-        return projected, states, batched
-
-    @staticmethod
-    def _finish(values: Any, batched: Any) -> Any:
-        return values if batched else tuple(v.squeeze(0) for v in values)
+        weights = (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        _, final = _run_direction(self._mode, x.unsqueeze(0), states, weights)
+        if not batched:
+            final = tuple(f.squeeze(0) for f in final)
+        return final if count == 2 else final[0]
 
 
 class RNNCell(RNNCellBase):
@@ -571,23 +521,14 @@ class RNNCell(RNNCellBase):
     """
 
     def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        bias: bool = True,
-        nonlinearity: str = "tanh",
-        device: Device | None = None,
-        dtype: DTypeLike | None = None,
-    ) -> None:
+        self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None
+    ):
         self.nonlinearity = nonlinearity
         super().__init__(input_size, hidden_size, bias, device, dtype)
 
-    def forward(self, input: Tensor, hx: Any = None) -> Tensor:
-        projected, states, batched = self._prepare(input, hx, 1)
-        out = _rnn_step(
-            projected, states[0], self.weight_hh.t(), self.bias_hh, self.nonlinearity == "relu"
-        )
-        return self._finish(out, batched)[0]
+    @property
+    def _mode(self):
+        return "RNN_RELU" if self.nonlinearity == "relu" else "RNN_TANH"
 
 
 class LSTMCell(RNNCellBase):
@@ -607,12 +548,7 @@ class LSTMCell(RNNCellBase):
     """
 
     _gates = 4
-
-    def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Tensor]:
-        projected, states, batched = self._prepare(input, hx, 2)
-        return self._finish(
-            lstm_cell(projected, states[0], states[1], self.weight_hh.t(), self.bias_hh), batched
-        )
+    _mode = "LSTM"
 
 
 class GRUCell(RNNCellBase):
@@ -631,9 +567,4 @@ class GRUCell(RNNCellBase):
     """
 
     _gates = 3
-
-    def forward(self, input: Tensor, hx: Any = None) -> Tensor:
-        projected, states, batched = self._prepare(input, hx, 1)
-        return self._finish(
-            _gru_step(projected, states[0], self.weight_hh.t(), self.bias_hh), batched
-        )[0]
+    _mode = "GRU"
