@@ -74,7 +74,7 @@ class BasicBlock(nn.Module):
         out = self.bn2(self.conv2(out))
         if self.downsample is not None:
             identity = self.downsample(x)
-        out = out + identity
+        out += identity  # in place, as torchvision: bn's output is not saved for backward
         return self.relu(out)
 
 
@@ -130,7 +130,7 @@ class Bottleneck(nn.Module):
         out = self.bn3(self.conv3(out))
         if self.downsample is not None:
             identity = self.downsample(x)
-        out = out + identity
+        out += identity  # in place, as torchvision: bn's output is not saved for backward
         return self.relu(out)
 
 

@@ -414,6 +414,12 @@ CASES = [
         lambda x, w, b: _t().conv2d(x, w, b, stride=2, padding=(1, 2)),
         [Arg((2, 2, 6, 5)), Arg((2, 2, 3, 2)), Arg((2,))],
     ),
+    Case(  # an image network's stem: conv_stem's polyphase kernel
+        "conv2d_stem_7x7_stride2",
+        lambda x, w: F.conv2d(x, w, stride=2, padding=3),
+        lambda x, w: _t().conv2d(x, w, stride=2, padding=3),
+        [Arg((2, 3, 9, 8)), Arg((4, 3, 7, 7))],
+    ),
     Case(
         "conv2d_dilation",
         lambda x, w: F.conv2d(x, w, dilation=2, padding=1),

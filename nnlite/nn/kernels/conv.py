@@ -25,9 +25,9 @@ slower on a 2-core machine); the copies are cheap next to the GEMM anyway.
 import numpy as np
 from numba import njit
 
-from . import _conv_lanes, conv_gemm
+from . import _conv_lanes, conv_gemm, conv_stem
 from ._dispatch import parallel_parts
-from .conv_select import CHANNELS_LAST, LANES, conv_kernel
+from .conv_select import CHANNELS_LAST, LANES, STEM, conv_kernel
 
 __all__ = [
     "conv2d_forward",
@@ -382,6 +382,8 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
         return _conv_lanes.forward(
             x, weight, bias, g.ph, g.pw, g.dh, g.dw, g.Ho, g.Wo, parallel_parts(x.size)
         )
+    if kernel == STEM and g.dh == g.dw == 1:
+        return conv_stem.forward(x, weight, bias, (g.sh, g.sw), (g.ph, g.pw))
     if bias is None:
         bias = np.zeros(g.Co, x.dtype)
     N, Co, K, L, G = g.N, g.Co, g.K, g.L, groups
@@ -484,6 +486,8 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
         return _conv_lanes.backward_weight(
             grad_y, x, g.kh, g.kw, g.ph, g.pw, g.dh, g.dw, parallel_parts(x.size)
         )
+    if kernel == STEM and g.dh == g.dw == 1:
+        return conv_stem.backward_weight(grad_y, x, (g.kh, g.kw), (g.sh, g.sw), (g.ph, g.pw))
     K, L, G = g.K, g.L, groups
     Og, Kg = Co // G, K // G
     # Per group g, gwt[g] is the (Kg, Og) transpose of that group's weight gradient.

@@ -29,15 +29,24 @@ class BatchNorm(Op):
     saved_inputs = (0, 1)
 
     def forward(self, x, w, b):
-        shape = channel_shape(x.ndim, x.shape[1])
         scale = self.invstd if w is None else self.invstd * w
         shift = -self.mean * scale if b is None else b - self.mean * scale
+        if _fused(x):
+            return _kernels().normalize(x, scale, shift)
+        shape = channel_shape(x.ndim, x.shape[1])
         y = x * scale.reshape(shape)
         y += shift.reshape(shape)
         return y
 
     def backward(self, grad, needs):
         x, w = self.inputs()
+        if not vjp.is_tensor(grad) and _fused(x):
+            # first order: the three gradients in two fused passes (create_graph takes the
+            # formula below, whose every step is differentiable)
+            gx, gw, gb = _kernels().backward(
+                grad, x, self.mean, self.invstd, w, self.batch_stats, needs[0]
+            )
+            return gx, gw if needs[1] else None, gb if needs[2] else None
         axes = reduce_axes(x.ndim)
         shape = channel_shape(x.ndim, x.shape[1])
         if self.batch_stats:
@@ -63,6 +72,17 @@ class BatchNorm(Op):
                 )
             gx = g * invstd
         return gx, gw, gb
+
+
+def _fused(x):
+    """Whether the numba kernels take this array (float32/64 with at least one value per channel)."""
+    return x.ndim >= 2 and x.size and (x.dtype == np.float32 or x.dtype == np.float64)
+
+
+def _kernels():
+    from ..kernels import batch_norm as kernels  # numba loads on the first batch norm
+
+    return kernels
 
 
 def _batch_invstd(x, axes, eps):
@@ -116,10 +136,14 @@ def batch_norm(
                 f"Expected more than 1 value per channel when training, got input size "
                 f"{input.shape}"
             )
-        axes = reduce_axes(x.ndim)
-        mean = x.mean(axis=axes)
-        centered = x - mean.reshape(channel_shape(x.ndim, c))
-        var = (centered * centered).mean(axis=axes)
+        if _fused(x):
+            mean, var = _kernels().channel_stats(x)
+            mean = mean.astype(x.dtype)
+        else:
+            axes = reduce_axes(x.ndim)
+            mean = x.mean(axis=axes)
+            centered = x - mean.reshape(channel_shape(x.ndim, c))
+            var = (centered * centered).mean(axis=axes)
         if running_mean is not None:
             m = float(momentum)
             rm = running_mean._data
