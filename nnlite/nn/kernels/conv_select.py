@@ -13,7 +13,15 @@ Three kernels compute every convolution, and each wins somewhere:
   The only kernel for grouped convolutions, and the better one for few channels on large planes
   at small batch.
 
-The rule below is the measured crossover: the lanes kernel up to ``_LANES_MAX_CHANNELS`` input
+Inside the channels-last family, ``channels_last_variant`` chooses per operation between im2col
+(``conv_gemm``) and the tap sum (``conv_tap_sum``: one GEMM over every kernel tap on the input as
+it is, then a shifted sum), by a cost model: values moved by layout copies, at ``_COPY_MACS``
+multiply-adds each, plus GEMM multiply-adds slowed in proportion when a GEMM dimension is below
+``_FULL_GEMM_DIM``. The tap sum copies ``kh * kw * O`` values per input pixel where im2col copies
+``kh * kw * C`` per output pixel, but with a stride it multiplies every input pixel, so it wins on
+thin layers (few outputs, many inputs, large kernels) and loses on strided wide ones.
+
+The rule for the three kernels is the measured crossover: the lanes kernel up to ``_LANES_MAX_CHANNELS`` input
 and output channels (not for 1x1 kernels, plain matrix products), the channels-last kernel from
 ``_WIDE_CHANNELS`` input channels on, the NCHW kernel otherwise.
 """
@@ -47,3 +55,55 @@ def conv_kernel(N, C, O, kernel_hw, stride, groups, itemsize):
     if C >= _WIDE_CHANNELS:
         return CHANNELS_LAST
     return PLANES
+
+
+TAP_SUM = "tap_sum"
+
+# A value moved by a layout copy (im2col, col2im, a transpose) costs about as much time as this
+# many multiply-adds of a GEMM at full speed (about 1 ns against 30 per ns, on one core here).
+_COPY_MACS = 30
+# BLAS GEMMs run near full speed once every dimension has this many rows; below it, in proportion.
+_FULL_GEMM_DIM = 48
+# The tap sum is chosen only when it is estimated this much cheaper: in a near tie im2col, the
+# kernel measured on ResNet's layers, stays.
+_TAP_SUM_MARGIN = 0.75
+# Below this many pixels per image the channels-last kernels transpose to rows (see conv_tap_sum).
+_PER_IMAGE_POSITIONS = 64
+
+OPS = ("forward", "backward_input", "backward_weight")
+
+
+def _gemm(m, n, k):
+    """Estimated cost of an (m, k) @ (k, n) GEMM, in full-speed multiply-adds."""
+    return m * n * k * max(1.0, _FULL_GEMM_DIM / max(1, min(m, n, k)))
+
+
+def _costs(op, N, C, H, W, O, kernel_hw, stride, padding, dilation):
+    """(im2col, tap sum) estimated costs of one operation of a one-group convolution."""
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel_hw, stride, padding, dilation
+    Ho = (H + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    Wo = (W + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    P, Q, T = Ho * Wo, H * W, kh * kw
+    # Per image: values copied; GEMM rows counted over the batch.
+    nhwc = Q * C  # the channels-last copy of an NCHW input (or back)
+    rows_in = nhwc if Q < _PER_IMAGE_POSITIONS else 0
+    if op == "forward":
+        im2col = N * (nhwc + P * T * C) * _COPY_MACS + _gemm(N * P, O, T * C)
+        taps = N * (rows_in + 2 * Q * T * O) * _COPY_MACS + _gemm(N * Q, T * O, C)
+    elif op == "backward_input":
+        im2col = N * (P * O + 2 * P * T * C + nhwc) * _COPY_MACS + _gemm(N * P, T * C, O)
+        taps = N * (P * O + Q * T * O + rows_in) * _COPY_MACS + _gemm(N * Q, C, T * O)
+    else:
+        im2col = N * (nhwc + P * T * C + P * O) * _COPY_MACS + _gemm(O, T * C, N * P)
+        taps = N * (P * O + Q * T * O + nhwc) * _COPY_MACS + _gemm(T * O, C, N * Q)
+    return im2col, taps
+
+
+def channels_last_variant(op, N, C, H, W, O, kernel_hw, stride, padding, dilation):
+    """``CHANNELS_LAST`` (im2col) or ``TAP_SUM`` for ``op`` (one of ``OPS``) of a one-group
+    convolution the selector gave to the channels-last family. 1x1 kernels stay with im2col,
+    whose 1x1 paths need no copy at all."""
+    if kernel_hw[0] * kernel_hw[1] == 1:
+        return CHANNELS_LAST
+    im2col, taps = _costs(op, N, C, H, W, O, kernel_hw, stride, padding, dilation)
+    return TAP_SUM if taps < _TAP_SUM_MARGIN * im2col else CHANNELS_LAST
