@@ -18,8 +18,8 @@ Inside the channels-last family, ``channels_last_variant`` chooses per operation
 it is, then a shifted sum), by a cost model: values moved by layout copies, at ``_COPY_MACS``
 multiply-adds each, plus GEMM multiply-adds slowed in proportion when a GEMM dimension is below
 ``_FULL_GEMM_DIM``. The tap sum copies ``kh * kw * O`` values per input pixel where im2col copies
-``kh * kw * C`` per output pixel, but with a stride it multiplies every input pixel, so it wins on
-thin layers (few outputs, many inputs, large kernels) and loses on strided wide ones.
+``kh * kw * C`` per output pixel (with a stride, per phase of the input: see ``conv_tap_sum``), so
+it wins on thin layers (few outputs, many inputs, large kernels) and loses on wide ones.
 
 The rule for the three kernels is the measured crossover: the lanes kernel up to ``_LANES_MAX_CHANNELS`` input
 and output channels (not for 1x1 kernels, plain matrix products), the channels-last kernel from
@@ -62,6 +62,9 @@ TAP_SUM = "tap_sum"
 # A value moved by a layout copy (im2col, col2im, a transpose) costs about as much time as this
 # many multiply-adds of a GEMM at full speed (about 1 ns against 30 per ns, on one core here).
 _COPY_MACS = 30
+# Fixed cost of one GEMM and its copies from Python (about 10 us), in multiply-adds: the tap sum
+# makes one such round per phase of a strided input.
+_ROUND_MACS = 300_000
 # BLAS GEMMs run near full speed once every dimension has this many rows; below it, in proportion.
 _FULL_GEMM_DIM = 48
 # The tap sum is chosen only when it is estimated this much cheaper: in a near tie im2col, the
@@ -84,19 +87,27 @@ def _costs(op, N, C, H, W, O, kernel_hw, stride, padding, dilation):
     Ho = (H + 2 * ph - dh * (kh - 1) - 1) // sh + 1
     Wo = (W + 2 * pw - dw * (kw - 1) - 1) // sw + 1
     P, Q, T = Ho * Wo, H * W, kh * kw
+    # The tap sum splits a strided input into sh * sw phases, each read by its own taps: per
+    # phase, Q / (sh * sw) pixels times about T / (sh * sw) taps (and a copy of the phase).
+    phases = sh * sw
+    Qp, Tp = max(1, Q // phases), max(1, T // phases)
+    phase_copy = Q * C if phases > 1 else 0
     # Per image: values copied; GEMM rows counted over the batch.
     nhwc = Q * C  # the channels-last copy of an NCHW input (or back)
-    rows_in = nhwc if Q < _PER_IMAGE_POSITIONS else 0
+    rows_in = nhwc if Qp < _PER_IMAGE_POSITIONS else 0
     if op == "forward":
         im2col = N * (nhwc + P * T * C) * _COPY_MACS + _gemm(N * P, O, T * C)
-        taps = N * (rows_in + 2 * Q * T * O) * _COPY_MACS + _gemm(N * Q, T * O, C)
+        taps = N * (phase_copy + rows_in + 2 * Q * Tp * O) * _COPY_MACS
+        taps += phases * _gemm(N * Qp, Tp * O, C)
     elif op == "backward_input":
         im2col = N * (P * O + 2 * P * T * C + nhwc) * _COPY_MACS + _gemm(N * P, T * C, O)
-        taps = N * (P * O + Q * T * O + rows_in) * _COPY_MACS + _gemm(N * Q, C, T * O)
+        taps = N * (P * O + Q * Tp * O + rows_in + phase_copy) * _COPY_MACS
+        taps += phases * _gemm(N * Qp, C, Tp * O)
     else:
         im2col = N * (nhwc + P * T * C + P * O) * _COPY_MACS + _gemm(O, T * C, N * P)
-        taps = N * (P * O + Q * T * O + nhwc) * _COPY_MACS + _gemm(T * O, C, N * Q)
-    return im2col, taps
+        taps = N * (P * O + Q * Tp * O + nhwc + phase_copy) * _COPY_MACS
+        taps += phases * _gemm(Tp * O, C, N * Qp)
+    return im2col + _ROUND_MACS, taps + phases * _ROUND_MACS
 
 
 def channels_last_variant(op, N, C, H, W, O, kernel_hw, stride, padding, dilation):

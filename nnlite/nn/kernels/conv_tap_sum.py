@@ -36,49 +36,48 @@ _CHUNK_BYTES = 1 << 25
 _PER_IMAGE_POSITIONS = 64
 
 
-def _shift_sum(z, y, n0, kh, kw, sh, sw, ph, pw, dh, dw, bias):
-    """y[n0 + b, o, ho, wo] = bias[o] + the sum over taps (i, j) inside the input of
-    z[b, ho * sh - ph + i * dh, wo * sw - pw + j * dw, i * kw + j, o]."""
+def _shift_sum(z, y, n0, row_off, col_off):
+    """y[n0 + b, o, ho, wo] += the sum over taps (ii, jj) that land inside the image of
+    z[b, ho + row_off[ii], wo + col_off[jj], ii * len(col_off) + jj, o]."""
     B, H, W, _, O = z.shape
     Ho, Wo = y.shape[2], y.shape[3]
+    Ti, Tj = row_off.shape[0], col_off.shape[0]
     for b in prange(B):
         acc = np.empty(O, z.dtype)
         for ho in range(Ho):
             for wo in range(Wo):
                 for o in range(O):
-                    acc[o] = bias[o]
-                for i in range(kh):
-                    h = ho * sh - ph + i * dh
+                    acc[o] = y[n0 + b, o, ho, wo]
+                for ii in range(Ti):
+                    h = ho + row_off[ii]
                     if h < 0 or h >= H:
                         continue
-                    for j in range(kw):
-                        w = wo * sw - pw + j * dw
+                    for jj in range(Tj):
+                        w = wo + col_off[jj]
                         if w < 0 or w >= W:
                             continue
-                        src = z[b, h, w, i * kw + j]
+                        src = z[b, h, w, ii * Tj + jj]
                         for o in range(O):
                             acc[o] += src[o]
                 for o in range(O):
                     y[n0 + b, o, ho, wo] = acc[o]
 
 
-def _spread(gr, g, kh, kw, sh, sw, ph, pw, dh, dw):
-    """g[b, h, w, i * kw + j] = gr[b, ho, wo] for the output pixel (ho, wo) that tap (i, j) of
-    input pixel (h, w) feeds, zeros where it feeds none (the adjoint of ``_shift_sum``'s reads)."""
+def _spread(gr, g, row_off, col_off):
+    """g[b, h, w, ii * len(col_off) + jj] = gr[b, h - row_off[ii], w - col_off[jj]], zeros where
+    that output pixel does not exist (the adjoint of ``_shift_sum``'s reads)."""
     B, Ho, Wo, O = gr.shape
     H, W = g.shape[1], g.shape[2]
+    Ti, Tj = row_off.shape[0], col_off.shape[0]
     for b in prange(B):
         for h in range(H):
             for w in range(W):
-                for i in range(kh):
-                    hn = h + ph - i * dh
-                    ho = hn // sh
-                    row_ok = hn >= 0 and hn - ho * sh == 0 and ho < Ho
-                    for j in range(kw):
-                        dst = g[b, h, w, i * kw + j]
-                        wn = w + pw - j * dw
-                        wo = wn // sw
-                        if row_ok and wn >= 0 and wn - wo * sw == 0 and wo < Wo:
+                for ii in range(Ti):
+                    ho = h - row_off[ii]
+                    for jj in range(Tj):
+                        dst = g[b, h, w, ii * Tj + jj]
+                        wo = w - col_off[jj]
+                        if 0 <= ho < Ho and 0 <= wo < Wo:
                             src = gr[b, ho, wo]
                             for o in range(O):
                                 dst[o] = src[o]
@@ -95,40 +94,90 @@ def _chunk(N, rows_per_image, row_bytes):
     return max(1, min(N, _CHUNK_BYTES // max(1, rows_per_image * row_bytes)))
 
 
+def _phase_taps(k, stride, pad, dilation):
+    """For each input phase a (pixels a, a + stride, ...): the kernel taps that read it and their
+    offsets in that phase's subsampled image (input index ho + offset feeds output ho)."""
+    phases = []
+    for a in range(stride):
+        found = [i for i in range(k) if (i * dilation - pad) % stride == a]
+        # An arithmetic progression (period stride / gcd(stride, dilation)): a slice of the weight.
+        step = found[1] - found[0] if len(found) > 1 else 1
+        taps = range(found[0], found[-1] + 1, step) if found else range(0)
+        phases.append(
+            (taps, np.array([(i * dilation - pad - a) // stride for i in taps], np.int64))
+        )
+    return phases
+
+
+class _Phase:
+    """One polyphase part of a strided convolution: the input pixels (a::sh, b::sw), which only
+    the taps ``rows x cols`` read, at ``row_off`` / ``col_off`` in the subsampled image."""
+
+    def __init__(self, a, b, rows, row_off, cols, col_off, H, W, stride):
+        self.a, self.b = a, b
+        self.rows, self.cols = rows, cols
+        self.row_off, self.col_off = row_off, col_off
+        self.H = len(range(a, H, stride[0]))
+        self.W = len(range(b, W, stride[1]))
+        self.Q = self.H * self.W
+        self.T = len(rows) * len(cols)
+        self.whole = stride == (1, 1)
+
+    def of(self, a, n0, n1, stride):
+        """The part of the NCHW ``a`` (images n0 .. n1) this phase reads, contiguous."""
+        if self.whole:
+            return a[n0:n1]
+        return np.ascontiguousarray(a[n0:n1, :, self.a :: stride[0], self.b :: stride[1]])
+
+    def weights(self, w):
+        """w[:, :, rows, cols] of the (O, C, kh, kw) weight (a view)."""
+        r, c = self.rows, self.cols
+        return w[:, :, r.start : r.stop : r.step, c.start : c.stop : c.step]
+
+
 class _Shape:
-    """One convolution's sizes and the chunk of images its buffers hold."""
+    """One convolution's sizes, its polyphase parts and the chunk of images its buffers hold."""
 
     def __init__(self, N, C, H, W, O, kernel_hw, stride, padding, dilation, dtype):
         self.N, self.C, self.H, self.W, self.O = N, C, H, W, O
         (self.kh, self.kw), self.stride = kernel_hw, tuple(stride)
-        self.padding, self.dilation = tuple(padding), tuple(dilation)
-        self.T = self.kh * self.kw
-        self.Q = H * W
+        (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+        self.Ho = (H + 2 * ph - dh * (self.kh - 1) - 1) // sh + 1
+        self.Wo = (W + 2 * pw - dw * (self.kw - 1) - 1) // sw + 1
         self.dtype = dtype
+        # With a stride, input pixel (h, w) is read only by the taps i, j with
+        # i * dh - ph = h (mod sh) and j * dw - pw = w (mod sw): each phase of the input is a
+        # stride-1 tap sum of its own taps, and no product is computed that no output uses.
+        self.phases = [
+            _Phase(a, b, rows, row_off, cols, col_off, H, W, self.stride)
+            for a, (rows, row_off) in enumerate(_phase_taps(self.kh, sh, ph, dh))
+            for b, (cols, col_off) in enumerate(_phase_taps(self.kw, sw, pw, dw))
+            if rows and cols and a < H and b < W
+        ]
+        q = max((f.Q for f in self.phases), default=1)
+        t = max((f.T for f in self.phases), default=1)
+        self.zq = q * t * O  # z / g values per image of the largest phase
         itemsize = np.dtype(dtype).itemsize
-        # Per image: the z / g rows, and the channels-last input or gradient rows.
-        self.chunk = _chunk(N, self.Q, (self.T * O + C) * itemsize)
-        self.per_image = self.Q >= _PER_IMAGE_POSITIONS
+        self.chunk = _chunk(N, 1, (q * (t * O + C)) * itemsize)
 
-    def taps(self):
-        """The arguments ``_shift_sum`` and ``_spread`` take after their arrays."""
-        (sh, sw), (ph, pw), (dh, dw) = self.stride, self.padding, self.dilation
-        return self.kh, self.kw, sh, sw, ph, pw, dh, dw
+    def rows(self, xf, b, buf):
+        """The contiguous NCHW ``xf`` of b images as channels-last rows (b * pixels, C)."""
+        H, W = xf.shape[2], xf.shape[3]
+        xr = buf[: b * H * W * self.C].reshape(b, H, W, self.C)
+        to_padded_nhwc(xr.size, xf, 0, xr, 0, 0)
+        return xr.reshape(b * H * W, self.C)
 
-    def input_rows(self, x, n0, b, buf):
-        """Images n0 .. n0 + b of the NCHW x as channels-last rows (b * H * W, C)."""
-        xr = buf[: b * self.Q * self.C].reshape(b, self.H, self.W, self.C)
-        to_padded_nhwc(xr.size, x, n0, xr, 0, 0)
-        return xr.reshape(b * self.Q, self.C)
+    def spread_phase(self, f, gr, b, g_buf):
+        """The (b, phase pixels, T * O) matrix g of a chunk's output-gradient rows ``gr``."""
+        g = g_buf[: b * f.Q * f.T * self.O].reshape(b, f.H, f.W, f.T, self.O)
+        spread(g.size, gr, g, f.row_off, f.col_off)
+        return g.reshape(b, f.Q, f.T * self.O)
 
-    def spread_chunk(self, gy, n0, b, gr_buf, g_buf):
-        """The (b, H * W, T * O) matrix g of images n0 .. n0 + b of the output gradient."""
-        Ho, Wo = gy.shape[2], gy.shape[3]
-        gr = gr_buf[: b * Ho * Wo * self.O].reshape(b, Ho * Wo, self.O)
+    def grad_rows(self, gy, n0, b, buf):
+        """Images n0 .. n0 + b of the output gradient as (b, Ho, Wo, O) rows."""
+        gr = buf[: b * self.Ho * self.Wo * self.O].reshape(b, self.Ho * self.Wo, self.O)
         to_rows(gr.size, gy, n0, gr)
-        g = g_buf[: b * self.Q * self.T * self.O].reshape(b, self.H, self.W, self.T, self.O)
-        spread(g.size, gr.reshape(b, Ho, Wo, self.O), g, *self.taps())
-        return g.reshape(b, self.Q, self.T * self.O)
+        return gr.reshape(b, self.Ho, self.Wo, self.O)
 
 
 def forward(x, w, bias, stride, padding, dilation):
@@ -136,23 +185,25 @@ def forward(x, w, bias, stride, padding, dilation):
     N, C, H, W = x.shape
     O = w.shape[0]
     s = _Shape(N, C, H, W, O, w.shape[2:], stride, padding, dilation, x.dtype)
-    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
-    Ho = (H + 2 * ph - dh * (s.kh - 1) - 1) // sh + 1
-    Wo = (W + 2 * pw - dw * (s.kw - 1) - 1) // sw + 1
-    y = np.empty((N, O, Ho, Wo), x.dtype)
-    if bias is None:
-        bias = np.zeros(O, x.dtype)
-    wf = np.ascontiguousarray(w.transpose(1, 2, 3, 0)).reshape(C, s.T * O)
-    z_buf = np.empty(s.chunk * s.Q * s.T * O, x.dtype)
-    x_buf = None if s.per_image else np.empty(s.chunk * s.Q * C, x.dtype)
+    y = np.empty((N, O, s.Ho, s.Wo), x.dtype)
+    y[:] = 0 if bias is None else bias[:, None, None]
+    # wf[c, (ii, jj, o)] per phase
+    wfs = [
+        np.ascontiguousarray(f.weights(w).transpose(1, 2, 3, 0)).reshape(C, f.T * O)
+        for f in s.phases
+    ]
+    z_buf = np.empty(s.chunk * s.zq, x.dtype)
+    x_buf = np.empty(s.chunk * H * W * C, x.dtype)
     for n0 in range(0, N, s.chunk):
         b = min(s.chunk, N - n0)
-        z = z_buf[: b * s.Q * s.T * O].reshape(b, s.Q, s.T * O)
-        if s.per_image:
-            np.matmul(x[n0 : n0 + b].reshape(b, C, s.Q).transpose(0, 2, 1), wf, out=z)
-        else:
-            np.matmul(s.input_rows(x, n0, b, x_buf), wf, out=z.reshape(b * s.Q, s.T * O))
-        shift_sum(z.size, z.reshape(b, H, W, s.T, O), y, n0, *s.taps(), bias)
+        for f, wf in zip(s.phases, wfs):
+            xf = f.of(x, n0, n0 + b, s.stride)
+            z = z_buf[: b * f.Q * f.T * O].reshape(b, f.Q, f.T * O)
+            if f.Q >= _PER_IMAGE_POSITIONS:
+                np.matmul(xf.reshape(b, C, f.Q).transpose(0, 2, 1), wf, out=z)
+            else:
+                np.matmul(s.rows(xf, b, x_buf), wf, out=z.reshape(b * f.Q, f.T * O))
+            shift_sum(z.size, z.reshape(b, f.H, f.W, f.T, O), y, n0, f.row_off, f.col_off)
     return y
 
 
@@ -161,22 +212,33 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
     N, O = gy.shape[:2]
     C = w.shape[1]
     s = _Shape(N, C, *input_hw, O, w.shape[2:], stride, padding, dilation, gy.dtype)
-    gx = np.empty((N, C) + tuple(input_hw), gy.dtype)
-    # wg[(i, j, o), c] = w[o, c, i, j]
-    wg = np.ascontiguousarray(w.transpose(2, 3, 0, 1)).reshape(s.T * O, C)
-    gr_buf = np.empty(s.chunk * gy.shape[2] * gy.shape[3] * O, gy.dtype)
-    g_buf = np.empty(s.chunk * s.Q * s.T * O, gy.dtype)
-    rows_buf = None if s.per_image else np.empty(s.chunk * s.Q * C, gy.dtype)
+    whole = s.stride == (1, 1)
+    gx = (np.empty if whole else np.zeros)((N, C) + tuple(input_hw), gy.dtype)
+    # wg[(ii, jj, o), c] per phase
+    wgs = [
+        np.ascontiguousarray(f.weights(w).transpose(2, 3, 0, 1)).reshape(f.T * O, C)
+        for f in s.phases
+    ]
+    gr_buf = np.empty(s.chunk * s.Ho * s.Wo * O, gy.dtype)
+    g_buf = np.empty(s.chunk * s.zq, gy.dtype)
+    out_buf = np.empty(s.chunk * input_hw[0] * input_hw[1] * C, gy.dtype)
+    rows_buf = np.empty_like(out_buf)
     zeros = np.zeros(C, gy.dtype)
     for n0 in range(0, N, s.chunk):
         b = min(s.chunk, N - n0)
-        g = s.spread_chunk(gy, n0, b, gr_buf, g_buf)
-        if s.per_image:
-            np.matmul(wg.T, g.transpose(0, 2, 1), out=gx[n0 : n0 + b].reshape(b, C, s.Q))
-        else:
-            rows = rows_buf[: b * s.Q * C].reshape(b * s.Q, C)
-            np.matmul(g.reshape(b * s.Q, s.T * O), wg, out=rows)
-            from_rows(rows.size, rows.reshape(b, s.Q, C), gx, n0, zeros)
+        gr = s.grad_rows(gy, n0, b, gr_buf)
+        for f, wg in zip(s.phases, wgs):
+            g = s.spread_phase(f, gr, b, g_buf)
+            # The phase's part of gx: written in place when it is all of gx, else through a buffer.
+            part = gx[n0 : n0 + b] if whole else out_buf[: b * C * f.Q].reshape(b, C, f.H, f.W)
+            if f.Q >= _PER_IMAGE_POSITIONS:
+                np.matmul(wg.T, g.transpose(0, 2, 1), out=part.reshape(b, C, f.Q))
+            else:
+                rows = rows_buf[: b * f.Q * C].reshape(b * f.Q, C)
+                np.matmul(g.reshape(b * f.Q, f.T * O), wg, out=rows)
+                from_rows(rows.size, rows.reshape(b, f.Q, C), part, 0, zeros)
+            if not whole:
+                gx[n0 : n0 + b, :, f.a :: s.stride[0], f.b :: s.stride[1]] = part
     return gx
 
 
@@ -185,16 +247,25 @@ def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
     N, C, H, W = x.shape
     O = gy.shape[1]
     s = _Shape(N, C, H, W, O, kernel_hw, stride, padding, dilation, x.dtype)
-    gr_buf = np.empty(s.chunk * gy.shape[2] * gy.shape[3] * O, x.dtype)
-    g_buf = np.empty(s.chunk * s.Q * s.T * O, x.dtype)
-    x_buf = np.empty(s.chunk * s.Q * C, x.dtype)
-    gw = np.zeros((s.T * O, C), x.dtype)
-    part = np.empty_like(gw)
+    gr_buf = np.empty(s.chunk * s.Ho * s.Wo * O, x.dtype)
+    g_buf = np.empty(s.chunk * s.zq, x.dtype)
+    x_buf = np.empty(s.chunk * H * W * C, x.dtype)
+    # gws[phase][(ii, jj, o), c], summed over chunks
+    gws = [np.zeros((f.T * O, C), x.dtype) for f in s.phases]
+    part = np.empty(max((g.size for g in gws), default=0), x.dtype)
     for n0 in range(0, N, s.chunk):
         b = min(s.chunk, N - n0)
-        g = s.spread_chunk(gy, n0, b, gr_buf, g_buf).reshape(b * s.Q, s.T * O)
-        np.matmul(g.T, s.input_rows(x, n0, b, x_buf), out=gw if n0 == 0 else part)
-        if n0:
-            gw += part
-    # gw[(i, j, o), c] -> (O, C, kh, kw)
-    return np.ascontiguousarray(gw.reshape(s.kh, s.kw, O, C).transpose(2, 3, 0, 1))
+        gr = s.grad_rows(gy, n0, b, gr_buf)
+        for f, gw in zip(s.phases, gws):
+            g = s.spread_phase(f, gr, b, g_buf).reshape(b * f.Q, f.T * O)
+            xr = s.rows(f.of(x, n0, n0 + b, s.stride), b, x_buf)
+            dst = gw if n0 == 0 else part[: gw.size].reshape(gw.shape)
+            np.matmul(g.T, xr, out=dst)
+            if n0:
+                gw += dst
+    gw_full = np.zeros((O, C) + tuple(kernel_hw), x.dtype)
+    for f, gw in zip(s.phases, gws):
+        # gw[(ii, jj, o), c] -> gw_full[o, c, rows, cols]
+        rows, cols = np.ix_(f.rows, f.cols)
+        gw_full[:, :, rows, cols] = gw.reshape(len(f.rows), len(f.cols), O, C).transpose(2, 3, 0, 1)
+    return gw_full
