@@ -177,11 +177,12 @@ def nnlite_conv(x, w, gy, stride, padding):
 
 def op_kernels(N, C, H, O, k, stride, padding, itemsize):
     """The kernel nnlite runs for the forward, input gradient and weight gradient of a shape."""
-    kernel = conv_kernel(N, C, O, (k, k), (stride, stride), 1, itemsize)
-    if kernel != CHANNELS_LAST:
-        return [kernel] * 3
+    kernels = [conv_kernel(N, C, O, (k, k), (stride, stride), 1, itemsize, op) for op in OPS]
     geometry = (N, C, H, H, O, (k, k), (stride, stride), (padding, padding), (1, 1))
-    return [channels_last_variant(op, *geometry) for op in OPS]
+    return [
+        channels_last_variant(op, *geometry) if kernel == CHANNELS_LAST else kernel
+        for op, kernel in zip(OPS, kernels)
+    ]
 
 
 def sweep(args, dt):
