@@ -17,10 +17,15 @@ convolution with stride 1 and no padding needs no im2col at all: its columns are
 channels-last input itself, and on planes of ``_PER_IMAGE_POSITIONS`` pixels or more it is a
 matrix product per image on the NCHW arrays. With a stride it first takes every stride-th pixel.
 
+Thin layers (few output channels next to the input ones, large kernels), where these column
+copies are most of the time, are handed per operation to ``conv_tap_sum`` when the cost model of
+``conv_select.channels_last_variant`` says so.
+
 Chunks hold as many images as keep the column buffer under ``_CHUNK_BYTES``, which still gives
 GEMMs of thousands of rows. Only ``groups == 1``; the selector sends grouped convolutions to
-``conv``. The copies are numba loops, serial or split over images across numba's threads when
-they are large (``parallel_parts``); each image's writes stay inside that image.
+``conv``. The copies are numba loops (the layout ones in ``_channels_last``), serial or split over images
+across numba's threads when they are large (``parallel_parts``); each image's writes stay inside
+that image.
 """
 
 import numpy as np
