@@ -23,9 +23,9 @@ copies are most of the time, are handed per operation to ``conv_tap_sum`` when t
 
 Chunks hold as many images as keep the column buffer under ``_CHUNK_BYTES``, which still gives
 GEMMs of thousands of rows. Only ``groups == 1``; the selector sends grouped convolutions to
-``conv``. The copies are numba loops (the layout ones in ``_channels_last``), serial or split over images
-across numba's threads when they are large (``parallel_parts``); each image's writes stay inside
-that image.
+``conv``. The copies are numba loops (the layout ones in ``_channels_last``), serial or split
+over images across numba's threads when they are large (``parallel_parts``); each image's writes
+stay inside that image.
 """
 
 import numpy as np
