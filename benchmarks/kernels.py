@@ -2,11 +2,14 @@
 
     python benchmarks/kernels.py [--threads 1] [--batches 4 64 256] [--dtype float32]
     python benchmarks/kernels.py --sweep [--shapes 48] [--threads 1] [--worst 8]
+    python benchmarks/kernels.py --sweep --only 16,256,14,8,3,1 32,512,14,3,7,2  (N,C,H,Co,k,stride)
 
 ``--sweep`` times forward, input gradient and weight gradient of convolutions sampled from
 channels 3-512, planes 1-64, kernels 1/3/5/7, strides 1/2 and batches 1-256 (plus every conv
 shape of a ResNet-18 step on 32x32 images at batch 128 and of LeNet at 16 and 256), prints each
-shape with the kernel nnlite chose, and ends with the worst ratios. Shapes above a work limit are
+shape with the kernel nnlite chose for each operation (``planes``, ``lanes``, ``channels_last``
+(im2col) or ``tap_sum``), and ends with the worst ratios. ``--only`` times the listed shapes instead
+(padding k // 2), to iterate on the worst cases. Shapes above a work limit are
 skipped so that the sweep runs in minutes.
 
 Shapes: conv1 3x32x32 -> 6@5x5, pool1 6x28x28 /2, conv2 6x14x14 -> 16@5x5, pool2 16x10x10 /2.
@@ -26,7 +29,12 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from nnlite.nn import kernels as K  # noqa: E402
-from nnlite.nn.kernels.conv_select import conv_kernel  # noqa: E402
+from nnlite.nn.kernels.conv_select import (  # noqa: E402
+    CHANNELS_LAST,
+    OPS,
+    channels_last_variant,
+    conv_kernel,
+)
 
 LENET_STEP = {
     "conv1 fwd",
@@ -167,11 +175,25 @@ def nnlite_conv(x, w, gy, stride, padding):
     }
 
 
+def op_kernels(N, C, H, Co, k, stride, padding, itemsize):
+    """The kernel nnlite runs for the forward, input gradient and weight gradient of a shape."""
+    kernels = [conv_kernel(N, C, Co, (k, k), (stride, stride), 1, itemsize, op) for op in OPS]
+    geometry = (N, C, H, H, Co, (k, k), (stride, stride), (padding, padding), (1, 1))
+    return [
+        channels_last_variant(op, *geometry) if kernel == CHANNELS_LAST else kernel
+        for op, kernel in zip(OPS, kernels)
+    ]
+
+
 def sweep(args, dt):
     rng = np.random.default_rng(args.seed)
-    shapes = RESNET18_128 + LENET + sample_shapes(args.shapes, rng)
-    header = f"{'N':>4} {'C':>4} {'H':>3} {'Co':>4} {'k':>2} {'s':>2} {'kernel':>13} " + " ".join(
-        f"{op + ' ms':>14} {'ratio':>6}" for op in ("fwd", "bwd_input", "bwd_weight")
+    if args.only:
+        shapes = [tuple(int(v) for v in s.split(",")) for s in args.only]
+        shapes = [(N, C, H, Co, k, s, k // 2) for N, C, H, Co, k, s in shapes]
+    else:
+        shapes = RESNET18_128 + LENET + sample_shapes(args.shapes, rng)
+    header = f"{'N':>4} {'C':>4} {'H':>3} {'Co':>4} {'k':>2} {'s':>2} " + " ".join(
+        f"{op + ' ms':>14} {'ratio':>6} {'kernel':<13}" for op in ("fwd", "bwd_input", "bwd_weight")
     )
     print("ms: nnlite / torch; ratio: nnlite / torch (below 1: nnlite is faster)")
     print(header)
@@ -184,20 +206,19 @@ def sweep(args, dt):
         gy = rng.standard_normal(y.shape).astype(dt)
         ours = nnlite_conv(x, w, gy, stride, padding)
         theirs = torch_conv(x, w, None, gy, stride, padding)
-        kernel = conv_kernel(N, C, Co, (k, k), (stride, stride), 1, dt.itemsize)
+        kernels = op_kernels(N, C, H, Co, k, stride, padding, dt.itemsize)
         cells = []
-        for op in ours:
+        for op, kernel in zip(ours, kernels):
             a = best_ms(ours[op], rounds=args.rounds, min_time=0.01)
             t = best_ms(theirs[op], rounds=args.rounds, min_time=0.01) if theirs else float("nan")
-            cells.append(f"{a:>6.2f}/{t:>7.2f} {a / t:>6.2f}")
+            cells.append(f"{a:>6.2f}/{t:>7.2f} {a / t:>6.2f} {kernel:<13}")
             rows.append((a / t, op, (N, C, H, Co, k, stride), kernel, a, t))
-        print(
-            f"{N:>4} {C:>4} {H:>3} {Co:>4} {k:>2} {stride:>2} {kernel:>13} " + " ".join(cells),
-            flush=True,
-        )
+        print(f"{N:>4} {C:>4} {H:>3} {Co:>4} {k:>2} {stride:>2} " + " ".join(cells), flush=True)
     if torch is not None:
         rows.sort(key=lambda r: -r[0])
-        print(f"\nworst {args.worst} of {len(rows)} (N, C, H, Co, k, stride):")
+        above = sum(r[0] > 1.5 for r in rows)
+        print(f"\n{above} of {len(rows)} figures above 1.5x PyTorch")
+        print(f"worst {args.worst} of {len(rows)} (N, C, H, Co, k, stride):")
         for ratio, op, shape, kernel, a, t in rows[: args.worst]:
             print(
                 f"  {ratio:5.2f}x  {op:<10} {shape}  {kernel:<13} nnlite {a:.2f} ms, torch {t:.2f} ms"
@@ -234,6 +255,9 @@ def main():
         "--sweep", action="store_true", help="sweep over conv shapes instead of LeNet's"
     )
     ap.add_argument("--shapes", type=int, default=48, help="sampled shapes in the sweep")
+    ap.add_argument(
+        "--only", nargs="+", metavar="N,C,H,Co,k,s", help="sweep these shapes only (padding k // 2)"
+    )
     ap.add_argument("--seed", type=int, default=0, help="seed of the sweep's sample")
     ap.add_argument("--rounds", type=int, default=5, help="timing rounds per figure in the sweep")
     ap.add_argument("--worst", type=int, default=8, help="worst cases listed after the sweep")

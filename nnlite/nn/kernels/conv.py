@@ -427,7 +427,9 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
     g = _geometry((N, C, H, W), weight.shape, stride, padding, dilation, groups, grad_y.itemsize)
     if grad_y.shape != (N, g.Co, g.Ho, g.Wo):
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, g.Co, g.Ho, g.Wo)}")
-    kernel = conv_kernel(N, C, g.Co, (g.kh, g.kw), (g.sh, g.sw), groups, grad_y.itemsize)
+    kernel = conv_kernel(
+        N, C, g.Co, (g.kh, g.kw), (g.sh, g.sw), groups, grad_y.itemsize, op="backward_input"
+    )
     if kernel == CHANNELS_LAST:
         return conv_gemm.backward_input(
             grad_y, weight, (H, W), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw)

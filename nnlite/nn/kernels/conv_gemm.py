@@ -17,16 +17,23 @@ convolution with stride 1 and no padding needs no im2col at all: its columns are
 channels-last input itself, and on planes of ``_PER_IMAGE_POSITIONS`` pixels or more it is a
 matrix product per image on the NCHW arrays. With a stride it first takes every stride-th pixel.
 
+Thin layers (few output channels next to the input ones, large kernels), where these column
+copies are most of the time, are handed per operation to ``conv_tap_sum`` when the cost model of
+``conv_select.channels_last_variant`` says so.
+
 Chunks hold as many images as keep the column buffer under ``_CHUNK_BYTES``, which still gives
 GEMMs of thousands of rows. Only ``groups == 1``; the selector sends grouped convolutions to
-``conv``. The copies are numba loops, serial or split over images across numba's threads when
-they are large (``parallel_parts``); each image's writes stay inside that image.
+``conv``. The copies are numba loops (the layout ones in ``_channels_last``), serial or split
+over images across numba's threads when they are large (``parallel_parts``); each image's writes
+stay inside that image.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from ._dispatch import _renamed, parallel_parts
+from . import conv_tap_sum
+from ._channels_last import Both, from_padded_nhwc, from_rows, to_padded_nhwc, to_rows
+from .conv_select import TAP_SUM, channels_last_variant
 
 __all__ = ["forward", "backward_input", "backward_weight"]
 
@@ -45,19 +52,6 @@ def _chunk(N, rows_per_image, row_bytes):
 # ----------------------------------------------------------------------------
 # numba copies: layouts and im2col / col2im, one image per iteration
 # ----------------------------------------------------------------------------
-
-
-def _to_padded_nhwc(x, n0, xp, ph, pw):
-    """xp[b, h + ph, w + pw, c] = x[n0 + b, c, h, w]; xp's border stays as it is (zeros)."""
-    B = xp.shape[0]
-    C, H, W = x.shape[1], x.shape[2], x.shape[3]
-    for b in prange(B):
-        for c in range(C):
-            for h in range(H):
-                src = x[n0 + b, c, h]
-                dst = xp[b, h + ph]
-                for w in range(W):
-                    dst[w + pw, c] = src[w]
 
 
 def _im2col_nhwc(xp, col, kh, kw, sh, sw, dh, dw, Ho, Wo, tap_major):
@@ -122,59 +116,8 @@ def _col2im_nhwc(dcol, gxp, kh, kw, sh, sw, dh, dw, Ho, Wo, tap_major):
                     k += K
 
 
-def _from_padded_nhwc(gxp, gx, n0, ph, pw):
-    """gx[n0 + b, c, h, w] = gxp[b, h + ph, w + pw, c]."""
-    B = gxp.shape[0]
-    C, H, W = gx.shape[1], gx.shape[2], gx.shape[3]
-    for b in prange(B):
-        for c in range(C):
-            for h in range(H):
-                src = gxp[b, h + ph]
-                dst = gx[n0 + b, c, h]
-                for w in range(W):
-                    dst[w] = src[w + pw, c]
-
-
-def _from_rows(yr, y, n0, bias):
-    """y[n0 + b, o, p] = yr[b, p, o] + bias[o] (channels-last rows back to NCHW)."""
-    B, P, Co = yr.shape
-    yf = y.reshape(y.shape[0], Co, P)
-    for b in prange(B):
-        for o in range(Co):
-            bv = bias[o]
-            dst = yf[n0 + b, o]
-            for p in range(P):
-                dst[p] = yr[b, p, o] + bv
-
-
-def _to_rows(gy, n0, gr):
-    """gr[b, p, o] = gy[n0 + b, o, p] (NCHW to channels-last rows)."""
-    B, P, Co = gr.shape
-    gf = gy.reshape(gy.shape[0], Co, P)
-    for b in prange(B):
-        for o in range(Co):
-            src = gf[n0 + b, o]
-            for p in range(P):
-                gr[b, p, o] = src[p]
-
-
-class _Both:
-    """A copy kernel in a parallel (prange over images) and a serial build, chosen per call."""
-
-    def __init__(self, fn):
-        self.parallel = njit(parallel=True, cache=True, nogil=True)(fn)
-        self.serial = njit(cache=True, nogil=True)(_renamed(fn, "_serial"))
-
-    def __call__(self, size, *args):
-        return (self.parallel if parallel_parts(size) > 1 else self.serial)(*args)
-
-
-to_padded_nhwc = _Both(_to_padded_nhwc)
-im2col_nhwc = _Both(_im2col_nhwc)
-col2im_nhwc = _Both(_col2im_nhwc)
-from_padded_nhwc = _Both(_from_padded_nhwc)
-from_rows = _Both(_from_rows)
-to_rows = _Both(_to_rows)
+im2col_nhwc = Both(_im2col_nhwc)
+col2im_nhwc = Both(_col2im_nhwc)
 
 
 # ----------------------------------------------------------------------------
@@ -279,11 +222,32 @@ def _thin_transposed(s):
     )
 
 
+def _tap_sum(s, op):
+    """Whether the cost model sends ``op`` of this shape to ``conv_tap_sum`` (thin layers)."""
+    return (
+        channels_last_variant(
+            op,
+            s.N,
+            s.C,
+            s.H,
+            s.W,
+            s.Co,
+            (s.kh, s.kw),
+            (s.sh, s.sw),
+            (s.ph, s.pw),
+            (s.dh, s.dw),
+        )
+        == TAP_SUM
+    )
+
+
 def forward(x, w, bias, stride, padding, dilation):
     """conv2d(x, w, bias) of the NCHW x and (Co, C, kh, kw) w (one group)."""
     if _strided_pointwise(w.shape[2:], stride, padding):
         return forward(x[:, :, :: stride[0], :: stride[1]], w, bias, (1, 1), padding, dilation)
     s = _Shape(*x.shape, w.shape[0], w.shape[2:], stride, padding, dilation, x.dtype)
+    if _tap_sum(s, "forward"):
+        return conv_tap_sum.forward(x, w, bias, stride, padding, dilation)
     if _planar_pointwise(s):
         y = np.matmul(w.reshape(s.Co, s.C), x.reshape(s.N, s.C, s.P))
         if bias is not None:
@@ -331,6 +295,8 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
         dilation,
         gy.dtype,
     )
+    if _tap_sum(s, "backward_input"):
+        return conv_tap_sum.backward_input(gy, w, input_hw, stride, padding, dilation)
     if _thin_transposed(s):
         # gx = conv(gy, the weight flipped and transposed, full padding): columns of the few output
         # channels instead of the input channels' (kh * kw times smaller here).
@@ -371,6 +337,8 @@ def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
             gy, x[:, :, :: stride[0], :: stride[1]], kernel_hw, (1, 1), padding, dilation
         )
     s = _Shape(*x.shape, gy.shape[1], kernel_hw, stride, padding, dilation, x.dtype)
+    if _tap_sum(s, "backward_weight"):
+        return conv_tap_sum.backward_weight(gy, x, kernel_hw, stride, padding, dilation)
     N, Co, P = s.N, s.Co, s.P
     gw2 = np.zeros((Co, s.K), s.dtype)
     part = np.empty((Co, s.K), s.dtype)

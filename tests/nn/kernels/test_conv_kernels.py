@@ -10,7 +10,7 @@ from nnlite.nn.kernels import (
     conv2d_forward,
     conv2d_output_hw,
 )
-from nnlite.nn.kernels.conv_select import CHANNELS_LAST, LANES, PLANES, conv_kernel
+from nnlite.nn.kernels.conv_select import CHANNELS_LAST, LANES, OPS, PLANES, conv_kernel
 
 # (N, C, H, W, Co, (kh, kw), stride, padding, dilation, groups)
 CONFIGS = [
@@ -546,3 +546,33 @@ def test_channels_last_chunks_and_threads(monkeypatch):
         monkeypatch.undo()
         for a, c in zip(whole, chunked):
             assert _rel_err(c, a) < 1e-12
+
+
+def test_input_gradient_with_more_outputs_than_inputs_leaves_the_lanes_kernel():
+    # LeNet's 6 -> 16 layer from batch 16: lanes for forward and weight gradient, the NCHW GEMM
+    # for the input gradient; with fewer outputs than inputs the lanes kernel keeps all three.
+    def chosen(N, C, Co):
+        return [conv_kernel(N, C, Co, (5, 5), (1, 1), 1, 4, op) for op in OPS]
+
+    assert chosen(16, 6, 16) == [LANES, PLANES, LANES]
+    assert chosen(256, 6, 16) == [LANES, PLANES, LANES]
+    assert chosen(16, 16, 8) == [LANES] * 3
+
+
+@pytest.mark.parametrize("cfg", LANES_CONFIGS, ids=LANES_IDS)
+def test_lanes_input_gradient_kernel_matches_naive_loops(cfg):
+    # The lanes input-gradient kernel itself, on every lanes shape whose padding it takes, whatever
+    # the selector now picks for that operation.
+    from nnlite.nn.kernels import _conv_lanes
+
+    N, C, H, W, Co, k, s, p, d, g = cfg
+    if p[0] > d[0] * (k[0] - 1) or p[1] > d[1] * (k[1] - 1):
+        pytest.skip("the lanes input gradient needs padding within the kernel's reach")
+    for dtype in (np.float64, np.float32):
+        x, w, _, gy = _make(cfg, dtype, seed=20)
+        ref_gx, _ = _naive_backward(
+            gy.astype(np.float64), x.astype(np.float64), w.astype(np.float64), s, p, d, g
+        )
+        gx = _conv_lanes.backward_input(gy, w, H, W, p[0], p[1], d[0], d[1], 1)
+        assert gx.dtype == dtype and gx.shape == ref_gx.shape
+        assert _rel_err(gx, ref_gx) < TOL[dtype]
