@@ -1,9 +1,39 @@
-"""Shared test settings: nnlite's generator and numpy's are seeded before every test."""
+"""Shared test settings: nnlite's generator and numpy's are seeded before every test, and tests
+that need the machine to themselves run alone when pytest-xdist runs the suite in parallel.
+
+A test is serial when it is marked ``@pytest.mark.serial`` or lives in a file of ``SERIAL_FILES``.
+Under xdist, serial tests (and the tests sharing their session fixtures) go to one worker
+(``--dist loadgroup``), and a lock shared by the workers lets a serial test start only when no
+other test runs, and no other test start while it runs.
+"""
+
+import contextlib
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import nnlite as nl
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no cross-process lock, serial tests only keep their group
+    fcntl = None
+
+TESTS = Path(__file__).resolve().parent
+
+# Files whose every test is serial: MPI jobs of 2-3 ranks each with their own threads and
+# timeouts checked, and the headless Chromium that renders the run report.
+SERIAL_FILES = (
+    "nn/parallel/test_distributed.py",
+    "nn/parallel/test_distributed_reducer.py",
+    "nn/parallel/test_distributed_train.py",
+    "report/test_report_browser.py",
+)
+# Folders whose tests share session fixtures with serial tests: kept on the serial tests' worker
+# so that the fixtures (whole training runs) are built once.
+SERIAL_COMPANIONS = ("report/",)
+SERIAL_GROUP = "serial"
 
 
 @pytest.fixture(autouse=True)
@@ -11,3 +41,72 @@ def _seed():
     nl.manual_seed(0)
     np.random.seed(0)  # noqa: NPY002  (random transforms draw from numpy's global generator)
     yield
+
+
+def pytest_configure(config):  # the serial marker is declared in pyproject.toml
+    if getattr(config, "workerinput", None) is not None and fcntl is not None:
+        # xdist gives each worker the base temp folder RUN/popen-gwN: RUN is this run's own
+        share_dir = Path(config.option.basetemp).parent
+        config.stash[_SHARE] = MachineShare(share_dir / "machine-share")
+
+
+def pytest_unconfigure(config):
+    share = config.stash.get(_SHARE, None)
+    if share is not None:
+        share.close()
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        try:
+            rel = Path(item.fspath).resolve().relative_to(TESTS).as_posix()
+        except ValueError:  # a test outside tests/ (given by path)
+            continue
+        if rel in SERIAL_FILES:
+            item.add_marker(pytest.mark.serial)
+        if item.get_closest_marker("serial") or rel.startswith(SERIAL_COMPANIONS):
+            item.add_marker(pytest.mark.xdist_group(SERIAL_GROUP))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    # Around setup, call and teardown, so that fixtures a serial test builds are covered too.
+    share = item.config.stash.get(_SHARE, None)
+    if share is None:
+        yield
+        return
+    with share.hold(exclusive=item.get_closest_marker("serial") is not None):
+        yield
+
+
+class MachineShare:
+    """A readers-writer lock between the xdist workers of one run, on two lock files.
+
+    Ordinary tests hold the main lock shared, serial tests hold it exclusively. Every test takes
+    the gate lock while it waits for the main lock, so a waiting serial test keeps new tests from
+    starting (otherwise the other workers' back-to-back tests could starve it).
+    """
+
+    def __init__(self, path):
+        # both stay open for the whole session (a lock lives as long as its open file)
+        self._main = open(f"{path}.main", "a+")
+        self._gate = open(f"{path}.gate", "a+")
+
+    @contextlib.contextmanager
+    def hold(self, exclusive):
+        fcntl.flock(self._gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(self._main, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(self._gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._main, fcntl.LOCK_UN)
+
+    def close(self):
+        self._main.close()
+        self._gate.close()
+
+
+_SHARE = pytest.StashKey[MachineShare]()

@@ -1,15 +1,19 @@
-"""``python -m nnlite.report RUN_DIR [RUN_DIR ...] [-o FILE]``."""
+"""``python -m nnlite.report RUN_DIR [RUN_DIR ...] [-o FILE] [--open]``."""
 
 import argparse
+import pathlib
 import sys
+import webbrowser
 
 from .run_folder import RunFolderError
 from .writer import write_comparison, write_report
 
 
-def main(argv=None):
+def main(argv=None, prog="python -m nnlite.report"):
+    """Run the command; returns the exit code (0 written, 2 not a run folder or bad usage).
+    ``prog`` names the program in usage and messages."""
     p = argparse.ArgumentParser(
-        prog="python -m nnlite.report",
+        prog=prog,
         description="Rebuild a run's report.html, or write one page comparing several runs.",
     )
     p.add_argument("runs", nargs="+", metavar="RUN_DIR", help="run folders written by train.py")
@@ -19,6 +23,7 @@ def main(argv=None):
         default="comparison.html",
         help="the comparison page written for several runs (default: comparison.html)",
     )
+    p.add_argument("--open", action="store_true", help="open the page in the web browser")
     args = p.parse_args(argv)
     try:
         if len(args.runs) == 1:
@@ -26,9 +31,11 @@ def main(argv=None):
         else:
             path = write_comparison(args.runs, args.output)
     except RunFolderError as e:
-        print(f"python -m nnlite.report: error: {e}", file=sys.stderr)
+        print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
     print(path)
+    if args.open:
+        webbrowser.open(pathlib.Path(path).resolve().as_uri())
     return 0
 
 

@@ -35,17 +35,22 @@ Each run writes a directory under output_dir with config.yaml, metrics.jsonl, ch
 checkpoints/best.npz and report.json."""
 
 _EPILOG = """examples:
-  python train.py configs/lenet_cifar10.yaml
-  python train.py configs/lenet_fashion_mnist.yaml --set data.root=/data/fashion --set optimizer.lr=0.02
-  python train.py --resume runs/lenet_cifar10-20250101-120000
-  mpirun -n 2 python train.py configs/lenet_fashion_mnist.yaml --set parallel.backend=mpi"""
+  {command} configs/lenet_cifar10.yaml
+  {command} configs/lenet_fashion_mnist.yaml --set data.root=/data/fashion --set optimizer.lr=0.02
+  {command} --resume runs/lenet_cifar10-20250101-120000
+  mpirun -n 2 {command} configs/lenet_fashion_mnist.yaml --set parallel.backend=mpi"""
 
 
-def _parser():
+def _command(prog):
+    """How a user types the program named ``prog`` (a script runs through python)."""
+    return f"python {prog}" if prog.endswith(".py") else prog
+
+
+def _parser(prog="train.py"):
     p = argparse.ArgumentParser(
-        prog="train.py",
+        prog=prog,
         description=_DESCRIPTION,
-        epilog=_EPILOG,
+        epilog=_EPILOG.format(command=_command(prog)),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("config", nargs="?", metavar="CONFIG", help="the YAML config file")
@@ -130,14 +135,16 @@ def _abort_others(trainer, code):
         dist.comm.Abort(code)
 
 
-def main(argv=None, observers=()):
+def main(argv=None, observers=(), prog="train.py"):
     """Run the CLI; returns the exit code (0 done, 1 failed, 2 bad config or usage, 3 a loss,
     gradient, weight or evaluation became NaN/inf, 130 interrupted by Ctrl-C, 143 by SIGTERM).
-    ``observers`` go to the ``Trainer``.
+    ``observers`` go to the ``Trainer``; ``prog`` names the program in usage and messages
+    (``"nnlite train"`` for the console command).
 
     Args:
         argv (list of str, optional): the arguments (default: ``sys.argv[1:]``), as ``python train.py``'s.
         observers (sequence of callables): called by the trainer at each epoch and at the end.
+        prog (str): the program name in usage and messages. Default: ``"train.py"``.
 
     Returns:
         int: the exit code.
@@ -166,10 +173,10 @@ def main(argv=None, observers=()):
         Run directory: runs/demo-...
         0
     """
-    args = _parser().parse_args(argv)
+    args = _parser(prog).parse_args(argv)
     previous = _on_sigterm(_raise_terminated)
     try:
-        return _run(args, observers)
+        return _run(args, observers, prog)
     finally:
         _on_sigterm(previous)
 
@@ -181,7 +188,7 @@ def _on_sigterm(handler):
     return signal.signal(signal.SIGTERM, handler)
 
 
-def _run(args, observers=()):
+def _run(args, observers=(), prog="train.py"):
     if (
         "" not in sys.path and os.getcwd() not in sys.path
     ):  # user models importable from the working directory
@@ -195,25 +202,25 @@ def _run(args, observers=()):
                 f.write(dump_config(cfg).encode("utf-8"))
         trainer.fit()
     except ConfigError as e:
-        print(f"train.py: error: {_one_line(e)}", file=sys.stderr)
+        print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
         _abort_others(trainer, EXIT_CONFIG)
         return EXIT_CONFIG
     except NonFiniteLossError as e:
-        print(f"train.py: error: {_one_line(e)}", file=sys.stderr)
+        print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
         _abort_others(trainer, EXIT_NON_FINITE)
         return EXIT_NON_FINITE
     except TrainError as e:
-        print(f"train.py: error: {_one_line(e)}", file=sys.stderr)
+        print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
         _abort_others(trainer, EXIT_FAILED)
         return EXIT_FAILED
     except KeyboardInterrupt as e:
         run_dir = getattr(trainer, "run_dir", None)
-        hint = f"; continue with: python train.py --resume {run_dir}" if run_dir else ""
+        hint = f"; continue with: {_command(prog)} --resume {run_dir}" if run_dir else ""
         terminated = isinstance(e, Terminated)
-        print(f"\ntrain.py: {'terminated' if terminated else 'interrupted'}{hint}", file=sys.stderr)
+        print(f"\n{prog}: {'terminated' if terminated else 'interrupted'}{hint}", file=sys.stderr)
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     except OSError as e:  # a file the run needs, outside what the trainer reports itself
-        print(f"train.py: error: {_one_line(e)}", file=sys.stderr)
+        print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
         _abort_others(trainer, EXIT_FAILED)
         return EXIT_FAILED
     except BaseException:

@@ -85,8 +85,9 @@ def test_reraise_leaves_no_reference_cycle():
         gc.enable()
 
 
-def _sleep_ignoring_sigterm():
+def _sleep_ignoring_sigterm(ignoring):
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    ignoring.set()
     time.sleep(60)
 
 
@@ -100,10 +101,13 @@ def _exit_soon():
 
 def test_stop_processes_joins_terminates_and_kills():
     ctx = multiprocessing.get_context("fork")
-    procs = [ctx.Process(target=f) for f in (_exit_soon, _sleep, _sleep_ignoring_sigterm)]
+    ignoring = ctx.Event()
+    procs = [ctx.Process(target=f) for f in (_exit_soon, _sleep)]
+    procs.append(ctx.Process(target=_sleep_ignoring_sigterm, args=(ignoring,)))
     for p in procs:
         p.start()
-    time.sleep(0.5)  # let the third install its handler
+    # the third must have installed its handler (a busy machine may take seconds to get there)
+    assert ignoring.wait(60)
     start = time.monotonic()
     stop_processes(procs, grace=1.0)
     assert time.monotonic() - start < 10

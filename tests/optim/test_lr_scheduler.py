@@ -45,6 +45,10 @@ SCHEDULERS = [
 
 
 def _label(value):
+    # by name, never by repr: a function's repr holds its address, which differs between the
+    # processes pytest-xdist collects in
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(str(_label(v)) for v in value) + "]"
     return getattr(value, "__name__", value)
 
 
