@@ -91,9 +91,9 @@ def save(obj, f, format=None):
 def _is_data(obj):
     """Whether ``obj`` is a structure of containers, tensors, arrays and scalars that every
     format holds (else it is pickled)."""
-    from ..autograd.tensor import Tensor
-
     import numpy as np
+
+    from ..autograd.tensor import Tensor
 
     pending = [obj]
     seen = set()
