@@ -104,6 +104,7 @@ def __getattr__(name):
         "backends",
         "accelerator",
         "multiprocessing",
+        "serialization",
     ):
         return importlib.import_module(f".{name}", __name__)
     if name == "summary":

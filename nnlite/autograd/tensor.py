@@ -428,6 +428,8 @@ class Tensor(TensorMethods, TensorFunctions):
         return False
 
     is_cpu = True
+    # the other device kinds PyTorch scripts test for (``input.is_cuda or input.is_xpu``)
+    is_xpu = is_mps = is_meta = False
 
     def get_device(self):
         return -1

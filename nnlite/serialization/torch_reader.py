@@ -350,6 +350,13 @@ class _Converter:
         """``obj`` itself, its attributes converted in place (classes and functions as they
         are)."""
         self.memo[id(obj)] = obj
+        if isinstance(obj, dict):  # defaultdict (an optimizer's state), Counter, ...
+            items = list(obj.items())
+            obj.clear()
+            for key, value in items:
+                obj[self.convert(key)] = self.convert(value)
+        elif isinstance(obj, list):
+            obj[:] = [self.convert(v) for v in obj]
         state = getattr(obj, "__dict__", None)
         if isinstance(state, dict) and not isinstance(
             obj, (type, types.FunctionType, types.BuiltinFunctionType, types.ModuleType)
