@@ -96,3 +96,17 @@ def test_super_resolution_on_pil_images(run_script, tmp_path_factory, tmp_path):
     assert lines[-1] == "output size: (96, 80)"
     with Image.open(tmp_path / "out.png") as img:
         assert img.size == (96, 80) and img.mode == "RGB"
+
+
+def test_dcgan_on_fake_data(run_script, tmp_path):
+    Image = pytest.importorskip("PIL.Image")
+    lines = run_script("dcgan_fake", "--niter", 2, "--accel")
+    assert len(losses(lines, "Loss_D: ")) == 8 and len(losses(lines, "Loss_G: ")) == 8
+    with Image.open(tmp_path / "fake_samples_epoch_001.png") as img:
+        assert img.size == (8 * (16 + 2) + 2, 16 + 2 + 2)  # make_grid: 8 a row, padding 2
+    torch = pytest.importorskip("torch")
+    theirs = torch.load(tmp_path / "netG_epoch_1.pth", weights_only=True)
+    assert list(theirs)[:3] == ["main.0.weight", "main.1.weight", "main.1.bias"]
+    # a second run continues from the generator checkpoint
+    lines = run_script("dcgan_fake", "--niter", 1, "--netG", tmp_path / "netG_epoch_1.pth")
+    assert len(losses(lines, "Loss_G: ")) == 4

@@ -7,9 +7,10 @@ import argparse
 import math
 import os
 
+from word_lm_model import RNNModel
+
 import nnlite as torch
 import nnlite.nn as nn
-from word_lm_model import RNNModel
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--data", required=True)
@@ -77,7 +78,7 @@ best_val_loss = None
 for epoch in range(1, args.epochs + 1):
     model.train()
     hidden = model.init_hidden(8)
-    for batch, i in enumerate(range(0, train_data.size(0) - 1, args.bptt)):
+    for i in range(0, train_data.size(0) - 1, args.bptt):
         data, targets = get_batch(train_data, i)
         model.zero_grad()
         hidden = repackage_hidden(hidden)
