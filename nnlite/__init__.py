@@ -125,6 +125,7 @@ def __getattr__(name: str) -> Any:
         "backends",
         "accelerator",
         "multiprocessing",
+        "serialization",
     ):
         return importlib.import_module(f".{name}", __name__)
     if name == "summary":

@@ -157,6 +157,7 @@ def test_moving_a_tensor_off_the_cpu_raises(target):
 def test_tensor_device_methods():
     t = nl.ones(2)
     assert t.device == nl.device("cpu") and not t.is_cuda and t.is_cpu and t.get_device() == -1
+    assert not (t.is_xpu or t.is_mps or t.is_meta)
     assert t.cpu() is t and t.pin_memory() is t and not t.is_pinned()
     assert t.to(nl.device("cpu")) is t and t.to("cpu:0") is t
     assert t.to("cpu", non_blocking=True) is t

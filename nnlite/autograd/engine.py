@@ -17,6 +17,7 @@ import numpy as np
 
 from . import grad_mode
 from . import op as _op
+from .fp_errors import silenced
 from .node import AccumulateGrad, gradient_edge
 from .ops.vjp import sum_array_to
 
@@ -125,6 +126,7 @@ def _accumulate_array(tensor, g):
         tensor._grad = _op.make_tensor(old._data + g)
 
 
+@silenced  # inf - inf in a gradient sum is nan, quietly, as in PyTorch
 def run_backward(
     outputs, grad_outputs, retain_graph, create_graph, inputs=None, allow_unused=False
 ):

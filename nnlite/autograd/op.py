@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import grad_mode
+from .fp_errors import silenced
 from .node import FREED, NO_EDGE, SECOND_BACKWARD, Node, OutputInfo, gradient_edge, modified_message
 
 _grad_state = grad_mode._state
@@ -73,10 +74,16 @@ class Op(Node):
         # ``apply`` makes an op's keyword parameters its attributes (``self.dim``), per class
         def __getattr__(self, name: str) -> Any: ...
 
+    #: whether forward may meet log(0), x/0, sqrt(-1), overflow: its results (inf, nan) come
+    #: back without numpy's RuntimeWarning, as in PyTorch (the engine runs every backward so)
+    silence_fp_errors = False
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "node_name" not in cls.__dict__:
             cls.node_name = cls.__name__ + "Backward0"
+        if cls.silence_fp_errors and "forward" in cls.__dict__:
+            cls.forward = silenced(cls.__dict__["forward"])
 
     def name(self):
         return self.node_name

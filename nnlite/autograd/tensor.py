@@ -588,6 +588,8 @@ class Tensor(TensorFunctions, TensorMethods):
         return False
 
     is_cpu = True
+    # the other device kinds PyTorch scripts test for (``input.is_cuda or input.is_xpu``)
+    is_xpu = is_mps = is_meta = False
 
     def get_device(self) -> _int:
         return -1

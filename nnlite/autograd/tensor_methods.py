@@ -14,6 +14,7 @@ import numpy as np
 from . import op as _op
 from . import ops
 from .dtypes import to_numpy_dtype
+from .fp_errors import silenced
 from .ops.activation import log_softmax, softmax
 from .sizes import shape_arg as _shape_arg
 from .sizes import values_indices
@@ -86,10 +87,12 @@ def _neg(self: TensorMethods) -> Tensor:
     return ops.Neg.apply(self)
 
 
+@silenced
 def _floordiv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return _op.make_tensor(np.floor_divide(self._data, _data(other)))
 
 
+@silenced
 def _mod(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return _op.make_tensor(np.mod(self._data, _data(other)))
 

@@ -10,6 +10,11 @@
 allow-list unpickler), or safetensors (:mod:`.safetensors_format`). Every damaged, foreign or
 hostile file raises :class:`CheckpointError` naming the file and the problem, with memory
 bounded by the file's size.
+
+Objects other than data (a whole model, an optimizer) are pickled in PyTorch's zip layout
+(:mod:`.object_pickle`), as ``torch.save`` does. As in PyTorch, ``load`` refuses the classes such
+a file names unless the user allowlists them (:mod:`.allowlist`) or passes
+``weights_only=False``, which unpickles the file as Python's pickle does.
 """
 
 from __future__ import annotations
@@ -19,31 +24,48 @@ from typing import TYPE_CHECKING, Any
 
 from . import _atomic
 from ._atomic import replace_atomically
-from ._errors import CheckpointError
+from ._errors import CheckpointError, WeightsOnlyError
 from ._zip import ZIP_MAGIC, ZipReader
+from .allowlist import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
 from .npz import HEADER_NAME, read_npz, write_npz
 
 if TYPE_CHECKING:
     from .._typing import FileLike
     from ..autograd.tensor import Tensor
 
-__all__ = ["save", "load", "save_file", "load_file", "CheckpointError", "replace_atomically"]
+__all__ = [
+    "save",
+    "load",
+    "save_file",
+    "load_file",
+    "add_safe_globals",
+    "clear_safe_globals",
+    "get_safe_globals",
+    "safe_globals",
+    "CheckpointError",
+    "WeightsOnlyError",
+    "replace_atomically",
+]
 
 _FORMATS = ("npz", "torch", "safetensors")
 _SUFFIX_FORMATS = {".pth": "torch", ".pt": "torch", ".safetensors": "safetensors"}
+_DATA_TYPES = (bool, int, float, complex, str, bytes, bytearray)
 _TORCH_LEGACY_MAGIC = b"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19"
 
 
 def save(obj: object, f: FileLike, format: str | None = None) -> None:
     """Save ``obj`` to ``f`` (a path, or a binary file object opened for writing).
 
-    ``obj`` is a nested structure of dicts (keys: str, int, float, bool, None), lists, tuples,
-    Tensors, numpy arrays and scalars, Python numbers, strings, bytes and None -- for example a
-    model's or an optimizer's ``state_dict()``. The format follows ``format`` (``"npz"``,
-    ``"torch"`` or ``"safetensors"``), else the suffix: ``.pth``/``.pt`` write PyTorch's zip
-    format (``torch.load`` reads it), ``.safetensors`` a safetensors file (a flat dict of
-    tensors), anything else nnlite's ``.npz``. Writing to a path is atomic: the data goes to a
-    temporary file in the same directory, which then replaces ``f``.
+    ``obj`` is usually a nested structure of dicts (keys: str, int, float, bool, None), lists,
+    tuples, Tensors, numpy arrays and scalars, Python numbers, strings, bytes and None -- for
+    example a model's or an optimizer's ``state_dict()``. The format follows ``format``
+    (``"npz"``, ``"torch"`` or ``"safetensors"``), else the suffix: ``.pth``/``.pt`` write
+    PyTorch's zip format (``torch.load`` reads it), ``.safetensors`` a safetensors file (a flat
+    dict of tensors), anything else nnlite's ``.npz``. Any other object (a whole model, an
+    optimizer) is pickled in PyTorch's zip format whatever the name, as ``torch.save`` does;
+    ``nl.load`` reads it back with ``weights_only=False`` or with its classes allowlisted
+    (:func:`add_safe_globals`). Writing to a path is atomic: the data goes to a temporary file in
+    the same directory, which then replaces ``f``.
 
     Args:
         obj: what to save (see above).
@@ -52,7 +74,7 @@ def save(obj: object, f: FileLike, format: str | None = None) -> None:
 
     Raises:
         TypeError: for an object the format cannot hold, naming where it is
-            (``obj['layers'][2]``).
+            (``obj['layers'][2]``), or one that cannot be pickled.
 
     Examples:
         >>> model = nl.nn.Linear(4, 2)
@@ -62,19 +84,58 @@ def save(obj: object, f: FileLike, format: str | None = None) -> None:
         >>> nl.save(model.state_dict(), "linear.pth")   # torch.load reads this one
     """
     fmt = _save_format(f, format)
-    if fmt == "torch":
-        from .torch_writer import write_torch
-
+    if fmt == "torch" or (not _names_format(f, format) and not _is_data(obj)):
         archive = "archive"
         if not hasattr(f, "write"):
             archive = os.path.splitext(os.path.basename(os.fsdecode(os.fspath(f))))[0] or "archive"
-        _atomic.write_file(f, lambda out: write_torch(obj, out, archive))
+        if _is_data(obj):
+            from .torch_writer import write_torch as write
+        else:
+            from .object_pickle import write_object as write
+        _atomic.write_file(f, lambda out: write(obj, out, archive))
     elif fmt == "safetensors":
         from .safetensors_format import save_safetensors
 
         save_safetensors(obj, f)
     else:
         _atomic.write_file(f, lambda out: write_npz(obj, out))
+
+
+def _is_data(obj):
+    """Whether ``obj`` is a structure of containers, tensors, arrays and scalars that every
+    format holds (else it is pickled)."""
+    import numpy as np
+
+    from ..autograd.tensor import Tensor
+
+    pending = [obj]
+    seen = set()
+    while pending:
+        item = pending.pop()
+        if item is None or isinstance(item, _DATA_TYPES + (Tensor, np.ndarray, np.generic)):
+            continue
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, dict):
+            if not all(k is None or isinstance(k, (bool, int, float, str)) for k in item):
+                return False
+            pending.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            pending.extend(item)
+        else:
+            return False
+    return True
+
+
+def _names_format(f, format):
+    """Whether the caller chose nnlite's .npz or safetensors (by ``format`` or the suffix):
+    then an object those formats cannot hold is an error, not a pickle."""
+    if format is not None:
+        return format != "torch"
+    if hasattr(f, "write"):
+        return False
+    return os.path.splitext(os.fsdecode(os.fspath(f)))[1].lower() in (".npz", ".safetensors")
 
 
 def _save_format(f, format):
@@ -101,10 +162,14 @@ def load(
     key types and order). PyTorch files come back as PyTorch would return them with
     ``weights_only=True``: tensors (bfloat16 read as float32), ``OrderedDict``, containers,
     numbers and strings, tensors that shared a storage still sharing memory. safetensors files
-    come back as a dict of tensors. ``map_location`` (the cpu, as a string, device or dict),
-    ``weights_only`` and ``mmap`` (memory-map a PyTorch file's storages, copy-on-write) are
-    accepted as in PyTorch; no load path ever runs code from the file, whatever
-    ``weights_only`` says.
+    come back as a dict of tensors. ``map_location`` (the cpu, as a string, device or dict) and
+    ``mmap`` (memory-map a PyTorch file's storages, copy-on-write) are accepted as in PyTorch.
+
+    A pickled object (``nl.save(model, f)``) loads as in PyTorch: with ``weights_only=True``
+    (the default) only if every class and function it names is allowlisted
+    (:func:`add_safe_globals`, :func:`safe_globals`), with ``weights_only=False`` by Python's
+    pickle, which runs code named by the file: only do that with files you trust. PyTorch's own
+    classes (a whole ``torch.nn`` model) are refused either way: nnlite cannot rebuild them.
 
     Args:
         f (str, os.PathLike or binary file): what to read.
@@ -119,6 +184,8 @@ def load(
         FileNotFoundError, PermissionError, IsADirectoryError: if the path cannot be opened.
         CheckpointError: (a ``RuntimeError`` and ``ValueError``) if the file is damaged,
             foreign or holds anything but data, naming the file and what is wrong.
+        WeightsOnlyError: (a ``CheckpointError`` and ``pickle.UnpicklingError``) if the file
+            names a global that is not allowlisted, naming it and the two ways out.
 
     Examples:
         >>> model = nl.nn.Linear(4, 2)
@@ -135,14 +202,14 @@ def load(
     if hasattr(f, "read"):
         if mmap:
             raise ValueError("nl.load: mmap=True needs f to be a path, not a file object")
-        return _load_from(f, name, None)
+        return _load_from(f, name, None, weights_only)
     path = os.fspath(f)
     # open errors (missing file, permissions, a directory) propagate as they are
     with open(path, "rb") as fh:
-        return _load_from(fh, name, path if mmap else None)
+        return _load_from(fh, name, path if mmap else None, weights_only)
 
 
-def _load_from(fh, name, mmap_path):
+def _load_from(fh, name, mmap_path, weights_only=True):
     try:
         start = fh.tell()
         head = fh.read(16)
@@ -154,7 +221,7 @@ def _load_from(fh, name, mmap_path):
     if head[:4] in ZIP_MAGIC:
         reader = ZipReader(fh, name)
         try:
-            return _load_zip(reader, name, mmap_path)
+            return _load_zip(reader, name, mmap_path, weights_only is not False)
         finally:
             reader.close()
     if head.startswith(_TORCH_LEGACY_MAGIC):
@@ -180,14 +247,14 @@ def _load_from(fh, name, mmap_path):
     )
 
 
-def _load_zip(reader, name, mmap_path):
+def _load_zip(reader, name, mmap_path, weights_only):
     names = reader.names()
     if HEADER_NAME in names:
         return read_npz(reader)
     if any(n == "data.pkl" or n.endswith("/data.pkl") for n in names):
         from .torch_reader import read_torch_zip
 
-        return read_torch_zip(reader, mmap_path)
+        return read_torch_zip(reader, mmap_path, weights_only)
     if names and all(n.endswith(".npy") for n in names):
         raise CheckpointError(
             f"not an nnlite checkpoint: {name} (a .npz archive without {HEADER_NAME}; "

@@ -1,6 +1,8 @@
 """The one error type of every load path."""
 
-__all__ = ["CheckpointError"]
+import pickle
+
+__all__ = ["CheckpointError", "WeightsOnlyError"]
 
 
 class CheckpointError(RuntimeError, ValueError):
@@ -18,3 +20,11 @@ class CheckpointError(RuntimeError, ValueError):
 
 
 CheckpointError.__module__ = "nnlite.serialization"  # where users import it from
+
+
+class WeightsOnlyError(CheckpointError, pickle.UnpicklingError):
+    """``nl.load(weights_only=True)`` met a global the allow-list does not hold (PyTorch raises
+    ``pickle.UnpicklingError`` there); the message names it and the two ways to load the file."""
+
+
+WeightsOnlyError.__module__ = "nnlite.serialization"

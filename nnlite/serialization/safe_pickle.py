@@ -25,9 +25,10 @@ class UnpicklingRefused(Exception):
     """The pickle is malformed, or (``forbidden``) asks for something the allow-list or the
     budget does not permit; the message says what."""
 
-    def __init__(self, message, forbidden=False):
+    def __init__(self, message, forbidden=False, refused_global=None):
         super().__init__(message)
         self.forbidden = forbidden
+        self.refused_global = refused_global  # "module.name" of a global not allowed
 
 
 class Budget:
@@ -104,7 +105,9 @@ class RestrictedUnpickler(pickle.Unpickler):
             module = _compat_pickle.IMPORT_MAPPING[module]
         obj = self._allowed.get((module, name))
         if obj is None:
-            raise UnpicklingRefused(self._refuse(module, name), forbidden=True)
+            raise UnpicklingRefused(
+                self._refuse(module, name), forbidden=True, refused_global=f"{module}.{name}"
+            )
         if isinstance(obj, tuple):
             fn, cost = obj
             budget = self._budget

@@ -11,13 +11,16 @@ must hold exactly the bytes it declares, and each tensor must fit inside its sto
 
 import collections
 import io
+import pickle
 import pickletools
 import struct
+import types
 
 import numpy as np
 
 from ._dtypes import bfloat16_to_float32
-from ._errors import CheckpointError
+from ._errors import CheckpointError, WeightsOnlyError
+from .allowlist import allowed_by_user
 from .safe_pickle import RestrictedUnpickler, UnpicklingRefused, charged
 
 __all__ = ["read_torch_zip", "read_torch_legacy"]
@@ -153,26 +156,66 @@ def _allowed_globals():
     return allowed
 
 
+def _is_torch(module):
+    return module == "torch" or module.startswith("torch.")
+
+
 def _refusal(module, name):
-    if module.startswith("torch.nn.modules") or module == "__main__":
+    if module.startswith("torch.nn.modules"):
         return (
-            f"it holds a whole model (the global {module}.{name}); nnlite reads weights "
-            "only: in PyTorch, save model.state_dict() instead of the model"
+            f"it holds a whole model (the global {module}.{name}); nnlite cannot "
+            "rebuild PyTorch's classes: in PyTorch, save model.state_dict() instead of the model"
         )
+    if _is_torch(module):
+        return (
+            f"the global {module}.{name} is not allowed: nnlite rebuilds PyTorch's tensors, "
+            "storages, dtypes and plain containers, not PyTorch's other objects; if the file "
+            "holds a whole model, save model.state_dict() instead"
+        )
+    full = f"{module}.{name}"
     return (
-        f"the global {module}.{name} is not allowed: nnlite reads tensors, storages, "
-        "OrderedDict and plain containers only, as torch.load(weights_only=True); if the "
-        "file holds a whole model, save model.state_dict() instead"
+        f"Weights only load failed: the global {full} was not an allowed global by default. "
+        "This file can still be loaded, in two ways; take either only if you trust the source "
+        "of the checkpoint. (1) Re-running nl.load with weights_only=False will likely "
+        "succeed, but it can result in arbitrary code execution. (2) To load with "
+        f"weights_only=True, use nnlite.serialization.add_safe_globals([{full}]) or the "
+        f"nnlite.serialization.safe_globals([{full}]) context manager to allowlist this global "
+        "if you trust this class/function"
     )
 
 
-class _Reading:
-    """The state of one PyTorch file being read: its storages and error messages."""
+class _FullUnpickler(pickle.Unpickler):
+    """``weights_only=False``: any global is imported and called, as Python's pickle does,
+    except PyTorch's (its tensor forms map to nnlite's, its other objects are refused)."""
 
-    def __init__(self, name, file_size):
+    def __init__(self, data, torch_globals, persistent_load):
+        super().__init__(io.BytesIO(data), encoding="utf-8")
+        self._torch_globals = torch_globals
+        self._persistent = persistent_load
+
+    def find_class(self, module, name):
+        if _is_torch(module):
+            obj = self._torch_globals.get((module, name))
+            if obj is None:
+                raise UnpicklingRefused(_refusal(module, name), forbidden=True)
+            return obj[0] if isinstance(obj, tuple) else obj
+        return super().find_class(module, name)
+
+    def persistent_load(self, pid):
+        return self._persistent(pid)
+
+
+class _Reading:
+    """The state of one PyTorch file being read: its storages and error messages.
+    ``weights_only=False`` unpickles any object the file names (the user trusts it)."""
+
+    def __init__(self, name, file_size, weights_only=True):
         self.name = name
         self.storages = {}
         self.budget = max(_BUDGET_FACTOR * file_size, _MIN_BUDGET)
+        self.weights_only = weights_only
+        # the user's allow-list: these objects, and instances of these classes, may appear
+        self.user_globals = allowed_by_user() if weights_only else {}
 
     def fail(self, problem, prefix="corrupt PyTorch checkpoint"):
         raise CheckpointError(f"{prefix}: {self.name} ({problem})")
@@ -199,16 +242,27 @@ class _Reading:
         return storage
 
     def unpickle(self, data, legacy=False):
+        def persistent_load(pid):
+            return self.persistent_load(pid, legacy)
+
         try:
+            if not self.weights_only:
+                torch_globals = _allowed_globals()
+                torch_globals[("torch", "device")] = _nl_device
+                return _FullUnpickler(bytes(data), torch_globals, persistent_load).load()
+            allowed = _allowed_globals()
+            allowed.update(self.user_globals)
             return RestrictedUnpickler(
                 bytes(data),
-                _allowed_globals(),
+                allowed,
                 _refusal,
                 self.budget,
-                persistent_load=lambda pid: self.persistent_load(pid, legacy),
+                persistent_load=persistent_load,
                 encoding="utf-8",
             ).load()
         except UnpicklingRefused as e:
+            if e.refused_global is not None and not _is_torch(e.refused_global):
+                raise WeightsOnlyError(f"refusing to load: {self.name} ({e})") from None
             self.fail(str(e), "refusing to load" if e.forbidden else "corrupt PyTorch checkpoint")
 
     def convert(self, obj, arrays):
@@ -243,13 +297,24 @@ def _itemsize(code):
     return 2 if code == "bf16" else np.dtype(code if code != "b1" else "?").itemsize
 
 
+def _nl_device(*args):
+    from ..device import device
+
+    return device(*args)
+
+
 class _Converter:
-    """Placeholders to Tensors and the unpickled containers to fresh ones, each object once."""
+    """Placeholders to Tensors and the unpickled containers to fresh ones, each object once.
+    Other objects (instances of allowed classes, or anything under ``weights_only=False``)
+    stay themselves, with the placeholders in their attributes replaced."""
 
     def __init__(self, reading, arrays):
         self.reading = reading
         self.arrays = arrays
         self.memo = {}
+        user = reading.user_globals.values()
+        self.user_objects = {id(obj) for obj in user}
+        self.user_classes = tuple(obj for obj in user if isinstance(obj, type))
 
     def convert(self, obj):
         if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
@@ -272,10 +337,33 @@ class _Converter:
             out = type(obj)(self.convert(v) for v in obj)
         elif type(obj) is bytearray or type(obj).__module__ == "nnlite.autograd.dtypes":
             out = obj
+        elif not self.reading.weights_only or id(obj) in self.user_objects:
+            out = self.attributes(obj)
+        elif self.user_classes and isinstance(obj, self.user_classes):
+            out = self.attributes(obj)
         else:
             self.reading.fail(f"unexpected object of type {type(obj).__name__}")
         self.memo[id(obj)] = out
         return out
+
+    def attributes(self, obj):
+        """``obj`` itself, its attributes converted in place (classes and functions as they
+        are)."""
+        self.memo[id(obj)] = obj
+        if isinstance(obj, dict):  # defaultdict (an optimizer's state), Counter, ...
+            items = list(obj.items())
+            obj.clear()
+            for key, value in items:
+                obj[self.convert(key)] = self.convert(value)
+        elif isinstance(obj, list):
+            obj[:] = [self.convert(v) for v in obj]
+        state = getattr(obj, "__dict__", None)
+        if isinstance(state, dict) and not isinstance(
+            obj, (type, types.FunctionType, types.BuiltinFunctionType, types.ModuleType)
+        ):
+            for key, value in list(state.items()):
+                state[key] = self.convert(value)
+        return obj
 
     def tensor(self, spec):
         reading = self.reading
@@ -337,8 +425,9 @@ class _Converter:
 # ---------------------------------------------------------------------------- zip format
 
 
-def read_torch_zip(reader, mmap_path=None):
-    """The object in the ``torch.save`` zip archive open in ``reader`` (a ``ZipReader``)."""
+def read_torch_zip(reader, mmap_path=None, weights_only=True):
+    """The object in the ``torch.save`` zip archive open in ``reader`` (a ``ZipReader``);
+    ``weights_only=False`` unpickles whatever the file holds (see :class:`_FullUnpickler`)."""
     reader.kind = "PyTorch checkpoint"
     pkl = next(n for n in reader.names() if n == "data.pkl" or n.endswith("/data.pkl"))
     prefix = pkl[: -len("data.pkl")]
@@ -348,7 +437,7 @@ def read_torch_zip(reader, mmap_path=None):
         if text not in (b"little", b"big"):
             reader.fail(f"byteorder is {text[:16]!r}")
         byteorder = "<" if text == b"little" else ">"
-    reading = _Reading(reader.name, reader.file_size)
+    reading = _Reading(reader.name, reader.file_size, weights_only)
     obj = reading.unpickle(reader.read(pkl, "data.pkl"))
     arrays = {}
     for key, storage in reading.storages.items():

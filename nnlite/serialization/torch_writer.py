@@ -18,7 +18,7 @@ import numpy as np
 
 from .npz import describe_path, is_parameter, type_name
 
-__all__ = ["write_torch"]
+__all__ = ["write_torch", "write_zip", "storage_type_name", "storage_bytes", "contiguous_strides"]
 
 _STORAGE_TYPES = {
     "f4": "FloatStorage",
@@ -171,36 +171,25 @@ class _PickleWriter:
             self.get(index)
             return
         arr = obj if isinstance(obj, np.ndarray) else obj._data
-        code = f"{arr.dtype.kind}{arr.dtype.itemsize}"
-        if code not in _STORAGE_TYPES:
-            raise TypeError(
-                f"nl.save: PyTorch's format has no storage for dtype {arr.dtype} "
-                f"(at {describe_path(path)})"
-            )
+        storage_type = storage_type_name(arr, path)
         parameter = not isinstance(obj, np.ndarray) and is_parameter(obj)
         requires_grad = bool(getattr(obj, "requires_grad", False))
         if parameter:
             self.global_("torch._utils", "_rebuild_parameter")
             self.out += b"("
         key = len(self.storages)
-        self.storages.append(
-            np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False)
-        )
+        self.storages.append(storage_bytes(arr))
         self.global_("torch._utils", "_rebuild_tensor_v2")
         self.out += b"(("
         self.str("storage")
-        self.global_("torch", _STORAGE_TYPES[code])
+        self.global_("torch", storage_type)
         self.str(str(key))
         self.str("cpu")
         self.int(arr.size)
         self.out += b"tQ"
         self.int(0)
         self.tuple_of_ints(arr.shape)
-        strides, step = [], 1
-        for d in reversed(arr.shape):
-            strides.append(step)
-            step *= max(d, 1)
-        self.tuple_of_ints(strides[::-1])
+        self.tuple_of_ints(contiguous_strides(arr.shape))
         self.out += b"\x89" if parameter or not requires_grad else b"\x88"
         self.empty_ordered_dict()
         self.out += b"tR"
@@ -212,12 +201,43 @@ class _PickleWriter:
         self.keep_alive.append(obj)
 
 
+def storage_type_name(arr, path):
+    """PyTorch's storage type for the array ``arr`` (``FloatStorage``, ...); ``path`` names
+    where it sits in the saved object if PyTorch has none."""
+    code = f"{arr.dtype.kind}{arr.dtype.itemsize}"
+    if code not in _STORAGE_TYPES:
+        raise TypeError(
+            f"nl.save: PyTorch's format has no storage for dtype {arr.dtype} "
+            f"(at {describe_path(path)})"
+        )
+    return _STORAGE_TYPES[code]
+
+
+def storage_bytes(arr):
+    """The storage of ``arr``: its elements contiguous and little-endian."""
+    return np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False)
+
+
+def contiguous_strides(shape):
+    strides, step = [], 1
+    for d in reversed(shape):
+        strides.append(step)
+        step *= max(d, 1)
+    return tuple(strides[::-1])
+
+
 def write_torch(obj, fileobj, archive="archive"):
     """Write ``obj`` to the binary file ``fileobj`` in PyTorch's zip checkpoint format, with
     records under the folder ``archive`` (PyTorch names it after the file)."""
     writer = _PickleWriter()
     writer.write(obj, ())
     writer.out += b"."
+    write_zip(fileobj, archive, bytes(writer.out), writer.storages)
+
+
+def write_zip(fileobj, archive, pickle_bytes, storages):
+    """PyTorch's zip layout: ``data.pkl`` (``pickle_bytes``), the version records and each array
+    of ``storages`` as member ``data/<position>``, every member's data 64-byte aligned."""
     with zipfile.ZipFile(fileobj, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
 
         def record(name, data):
@@ -228,10 +248,10 @@ def write_torch(obj, fileobj, archive="archive"):
             info.extra = struct.pack("<HH", 0x4246, pad) + b"\0" * pad
             zf.writestr(info, data)
 
-        record("data.pkl", bytes(writer.out))
+        record("data.pkl", pickle_bytes)
         record(".format_version", b"1")
         record(".storage_alignment", str(_ALIGNMENT).encode())
         record("byteorder", b"little")
-        for key, arr in enumerate(writer.storages):
+        for key, arr in enumerate(storages):
             record(f"data/{key}", memoryview(arr.reshape(-1).view(np.uint8)))
         record("version", b"3\n")

@@ -49,6 +49,7 @@ def run_script(tmp_path, monkeypatch, capsys):
 
     def run(name, *args):
         monkeypatch.chdir(tmp_path)
+        monkeypatch.syspath_prepend(SCRIPTS)  # as `python name.py`: its folder's modules import
         monkeypatch.setattr(sys, "argv", [f"{name}.py", *map(str, args)])
         runpy.run_path(os.path.join(SCRIPTS, f"{name}.py"), run_name="__main__")
         return capsys.readouterr().out.splitlines()

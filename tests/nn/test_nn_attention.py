@@ -196,3 +196,23 @@ def test_errors():
             attn_mask=nl.ones(2, 2, dtype=nl.bool),
             is_causal=True,
         )
+
+
+def test_module_paths_a_pickled_transformer_names():
+    # word_language_model allowlists these by PyTorch's paths before loading a saved model
+    for path in (
+        "activation.MultiheadAttention",
+        "linear.NonDynamicallyQuantizableLinear",
+        "normalization.LayerNorm",
+        "transformer.TransformerEncoder",
+        "transformer.TransformerEncoderLayer",
+        "sparse.Embedding",
+        "dropout.Dropout",
+    ):
+        module, name = path.split(".")
+        ours = getattr(getattr(nl.nn.modules, module), name)
+        theirs = getattr(getattr(torch.nn.modules, module), name)
+        assert ours.__name__ == theirs.__name__
+    out_proj = nn.MultiheadAttention(4, 2).out_proj
+    assert type(out_proj) is nl.nn.modules.linear.NonDynamicallyQuantizableLinear
+    assert isinstance(out_proj, nn.Linear)

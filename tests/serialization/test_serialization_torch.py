@@ -502,9 +502,15 @@ def test_tied_weights_stay_tied_in_torch(tmp_path):
 def test_what_torch_cannot_hold_is_refused_naming_where(tmp_path):
     with pytest.raises(TypeError, match=r"no storage for dtype uint32 \(at obj\['x'\]\)"):
         nl.save({"x": np.zeros(2, np.uint32)}, tmp_path / "u.pth")
-    with pytest.raises(TypeError, match=r"type set at obj\['s'\]"):
-        nl.save({"s": {1, 2}}, tmp_path / "s.pth")
     assert os.listdir(tmp_path) == []
+
+
+def test_a_set_is_pickled_as_torch_pickles_it(tmp_path):
+    nl.save({"s": {1, 2}, "w": nl.ones(2)}, tmp_path / "s.pth")
+    theirs = torch.load(tmp_path / "s.pth", weights_only=True)
+    assert theirs["s"] == {1, 2} and theirs["w"].tolist() == [1.0, 1.0]
+    ours = nl.load(tmp_path / "s.pth")
+    assert ours["s"] == {1, 2} and ours["w"].tolist() == [1.0, 1.0]
 
 
 # ------------------------------------------------------------------ torchvision's resnet18 layout

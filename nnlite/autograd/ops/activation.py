@@ -54,6 +54,8 @@ class Tanh(Op):
 class Softmax(Op):
     """``exp(x - max) / sum(exp(x - max))`` along ``dim``; backward ``y * (g - sum(g * y))``."""
 
+    silence_fp_errors = True  # rows of -inf give nan quietly, as in PyTorch
+
     saved_inputs = (0,)
     saves_output = True
     dim = None
@@ -70,6 +72,8 @@ class Softmax(Op):
 
 class LogSoftmax(Op):
     """``x - logsumexp(x)`` along ``dim``; backward ``g - exp(y) * sum(g)``."""
+
+    silence_fp_errors = True  # rows of -inf give nan quietly, as in PyTorch
 
     saved_inputs = (0,)
     saves_output = True

@@ -86,6 +86,7 @@ class Mul(_Binary):
 
 
 class Div(_Binary):
+    silence_fp_errors = True
     saved_inputs = (0, 1)
 
     def forward(self, a, b):
@@ -106,6 +107,7 @@ class Div(_Binary):
 class Pow(_Binary):
     """``a ** b`` for a tensor base; the exponent may be a number or a tensor."""
 
+    silence_fp_errors = True
     saved_inputs = (0, 1)
 
     def forward(self, a, b):
@@ -126,6 +128,7 @@ class Pow(_Binary):
 class RPow(_Binary):
     """``number ** tensor``."""
 
+    silence_fp_errors = True
     saved_inputs = (0, 1)
 
     def forward(self, base, exponent):
@@ -134,7 +137,10 @@ class RPow(_Binary):
 
     def grads(self, grad, need_a, need_b):
         base, exponent = self.inputs()
-        return None, grad * (base**exponent) * float(np.log(base))
+        grad_exponent = (base**exponent) * float(np.log(base))
+        if base == 0:  # 0 ** b is constant 0 for b > 0: PyTorch takes the gradient as 0 for b >= 0
+            grad_exponent = where(exponent >= 0, 0.0, grad_exponent)
+        return None, grad * grad_exponent
 
 
 def _is_number(x):

@@ -8,6 +8,7 @@ from .arithmetic import _Binary
 
 
 class Exp(Op):
+    silence_fp_errors = True
     saved_inputs = (0,)
     saves_output = True
 
@@ -19,6 +20,7 @@ class Exp(Op):
 
 
 class Log(Op):
+    silence_fp_errors = True
     saved_inputs = (0,)
 
     def forward(self, a):
@@ -30,6 +32,7 @@ class Log(Op):
 
 
 class Sqrt(Op):
+    silence_fp_errors = True
     saved_inputs = (0,)
     saves_output = True
 

@@ -119,3 +119,9 @@ class Linear(Module):
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """``Linear`` under the name PyTorch gives the attention's output projection
+    (``MultiheadAttention.out_proj``): its ``repr`` and the global a pickled model names.
+    """

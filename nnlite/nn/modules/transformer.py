@@ -14,7 +14,7 @@ from ..ops.attention import multi_head_attention
 from ..parameter import Parameter
 from .container import ModuleList
 from .dropout import Dropout
-from .linear import Linear, factory_dtype
+from .linear import Linear, NonDynamicallyQuantizableLinear, factory_dtype
 from .module import Module
 from .normalization import LayerNorm
 
@@ -31,10 +31,6 @@ __all__ = [
     "TransformerDecoder",
     "Transformer",
 ]
-
-
-class NonDynamicallyQuantizableLinear(Linear):
-    """``Linear`` under the name PyTorch gives the attention's output projection (its ``repr``)."""
 
 
 class MultiheadAttention(Module):

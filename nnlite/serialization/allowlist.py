@@ -1,0 +1,99 @@
+"""The user's allow-list for ``nl.load(weights_only=True)``: classes and functions a checkpoint
+may name besides tensors and plain containers, as ``torch.serialization.add_safe_globals``.
+
+An entry is the object itself (found in a pickle under ``obj.__module__`` and
+``obj.__qualname__``) or a pair ``(obj, "module.name")`` for an object pickled under another
+name. Only what the user lists is allowed; nothing is imported on the file's behalf.
+"""
+
+import contextlib
+
+__all__ = [
+    "add_safe_globals",
+    "clear_safe_globals",
+    "get_safe_globals",
+    "safe_globals",
+    "allowed_by_user",
+    "global_name",
+]
+
+_user_globals = []
+
+
+def global_name(obj):
+    """``module.qualname`` of a class or function, as a pickle names it."""
+    return f"{obj.__module__}.{obj.__qualname__}"
+
+
+def _entry_name(entry):
+    if isinstance(entry, tuple):
+        if len(entry) != 2 or not isinstance(entry[1], str):
+            raise TypeError(
+                f"Expected tuple of length 2 (global, str of callable full path), but got {entry!r}"
+            )
+        return entry[1]
+    if not hasattr(entry, "__module__") or not hasattr(entry, "__qualname__"):
+        raise TypeError(
+            f"a safe global must be a class or function (or a (global, 'module.name') pair), "
+            f"got {type(entry).__name__}"
+        )
+    return global_name(entry)
+
+
+def add_safe_globals(safe_globals):
+    """Allow ``nl.load(weights_only=True)`` to rebuild the classes and call the functions in
+    ``safe_globals``, as ``torch.serialization.add_safe_globals``.
+
+    Args:
+        safe_globals (list): classes or functions, or ``(obj, "module.name")`` pairs for an
+            object a file names differently. Only list what you trust: loading runs their
+            ``__new__``/``__setstate__`` or calls them with the file's arguments.
+
+    Example:
+        >>> nl.serialization.add_safe_globals([MyModel, nl.nn.Linear])
+        >>> model = nl.load("model.pt")
+    """
+    if not isinstance(safe_globals, (list, tuple)):
+        raise TypeError(f"safe_globals must be a list, got {type(safe_globals).__name__}")
+    for entry in safe_globals:
+        _entry_name(entry)  # check every entry before adding any
+    _user_globals.extend(safe_globals)
+
+
+def get_safe_globals():
+    """The user's allow-list as added (a new list)."""
+    return list(_user_globals)
+
+
+def clear_safe_globals():
+    """Empty the user's allow-list."""
+    _user_globals.clear()
+
+
+@contextlib.contextmanager
+def safe_globals(safe_globals):
+    """A context manager that allows ``safe_globals`` (as :func:`add_safe_globals`) within its
+    block and restores the previous allow-list after it.
+
+    Example:
+        >>> with nl.serialization.safe_globals([MyModel, nl.nn.Linear]):
+        ...     model = nl.load("model.pt")
+    """
+    before = list(_user_globals)
+    add_safe_globals(safe_globals)
+    try:
+        yield
+    finally:
+        _user_globals[:] = before
+
+
+def allowed_by_user():
+    """The allow-list as a dict ``(module, name) -> object`` for the unpickler."""
+    allowed = {}
+    for entry in _user_globals:
+        if isinstance(entry, tuple):
+            module, _, attr = entry[1].rpartition(".")
+            allowed[(module, attr)] = entry[0]
+        else:
+            allowed[(entry.__module__, entry.__qualname__)] = entry
+    return allowed
