@@ -557,10 +557,7 @@ def fields_of(registry, name):
     options = registry.options.get(name, {})
     exclude = set(options.get("exclude", ()))
     init = cls.__init__ if isinstance(cls, type) else cls
-    try:
-        annotations = typing.get_type_hints(init)
-    except Exception:  # annotations that do not evaluate: fall back on the defaults
-        annotations = {}
+    annotations = _type_hints(init)
     annotations.update(options.get("types", {}))
     helps = _argument_help(cls)
     fields = {}
@@ -576,6 +573,33 @@ def fields_of(registry, name):
         else:
             fields[arg] = spec_for(annotations.get(arg, _type_of(default)), default, **extra)
     return fields
+
+
+def _type_hints(fn):
+    """``fn``'s evaluated annotations. Names imported only for type checkers do not evaluate at
+    run time: each annotation is then tried on its own, and those that fail fall back on the
+    defaults."""
+    try:
+        return typing.get_type_hints(fn)
+    except Exception:
+        pass
+    hints = {}
+    namespace = getattr(fn, "__globals__", {})
+    for name, annotation in getattr(fn, "__annotations__", {}).items():
+        try:
+            hints[name] = typing.get_type_hints(_Annotated(name, annotation), globalns=namespace)[
+                name
+            ]
+        except Exception:
+            continue
+    return hints
+
+
+class _Annotated:
+    """An object holding one annotation, for ``typing.get_type_hints`` to evaluate."""
+
+    def __init__(self, name, annotation):
+        self.__annotations__ = {name: annotation}
 
 
 def _type_of(default):
