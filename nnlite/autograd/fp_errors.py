@@ -15,7 +15,11 @@ import numpy as np
 __all__ = ["silenced"]
 
 try:  # numpy >= 2: the error state lives in a context variable
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+    # private to numpy (hence unknown to its stubs); the except below falls back on np.errstate
+    from numpy._core._ufunc_config import (  # type: ignore[attr-defined]
+        _extobj_contextvar,
+        _make_extobj,
+    )
 
     _IGNORE = _make_extobj(all="ignore")
 except (ImportError, AttributeError, TypeError):  # numpy 1.x

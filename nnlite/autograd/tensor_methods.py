@@ -201,11 +201,11 @@ def _logsumexp(self: TensorMethods, dim: _dims, keepdim: bool = False) -> Tensor
     return ops.LogSumExp.apply(self, dim=dim, keepdim=keepdim)
 
 
-def _softmax(self: TensorMethods, dim: int) -> Tensor:
+def _softmax(self: Tensor, dim: int) -> Tensor:
     return softmax(self, dim)
 
 
-def _log_softmax(self: TensorMethods, dim: int) -> Tensor:
+def _log_softmax(self: Tensor, dim: int) -> Tensor:
     return log_softmax(self, dim)
 
 

@@ -17,7 +17,7 @@ __all__ = [
     "global_name",
 ]
 
-_user_globals = []
+_user_globals: list[object] = []
 
 
 def global_name(obj):

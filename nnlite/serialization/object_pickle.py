@@ -82,7 +82,8 @@ class _ObjectPickler(pickle._Pickler):
         self.memoize(obj)
         return None
 
-    dispatch[_Global] = save_global
+    # pickle's dispatch table is typed for the C pickler's methods; this is the Python one's
+    dispatch[_Global] = save_global  # type: ignore[assignment]
 
     def _tensor(self, t):
         from .npz import is_parameter

@@ -570,7 +570,7 @@ def fields_of(registry, name):
     options = registry.options.get(name, {})
     exclude = set(options.get("exclude", ()))
     init = cls.__init__ if isinstance(cls, type) else cls
-    annotations = _annotations_of(init)
+    annotations = _type_hints(init)
     annotations.update(options.get("types", {}))
     helps = _argument_help(cls)
     fields = {}
@@ -588,24 +588,31 @@ def fields_of(registry, name):
     return fields
 
 
-def _annotations_of(function):
-    """``{argument: type}`` of ``function``'s annotations, each evaluated on its own: one that
-    names a type only imported for type checkers is left out (its default then gives the type)
-    instead of dropping them all."""
+def _type_hints(fn):
+    """``fn``'s evaluated annotations. Names imported only for type checkers do not evaluate at
+    run time: each annotation is then tried on its own, and those that fail fall back on the
+    defaults."""
     try:
-        return typing.get_type_hints(function)
+        return typing.get_type_hints(fn)
     except Exception:
         pass
-    namespace = getattr(function, "__globals__", {})
-    evaluated = {}
-    for arg, annotation in getattr(function, "__annotations__", {}).items():
+    hints = {}
+    namespace = getattr(fn, "__globals__", {})
+    for name, annotation in getattr(fn, "__annotations__", {}).items():
         try:
-            evaluated[arg] = (
-                eval(annotation, namespace) if isinstance(annotation, str) else annotation
-            )
+            hints[name] = typing.get_type_hints(_Annotated(name, annotation), globalns=namespace)[
+                name
+            ]
         except Exception:
             continue
-    return evaluated
+    return hints
+
+
+class _Annotated:
+    """An object holding one annotation, for ``typing.get_type_hints`` to evaluate."""
+
+    def __init__(self, name, annotation):
+        self.__annotations__ = {name: annotation}
 
 
 def _type_of(default):

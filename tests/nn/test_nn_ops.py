@@ -78,3 +78,12 @@ def test_inputs_untouched_and_grads_fresh(case):
         if t.requires_grad and t.grad is not None:
             assert not np.shares_memory(t.grad.numpy(), t.detach().numpy())
             assert t.grad.shape == t.shape
+
+
+def test_instance_norm_without_running_stats_in_eval_mode_is_pytorchs_error():
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError) as theirs:
+        torch.nn.functional.instance_norm(torch.ones(2, 3, 4), use_input_stats=False)
+    with pytest.raises(RuntimeError) as ours:
+        nl.nn.functional.instance_norm(nl.ones(2, 3, 4), use_input_stats=False)
+    assert str(ours.value) == str(theirs.value)

@@ -1,6 +1,9 @@
 """Activations: ``relu``, ``sigmoid``, ``tanh``, ``softmax`` and ``log_softmax`` (with their entries)."""
 
+from __future__ import annotations
+
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -8,6 +11,10 @@ from ..op import Op
 from ..sizes import wrap_dim
 from . import vjp
 from .where import Where
+
+if TYPE_CHECKING:
+    from ..._typing import DTypeLike
+    from ..tensor import Tensor
 
 
 class Relu(Op):
@@ -87,7 +94,7 @@ class LogSoftmax(Op):
         return grad - vjp.exp(y) * vjp.sum(grad, self.dim, keepdims=True)
 
 
-def log_softmax_array(x, dim):
+def log_softmax_array(x: Tensor, dim: int | None) -> Tensor:
     shifted = x - np.max(x, axis=dim, keepdims=True)
     shifted -= np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
     return shifted
@@ -103,7 +110,9 @@ def _softmax_dim(name, ndim, stacklevel):
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input, dim=None, _stacklevel=3, dtype=None):
+def softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: DTypeLike | None = None
+) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim``, computed stably.
 
     Args:
@@ -125,7 +134,9 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     return Softmax.apply(input, dim=dim)
 
 
-def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+def log_softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: DTypeLike | None = None
+) -> Tensor:
     """``x - logsumexp(x)`` along ``dim``: the logarithm of ``softmax``, computed stably.
 
     Args:
@@ -148,7 +159,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return LogSoftmax.apply(input, dim=dim)
 
 
-def relu(input, inplace=False):
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(input, 0)``; with ``inplace`` the input tensor is overwritten.
 
     Args:
@@ -167,7 +178,7 @@ def relu(input, inplace=False):
     return Relu.apply(input)
 
 
-def relu_(input):
+def relu_(input: Tensor) -> Tensor:
     """``relu`` in place.
 
     Args:
@@ -184,7 +195,7 @@ def relu_(input):
     return input.relu_()
 
 
-def sigmoid(input):
+def sigmoid(input: Tensor) -> Tensor:
     """``1 / (1 + exp(-input))``, computed without overflow.
 
     Args:
@@ -201,7 +212,7 @@ def sigmoid(input):
     return Sigmoid.apply(input)
 
 
-def tanh(input):
+def tanh(input: Tensor) -> Tensor:
     """The hyperbolic tangent.
 
     Args:
@@ -218,7 +229,7 @@ def tanh(input):
     return Tanh.apply(input)
 
 
-def leaky_relu(input, negative_slope=0.01, inplace=False):
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """``input`` where it is positive, ``negative_slope * input`` elsewhere.
 
     A composite of existing ops (no backward of its own): at 0 the gradient is
@@ -241,7 +252,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     return Where.apply(input._data > 0, input, input * negative_slope)
 
 
-def leaky_relu_(input, negative_slope=0.01):
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
     """``leaky_relu`` in place.
 
     Args:

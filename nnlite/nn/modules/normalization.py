@@ -38,6 +38,9 @@ class LayerNorm(Module):
         LayerNorm((8,), eps=1e-05, elementwise_affine=True, bias=True)
     """
 
+    weight: Parameter | None  # registered by __init__ (None without affine parameters)
+    bias: Parameter | None
+
     def __init__(
         self,
         normalized_shape: _size_any,
@@ -105,6 +108,9 @@ class GroupNorm(Module):
         >>> nl.nn.GroupNorm(2, 4)
         GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)
     """
+
+    weight: Parameter | None  # registered by __init__ (None without affine parameters)
+    bias: Parameter | None
 
     def __init__(
         self,

@@ -2,8 +2,15 @@
 ``silu``, ``elu``, ``softplus``, ``hardtanh``, ``relu6``, ``mish``, ``hardswish``, ``prelu``; and the
 entry of ``gelu``, an op of its own (``fused_activation.py``)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...autograd.ops.where import Where
 from .fused_activation import Gelu
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 
 def _where(condition, a, b):
@@ -18,7 +25,7 @@ def _apply(input, formula, inplace):
     return input.copy_(formula(input.clone()))
 
 
-def gelu(input, approximate="none"):
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """``x * Phi(x)`` (Phi: the standard normal CDF); ``approximate="tanh"`` uses the tanh formula.
 
     Args:
@@ -37,7 +44,7 @@ def gelu(input, approximate="none"):
     return Gelu.apply(input, approximate=approximate)
 
 
-def silu(input, inplace=False):
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * sigmoid(x)`` (the swish).
 
     Args:
@@ -55,7 +62,7 @@ def silu(input, inplace=False):
     return _apply(input, lambda x: x * x.sigmoid(), inplace)
 
 
-def elu(input, alpha=1.0, inplace=False):
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere.
 
     Args:
@@ -77,7 +84,7 @@ def elu(input, alpha=1.0, inplace=False):
     )
 
 
-def softplus(input, beta=1.0, threshold=20.0):
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + exp(beta * x)) / beta``; linear where ``beta * x > threshold``.
 
     Args:
@@ -99,7 +106,9 @@ def softplus(input, beta=1.0, threshold=20.0):
     return _where(linear, input, smooth)
 
 
-def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+def hardtanh(
+    input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False
+) -> Tensor:
     """``input`` clipped to ``[min_val, max_val]``; no gradient at or beyond the limits (as PyTorch).
 
     Args:
@@ -125,7 +134,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     )
 
 
-def relu6(input, inplace=False):
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """``hardtanh(input, 0, 6)``.
 
     Args:
@@ -142,7 +151,7 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
-def mish(input, inplace=False):
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * tanh(softplus(x))``.
 
     Args:
@@ -160,7 +169,7 @@ def mish(input, inplace=False):
     return _apply(input, lambda x: x * softplus(x).tanh(), inplace)
 
 
-def hardswish(input, inplace=False):
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * relu6(x + 3) / 6``.
 
     Args:
@@ -178,7 +187,7 @@ def hardswish(input, inplace=False):
     return _apply(input, lambda x: x * relu6(x + 3.0) / 6.0, inplace)
 
 
-def hardsigmoid(input, inplace=False):
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``relu6(x + 3) / 6``.
 
     Args:
@@ -196,7 +205,7 @@ def hardsigmoid(input, inplace=False):
     return _apply(input, lambda x: relu6(x + 3.0) / 6.0, inplace)
 
 
-def prelu(input, weight):
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """``x`` where positive, ``weight * x`` elsewhere; ``weight`` has 1 or ``input.shape[1]`` entries.
 
     Args:

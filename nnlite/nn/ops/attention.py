@@ -1,7 +1,10 @@
 """``scaled_dot_product_attention`` and the multi-head attention forward: composites of matmul,
 ``ScaledMaskedSoftmax`` and dropout (so every gradient, second order included, comes from those ops)."""
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -9,6 +12,9 @@ from ...autograd.op import Op
 from ...autograd.ops import vjp
 from .dropout import dropout
 from .linear import linear
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 
 class ScaledMaskedSoftmax(Op):
@@ -53,8 +59,15 @@ def _as_additive(mask, dtype, allowed_if_true):
 
 
 def scaled_dot_product_attention(
-    query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False
-):
+    query: Tensor,
+    key: Tensor,
+    value: Any,
+    attn_mask: Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+) -> Tensor:
     """``softmax(q k^T * scale + mask) v`` over the last two dimensions.
 
     Args:
@@ -92,19 +105,19 @@ def scaled_dot_product_attention(
 
 
 def multi_head_attention(
-    query,
-    key,
-    value,
-    num_heads,
-    in_proj,
-    out_proj,
-    key_padding_mask=None,
-    attn_mask=None,
-    need_weights=True,
-    average_attn_weights=True,
-    dropout_p=0.0,
-    is_causal=False,
-):
+    query: Tensor,
+    key: Tensor,
+    value: Any,
+    num_heads: int,
+    in_proj: Any,
+    out_proj: Any,
+    key_padding_mask: Tensor | None = None,
+    attn_mask: Tensor | None = None,
+    need_weights: bool = True,
+    average_attn_weights: bool = True,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+) -> tuple[Tensor, Tensor | None]:
     """The forward of ``nn.MultiheadAttention`` on (L, N, E) sequences.
 
     ``in_proj`` is ``(w_q, w_k, w_v, b_q, b_k, b_v)``, ``out_proj`` is ``(weight, bias)``.

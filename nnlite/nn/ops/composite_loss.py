@@ -1,7 +1,10 @@
 """Losses built from existing ops (no backward of their own): binary cross entropy on probabilities,
 smooth L1 and Huber, KL divergence, and the margin losses."""
 
+from __future__ import annotations
+
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -10,6 +13,9 @@ from ...autograd.ops import Clamp, vjp
 from ...autograd.ops.where import Where
 from .distance import cosine_similarity, pairwise_distance
 from .loss import _reduction
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 
 def _reduce(losses, reduction):
@@ -55,8 +61,13 @@ class BinaryCrossEntropy(Op):
 
 
 def binary_cross_entropy(
-    input, target, weight=None, size_average=None, reduce=None, reduction="mean"
-):
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     """``-(y log x + (1 - y) log(1 - x))`` for probabilities ``x``; each log is clamped at -100, as PyTorch.
 
     Args:
@@ -84,7 +95,14 @@ def binary_cross_entropy(
     return _reduce(losses, reduction)
 
 
-def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
     """``0.5 d^2 / beta`` where ``d = |x - y| < beta``, else ``d - 0.5 beta``.
 
     Args:
@@ -112,7 +130,13 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     )
 
 
-def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
     """``0.5 d^2`` where ``d = |x - y| < delta``, else ``delta (d - 0.5 delta)``.
 
     Args:
@@ -138,7 +162,14 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     return _reduce(losses, _reduction(reduction))
 
 
-def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+def kl_div(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
     """``target * (log(target) - input)`` for log-probabilities ``input`` (0 where ``target`` is 0).
 
     ``reduction="batchmean"`` divides the sum by the batch size (the mathematical KL divergence);
@@ -179,8 +210,14 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 
 def cosine_embedding_loss(
-    input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"
-):
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0.0,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     """``1 - cos(x1, x2)`` for ``y = 1``; ``max(0, cos(x1, x2) - margin)`` for ``y = -1``.
 
     Args:
@@ -206,8 +243,14 @@ def cosine_embedding_loss(
 
 
 def margin_ranking_loss(
-    input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"
-):
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0.0,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     """``max(0, -y (x1 - x2) + margin)``.
 
     Args:
@@ -230,17 +273,17 @@ def margin_ranking_loss(
 
 
 def triplet_margin_loss(
-    anchor,
-    positive,
-    negative,
-    margin=1.0,
-    p=2.0,
-    eps=1e-6,
-    swap=False,
-    size_average=None,
-    reduce=None,
-    reduction="mean",
-):
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    margin: float = 1.0,
+    p: float = 2.0,
+    eps: float = 1e-6,
+    swap: bool = False,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     """``max(d(a, p) - d(a, n) + margin, 0)`` with ``d`` the ``p``-norm distance; ``swap`` uses
     ``min(d(a, n), d(p, n))`` (the distance swap of Balntas et al.).
 

@@ -1,7 +1,14 @@
 """Similarities and distances between rows, and ``normalize``: composites of existing ops."""
 
+from __future__ import annotations
 
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int | None = 1, eps: float = 1e-8) -> Tensor:
     """``x1 . x2 / max(|x1| |x2|, eps)`` along ``dim`` (inputs broadcast).
 
     Args:
@@ -22,7 +29,9 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return dot / squared_norms.clamp(min=eps * eps).sqrt()
 
 
-def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+def pairwise_distance(
+    x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
+) -> Tensor:
     """The ``p``-norm of ``x1 - x2 + eps`` over the last dimension.
 
     Args:
@@ -42,7 +51,9 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return (x1 - x2 + eps).norm(p, dim=-1, keepdim=keepdim)
 
 
-def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+def normalize(
+    input: Tensor, p: float = 2.0, dim: int | None = 1, eps: float = 1e-12, out: Any = None
+) -> Tensor:
     """``input / max(|input|_p, eps)`` along ``dim``.
 
     Args:

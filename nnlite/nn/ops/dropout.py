@@ -1,10 +1,17 @@
 """Dropout: multiplication by a fixed random mask (zeros, and 1/(1-p) elsewhere), and ``dropout``."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 from ...autograd.random import default_generator
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 
 class Dropout(Op):
@@ -17,7 +24,7 @@ class Dropout(Op):
         return grad * vjp.const(self.mask, grad)
 
 
-def dropout(input, p=0.5, training=True, inplace=False):
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)`` (training only).
 
     Args:
@@ -73,7 +80,9 @@ def _channel_dropout(input, p, training, inplace, spatial, name):
     return Dropout.apply(input, mask=mask)
 
 
-def dropout1d(input, p=0.5, training=True, inplace=False):
+def dropout1d(
+    input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
+) -> Tensor:
     """Zero whole channels of (N, C, L) or (C, L) input with probability ``p``; scale the rest.
 
     Args:
@@ -93,7 +102,9 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     return _channel_dropout(input, p, training, inplace, 1, "dropout1d")
 
 
-def dropout2d(input, p=0.5, training=True, inplace=False):
+def dropout2d(
+    input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
+) -> Tensor:
     """Zero whole channels of (N, C, H, W) or (C, H, W) input with probability ``p``; scale the rest.
 
     Args:

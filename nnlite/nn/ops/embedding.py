@@ -1,5 +1,9 @@
 """``embedding``: rows of a weight matrix picked by index (gradients accumulate on repeated rows)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...autograd.grad_mode import no_grad
@@ -7,6 +11,9 @@ from ...autograd.op import Op
 from ...autograd.ops import vjp
 from ...autograd.ops.shape import IndexAddZeros
 from ...autograd.ops.where import Where
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 
 def _sum_rows_by_index(grad, indices, rows):
@@ -44,14 +51,14 @@ class Embedding(Op):
 
 
 def embedding(
-    input,
-    weight,
-    padding_idx=None,
-    max_norm=None,
-    norm_type=2.0,
-    scale_grad_by_freq=False,
-    sparse=False,
-):
+    input: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
     """The rows ``weight[input]``; the ``padding_idx`` row gets no gradient, and with ``max_norm``
     the looked-up rows are first renormalised in place to norm at most ``max_norm`` (as PyTorch).
 

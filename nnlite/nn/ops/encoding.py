@@ -1,11 +1,18 @@
 """``one_hot``: class indices to rows of zeros with a one."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...autograd import op as _op
 
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
-def one_hot(tensor, num_classes=-1):
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Indices (an int64 tensor) to one-hot int64 vectors along a new last dimension.
 
     Args:

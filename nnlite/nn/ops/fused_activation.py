@@ -4,6 +4,8 @@ computed in one pass by a numba ufunc (the composite form made five passes and f
 Under ``create_graph`` the derivative is written with Tensor operations, so second order exists.
 """
 
+from __future__ import annotations
+
 import math
 from typing import Any
 

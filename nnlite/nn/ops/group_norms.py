@@ -2,10 +2,18 @@
 ``LayerNorm`` op), ``group_norm`` and ``instance_norm`` (composites of ``mean`` and ``var``, so first
 and second order gradients exist)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...autograd.grad_mode import no_grad
 from .layer_norm import LayerNorm
+
+if TYPE_CHECKING:
+    from ..._typing import _size_any
+    from ...autograd.tensor import Tensor
 
 
 def _normalized(x, axes, eps):
@@ -15,7 +23,13 @@ def _normalized(x, axes, eps):
     return centered / (variance + eps).sqrt()
 
 
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+def layer_norm(
+    input: Tensor,
+    normalized_shape: _size_any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
     """Normalise over the last ``len(normalized_shape)`` dimensions, then scale and shift.
 
     Args:
@@ -50,7 +64,13 @@ def _channel_affine(out, weight, bias):
     return out
 
 
-def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+def group_norm(
+    input: Tensor,
+    num_groups: int,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
     """Normalise each of ``num_groups`` channel groups of every sample, then a per-channel affine.
 
     Args:
@@ -84,15 +104,15 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
 
 
 def instance_norm(
-    input,
-    running_mean=None,
-    running_var=None,
-    weight=None,
-    bias=None,
-    use_input_stats=True,
-    momentum=0.1,
-    eps=1e-5,
-):
+    input: Tensor,
+    running_mean: Tensor | None = None,
+    running_var: Tensor | None = None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
     """Normalise each channel of each sample over its spatial positions; with running statistics
     and ``use_input_stats=False`` (eval mode with ``track_running_stats``) use those instead.
 
@@ -120,7 +140,7 @@ def instance_norm(
         )
     if use_input_stats:
         out = _normalized(input, spatial, eps)
-        if running_mean is not None:
+        if running_mean is not None and running_var is not None:
             with no_grad():  # the running statistics average the per-instance ones over the batch
                 x = input._data
                 count = int(np.prod([input.shape[d] for d in spatial]))
@@ -133,6 +153,10 @@ def instance_norm(
                 running_mean._bump_version()
                 running_var._bump_version()
     else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError(
+                "Expected running_mean and running_var to be defined when use_input_stats is false"
+            )
         shape = (1, -1) + (1,) * len(spatial)
         out = (input - running_mean.reshape(shape)) / (running_var.reshape(shape) + eps).sqrt()
     return _channel_affine(out, weight, bias)

@@ -1,11 +1,17 @@
 """``interpolate`` (nearest, linear, bilinear) and ``adaptive_max_pool2d``: composites of indexing,
 so their gradients (scatter-adds into the sources) need no code of their own."""
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...autograd.creation import stack
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 
 def _output_sizes(input, size, scale_factor, spatial):
@@ -72,14 +78,14 @@ _LINEAR_MODES = {"linear": 1, "bilinear": 2}
 
 
 def interpolate(
-    input,
-    size=None,
-    scale_factor=None,
-    mode="nearest",
-    align_corners=None,
-    recompute_scale_factor=None,
-    antialias=False,
-):
+    input: Tensor,
+    size: Any = None,
+    scale_factor: float | tuple[float, ...] | None = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+    recompute_scale_factor: bool | None = None,
+    antialias: Any = False,
+) -> Tensor:
     """Resize the spatial dimensions of (N, C, ...) input to ``size`` or by ``scale_factor``.
 
     Args:
@@ -125,7 +131,7 @@ def interpolate(
     )
 
 
-def adaptive_max_pool2d(input, output_size, return_indices=False):
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
     """Max over PyTorch's adaptive windows ``[floor(i n / m), ceil((i + 1) n / m))``; indices are
     flat positions in each H x W plane.
 

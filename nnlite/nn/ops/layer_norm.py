@@ -6,6 +6,8 @@ form ``rstd * (g - mean(g) - x_hat * mean(g * x_hat))`` with ``g = grad * weight
 gradients of gradients exist.
 """
 
+from __future__ import annotations
+
 import numpy as np
 
 from ...autograd.op import Op

@@ -5,11 +5,18 @@ With a bias the op is PyTorch's ``addmm(b, x, w.T)``: node ``AddmmBackward0`` wh
 output. Without a bias it is ``mm(x, w.T)`` (``MmBackward0``, inputs (input, weight)).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 from ._messages import type_name
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 
 def _check(x, w):
@@ -60,7 +67,7 @@ class LinearNoBias(Op):
         return (vjp.mm(grad, w) if needs[0] else None, vjp.mm(grad.T, x) if needs[1] else None)
 
 
-def linear(input, weight, bias=None):
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias`` over the last dimension of ``input``.
 
     Args:

@@ -6,8 +6,11 @@ through ``vjp.const``; quantities that depend on the input (softmax, log-probabi
 ``vjp.value``, so that a recorded backward differentiates them and second derivatives are exact.
 """
 
+from __future__ import annotations
+
 import math
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,6 +18,9 @@ from ...autograd.op import Op
 from ...autograd.ops import vjp
 from ...autograd.ops.activation import LogSoftmax, Relu, Sigmoid, Softmax, log_softmax_array
 from ._messages import dims, type_name
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 
 def _reduce(loss, reduction):
@@ -348,7 +354,13 @@ def _warn_broadcast(input, target):
             raise
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     """Mean squared error ``(input - target) ** 2``, reduced.
 
     Args:
@@ -369,7 +381,13 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return MseLoss.apply(input, target, reduction=reduction)
 
 
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     """Mean absolute error ``|input - target|``, reduced.
 
     Args:
@@ -425,8 +443,14 @@ def _class_target_checks(input, target, weight, fn):
 
 
 def nll_loss(
-    input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
-):
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     """Negative log-likelihood of class-index ``target`` given log-probabilities ``input`` (N, C, ...).
 
     Args:
@@ -462,15 +486,15 @@ def nll_loss(
 
 
 def cross_entropy(
-    input,
-    target,
-    weight=None,
-    size_average=None,
-    ignore_index=-100,
-    reduce=None,
-    reduction="mean",
-    label_smoothing=0.0,
-):
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
     """Cross entropy between logits ``input`` (N, C, ...) and class indices or class probabilities.
 
     Class-index targets (int64) may use ``ignore_index``; probability targets have ``input``'s
@@ -544,8 +568,14 @@ def cross_entropy(
 
 
 def binary_cross_entropy_with_logits(
-    input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
-):
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
     """Binary cross entropy of ``sigmoid(input)`` against ``target``, computed stably from logits.
 
     ``pos_weight`` weighs the positive term per class (broadcast along the last dimension).

@@ -1,18 +1,25 @@
 """Batch normalisation over dimension 1 (channels) as one op, and ``batch_norm``."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 from ._messages import LayerInputError
 
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
-def channel_shape(ndim, channels):
+
+def channel_shape(ndim: Any, channels: Any) -> Tensor:
     """Shape that broadcasts a per-channel vector against an (N, C, ...) array."""
     return (1, channels) + (1,) * (ndim - 2)
 
 
-def reduce_axes(ndim):
+def reduce_axes(ndim: int) -> tuple[int, ...]:
     """The axes batch statistics are taken over: all but the channel axis."""
     return (0,) + tuple(range(2, ndim))
 
@@ -91,8 +98,15 @@ def _batch_invstd(x, axes, eps):
 
 
 def batch_norm(
-    input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5
-):
+    input: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
     """Batch normalisation over dimension 1.
 
     In training the batch statistics normalise the input and, when running buffers are given,

@@ -2,10 +2,18 @@
 negated), and reflect / replicate / circular padding (composites: indexing with a gather pattern, so
 the gradient of a position used twice accumulates)."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ...autograd.op import Op
 from ...autograd.ops import vjp
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 
 class ConstantPad(Op):
@@ -71,7 +79,7 @@ def _index_pad(input, pad, mode):
     return out
 
 
-def pad(input, pad, mode="constant", value=None):
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Any = None) -> Tensor:
     """Pad the last dimensions: ``pad = (left, right, top, bottom, ...)``.
 
     ``mode`` is ``"constant"`` (with ``value``; negative amounts crop), ``"reflect"`` (mirror without

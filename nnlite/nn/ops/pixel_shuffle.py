@@ -1,5 +1,12 @@
 """``pixel_shuffle`` and ``pixel_unshuffle``: channels to space and back (reshape and permute)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
+
 
 def _check(input, name):
     if input.ndim < 3:
@@ -9,7 +16,7 @@ def _check(input, name):
         )
 
 
-def pixel_shuffle(input, upscale_factor):
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """``(*, C r^2, H, W)`` to ``(*, C, H r, W r)``.
 
     Args:
@@ -37,7 +44,7 @@ def pixel_shuffle(input, upscale_factor):
     return x.reshape(*lead, c // (r * r), h * r, w * r)
 
 
-def pixel_unshuffle(input, downscale_factor):
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """``(*, C, H r, W r)`` to ``(*, C r^2, H, W)``.
 
     Args:

@@ -10,7 +10,10 @@ The entry functions (``max_pool2d``, ``avg_pool2d``, ``adaptive_avg_pool2d``) ch
 argument with PyTorch's messages; the ops and kernels below them trust what they are given.
 """
 
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +22,9 @@ from ...autograd.ops import vjp
 from ...autograd.tensor import _make
 from ._kernels import kernels
 from ._messages import LayerInputError, dims, pair
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 
 class MaxPool2d(Op):
@@ -126,7 +132,7 @@ class AvgPool2dGrad(Op):
         )
 
 
-def adaptive_windows(size, out):
+def adaptive_windows(size: Any, out: Any) -> Any:
     """PyTorch's adaptive pooling windows along one axis: [floor(i*size/out), ceil((i+1)*size/out))."""
     return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
 
@@ -178,7 +184,7 @@ def _pool_input(input):
     return nd == 3
 
 
-def pool_args(kernel_size, stride, padding, dilation, fn):
+def pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: Any) -> Any:
     """Window arguments as int pairs, checked as PyTorch checks them; ``stride`` None means the kernel."""
     kernel = pair(kernel_size, "kernel_size", fn)
     stride = (
@@ -239,8 +245,14 @@ def _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode):
 
 
 def max_pool2d(
-    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
-):
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
     """2-D max pooling of NCHW (or unbatched CHW) ``input``; ``stride`` defaults to ``kernel_size``.
 
     Args:
@@ -282,14 +294,14 @@ def max_pool2d(
 
 
 def avg_pool2d(
-    input,
-    kernel_size,
-    stride=None,
-    padding=0,
-    ceil_mode=False,
-    count_include_pad=True,
-    divisor_override=None,
-):
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
     """2-D average pooling of NCHW (or unbatched CHW) ``input``; ``stride`` defaults to ``kernel_size``.
 
     Args:
@@ -326,7 +338,7 @@ def avg_pool2d(
     return out.squeeze(0) if unbatched else out
 
 
-def adaptive_avg_pool2d(input, output_size):
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     """Average pooling to a fixed ``output_size`` (int, pair, with ``None`` keeping that dimension).
 
     Args:

@@ -1,11 +1,17 @@
 """``flatten`` as a layer uses it: the (N, ...) -> (N, features) case without the general path."""
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 from ...autograd.ops import Reshape
 
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
-def flatten(input, start_dim=0, end_dim=-1):
+
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dimensions ``start_dim`` to ``end_dim`` into one.
 
     Args:
