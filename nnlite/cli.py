@@ -158,13 +158,22 @@ def _summary(args):
 
 
 def main(argv=None):
-    """Run the ``nnlite`` command with ``argv`` (default ``sys.argv[1:]``); returns the exit
-    code. ``--help``, ``--version`` and usage errors exit through ``SystemExit`` as argparse does.
+    """Run the ``nnlite`` command with ``argv``; ``--help``, ``--version`` and usage errors exit
+    through ``SystemExit`` as argparse does.
 
-    Example:
+    Args:
+        argv (list of str, optional): the arguments. Default: ``sys.argv[1:]``.
+
+    Returns:
+        int: the exit code (0 when done).
+
+    Examples:
+        >>> import contextlib, io
         >>> from nnlite.cli import main
-        >>> main(["summary", "lenet", "--input-size", "1,3,32,32", "--no-timing"])
-        0
+        >>> with contextlib.redirect_stdout(io.StringIO()) as printed:
+        ...     code = main(["summary", "lenet", "--input-size", "1,3,32,32", "--no-timing"])
+        >>> code, "Total params: 62,006" in printed.getvalue()
+        (0, True)
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in _DELEGATED:

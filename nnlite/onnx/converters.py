@@ -186,9 +186,16 @@ def _unary(op_type):
     return convert
 
 
+def _operands(call):
+    """``self`` and ``other`` of a binary call; the in-place methods (``add_``, ``+=``) take
+    ``*args``, so there ``other`` is the first of them."""
+    args = call.args
+    return args["self"], args["other"] if "other" in args else args["args"][0]
+
+
 def _binary(op_type, reflected=False):
     def convert(g, call):
-        a, b = call.args["self"], call.args["other"]
+        a, b = _operands(call)
         if call.args.get("alpha", 1) != 1:
             raise ExportError(f"{op_type} with alpha != 1 cannot be exported")
         a_name, b_name = g.value(a), g.value(b, like=a)

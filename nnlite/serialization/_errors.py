@@ -24,7 +24,16 @@ CheckpointError.__module__ = "nnlite.serialization"  # where users import it fro
 
 class WeightsOnlyError(CheckpointError, pickle.UnpicklingError):
     """``nl.load(weights_only=True)`` met a global the allow-list does not hold (PyTorch raises
-    ``pickle.UnpicklingError`` there); the message names it and the two ways to load the file."""
+    ``pickle.UnpicklingError`` there); the message names it and the two ways to load the file.
+
+    Examples:
+        >>> nl.save(nn.Linear(2, 1), "whole_model.pt")
+        >>> try:
+        ...     nl.load("whole_model.pt")
+        ... except nl.serialization.WeightsOnlyError as e:
+        ...     print("nnlite.nn.modules.linear.Linear" in str(e))
+        True
+    """
 
 
 WeightsOnlyError.__module__ = "nnlite.serialization"

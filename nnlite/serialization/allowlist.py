@@ -49,9 +49,12 @@ def add_safe_globals(safe_globals):
             object a file names differently. Only list what you trust: loading runs their
             ``__new__``/``__setstate__`` or calls them with the file's arguments.
 
-    Example:
-        >>> nl.serialization.add_safe_globals([MyModel, nl.nn.Linear])
-        >>> model = nl.load("model.pt")
+    Examples:
+        >>> nl.save(nn.Linear(2, 1), "whole_model.pt")  # the module itself, pickled
+        >>> nl.serialization.add_safe_globals([nn.Linear])
+        >>> nl.load("whole_model.pt")
+        Linear(in_features=2, out_features=1, bias=True)
+        >>> nl.serialization.clear_safe_globals()
     """
     if not isinstance(safe_globals, (list, tuple)):
         raise TypeError(f"safe_globals must be a list, got {type(safe_globals).__name__}")
@@ -61,12 +64,29 @@ def add_safe_globals(safe_globals):
 
 
 def get_safe_globals():
-    """The user's allow-list as added (a new list)."""
+    """The user's allow-list as added.
+
+    Returns:
+        list: a new list of the entries given to :func:`add_safe_globals`.
+
+    Examples:
+        >>> nl.serialization.add_safe_globals([nn.Linear])
+        >>> nl.serialization.get_safe_globals()
+        [<class 'nnlite.nn.modules.linear.Linear'>]
+        >>> nl.serialization.clear_safe_globals()
+    """
     return list(_user_globals)
 
 
 def clear_safe_globals():
-    """Empty the user's allow-list."""
+    """Empty the user's allow-list.
+
+    Examples:
+        >>> nl.serialization.add_safe_globals([nn.Linear])
+        >>> nl.serialization.clear_safe_globals()
+        >>> nl.serialization.get_safe_globals()
+        []
+    """
     _user_globals.clear()
 
 
@@ -75,9 +95,19 @@ def safe_globals(safe_globals):
     """A context manager that allows ``safe_globals`` (as :func:`add_safe_globals`) within its
     block and restores the previous allow-list after it.
 
-    Example:
-        >>> with nl.serialization.safe_globals([MyModel, nl.nn.Linear]):
-        ...     model = nl.load("model.pt")
+    Args:
+        safe_globals (list): classes or functions, as for :func:`add_safe_globals`.
+
+    Returns:
+        A context manager.
+
+    Examples:
+        >>> nl.save(nn.Linear(2, 1), "whole_model.pt")
+        >>> with nl.serialization.safe_globals([nn.Linear]):
+        ...     nl.load("whole_model.pt")
+        Linear(in_features=2, out_features=1, bias=True)
+        >>> nl.serialization.get_safe_globals()
+        []
     """
     before = list(_user_globals)
     add_safe_globals(safe_globals)
