@@ -87,10 +87,17 @@ def get_num_threads():
     return usable_cpus()
 
 
-def set_thread_env(threads):
-    """Thread-count environment for libraries that read it when they start."""
+def set_thread_env(threads, numba_started=False):
+    """Thread-count environment for libraries that read it when they start.
+
+    ``numba_started``: numba is imported in this process, so ``NUMBA_NUM_THREADS`` is left as
+    numba read it. numba re-reads its variables before every compilation and refuses a new
+    ``NUMBA_NUM_THREADS`` once its pool runs, which would fail the first kernel compiled after
+    that (numba's pool is sized through its own API instead).
+    """
     for var in THREAD_ENV_VARS:
-        os.environ[var] = str(threads)
+        if not (numba_started and var == "NUMBA_NUM_THREADS"):
+            os.environ[var] = str(threads)
 
 
 def limit_threads(threads, never_forks=False):
@@ -102,14 +109,14 @@ def limit_threads(threads, never_forks=False):
     one-thread kernel inline instead of handing it to a queue thread (a one-thread DataParallel
     worker's LeNet step was 10-25% faster).
     """
-    set_thread_env(threads)
+    numba = sys.modules.get("numba")
+    set_thread_env(threads, numba_started=numba is not None)
     try:
         from threadpoolctl import threadpool_limits
 
         threadpool_limits(threads)
     except Exception:  # noqa: BLE001  (threadpoolctl missing or unable to inspect a library)
         pass
-    numba = sys.modules.get("numba")
     if numba is None:
         return  # NUMBA_NUM_THREADS in the environment applies when it is imported
     threads = min(threads, numba.config.NUMBA_NUM_THREADS)
