@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from typing import Any, TypeAlias, Union
+from typing import Any, TypeAlias
 
 #: an allow-list entry: a class or function, or ``(obj, "module.name")``
-_SafeGlobal: TypeAlias = Union[Callable[..., Any], tuple[Callable[..., Any], str]]
+_SafeGlobal: TypeAlias = Callable[..., Any] | tuple[Callable[..., Any], str]
 
 __all__ = [
     "add_safe_globals",

@@ -7,12 +7,11 @@ import importlib
 import os
 import struct
 import zlib
-from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...serialization.safe_pickle import RestrictedUnpickler, UnpicklingRefused, charged
+from ...serialization.safe_pickle import Allowed, RestrictedUnpickler, UnpicklingRefused, charged
 
 if TYPE_CHECKING:
     from ..._typing import Array
@@ -194,11 +193,11 @@ def _nbytes(x: object) -> int:
     return len(x) if isinstance(x, (bytes, bytearray, str)) else 0
 
 
-def _cifar_globals() -> dict[tuple[str, str], Callable[..., Any]]:
+def _cifar_globals() -> Allowed:
     """The globals a CIFAR-10 python batch may name, each charged for the bytes it builds."""
     import codecs
 
-    allowed: dict[tuple[str, str], Callable[..., Any]] = {}
+    allowed: Allowed = {}
     for core in ("numpy.core", "numpy._core"):
         allowed[(f"{core}.multiarray", "_reconstruct")] = charged(
             _numpy_attr(f"{core}.multiarray", "_reconstruct"), lambda *a: _ARRAY_COST
