@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any, TypeAlias, Union
+from typing import IO, TYPE_CHECKING, Any, TypeAlias, TypeVar, Union
 
 import numpy as np
 
 if TYPE_CHECKING:
+    from PIL.Image import Image as PILImage
+
     from .autograd.dtypes import dtype
     from .autograd.tensor import Tensor
     from .device import device
@@ -29,6 +31,9 @@ __all__ = [
     "FileLike",
     "TensorOrScalar",
     "StateDict",
+    "Array",
+    "Gradient",
+    "ImageT",
 ]
 
 # The builtins under names that stay valid inside classes which define methods called
@@ -55,3 +60,11 @@ FileLike: TypeAlias = Union[str, "os.PathLike[str]", IO[bytes]]
 TensorOrScalar: TypeAlias = Union["Tensor", int, float, bool]
 #: a module's or optimizer's state (``state_dict()``)
 StateDict: TypeAlias = "dict[str, Any]"
+#: a numpy array of any shape and dtype (an op's forward works on them)
+Array: TypeAlias = "np.ndarray[Any, Any]"
+#: a gradient in an op's backward: an array in a first-order backward, a Tensor under
+#: ``create_graph=True``
+Gradient: TypeAlias = Union["np.ndarray[Any, Any]", "Tensor"]
+#: an image a transform takes and gives back in the same kind: a Tensor (``CHW``), a numpy array
+#: (``HWC``) or a PIL image
+ImageT = TypeVar("ImageT", "Tensor", "np.ndarray[Any, Any]", "PILImage")

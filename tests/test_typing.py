@@ -128,3 +128,84 @@ def test_user_script_sees_nnlite_types(tmp_path, monkeypatch):
     for expected in EXPECTED_ERRORS:
         assert any(expected in line for line in errors), (expected, out)
     assert status == 1
+
+
+DATA_AND_LAYERS_SCRIPT = """
+import numpy as np
+
+import nnlite as nl
+import nnlite.nn.functional as F
+from nnlite import nn
+from nnlite.data import DataLoader
+from nnlite.data import transforms as T
+from nnlite.data.datasets import FakeData
+
+pipeline = T.Compose(
+    [T.RandomCrop(8, padding=2), T.RandomHorizontalFlip(), T.ToTensor(), T.Normalize((0.5,), (0.5,))]
+)
+dataset = FakeData(size=4, image_size=(3, 8, 8), transform=pipeline)
+loader = DataLoader(dataset, batch_size=2)
+x = nl.randn(2, 3, 8, 8)
+w = nl.randn(4, 3, 3, 3)
+y = F.conv2d(x, w, stride=(1, 1), padding="same")
+z = F.conv_transpose2d(y, nl.randn(4, 2, 3, 3), stride=2, output_padding=1)
+lstm = nn.LSTM(8, 16, batch_first=True)
+out, (h, c) = lstm.forward(nl.randn(2, 5, 8))
+nl.save({"conv": w, "lstm": lstm.state_dict()}, "ckpt.pth")
+state = nl.load("ckpt.pth", weights_only=True)
+
+reveal_type(T.ToTensor()(np.zeros((4, 4, 3), np.uint8)))
+reveal_type(T.Normalize((0.5,), (0.5,))(x))
+reveal_type(T.CenterCrop(4)(np.zeros((8, 8, 3), np.uint8)))
+reveal_type(dataset[0])
+reveal_type(y)
+reveal_type(z)
+reveal_type(out)
+reveal_type(c)
+reveal_type(state)
+
+F.conv2d(x, w, stride="2")
+F.conv_transpose2d(y, w, padding=1.5)
+nn.LSTM(8, "16")
+T.Normalize("0.5", (0.5,))
+nl.save(w, 3)
+"""
+
+DATA_AND_LAYERS_REVEALS = [
+    "nnlite.autograd.tensor.Tensor",
+    "nnlite.autograd.tensor.Tensor",
+    "numpy.ndarray[Any, Any]",
+    "tuple[Any, Any]",
+    "nnlite.autograd.tensor.Tensor",
+    "nnlite.autograd.tensor.Tensor",
+    "nnlite.autograd.tensor.Tensor",
+    "nnlite.autograd.tensor.Tensor",
+    "Any",
+]
+
+DATA_AND_LAYERS_ERRORS = [
+    'Argument "stride" to "conv2d" has incompatible type "str"; expected "int | Sequence[int]"',
+    'Argument "padding" to "conv_transpose2d" has incompatible type "float"',
+    'Argument 2 to "LSTM" has incompatible type "str"; expected "int"',
+    'Argument 1 to "Normalize" has incompatible type "str"',
+    'Argument 2 to "save" has incompatible type "int"',
+]
+
+
+def test_transforms_datasets_conv_lstm_and_save_are_typed(tmp_path, monkeypatch):
+    script = tmp_path / "data_script.py"
+    script.write_text(textwrap.dedent(DATA_AND_LAYERS_SCRIPT))
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("MYPYPATH", str(ROOT))
+    out, status = _mypy(str(script))
+    reveals = [
+        line.split('Revealed type is "', 1)[1].rstrip('"')
+        for line in out.splitlines()
+        if "Revealed type is" in line
+    ]
+    assert reveals == DATA_AND_LAYERS_REVEALS, out
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert len(errors) == len(DATA_AND_LAYERS_ERRORS), out
+    for expected in DATA_AND_LAYERS_ERRORS:
+        assert any(expected in line for line in errors), (expected, out)
+    assert status == 1

@@ -5,61 +5,74 @@ processes and dataset readers do not need the core until a tensor is built), so 
 looked up lazily and cached here.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeGuard
+
 import numpy as np
 
-_Tensor = None
-_wrap = None
+if TYPE_CHECKING:
+    from .._typing import Array
+    from ..autograd.tensor import Tensor
+
+_Tensor: type[Tensor] | None = None
+_wrap: Callable[[Array], Tensor] | None = None
 
 
-def _load():
+def _load() -> tuple[type[Tensor], Callable[[Array], Tensor]]:
     global _Tensor, _wrap
     from ..autograd.tensor import Tensor
 
-    wrap = None
+    wrap: Callable[[Array], Tensor] | None = None
     try:  # the core's no-copy constructor, when it has one
-        from ..autograd.tensor import _make as wrap
+        from ..autograd.tensor import _make
+
+        wrap = _make
     except ImportError:
         pass
     if wrap is None:
-        from ..autograd.creation import from_numpy as wrap
+        from ..autograd.creation import from_numpy
+
+        wrap = from_numpy
     _Tensor, _wrap = Tensor, wrap
+    return Tensor, wrap
 
 
-def tensor_type():
+def tensor_type() -> type[Tensor]:
     """The ``nnlite.Tensor`` class."""
     if _Tensor is None:
-        _load()
+        return _load()[0]
     return _Tensor
 
 
-def is_tensor(x):
+def is_tensor(x: object) -> TypeGuard[Tensor]:
     if _Tensor is None:
-        _load()
+        return isinstance(x, _load()[0])
     return isinstance(x, _Tensor)
 
 
-def from_numpy(a):
-    """Wrap a numpy array in a Tensor without copying."""
-    if _wrap is None:
-        _load()
+def from_numpy(a: Any) -> Tensor:
+    """Wrap a numpy array in a Tensor without copying (anything else is made an array first)."""
+    wrap = _wrap if _wrap is not None else _load()[1]
     if type(a) is not np.ndarray:
         a = np.asarray(a)
-    return _wrap(a)
+    return wrap(a)
 
 
-def array_of(t):
+def array_of(t: Tensor) -> Array:
     """The numpy array behind a Tensor (no copy, no autograd check)."""
     return t._data
 
 
-def stack_with_grad(tensors):
+def stack_with_grad(tensors: Iterable[Tensor]) -> Tensor:
     """Stack tensors along a new first dimension through the autograd core (keeps the graph)."""
     from ..autograd.creation import stack
 
     return stack(list(tensors))
 
 
-def draw_seed():
+def draw_seed() -> int:
     """A fresh seed from nnlite's default generator (the one ``nl.manual_seed`` seeds), as PyTorch
     draws from its default generator when no generator is given."""
     try:

@@ -8,15 +8,32 @@ batch there is ``NHW``. Random transforms draw from numpy's global RNG (each Dat
 seeds it), one draw per image, so each image of a batch gets its own crop or flip.
 """
 
+from __future__ import annotations
+
 import enum
 import math
 import numbers
 import warnings
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 import numpy as np
 
 from .._pillow import import_pillow, is_pil_image
 from . import _core, _image_ops
+
+if TYPE_CHECKING:
+    from PIL.Image import Image as PILImage
+
+    from .._typing import Array, DTypeLike, ImageT
+    from ..autograd.tensor import Tensor
+
+#: a tensor image or batch, or a numpy one: the kinds a tensor transform takes and gives back
+_TensorOrArray = TypeVar("_TensorOrArray", "Tensor", "Array")
+#: a transform's ``fill``: one value, or one per channel
+_Fill: TypeAlias = float | Sequence[float]
+#: torchvision's padding: all sides, ``(left/right, top/bottom)`` or ``(left, top, right, bottom)``
+_Padding: TypeAlias = int | Sequence[int]
 
 __all__ = [
     "Transform",
@@ -42,7 +59,7 @@ __all__ = [
 ]
 
 
-def apply_batch(transform, batch):
+def apply_batch(transform: Callable[[Any], Any], batch: Tensor | Array) -> Any:
     """Apply ``transform`` to a whole batch: its ``apply_batch`` when it has one, else image by
     image (the results stacked into one batch).
 
@@ -65,7 +82,7 @@ def apply_batch(transform, batch):
     return _stack(outs)
 
 
-def _stack(items):
+def _stack(items: Sequence[Any]) -> Any:
     if not items:
         raise ValueError("cannot apply a transform to an empty batch")
     if _core.is_tensor(items[0]):
@@ -75,7 +92,7 @@ def _stack(items):
     return np.asarray(items)
 
 
-def _name(x):
+def _name(x: object) -> str:
     return type(x).__name__
 
 
@@ -92,10 +109,10 @@ class Transform:
         nnlite.Size([2, 1, 1, 1])
     """
 
-    def __call__(self, img):
+    def __call__(self, img: Any) -> Any:
         raise NotImplementedError
 
-    def apply_batch(self, batch):
+    def apply_batch(self, batch: Any) -> Any:
         """The transform of a 4-d batch: by default image by image, stacked; subclasses vectorise it.
 
         Args:
@@ -110,7 +127,7 @@ class Transform:
         """
         return _stack([self(batch[i]) for i in range(batch.shape[0])])
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
 
@@ -127,28 +144,28 @@ class Compose(Transform):
                  [-1., -1.]]])
     """
 
-    def __init__(self, transforms):
+    def __init__(self, transforms: Iterable[Callable[[Any], Any]]) -> None:
         self.transforms = list(transforms)
         for i, t in enumerate(self.transforms):
             if not callable(t):
                 raise TypeError(f"Compose: transform {i} is not callable: {t!r}")
 
-    def __call__(self, img):
+    def __call__(self, img: Any) -> Any:
         for t in self.transforms:
             img = t(img)
         return img
 
-    def apply_batch(self, batch):
+    def apply_batch(self, batch: Any) -> Any:
         for t in self.transforms:
             batch = apply_batch(t, batch)
         return batch
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         lines = "".join(f"    {t!r}\n" for t in self.transforms)
         return f"Compose(\n{lines})"
 
 
-def _to_chw_float(arr, batched):
+def _to_chw_float(arr: Array, batched: bool) -> Array:
     """uint8 -> float32 in [0, 1]; other dtypes kept. Channels moved first."""
     if arr.ndim == (3 if batched else 2):  # (N)HW: one channel
         arr = arr[..., None]
@@ -173,16 +190,16 @@ class ToTensor(Transform):
         tensor([1., 1., 1.])
     """
 
-    def __call__(self, pic):
+    def __call__(self, pic: Array | PILImage) -> Tensor:
         arr = _as_image_array(pic, "ToTensor")
         return _core.from_numpy(_to_chw_float(arr, batched=arr.ndim == 4))
 
-    def apply_batch(self, batch):
+    def apply_batch(self, batch: Array) -> Tensor:
         arr = _as_image_array(batch, "ToTensor")
         return _core.from_numpy(_to_chw_float(arr, batched=True))
 
 
-def _as_image_array(pic, who):
+def _as_image_array(pic: object, who: str) -> Array:
     if isinstance(pic, np.ndarray):
         return pic
     if _core.is_tensor(pic):
@@ -208,13 +225,15 @@ class Normalize(Transform):
         tensor([[[2., 2.]]])
     """
 
-    def __init__(self, mean, std, inplace=False):
+    def __init__(
+        self, mean: float | Sequence[float], std: float | Sequence[float], inplace: bool = False
+    ) -> None:
         self.mean = _as_seq(mean, "mean")
         self.std = _as_seq(std, "std")
         self.inplace = inplace
-        self._cache = {}
+        self._cache: dict[tuple[np.dtype[Any], int], tuple[Array, Array]] = {}
 
-    def _apply(self, x, batched):
+    def _apply(self, x: Any, batched: bool) -> Any:  # a Tensor or an array, given back in kind
         is_t = _core.is_tensor(x)
         arr = _core.array_of(x) if is_t else np.asarray(x)
         if arr.dtype.kind != "f":
@@ -236,7 +255,7 @@ class Normalize(Transform):
             return x
         return _core.from_numpy(out) if is_t else out
 
-    def _params(self, dtype, channels):
+    def _params(self, dtype: np.dtype[Any], channels: int) -> tuple[Array, Array]:
         """mean and std as ``(C, 1, 1)`` arrays of ``dtype``, checked once per (dtype, C)."""
         key = (dtype, channels)
         cached = self._cache.get(key)
@@ -257,18 +276,19 @@ class Normalize(Transform):
         cached = self._cache[key] = (mean.reshape(-1, 1, 1), std.reshape(-1, 1, 1))
         return cached
 
-    def __call__(self, tensor):
+    def __call__(self, tensor: _TensorOrArray) -> _TensorOrArray:
         arr = _core.array_of(tensor) if _core.is_tensor(tensor) else tensor
         return self._apply(tensor, batched=getattr(arr, "ndim", 0) == 4)
 
-    def apply_batch(self, batch):
+    def apply_batch(self, batch: _TensorOrArray) -> _TensorOrArray:
         return self._apply(batch, batched=True)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Normalize(mean={self.mean}, std={self.std})"
 
 
-def _as_seq(v, name):
+def _as_seq(v: Any, name: str) -> tuple[float, ...]:
+    # ``v``: a number or an iterable of numbers, checked here
     if isinstance(v, numbers.Real):
         return (float(v),)
     try:
@@ -282,7 +302,7 @@ def _as_seq(v, name):
     return out
 
 
-def _layout(x, batched):
+def _layout(x: Any, batched: bool) -> tuple[Array, bool, int, int]:
     """``(array, is_tensor, row_axis, col_axis)`` of an image or batch in nnlite's layouts."""
     is_t = _core.is_tensor(x)
     arr = _core.array_of(x) if is_t else np.asarray(x)
@@ -299,10 +319,10 @@ def _layout(x, batched):
     raise ValueError(f"expected {what}, got shape {tuple(arr.shape)}")
 
 
-def _padding_ltrb(padding):
+def _padding_ltrb(padding: _Padding) -> tuple[int, ...]:
     """torchvision's padding forms (an int for all sides, ``(left/right, top/bottom)`` or
     ``(left, top, right, bottom)``) as ``(left, top, right, bottom)``."""
-    if isinstance(padding, numbers.Integral):
+    if isinstance(padding, (int, numbers.Integral)):
         padding = (int(padding),) * 4
     else:
         padding = tuple(int(p) for p in padding)
@@ -320,17 +340,17 @@ def _padding_ltrb(padding):
     return padding
 
 
-def _check_padding_mode(padding_mode):
+def _check_padding_mode(padding_mode: str) -> None:
     if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
         raise ValueError("Padding mode should be either constant, edge, reflect or symmetric")
 
 
-def _wrap(out, is_t):
+def _wrap(out: Array, is_t: bool) -> Any:  # a Tensor when ``is_t``, else ``out``
     return _core.from_numpy(out) if is_t else out
 
 
-def _pair(size, name):
-    if isinstance(size, numbers.Integral):
+def _pair(size: int | Sequence[int], name: str) -> tuple[int, int]:
+    if isinstance(size, (int, numbers.Integral)):
         return int(size), int(size)
     size = tuple(size)
     if len(size) == 1:
@@ -358,7 +378,14 @@ class RandomCrop(Transform):
         nnlite.Size([3, 32, 32])
     """
 
-    def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
+    def __init__(
+        self,
+        size: int | Sequence[int],
+        padding: _Padding | None = None,
+        pad_if_needed: bool = False,
+        fill: _Fill = 0,
+        padding_mode: str = "constant",
+    ) -> None:
         self.size = _pair(size, "size")
         if padding is not None:
             padding = _padding_ltrb(padding)
@@ -368,7 +395,7 @@ class RandomCrop(Transform):
         self.fill = fill
         self.padding_mode = padding_mode
 
-    def _pad(self, arr, ra, ca):
+    def _pad(self, arr: Array, ra: int, ca: int) -> Array:
         left = top = right = bottom = 0
         if self.padding is not None:
             left, top, right, bottom = self.padding
@@ -388,16 +415,17 @@ class RandomCrop(Transform):
         width[ca] = (left, right)
         if self.padding_mode == "constant":
             return np.pad(arr, width, mode="constant", constant_values=self.fill)
-        return np.pad(arr, width, mode=self.padding_mode)
+        # ``padding_mode`` is one of numpy's modes (checked by ``_check_padding_mode``)
+        return np.pad(arr, width, mode=self.padding_mode)  # type: ignore[call-overload]
 
-    def _check(self, h, w):
+    def _check(self, h: int, w: int) -> None:
         th, tw = self.size
         if h < th or w < tw:
             raise ValueError(
                 f"RandomCrop: crop size {(th, tw)} is larger than the (padded) image size {(h, w)}"
             )
 
-    def __call__(self, img):
+    def __call__(self, img: _TensorOrArray) -> _TensorOrArray:
         arr, is_t, ra, ca = _layout(img, batched=False)
         if arr.ndim == 4:
             return self._batch(arr, is_t, ra, ca)
@@ -412,11 +440,11 @@ class RandomCrop(Transform):
         index[ca] = slice(left, left + tw)
         return _wrap(np.ascontiguousarray(arr[tuple(index)]), is_t)
 
-    def apply_batch(self, batch):
+    def apply_batch(self, batch: _TensorOrArray) -> _TensorOrArray:
         arr, is_t, ra, ca = _layout(batch, batched=True)
         return self._batch(arr, is_t, ra, ca)
 
-    def _batch(self, arr, is_t, ra, ca):
+    def _batch(self, arr: Array, is_t: bool, ra: int, ca: int) -> Any:
         arr = self._pad(arr, ra, ca)
         n, h, w = arr.shape[0], arr.shape[ra], arr.shape[ca]
         self._check(h, w)
@@ -434,7 +462,7 @@ class RandomCrop(Transform):
             out = windows[rows, :, tops, lefts]  # (N, C, th, tw)
         return _wrap(np.ascontiguousarray(out), is_t)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"RandomCrop(size={self.size}, padding={self.padding})"
 
 
@@ -449,12 +477,12 @@ class RandomHorizontalFlip(Transform):
         tensor([[[2., 1.]]])
     """
 
-    def __init__(self, p=0.5):
+    def __init__(self, p: float = 0.5) -> None:
         if not 0 <= p <= 1:
             raise ValueError(f"RandomHorizontalFlip: p must be in [0, 1], got {p}")
         self.p = p
 
-    def __call__(self, img):
+    def __call__(self, img: _TensorOrArray) -> _TensorOrArray:
         arr, is_t, ra, ca = _layout(img, batched=False)
         if arr.ndim == 4:
             return self._batch(img, arr, is_t, ca)
@@ -462,11 +490,11 @@ class RandomHorizontalFlip(Transform):
             return _wrap(np.ascontiguousarray(np.flip(arr, axis=ca)), is_t)
         return img
 
-    def apply_batch(self, batch):
+    def apply_batch(self, batch: _TensorOrArray) -> _TensorOrArray:
         arr, is_t, ra, ca = _layout(batch, batched=True)
         return self._batch(batch, arr, is_t, ca)
 
-    def _batch(self, original, arr, is_t, ca):
+    def _batch(self, original: Any, arr: Array, is_t: bool, ca: int) -> Any:
         flip = np.random.random(arr.shape[0]) < self.p
         if not flip.any():
             return original
@@ -474,7 +502,7 @@ class RandomHorizontalFlip(Transform):
         out[flip] = np.flip(arr[flip], axis=ca)
         return _wrap(out, is_t)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"RandomHorizontalFlip(p={self.p})"
 
 
@@ -491,21 +519,21 @@ class Lambda(Transform):
         tensor([2.])
     """
 
-    def __init__(self, lambd, batched=False):
+    def __init__(self, lambd: Callable[[Any], Any], batched: bool = False) -> None:
         if not callable(lambd):
             raise TypeError(f"Argument lambd should be callable, got {repr(type(lambd).__name__)}")
         self.lambd = lambd
         self.batched = batched
 
-    def __call__(self, img):
+    def __call__(self, img: Any) -> Any:
         return self.lambd(img)
 
-    def apply_batch(self, batch):
+    def apply_batch(self, batch: Any) -> Any:
         if self.batched:
             return self.lambd(batch)
         return Transform.apply_batch(self, batch)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Lambda({getattr(self.lambd, '__name__', repr(self.lambd))})"
 
 
@@ -549,7 +577,10 @@ _SUPPORTED = (
 )
 
 
-def _interpolation(mode, allowed=_SUPPORTED):
+def _interpolation(
+    mode: InterpolationMode | int | str,
+    allowed: tuple[InterpolationMode, ...] = _SUPPORTED,
+) -> InterpolationMode:
     if isinstance(mode, numbers.Integral) and mode in _PIL_INTERPOLATION:
         mode = _PIL_INTERPOLATION[int(mode)]
     elif isinstance(mode, str):
@@ -567,7 +598,7 @@ def _interpolation(mode, allowed=_SUPPORTED):
     return mode
 
 
-def _planes(img, batched):
+def _planes(img: Any, batched: bool) -> tuple[Array, Callable[[Array], Any]]:
     """``(planes, restore)``: ``img`` as a ``(..., C, H, W)`` array, and the function that turns a
     result in that layout back into ``img``'s layout and type."""
     if is_pil_image(img):
@@ -603,24 +634,24 @@ class _PlaneTransform(Transform):
 
     deterministic = False
 
-    def _image(self, planes):
+    def _image(self, planes: Array) -> Array:
         raise NotImplementedError
 
-    def _batch(self, planes):
+    def _batch(self, planes: Array) -> Array:
         if self.deterministic:
             return self._image(planes)
         return np.stack([self._image(p) for p in planes])
 
-    def __call__(self, img):
+    def __call__(self, img: ImageT) -> ImageT:
         planes, restore = _planes(img, batched=False)
         return restore(self._batch(planes) if planes.ndim == 4 else self._image(planes))
 
-    def apply_batch(self, batch):
+    def apply_batch(self, batch: _TensorOrArray) -> _TensorOrArray:
         planes, restore = _planes(batch, batched=True)
         return restore(self._batch(planes))
 
 
-def _size_arg(size):
+def _size_arg(size: int | Sequence[int]) -> int | list[int]:
     if isinstance(size, numbers.Integral):
         return int(size)
     if not isinstance(size, (list, tuple)):
@@ -630,7 +661,9 @@ def _size_arg(size):
     return [int(s) for s in size]
 
 
-def _resized_size(height, width, size, max_size):
+def _resized_size(
+    height: int, width: int, size: int | list[int], max_size: int | None
+) -> tuple[int, int]:
     """torchvision's output size: ``[h, w]`` as given, or the shorter edge made ``size`` with the
     aspect ratio kept (the longer edge at most ``max_size``)."""
     if isinstance(size, list) and len(size) == 2:
@@ -670,8 +703,12 @@ class Resize(_PlaneTransform):
     deterministic = True
 
     def __init__(
-        self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=True
-    ):
+        self,
+        size: int | Sequence[int],
+        interpolation: InterpolationMode | int = InterpolationMode.BILINEAR,
+        max_size: int | None = None,
+        antialias: bool = True,
+    ) -> None:
         self._size = _size_arg(size)
         self.size = size
         if max_size is not None and not (isinstance(self._size, int) or len(self._size) == 1):
@@ -683,19 +720,19 @@ class Resize(_PlaneTransform):
         self.interpolation = _interpolation(interpolation)
         self.antialias = antialias
 
-    def _image(self, planes):
+    def _image(self, planes: Array) -> Array:
         height, width = planes.shape[-2:]
         out_size = _resized_size(height, width, self._size, self.max_size)
         return _image_ops.resize(planes, out_size, self.interpolation.value, bool(self.antialias))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (
             f"Resize(size={self.size}, interpolation={self.interpolation.value}, max_size={self.max_size}, "
             f"antialias={self.antialias})"
         )
 
 
-def _center_crop(planes, out_h, out_w):
+def _center_crop(planes: Array, out_h: int, out_w: int) -> Array:
     """torchvision's centre crop: zero padding first when the crop is larger than the image."""
     height, width = planes.shape[-2:]
     if out_h > height or out_w > width:
@@ -721,13 +758,13 @@ class CenterCrop(_PlaneTransform):
 
     deterministic = True
 
-    def __init__(self, size):
+    def __init__(self, size: int | Sequence[int]) -> None:
         self.size = _pair(size, "size")
 
-    def _image(self, planes):
+    def _image(self, planes: Array) -> Array:
         return _center_crop(planes, *self.size)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"CenterCrop(size={self.size})"
 
 
@@ -749,12 +786,12 @@ class RandomResizedCrop(_PlaneTransform):
 
     def __init__(
         self,
-        size,
-        scale=(0.08, 1.0),
-        ratio=(3.0 / 4.0, 4.0 / 3.0),
-        interpolation=InterpolationMode.BILINEAR,
-        antialias=True,
-    ):
+        size: int | Sequence[int],
+        scale: tuple[float, float] = (0.08, 1.0),
+        ratio: tuple[float, float] = (3.0 / 4.0, 4.0 / 3.0),
+        interpolation: InterpolationMode | int = InterpolationMode.BILINEAR,
+        antialias: bool = True,
+    ) -> None:
         self.size = _pair(size, "size")
         if not isinstance(scale, (tuple, list)) or not isinstance(ratio, (tuple, list)):
             raise TypeError("Scale and ratio should be sequences")
@@ -766,7 +803,10 @@ class RandomResizedCrop(_PlaneTransform):
         self.antialias = antialias
 
     @staticmethod
-    def get_params(img, scale, ratio):
+    def get_params(
+        img: Any, scale: Sequence[float], ratio: Sequence[float]
+    ) -> tuple[int, int, int, int]:
+        # ``img``: an image of any kind, or its ``(H, W)``
         """``(top, left, height, width)`` of a random crop of ``img`` (an image, or its ``(H, W)``).
 
         Args:
@@ -806,12 +846,12 @@ class RandomResizedCrop(_PlaneTransform):
             w, h = width, height
         return (height - h) // 2, (width - w) // 2, h, w
 
-    def _image(self, planes):
+    def _image(self, planes: Array) -> Array:
         top, left, h, w = self.get_params(tuple(planes.shape[-2:]), self.scale, self.ratio)
         window = _image_ops.crop(planes, top, left, h, w)
         return _image_ops.resize(window, self.size, self.interpolation.value, bool(self.antialias))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (
             f"RandomResizedCrop(size={self.size}, scale={tuple(round(s, 4) for s in self.scale)}, "
             f"ratio={tuple(round(r, 4) for r in self.ratio)}, interpolation={self.interpolation.value}, "
@@ -819,8 +859,14 @@ class RandomResizedCrop(_PlaneTransform):
         )
 
 
-def _jitter_range(value, name, center=1.0, bound=(0, float("inf")), clip_first_on_zero=True):
-    if isinstance(value, numbers.Number):
+def _jitter_range(
+    value: float | Sequence[float],
+    name: str,
+    center: float = 1.0,
+    bound: tuple[float, float] = (0, float("inf")),
+    clip_first_on_zero: bool = True,
+) -> list[float] | None:
+    if isinstance(value, numbers.Real):
         if value < 0:
             raise ValueError(f"If {name} is a single number, it must be non negative.")
         value = [center - float(value), center + float(value)]
@@ -853,14 +899,26 @@ class ColorJitter(_PlaneTransform):
         nnlite.Size([3, 8, 8])
     """
 
-    def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
+    def __init__(
+        self,
+        brightness: float | Sequence[float] = 0,
+        contrast: float | Sequence[float] = 0,
+        saturation: float | Sequence[float] = 0,
+        hue: float | Sequence[float] = 0,
+    ) -> None:
         self.brightness = _jitter_range(brightness, "brightness")
         self.contrast = _jitter_range(contrast, "contrast")
         self.saturation = _jitter_range(saturation, "saturation")
         self.hue = _jitter_range(hue, "hue", center=0, bound=(-0.5, 0.5), clip_first_on_zero=False)
 
     @staticmethod
-    def get_params(brightness, contrast, saturation, hue):
+    def get_params(
+        brightness: Sequence[float] | None,
+        contrast: Sequence[float] | None,
+        saturation: Sequence[float] | None,
+        hue: Sequence[float] | None,
+    ) -> tuple[Any, ...]:
+        # ``(order, b, c, s, h)``: an int array, then a float or None per adjustment
         """``(order, b, c, s, h)``: the order of the four adjustments and their factors (``None``
         for an adjustment that is off).
 
@@ -882,7 +940,7 @@ class ColorJitter(_PlaneTransform):
         ]
         return (order, *factors)
 
-    def _image(self, planes):
+    def _image(self, planes: Array) -> Array:
         order, *factors = self.get_params(self.brightness, self.contrast, self.saturation, self.hue)
         adjust = (
             _image_ops.adjust_brightness,
@@ -895,14 +953,14 @@ class ColorJitter(_PlaneTransform):
                 planes = adjust[k](planes, factors[k])
         return planes
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (
             f"ColorJitter(brightness={self.brightness}, contrast={self.contrast}, "
             f"saturation={self.saturation}, hue={self.hue})"
         )
 
 
-def _grayscale(planes, channels):
+def _grayscale(planes: Array, channels: int) -> Array:
     gray = _image_ops.rgb_to_grayscale(planes)
     return np.repeat(gray, channels, axis=-3) if channels > 1 else gray
 
@@ -921,15 +979,15 @@ class Grayscale(_PlaneTransform):
 
     deterministic = True
 
-    def __init__(self, num_output_channels=1):
+    def __init__(self, num_output_channels: int = 1) -> None:
         if num_output_channels not in (1, 3):
             raise ValueError("num_output_channels should be either 1 or 3")
         self.num_output_channels = num_output_channels
 
-    def _image(self, planes):
+    def _image(self, planes: Array) -> Array:
         return _grayscale(planes, self.num_output_channels)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Grayscale(num_output_channels={self.num_output_channels})"
 
 
@@ -944,15 +1002,15 @@ class RandomGrayscale(_PlaneTransform):
         nnlite.Size([3, 2, 2])
     """
 
-    def __init__(self, p=0.1):
+    def __init__(self, p: float = 0.1) -> None:
         self.p = p
 
-    def _image(self, planes):
+    def _image(self, planes: Array) -> Array:
         if np.random.random() < self.p:
             return _grayscale(planes, planes.shape[-3])
         return planes
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"RandomGrayscale(p={self.p})"
 
 
@@ -973,9 +1031,14 @@ class RandomRotation(_PlaneTransform):
     """
 
     def __init__(
-        self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0
-    ):
-        if isinstance(degrees, numbers.Number):
+        self,
+        degrees: float | Sequence[float],
+        interpolation: InterpolationMode | int = InterpolationMode.NEAREST,
+        expand: bool = False,
+        center: Sequence[float] | None = None,
+        fill: _Fill | None = 0,
+    ) -> None:
+        if isinstance(degrees, numbers.Real):
             if degrees < 0:
                 raise ValueError("If degrees is a single number, it must be positive.")
             degrees = [-float(degrees), float(degrees)]
@@ -998,7 +1061,7 @@ class RandomRotation(_PlaneTransform):
         self.fill = fill
 
     @staticmethod
-    def get_params(degrees):
+    def get_params(degrees: Sequence[float]) -> float:
         """A random angle in ``[degrees[0], degrees[1]]``.
 
         Args:
@@ -1013,13 +1076,13 @@ class RandomRotation(_PlaneTransform):
         """
         return float(np.random.uniform(degrees[0], degrees[1]))
 
-    def _image(self, planes):
+    def _image(self, planes: Array) -> Array:
         angle = self.get_params(self.degrees)
         return _image_ops.rotate(
             planes, angle, self.interpolation.value, self.expand, self.center, self.fill
         )
 
-    def _batch(self, planes):
+    def _batch(self, planes: Array) -> Array:
         if self.expand:
             raise ValueError(
                 "RandomRotation(expand=True) gives each image its own size: apply it to single "
@@ -1027,7 +1090,7 @@ class RandomRotation(_PlaneTransform):
             )
         return super()._batch(planes)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (
             f"RandomRotation(degrees={self.degrees}, interpolation={self.interpolation.value}, "
             f"expand={self.expand}, fill={self.fill})"
@@ -1049,7 +1112,7 @@ class Pad(_PlaneTransform):
 
     deterministic = True
 
-    def __init__(self, padding, fill=0, padding_mode="constant"):
+    def __init__(self, padding: _Padding, fill: _Fill = 0, padding_mode: str = "constant") -> None:
         if not isinstance(padding, (numbers.Number, tuple, list)):
             raise TypeError("Got inappropriate padding arg")
         if not isinstance(fill, (numbers.Number, tuple, list)):
@@ -1060,10 +1123,13 @@ class Pad(_PlaneTransform):
         self.fill = fill
         self.padding_mode = padding_mode
 
-    def _image(self, planes):
-        return _image_ops.pad(planes, *self._ltrb, fill=self.fill, mode=self.padding_mode)
+    def _image(self, planes: Array) -> Array:
+        left, top, right, bottom = self._ltrb
+        return _image_ops.pad(
+            planes, left, top, right, bottom, fill=self.fill, mode=self.padding_mode
+        )
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Pad(padding={self.padding}, fill={self.fill}, padding_mode={self.padding_mode})"
 
 
@@ -1084,15 +1150,15 @@ class ToPILImage(Transform):
         (5, 4)
     """
 
-    def __init__(self, mode=None):
+    def __init__(self, mode: str | None = None) -> None:
         self.mode = mode
 
-    def __call__(self, pic):
+    def __call__(self, pic: Tensor | Array) -> PILImage:
         image_module = import_pillow("ToPILImage")
         is_t = _core.is_tensor(pic)
         if not is_t and not isinstance(pic, np.ndarray):
             raise TypeError(f"pic should be Tensor or ndarray. Got {type(pic)}.")
-        arr = _core.array_of(pic) if is_t else pic
+        arr = _core.array_of(pic) if _core.is_tensor(pic) else cast("Array", pic)
         if arr.ndim not in (2, 3):
             raise ValueError(f"pic should be 2/3 dimensional. Got {arr.ndim} dimensions.")
         if arr.ndim == 2:
@@ -1121,7 +1187,7 @@ class ToPILImage(Transform):
             raise TypeError(f"Input type {arr.dtype} is not supported")
         return image_module.fromarray(np.ascontiguousarray(arr), mode=mode)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "ToPILImage()" if self.mode is None else f"ToPILImage(mode={self.mode})"
 
 
@@ -1134,7 +1200,7 @@ class PILToTensor(Transform):
         nnlite.Size([3, 4, 5])
     """
 
-    def __call__(self, pic):
+    def __call__(self, pic: PILImage | Array) -> Tensor:
         if _core.is_tensor(pic):
             raise TypeError(f"pic should be PIL Image. Got {type(pic)}")
         if not (is_pil_image(pic) or isinstance(pic, np.ndarray)):
@@ -1148,7 +1214,7 @@ class PILToTensor(Transform):
             )
         return _core.from_numpy(np.ascontiguousarray(np.moveaxis(arr, -1, -3)))
 
-    def apply_batch(self, batch):
+    def apply_batch(self, batch: Array) -> Tensor:
         arr = np.asarray(batch)
         return self(arr[..., None] if arr.ndim == 3 else arr)
 
@@ -1165,16 +1231,16 @@ class ConvertImageDtype(Transform):
         tensor([[[0., 1.]]])
     """
 
-    def __init__(self, dtype):
+    def __init__(self, dtype: DTypeLike) -> None:
         from ..autograd.dtypes import to_numpy_dtype
 
         self.dtype = dtype
         self._np_dtype = to_numpy_dtype(dtype)
 
-    def __call__(self, image):
+    def __call__(self, image: _TensorOrArray) -> _TensorOrArray:
         is_t = _core.is_tensor(image)
-        arr = _core.array_of(image) if is_t else np.asarray(image)
+        arr = _core.array_of(image) if _core.is_tensor(image) else np.asarray(image)
         return _wrap(_image_ops.convert_dtype(arr, self._np_dtype), is_t)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "ConvertImageDtype()"

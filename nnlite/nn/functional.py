@@ -4,6 +4,10 @@ Each function is defined next to its op (``nnlite/nn/ops/`` and ``nnlite/autogra
 its argument checks; this module only gathers them under PyTorch's names.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..autograd.ops.activation import (
     leaky_relu,
     leaky_relu_,
@@ -61,6 +65,10 @@ from .ops.encoding import one_hot
 from .ops.group_norms import group_norm, instance_norm, layer_norm
 from .ops.interpolate import adaptive_max_pool2d, interpolate
 from .ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
+
+if TYPE_CHECKING:
+    from .._typing import _size_any
+    from ..autograd.tensor import Tensor
 
 __all__ = [
     "linear",
@@ -123,7 +131,13 @@ __all__ = [
 ]
 
 
-def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+def upsample(
+    input: Tensor,
+    size: _size_any | None = None,
+    scale_factor: float | tuple[float, ...] | None = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+) -> Tensor:
     """Deprecated name of ``interpolate``, kept as PyTorch keeps it.
 
     Args:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -14,10 +14,24 @@ from ..autograd.creation import from_numpy
 from ..autograd.tensor import Tensor
 from .optimizer import Optimizer, ParamsT, check_options
 
+if TYPE_CHECKING:
+    from .._typing import Array
+
+#: ``evaluate(t)``: the loss and the flat gradient at step length ``t``
+_Evaluate = Callable[[float], "tuple[float, Array]"]
+
 __all__ = ["LBFGS"]
 
 
-def _cubic_minimum(x1, f1, g1, x2, f2, g2, bounds=None):
+def _cubic_minimum(
+    x1: float,
+    f1: float,
+    g1: float,
+    x2: float,
+    f2: float,
+    g2: float,
+    bounds: tuple[float, float] | None = None,
+) -> float:
     """The minimizer of the cubic through ``(x1, f1)`` and ``(x2, f2)`` with slopes ``g1`` and
     ``g2``, clipped to ``bounds`` (default: the interval); the midpoint if the cubic has no
     minimum."""
@@ -39,11 +53,22 @@ class _Point:
 
     __slots__ = ("t", "f", "g", "gtd")
 
-    def __init__(self, t, f, g, gtd):
+    def __init__(self, t: float, f: float, g: Array, gtd: float) -> None:
         self.t, self.f, self.g, self.gtd = t, f, g, gtd
 
 
-def _strong_wolfe(evaluate, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9, max_ls=25):
+def _strong_wolfe(
+    evaluate: _Evaluate,
+    t: float,
+    d: Array,
+    f: float,
+    g: Array,
+    gtd: float,
+    c1: float = 1e-4,
+    c2: float = 0.9,
+    tolerance_change: float = 1e-9,
+    max_ls: int = 25,
+) -> tuple[float, Array, float, int]:
     """Line search along ``d`` from loss ``f``, gradient ``g``, slope ``gtd`` for a step ``t``
     meeting the strong Wolfe conditions (sufficient decrease ``c1``, curvature ``c2``).
     ``evaluate(t)`` returns ``(loss, flat gradient)`` at step ``t``. Returns
@@ -51,20 +76,21 @@ def _strong_wolfe(evaluate, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1
     d_norm = np.abs(d).max()
     start = _Point(0, f, g.copy(), gtd)
 
-    def probe(step):
+    def probe(step: float) -> _Point:
         f_new, g_new = evaluate(step)
         return _Point(step, f_new, g_new, g_new.dot(d))
 
-    def decreases_enough(p):
+    def decreases_enough(p: _Point) -> bool:
         return p.f <= f + c1 * p.t * gtd
 
-    def flat_enough(p):
+    def flat_enough(p: _Point) -> bool:
         return abs(p.gtd) <= -c2 * gtd
 
     # 1. bracketing: grow the step until an interval holds a point meeting the conditions
     prev, new = start, probe(t)
     evaluations, iterations = 1, 0
-    bracket, found = None, False
+    bracket: list[_Point] = []  # always filled by the loop below
+    found = False
     while iterations < max_ls:
         if not decreases_enough(new) or (iterations > 1 and new.f >= prev.f):
             bracket = [prev, new]
@@ -88,7 +114,7 @@ def _strong_wolfe(evaluate, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1
         evaluations += 1
         iterations += 1
     if iterations == max_ls:
-        bracket = [_Point(0, f, g, None), new]
+        bracket = [_Point(0, f, g, float("nan")), new]  # (the zoom below does not run)
 
     # 2. zoom: shrink the bracket by cubic interpolation until a point meets the conditions
     stuck = False
@@ -125,7 +151,7 @@ def _strong_wolfe(evaluate, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1
     return best.f, best.g, best.t, evaluations
 
 
-def _as_float(loss):
+def _as_float(loss: Tensor | float) -> float:
     return float(loss.item()) if isinstance(loss, Tensor) else float(loss)
 
 
@@ -192,12 +218,12 @@ class LBFGS(Optimizer):
             raise ValueError("LBFGS doesn't support per-parameter options (parameter groups)")
 
     @property
-    def _params(self):
+    def _params(self) -> list[Tensor]:
         return self.param_groups[0]["params"]
 
     # flat views of all parameters ------------------------------------------------
 
-    def _flat_grad(self):
+    def _flat_grad(self) -> Array:
         return np.concatenate(
             [
                 p.grad._data.ravel()
@@ -207,7 +233,7 @@ class LBFGS(Optimizer):
             ]
         )
 
-    def _add_to_params(self, scale, direction):
+    def _add_to_params(self, scale: float, direction: Array) -> None:
         offset = 0
         for p in self._params:
             n = p._data.size
@@ -215,7 +241,9 @@ class LBFGS(Optimizer):
             p._bump_version()
             offset += n
 
-    def _evaluate_at(self, closure, start, t, d):
+    def _evaluate_at(
+        self, closure: Callable[[], Any], start: list[Array], t: float, d: Array
+    ) -> tuple[float, Array]:
         """Loss and flat gradient at ``start + t * d``; the parameters are put back to ``start``."""
         self._add_to_params(t, d)
         loss = _as_float(closure())
@@ -261,7 +289,8 @@ class LBFGS(Optimizer):
             if state["n_iter"] == 1:
                 d = -flat_grad
                 memory.reset()
-            else:
+            else:  # an earlier iteration (of this step or a previous one) set them
+                assert d is not None and t is not None and prev_flat_grad is not None
                 memory.remember(flat_grad - prev_flat_grad, d * t, history_size)
                 d = memory.direction(flat_grad, state, history_size)
             prev_flat_grad = flat_grad.copy()
@@ -322,12 +351,19 @@ class _Memory:
     _ARRAYS = ("d", "prev_flat_grad")
     _LISTS = ("old_dirs", "old_stps", "ro")
 
-    def __init__(self):
-        self.d = self.t = self.prev_flat_grad = self.prev_loss = None
-        self.old_dirs, self.old_stps, self.ro, self.H_diag = None, None, None, None
+    def __init__(self) -> None:
+        self.d: Array | None = None
+        self.t: float | None = None
+        self.prev_flat_grad: Array | None = None
+        self.prev_loss: float | None = None
+        # None until ``reset`` (the first iteration) or ``from_state`` fills them
+        self.old_dirs: list[Array] | None = None
+        self.old_stps: list[Array] | None = None
+        self.ro: list[float] | None = None
+        self.H_diag: float | None = None
 
     @classmethod
-    def from_state(cls, state):
+    def from_state(cls, state: dict[str, Any]) -> _Memory:
         m = cls()
         for key in cls._ARRAYS:
             value = state.get(key)
@@ -344,7 +380,7 @@ class _Memory:
             setattr(m, key, value._data[()] if isinstance(value, Tensor) else value)
         return m
 
-    def store(self, state):
+    def store(self, state: dict[str, Any]) -> None:
         for key in self._ARRAYS:
             value = getattr(self, key)
             state[key] = from_numpy(value) if isinstance(value, np.ndarray) else value
@@ -353,12 +389,13 @@ class _Memory:
             state[key] = [from_numpy(np.asarray(v)) for v in value] if value is not None else None
         state["t"], state["H_diag"], state["prev_loss"] = self.t, self.H_diag, self.prev_loss
 
-    def reset(self):
+    def reset(self) -> None:
         self.old_dirs, self.old_stps, self.ro, self.H_diag = [], [], [], 1
 
-    def remember(self, y, s, history_size):
+    def remember(self, y: Array, s: Array, history_size: int) -> None:
         """Keep the pair ``(y, s)`` if it has positive curvature (dropping the oldest one when
         the history is full), and rescale ``H_diag``."""
+        assert self.old_dirs is not None and self.old_stps is not None and self.ro is not None
         ys = y.dot(s)
         if ys > 1e-10:
             if len(self.old_dirs) == history_size:
@@ -368,8 +405,9 @@ class _Memory:
             self.ro.append(1.0 / ys)
             self.H_diag = ys / y.dot(y)
 
-    def direction(self, flat_grad, state, history_size):
+    def direction(self, flat_grad: Array, state: dict[str, Any], history_size: int) -> Array:
         """``-H @ flat_grad`` by the two-loop recursion."""
+        assert self.old_dirs is not None and self.old_stps is not None and self.ro is not None
         if "al" not in state:
             state["al"] = [None] * history_size
         al = state["al"]

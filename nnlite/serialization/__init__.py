@@ -20,7 +20,7 @@ a file names unless the user allowlists them (:mod:`.allowlist`) or passes
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from . import _atomic
 from ._atomic import replace_atomically
@@ -32,6 +32,7 @@ from .npz import HEADER_NAME, read_npz, write_npz
 if TYPE_CHECKING:
     from .._typing import FileLike
     from ..autograd.tensor import Tensor
+    from ._zip import ZipReader as _ZipReader
 
 __all__ = [
     "save",
@@ -101,7 +102,7 @@ def save(obj: object, f: FileLike, format: str | None = None) -> None:
         _atomic.write_file(f, lambda out: write_npz(obj, out))
 
 
-def _is_data(obj):
+def _is_data(obj: object) -> bool:
     """Whether ``obj`` is a structure of containers, tensors, arrays and scalars that every
     format holds (else it is pickled)."""
     import numpy as np
@@ -128,7 +129,7 @@ def _is_data(obj):
     return True
 
 
-def _names_format(f, format):
+def _names_format(f: FileLike, format: str | None) -> bool:
     """Whether the caller chose nnlite's .npz or safetensors (by ``format`` or the suffix):
     then an object those formats cannot hold is an error, not a pickle."""
     if format is not None:
@@ -138,7 +139,7 @@ def _names_format(f, format):
     return os.path.splitext(os.fsdecode(os.fspath(f)))[1].lower() in (".npz", ".safetensors")
 
 
-def _save_format(f, format):
+def _save_format(f: FileLike, format: str | None) -> str:
     if format is not None:
         if format not in _FORMATS:
             raise ValueError(
@@ -202,14 +203,14 @@ def load(
     if hasattr(f, "read"):
         if mmap:
             raise ValueError("nl.load: mmap=True needs f to be a path, not a file object")
-        return _load_from(f, name, None, weights_only)
+        return _load_from(cast("IO[bytes]", f), name, None, weights_only)  # a file object
     path = os.fspath(f)
     # open errors (missing file, permissions, a directory) propagate as they are
     with open(path, "rb") as fh:
         return _load_from(fh, name, path if mmap else None, weights_only)
 
 
-def _load_from(fh, name, mmap_path, weights_only=True):
+def _load_from(fh: IO[bytes], name: str, mmap_path: str | None, weights_only: bool = True) -> Any:
     try:
         start = fh.tell()
         head = fh.read(16)
@@ -247,7 +248,7 @@ def _load_from(fh, name, mmap_path, weights_only=True):
     )
 
 
-def _load_zip(reader, name, mmap_path, weights_only):
+def _load_zip(reader: _ZipReader, name: str, mmap_path: str | None, weights_only: bool) -> Any:
     names = reader.names()
     if HEADER_NAME in names:
         return read_npz(reader)
@@ -266,7 +267,7 @@ def _load_zip(reader, name, mmap_path, weights_only):
     )
 
 
-def _check_map_location(map_location):
+def _check_map_location(map_location: Any) -> None:  # checked here: only the cpu passes
     targets = map_location.values() if isinstance(map_location, dict) else [map_location]
     for target in targets:
         if target is not None and str(target) != "cpu":
@@ -275,7 +276,7 @@ def _check_map_location(map_location):
             )
 
 
-def _display_name(f):
+def _display_name(f: Any) -> str:  # a path or a file object, else named by its repr
     if hasattr(f, "read"):
         fname = getattr(f, "name", None)
         return fname if isinstance(fname, str) else f"<{type(f).__name__} object>"

@@ -1,16 +1,22 @@
 """Atomic file writes: a temporary file in the target's folder, fsynced, then renamed over it."""
 
+from __future__ import annotations
+
 import contextlib
 import os
 import tempfile
+from collections.abc import Callable, Iterator
+from typing import IO, Any
 
 __all__ = ["replace_atomically"]
 
-_umask = None
+_umask: int | None = None
 
 
 @contextlib.contextmanager
-def replace_atomically(path, mode=None):
+def replace_atomically(
+    path: str | os.PathLike[str], mode: int | None = None
+) -> Iterator[IO[bytes]]:
     """A binary file to write ``path`` through: a temporary file in the same folder that is
     flushed, fsynced, given ``mode`` (if not None) and renamed over ``path`` when the block ends,
     and removed if the block raises, so ``path`` is never half written.
@@ -49,7 +55,8 @@ def replace_atomically(path, mode=None):
         raise
 
 
-def write_file(f, write):
+def write_file(f: Any, write: Callable[[IO[bytes]], object]) -> None:
+    # ``f``: a path or a binary file object (``nnlite._typing.FileLike``)
     """Call ``write(fileobj)`` on ``f``: a binary file object as it is, or a path written
     atomically, keeping the permissions of the file it replaces (0o666 minus umask for a new one)."""
     if hasattr(f, "write"):
@@ -61,7 +68,7 @@ def write_file(f, write):
     fsync_directory(os.path.dirname(os.path.abspath(path)))
 
 
-def new_file_mode(path):
+def new_file_mode(path: str | os.PathLike[str]) -> int:
     """Permissions for a saved file: those of the file it replaces, else 0o666 minus umask."""
     global _umask
     try:
@@ -74,7 +81,7 @@ def new_file_mode(path):
     return 0o666 & ~_umask
 
 
-def fsync_directory(directory):
+def fsync_directory(directory: str) -> None:
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:

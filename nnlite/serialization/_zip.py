@@ -8,10 +8,13 @@ inside the file, stored members exactly their stored size, compressed ones infla
 file and the member.
 """
 
+from __future__ import annotations
+
 import os
 import struct
 import zipfile
 import zlib
+from typing import IO, NoReturn
 
 from ._errors import CheckpointError
 
@@ -50,7 +53,7 @@ class ZipReader:
     which kind of checkpoint the archive holds); ``self.kind`` names it in messages.
     """
 
-    def __init__(self, fh, name):
+    def __init__(self, fh: IO[bytes], name: str) -> None:
         self.fh = fh
         self.name = name
         self.kind = "checkpoint"
@@ -65,7 +68,7 @@ class ZipReader:
             raise CheckpointError(
                 f"damaged checkpoint: {name} (truncated or damaged zip archive: {e})"
             ) from None
-        self.infos = {}
+        self.infos: dict[str, zipfile.ZipInfo] = {}
         budget = max(self.file_size * MAX_INFLATION, _MIN_INFLATION_BUDGET)
         inflated = 0
         for info in infos:
@@ -80,7 +83,7 @@ class ZipReader:
                 )
             self.infos[info.filename] = info
 
-    def _check_member(self, info, budget):
+    def _check_member(self, info: zipfile.ZipInfo, budget: int) -> None:
         where = f"member {info.filename!r}"
         if info.flag_bits & 0x1:
             self.fail(f"{where} is encrypted")
@@ -99,19 +102,19 @@ class ZipReader:
                 prefix="refusing to load",
             )
 
-    def fail(self, problem, prefix=None):
+    def fail(self, problem: str, prefix: str | None = None) -> NoReturn:
         raise CheckpointError(f"{prefix or 'corrupt ' + self.kind}: {self.name} ({problem})")
 
-    def names(self):
+    def names(self) -> list[str]:
         return list(self.infos)
 
-    def __contains__(self, member):
+    def __contains__(self, member: object) -> bool:
         return member in self.infos
 
-    def size(self, member):
+    def size(self, member: str) -> int:
         return self.infos[member].file_size
 
-    def read(self, member, what, limit=None):
+    def read(self, member: str, what: str, limit: int | None = None) -> bytearray:
         """The bytes of ``member`` as a writable bytearray (``what`` names it in errors);
         refused before reading when its size exceeds ``limit``."""
         info = self.infos.get(member)
@@ -140,7 +143,7 @@ class ZipReader:
             self.fail(f"{what}: {pos} bytes of data where the archive declares {n}")
         return buf
 
-    def data_offset(self, member):
+    def data_offset(self, member: str) -> int | None:
         """Where the bytes of the stored ``member`` start in the file (for memory mapping)."""
         info = self.infos[member]
         if info.compress_type != zipfile.ZIP_STORED:
@@ -158,5 +161,5 @@ class ZipReader:
             self.fail(f"member {member!r} lies beyond the end of the file")
         return offset
 
-    def close(self):
+    def close(self) -> None:
         self.zf.close()

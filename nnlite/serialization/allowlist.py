@@ -6,7 +6,14 @@ An entry is the object itself (found in a pickle under ``obj.__module__`` and
 name. Only what the user lists is allowed; nothing is imported on the file's behalf.
 """
 
+from __future__ import annotations
+
 import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any, TypeAlias
+
+#: an allow-list entry: a class or function, or ``(obj, "module.name")``
+_SafeGlobal: TypeAlias = Callable[..., Any] | tuple[Callable[..., Any], str]
 
 __all__ = [
     "add_safe_globals",
@@ -17,15 +24,15 @@ __all__ = [
     "global_name",
 ]
 
-_user_globals: list[object] = []
+_user_globals: list[_SafeGlobal] = []
 
 
-def global_name(obj):
+def global_name(obj: Any) -> str:  # a class or function
     """``module.qualname`` of a class or function, as a pickle names it."""
     return f"{obj.__module__}.{obj.__qualname__}"
 
 
-def _entry_name(entry):
+def _entry_name(entry: object) -> str:
     if isinstance(entry, tuple):
         if len(entry) != 2 or not isinstance(entry[1], str):
             raise TypeError(
@@ -40,7 +47,7 @@ def _entry_name(entry):
     return global_name(entry)
 
 
-def add_safe_globals(safe_globals):
+def add_safe_globals(safe_globals: list[_SafeGlobal] | tuple[_SafeGlobal, ...]) -> None:
     """Allow ``nl.load(weights_only=True)`` to rebuild the classes and call the functions in
     ``safe_globals``, as ``torch.serialization.add_safe_globals``.
 
@@ -63,7 +70,7 @@ def add_safe_globals(safe_globals):
     _user_globals.extend(safe_globals)
 
 
-def get_safe_globals():
+def get_safe_globals() -> list[_SafeGlobal]:
     """The user's allow-list as added.
 
     Returns:
@@ -78,7 +85,7 @@ def get_safe_globals():
     return list(_user_globals)
 
 
-def clear_safe_globals():
+def clear_safe_globals() -> None:
     """Empty the user's allow-list.
 
     Examples:
@@ -91,7 +98,7 @@ def clear_safe_globals():
 
 
 @contextlib.contextmanager
-def safe_globals(safe_globals):
+def safe_globals(safe_globals: list[_SafeGlobal] | tuple[_SafeGlobal, ...]) -> Iterator[None]:
     """A context manager that allows ``safe_globals`` (as :func:`add_safe_globals`) within its
     block and restores the previous allow-list after it.
 
@@ -117,9 +124,9 @@ def safe_globals(safe_globals):
         _user_globals[:] = before
 
 
-def allowed_by_user():
+def allowed_by_user() -> dict[tuple[str, str], Any]:
     """The allow-list as a dict ``(module, name) -> object`` for the unpickler."""
-    allowed = {}
+    allowed: dict[tuple[str, str], Any] = {}
     for entry in _user_globals:
         if isinstance(entry, tuple):
             module, _, attr = entry[1].rpartition(".")

@@ -31,14 +31,28 @@ Node encoding in the header (JSON values)::
 ``[dtype, shape]`` with the member ``a<i>.npy``, and still load.
 """
 
+from __future__ import annotations
+
 import collections
 import io
 import json
 import re
 import struct
 import zipfile
+from collections.abc import Hashable, Sequence
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .._typing import Array
+    from ..autograd.tensor import Tensor
+    from ._zip import ZipReader
+
+#: where an object sits in the saved structure: the keys and indices leading to it
+_Path = Sequence[Hashable]
+#: a node of the JSON header: a number, string, None, list or dict (see the module docstring)
+_Node = Any
 
 __all__ = ["write_npz", "read_npz", "HEADER_NAME"]
 
@@ -58,19 +72,19 @@ _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 # ---------------------------------------------------------------------------- paths
 
 
-def _key_repr(key):
+def _key_repr(key: object) -> str:
     text = repr(key)
     if len(text) > _MAX_KEY_REPR:
         text = text[: _MAX_KEY_REPR - 3] + "..."
     return text
 
 
-def describe_path(path):
+def describe_path(path: _Path) -> str:
     """``obj['layers'][2]``: where an object sits in the saved structure."""
     return "obj" + "".join(f"[{_key_repr(k)}]" for k in path)
 
 
-def member_name(path, used):
+def member_name(path: _Path, used: set[str]) -> str:
     """A member name for the array at ``path``: its keys joined by ``/`` (``model/fc.weight``),
     unique among ``used``, without empty, ``.`` or ``..`` parts or control characters."""
     parts = [str(k).replace("\\", "/") for k in path] or ["root"]
@@ -90,24 +104,24 @@ def member_name(path, used):
 # ---------------------------------------------------------------------------- encoding
 
 
-def _float_bits(x):
+def _float_bits(x: float) -> str:
     return struct.pack(">d", x).hex()
 
 
-def _encode_float(x):
+def _encode_float(x: float) -> float | dict[str, str]:
     if x != x or x in (float("inf"), float("-inf")):
         return {"float": _float_bits(x)}
     return x
 
 
-def type_name(obj):
+def type_name(obj: object) -> str:
     cls = type(obj)
     if cls.__module__ in ("builtins", None):
         return cls.__qualname__
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def is_parameter(t):
+def is_parameter(t: object) -> bool:
     # checked by name so that saving does not import nnlite.nn
     return any(
         c.__name__ == "Parameter" and c.__module__.startswith("nnlite.nn") for c in type(t).__mro__
@@ -115,14 +129,14 @@ def is_parameter(t):
 
 
 class _Encoder:
-    def __init__(self):
-        self.arrays = []  # (array, member name)
-        self.names = set()
-        self.seen = {}  # id(obj) -> array index, for tensors and arrays
-        self.keep_alive = []  # objects whose id is in `seen`
-        self.active = set()  # ids of the containers on the current path (cycle check)
+    def __init__(self) -> None:
+        self.arrays: list[tuple[Array, str]] = []  # (array, member name)
+        self.names: set[str] = set()
+        self.seen: dict[int, int] = {}  # id(obj) -> array index, for tensors and arrays
+        self.keep_alive: list[object] = []  # objects whose id is in `seen`
+        self.active: set[int] = set()  # ids of the containers on the current path (cycle check)
 
-    def add_array(self, arr, path, obj=None):
+    def add_array(self, arr: Array, path: _Path, obj: object = None) -> int:
         if arr.dtype.hasobject:
             raise TypeError(
                 f"nl.save: cannot save an array of dtype object at {describe_path(path)} "
@@ -135,7 +149,7 @@ class _Encoder:
             self.keep_alive.append(obj)
         return index
 
-    def encode(self, obj, path):
+    def encode(self, obj: object, path: tuple[Hashable, ...]) -> _Node:
         # the common scalars first; bool before int (bool is a subclass of int)
         if obj is None or obj is True or obj is False or type(obj) is str:
             return obj
@@ -199,7 +213,7 @@ class _Encoder:
             "arrays, numbers, strings, bytes and None"
         )
 
-    def encode_key(self, key, path):
+    def encode_key(self, key: object, path: tuple[Hashable, ...]) -> _Node:
         if key is None or isinstance(key, (bool, int, str)):
             return self.encode(key, path)
         if isinstance(key, float):
@@ -211,7 +225,7 @@ class _Encoder:
         )
 
 
-def write_npz(obj, fileobj):
+def write_npz(obj: object, fileobj: IO[bytes]) -> None:
     """Write ``obj`` to the binary file ``fileobj`` in nnlite's ``.npz`` format."""
     encoder = _Encoder()
     root = encoder.encode(obj, ())
@@ -236,7 +250,7 @@ def write_npz(obj, fileobj):
 # ---------------------------------------------------------------------------- reading
 
 
-def read_npz(reader):
+def read_npz(reader: ZipReader) -> Any:
     """The object stored in the nnlite checkpoint open in ``reader`` (a ``ZipReader``)."""
     reader.kind = "nnlite checkpoint"
     header = _parse_header(reader)
@@ -256,7 +270,7 @@ def read_npz(reader):
         reader.fail(f"bad structure: {e!r}")
 
 
-def _parse_header(reader):
+def _parse_header(reader: ZipReader) -> dict[str, Any]:
     raw = reader.read(HEADER_NAME, HEADER_NAME, limit=MAX_HEADER_BYTES)
     if raw.startswith(b"\x93NUMPY"):
         reader.fail(f"{HEADER_NAME} is not JSON text", prefix="not an nnlite checkpoint")
@@ -297,7 +311,7 @@ def _parse_header(reader):
     return header
 
 
-def _json_depth(raw):
+def _json_depth(raw: bytes | bytearray) -> int:
     """The deepest bracket nesting of the JSON text ``raw``, strings left out."""
     text = np.frombuffer(_JSON_STRING.sub(b'""', bytes(raw)), dtype=np.uint8)
     steps = np.isin(text, (ord("["), ord("{"))).astype(np.int64) - np.isin(
@@ -306,7 +320,7 @@ def _json_depth(raw):
     return int(np.cumsum(steps).max()) if steps.size else 0
 
 
-def _read_array(reader, index, entry):
+def _read_array(reader: ZipReader, index: int, entry: _Node) -> Array:
     dtype_str, shape = entry[0], entry[1]
     name = entry[2] if len(entry) == 3 else f"a{index}"
     what = f"array {name}"
@@ -323,7 +337,7 @@ def _read_array(reader, index, entry):
     return arr
 
 
-def _array_from_npy(reader, buf, what):
+def _array_from_npy(reader: ZipReader, buf: bytearray, what: str) -> Array:
     """The array in the ``.npy`` bytes ``buf``, sharing its memory; refused unless ``buf``
     holds exactly the bytes the ``.npy`` header declares."""
     fp = io.BytesIO(bytes(buf[: _MAX_NPY_HEADER + 16]))
@@ -368,22 +382,24 @@ def _array_from_npy(reader, buf, what):
     return arr
 
 
-def _float_from_bits(text):
+def _float_from_bits(text: str) -> float:
     return struct.unpack(">d", bytes.fromhex(text))[0]
 
 
 class _Decoder:
-    def __init__(self, arrays):
+    def __init__(self, arrays: list[Array]) -> None:
         self.arrays = arrays
-        self.objects = {}  # array index -> the Tensor or array built for it
+        self.objects: dict[
+            int, Tensor | Array
+        ] = {}  # array index -> the Tensor or array built for it
 
-    def index(self, node, kind):
+    def index(self, node: dict[str, Any], kind: str) -> int:
         i = node[kind]
         if type(i) is not int or not 0 <= i < len(self.arrays):
             raise ValueError(f"{kind} index {str(i)[:20]} is not an array of the file")
         return i
 
-    def decode(self, node):
+    def decode(self, node: _Node) -> Any:
         if node is None or isinstance(node, (bool, int, float, str)):
             return node
         if isinstance(node, dict) and len(node) >= 1:
@@ -422,14 +438,14 @@ class _Decoder:
                 return self.arrays[self.index(node, "bytes")].tobytes()
         raise ValueError(f"unknown node {str(node)[:80]}")
 
-    def decode_key(self, key):
+    def decode_key(self, key: _Node) -> Any:
         value = self.decode(key)
         if isinstance(value, (dict, list)):
             raise ValueError(f"unhashable dict key {str(key)[:80]}")
         return value
 
     @staticmethod
-    def make_tensor(arr, kind, requires_grad):
+    def make_tensor(arr: Array, kind: str, requires_grad: object) -> Tensor:
         if type(requires_grad) is not bool:
             raise ValueError(f"requires_grad is {str(requires_grad)[:20]}, not a bool")
         if requires_grad and arr.dtype.kind not in "fc":
@@ -449,7 +465,7 @@ class _Decoder:
         return t
 
 
-def _sequence(value):
+def _sequence(value: object) -> list[Any]:
     if not isinstance(value, list):
         raise ValueError(f"expected a list, got {str(value)[:40]}")
     return value

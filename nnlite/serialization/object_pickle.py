@@ -9,10 +9,17 @@ classes). The pickler is Python's own pure-Python one, because it lets PyTorch's
 be written without importing PyTorch.
 """
 
+from __future__ import annotations
+
 import collections
 import pickle
+from typing import IO, TYPE_CHECKING, Any
 
 from .torch_writer import contiguous_strides, storage_bytes, storage_type_name, write_zip
+
+if TYPE_CHECKING:
+    from .._typing import Array
+    from ..autograd.tensor import Tensor
 
 __all__ = ["write_object"]
 
@@ -22,10 +29,12 @@ class _Global:
 
     __slots__ = ("module", "name")
 
-    def __init__(self, module, name):
+    def __init__(self, module: str, name: str) -> None:
         self.module, self.name = module, name
 
-    def __call__(self, *args):  # the pickler writes only callables as a reduce's function
+    def __call__(
+        self, *args: object
+    ) -> None:  # the pickler writes only callables as a reduce's function
         raise TypeError(f"{self.module}.{self.name} is a name to pickle, not to call")
 
 
@@ -34,7 +43,7 @@ class _StorageRef:
 
     __slots__ = ("record",)
 
-    def __init__(self, record):
+    def __init__(self, record: tuple[Any, ...]) -> None:
         self.record = record
 
 
@@ -49,16 +58,24 @@ class _ObjectPickler(pickle._Pickler):
 
     dispatch = dict(pickle._Pickler.dispatch)
 
-    def __init__(self, file):
-        super().__init__(file, protocol=2)
-        self.storages = []
+    if TYPE_CHECKING:  # the pure-Python pickler's own methods, which typeshed leaves out
 
-    def persistent_id(self, obj):
+        def write(self, data: bytes) -> None: ...
+
+        def memoize(self, obj: object) -> None: ...
+
+        def save_reduce(self, func: Any, args: Any, obj: object = None) -> None: ...
+
+    def __init__(self, file: IO[bytes]) -> None:
+        super().__init__(file, protocol=2)
+        self.storages: list[Array] = []
+
+    def persistent_id(self, obj: object) -> Any:
         if isinstance(obj, _StorageRef):
             return obj.record
         return None
 
-    def reducer_override(self, obj):
+    def reducer_override(self, obj: object) -> Any:
         from ..autograd.dtypes import dtype
         from ..autograd.tensor import Tensor
         from ..device import device
@@ -71,13 +88,14 @@ class _ObjectPickler(pickle._Pickler):
             return (_DEVICE, (str(obj),))
         return NotImplemented
 
-    def save_global(self, obj, name=None):
+    def save_global(self, obj: object, name: str | None = None) -> None:
         from ..autograd.dtypes import dtype
 
         if isinstance(obj, dtype):
             obj = _Global("torch", obj.name)
         if not isinstance(obj, _Global):
-            return super().save_global(obj, name)
+            # the pure-Python pickler's method, which typeshed leaves out
+            return super().save_global(obj, name)  # type: ignore[misc]
         self.write(f"c{obj.module}\n{obj.name}\n".encode("ascii"))
         self.memoize(obj)
         return None
@@ -85,7 +103,7 @@ class _ObjectPickler(pickle._Pickler):
     # pickle's dispatch table is typed for the C pickler's methods; this is the Python one's
     dispatch[_Global] = save_global  # type: ignore[assignment]
 
-    def _tensor(self, t):
+    def _tensor(self, t: Tensor) -> tuple[Any, tuple[Any, ...]]:
         from .npz import is_parameter
 
         arr = t._data
@@ -94,7 +112,7 @@ class _ObjectPickler(pickle._Pickler):
         self.storages.append(storage_bytes(arr))
         ref = _StorageRef(record)
         requires_grad = bool(t.requires_grad)
-        hooks = collections.OrderedDict()
+        hooks: collections.OrderedDict[Any, Any] = collections.OrderedDict()
         if is_parameter(t):
             data = (
                 _REBUILD_TENSOR,
@@ -112,18 +130,19 @@ class _Rebuild:
 
     __slots__ = ("reduce",)
 
-    def __init__(self, func, args):
+    def __init__(self, func: _Global, args: tuple[Any, ...]) -> None:
         self.reduce = (func, args)
 
 
-def _save_rebuild(pickler, obj):
+def _save_rebuild(pickler: _ObjectPickler, obj: _Rebuild) -> None:
     pickler.save_reduce(*obj.reduce, obj=obj)
 
 
-_ObjectPickler.dispatch[_Rebuild] = _save_rebuild
+# typed for the C pickler's methods, as above
+_ObjectPickler.dispatch[_Rebuild] = _save_rebuild  # type: ignore[assignment]
 
 
-def write_object(obj, fileobj, archive="archive"):
+def write_object(obj: object, fileobj: IO[bytes], archive: str = "archive") -> None:
     """Pickle ``obj`` (any picklable object) to the binary file ``fileobj`` in PyTorch's zip
     layout, its tensors' data as storage members."""
     import io

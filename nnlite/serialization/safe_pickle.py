@@ -8,13 +8,20 @@ copy data are charged against a byte budget proportional to the input, so a few 
 reuse one large memoised object many times cannot cost gigabytes.
 """
 
+from __future__ import annotations
+
 import _compat_pickle
 import collections
 import io
 import pickle
 import pickletools
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["RestrictedUnpickler", "UnpicklingRefused", "charged"]
+
+#: ``(module, name) -> object``: what a pickle may name; an object may be ``charged(fn, cost)``
+Allowed = dict[tuple[str, str], Any]
 
 _FORBIDDEN = {"INST", "OBJ", "EXT1", "EXT2", "EXT4", "NEXT_BUFFER", "READONLY_BUFFER"}
 _PUTS = {"PUT", "BINPUT", "LONG_BINPUT"}
@@ -25,18 +32,20 @@ class UnpicklingRefused(Exception):
     """The pickle is malformed, or (``forbidden``) asks for something the allow-list or the
     budget does not permit; the message says what."""
 
-    def __init__(self, message, forbidden=False, refused_global=None):
+    def __init__(
+        self, message: str, forbidden: bool = False, refused_global: str | None = None
+    ) -> None:
         super().__init__(message)
         self.forbidden = forbidden
         self.refused_global = refused_global  # "module.name" of a global not allowed
 
 
 class Budget:
-    def __init__(self, limit):
+    def __init__(self, limit: int) -> None:
         self.limit = limit
         self.spent = 0
 
-    def charge(self, nbytes, what):
+    def charge(self, nbytes: int, what: str) -> None:
         self.spent += int(nbytes)
         if self.spent > self.limit:
             raise UnpicklingRefused(
@@ -45,18 +54,20 @@ class Budget:
             )
 
 
-def charged(fn, cost):
+def charged(
+    fn: Callable[..., Any], cost: Callable[..., int]
+) -> tuple[Callable[..., Any], Callable[..., int]]:
     """``fn`` for an allow-list whose calls charge ``cost(*args)`` bytes to the budget; the
     unpickler supplies the budget (see ``RestrictedUnpickler.resolve``)."""
     return (fn, cost)
 
 
-def scan(data, limits=None):
+def scan(data: bytes | bytearray, limits: dict[str, int] | None = None) -> None:
     """Refuse opcodes outside the safe set, opcodes used more often than ``limits`` (a dict
     opcode name -> count) allows, and memo indices the pickle cannot have filled."""
     ops = 0
     memo = set()
-    counts = collections.Counter()
+    counts: collections.Counter[str] = collections.Counter()
     try:
         for opcode, arg, _ in pickletools.genops(io.BytesIO(data)):
             ops += 1
@@ -89,7 +100,16 @@ class RestrictedUnpickler(pickle.Unpickler):
     callables; ``limits`` caps how often given opcodes occur. Every failure is raised as
     ``UnpicklingRefused``."""
 
-    def __init__(self, data, allowed, refuse, budget, persistent_load=None, limits=None, **kwargs):
+    def __init__(
+        self,
+        data: bytes | bytearray,
+        allowed: Allowed,
+        refuse: Callable[[str, str], str],
+        budget: int,
+        persistent_load: Callable[[Any], Any] | None = None,
+        limits: dict[str, int] | None = None,
+        **kwargs: Any,
+    ) -> None:
         scan(data, limits)
         super().__init__(io.BytesIO(data), **kwargs)
         self._allowed = allowed
@@ -97,7 +117,7 @@ class RestrictedUnpickler(pickle.Unpickler):
         self._budget = Budget(budget)
         self._persistent = persistent_load
 
-    def find_class(self, module, name):
+    def find_class(self, module: str, name: str) -> Any:
         # Python 2 names (protocol 2 pickles write __builtin__, copy_reg, ...) as Python 3's
         if (module, name) in _compat_pickle.NAME_MAPPING:
             module, name = _compat_pickle.NAME_MAPPING[(module, name)]
@@ -113,19 +133,19 @@ class RestrictedUnpickler(pickle.Unpickler):
             budget = self._budget
             label = f"{module}.{name}"
 
-            def call(*args):
+            def call(*args: Any) -> Any:
                 budget.charge(cost(*args), label)
                 return fn(*args)
 
             return call
         return obj
 
-    def persistent_load(self, pid):
+    def persistent_load(self, pid: Any) -> Any:
         if self._persistent is None:
             raise UnpicklingRefused("persistent ids are not allowed here")
         return self._persistent(pid)
 
-    def load(self):
+    def load(self) -> Any:
         try:
             return super().load()
         except UnpicklingRefused:

@@ -5,13 +5,20 @@ nnlite turns its raw buffers into tensors, reading bfloat16 as float32 since num
 bfloat16.
 """
 
+from __future__ import annotations
+
 import struct
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _atomic
 from ._dtypes import bfloat16_to_float32
 from ._errors import CheckpointError
+
+if TYPE_CHECKING:
+    from .._typing import FileLike
+    from ..autograd.tensor import Tensor
 
 __all__ = ["save_safetensors", "load_safetensors", "looks_like_safetensors"]
 
@@ -33,7 +40,7 @@ _SAVABLE = {"f2", "f4", "f8", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "b
 _MAX_HEADER = 100_000_000  # safetensors' own limit
 
 
-def _safetensors():
+def _safetensors() -> Any:  # the safetensors module
     try:
         import safetensors
         import safetensors.numpy
@@ -45,7 +52,7 @@ def _safetensors():
     return safetensors
 
 
-def looks_like_safetensors(head, fh):
+def looks_like_safetensors(head: bytes, fh: IO[bytes]) -> bool:
     """Whether the file whose first bytes are ``head`` starts like a safetensors file: an
     8-byte little-endian header length that fits in the file, then ``{``."""
     if len(head) < 9 or head[8:9] != b"{":
@@ -60,7 +67,7 @@ def looks_like_safetensors(head, fh):
     return 2 <= n <= min(size - 8, _MAX_HEADER)
 
 
-def load_safetensors(fh, name):
+def load_safetensors(fh: IO[bytes], name: str) -> dict[str, Tensor]:
     """A dict name -> Tensor of the safetensors file open in ``fh``."""
     safetensors = _safetensors()
     data = fh.read()
@@ -71,7 +78,7 @@ def load_safetensors(fh, name):
     del data
     from ..autograd.creation import from_numpy
 
-    out = {}
+    out: dict[str, Tensor] = {}
     for key, entry in entries:
         dtype, shape, raw = entry["dtype"], entry["shape"], entry["data"]
         if dtype == "BF16":
@@ -95,7 +102,8 @@ def load_safetensors(fh, name):
     return out
 
 
-def save_safetensors(tensors, f, metadata=None):
+def save_safetensors(tensors: object, f: FileLike, metadata: dict[str, str] | None = None) -> None:
+    # ``tensors``: a dict str -> Tensor or numpy array, checked here
     """Write the flat dict ``tensors`` (str -> Tensor or numpy array) as safetensors to ``f``."""
     safetensors = _safetensors()
     if not isinstance(tensors, dict):
@@ -104,7 +112,7 @@ def save_safetensors(tensors, f, metadata=None):
         )
     from ..autograd.tensor import Tensor
 
-    arrays = {}
+    arrays: dict[str, Any] = {}
     for key, value in tensors.items():
         if not isinstance(key, str):
             raise TypeError(

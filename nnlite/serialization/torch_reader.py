@@ -9,12 +9,16 @@ storage share memory afterwards, as in PyTorch. Memory is bounded by the file: e
 must hold exactly the bytes it declares, and each tensor must fit inside its storage.
 """
 
+from __future__ import annotations
+
 import collections
 import io
 import pickle
 import pickletools
 import struct
 import types
+from collections.abc import Callable, Sequence
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -22,6 +26,12 @@ from ._dtypes import bfloat16_to_float32
 from ._errors import CheckpointError, WeightsOnlyError
 from .allowlist import allowed_by_user
 from .safe_pickle import RestrictedUnpickler, UnpicklingRefused, charged
+
+if TYPE_CHECKING:
+    from .._typing import Array
+    from ..autograd.tensor import Tensor
+    from ._zip import ZipReader
+    from .safe_pickle import Allowed
 
 __all__ = ["read_torch_zip", "read_torch_legacy"]
 
@@ -64,7 +74,7 @@ _MIN_BUDGET = 1 << 20
 class _StorageType:
     __slots__ = ("name", "dtype")
 
-    def __init__(self, name, dtype):
+    def __init__(self, name: str, dtype: str | None) -> None:
         self.name, self.dtype = name, dtype
 
 
@@ -73,7 +83,7 @@ class _Storage:
 
     __slots__ = ("key", "dtype", "numel")
 
-    def __init__(self, key, dtype, numel):
+    def __init__(self, key: str, dtype: str, numel: int) -> None:
         self.key, self.dtype, self.numel = key, dtype, numel
 
 
@@ -83,26 +93,45 @@ class _TensorSpec:
 
     __slots__ = ("storage", "offset", "size", "stride", "requires_grad", "parameter")
 
-    def __init__(self, storage, offset, size, stride, requires_grad):
+    def __init__(
+        self,
+        storage: object,
+        offset: Any,
+        size: Sequence[Any],
+        stride: Sequence[Any],
+        requires_grad: Any,
+    ) -> None:
+        # the values come from the file: checked when the tensor is built (``_Converter``)
         if not isinstance(storage, _Storage):
             raise TypeError(f"a tensor's storage must be a storage, got {type(storage).__name__}")
-        self.storage, self.offset = storage, offset
+        self.storage: _Storage = storage
+        self.offset = offset
         self.size, self.stride = tuple(size), tuple(stride)
         self.requires_grad = requires_grad
         self.parameter = False
 
 
 def _rebuild_tensor_v2(
-    storage, storage_offset, size, stride, requires_grad=False, backward_hooks=None, metadata=None
-):
+    storage: object,
+    storage_offset: Any,
+    size: Sequence[Any],
+    stride: Sequence[Any],
+    requires_grad: Any = False,
+    backward_hooks: object = None,
+    metadata: object = None,
+) -> _TensorSpec:
     return _TensorSpec(storage, storage_offset, size, stride, requires_grad)
 
 
-def _rebuild_tensor(storage, storage_offset, size, stride):
+def _rebuild_tensor(
+    storage: object, storage_offset: Any, size: Sequence[Any], stride: Sequence[Any]
+) -> _TensorSpec:
     return _TensorSpec(storage, storage_offset, size, stride, False)
 
 
-def _rebuild_parameter(data, requires_grad, backward_hooks, state=None):
+def _rebuild_parameter(
+    data: object, requires_grad: Any, backward_hooks: object, state: object = None
+) -> _TensorSpec:
     if not isinstance(data, _TensorSpec):
         raise TypeError(f"a parameter's data must be a tensor, got {type(data).__name__}")
     spec = _TensorSpec(data.storage, data.offset, data.size, data.stride, requires_grad)
@@ -110,7 +139,9 @@ def _rebuild_parameter(data, requires_grad, backward_hooks, state=None):
     return spec
 
 
-def _rebuild_from_type_v2(func, new_type, args, state):
+def _rebuild_from_type_v2(
+    func: Callable[..., Any], new_type: object, args: Sequence[Any], state: object
+) -> Any:
     if new_type not in (_TENSOR_TYPE, _PARAMETER_TYPE):
         raise TypeError("only plain tensors and parameters can be rebuilt")
     return func(*args)
@@ -120,19 +151,19 @@ _TENSOR_TYPE = _StorageType("Tensor", None)
 _PARAMETER_TYPE = _StorageType("Parameter", None)
 
 
-def _length(x):
+def _length(x: Any) -> int:
     try:
         return len(x)
     except TypeError:
         return 0
 
 
-def _allowed_globals():
+def _allowed_globals() -> Allowed:
     import codecs
 
     from ..autograd import dtypes as nl_dtypes
 
-    allowed = {
+    allowed: Allowed = {
         ("collections", "OrderedDict"): collections.OrderedDict,
         ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
         ("torch._utils", "_rebuild_tensor"): _rebuild_tensor,
@@ -156,11 +187,11 @@ def _allowed_globals():
     return allowed
 
 
-def _is_torch(module):
+def _is_torch(module: str) -> bool:
     return module == "torch" or module.startswith("torch.")
 
 
-def _refusal(module, name):
+def _refusal(module: str, name: str) -> str:
     if module.startswith("torch.nn.modules"):
         return (
             f"it holds a whole model (the global {module}.{name}); nnlite cannot "
@@ -188,12 +219,17 @@ class _FullUnpickler(pickle.Unpickler):
     """``weights_only=False``: any global is imported and called, as Python's pickle does,
     except PyTorch's (its tensor forms map to nnlite's, its other objects are refused)."""
 
-    def __init__(self, data, torch_globals, persistent_load):
+    def __init__(
+        self,
+        data: bytes,
+        torch_globals: Allowed,
+        persistent_load: Callable[[Any], Any],
+    ) -> None:
         super().__init__(io.BytesIO(data), encoding="utf-8")
         self._torch_globals = torch_globals
         self._persistent = persistent_load
 
-    def find_class(self, module, name):
+    def find_class(self, module: str, name: str) -> Any:
         if _is_torch(module):
             obj = self._torch_globals.get((module, name))
             if obj is None:
@@ -201,7 +237,7 @@ class _FullUnpickler(pickle.Unpickler):
             return obj[0] if isinstance(obj, tuple) else obj
         return super().find_class(module, name)
 
-    def persistent_load(self, pid):
+    def persistent_load(self, pid: Any) -> Any:
         return self._persistent(pid)
 
 
@@ -209,18 +245,18 @@ class _Reading:
     """The state of one PyTorch file being read: its storages and error messages.
     ``weights_only=False`` unpickles any object the file names (the user trusts it)."""
 
-    def __init__(self, name, file_size, weights_only=True):
+    def __init__(self, name: str, file_size: int, weights_only: bool = True) -> None:
         self.name = name
-        self.storages = {}
+        self.storages: dict[str, _Storage] = {}
         self.budget = max(_BUDGET_FACTOR * file_size, _MIN_BUDGET)
         self.weights_only = weights_only
         # the user's allow-list: these objects, and instances of these classes, may appear
         self.user_globals = allowed_by_user() if weights_only else {}
 
-    def fail(self, problem, prefix="corrupt PyTorch checkpoint"):
+    def fail(self, problem: str, prefix: str = "corrupt PyTorch checkpoint") -> NoReturn:
         raise CheckpointError(f"{prefix}: {self.name} ({problem})")
 
-    def persistent_load(self, pid, legacy=False):
+    def persistent_load(self, pid: Any, legacy: bool = False) -> _Storage:
         if not (
             isinstance(pid, tuple) and len(pid) == (6 if legacy else 5) and pid[0] == "storage"
         ):
@@ -241,8 +277,8 @@ class _Reading:
         self.storages[key] = storage
         return storage
 
-    def unpickle(self, data, legacy=False):
-        def persistent_load(pid):
+    def unpickle(self, data: bytes | bytearray, legacy: bool = False) -> Any:
+        def persistent_load(pid: Any) -> _Storage:
             return self.persistent_load(pid, legacy)
 
         try:
@@ -265,14 +301,15 @@ class _Reading:
                 raise WeightsOnlyError(f"refusing to load: {self.name} ({e})") from None
             self.fail(str(e), "refusing to load" if e.forbidden else "corrupt PyTorch checkpoint")
 
-    def convert(self, obj, arrays):
+    def convert(self, obj: object, arrays: dict[str, Array]) -> Any:
         try:
             return _Converter(self, arrays).convert(obj)
         except RecursionError:
             self.fail("the structure is nested too deeply")
 
 
-def _storage_array(raw, code, byteorder):
+def _storage_array(raw: Any, code: str, byteorder: str) -> Array:
+    # ``raw``: bytes, a memoryview or a memory-mapped uint8 array
     """The typed array over the raw bytes ``raw`` of a storage (float32 for bfloat16)."""
     if code == "bf16":
         return bfloat16_to_float32(np.frombuffer(raw, byteorder + "u2"))
@@ -285,19 +322,20 @@ def _storage_array(raw, code, byteorder):
     return arr
 
 
-def _contiguous_strides(size):
-    strides, step = [], 1
+def _contiguous_strides(size: Sequence[int]) -> tuple[int, ...]:
+    strides: list[int] = []
+    step = 1
     for d in reversed(size):
         strides.append(step)
         step *= max(d, 1)
     return tuple(strides[::-1])
 
 
-def _itemsize(code):
+def _itemsize(code: str) -> int:
     return 2 if code == "bf16" else np.dtype(code if code != "b1" else "?").itemsize
 
 
-def _nl_device(*args):
+def _nl_device(*args: Any) -> Any:  # an nl.device
     from ..device import device
 
     return device(*args)
@@ -308,15 +346,15 @@ class _Converter:
     Other objects (instances of allowed classes, or anything under ``weights_only=False``)
     stay themselves, with the placeholders in their attributes replaced."""
 
-    def __init__(self, reading, arrays):
+    def __init__(self, reading: _Reading, arrays: dict[str, Array]) -> None:
         self.reading = reading
         self.arrays = arrays
-        self.memo = {}
+        self.memo: dict[int, Any] = {}
         user = reading.user_globals.values()
         self.user_objects = {id(obj) for obj in user}
         self.user_classes = tuple(obj for obj in user if isinstance(obj, type))
 
-    def convert(self, obj):
+    def convert(self, obj: Any) -> Any:
         if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
             return obj
         done = self.memo.get(id(obj))
@@ -346,7 +384,7 @@ class _Converter:
         self.memo[id(obj)] = out
         return out
 
-    def attributes(self, obj):
+    def attributes(self, obj: Any) -> Any:
         """``obj`` itself, its attributes converted in place (classes and functions as they
         are)."""
         self.memo[id(obj)] = obj
@@ -365,7 +403,7 @@ class _Converter:
                 state[key] = self.convert(value)
         return obj
 
-    def tensor(self, spec):
+    def tensor(self, spec: _TensorSpec) -> Tensor:
         reading = self.reading
         storage = spec.storage
         base = self.arrays[storage.key]
@@ -425,7 +463,9 @@ class _Converter:
 # ---------------------------------------------------------------------------- zip format
 
 
-def read_torch_zip(reader, mmap_path=None, weights_only=True):
+def read_torch_zip(
+    reader: ZipReader, mmap_path: str | None = None, weights_only: bool = True
+) -> Any:
     """The object in the ``torch.save`` zip archive open in ``reader`` (a ``ZipReader``);
     ``weights_only=False`` unpickles whatever the file holds (see :class:`_FullUnpickler`)."""
     reader.kind = "PyTorch checkpoint"
@@ -439,7 +479,7 @@ def read_torch_zip(reader, mmap_path=None, weights_only=True):
         byteorder = "<" if text == b"little" else ">"
     reading = _Reading(reader.name, reader.file_size, weights_only)
     obj = reading.unpickle(reader.read(pkl, "data.pkl"))
-    arrays = {}
+    arrays: dict[str, Array] = {}
     for key, storage in reading.storages.items():
         member = f"{prefix}data/{key}"
         if member not in reader:
@@ -451,7 +491,7 @@ def read_torch_zip(reader, mmap_path=None, weights_only=True):
                 f"its member holds {reader.size(member)} bytes"
             )
         offset = reader.data_offset(member) if mmap_path else None
-        if offset is not None and nbytes:
+        if mmap_path is not None and offset is not None and nbytes:
             raw = np.memmap(mmap_path, dtype=np.uint8, mode="c", offset=offset, shape=(nbytes,))
         else:
             raw = reader.read(member, f"storage {key!r}")
@@ -465,14 +505,14 @@ _LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
 _LEGACY_PROTOCOL = 1001
 
 
-def read_torch_legacy(fh, name):
+def read_torch_legacy(fh: IO[bytes], name: str) -> Any:
     """The object in a legacy (before PyTorch 1.6) ``torch.save`` file open in ``fh``: pickles
     of the magic number, the protocol version, the system info, the object and the storage keys,
     then each storage as an int64 element count and its bytes."""
     data = bytearray(fh.read())
     reading = _Reading(name, len(data))
     pos = 0
-    parts = []
+    parts: list[tuple[int, int]] = []
     for _ in range(4):
         end = _pickle_end(data, pos, reading)
         parts.append((pos, end))
@@ -489,7 +529,7 @@ def read_torch_legacy(fh, name):
     pos = end
     if not (isinstance(keys, list) and all(isinstance(k, str) for k in keys)):
         reading.fail("the storage key list is not a list of strings")
-    arrays = {}
+    arrays: dict[str, Array] = {}
     view = memoryview(data)
     byteorder = "<" if little else ">"
     for key in keys:
@@ -513,12 +553,12 @@ def read_torch_legacy(fh, name):
     return reading.convert(obj, arrays)
 
 
-def _pickle_end(data, start, reading):
+def _pickle_end(data: bytearray, start: int, reading: _Reading) -> int:
     stream = io.BytesIO(data)
     stream.seek(start)
     try:
         for opcode, _, pos in pickletools.genops(stream):
-            if opcode.name == "STOP":
+            if opcode.name == "STOP" and pos is not None:  # (a BytesIO: always a position)
                 return pos + 1
     except Exception as e:  # pickletools' ValueError on truncated or malformed input
         reading.fail(f"malformed pickle at byte {start}: {e}")

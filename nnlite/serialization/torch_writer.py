@@ -9,14 +9,25 @@ own storage member ``<archive>/data/<key>``, aligned to 64 bytes as PyTorch alig
 tensor that appears twice (tied weights) is written once and comes back as one tensor.
 """
 
+from __future__ import annotations
+
+import builtins
 import collections
 import pickle
 import struct
 import zipfile
+from collections.abc import Hashable, Sequence
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from .npz import describe_path, is_parameter, type_name
+
+if TYPE_CHECKING:
+    from .._typing import Array
+
+# (``_PickleWriter`` has methods named ``int`` and ``str``: its annotations say ``builtins.int``)
+_Path = tuple[Hashable, ...]
 
 __all__ = ["write_torch", "write_zip", "storage_type_name", "storage_bytes", "contiguous_strides"]
 
@@ -40,24 +51,24 @@ _DATE = (1980, 1, 1, 0, 0, 0)
 class _PickleWriter:
     """Protocol-2 opcodes for the objects a weights-only checkpoint may hold."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.out = bytearray(b"\x80\x02")
         self.memo = 0
-        self.globals = {}  # (module, name) -> memo index
-        self.tensors = {}  # id(tensor) -> memo index
-        self.keep_alive = []
-        self.storages = []  # contiguous little-endian arrays, key = position
+        self.globals: dict[tuple[builtins.str, builtins.str], builtins.int] = {}  # -> memo index
+        self.tensors: dict[builtins.int, builtins.int] = {}  # id(tensor) -> memo index
+        self.keep_alive: list[object] = []
+        self.storages: list[Array] = []  # contiguous little-endian arrays, key = position
 
-    def put(self):
+    def put(self) -> builtins.int:
         index = self.memo
         self.memo += 1
         self.out += b"q" + bytes([index]) if index < 256 else b"r" + struct.pack("<I", index)
         return index
 
-    def get(self, index):
+    def get(self, index: builtins.int) -> None:
         self.out += b"h" + bytes([index]) if index < 256 else b"j" + struct.pack("<I", index)
 
-    def global_(self, module, name):
+    def global_(self, module: builtins.str, name: builtins.str) -> None:
         index = self.globals.get((module, name))
         if index is not None:
             self.get(index)
@@ -65,11 +76,11 @@ class _PickleWriter:
         self.out += f"c{module}\n{name}\n".encode("ascii")
         self.globals[(module, name)] = self.put()
 
-    def empty_ordered_dict(self):
+    def empty_ordered_dict(self) -> None:
         self.global_("collections", "OrderedDict")
         self.out += b")R"
 
-    def tuple_of_ints(self, values):
+    def tuple_of_ints(self, values: Sequence[builtins.int]) -> None:
         if len(values) == 0:
             self.out += b")"
             return
@@ -78,7 +89,7 @@ class _PickleWriter:
             self.int(v)
         self.out += b"t"
 
-    def int(self, x):
+    def int(self, x: builtins.int) -> None:
         if 0 <= x < 256:
             self.out += b"K" + bytes([x])
         elif 0 <= x < 65536:
@@ -92,11 +103,11 @@ class _PickleWriter:
             else:
                 self.out += b"\x8b" + struct.pack("<i", len(encoded)) + encoded
 
-    def str(self, s):
+    def str(self, s: builtins.str) -> None:
         data = s.encode("utf-8", "surrogatepass")
         self.out += b"X" + struct.pack("<I", len(data)) + data
 
-    def write(self, obj, path):
+    def write(self, obj: object, path: _Path) -> None:
         if obj is None:
             self.out += b"N"
         elif obj is True or obj is False:
@@ -129,7 +140,7 @@ class _PickleWriter:
                     "tensors, numpy arrays, numbers, strings, bytes and None"
                 )
 
-    def container(self, obj, path):
+    def container(self, obj: tuple[Any, ...] | list[Any] | dict[Any, Any], path: _Path) -> None:
         if isinstance(obj, tuple):
             self.out += b"("
             for i, v in enumerate(obj):
@@ -165,7 +176,7 @@ class _PickleWriter:
                 self.write(v, path + (k,))
         self.out += b"e" if isinstance(obj, list) else b"u"
 
-    def tensor(self, obj, path):
+    def tensor(self, obj: Any, path: _Path) -> None:  # a Tensor or a numpy array
         index = self.tensors.get(id(obj))
         if index is not None:
             self.get(index)
@@ -201,7 +212,7 @@ class _PickleWriter:
         self.keep_alive.append(obj)
 
 
-def storage_type_name(arr, path):
+def storage_type_name(arr: Array, path: _Path) -> str:
     """PyTorch's storage type for the array ``arr`` (``FloatStorage``, ...); ``path`` names
     where it sits in the saved object if PyTorch has none."""
     code = f"{arr.dtype.kind}{arr.dtype.itemsize}"
@@ -213,20 +224,21 @@ def storage_type_name(arr, path):
     return _STORAGE_TYPES[code]
 
 
-def storage_bytes(arr):
+def storage_bytes(arr: Array) -> Array:
     """The storage of ``arr``: its elements contiguous and little-endian."""
     return np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False)
 
 
-def contiguous_strides(shape):
-    strides, step = [], 1
+def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    strides: list[int] = []
+    step = 1
     for d in reversed(shape):
         strides.append(step)
         step *= max(d, 1)
     return tuple(strides[::-1])
 
 
-def write_torch(obj, fileobj, archive="archive"):
+def write_torch(obj: object, fileobj: IO[bytes], archive: str = "archive") -> None:
     """Write ``obj`` to the binary file ``fileobj`` in PyTorch's zip checkpoint format, with
     records under the folder ``archive`` (PyTorch names it after the file)."""
     writer = _PickleWriter()
@@ -235,15 +247,19 @@ def write_torch(obj, fileobj, archive="archive"):
     write_zip(fileobj, archive, bytes(writer.out), writer.storages)
 
 
-def write_zip(fileobj, archive, pickle_bytes, storages):
+def write_zip(
+    fileobj: IO[bytes], archive: str, pickle_bytes: bytes, storages: Sequence[Array]
+) -> None:
     """PyTorch's zip layout: ``data.pkl`` (``pickle_bytes``), the version records and each array
     of ``storages`` as member ``data/<position>``, every member's data 64-byte aligned."""
     with zipfile.ZipFile(fileobj, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
 
-        def record(name, data):
+        def record(name: str, data: bytes | memoryview) -> None:
             info = zipfile.ZipInfo(f"{archive}/{name}", date_time=_DATE)
             # pad the local header's extra field so that the data starts on an aligned offset
-            start = zf.fp.tell() + 30 + len(info.filename.encode("utf-8")) + 4
+            start = (
+                cast(IO[bytes], zf.fp).tell() + 30
+            )  # (open for writing) + len(info.filename.encode("utf-8")) + 4
             pad = -start % _ALIGNMENT
             info.extra = struct.pack("<HH", 0x4246, pad) + b"\0" * pad
             zf.writestr(info, data)
@@ -253,5 +269,5 @@ def write_zip(fileobj, archive, pickle_bytes, storages):
         record(".storage_alignment", str(_ALIGNMENT).encode())
         record("byteorder", b"little")
         for key, arr in enumerate(storages):
-            record(f"data/{key}", memoryview(arr.reshape(-1).view(np.uint8)))
+            record(f"data/{key}", arr.reshape(-1).view(np.uint8).data)
         record("version", b"3\n")

@@ -6,12 +6,19 @@ on both; the functions here cover the rest, each choosing the numpy call or the 
 from its operand.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeGuard
+
 import numpy as np
 
 from .. import op as _op
 
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
-def is_tensor(x):
+
+def is_tensor(x: object) -> TypeGuard[Tensor]:
     return isinstance(x, _op.Tensor)
 
 

@@ -1,13 +1,19 @@
 """Downloading with checksum verification, and archive extraction that stays inside its folder."""
 
+from __future__ import annotations
+
 import hashlib
 import os
 import sys
 import tarfile
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
+from typing import IO, Any, NoReturn, cast
 
 from ...serialization import replace_atomically
+
+_Path = str | os.PathLike[str]
 
 __all__ = [
     "file_md5",
@@ -26,7 +32,7 @@ class DownloadError(RuntimeError):
     """A file could not be downloaded (network failure or checksum mismatch)."""
 
 
-def file_md5(path, chunk_size=CHUNK):
+def file_md5(path: _Path, chunk_size: int = CHUNK) -> str:
     h = hashlib.md5(usedforsecurity=False)
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(chunk_size), b""):
@@ -34,17 +40,17 @@ def file_md5(path, chunk_size=CHUNK):
     return h.hexdigest()
 
 
-def check_md5(path, md5):
+def check_md5(path: _Path, md5: str | None) -> bool:
     return os.path.isfile(path) and (md5 is None or file_md5(path) == md5)
 
 
-def urlopen(url, timeout=TIMEOUT):
+def urlopen(url: str, timeout: float = TIMEOUT) -> Any:  # an http.client.HTTPResponse
     """Open ``url`` for reading (module-level so that tests can replace it)."""
     request = urllib.request.Request(url, headers={"User-Agent": "nnlite"})
     return urllib.request.urlopen(request, timeout=timeout)
 
 
-def _progress(total, desc):
+def _progress(total: int | None, desc: str) -> Any:  # a tqdm bar, or None without tqdm
     try:
         from tqdm import tqdm
     except ImportError:
@@ -60,7 +66,7 @@ def _progress(total, desc):
     )
 
 
-def _fetch_one(url, dest_dir, filename, md5):
+def _fetch_one(url: str, dest_dir: _Path, filename: str, md5: str | None) -> str:
     """Download ``url`` to ``dest_dir/filename`` through a temporary file renamed into place
     once the MD5 is right; nothing is left behind on failure."""
     final = os.path.join(dest_dir, filename)
@@ -89,7 +95,9 @@ def _fetch_one(url, dest_dir, filename, md5):
     return final
 
 
-def download_url(urls, dest_dir, filename, md5=None):
+def download_url(
+    urls: str | Sequence[str], dest_dir: _Path, filename: str, md5: str | None = None
+) -> str:
     """Download ``filename`` from the first of ``urls`` (a URL or a list of mirrors) that works
     into ``dest_dir``; skip it when the file is already there with the right MD5."""
     if isinstance(urls, str):
@@ -98,7 +106,7 @@ def download_url(urls, dest_dir, filename, md5=None):
     final = os.path.join(dest_dir, filename)
     if md5 is not None and check_md5(final, md5):
         return final
-    failures = []
+    failures: list[str] = []
     for url in urls:
         try:
             return _fetch_one(url, dest_dir, filename, md5)
@@ -109,15 +117,15 @@ def download_url(urls, dest_dir, filename, md5=None):
     raise DownloadError(f"could not download {filename}:\n  " + "\n  ".join(failures))
 
 
-def _within(path, root):
+def _within(path: str, root: str) -> bool:
     return os.path.commonpath([path, root]) == root
 
 
-def _check_member(member, dest_real, archive):
+def _check_member(member: tarfile.TarInfo, dest_real: str, archive: _Path) -> None:
     """Refuse ``member`` unless it is a plain file or folder whose path stays in ``dest_real``."""
     name = member.name
 
-    def refuse(reason):
+    def refuse(reason: str) -> NoReturn:
         raise RuntimeError(f"refusing to extract {archive}: member {name!r} {reason}")
 
     norm = name.replace("\\", "/")
@@ -138,7 +146,9 @@ def _check_member(member, dest_real, archive):
         refuse("would land outside the destination folder")
 
 
-def _extract_member(tar, member, dest_real, archive):
+def _extract_member(
+    tar: tarfile.TarFile, member: tarfile.TarInfo, dest_real: str, archive: _Path
+) -> None:
     """Write one checked member under ``dest_real`` without following links already on disk."""
     target = os.path.join(dest_real, member.name)
     if member.isdir():
@@ -158,7 +168,8 @@ def _extract_member(tar, member, dest_real, archive):
     fd = os.open(
         target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o666
     )
-    with os.fdopen(fd, "wb") as out, tar.extractfile(member) as src:
+    # a plain file (checked by ``_check_member``): ``extractfile`` gives its stream
+    with os.fdopen(fd, "wb") as out, cast(IO[bytes], tar.extractfile(member)) as src:
         while True:
             block = src.read(CHUNK)
             if not block:
@@ -166,7 +177,7 @@ def _extract_member(tar, member, dest_real, archive):
             out.write(block)
 
 
-def extract_archive(path, dest):
+def extract_archive(path: _Path, dest: _Path) -> None:
     """Extract the tar archive ``path`` (any compression) into ``dest``.
 
     Every member is checked before anything is written: only plain files and folders whose
@@ -195,7 +206,13 @@ def extract_archive(path, dest):
                 raise RuntimeError(f"could not extract {m.name!r} from {path}: {e}") from e
 
 
-def download_and_extract_archive(urls, download_root, filename, md5, extract_root=None):
+def download_and_extract_archive(
+    urls: str | Sequence[str],
+    download_root: _Path,
+    filename: str,
+    md5: str | None,
+    extract_root: _Path | None = None,
+) -> str:
     archive = download_url(urls, download_root, filename, md5)
     extract_archive(archive, extract_root or download_root)
     return archive

@@ -1,14 +1,22 @@
 """Readers for the dataset file formats: IDX (MNIST family) and CIFAR-10 python batches."""
 
+from __future__ import annotations
+
 import gzip
 import importlib
 import os
 import struct
 import zlib
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...serialization.safe_pickle import RestrictedUnpickler, UnpicklingRefused, charged
+from ...serialization.safe_pickle import Allowed, RestrictedUnpickler, UnpicklingRefused, charged
+
+if TYPE_CHECKING:
+    from ..._typing import Array
+
+_Path = str | os.PathLike[str]
 
 __all__ = [
     "read_idx",
@@ -35,7 +43,7 @@ class DatasetFormatError(RuntimeError):
 
 # ------------------------------------------------------------------------------------------ IDX
 
-_IDX_DTYPES = {
+_IDX_DTYPES: dict[int, np.dtype[Any]] = {
     0x08: np.dtype(np.uint8),
     0x09: np.dtype(np.int8),
     0x0B: np.dtype(">i2"),
@@ -51,7 +59,7 @@ MAX_GZIP_RATIO = 64  # a gzipped IDX file may declare at most this many times it
 _MIN_GZIP_BUDGET = 1 << 20
 
 
-def _open_idx(path):
+def _open_idx(path: str) -> tuple[gzip.GzipFile | IO[bytes], int, IO[bytes]]:
     """The IDX file at ``path`` as a binary stream (decompressing gzip, whatever the file is
     called), and the file's size on disk."""
     f = open(path, "rb")
@@ -68,7 +76,7 @@ def _open_idx(path):
     return f, size, f
 
 
-def _read_exactly(stream, n, path):
+def _read_exactly(stream: gzip.GzipFile | IO[bytes], n: int, path: str) -> bytes:
     try:
         return stream.read(n)
     except (OSError, EOFError, zlib.error) as e:
@@ -77,7 +85,7 @@ def _read_exactly(stream, n, path):
         ) from None
 
 
-def read_idx(path, magic=None):
+def read_idx(path: _Path, magic: int | None = None) -> Array:
     """The array stored in an IDX file (gzipped or not), in native byte order.
 
     With ``magic`` (e.g. ``0x00000803``), the file's magic number must equal it. The header's
@@ -147,12 +155,12 @@ def read_idx(path, magic=None):
     return arr.astype(dtype.newbyteorder("="), copy=True)
 
 
-def read_idx_images(path):
+def read_idx_images(path: _Path) -> Array:
     """An ``(N, H, W)`` uint8 array from an IDX image file."""
     return read_idx(path, IDX_IMAGES_MAGIC)
 
 
-def read_idx_labels(path, num_classes=10):
+def read_idx_labels(path: _Path, num_classes: int = 10) -> Array:
     """An ``(N,)`` int64 array from an IDX label file (values checked against ``num_classes``)."""
     labels = read_idx(path, IDX_LABELS_MAGIC).astype(np.int64)
     if labels.size and (labels.min() < 0 or labels.max() >= num_classes):
@@ -166,7 +174,7 @@ def read_idx_labels(path, num_classes=10):
 # ------------------------------------------------------------------------------------ CIFAR-10
 
 
-def _numpy_attr(module, name):
+def _numpy_attr(module: str, name: str) -> Any:
     if module.startswith("numpy.core"):  # numpy 2 moved numpy.core to numpy._core
         try:
             return getattr(
@@ -181,15 +189,15 @@ _ARRAY_COST = 4096  # bytes charged per array a batch builds (numpy copies small
 _MAX_BUILDS = 64  # BUILD opcodes (array states) in one batch file; the real ones have 1
 
 
-def _nbytes(x):
+def _nbytes(x: object) -> int:
     return len(x) if isinstance(x, (bytes, bytearray, str)) else 0
 
 
-def _cifar_globals():
+def _cifar_globals() -> Allowed:
     """The globals a CIFAR-10 python batch may name, each charged for the bytes it builds."""
     import codecs
 
-    allowed = {}
+    allowed: Allowed = {}
     for core in ("numpy.core", "numpy._core"):
         allowed[(f"{core}.multiarray", "_reconstruct")] = charged(
             _numpy_attr(f"{core}.multiarray", "_reconstruct"), lambda *a: _ARRAY_COST
@@ -209,11 +217,11 @@ def _cifar_globals():
     return allowed
 
 
-def _refusal(module, name):
+def _refusal(module: str, name: str) -> str:
     return f"refusing to load {module}.{name}: a CIFAR-10 batch holds only strings, numbers, lists and numpy arrays"
 
 
-def _load_restricted(path):
+def _load_restricted(path: str) -> dict[Any, Any]:
     with open(path, "rb") as f:
         raw = f.read()
     try:
@@ -234,7 +242,9 @@ def _load_restricted(path):
     return {(k.decode("latin1") if isinstance(k, bytes) else k): v for k, v in obj.items()}
 
 
-def read_cifar_batch(path, image_size=3072, num_classes=10):
+def read_cifar_batch(
+    path: _Path, image_size: int = 3072, num_classes: int = 10
+) -> tuple[Array, Array]:
     """``(data, labels)`` of a CIFAR python batch: ``data`` an ``(N, 3072)`` uint8 array
     (rows are R, G, B planes of 32x32), ``labels`` an ``(N,)`` int64 array."""
     path = str(path)
@@ -283,14 +293,14 @@ def read_cifar_batch(path, image_size=3072, num_classes=10):
     return data, labels
 
 
-def _describe(value):
+def _describe(value: object) -> str:
     if isinstance(value, list):
         kinds = sorted({type(x).__name__ for x in value[:1000]})
         return f"a list of {len(value)} items of type {', '.join(kinds) or '-'}"
     return type(value).__name__
 
 
-def read_cifar_meta(path, key="label_names"):
+def read_cifar_meta(path: _Path, key: str = "label_names") -> list[str]:
     """The class names stored in ``batches.meta``."""
     entry = _load_restricted(str(path))
     names = entry.get(key)

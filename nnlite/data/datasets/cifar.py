@@ -1,6 +1,10 @@
 """CIFAR-10, read from its python batches."""
 
+from __future__ import annotations
+
 import os
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -64,7 +68,14 @@ class CIFAR10(ImageClassificationDataset):
         "truck",
     ]
 
-    def __init__(self, root, train=True, download=False, transform=None, target_transform=None):
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        train: bool = True,
+        download: bool = False,
+        transform: Callable[[Any], Any] | None = None,
+        target_transform: Callable[[int], Any] | None = None,
+    ) -> None:
         super().__init__(root, train=train, transform=transform, target_transform=target_transform)
         if download:
             self.download()
@@ -85,7 +96,7 @@ class CIFAR10(ImageClassificationDataset):
             self.classes = read_cifar_meta(meta_path, self.meta["key"])
 
     @property
-    def folder(self):
+    def folder(self) -> str:
         """The folder of the extracted batches, ``root/cifar-10-batches-py``.
 
         Examples:
@@ -94,17 +105,17 @@ class CIFAR10(ImageClassificationDataset):
         """
         return os.path.join(self.root, self.base_folder)
 
-    def _path(self, name):
+    def _path(self, name: str) -> str:
         return os.path.join(self.folder, name)
 
-    def _missing_message(self, missing):
+    def _missing_message(self, missing: list[str]) -> str:
         return (
             f"{type(self).__name__}: dataset files not found: {', '.join(missing)} expected in {self.folder}. "
             f"Use download=True to download them, or download {self.url} yourself and extract it in "
             f"{self.root} (it creates {self.base_folder}/ with data_batch_1..5, test_batch and batches.meta)."
         )
 
-    def _file_ok(self, name, md5, reader):
+    def _file_ok(self, name: str, md5: str, reader: Callable[..., object]) -> bool:
         path = self._path(name)
         if not os.path.isfile(path):
             return False
@@ -116,12 +127,12 @@ class CIFAR10(ImageClassificationDataset):
             return False
         return True
 
-    def _check_integrity(self):
+    def _check_integrity(self) -> bool:
         return all(
             self._file_ok(n, m, read_cifar_batch) for n, m in self.train_list + self.test_list
         ) and self._file_ok(self.meta["filename"], self.meta["md5"], read_cifar_meta)
 
-    def download(self):
+    def download(self) -> None:
         """Make the dataset files present under ``root`` (nothing to do if they already are).
 
         Examples:
@@ -144,11 +155,11 @@ class CIFAR10(ImageClassificationDataset):
         except _download.DownloadError as e:
             raise RuntimeError(f"{type(self).__name__}: {e}\n" + self._offline_hint()) from e
 
-    def _offline_hint(self):
+    def _offline_hint(self) -> str:
         return (
             f"Without network access, download {self.url} elsewhere and put it in {self.root} "
             f"(or extract it there so that {self.folder}/data_batch_1 exists)."
         )
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         return ""

@@ -1,5 +1,10 @@
 """``FakeData``: random images with random labels, for trying a pipeline without a dataset."""
 
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import numpy as np
 
 from ..dataset import Dataset
@@ -7,7 +12,7 @@ from ..dataset import Dataset
 __all__ = ["FakeData"]
 
 
-class FakeData(Dataset):
+class FakeData(Dataset[tuple[Any, Any]]):
     """``size`` random images of ``image_size = (C, H, W)`` with labels in ``[0, num_classes)``, as
     ``torchvision.datasets.FakeData``.
 
@@ -34,13 +39,13 @@ class FakeData(Dataset):
 
     def __init__(
         self,
-        size=1000,
-        image_size=(3, 224, 224),
-        num_classes=10,
-        transform=None,
-        target_transform=None,
-        random_offset=0,
-    ):
+        size: int = 1000,
+        image_size: Sequence[int] = (3, 224, 224),
+        num_classes: int = 10,
+        transform: Callable[[Any], Any] | None = None,
+        target_transform: Callable[[int], Any] | None = None,
+        random_offset: int = 0,
+    ) -> None:
         if len(image_size) != 3:
             raise ValueError(f"FakeData: image_size must be (C, H, W), got {image_size!r}")
         self.size = int(size)
@@ -50,22 +55,22 @@ class FakeData(Dataset):
         self.target_transform = target_transform
         self.random_offset = int(random_offset)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.size
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> tuple[Any, Any]:
         if not -self.size <= index < self.size:
             raise IndexError(f"{type(self).__name__} index out of range")
         index %= self.size
         rng = np.random.default_rng(index + self.random_offset)
         channels, height, width = self.image_size
-        image = rng.integers(0, 256, size=(height, width, channels), dtype=np.uint8)
-        target = int(rng.integers(0, self.num_classes))
+        image: Any = rng.integers(0, 256, size=(height, width, channels), dtype=np.uint8)
+        target: Any = int(rng.integers(0, self.num_classes))
         if self.transform is not None:
             image = self.transform(image)
         if self.target_transform is not None:
             target = self.target_transform(target)
         return image, target
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Dataset {type(self).__name__}\n    Number of datapoints: {self.size}"

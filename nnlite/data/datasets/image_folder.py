@@ -1,11 +1,20 @@
 """``ImageFolder``: images sorted into one sub-folder per class, decoded by Pillow."""
 
+from __future__ import annotations
+
 import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..._pillow import import_pillow
 from ..dataset import Dataset
+
+if TYPE_CHECKING:
+    from ..._typing import Array
+
+_Path = str | os.PathLike[str]
 
 __all__ = [
     "ImageFolder",
@@ -19,7 +28,7 @@ __all__ = [
 IMG_EXTENSIONS = (".jpg", ".jpeg", ".png", ".ppm", ".bmp", ".pgm", ".tif", ".tiff", ".webp")
 
 
-def default_loader(path):
+def default_loader(path: _Path) -> Array:
     """Decode the image file at ``path`` into an ``H x W x 3`` uint8 RGB array (Pillow)."""
     image_module = import_pillow("ImageFolder (decoding PNG/JPEG files)")
     with open(path, "rb") as f:
@@ -27,7 +36,7 @@ def default_loader(path):
             return np.asarray(img.convert("RGB"))
 
 
-def find_classes(directory):
+def find_classes(directory: _Path) -> tuple[list[str], dict[str, int]]:
     """``(classes, class_to_idx)``: the sorted names of the sub-folders of ``directory``."""
     classes = sorted(entry.name for entry in os.scandir(directory) if entry.is_dir())
     if not classes:
@@ -35,7 +44,13 @@ def find_classes(directory):
     return classes, {name: i for i, name in enumerate(classes)}
 
 
-def make_dataset(directory, class_to_idx, extensions=None, is_valid_file=None, allow_empty=False):
+def make_dataset(
+    directory: _Path,
+    class_to_idx: dict[str, int],
+    extensions: str | tuple[str, ...] | None = None,
+    is_valid_file: Callable[[str], bool] | None = None,
+    allow_empty: bool = False,
+) -> list[tuple[str, int]]:
     """``[(path, class_index), ...]`` for every valid file under each class folder (recursively,
     in sorted order)."""
     if (extensions is None) == (is_valid_file is None):
@@ -44,10 +59,10 @@ def make_dataset(directory, class_to_idx, extensions=None, is_valid_file=None, a
         )
     if is_valid_file is None:
         lowered = tuple(
-            e.lower() for e in ((extensions,) if isinstance(extensions, str) else extensions)
+            e.lower() for e in ((extensions,) if isinstance(extensions, str) else extensions or ())
         )
 
-        def is_valid_file(path):
+        def is_valid_file(path: str) -> bool:
             return path.lower().endswith(lowered)
 
     directory = os.path.expanduser(directory)
@@ -75,7 +90,7 @@ def make_dataset(directory, class_to_idx, extensions=None, is_valid_file=None, a
     return samples
 
 
-class DatasetFolder(Dataset):
+class DatasetFolder(Dataset[tuple[Any, Any]]):
     """Samples arranged as ``root/<class>/.../<file>``, read by ``loader``, as torchvision's.
 
     Attributes: ``classes`` (sorted folder names), ``class_to_idx``, ``samples``
@@ -103,14 +118,14 @@ class DatasetFolder(Dataset):
 
     def __init__(
         self,
-        root,
-        loader,
-        extensions=None,
-        transform=None,
-        target_transform=None,
-        is_valid_file=None,
-        allow_empty=False,
-    ):
+        root: _Path,
+        loader: Callable[[str], Any],
+        extensions: tuple[str, ...] | None = None,
+        transform: Callable[[Any], Any] | None = None,
+        target_transform: Callable[[int], Any] | None = None,
+        is_valid_file: Callable[[str], bool] | None = None,
+        allow_empty: bool = False,
+    ) -> None:
         self.root = os.path.expanduser(os.fspath(root))
         if not os.path.isdir(self.root):
             raise FileNotFoundError(f"{type(self).__name__}: the folder {self.root} does not exist")
@@ -126,8 +141,12 @@ class DatasetFolder(Dataset):
 
     @staticmethod
     def make_dataset(
-        directory, class_to_idx, extensions=None, is_valid_file=None, allow_empty=False
-    ):
+        directory: _Path,
+        class_to_idx: dict[str, int],
+        extensions: tuple[str, ...] | None = None,
+        is_valid_file: Callable[[str], bool] | None = None,
+        allow_empty: bool = False,
+    ) -> list[tuple[str, int]]:
         """The ``(path, class index)`` of every file to take under ``directory``, sorted.
 
         Args:
@@ -149,7 +168,7 @@ class DatasetFolder(Dataset):
         """
         return make_dataset(directory, class_to_idx, extensions, is_valid_file, allow_empty)
 
-    def find_classes(self, directory):
+    def find_classes(self, directory: _Path) -> tuple[list[str], dict[str, int]]:
         """The class names (the sorted sub-folders of ``directory``) and their indices.
 
         Args:
@@ -167,10 +186,10 @@ class DatasetFolder(Dataset):
         """
         return find_classes(directory)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.samples)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> tuple[Any, Any]:
         path, target = self.samples[index]
         sample = self.loader(path)
         if self.transform is not None:
@@ -179,7 +198,7 @@ class DatasetFolder(Dataset):
             target = self.target_transform(target)
         return sample, target
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         lines = [
             f"Dataset {type(self).__name__}",
             f"    Number of datapoints: {len(self)}",
@@ -222,13 +241,13 @@ class ImageFolder(DatasetFolder):
 
     def __init__(
         self,
-        root,
-        transform=None,
-        target_transform=None,
-        loader=default_loader,
-        is_valid_file=None,
-        allow_empty=False,
-    ):
+        root: _Path,
+        transform: Callable[[Any], Any] | None = None,
+        target_transform: Callable[[int], Any] | None = None,
+        loader: Callable[[str], Any] = default_loader,
+        is_valid_file: Callable[[str], bool] | None = None,
+        allow_empty: bool = False,
+    ) -> None:
         super().__init__(
             root,
             loader,

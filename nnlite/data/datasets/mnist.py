@@ -1,11 +1,19 @@
 """MNIST and Fashion-MNIST, read from their IDX files."""
 
+from __future__ import annotations
+
 import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ...autograd.creation import from_numpy
 from . import _download
 from ._formats import DatasetFormatError, read_idx_images, read_idx_labels
 from .vision import ImageClassificationDataset, torchvision_datasets
+
+if TYPE_CHECKING:
+    from ..._typing import Array
+    from ...autograd.tensor import Tensor
 
 __all__ = ["MNIST", "FashionMNIST"]
 
@@ -66,9 +74,18 @@ class MNIST(ImageClassificationDataset):
         "9 - nine",
     ]
 
-    def __init__(self, root, train=True, download=False, transform=None, target_transform=None):
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        train: bool = True,
+        download: bool = False,
+        transform: Callable[[Any], Any] | None = None,
+        target_transform: Callable[[int], Any] | None = None,
+    ) -> None:
         super().__init__(root, train=train, transform=transform, target_transform=target_transform)
-        self._read_cache = {}  # arrays already read while checking the files for download
+        self._read_cache: dict[
+            str, Array
+        ] = {}  # arrays already read while checking the files for download
         if download:
             self.download()
         prefix = "train" if train else "t10k"
@@ -101,7 +118,7 @@ class MNIST(ImageClassificationDataset):
     # torchvision's MNIST holds tensors here; made on each access so that pickling the dataset
     # (spawned workers) carries only the arrays
     @property
-    def data(self):
+    def data(self) -> Tensor:  # a Tensor made on access, as torchvision's
         """The images, a ``(N, 28, 28)`` uint8 tensor.
 
         Examples:
@@ -118,7 +135,7 @@ class MNIST(ImageClassificationDataset):
         return from_numpy(self._images)
 
     @property
-    def targets(self):
+    def targets(self) -> Tensor:  # a Tensor made on access
         """The labels, an int64 tensor.
 
         Examples:
@@ -134,14 +151,14 @@ class MNIST(ImageClassificationDataset):
         """
         return from_numpy(self._labels)
 
-    def image_array(self):
+    def image_array(self) -> Array:
         return self._images
 
-    def label_array(self):
+    def label_array(self) -> Array:
         return self._labels
 
     @property
-    def raw_folder(self):
+    def raw_folder(self) -> str:
         """torchvision's folder for the raw files, ``root/<Class>/raw`` (nnlite also reads them
         directly under ``root``).
 
@@ -158,7 +175,7 @@ class MNIST(ImageClassificationDataset):
         """
         return os.path.join(self.root, type(self).__name__, "raw")
 
-    def _find(self, stem):
+    def _find(self, stem: str) -> str | None:
         """The path of ``stem`` (raw or ``.gz``) under ``root`` or ``root/<Name>/raw``, or None."""
         for folder in (self.root, self.raw_folder):
             for name in (stem, stem + ".gz"):
@@ -167,7 +184,7 @@ class MNIST(ImageClassificationDataset):
                     return path
         return None
 
-    def _missing_message(self, missing):
+    def _missing_message(self, missing: list[str]) -> str:
         names = ", ".join(f"{s}[.gz]" for s in missing)
         return (
             f"{type(self).__name__}: dataset files not found: {names} expected directly in {self.root} or "
@@ -176,7 +193,7 @@ class MNIST(ImageClassificationDataset):
             f"these folders."
         )
 
-    def _file_ok(self, stem, md5):
+    def _file_ok(self, stem: str, md5: str) -> bool:
         path = self._find(stem)
         if path is None:
             return False
@@ -193,10 +210,10 @@ class MNIST(ImageClassificationDataset):
             self._read_cache[path] = arr
         return True
 
-    def _check_integrity(self):
+    def _check_integrity(self) -> bool:
         return all(self._file_ok(f[:-3], md5) for f, md5 in self.resources)
 
-    def download(self):
+    def download(self) -> None:
         """Make the four IDX files present (nothing to do if they already are).
 
         Examples:
@@ -231,7 +248,7 @@ class MNIST(ImageClassificationDataset):
             except _download.DownloadError as e:
                 raise RuntimeError(f"{type(self).__name__}: {e}\n" + self._offline_hint()) from e
 
-    def _offline_hint(self):
+    def _offline_hint(self) -> str:
         return (
             f"Without network access, download {', '.join(f for f, _ in self.resources)} from "
             f"{self.mirrors[0]} elsewhere and put them in {self.root} or {self.raw_folder}."

@@ -1,6 +1,10 @@
 """Base class of the in-memory image classification datasets."""
 
+from __future__ import annotations
+
 import os
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -9,10 +13,13 @@ from ..collate import default_collate, default_convert
 from ..dataset import Dataset
 from ..transforms import apply_batch
 
+if TYPE_CHECKING:
+    from ..._typing import Array
+
 __all__ = ["ImageClassificationDataset"]
 
 
-class ImageClassificationDataset(Dataset):
+class ImageClassificationDataset(Dataset[tuple[Any, Any]]):
     """Images in ``self.data`` (``N x H x W x C`` or ``N x H x W`` uint8), labels in
     ``self.targets`` (int64), class names in ``classes``.
 
@@ -44,8 +51,17 @@ class ImageClassificationDataset(Dataset):
 
     getitems_collated = True
     classes: list[str] = []
+    # the images and labels: arrays (CIFAR-10), or tensors made from them (MNIST's properties)
+    data: Any
+    targets: Any
 
-    def __init__(self, root, train=True, transform=None, target_transform=None):
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        train: bool = True,
+        transform: Callable[[Any], Any] | None = None,
+        target_transform: Callable[[int], Any] | None = None,
+    ) -> None:
         self.root = os.path.expanduser(os.fspath(root))
         self.train = train
         if transform is not None and not callable(transform):
@@ -58,7 +74,7 @@ class ImageClassificationDataset(Dataset):
         self.target_transform = target_transform
 
     @property
-    def class_to_idx(self):
+    def class_to_idx(self) -> dict[str, int]:
         """``{class name: index}``.
 
         Examples:
@@ -75,7 +91,7 @@ class ImageClassificationDataset(Dataset):
         """
         return {name: i for i, name in enumerate(self.classes)}
 
-    def image_array(self):
+    def image_array(self) -> Array:
         """The images as one numpy array (``data`` itself here; MNIST's ``data`` is a Tensor).
 
         Returns:
@@ -95,7 +111,7 @@ class ImageClassificationDataset(Dataset):
         """
         return self.data
 
-    def label_array(self):
+    def label_array(self) -> Array:
         """The labels as one numpy array.
 
         Returns:
@@ -115,21 +131,21 @@ class ImageClassificationDataset(Dataset):
         """
         return self.targets
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.image_array())
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> tuple[Any, Any]:
         img = self.image_array()[index]
         if img.ndim == 2:
             img = img[:, :, None]
-        target = int(self.label_array()[index])
+        target: Any = int(self.label_array()[index])
         if self.transform is not None:
             img = self.transform(img)
         if self.target_transform is not None:
             target = self.target_transform(target)
         return img, target
 
-    def __getitems__(self, indices):
+    def __getitems__(self, indices: Sequence[int]) -> list[Any]:
         idx = np.asarray(indices, dtype=np.int64)
         imgs = self.image_array()[idx]
         if imgs.ndim == 3:
@@ -147,7 +163,7 @@ class ImageClassificationDataset(Dataset):
             labels = default_collate([self.target_transform(int(t)) for t in targets])
         return [images, labels]
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         """Extra lines for the repr, after the standard ones (none here; subclasses may add some).
 
         Returns:
@@ -167,7 +183,7 @@ class ImageClassificationDataset(Dataset):
         """
         return ""
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         lines = [
             f"Dataset {type(self).__name__}",
             f"    Number of datapoints: {len(self)}",
@@ -186,7 +202,7 @@ class ImageClassificationDataset(Dataset):
         return "\n".join(lines)
 
 
-def torchvision_datasets():
+def torchvision_datasets() -> Any:  # the torchvision.datasets module, or None
     """``torchvision.datasets`` when torchvision is installed, else ``None``."""
     try:
         import torchvision.datasets as tvd

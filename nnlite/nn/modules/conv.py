@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -131,7 +131,7 @@ class Conv2d(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         params = self._parameters
-        weight, bias = params["weight"], params["bias"]
+        weight, bias = cast(Parameter, params["weight"]), params["bias"]  # the weight is never None
         if not hasattr(input, "_data"):
             raise input_type_error(self, input)
         padding = self.padding

@@ -7,9 +7,12 @@ each direction of each layer as one fused sequence op (``nn/ops/recurrent.py``),
 included; a cell is the same op over a sequence of one step.
 """
 
+from __future__ import annotations
+
 import math
 import numbers
 import warnings
+from typing import TYPE_CHECKING, Any, TypeAlias, Union, cast, overload
 
 import numpy as np
 
@@ -23,18 +26,38 @@ from ..utils.rnn import PackedSequence
 from .linear import factory_dtype
 from .module import Module
 
+if TYPE_CHECKING:
+    from ..._typing import Array, Device, DTypeLike
+    from ...autograd.dtypes import dtype as _dtype
+    from ...autograd.tensor import Tensor
+
+#: the four weights of one direction of one layer: ``weight_ih``, ``weight_hh``, ``bias_ih``,
+#: ``bias_hh`` (the biases None without ``bias``)
+_Weights: TypeAlias = tuple["Tensor", "Tensor", Union["Tensor", None], Union["Tensor", None]]
+#: a layer's hidden state: ``h`` (RNN, GRU) or ``(h, c)`` (LSTM)
+_Hidden: TypeAlias = Union["Tensor", tuple["Tensor", "Tensor"]]
+
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
 # ------------------------------------------------------------------------------- one direction
-def _run_direction(mode, x, states, weights, reverse=False, batch_sizes=None):
+def _run_direction(
+    mode: str,
+    x: Tensor,
+    states: tuple[Tensor, ...],
+    weights: _Weights,
+    reverse: bool = False,
+    batch_sizes: tuple[int, ...] | None = None,
+) -> tuple[Tensor, tuple[Tensor, ...]]:
     """One direction of one layer over ``x`` (L, B, In) as one fused op (a cell is a sequence of
     one step): returns the outputs (L, B, H) and the final states."""
     w_ih, w_hh, b_ih, b_hh = weights
     bias = b_ih
-    if mode != "GRU" and b_hh is not None:  # GRU's bias_hh stays inside the reset gate's product
+    if (
+        mode != "GRU" and b_ih is not None and b_hh is not None
+    ):  # GRU's bias_hh stays inside the reset gate's product
         bias = b_ih + b_hh
     projected = F.linear(x, w_ih, bias)  # one matrix product for the whole sequence
     order = {"reverse": reverse, "batch_sizes": batch_sizes}
@@ -73,23 +96,33 @@ class RNNBase(Module):
         ['weight_ih_l0', 'weight_hh_l0', 'bias_ih_l0', 'bias_hh_l0']
     """
 
+    mode: str
+    input_size: int
+    hidden_size: int
+    num_layers: int
+    bias: bool
+    batch_first: bool
+    dropout: float
+    bidirectional: bool
+    proj_size: int
+
     def __init__(
         self,
-        mode,
-        input_size,
-        hidden_size,
-        num_layers=1,
-        bias=True,
-        batch_first=False,
-        dropout=0.0,
-        bidirectional=False,
-        proj_size=0,
-        device=None,
-        dtype=None,
-    ):
+        mode: str,
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        proj_size: int = 0,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         if (
-            not isinstance(dropout, numbers.Number)
+            not isinstance(dropout, numbers.Real)
             or not 0 <= dropout <= 1
             or isinstance(dropout, bool)
         ):
@@ -144,7 +177,7 @@ class RNNBase(Module):
                     )
         self.reset_parameters()
 
-    def reset_parameters(self):
+    def reset_parameters(self: RNNBase | RNNCellBase) -> None:
         """Draw every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)).
 
         Examples:
@@ -157,7 +190,7 @@ class RNNBase(Module):
         for weight in self.parameters():
             init.uniform_(weight, -bound, bound)
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
         if self.num_layers != 1:
             text += f", num_layers={self.num_layers}"
@@ -171,7 +204,7 @@ class RNNBase(Module):
             text += ", bidirectional=True"
         return text
 
-    def flatten_parameters(self):
+    def flatten_parameters(self) -> None:
         """Nothing to do: each weight is its own array, and the fused steps read them as they are.
         (PyTorch packs them into one buffer for cuDNN; scripts call this after loading.)
 
@@ -180,17 +213,18 @@ class RNNBase(Module):
         """
 
     # ------------------------------------------------------------------ forward
-    def _weights(self, layer, direction):
+    def _weights(self, layer: int, direction: int) -> _Weights:
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
         p = self._parameters
         return (
-            p["weight_ih" + suffix],
-            p["weight_hh" + suffix],
+            cast(Parameter, p["weight_ih" + suffix]),  # weights are never None
+            cast(Parameter, p["weight_hh" + suffix]),
             p.get("bias_ih" + suffix),
             p.get("bias_hh" + suffix),
         )
 
-    def _initial_state(self, hx, batch, dtype):
+    def _initial_state(self, hx: Any, batch: int, dtype: _dtype) -> tuple[Tensor, ...]:
+        # ``hx``: None, ``h`` or (LSTM) a pair ``(h, c)``, checked here
         shape = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
         count = 2 if self.mode == "LSTM" else 1
         if hx is None:
@@ -203,10 +237,28 @@ class RNNBase(Module):
                 raise RuntimeError(f"Expected hidden size {shape}, got {list(s.shape)}")
         return states
 
-    def forward(self, input, hx=None):
-        packed = isinstance(input, PackedSequence)
+    def forward(
+        self, input: Tensor | PackedSequence, hx: _Hidden | None = None
+    ) -> tuple[Tensor | PackedSequence, _Hidden]:
+        """Run the layers over ``input`` from the state ``hx`` (zeros when None).
+
+        Args:
+            input (Tensor or PackedSequence): ``(L, N, H_in)`` (``(N, L, H_in)`` with
+                ``batch_first``), ``(L, H_in)`` unbatched, or packed sequences.
+            hx (Tensor or pair of Tensors, optional): ``h_0`` (``(h_0, c_0)`` for an LSTM), of
+                shape ``(D * num_layers, N, H_out)``.
+
+        Returns:
+            tuple: ``(output, h_n)`` (``(output, (h_n, c_n))`` for an LSTM).
+
+        Examples:
+            >>> output, h_n = nn.GRU(4, 8)(nl.randn(5, 2, 4))
+            >>> output.shape
+            nnlite.Size([5, 2, 8])
+        """
+        packed = input if isinstance(input, PackedSequence) else None
         batch_sizes = None
-        if packed:
+        if isinstance(input, PackedSequence):
             x = _unpack_time_major(input)
             batch_sizes = tuple(int(n) for n in input.batch_sizes._data)
             batched = True
@@ -221,17 +273,22 @@ class RNNBase(Module):
             if batched and self.batch_first:
                 x = x.transpose(0, 1)
             if hx is not None and not batched:
-                hx = tuple(h.unsqueeze(1) for h in hx) if self.mode == "LSTM" else hx.unsqueeze(1)
+                state: Any = hx  # h, or (h, c) for an LSTM
+                hx = (
+                    tuple(h.unsqueeze(1) for h in state)
+                    if self.mode == "LSTM"
+                    else state.unsqueeze(1)
+                )
         if x.shape[-1] != self.input_size:
             raise RuntimeError(
                 f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
                 f"{x.shape[-1]}"
             )
         states = self._initial_state(hx, x.shape[1], x.dtype)
-        if packed and input.sorted_indices is not None:
-            states = tuple(s[:, input.sorted_indices._data] for s in states)
+        if packed is not None and packed.sorted_indices is not None:
+            states = tuple(s[:, packed.sorted_indices._data] for s in states)
         directions = 2 if self.bidirectional else 1
-        finals = [[] for _ in states]
+        finals: list[list[Tensor]] = [[] for _ in states]
         for layer in range(self.num_layers):
             outs = []
             for direction in range(directions):
@@ -250,26 +307,27 @@ class RNNBase(Module):
             x = outs[0] if directions == 1 else cat(outs, dim=2)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
-        finals = [stack(f) for f in finals]
-        if packed:
-            if input.unsorted_indices is not None:
-                finals = [f[:, input.unsorted_indices._data] for f in finals]
+        stacked = [stack(f) for f in finals]
+        output: Tensor | PackedSequence
+        if packed is not None:
+            if packed.unsorted_indices is not None:
+                stacked = [f[:, packed.unsorted_indices._data] for f in stacked]
             output = PackedSequence(
-                _pack_time_major(x, input.batch_sizes._data),
-                input.batch_sizes,
-                input.sorted_indices,
-                input.unsorted_indices,
+                _pack_time_major(x, packed.batch_sizes._data),
+                packed.batch_sizes,
+                packed.sorted_indices,
+                packed.unsorted_indices,
             )
         else:
             output = x.transpose(0, 1) if batched and self.batch_first else x
             if not batched:
                 output = output.squeeze(1)
-                finals = [f.squeeze(1) for f in finals]
-        hidden = tuple(finals) if self.mode == "LSTM" else finals[0]
+                stacked = [f.squeeze(1) for f in stacked]
+        hidden = (stacked[0], stacked[1]) if self.mode == "LSTM" else stacked[0]
         return output, hidden
 
 
-def _unpack_time_major(packed):
+def _unpack_time_major(packed: PackedSequence) -> Tensor:
     """(L, B, *) padded input and each (sorted) sequence's length, from a PackedSequence."""
     batch_sizes = packed.batch_sizes._data
     batch = int(batch_sizes[0])
@@ -286,7 +344,7 @@ def _unpack_time_major(packed):
     return stack(rows)
 
 
-def _pack_time_major(x, batch_sizes):
+def _pack_time_major(x: Tensor, batch_sizes: Array) -> Tensor:
     return cat([x[t, : int(n)] for t, n in enumerate(batch_sizes)])
 
 
@@ -314,17 +372,17 @@ class RNN(RNNBase):
 
     def __init__(
         self,
-        input_size,
-        hidden_size,
-        num_layers=1,
-        nonlinearity="tanh",
-        bias=True,
-        batch_first=False,
-        dropout=0.0,
-        bidirectional=False,
-        device=None,
-        dtype=None,
-    ):
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        nonlinearity: str = "tanh",
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(
                 f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'."
@@ -366,17 +424,17 @@ class LSTM(RNNBase):
 
     def __init__(
         self,
-        input_size,
-        hidden_size,
-        num_layers=1,
-        bias=True,
-        batch_first=False,
-        dropout=0.0,
-        bidirectional=False,
-        proj_size=0,
-        device=None,
-        dtype=None,
-    ):
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        proj_size: int = 0,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__(
             "LSTM",
             input_size,
@@ -390,6 +448,20 @@ class LSTM(RNNBase):
             device,
             dtype,
         )
+
+    if TYPE_CHECKING:  # an LSTM's state is the pair (h, c); the base's forward runs it
+
+        @overload  # type: ignore[override]  # as PyTorch's: the state is a pair, not h alone
+        def forward(
+            self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
+        ) -> tuple[Tensor, tuple[Tensor, Tensor]]: ...
+
+        @overload
+        def forward(
+            self, input: PackedSequence, hx: tuple[Tensor, Tensor] | None = None
+        ) -> tuple[PackedSequence, tuple[Tensor, Tensor]]: ...
+
+        def forward(self, input: Any, hx: Any = None) -> Any: ...
 
 
 class GRU(RNNBase):
@@ -415,16 +487,16 @@ class GRU(RNNBase):
 
     def __init__(
         self,
-        input_size,
-        hidden_size,
-        num_layers=1,
-        bias=True,
-        batch_first=False,
-        dropout=0.0,
-        bidirectional=False,
-        device=None,
-        dtype=None,
-    ):
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__(
             "GRU",
             input_size,
@@ -457,8 +529,23 @@ class RNNCellBase(Module):
     """
 
     _gates = 1
+    _mode: str  # the sequence op's mode: a class attribute, or RNNCell's property
+    input_size: int
+    hidden_size: int
+    bias: bool
+    weight_ih: Parameter
+    weight_hh: Parameter
+    bias_ih: Parameter | None
+    bias_hh: Parameter | None
 
-    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         super().__init__()
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
         dt = factory_dtype(dtype)
@@ -471,7 +558,7 @@ class RNNCellBase(Module):
 
     reset_parameters = RNNBase.reset_parameters
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
         if not self.bias:
             text += ", bias=False"
@@ -479,7 +566,20 @@ class RNNCellBase(Module):
             text += f", nonlinearity={self.nonlinearity}"
         return text
 
-    def forward(self, input, hx=None):
+    def forward(self, input: Tensor, hx: _Hidden | None = None) -> _Hidden:
+        """One step from the state ``hx`` (zeros when None).
+
+        Args:
+            input (Tensor): ``(N, H_in)`` or ``(H_in,)``.
+            hx (Tensor or pair of Tensors, optional): ``h`` (``(h, c)`` for an LSTM cell).
+
+        Returns:
+            ``h'`` (``(h', c')`` for an LSTM cell).
+
+        Examples:
+            >>> nn.RNNCell(4, 8)(nl.randn(3, 4)).shape
+            nnlite.Size([3, 8])
+        """
         if input.ndim not in (1, 2):
             raise ValueError(
                 f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead"
@@ -494,14 +594,16 @@ class RNNCellBase(Module):
         if hx is None:
             states = tuple(zeros(x.shape[0], self.hidden_size, dtype=x.dtype) for _ in range(count))
         else:
-            states = tuple(hx) if count == 2 else (hx,)
+            states = (
+                tuple(cast("tuple[Tensor, Tensor]", hx)) if count == 2 else (cast("Tensor", hx),)
+            )
             if not batched:
                 states = tuple(s.unsqueeze(0) for s in states)
         weights = (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         _, final = _run_direction(self._mode, x.unsqueeze(0), states, weights)
         if not batched:
             final = tuple(f.squeeze(0) for f in final)
-        return final if count == 2 else final[0]
+        return (final[0], final[1]) if count == 2 else final[0]
 
 
 class RNNCell(RNNCellBase):
@@ -521,13 +623,19 @@ class RNNCell(RNNCellBase):
     """
 
     def __init__(
-        self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None
-    ):
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        nonlinearity: str = "tanh",
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
         self.nonlinearity = nonlinearity
         super().__init__(input_size, hidden_size, bias, device, dtype)
 
     @property
-    def _mode(self):
+    def _mode(self) -> str:  # type: ignore[override]  # RNNCellBase declares it an attribute
         return "RNN_RELU" if self.nonlinearity == "relu" else "RNN_TANH"
 
 

@@ -1,6 +1,13 @@
 """Argument normalising and pieces of PyTorch's error messages that several nn ops share."""
 
+from __future__ import annotations
+
 import numbers
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..._typing import Array
 
 _TYPE_NAMES = {
     "float32": "Float",
@@ -19,18 +26,20 @@ class LayerInputError(RuntimeError):
     """A shape or type error in a layer's input; layers re-raise it with their own repr in front."""
 
 
-def type_name(array):
+def type_name(array: Array) -> str:
     """PyTorch's name of an array's element type (``Float``, ``Long`` ...)."""
     return _TYPE_NAMES.get(array.dtype.name, array.dtype.name)
 
 
-def dims(shape):
+def dims(shape: Iterable[object]) -> str:
     """A shape as PyTorch prints it in messages: ``[2, 3]``."""
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-def pair(value, name="value", fn="conv2d"):
-    """An int or a pair of ints as an (h, w) tuple of ints."""
+def pair(value: Any, name: str = "value", fn: str = "conv2d") -> tuple[int, int]:
+    """An int or a pair of ints as an (h, w) tuple of ints.
+
+    ``value`` is an int (Python's or numpy's) or a sequence of one or two of them."""
     if type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
         return value
     if type(value) is int or isinstance(value, numbers.Integral):

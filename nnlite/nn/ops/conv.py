@@ -10,15 +10,24 @@ All three take the same parameters: ``stride``, ``padding``, ``dilation`` (int p
 The entry ``conv2d`` checks every argument with PyTorch's messages; the ops trust it.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 from ._kernels import kernels
 from ._messages import LayerInputError, dims, pair, type_name
 from .padding import pad
 
+if TYPE_CHECKING:
+    from ..._typing import Array, Gradient, _size_any
+    from ...autograd.tensor import Tensor
+
 
 class _ConvOp(Op):
-    def conv_params(self):
+    def conv_params(self) -> dict[str, Any]:
         return {
             "stride": self.stride,
             "padding": self.padding,
@@ -31,12 +40,12 @@ class Conv2d(_ConvOp):
     node_name = "ConvolutionBackward0"
     saved_inputs = (0, 1)
 
-    def forward(self, x, w, b):
+    def forward(self, x: Array, w: Array, b: Array | None) -> Array:
         return kernels().conv2d_forward(
             x, w, b, self.stride, self.padding, self.dilation, self.groups
         )
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         x, w = self.inputs()
         p = self.conv_params()
         gx = vjp.call(Conv2dGradInput, grad, w, input_hw=x.shape[2:], **p) if needs[0] else None
@@ -51,12 +60,12 @@ class Conv2dGradInput(_ConvOp):
     node_name = "ConvolutionBackwardBackward0"
     saved_inputs = (0, 1)
 
-    def forward(self, gy, w):
+    def forward(self, gy: Array, w: Array) -> Array:
         return kernels().conv2d_backward_input(
             gy, w, tuple(self.input_hw), self.stride, self.padding, self.dilation, self.groups
         )
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         gy, w = self.inputs()
         p = self.conv_params()
         g_gy = vjp.call(Conv2d, grad, w, None, **p) if needs[0] else None
@@ -70,12 +79,12 @@ class Conv2dGradWeight(_ConvOp):
     node_name = "ConvolutionBackwardBackward1"
     saved_inputs = (0, 1)
 
-    def forward(self, gy, x):
+    def forward(self, gy: Array, x: Array) -> Array:
         return kernels().conv2d_backward_weight(
             gy, x, tuple(self.kernel_hw), self.stride, self.padding, self.dilation, self.groups
         )
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         gy, x = self.inputs()
         p = self.conv_params()
         g_gy = vjp.call(Conv2d, x, grad, None, **p) if needs[0] else None
@@ -84,7 +93,7 @@ class Conv2dGradWeight(_ConvOp):
 
 
 # ---------------------------------------------------------------------------------------- entry
-def _same_padding(kernel_hw, dilation):
+def _same_padding(kernel_hw: Sequence[int], dilation: Sequence[int]) -> list[tuple[int, int]]:
     """Left/right padding per axis that keeps the size at stride 1 (extra on the right, as PyTorch)."""
     pads = []
     for k, d in zip(kernel_hw, dilation):
@@ -93,7 +102,15 @@ def _same_padding(kernel_hw, dilation):
     return pads
 
 
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+def conv2d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: _size_any = 1,
+    padding: _size_any | str = 0,
+    dilation: _size_any = 1,
+    groups: int = 1,
+) -> Tensor:
     """2-D convolution (cross-correlation) of NCHW ``input`` (or unbatched CHW) with ``weight``.
 
     Args:
@@ -162,7 +179,14 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     )
 
 
-def _check_conv_shapes(x, w, bias, padding, dilation, groups):
+def _check_conv_shapes(
+    x: Array,
+    w: Array,
+    bias: Tensor | None,
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+    groups: int,
+) -> None:
     if w.shape[0] % groups:
         raise LayerInputError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "

@@ -1,11 +1,27 @@
 """``conv_transpose2d`` (a convolution's input gradient, run forward) and ``conv1d`` (a 2-D
 convolution over a height of one)."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
 from ._messages import LayerInputError, dims, pair
 from .conv import Conv2dGradInput, conv2d
 
+if TYPE_CHECKING:
+    from ..._typing import _size_any
+    from ...autograd.tensor import Tensor
 
-def transposed_output_size(in_hw, kernel_hw, stride, padding, dilation, output_padding):
+
+def transposed_output_size(
+    in_hw: Sequence[int],
+    kernel_hw: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    output_padding: Sequence[int],
+) -> tuple[int, ...]:
     return tuple(
         (i - 1) * s - 2 * p + d * (k - 1) + op + 1
         for i, k, s, p, d, op in zip(in_hw, kernel_hw, stride, padding, dilation, output_padding)
@@ -13,8 +29,15 @@ def transposed_output_size(in_hw, kernel_hw, stride, padding, dilation, output_p
 
 
 def conv_transpose2d(
-    input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
-):
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: _size_any = 1,
+    padding: _size_any = 0,
+    output_padding: _size_any = 0,
+    groups: int = 1,
+    dilation: _size_any = 1,
+) -> Tensor:
     """2-D transposed convolution ("deconvolution") of NCHW ``input``.
 
     Args:
@@ -88,7 +111,15 @@ def conv_transpose2d(
     return out if bias is None else out + bias.reshape(1, -1, 1, 1)
 
 
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+def conv1d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: _size_any = 1,
+    padding: _size_any | str = 0,
+    dilation: _size_any = 1,
+    groups: int = 1,
+) -> Tensor:
     """1-D convolution of (N, C_in, L) (or (C_in, L)) input with (C_out, C_in / groups, k) weight.
 
     Args:
@@ -118,8 +149,8 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             f"dimensional weight of size {dims(weight.shape)} instead"
         )
 
-    def single(v):
-        return v[0] if isinstance(v, (tuple, list)) else v
+    def single(v: _size_any) -> int:
+        return v[0] if isinstance(v, (tuple, list)) else cast(int, v)
 
     padding = padding if isinstance(padding, str) else (0, single(padding))
     out = conv2d(

@@ -12,15 +12,28 @@ running at each time step: the others hold their state through that step, and th
 repeats the held state.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
 import numpy as np
 
 from ...autograd import grad_mode
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 
+if TYPE_CHECKING:
+    from ..._typing import Array, Gradient
+    from ...autograd.tensor import Tensor
+
+_Grads = tuple["Gradient | None", ...]
+
 
 # ------------------------------------------------------------------------------- one step, composed
-def rnn_cell(projected, h, w_hh_t, b_hh=None, relu=False):
+def rnn_cell(
+    projected: Tensor, h: Tensor, w_hh_t: Tensor, b_hh: Tensor | None = None, relu: bool = False
+) -> Tensor:
     """One Elman step from ``projected = x @ w_ih.T + b_ih``: returns ``h'``."""
     pre = projected + h @ w_hh_t
     if b_hh is not None:
@@ -28,7 +41,7 @@ def rnn_cell(projected, h, w_hh_t, b_hh=None, relu=False):
     return pre.relu() if relu else pre.tanh()
 
 
-def gru_cell(projected, h, w_hh_t, b_hh=None):
+def gru_cell(projected: Tensor, h: Tensor, w_hh_t: Tensor, b_hh: Tensor | None = None) -> Tensor:
     """One GRU step from ``projected = x @ w_ih.T + b_ih``: returns ``h'`` (gates r, z, n)."""
     hidden = h @ w_hh_t
     if b_hh is not None:
@@ -40,7 +53,9 @@ def gru_cell(projected, h, w_hh_t, b_hh=None):
     return candidate + update * (h - candidate)
 
 
-def lstm_cell(projected, h, c, w_hh_t, b_hh=None):
+def lstm_cell(
+    projected: Tensor, h: Tensor, c: Tensor, w_hh_t: Tensor, b_hh: Tensor | None = None
+) -> tuple[Tensor, Tensor]:
     """One LSTM step from ``projected = x @ w_ih.T + b_ih``: returns ``(h', c')`` (gates i, f, g, o)."""
     gates = projected + h @ w_hh_t
     if b_hh is not None:
@@ -53,7 +68,7 @@ def lstm_cell(projected, h, c, w_hh_t, b_hh=None):
     return output_gate * c.tanh(), c
 
 
-def _sigmoid_into(z, out):
+def _sigmoid_into(z: Array, out: Array) -> None:
     # 1 / (1 + exp(-z)) written through tanh: one ufunc, no overflow for any z
     np.multiply(z, 0.5, out=out)
     np.tanh(out, out=out)
@@ -61,7 +76,7 @@ def _sigmoid_into(z, out):
     out *= 0.5
 
 
-def _hold(active, *pairs):
+def _hold(active: int, *pairs: tuple[Array, Array]) -> None:
     """Rows from ``active`` on take the value they had (packed sequences that are not running)."""
     for new, held in pairs:
         new[active:] = held[active:]
@@ -80,16 +95,16 @@ class RecurrentSequence(Op):
 
     state_count = 1
     reverse = False
-    batch_sizes = None
+    batch_sizes: Sequence[int] | Array | None = None
 
-    def _steps(self, length, batch):
+    def _steps(self, length: int, batch: int) -> list[tuple[int, int]]:
         """(time step, number of running sequences) in the order the forward loop visits them."""
         order = range(length - 1, -1, -1) if self.reverse else range(length)
         if self.batch_sizes is None:
             return [(t, batch) for t in order]
         return [(t, int(self.batch_sizes[t])) for t in order]
 
-    def _previous(self, states, first):
+    def _previous(self, states: Array, first: Array) -> Array:
         """The state entering each time step: ``first`` at the first step, else the neighbour's."""
         if not len(states):
             return states
@@ -97,22 +112,28 @@ class RecurrentSequence(Op):
             return np.concatenate([states[1:], first[None]])
         return np.concatenate([first[None], states[:-1]])
 
-    def _hidden_weight_grad(self, d_hidden, h0):
+    def _hidden_weight_grad(self, d_hidden: Array, h0: Array) -> Array:
         """``weight_hh``'s gradient from the gradients of every step's ``h @ weight_hh.T``, in one product."""
         length, _, gate_size = d_hidden.shape
         previous = self._previous(self.hidden[:length], np.asarray(h0))
         return d_hidden.reshape(-1, gate_size).T @ previous.reshape(-1, previous.shape[-1])
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> _Grads:
         if vjp.is_tensor(grad):
             return self._composite_backward(grad, needs)
-        return self.array_backward(grad, needs)
+        return self.array_backward(cast("Array", grad), needs)  # not a Tensor: an array
 
-    def cell(self, projected, state, w_hh_t, *params):
+    def cell(
+        self, projected: Tensor, state: tuple[Tensor, ...], w_hh_t: Tensor, *params: Tensor | None
+    ) -> tuple[Tensor, ...]:
         """One step on Tensors: the new state tuple from ``state``."""
         raise NotImplementedError
 
-    def _composite_backward(self, grad, needs):
+    def array_backward(self, grad: Array, needs: Sequence[bool]) -> _Grads:
+        """The first-order backward, on arrays."""
+        raise NotImplementedError
+
+    def _composite_backward(self, grad: Tensor, needs: Sequence[bool]) -> _Grads:
         """Under ``create_graph``: the gradient of the composite steps, recomputed and recorded."""
         from ...autograd.creation import cat, stack
         from ...autograd.engine import grad as autograd_grad
@@ -121,7 +142,7 @@ class RecurrentSequence(Op):
         projected, params = inputs[0], inputs[1 + self.state_count :]
         state = tuple(inputs[1 : 1 + self.state_count])
         length, batch = projected.shape[0], projected.shape[1]
-        hidden = [None] * length
+        hidden: list[Tensor | None] = [None] * length
         w_hh_t = params[0].t()
         with grad_mode.enable_grad():
             for t, active in self._steps(length, batch):
@@ -130,7 +151,7 @@ class RecurrentSequence(Op):
                     new = tuple(cat([n[:active], s[active:]]) for n, s in zip(new, state))
                 state = new
                 hidden[t] = state[0]
-            result = stack(hidden + list(state[1:]))
+            result = stack([h for h in hidden if h is not None] + list(state[1:]))
         wanted = [x for x, need in zip(inputs, needs) if need]
         grads = iter(autograd_grad([result], wanted, [grad], create_graph=True, allow_unused=True))
         return tuple(next(grads) if need else None for need in needs)
@@ -147,7 +168,7 @@ class RNNSequence(RecurrentSequence):
     saved_inputs = (0, 1, 2)
     relu = False
 
-    def forward(self, projected, h0, w_hh):
+    def forward(self, projected: Array, h0: Array, w_hh: Array) -> Array:
         length, batch, size = projected.shape
         out = np.empty((length, batch, size), np.result_type(projected, h0, w_hh))
         w_hh_t = w_hh.T
@@ -165,7 +186,7 @@ class RNNSequence(RecurrentSequence):
         self.hidden = out
         return out
 
-    def array_backward(self, grad, needs):
+    def array_backward(self, grad: Array, needs: Sequence[bool]) -> _Grads:
         projected, h0, w_hh = self.inputs()
         length, batch, size = projected.shape
         out = self.hidden
@@ -189,7 +210,9 @@ class RNNSequence(RecurrentSequence):
             self._hidden_weight_grad(d_pre, h0) if needs[2] else None,
         )
 
-    def cell(self, projected, state, w_hh_t):
+    def cell(  # type: ignore[override]  # the base takes the op's extra parameters
+        self, projected: Tensor, state: tuple[Tensor, ...], w_hh_t: Tensor
+    ) -> tuple[Tensor, ...]:
         return (rnn_cell(projected, state[0], w_hh_t, relu=self.relu),)
 
 
@@ -204,7 +227,7 @@ class GRUSequence(RecurrentSequence):
     node_name = "GruSequenceBackward0"
     saved_inputs = (0, 1, 2, 3)
 
-    def forward(self, projected, h0, w_hh, b_hh):
+    def forward(self, projected: Array, h0: Array, w_hh: Array, b_hh: Array | None) -> Array:
         length, batch, gate_size = projected.shape
         size = gate_size // 3
         dtype = np.result_type(projected, h0, w_hh)
@@ -234,7 +257,7 @@ class GRUSequence(RecurrentSequence):
         self.gates, self.candidate_hidden, self.hidden = gates, candidate_hidden, out
         return out
 
-    def array_backward(self, grad, needs):
+    def array_backward(self, grad: Array, needs: Sequence[bool]) -> _Grads:
         projected, h0, w_hh, b_hh = self.inputs()
         length, batch, gate_size = projected.shape
         size = gate_size // 3
@@ -274,7 +297,9 @@ class GRUSequence(RecurrentSequence):
             d_hidden.sum((0, 1)) if needs[3] else None,
         )
 
-    def cell(self, projected, state, w_hh_t, b_hh):
+    def cell(  # type: ignore[override]  # the base takes the op's extra parameters
+        self, projected: Tensor, state: tuple[Tensor, ...], w_hh_t: Tensor, b_hh: Tensor | None
+    ) -> tuple[Tensor, ...]:
         return (gru_cell(projected, state[0], w_hh_t, b_hh),)
 
 
@@ -290,7 +315,7 @@ class LSTMSequence(RecurrentSequence):
     saved_inputs = (0, 1, 2, 3)
     state_count = 2
 
-    def forward(self, projected, h0, c0, w_hh):
+    def forward(self, projected: Array, h0: Array, c0: Array, w_hh: Array) -> Array:
         length, batch, gate_size = projected.shape
         size = gate_size // 4
         dtype = np.result_type(projected, h0, c0, w_hh)
@@ -321,7 +346,7 @@ class LSTMSequence(RecurrentSequence):
         self.gates, self.cells, self.tanh_cells, self.hidden = gates, cells, tanh_cells, out
         return out
 
-    def array_backward(self, grad, needs):
+    def array_backward(self, grad: Array, needs: Sequence[bool]) -> _Grads:
         projected, h0, c0, w_hh = self.inputs()
         length, batch, gate_size = projected.shape
         size = gate_size // 4
@@ -355,5 +380,7 @@ class LSTMSequence(RecurrentSequence):
             self._hidden_weight_grad(d_gates, h0) if needs[3] else None,
         )
 
-    def cell(self, projected, state, w_hh_t):
+    def cell(  # type: ignore[override]  # the base takes the op's extra parameters
+        self, projected: Tensor, state: tuple[Tensor, ...], w_hh_t: Tensor
+    ) -> tuple[Tensor, ...]:
         return lstm_cell(projected, state[0], state[1], w_hh_t)
