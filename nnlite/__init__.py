@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import autograd
 from ._threads import get_num_threads, set_num_threads
+from .autograd import return_types
 from .autograd.creation import (
     arange,
     as_tensor,
@@ -81,6 +82,7 @@ from .autograd.legacy import (
     ShortTensor,
 )
 from .autograd.ops.einsum import einsum
+from .autograd.promotion import get_default_dtype, set_default_dtype
 from .autograd.random import get_rng_state, initial_seed, manual_seed, set_rng_state
 from .autograd.tensor import Size, Tensor
 from .autograd.tensor_functions import meshgrid

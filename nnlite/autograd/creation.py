@@ -10,14 +10,13 @@ import numpy as np
 from . import ops
 from .dtypes import from_numpy_dtype, to_numpy_dtype
 from .out_arg import write_out
+from .promotion import default_float
 from .random import default_generator
 from .sizes import shape_arg as _shape_arg
 from .tensor import _INT_REQUIRES_GRAD, Tensor, _as_array, _make, check_device
 
 if TYPE_CHECKING:
     from .._typing import Device, DTypeLike, Number, TensorOrScalar, _size
-
-_F32 = np.dtype(np.float32)
 
 
 class _Filled(Protocol):
@@ -56,8 +55,11 @@ def _finish(array: np.ndarray, requires_grad: bool, device: Device = None) -> Te
     return t
 
 
-def _dtype_or(dtype: DTypeLike | None, default: np.dtype[Any] = _F32) -> np.dtype[Any]:
-    return default if dtype is None else to_numpy_dtype(dtype)
+def _dtype_or(dtype: DTypeLike | None, default: np.dtype[Any] | None = None) -> np.dtype[Any]:
+    """``dtype`` as a numpy dtype; when omitted, ``default`` or else the default float."""
+    if dtype is not None:
+        return to_numpy_dtype(dtype)
+    return default_float() if default is None else default
 
 
 def tensor(
@@ -243,7 +245,7 @@ def full(
             if isinstance(fill_value, bool)
             else np.int64
             if isinstance(fill_value, int)
-            else _F32
+            else default_float()
         )
     return _finish(
         np.full(_shape_arg((size,)), fill_value, dtype=to_numpy_dtype(dtype)), requires_grad, device
@@ -404,7 +406,7 @@ def arange(
         start, end = 0, start
     if dtype is None:
         floats = any(isinstance(v, float) for v in (start, end, step))
-        dtype = _F32 if floats else np.int64
+        dtype = default_float() if floats else np.int64
     return _finish(np.arange(start, end, step).astype(to_numpy_dtype(dtype)), requires_grad, device)
 
 

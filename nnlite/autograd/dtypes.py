@@ -71,6 +71,17 @@ _FROM_NP = {d.np: d for d in _ALL}
 _NAMES = {d.name: d for d in _ALL}
 
 
+_TENSOR_TYPES = {d._tensor_type: d for d in _ALL}
+
+
+def from_tensor_type_name(name):
+    """The dtype of a legacy type name, ``"torch.LongTensor"`` or ``"nnlite.LongTensor"``."""
+    package, _, type_name = name.rpartition(".")
+    if package in ("torch", "nnlite") and type_name in _TENSOR_TYPES:
+        return _TENSOR_TYPES[type_name]
+    raise ValueError(f"invalid type: '{name}'")
+
+
 def _by_name(name):
     return _NAMES[name]
 

@@ -3,17 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .tensor import Tensor
-
-
-class values_indices(NamedTuple):
-    """What ``max(dim)``, ``sort`` and ``topk`` return: ``(values, indices)``."""
-
-    values: Tensor
-    indices: Tensor
+    pass
 
 
 class Size(tuple[int, ...]):

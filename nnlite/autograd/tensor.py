@@ -32,6 +32,7 @@ from .engine import (
 )
 from .node import gradient_edge
 from .ops.shape import assign as _assign
+from .promotion import default_float, scalar_type_name
 from .random import default_generator
 from .sizes import Size
 from .sizes import wrap_dim as _wrap_dim
@@ -110,9 +111,7 @@ class Tensor(TensorFunctions, TensorMethods):
         elif isinstance(data, Tensor):
             data = data._data
         elif not isinstance(data, np.ndarray):
-            data = _as_array(data).astype(
-                np.float32
-            )  # like torch.Tensor(...): always the default dtype
+            data = _as_array(data).astype(default_float())  # like torch.Tensor(...)
         _init(self, data, None)
         if requires_grad:
             self.requires_grad_(True)
@@ -598,9 +597,33 @@ class Tensor(TensorFunctions, TensorMethods):
     def type(self, dtype: None = None) -> str: ...
     @overload
     def type(self, dtype: DTypeLike) -> Tensor: ...
-    def type(self, dtype: DTypeLike | None = None) -> str | Tensor:
+    def type(
+        self, dtype: DTypeLike | None = None, non_blocking: _bool = False, **kwargs: Any
+    ) -> str | Tensor:
+        """The type name (``"nnlite.FloatTensor"``) without an argument, else a converted tensor.
+
+        Args:
+            dtype (nl.dtype, str or legacy class, optional): the type to convert to: a dtype, a
+                name such as ``"torch.LongTensor"`` / ``"nnlite.LongTensor"``, or
+                ``nl.LongTensor``.
+            non_blocking (bool): ignored (there is only the CPU).
+
+        Returns:
+            str or Tensor: the type name, or this tensor when it has the type already, else a copy.
+
+        Examples:
+            >>> x = nl.tensor([1.5, 2.])
+            >>> x.type()
+            'nnlite.FloatTensor'
+            >>> x.type("torch.LongTensor")
+            tensor([1, 2])
+        """
         if dtype is None:
             return f"nnlite.{self.dtype._tensor_type}"
+        if isinstance(dtype, str):
+            dtype = _dtypes.from_tensor_type_name(dtype)
+        elif isinstance(getattr(dtype, "_dtype", None), _dtypes.dtype):  # nl.LongTensor
+            dtype = dtype._dtype
         return self.to(dtype)
 
     def float(self) -> Tensor:
@@ -701,8 +724,8 @@ class Tensor(TensorFunctions, TensorMethods):
             out.dtype, self._data.dtype, "same_kind"
         ):
             raise RuntimeError(
-                f"result type {_dtypes.from_numpy_dtype(out.dtype).name.capitalize()} can't "
-                f"be cast to the desired output type {self.dtype.name.capitalize()}"
+                f"result type {scalar_type_name(out.dtype)} can't be cast to the desired "
+                f"output type {scalar_type_name(self._data.dtype)}"
             )
         np.copyto(self._data, out, casting="unsafe")
         self._vc[0] += 1
@@ -880,7 +903,7 @@ def _as_array(data: Any) -> np.ndarray:
         data = [x._data if isinstance(x, Tensor) else x for x in data]
     a = np.asarray(data)
     if a.dtype == np.float64 and not isinstance(data, (np.ndarray, np.generic)):
-        a = a.astype(np.float32)
+        a = a.astype(default_float())
     elif a.dtype.kind in "iu" and not isinstance(data, (np.ndarray, np.generic)):
         a = a.astype(np.int64)
     elif a.dtype == object:

@@ -82,11 +82,58 @@ _doc(
 )
 _doc(
     "div",
-    "``self / other``, elementwise true division with broadcasting.",
+    """``self / other``, elementwise, with broadcasting; integer and bool operands give the
+    default float dtype. With ``rounding_mode`` the quotient is rounded and keeps the operands'
+    type (integer division by zero then raises).""",
+    [
+        OTHER,
+        "rounding_mode (str, optional): None (true division), ``'trunc'`` (toward zero) or "
+        "``'floor'`` (toward -inf). Default: None.",
+    ],
+    example="""
+    >>> nl.tensor([1, 3]).div(2)
+    tensor([0.5000, 1.5000])
+    >>> nl.tensor([-7, 7]).div(2, rounding_mode="trunc")
+    tensor([-3,  3])
+    """,
+)
+_doc(
+    "true_divide",
+    "``self / other``, elementwise true division (``div`` without ``rounding_mode``); "
+    "``divide`` is the same method.",
     [OTHER],
     example="""
-    >>> nl.tensor([1., 3.]).div(2)
+    >>> nl.tensor([1, 3]).true_divide(2)
     tensor([0.5000, 1.5000])
+    """,
+)
+_doc(
+    "floor_divide",
+    "``self // other``: the quotient rounded toward -inf, in the operands' type (not "
+    "differentiable, as in PyTorch).",
+    [OTHER],
+    example="""
+    >>> nl.tensor([-7, 7]).floor_divide(2)
+    tensor([-4,  3])
+    """,
+)
+_doc(
+    "remainder",
+    "``self % other``: the remainder of the floor division, with the sign of ``other`` "
+    "(Python's ``%``).",
+    [OTHER],
+    example="""
+    >>> nl.tensor([-7, 7]).remainder(3)
+    tensor([2, 1])
+    """,
+)
+_doc(
+    "fmod",
+    "The remainder of the division rounded toward zero, with the sign of ``self`` (C's ``fmod``).",
+    [OTHER],
+    example="""
+    >>> nl.tensor([-7, 7]).fmod(3)
+    tensor([-1,  1])
     """,
 )
 _doc(
@@ -703,6 +750,8 @@ for _name, _args, _example, _out in (
     ),
     ("mul_", [OTHER], "mul_(3)", "[3., 6.]"),
     ("div_", [OTHER], "div_(2)", "[0.5000, 1.0000]"),
+    ("remainder_", [OTHER], "remainder_(2)", "[1., 0.]"),
+    ("fmod_", [OTHER], "fmod_(2)", "[1., 0.]"),
     ("pow_", ["exponent (Tensor or number): the power."], "pow_(2)", "[1., 4.]"),
     ("neg_", [SAME], "neg_()", "[-1., -2.]"),
     ("exp_", [SAME], "exp_()", "[2.7183, 7.3891]"),

@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from . import op as _op
+from . import return_types
 from .ops.cumulative import CumSum
 from .ops.scatter import Scatter, check_scatter
 from .ops.special import Cos, Erf, Sin
 from .random import default_generator
-from .sizes import values_indices, wrap_dim
+from .sizes import wrap_dim
 
 if TYPE_CHECKING:
     from .._typing import DTypeLike, TensorOrScalar, _dims
@@ -166,7 +167,9 @@ class TensorFunctions(_Base):
         return (a**p).sum(dim, keepdim) ** (1.0 / p)
 
     # ------------------------------------------------------------------ sorting and selection
-    def sort(self, dim: int = -1, descending: bool = False, stable: bool = False) -> values_indices:
+    def sort(
+        self, dim: int = -1, descending: bool = False, stable: bool = False
+    ) -> return_types.sort:
         """``(values, indices)`` sorted along ``dim``; ``values`` carries the gradient.
 
         Args:
@@ -179,24 +182,26 @@ class TensorFunctions(_Base):
 
         Examples:
             >>> nl.tensor([3., 1., 2.]).sort(descending=True)
-            values_indices(values=tensor([3., 2., 1.]), indices=tensor([0, 2, 1]))
+            nnlite.return_types.sort(
+            values=tensor([3., 2., 1.]),
+            indices=tensor([0, 2, 1]))
         """
         dim = wrap_dim(dim, self._data.ndim)
         if self._data.ndim == 0:
-            return values_indices(self.clone(), _op.make_tensor(np.zeros((), np.int64)))
+            return return_types.sort((self.clone(), _op.make_tensor(np.zeros((), np.int64))))
         keys = -self._data if descending and self._data.dtype.kind != "b" else self._data
         order = np.argsort(keys, axis=dim, kind="stable")
         if descending and self._data.dtype.kind == "b":
             order = np.flip(np.argsort(self._data, axis=dim, kind="stable"), dim)
         order = order.astype(np.int64)
-        return values_indices(self.gather(dim, order), _op.make_tensor(order))
+        return return_types.sort((self.gather(dim, order), _op.make_tensor(order)))
 
     def argsort(self, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
         return self.sort(dim, descending, stable).indices
 
     def topk(
         self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
-    ) -> values_indices:
+    ) -> return_types.topk:
         """The ``k`` largest (or smallest) elements along ``dim`` and their indices.
 
         Args:
@@ -210,7 +215,9 @@ class TensorFunctions(_Base):
 
         Examples:
             >>> nl.tensor([1., 5., 3.]).topk(2)
-            values_indices(values=tensor([5., 3.]), indices=tensor([1, 2]))
+            nnlite.return_types.topk(
+            values=tensor([5., 3.]),
+            indices=tensor([1, 2]))
         """
         dim = wrap_dim(dim, self._data.ndim)
         size = self._data.shape[dim] if self._data.ndim else 1
@@ -218,7 +225,7 @@ class TensorFunctions(_Base):
             raise RuntimeError("selected index k out of range")
         values, indices = self.sort(dim, descending=largest, stable=True)
         keep = _index_along(self._data.ndim, dim, slice(0, k))
-        return values_indices(values[keep], indices[keep])
+        return return_types.topk((values[keep], indices[keep]))
 
     def index_select(self, dim: int, index: Tensor) -> Tensor:
         index = _array(index)

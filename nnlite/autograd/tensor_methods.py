@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 import numpy as np
 
 from . import op as _op
-from . import ops
+from . import ops, return_types
 from .dtypes import to_numpy_dtype
 from .fp_errors import silenced
 from .ops.activation import log_softmax, softmax
+from .ops.arithmetic import rounded_quotient
 from .sizes import shape_arg as _shape_arg
-from .sizes import values_indices
 from .sizes import wrap_dim as _wrap_dim
 
 if TYPE_CHECKING:
@@ -63,6 +63,12 @@ def _truediv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return ops.Div.apply(self, other)
 
 
+def _div(self: TensorMethods, other: TensorOrScalar, *, rounding_mode: str | None = None) -> Tensor:
+    if rounding_mode is None:
+        return ops.Div.apply(self, other)
+    return ops.DivRounded.apply(self, other, rounding_mode=rounding_mode)
+
+
 def _rtruediv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return ops.Div.apply(other, self)
 
@@ -88,13 +94,26 @@ def _neg(self: TensorMethods) -> Tensor:
 
 
 @silenced
-def _floordiv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
-    return _op.make_tensor(np.floor_divide(self._data, _data(other)))
+def _floor_divide(self: TensorMethods, other: TensorOrScalar) -> Tensor:
+    # not differentiable in PyTorch either: the result is outside the graph
+    return _op.make_tensor(rounded_quotient(self._data, _data(other), "floor"))
 
 
 @silenced
-def _mod(self: TensorMethods, other: TensorOrScalar) -> Tensor:
-    return _op.make_tensor(np.mod(self._data, _data(other)))
+def _rfloordiv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
+    return _op.make_tensor(rounded_quotient(other, self._data, "floor"))
+
+
+def _remainder(self: TensorMethods, other: TensorOrScalar) -> Tensor:
+    return ops.Remainder.apply(self, other)
+
+
+def _rmod(self: TensorMethods, other: TensorOrScalar) -> Tensor:
+    return ops.Remainder.apply(other, self)
+
+
+def _fmod(self: TensorMethods, other: TensorOrScalar) -> Tensor:
+    return ops.Fmod.apply(self, other)
 
 
 # ---------------------------------------------------------------------- pointwise math
@@ -129,7 +148,12 @@ def _mean(
     )
 
 
-def _extreme(all_op: type[Op], dim_op: type[Op], arg: Callable[..., Any]) -> Callable[..., Any]:
+def _extreme(
+    all_op: type[Op],
+    dim_op: type[Op],
+    arg: Callable[..., Any],
+    result: type[return_types._ValuesIndices],
+) -> Callable[..., Any]:
     def method(self: TensorMethods, dim: int | Tensor | None = None, keepdim: bool = False) -> Any:
         if isinstance(dim, _op.Tensor):  # max(other): elementwise
             return (ops.Maximum if all_op is ops.MaxAll else ops.Minimum).apply(self, dim)
@@ -137,11 +161,11 @@ def _extreme(all_op: type[Op], dim_op: type[Op], arg: Callable[..., Any]) -> Cal
             return all_op.apply(self)
         dim = _wrap_dim(dim, self._data.ndim)
         if self._data.ndim == 0:
-            return values_indices(self.clone(), _op.make_tensor(np.zeros((), np.int64)))
+            return result((self.clone(), _op.make_tensor(np.zeros((), np.int64))))
         indices = arg(self._data, axis=dim)
         values = dim_op.apply(self, dim=dim, keepdim=keepdim, indices=indices)
-        return values_indices(
-            values, _op.make_tensor(np.expand_dims(indices, dim) if keepdim else indices)
+        return result(
+            (values, _op.make_tensor(np.expand_dims(indices, dim) if keepdim else indices))
         )
 
     return method
@@ -551,15 +575,19 @@ class TensorMethods:
     __rsub__ = _rsub
     __mul__ = mul = _mul
     __rmul__ = _rmul
-    __truediv__ = div = _truediv
+    __truediv__ = true_divide = divide = _truediv
+    div = _div
     __rtruediv__ = _rtruediv
     __pow__ = pow = _pow
     __rpow__ = _rpow
     __matmul__ = matmul = mm = _matmul
     __rmatmul__ = _rmatmul
     __neg__ = neg = _neg
-    __floordiv__ = _floordiv
-    __mod__ = _mod
+    __floordiv__ = floor_divide = _floor_divide
+    __rfloordiv__ = _rfloordiv
+    __mod__ = remainder = _remainder
+    __rmod__ = _rmod
+    fmod = _fmod
 
     def __pos__(self: _Self) -> _Self:
         return self
@@ -627,18 +655,18 @@ class TensorMethods:
         @overload
         def max(self, dim: Tensor) -> Tensor: ...
         @overload
-        def max(self, dim: int, keepdim: bool = False) -> values_indices: ...
+        def max(self, dim: int, keepdim: bool = False) -> return_types.max: ...
         def max(self, dim: int | Tensor | None = None, keepdim: bool = False) -> Any: ...
         @overload
         def min(self) -> Tensor: ...
         @overload
         def min(self, dim: Tensor) -> Tensor: ...
         @overload
-        def min(self, dim: int, keepdim: bool = False) -> values_indices: ...
+        def min(self, dim: int, keepdim: bool = False) -> return_types.min: ...
         def min(self, dim: int | Tensor | None = None, keepdim: bool = False) -> Any: ...
     else:
-        max = _extreme(ops.MaxAll, ops.MaxDim, np.argmax)
-        min = _extreme(ops.MinAll, ops.MinDim, np.argmin)
+        max = _extreme(ops.MaxAll, ops.MaxDim, np.argmax, return_types.max)
+        min = _extreme(ops.MinAll, ops.MinDim, np.argmin, return_types.min)
 
     def amax(self, dim: _dims = None, keepdim: bool = False) -> Tensor:
         return _extreme_over(self, "max", dim, keepdim)
@@ -696,6 +724,8 @@ class TensorMethods:
     sub_ = __isub__ = _inplace_method(ops.Sub)
     mul_ = __imul__ = _inplace_method(ops.Mul)
     div_ = __itruediv__ = _inplace_method(ops.Div)
+    remainder_ = __imod__ = _inplace_method(ops.Remainder)
+    fmod_ = _inplace_method(ops.Fmod)
     pow_ = _inplace_method(ops.Pow)
     neg_ = _inplace_method(ops.Neg)
     exp_ = _inplace_method(ops.Exp)

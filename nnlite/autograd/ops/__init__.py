@@ -1,7 +1,7 @@
 """Built-in differentiable ops: one ``Op`` class per op, forward and backward formula side by side."""
 
 from .activation import LogSoftmax, Relu, Sigmoid, Softmax, Tanh
-from .arithmetic import Add, Div, Mul, Neg, Pow, RPow, Sub
+from .arithmetic import Add, Div, DivRounded, Fmod, Mul, Neg, Pow, Remainder, RPow, Sub
 from .linalg import MatMul
 from .pointwise import Abs, Clamp, Clone, CopyFrom, Exp, Log, Maximum, Minimum, Sign, Sqrt, ToDtype
 from .reduction import LogSumExp, MaxAll, MaxDim, Mean, MinAll, MinDim, Sum, SumToSize, Var

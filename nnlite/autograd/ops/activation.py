@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..op import Op
+from ..promotion import floating
 from ..sizes import wrap_dim
 from . import vjp
 from .where import Where
@@ -34,6 +35,7 @@ class Sigmoid(Op):
 
     def forward(self, a):
         # split by sign so that exp never overflows
+        a = floating(a)
         out = np.empty_like(a)
         pos = a >= 0
         out[pos] = 1 / (1 + np.exp(-a[pos]))
@@ -51,7 +53,7 @@ class Tanh(Op):
     saves_output = True
 
     def forward(self, a):
-        return np.tanh(a)
+        return np.tanh(floating(a))
 
     def backward(self, grad, needs):
         y = self.output()

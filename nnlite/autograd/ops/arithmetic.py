@@ -3,19 +3,11 @@
 import numpy as np
 
 from ..op import Op
+from ..promotion import binary_result
 from . import vjp
 from .where import where
 
-_F64 = np.dtype(np.float64)
-
-
-def _promote(out, a, b):
-    """PyTorch's promotion where numpy differs: integer tensor with a Python float gives float32."""
-    if out.dtype is _F64 and not (
-        getattr(a, "dtype", None) is _F64 or getattr(b, "dtype", None) is _F64
-    ):
-        return out.astype(np.float32)
-    return out
+_NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
 class _Binary(Op):
@@ -50,7 +42,7 @@ class Add(_Binary):
     def forward(self, a, b):
         self._remember_shapes(a, b)
         alpha = self.alpha
-        return _promote(self.ufunc(a, b) if alpha == 1 else self.ufunc(a, b * alpha), a, b)
+        return binary_result(self.ufunc(a, b) if alpha == 1 else self.ufunc(a, b * alpha), a, b)
 
     def grads(self, grad, need_a, need_b):
         scale = self.sign * self.alpha
@@ -78,7 +70,7 @@ class Mul(_Binary):
 
     def forward(self, a, b):
         self._remember_shapes(a, b)
-        return _promote(np.multiply(a, b), a, b)
+        return binary_result(np.multiply(a, b), a, b)
 
     def grads(self, grad, need_a, need_b):
         a, b = self.inputs()
@@ -91,17 +83,82 @@ class Div(_Binary):
 
     def forward(self, a, b):
         self._remember_shapes(a, b)
-        out = np.true_divide(a, b)
-        if out.dtype == _F64 and not (
-            getattr(a, "dtype", None) == _F64 or getattr(b, "dtype", None) == _F64
-        ):
-            out = out.astype(np.float32)
-        return out
+        return binary_result(np.true_divide(a, b), a, b, to_float=True)
 
     def grads(self, grad, need_a, need_b):
         a, b = self.inputs()
         ga = grad / b
         return ga if need_a else None, -ga * a / b if need_b else None
+
+
+def rounded_quotient(a, b, rounding_mode):
+    """``a / b`` rounded toward -inf (``"floor"``) or toward zero (``"trunc"``), in PyTorch's
+    dtype; integer division by zero raises as PyTorch does."""
+    if rounding_mode == "floor":
+        out = binary_result(np.floor_divide(a, b), a, b)
+    elif rounding_mode == "trunc":
+        out = binary_result(np.floor_divide(a, b), a, b)
+        if out.dtype.kind == "f":
+            out = binary_result(np.trunc(np.true_divide(a, b)), a, b)
+        else:  # a floor that missed (negative quotient, non-zero remainder) is one too low
+            out = np.where((out < 0) & (out * b != a), out + 1, out).astype(out.dtype)
+    else:
+        raise RuntimeError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"'{rounding_mode}'"
+        )
+    _check_integer_divisor(out, b)
+    return out
+
+
+def _check_integer_divisor(out, b):
+    if out.dtype.kind in "biu" and np.any(np.asarray(b) == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
+class DivRounded(_Binary):
+    """``div(a, b, rounding_mode="floor" or "trunc")``: piecewise constant, so zero gradients."""
+
+    node_name = "DivBackward2"
+    silence_fp_errors = True
+    rounding_mode = "trunc"
+
+    def forward(self, a, b):
+        self._remember_shapes(a, b)
+        return rounded_quotient(a, b, self.rounding_mode)
+
+    def grads(self, grad, need_a, need_b):
+        zero = grad * 0.0
+        return zero if need_a else None, zero if need_b else None
+
+
+class Remainder(_Binary):
+    """``a - floor(a / b) * b``: the sign of the divisor, as Python's ``%``."""
+
+    silence_fp_errors = True
+    saved_inputs = (0, 1)
+    ufunc = staticmethod(np.remainder)
+    rounding = staticmethod(np.floor)
+
+    def forward(self, a, b):
+        self._remember_shapes(a, b)
+        out = binary_result(self.ufunc(a, b), a, b)
+        _check_integer_divisor(out, b)
+        return out
+
+    def grads(self, grad, need_a, need_b):
+        gb = None
+        if need_b:  # the rounded quotient is piecewise constant: a constant here
+            a, b = (getattr(t, "_data", t) for t in self.saved_tensors)
+            gb = -grad * vjp.mask(self.rounding(np.true_divide(a, b)), grad)
+        return grad if need_a else None, gb
+
+
+class Fmod(Remainder):
+    """``a - trunc(a / b) * b``: the sign of the dividend, as C's ``fmod``."""
+
+    ufunc = staticmethod(np.fmod)
+    rounding = staticmethod(np.trunc)
 
 
 class Pow(_Binary):
@@ -112,7 +169,7 @@ class Pow(_Binary):
 
     def forward(self, a, b):
         self._remember_shapes(a, b)
-        return _promote(np.power(a, b), a, b)
+        return integer_power(a, b)
 
     def grads(self, grad, need_a, need_b):
         a, b = self.inputs()
@@ -133,7 +190,7 @@ class RPow(_Binary):
 
     def forward(self, base, exponent):
         self._remember_shapes(base, exponent)
-        return _promote(np.power(base, exponent), base, exponent)
+        return integer_power(base, exponent)
 
     def grads(self, grad, need_a, need_b):
         base, exponent = self.inputs()
@@ -141,6 +198,22 @@ class RPow(_Binary):
         if base == 0:  # 0 ** b is constant 0 for b > 0: PyTorch takes the gradient as 0 for b >= 0
             grad_exponent = where(exponent >= 0, 0.0, grad_exponent)
         return None, grad * grad_exponent
+
+
+def integer_power(a, b):
+    """``a ** b`` in PyTorch's dtype. Integers to negative integer powers: an error for a number
+    exponent; elementwise with a tensor exponent, where they truncate (``2 ** -1 == 0``,
+    ``(-1) ** -1 == -1``) as in PyTorch."""
+    try:
+        return binary_result(np.power(a, b), a, b)
+    except ValueError:  # numpy refuses negative integer exponents
+        if not isinstance(b, np.ndarray):  # a 0-d tensor exponent works elementwise
+            raise RuntimeError(_NEGATIVE_POWER) from None
+    base = np.asarray(a)
+    negative = b < 0
+    out = np.power(base, np.where(negative, 0, b))
+    truncated = np.where(base == 1, 1, np.where(base == -1, np.where(b % 2 == 0, 1, -1), 0))
+    return binary_result(np.where(negative, truncated, out).astype(out.dtype), a, b)
 
 
 def _is_number(x):

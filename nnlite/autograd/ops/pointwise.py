@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..op import Op
+from ..promotion import floating
 from . import vjp
 from .arithmetic import _Binary
 
@@ -13,7 +14,7 @@ class Exp(Op):
     saves_output = True
 
     def forward(self, a):
-        return np.exp(a)
+        return np.exp(floating(a))
 
     def backward(self, grad, needs):
         return grad * self.output()
@@ -24,7 +25,7 @@ class Log(Op):
     saved_inputs = (0,)
 
     def forward(self, a):
-        return np.log(a)
+        return np.log(floating(a))
 
     def backward(self, grad, needs):
         (a,) = self.inputs()
@@ -37,7 +38,7 @@ class Sqrt(Op):
     saves_output = True
 
     def forward(self, a):
-        return np.sqrt(a)
+        return np.sqrt(floating(a))
 
     def backward(self, grad, needs):
         return grad / (2 * self.output())

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..op import Op
+from ..promotion import scalar_type_name
 from . import vjp
 from .shape import IndexAddZeros
 
@@ -76,7 +77,7 @@ class Mean(Op):
         if a.dtype.kind not in "fc" and self.dtype is None:
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
-                f"point or complex dtype. Got: {a.dtype.name.capitalize()}"
+                f"point or complex dtype. Got: {scalar_type_name(a.dtype)}"
             )
         self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
         self.count = math.prod([a.shape[i] for i in self.axes])

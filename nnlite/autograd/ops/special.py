@@ -6,6 +6,7 @@ from typing import Any
 import numpy as np
 
 from ..op import Op
+from ..promotion import floating
 from . import vjp
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -22,15 +23,14 @@ def erf_array(a):
             return math.erf(x)
 
         _erf_ufunc.append(erf)
-    a = np.asarray(a)
-    return _erf_ufunc[0](a if a.dtype.kind == "f" else a.astype(np.float32))
+    return _erf_ufunc[0](floating(np.asarray(a)))
 
 
 class Sin(Op):
     saved_inputs = (0,)
 
     def forward(self, a):
-        return np.sin(a)
+        return np.sin(floating(a))
 
     def backward(self, grad, needs):
         (a,) = self.inputs()
@@ -41,7 +41,7 @@ class Cos(Op):
     saved_inputs = (0,)
 
     def forward(self, a):
-        return np.cos(a)
+        return np.cos(floating(a))
 
     def backward(self, grad, needs):
         (a,) = self.inputs()

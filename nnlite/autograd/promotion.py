@@ -1,0 +1,151 @@
+"""PyTorch's type promotion for nnlite's arrays, and the default floating dtype.
+
+numpy and PyTorch agree on most results, but not all: an integer tensor divided by anything gives
+PyTorch's default float (float32), where numpy gives float64; ``int64 + float32`` tensors give
+float32 (numpy: float64); a 0-d tensor (or a numpy scalar) takes part only when its category
+(bool < integer < floating) is higher than the other operands' (``float32 + 0-d float64`` stays
+float32). Ops compute with numpy and call :func:`binary_result` on the result, which returns
+numpy's array untouched in the common case (operands of one dtype) and casts it otherwise.
+"""
+
+import numpy as np
+
+from . import dtypes as _dtypes
+
+__all__ = [
+    "get_default_dtype",
+    "set_default_dtype",
+    "default_float",
+    "result_type",
+    "binary_result",
+    "floating",
+    "scalar_type_name",
+]
+
+_ndarray = np.ndarray
+_BOOL = np.dtype(np.bool_)
+_INT64 = np.dtype(np.int64)
+# the default floating dtype, as a one-element list read on the op path without a function call
+_default = [np.dtype(np.float32)]
+
+
+def get_default_dtype():
+    """The floating dtype that Python floats and integer-to-float promotions give.
+
+    Returns:
+        nl.dtype: ``nl.float32`` unless :func:`set_default_dtype` changed it.
+
+    Examples:
+        >>> nl.get_default_dtype()
+        nnlite.float32
+    """
+    return _dtypes.from_numpy_dtype(_default[0])
+
+
+def set_default_dtype(d):
+    """Set the floating dtype that Python floats, float creation functions and integer-to-float
+    promotions (``int_tensor / 2``, ``int_tensor.sqrt()``) give.
+
+    Args:
+        d (nl.dtype): ``nl.float32``, ``nl.float64`` or ``nl.float16``.
+
+    Examples:
+        >>> nl.set_default_dtype(nl.float64)
+        >>> nl.tensor([1, 3]) / 2
+        tensor([0.5000, 1.5000], dtype=nnlite.float64)
+        >>> nl.set_default_dtype(nl.float32)
+    """
+    np_dtype = _dtypes.to_numpy_dtype(d)
+    if np_dtype.kind != "f":
+        raise TypeError("only floating-point types are supported as the default type")
+    _default[0] = np_dtype
+
+
+def default_float():
+    """The default floating dtype as a numpy dtype."""
+    return _default[0]
+
+
+def scalar_type_name(np_dtype):
+    """PyTorch's name for a dtype in messages: ``Float``, ``Long``, ``Bool``, ``Byte``..."""
+    return _dtypes.from_numpy_dtype(np_dtype)._tensor_type[: -len("Tensor")]
+
+
+def _category(dt):
+    kind = dt.kind
+    return 0 if kind == "b" else 2 if kind == "f" else 3 if kind == "c" else 1
+
+
+def _promote(x, y):
+    """Promotion of two dtypes as PyTorch does it (None stands for "no operand")."""
+    if x is None or x == y:
+        return y if x is None else x
+    if y is None:
+        return x
+    cx, cy = _category(x), _category(y)
+    if cx != cy:  # the higher category's dtype wins, as is (int32 + float16 -> float16)
+        return x if cx > cy else y
+    return np.promote_types(x, y)
+
+
+def _combine(higher, lower):
+    """A lower-priority operand's dtype counts only when its category is higher."""
+    if higher is None:
+        return lower
+    if lower is None or _category(lower) <= _category(higher):
+        return higher
+    if _category(higher) == 0 or _category(lower) >= 2:
+        return _promote(higher, lower)
+    return higher
+
+
+def result_type(*operands):
+    """The dtype PyTorch gives an elementwise op on ``operands`` (arrays, numpy or Python scalars).
+
+    Arrays with dimensions take precedence over 0-d arrays and numpy scalars, which take
+    precedence over Python numbers; a lower-precedence operand counts only when it is of a higher
+    category (bool < integer < floating). A Python float counts as the default dtype.
+    """
+    dims = zero = wrapped = None
+    for x in operands:
+        if isinstance(x, _ndarray) and x.ndim:
+            dims = _promote(dims, x.dtype)
+        elif isinstance(x, (_ndarray, np.generic)):
+            zero = _promote(zero, x.dtype)
+        elif isinstance(x, bool):
+            wrapped = _promote(wrapped, _BOOL)
+        elif isinstance(x, int):
+            wrapped = _promote(wrapped, _INT64)
+        elif isinstance(x, float):
+            wrapped = _promote(wrapped, _default[0])
+        elif isinstance(x, complex):
+            wrapped = _promote(wrapped, np.dtype(np.complex64))
+    return _combine(dims, _combine(zero, wrapped))
+
+
+def binary_result(out, a, b, to_float=False):
+    """numpy's result ``out`` of an elementwise op on ``a`` and ``b``, in PyTorch's dtype.
+
+    With ``to_float`` (true division) an integer or bool result type becomes the default float.
+    Operands of one dtype (or a tensor with a Python number of its category) return ``out`` as is.
+    """
+    dt = out.dtype
+    if a.__class__ is _ndarray:
+        if dt is a.dtype and (b.__class__ is not _ndarray or dt is b.dtype):
+            if not to_float or dt.kind == "f":
+                return out
+    elif b.__class__ is _ndarray and dt is b.dtype and not isinstance(a, np.generic):
+        if not to_float or dt.kind == "f":
+            return out
+    want = result_type(a, b)
+    if to_float and want.kind not in "fc":
+        want = _default[0]
+    return out if dt == want else out.astype(want)
+
+
+def floating(a):
+    """``a`` itself if floating, else converted to the default float (PyTorch's rule for
+    ``sqrt``, ``exp``, ``sigmoid``... of integer and bool tensors)."""
+    if a.dtype.kind in "fc":
+        return a
+    return np.asarray(a, dtype=_default[0])

@@ -1,0 +1,72 @@
+"""The named tuples that ``max(dim)``, ``min(dim)``, ``sort``, ``topk``... return, as PyTorch's
+``torch.return_types``: a tuple (indexing, unpacking, ``len``) with named fields, printed as
+``nnlite.return_types.max(\\nvalues=tensor(...),\\nindices=tensor(...))``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
+
+__all__ = ["max", "min", "sort", "topk", "kthvalue", "median", "mode"]
+
+
+class _ReturnType(tuple):
+    """Base of the result types; a subclass lists its ``_field_names``."""
+
+    __slots__ = ()
+    _field_names: tuple[str, ...] = ()
+
+    def __new__(cls, sequence):
+        items = tuple(sequence)
+        if len(items) != len(cls._field_names):
+            raise TypeError(
+                f"nnlite.return_types.{cls.__name__} takes a {len(cls._field_names)}-sequence "
+                f"({len(items)}-sequence given)"
+            )
+        return super().__new__(cls, items)
+
+    @property
+    def n_fields(self) -> int:
+        return len(self._field_names)
+
+    n_sequence_fields = n_fields
+
+    def __repr__(self) -> str:
+        fields = ",\n".join(f"{name}={value!r}" for name, value in zip(self._field_names, self))
+        return f"nnlite.return_types.{type(self).__name__}(\n{fields})"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (tuple(self),))
+
+
+class _ValuesIndices(_ReturnType):
+    """``(values, indices)``: the fields of every result type here."""
+
+    __slots__ = ()
+    _field_names = ("values", "indices")
+
+    @property
+    def values(self) -> Tensor:
+        return self[0]
+
+    @property
+    def indices(self) -> Tensor:
+        return self[1]
+
+
+def _values_indices(name: str) -> type[_ValuesIndices]:
+    return type(name, (_ValuesIndices,), {"__slots__": (), "__module__": __name__})
+
+
+max = _values_indices("max")
+min = _values_indices("min")
+sort = _values_indices("sort")
+topk = _values_indices("topk")
+kthvalue = _values_indices("kthvalue")
+median = _values_indices("median")
+mode = _values_indices("mode")
