@@ -42,8 +42,12 @@ def _layer_weights(g, module, layer, hint):
     directions = 2 if module.bidirectional else 1
     stacked = {"W": [], "R": [], "B": []}
     for direction in range(directions):
+        suffix = f"_l{layer}" + ("_reverse" if direction else "")
         w_ih, w_hh, b_ih, b_hh = (
-            None if p is None else p.detach().numpy() for p in module._weights(layer, direction)
+            getattr(module, name + suffix).detach().numpy()
+            if module.bias or "weight" in name
+            else None
+            for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
         )
         stacked["W"].append(_reordered(w_ih, module.mode))
         stacked["R"].append(_reordered(w_hh, module.mode))
@@ -61,20 +65,15 @@ def _layer_states(g, states, layer, directions, num_layers):
     """The initial states of one layer: rows ``layer * directions ...`` of each ``(layers * dirs, N, H)``."""
     if num_layers == 1:
         return list(states)
-    bounds = [np.array([v], dtype=np.int64) for v in (layer * directions, (layer + 1) * directions)]
-    return [
-        g.node(
-            "Slice",
-            [
-                state,
-                g.const(bounds[0], "starts"),
-                g.const(bounds[1], "ends"),
-                g.const(np.zeros(1, np.int64), "axes"),
-            ],
-            None,
+    rows = [
+        g.const(np.array([value], dtype=np.int64), hint)
+        for value, hint in (
+            (layer * directions, "starts"),
+            ((layer + 1) * directions, "ends"),
+            (0, "axes"),
         )
-        for state in states
     ]
+    return [g.node("Slice", [state, *rows], None) for state in states]
 
 
 def _unsqueezed(g, name, axis):
@@ -132,7 +131,8 @@ def recurrent(g, call):
         y, *last = g.multi_node(_ONNX_OP[mode], inputs, [None] * (1 + len(finals)), **attributes)
         for store, name in zip(finals, last):
             store.append(name)
-        if directions == 1:  # Y is (L, directions, N, H): the directions side by side, as PyTorch
+        # Y is (L, directions, N, H); the next layer and the output take (L, N, directions * H)
+        if directions == 1:
             x = _squeezed(g, y, 1)
         else:
             by_step = g.node("Transpose", [y], None, perm=[0, 2, 1, 3])
