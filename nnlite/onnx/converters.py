@@ -70,6 +70,32 @@ def _linear(g, call, x, weight, bias):
         g.node("Add", [product, g.value(bias)], call.result)
 
 
+def _embedding(g, call, input, weight, max_norm, norm_type):
+    """``Gather`` of the rows; with ``max_norm`` the gathered rows are renormalised as the forward
+    renormalises them in the table (scale ``max_norm / (norm + 1e-7)`` where the norm exceeds it)."""
+    if max_norm is None:
+        g.node("Gather", [g.value(weight), g.value(input)], call.result, axis=0)
+        return
+    dtype = _np_dtype(weight)
+    rows = g.node("Gather", [g.value(weight), g.value(input)], None, axis=0)
+    power = g.node(
+        "Pow", [g.node("Abs", [rows], None), g.const(np.array(norm_type, dtype), "p")], None
+    )
+    total = g.fresh("sum")
+    _axes_node(g, "ReduceSum", power, [-1], total, keepdims=1)
+    norm = g.node("Pow", [total, g.const(np.array(1.0 / norm_type, dtype), "inverse_p")], None)
+    limit = g.const(np.array(max_norm, dtype), "max_norm")
+    shrink = g.node(
+        "Div", [limit, g.node("Add", [norm, g.const(np.array(1e-7, dtype), "eps")], None)], None
+    )
+    scale = g.node(
+        "Where",
+        [g.node("Greater", [norm, limit], None), shrink, g.const(np.array(1.0, dtype), "one")],
+        None,
+    )
+    g.node("Mul", [rows, scale], call.result)
+
+
 def _max_pool(g, call, x, kernel_size, stride, padding, dilation, ceil_mode, return_indices=False):
     if return_indices:
         raise ExportError("max_pool2d with return_indices=True cannot be exported")
@@ -263,18 +289,18 @@ def _t(g, call):
 
 
 def _axes_node(g, op_type, x, axes, result, **attrs):
-    """Squeeze/Unsqueeze/Reduce*: ``axes`` is an input from opset 13 (18 for the reductions but ReduceSum)."""
+    """Squeeze/Unsqueeze/Reduce*: ``axes`` is an input from opset 13 (18 for the reductions but ReduceSum).
+    ``x`` is a tensor or the name of a value already in the graph."""
+    name = x if isinstance(x, str) else g.value(x)
     axes_as_input = g.opset >= (
         18 if op_type.startswith("Reduce") and op_type != "ReduceSum" else 13
     )
     if axes is None:
-        g.node(op_type, [g.value(x)], result, **attrs)
+        g.node(op_type, [name], result, **attrs)
     elif axes_as_input:
-        g.node(
-            op_type, [g.value(x), g.const(np.array(axes, dtype=np.int64), "axes")], result, **attrs
-        )
+        g.node(op_type, [name, g.const(np.array(axes, dtype=np.int64), "axes")], result, **attrs)
     else:
-        g.node(op_type, [g.value(x)], result, axes=list(axes), **attrs)
+        g.node(op_type, [name], result, axes=list(axes), **attrs)
 
 
 def _unsqueeze(g, call):
@@ -423,7 +449,18 @@ def _module_converters():
             axis=call.target.dim if call.target.dim is not None else -1,
         )
 
+    def embedding(g, call):
+        m = call.target
+        _embedding(g, call, call.args["input"], m.weight, m.max_norm, m.norm_type)
+
+    # The recurrent conversions build on this module's helpers, so they are imported here.
+    from .recurrent import recurrent
+
     table = {
+        nn.Embedding: embedding,
+        nn.RNN: recurrent,
+        nn.LSTM: recurrent,
+        nn.GRU: recurrent,
         nn.Conv2d: conv,
         nn.Linear: linear,
         nn.BatchNorm1d: batch_norm,
@@ -520,6 +557,10 @@ def _function_converters():
                 c,
                 *a(c, "input", "running_mean", "running_var", "weight", "bias", "training", "eps"),
             ),
+        ),
+        f(
+            "embedding",
+            lambda g, c: _embedding(g, c, *a(c, "input", "weight", "max_norm", "norm_type")),
         ),
         f("flatten", lambda g, c: _flatten(g, c, *a(c, "input", "start_dim", "end_dim"))),
         f("relu", _unary("Relu")),

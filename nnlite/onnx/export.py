@@ -89,17 +89,25 @@ class _Graph:
 
     def node(self, op_type, inputs, output, **attributes):
         """Add a node; ``output`` is the result tensor, an explicit name, or None for a fresh one."""
-        if isinstance(output, Tensor):
-            name = self.fresh(op_type.lower())
-            self._names[id(output)] = name
-        else:
-            name = output or self.fresh(op_type.lower())
+        return self.multi_node(op_type, inputs, [output], **attributes)[0]
+
+    def multi_node(self, op_type, inputs, outputs, **attributes):
+        """Add a node with several outputs (each as ``node``'s ``output``); returns their names.
+        An input named ``""`` is an optional input left out."""
+        names = []
+        for output in outputs:
+            if isinstance(output, Tensor):
+                name = self.fresh(op_type.lower())
+                self._names[id(output)] = name
+            else:
+                name = output or self.fresh(op_type.lower())
+            names.append(name)
         self.nodes.append(
             self.onnx.helper.make_node(
-                op_type, list(inputs), [name], name=f"/{op_type}_{self._counter}", **attributes
+                op_type, list(inputs), names, name=f"/{op_type}_{self._counter}", **attributes
             )
         )
-        return name
+        return names
 
 
 def _value_info(onnx, name, tensor, dynamic):
@@ -118,15 +126,31 @@ def _dynamic_dims(spec, ndim, name):
     return {int(axis) % ndim: f"{name}_dynamic_axes_{int(axis) % ndim + 1}" for axis in spec}
 
 
+def _leaves(value):
+    """The tensors of a tensor or a nested tuple/list of them, in order; None if anything else."""
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)) and value:
+        found = [_leaves(v) for v in value]
+        return None if any(f is None for f in found) else [t for f in found for t in f]
+    return None
+
+
+def _replace_leaves(value, replacements):
+    """``value`` with each tensor replaced by the next of ``replacements``, nesting kept."""
+    if isinstance(value, Tensor):
+        return next(replacements)
+    return type(value)(_replace_leaves(v, replacements) for v in value)
+
+
 def _flatten_outputs(output):
-    if isinstance(output, Tensor):
-        return [output]
-    if isinstance(output, (tuple, list)) and all(isinstance(o, Tensor) for o in output):
-        return list(output)
-    raise ExportError(
-        f"the model returned {type(output).__name__}; only a tensor or a tuple/list of tensors "
-        "can be exported"
-    )
+    tensors = _leaves(output)
+    if tensors is None:
+        raise ExportError(
+            f"the model returned {type(output).__name__}; only a tensor or a (nested) tuple/list "
+            "of tensors can be exported"
+        )
+    return tensors
 
 
 def export(
@@ -143,13 +167,15 @@ def export(
 ):
     """Trace ``model`` on ``args`` and write its forward pass to ``f`` as an ONNX model.
 
-    The model runs once in eval mode (restored afterwards). Every layer nnlite ships and the common
-    tensor ops (arithmetic, matmul, reshape/view/flatten, permute, cat, mean, softmax, ...) convert;
-    anything else raises ``ExportError`` naming it.
+    The model runs once in eval mode (restored afterwards). Convolution, linear, batch-norm,
+    pooling, activation, softmax, dropout, ``Embedding``, ``RNN``/``LSTM``/``GRU`` layers and the
+    common tensor ops (arithmetic, matmul, reshape/view/flatten, permute, cat, mean, softmax, ...)
+    convert; anything else raises ``ExportError`` naming it.
 
     Args:
         model (nn.Module): the model.
-        args (Tensor or tuple of Tensors): example inputs.
+        args (Tensor or tuple of Tensors): example inputs; a nested tuple (such as an LSTM's
+            ``(h0, c0)``) is passed to the model as it is, each tensor a graph input in order.
         f (str or os.PathLike): the ``.onnx`` file to write.
         input_names, output_names (list of str): graph names (default ``input``/``output`` numbered
             when there are several).
@@ -174,9 +200,10 @@ def export(
         raise ValueError(
             "export_params=False is not supported: nnlite writes the parameters into the file"
         )
-    inputs = [args] if isinstance(args, Tensor) else list(args)
-    if not inputs or not all(isinstance(x, Tensor) for x in inputs):
-        raise TypeError("args must be a Tensor or a tuple of Tensors (the example inputs)")
+    args = (args,) if isinstance(args, Tensor) else tuple(args)
+    inputs = _leaves(args)
+    if not inputs:
+        raise TypeError("args must be a Tensor or a (nested) tuple of Tensors (the example inputs)")
     input_names = list(
         input_names
         or (["input"] if len(inputs) == 1 else [f"input_{i}" for i in range(len(inputs))])
@@ -198,7 +225,7 @@ def export(
     g = _Graph(onnx, opset, parameters)
     try:
         with enable_grad(), tracer:
-            output = model(*traced_inputs)
+            output = model(*_replace_leaves(args, iter(traced_inputs)))
         outputs = _flatten_outputs(output)
         for x, name in zip(traced_inputs, input_names):
             g.bind(x, name)
@@ -224,7 +251,7 @@ def export(
         if (
             produced in input_names
             or produced in last.values()
-            or not any(n.output[0] == produced for n in g.nodes)
+            or not any(produced in n.output for n in g.nodes)
         ):
             g.node("Identity", [produced], name)
         else:

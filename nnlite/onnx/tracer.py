@@ -65,7 +65,10 @@ class Tracer:
                 self._handles.append(module.register_forward_pre_hook(self._enter_module))
                 self._handles.append(
                     module.register_forward_hook(
-                        lambda m, args, out, _name=name: self._leave_module(m, args, out, _name)
+                        lambda m, args, kwargs, out, _name=name: self._leave_module(
+                            m, args, kwargs, out, _name
+                        ),
+                        with_kwargs=True,
                     )
                 )
         return self
@@ -83,12 +86,13 @@ class Tracer:
     def _enter_module(self, module, args):
         self._depth += 1
 
-    def _leave_module(self, module, args, output, name):
+    def _leave_module(self, module, args, kwargs, output, name):
+        """Record the call: ``input`` is the positional argument (a tuple when there are several),
+        keyword arguments keep their names."""
         self._depth -= 1
         if self._depth == 0:
-            self.calls.append(
-                Call(module, {"input": args[0] if len(args) == 1 else args}, output, name)
-            )
+            recorded = {"input": args[0] if len(args) == 1 else args, **kwargs}
+            self.calls.append(Call(module, recorded, output, name))
 
     def _wrap(self, function, convert):
         try:
