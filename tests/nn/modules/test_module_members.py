@@ -9,18 +9,7 @@ import nnlite as nl
 from nnlite import nn
 from nnlite.nn import Parameter
 from nnlite.nn.modules.module import typename
-
-
-def _same_error(action):
-    """Run ``action(lib)`` with PyTorch, then nnlite: the same exception type and message (with
-    PyTorch's names read as nnlite's)."""
-    torch = pytest.importorskip("torch")
-    with pytest.raises(Exception) as expected:
-        action(torch)
-    with pytest.raises(expected.type) as got:
-        action(nl)
-    want = str(expected.value).replace("torch.nn.", "nnlite.nn.").replace("torch.", "nnlite.")
-    assert str(got.value) == want
+from tests.nn.parity import same_error
 
 
 def _uninitialised(lib, register):
@@ -78,7 +67,7 @@ def _hooked_with_kwargs(lib):
 
 @pytest.mark.parametrize("name", list(MEMBER_ERRORS))
 def test_member_errors_match_torch(name):
-    _same_error(MEMBER_ERRORS[name])
+    same_error(MEMBER_ERRORS[name])
 
 
 def test_typename_names_classes_functions_and_instances():
