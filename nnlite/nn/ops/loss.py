@@ -414,8 +414,12 @@ def _class_target_checks(input, target, weight, fn):
     if t.dtype.kind not in "iu" or t.dtype == np.int32 or t.dtype.itemsize not in (1, 8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {type_name(t)}")
     if x.ndim == 1:
-        if t.ndim != 0:
+        if t.ndim > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        if t.ndim == 1 and t.shape[0] != 1:  # one sample: its class, alone or in a 1-vector
+            raise ValueError(
+                f"For 1D input, 1D target must have size 1, but got target size: {t.shape[0]}"
+            )
     elif x.ndim == 2:
         if t.ndim != 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -523,10 +527,11 @@ def cross_entropy(
     w = None if weight is None else weight._data
     unbatched = x.ndim == 1
     if t.dtype.kind == "f" and t.shape == x.shape:
-        if w is not None and w.shape != (x.shape[1 if x.ndim > 1 else 0],):
+        n_classes = x.shape[0] if unbatched else x.shape[1]
+        if w is not None and w.shape != (n_classes,):
             raise RuntimeError(
-                f"weight tensor should be defined either for all {x.shape[1]} classes or no classes "
-                f"but got weight tensor of shape: {dims(w.shape)}"
+                f"cross_entropy: weight tensor should be defined either for all {n_classes} "
+                f"classes or no classes but got weight tensor of shape: {dims(w.shape)}"
             )
         if unbatched:
             out = CrossEntropyProb.apply(
