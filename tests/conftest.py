@@ -23,10 +23,11 @@ except ImportError:  # not POSIX: no cross-process lock, serial tests only keep 
 TESTS = Path(__file__).resolve().parent
 
 # Files whose every test is serial: MPI jobs of 2-3 ranks each with their own threads and
-# timeouts checked, and the headless Chromium that renders the run report.
+# timeouts checked, and the headless Chromium that renders the run report. (The reducer's tests,
+# tests/nn/parallel/test_distributed_reducer.py, run in one process with a one-rank stand-in and
+# check no timing: they share the machine.)
 SERIAL_FILES = (
     "nn/parallel/test_distributed.py",
-    "nn/parallel/test_distributed_reducer.py",
     "nn/parallel/test_distributed_train.py",
     "report/test_report_browser.py",
 )
