@@ -27,6 +27,7 @@ from numba import njit
 
 from . import _conv_lanes, conv_gemm, conv_stem
 from ._dispatch import parallel_parts
+from .conv_live_taps import cropped_weight, embed_weight_grad, live_taps
 from .conv_select import CHANNELS_LAST, LANES, STEM, conv_kernel
 
 __all__ = [
@@ -146,6 +147,13 @@ def _geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsize):
     _check_groups(C, w_shape, groups)
     return _Geometry(
         N, C, H, W, Co, kh, kw, tuple(stride), tuple(padding), tuple(dilation), groups, itemsize
+    )
+
+
+def _live_taps(g):
+    """``conv_live_taps.live_taps`` of a geometry: taps that only read padding are dropped."""
+    return live_taps(
+        (g.H, g.W), (g.kh, g.kw), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw), (g.Ho, g.Wo)
     )
 
 
@@ -375,6 +383,10 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
         bias = _as_float_array(bias, "bias", x.dtype)
         if bias.shape != (g.Co,):
             raise ValueError(f"bias must have shape ({g.Co},), got {bias.shape}")
+    live = _live_taps(g)
+    if live is not None:
+        taps, pad = live
+        return conv2d_forward(x, cropped_weight(weight, taps), bias, stride, pad, dilation, groups)
     kernel = conv_kernel(g.N, g.C, g.Co, (g.kh, g.kw), (g.sh, g.sw), groups, x.itemsize)
     if kernel == CHANNELS_LAST:
         return conv_gemm.forward(x, weight, bias, (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw))
@@ -427,6 +439,11 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
     g = _geometry((N, C, H, W), weight.shape, stride, padding, dilation, groups, grad_y.itemsize)
     if grad_y.shape != (N, g.Co, g.Ho, g.Wo):
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, g.Co, g.Ho, g.Wo)}")
+    live = _live_taps(g)
+    if live is not None:
+        taps, pad = live
+        w = cropped_weight(weight, taps)
+        return conv2d_backward_input(grad_y, w, input_hw, stride, pad, dilation, groups)
     kernel = conv_kernel(
         N, C, g.Co, (g.kh, g.kw), (g.sh, g.sw), groups, grad_y.itemsize, op="backward_input"
     )
@@ -479,6 +496,12 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
     g = _geometry(x.shape, w_shape, stride, padding, dilation, groups, x.itemsize)
     if grad_y.shape != (N, Co, g.Ho, g.Wo):
         raise ValueError(f"grad_output has shape {grad_y.shape}, expected {(N, Co, g.Ho, g.Wo)}")
+    live = _live_taps(g)
+    if live is not None:
+        taps, pad = live
+        hw = (taps[0].stop - taps[0].start, taps[1].stop - taps[1].start)
+        gw = conv2d_backward_weight(grad_y, x, hw, stride, pad, dilation, groups)
+        return embed_weight_grad(gw, kernel_hw, taps)
     kernel = conv_kernel(N, C, Co, (g.kh, g.kw), (g.sh, g.sw), groups, x.itemsize)
     if kernel == CHANNELS_LAST:
         return conv_gemm.backward_weight(
