@@ -29,6 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from nnlite.nn import kernels as K  # noqa: E402
+from nnlite.nn.kernels.conv_live_taps import live_taps  # noqa: E402
 from nnlite.nn.kernels.conv_select import (  # noqa: E402
     CHANNELS_LAST,
     OPS,
@@ -176,11 +177,19 @@ def nnlite_conv(x, w, gy, stride, padding):
 
 
 def op_kernels(N, C, H, Co, k, stride, padding, itemsize):
-    """The kernel nnlite runs for the forward, input gradient and weight gradient of a shape."""
-    kernels = [conv_kernel(N, C, Co, (k, k), (stride, stride), 1, itemsize, op) for op in OPS]
-    geometry = (N, C, H, H, Co, (k, k), (stride, stride), (padding, padding), (1, 1))
+    """The kernel nnlite runs for the forward, input gradient and weight gradient of a shape;
+    ``/1x1`` (say) when taps that only read padding are dropped first, leaving a 1x1 kernel."""
+    kernel_hw, pad, suffix = (k, k), (padding, padding), ""
+    Ho = (H + 2 * padding - k) // stride + 1
+    live = live_taps((H, H), kernel_hw, (stride, stride), pad, (1, 1), (Ho, Ho))
+    if live is not None:
+        (rows, cols), pad = live
+        kernel_hw = (rows.stop - rows.start, cols.stop - cols.start)
+        suffix = f"/{kernel_hw[0]}x{kernel_hw[1]}"
+    kernels = [conv_kernel(N, C, Co, kernel_hw, (stride, stride), 1, itemsize, op) for op in OPS]
+    geometry = (N, C, H, H, Co, kernel_hw, (stride, stride), pad, (1, 1))
     return [
-        channels_last_variant(op, *geometry) if kernel == CHANNELS_LAST else kernel
+        (channels_last_variant(op, *geometry) if kernel == CHANNELS_LAST else kernel) + suffix
         for op, kernel in zip(OPS, kernels)
     ]
 
@@ -193,7 +202,7 @@ def sweep(args, dt):
     else:
         shapes = RESNET18_128 + LENET + sample_shapes(args.shapes, rng)
     header = f"{'N':>4} {'C':>4} {'H':>3} {'Co':>4} {'k':>2} {'s':>2} " + " ".join(
-        f"{op + ' ms':>14} {'ratio':>6} {'kernel':<13}" for op in ("fwd", "bwd_input", "bwd_weight")
+        f"{op + ' ms':>14} {'ratio':>6} {'kernel':<17}" for op in ("fwd", "bwd_input", "bwd_weight")
     )
     print("ms: nnlite / torch; ratio: nnlite / torch (below 1: nnlite is faster)")
     print(header)
@@ -211,7 +220,7 @@ def sweep(args, dt):
         for op, kernel in zip(ours, kernels):
             a = best_ms(ours[op], rounds=args.rounds, min_time=0.01)
             t = best_ms(theirs[op], rounds=args.rounds, min_time=0.01) if theirs else float("nan")
-            cells.append(f"{a:>6.2f}/{t:>7.2f} {a / t:>6.2f} {kernel:<13}")
+            cells.append(f"{a:>6.2f}/{t:>7.2f} {a / t:>6.2f} {kernel:<17}")
             rows.append((a / t, op, (N, C, H, Co, k, stride), kernel, a, t))
         print(f"{N:>4} {C:>4} {H:>3} {Co:>4} {k:>2} {stride:>2} " + " ".join(cells), flush=True)
     if torch is not None:
@@ -221,7 +230,7 @@ def sweep(args, dt):
         print(f"worst {args.worst} of {len(rows)} (N, C, H, Co, k, stride):")
         for ratio, op, shape, kernel, a, t in rows[: args.worst]:
             print(
-                f"  {ratio:5.2f}x  {op:<10} {shape}  {kernel:<13} nnlite {a:.2f} ms, torch {t:.2f} ms"
+                f"  {ratio:5.2f}x  {op:<10} {shape}  {kernel:<17} nnlite {a:.2f} ms, torch {t:.2f} ms"
             )
 
 

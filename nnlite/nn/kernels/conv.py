@@ -22,6 +22,8 @@ chunk made the two spinning thread pools fight over the cores (up to 100x
 slower on a 2-core machine); the copies are cheap next to the GEMM anyway.
 """
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -124,7 +126,7 @@ class _Geometry:
         "L",
         "K",
         "groups",
-        "chunk",
+        "itemsize",
     )
 
     def __init__(self, N, C, H, W, Co, kh, kw, stride, padding, dilation, groups, itemsize):
@@ -138,10 +140,31 @@ class _Geometry:
         self.rs = wp if self.full else self.Wo  # row pitch of the output positions
         self.L = (self.Ho - 1) * self.rs + self.Wo  # positions per image
         self.K = C * kh * kw
-        self.chunk = _chunk_images(max(self.K, Co) * self.L * itemsize, N)
+        self.itemsize = itemsize
+
+    @property
+    def chunk(self):
+        """Images per chunk of the NCHW im2col's column buffer."""
+        return _chunk_images(max(self.K, self.Co) * self.L * self.itemsize, self.N)
 
 
 def _geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsize):
+    """The (cached) geometry of a convolution; its arguments checked, ValueError when invalid."""
+    return _cached_geometry(
+        tuple(x_shape),
+        tuple(w_shape),
+        tuple(stride),
+        tuple(padding),
+        tuple(dilation),
+        groups,
+        itemsize,
+    )
+
+
+# Small calls (a few images, tiny planes) spend tens of microseconds in Python per call; a
+# training loop repeats the same few shapes, so their geometry is worked out once.
+@functools.lru_cache(maxsize=1024)
+def _cached_geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsize):
     N, C, H, W = x_shape
     Co, _, kh, kw = w_shape
     _check_groups(C, w_shape, groups)

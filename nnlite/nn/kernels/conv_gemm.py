@@ -28,6 +28,8 @@ over images across numba's threads when they are large (``parallel_parts``); eac
 stay inside that image.
 """
 
+import functools
+
 import numpy as np
 from numba import prange
 
@@ -43,6 +45,9 @@ _CHUNK_BYTES = 1 << 25
 # in the orientation that reads and writes NCHW directly (Co x P blocks), which saves a transpose
 # of the output; below it, one GEMM over the chunk is worth the transpose.
 _PER_IMAGE_POSITIONS = 64
+# Up to this many images a 1x1 convolution runs per image on NCHW even on small planes: the
+# channels-last copies' fixed cost (two numba calls, a buffer) outweighs a few small GEMMs.
+_FEW_IMAGES = 4
 
 
 def _chunk(N, rows_per_image, row_bytes):
@@ -146,8 +151,19 @@ class _Shape:
         # rows * K: the weight's order wins when there are fewer column rows than output channels
         # (ResNet's last layers, small batches), where the transposes were a fifth of a step.
         self.tap_major = N * self.P >= Co
-        itemsize = np.dtype(dtype).itemsize
-        self.chunk = _chunk(N, self.P, (self.K + Co) * itemsize)
+        self.itemsize = np.dtype(dtype).itemsize
+
+    @property
+    def chunk(self):
+        """Images per chunk of the column buffer."""
+        return _chunk(self.N, self.P, (self.K + self.Co) * self.itemsize)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=1024)
+    def of(N, C, H, W, Co, kernel_hw, stride, padding, dilation, dtype):
+        """The shape of these sizes, built once per distinct call (a training loop repeats a few):
+        small calls spend a good part of their time in this Python arithmetic."""
+        return _Shape(N, C, H, W, Co, kernel_hw, stride, padding, dilation, dtype)
 
     def taps(self):
         """The arguments im2col and col2im take after their two arrays."""
@@ -178,6 +194,11 @@ class _Shape:
         return gw2.reshape(self.Co, self.C, self.kh, self.kw)
 
 
+def _pairs(stride, padding, dilation):
+    """The (stride, padding, dilation) arguments as tuples, the keys of ``_Shape.of``."""
+    return tuple(stride), tuple(padding), tuple(dilation)
+
+
 def _columns(s, x, n0, b, xp_buf, col_buf):
     """The (b * P, K) column matrix of images n0 .. n0 + b of the NCHW x."""
     xp = xp_buf[: b * s.Hp * s.Wp * s.C].reshape(b, s.Hp, s.Wp, s.C)
@@ -192,8 +213,9 @@ def _columns(s, x, n0, b, xp_buf, col_buf):
 
 
 def _buffers(s, with_col=True):
-    xp_buf = np.empty(s.chunk * s.Hp * s.Wp * s.C, s.dtype)
-    col_buf = None if s.direct or not with_col else np.empty(s.chunk * s.P * s.K, s.dtype)
+    chunk = s.chunk
+    xp_buf = np.empty(chunk * s.Hp * s.Wp * s.C, s.dtype)
+    col_buf = None if s.direct or not with_col else np.empty(chunk * s.P * s.K, s.dtype)
     return xp_buf, col_buf
 
 
@@ -204,9 +226,10 @@ def _strided_pointwise(kernel_hw, stride, padding):
 
 
 def _planar_pointwise(s):
-    """A 1x1 stride-1 convolution on planes of many pixels is a matrix product per image on the NCHW
-    arrays themselves (Co x C times C x P): no copy at all."""
-    return s.direct and s.P >= _PER_IMAGE_POSITIONS
+    """A 1x1 stride-1 convolution on planes of many pixels, or of a few images, is a matrix product
+    per image on the NCHW arrays themselves (Co x C times C x P): no copy at all. (Below that, one
+    GEMM over the chunk's channels-last rows is worth its two transposes.)"""
+    return s.direct and (s.P >= _PER_IMAGE_POSITIONS or s.N <= _FEW_IMAGES)
 
 
 def _thin_transposed(s):
@@ -245,7 +268,7 @@ def forward(x, w, bias, stride, padding, dilation):
     """conv2d(x, w, bias) of the NCHW x and (Co, C, kh, kw) w (one group)."""
     if _strided_pointwise(w.shape[2:], stride, padding):
         return forward(x[:, :, :: stride[0], :: stride[1]], w, bias, (1, 1), padding, dilation)
-    s = _Shape(*x.shape, w.shape[0], w.shape[2:], stride, padding, dilation, x.dtype)
+    s = _Shape.of(*x.shape, w.shape[0], w.shape[2:], *_pairs(stride, padding, dilation), x.dtype)
     if _tap_sum(s, "forward"):
         return conv_tap_sum.forward(x, w, bias, stride, padding, dilation)
     if _planar_pointwise(s):
@@ -260,9 +283,10 @@ def forward(x, w, bias, stride, padding, dilation):
         bias = np.zeros(Co, s.dtype)
     w2 = s.weight_rows(w)
     xp_buf, col_buf = _buffers(s)
-    y_buf = np.empty(s.chunk * P * Co, s.dtype)
-    for n0 in range(0, N, s.chunk):
-        b = min(s.chunk, N - n0)
+    chunk = s.chunk
+    y_buf = np.empty(chunk * P * Co, s.dtype)
+    for n0 in range(0, N, chunk):
+        b = min(chunk, N - n0)
         col = _columns(s, x, n0, b, xp_buf, col_buf)
         if P >= _PER_IMAGE_POSITIONS:
             yb = y[n0 : n0 + b].reshape(b, Co, P)
@@ -284,15 +308,13 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
             gy, w, gy.shape[2:], (1, 1), padding, dilation
         )
         return gx
-    s = _Shape(
+    s = _Shape.of(
         gy.shape[0],
         w.shape[1],
         *input_hw,
         w.shape[0],
         w.shape[2:],
-        stride,
-        padding,
-        dilation,
+        *_pairs(stride, padding, dilation),
         gy.dtype,
     )
     if _tap_sum(s, "backward_input"):
@@ -309,11 +331,12 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
     N, Co, P, C = s.N, s.Co, s.P, s.C
     gx = np.empty((N, C, s.H, s.W), s.dtype)
     w2 = s.weight_rows(w)
-    gr_buf = np.empty(s.chunk * P * Co, s.dtype)
-    gxp_buf = np.empty(s.chunk * s.Hp * s.Wp * C, s.dtype)
-    dcol_buf = None if s.direct else np.empty(s.chunk * P * s.K, s.dtype)
-    for n0 in range(0, N, s.chunk):
-        b = min(s.chunk, N - n0)
+    chunk = s.chunk
+    gr_buf = np.empty(chunk * P * Co, s.dtype)
+    gxp_buf = np.empty(chunk * s.Hp * s.Wp * C, s.dtype)
+    dcol_buf = None if s.direct else np.empty(chunk * P * s.K, s.dtype)
+    for n0 in range(0, N, chunk):
+        b = min(chunk, N - n0)
         gxp = gxp_buf[: b * s.Hp * s.Wp * C].reshape(b, s.Hp, s.Wp, C)
         dcol = gxp if s.direct else dcol_buf[: b * P * s.K].reshape(b, s.Ho, s.Wo, s.K)
         if P >= _PER_IMAGE_POSITIONS:
@@ -336,7 +359,9 @@ def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
         return backward_weight(
             gy, x[:, :, :: stride[0], :: stride[1]], kernel_hw, (1, 1), padding, dilation
         )
-    s = _Shape(*x.shape, gy.shape[1], kernel_hw, stride, padding, dilation, x.dtype)
+    s = _Shape.of(
+        *x.shape, gy.shape[1], tuple(kernel_hw), *_pairs(stride, padding, dilation), x.dtype
+    )
     if _tap_sum(s, "backward_weight"):
         return conv_tap_sum.backward_weight(gy, x, kernel_hw, stride, padding, dilation)
     N, Co, P = s.N, s.Co, s.P
@@ -349,9 +374,10 @@ def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
             gw2 += part
         return gw2.reshape(Co, s.C, 1, 1)
     xp_buf, col_buf = _buffers(s)
-    gr_buf = np.empty(s.chunk * P * Co, s.dtype)
-    for n0 in range(0, N, s.chunk):
-        b = min(s.chunk, N - n0)
+    chunk = s.chunk
+    gr_buf = np.empty(chunk * P * Co, s.dtype)
+    for n0 in range(0, N, chunk):
+        b = min(chunk, N - n0)
         col = _columns(s, x, n0, b, xp_buf, col_buf)
         gr = gr_buf[: b * P * Co].reshape(b, P, Co)
         to_rows(gr.size, gy, n0, gr)

@@ -26,6 +26,8 @@ and output channels (not for 1x1 kernels, plain matrix products), the channels-l
 ``_WIDE_CHANNELS`` input channels on, the NCHW kernel otherwise.
 """
 
+import functools
+
 OPS = ("forward", "backward_input", "backward_weight")
 
 LANES = "lanes"
@@ -41,6 +43,7 @@ _LANES_MAX_CHANNELS = 16
 _WIDE_CHANNELS = 16
 
 
+@functools.lru_cache(maxsize=4096)
 def conv_kernel(N, C, Co, kernel_hw, stride, groups, itemsize, op="forward"):
     """The kernel (``LANES``, ``CHANNELS_LAST`` or ``PLANES``) for ``op`` (one of ``OPS``) of a
     convolution of N images with C input and Co output channels. The choice is the same for the
@@ -116,6 +119,7 @@ def _costs(op, N, C, H, W, Co, kernel_hw, stride, padding, dilation):
     return im2col + _ROUND_MACS, taps + phases * _ROUND_MACS
 
 
+@functools.lru_cache(maxsize=4096)
 def channels_last_variant(op, N, C, H, W, Co, kernel_hw, stride, padding, dilation):
     """``CHANNELS_LAST`` (im2col) or ``TAP_SUM`` for ``op`` (one of ``OPS``) of a one-group
     convolution the selector gave to the channels-last family. 1x1 kernels stay with im2col,
