@@ -29,6 +29,7 @@ __all__ = [
     "Device",
     "DTypeLike",
     "FileLike",
+    "StrPath",
     "TensorOrScalar",
     "StateDict",
     "Array",
@@ -54,6 +55,8 @@ Number: TypeAlias = int | float | bool
 Device: TypeAlias = Union[str, "device", int, None]
 #: a dtype: ``nl.float32``, a numpy dtype, ``float``/``int``/``bool`` or a dtype name
 DTypeLike: TypeAlias = Union["dtype", np.dtype[Any], type, str]
+#: a file system path: ``"data/mnist"`` or a ``pathlib.Path``
+StrPath: TypeAlias = Union[str, "os.PathLike[str]"]
 #: where ``nl.save`` writes and ``nl.load`` reads: a path or a binary file object
 FileLike: TypeAlias = Union[str, "os.PathLike[str]", IO[bytes]]
 #: the other operand of an arithmetic operator

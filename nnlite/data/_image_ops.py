@@ -7,15 +7,27 @@ sampling grid as ``torch.nn.functional.interpolate`` (``align_corners=False``; w
 HSV conversion and blending rules. Integer images are computed in floating point and rounded.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .._typing import Array
+
+#: a resampling filter: the weights of distances to the sample (an array of them, or one number)
+_Kernel = Callable[[Any], Any]
+#: a fill value: one number, or one per channel
+_Fill = float | Sequence[float]
 
 NEAREST, NEAREST_EXACT, BILINEAR, BICUBIC = "nearest", "nearest-exact", "bilinear", "bicubic"
 
 
 # ---------------------------------------------------------------------- value ranges
-def max_value(dtype):
+def max_value(dtype: Any) -> float:  # anything np.dtype takes
     """The value of full intensity: 1.0 for floating images, the dtype's maximum for integers."""
     dtype = np.dtype(dtype)
     if dtype.kind == "f":
@@ -25,7 +37,7 @@ def max_value(dtype):
     return np.iinfo(dtype).max
 
 
-def _cast_like(values, dtype, round_integers=True):
+def _cast_like(values: Array, dtype: Any, round_integers: bool = True) -> Array:
     """Float ``values`` back to ``dtype``: rounded and clipped for integer images."""
     dtype = np.dtype(dtype)
     if dtype.kind == "f":
@@ -37,12 +49,12 @@ def _cast_like(values, dtype, round_integers=True):
 
 
 # ---------------------------------------------------------------------- resampling
-def _triangle(x):
+def _triangle(x: Array) -> Array:
     return np.maximum(0.0, 1.0 - np.abs(x))
 
 
-def _cubic(a):
-    def kernel(x):
+def _cubic(a: float) -> _Kernel:
+    def kernel(x: Any) -> Any:
         x = np.abs(x)
         near = ((a + 2) * x - (a + 3)) * x * x + 1
         far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
@@ -51,7 +63,7 @@ def _cubic(a):
     return kernel
 
 
-def _antialias_weights(in_size, out_size, support, kernel):
+def _antialias_weights(in_size: int, out_size: int, support: float, kernel: _Kernel) -> Array:
     """Rows of resampling weights with the filter widened by the downscaling factor (so every
     input pixel contributes), normalised to sum 1."""
     scale = in_size / out_size
@@ -68,7 +80,7 @@ def _antialias_weights(in_size, out_size, support, kernel):
     return weights
 
 
-def _bilinear_weights(in_size, out_size):
+def _bilinear_weights(in_size: int, out_size: int) -> Array:
     scale = in_size / out_size
     weights = np.zeros((out_size, in_size))
     for i in range(out_size):
@@ -81,7 +93,7 @@ def _bilinear_weights(in_size, out_size):
     return weights
 
 
-def _bicubic_weights(in_size, out_size):
+def _bicubic_weights(in_size: int, out_size: int) -> Array:
     scale = in_size / out_size
     kernel = _cubic(-0.75)
     weights = np.zeros((out_size, in_size))
@@ -94,13 +106,13 @@ def _bicubic_weights(in_size, out_size):
     return weights
 
 
-def _nearest_indices(in_size, out_size, exact):
+def _nearest_indices(in_size: int, out_size: int, exact: bool) -> Array:
     scale = np.float32(in_size / out_size)
     positions = np.arange(out_size, dtype=np.float32) + np.float32(0.5 if exact else 0.0)
     return np.minimum(np.floor(positions * scale).astype(np.int64), in_size - 1)
 
 
-def _weights(in_size, out_size, mode, antialias):
+def _weights(in_size: int, out_size: int, mode: str, antialias: bool) -> Array:
     if mode == BILINEAR:
         return (
             _antialias_weights(in_size, out_size, 1.0, _triangle)
@@ -118,7 +130,7 @@ def _weights(in_size, out_size, mode, antialias):
     )
 
 
-def resize(arr, size, mode=BILINEAR, antialias=True):
+def resize(arr: Array, size: Sequence[int], mode: str = BILINEAR, antialias: bool = True) -> Array:
     """Resample the last two axes of ``arr`` to ``size = (height, width)``."""
     out_h, out_w = size
     in_h, in_w = arr.shape[-2:]
@@ -136,12 +148,21 @@ def resize(arr, size, mode=BILINEAR, antialias=True):
 
 
 # ---------------------------------------------------------------------- padding and cropping
-def pad(arr, left, top, right, bottom, fill=0, mode="constant"):
+def pad(
+    arr: Array,
+    left: int,
+    top: int,
+    right: int,
+    bottom: int,
+    fill: _Fill = 0,
+    mode: str = "constant",
+) -> Array:
     """Pad the last two axes; ``mode`` is ``constant`` (with ``fill``), ``edge``, ``reflect`` or
     ``symmetric``."""
     width = [(0, 0)] * (arr.ndim - 2) + [(top, bottom), (left, right)]
     if mode != "constant":
-        return np.pad(arr, width, mode=mode)
+        # ``mode`` is one of numpy's modes (the transforms check it)
+        return np.pad(arr, width, mode=mode)  # type: ignore[call-overload]
     if isinstance(fill, (tuple, list)):  # one value per channel
         if len(fill) == 1:
             fill = fill[0]
@@ -160,7 +181,7 @@ def pad(arr, left, top, right, bottom, fill=0, mode="constant"):
     return np.pad(arr, width, mode="constant", constant_values=fill)
 
 
-def crop(arr, top, left, height, width):
+def crop(arr: Array, top: int, left: int, height: int, width: int) -> Array:
     """The ``height x width`` window at ``(top, left)``; parts outside the image are zeros."""
     in_h, in_w = arr.shape[-2:]
     if top >= 0 and left >= 0 and top + height <= in_h and left + width <= in_w:
@@ -173,7 +194,7 @@ def crop(arr, top, left, height, width):
 
 
 # ---------------------------------------------------------------------- colour
-def rgb_to_grayscale(arr):
+def rgb_to_grayscale(arr: Array) -> Array:
     """Luma ``0.2989 R + 0.587 G + 0.114 B`` as one channel of ``arr``'s dtype (``(..., 1, H, W)``)."""
     if arr.shape[-3] == 1:
         return arr.copy()
@@ -186,7 +207,7 @@ def rgb_to_grayscale(arr):
     return _cast_like(luma, arr.dtype, round_integers=False)
 
 
-def blend(image, other, ratio):
+def blend(image: Array, other: Array | float, ratio: float) -> Array:
     """``ratio * image + (1 - ratio) * other``, clipped to the image's value range."""
     work = image.dtype if image.dtype.kind == "f" else np.float32
     mixed = ratio * image.astype(work) + (1.0 - ratio) * np.asarray(other, dtype=work)
@@ -194,23 +215,23 @@ def blend(image, other, ratio):
     return _cast_like(mixed, image.dtype, round_integers=False)
 
 
-def adjust_brightness(arr, factor):
+def adjust_brightness(arr: Array, factor: float) -> Array:
     return blend(arr, 0.0, factor)
 
 
-def adjust_contrast(arr, factor):
+def adjust_contrast(arr: Array, factor: float) -> Array:
     work = arr.dtype if arr.dtype.kind == "f" else np.float32
     mean = rgb_to_grayscale(arr).astype(work).mean(axis=(-3, -2, -1), keepdims=True)
     return blend(arr, mean, factor)
 
 
-def adjust_saturation(arr, factor):
+def adjust_saturation(arr: Array, factor: float) -> Array:
     if arr.shape[-3] == 1:
         return arr
     return blend(arr, rgb_to_grayscale(arr), factor)
 
 
-def _rgb_to_hsv(rgb):
+def _rgb_to_hsv(rgb: Array) -> tuple[Array, Array, Array]:
     r, g, b = rgb[..., 0, :, :], rgb[..., 1, :, :], rgb[..., 2, :, :]
     maxc, minc = rgb.max(axis=-3), rgb.min(axis=-3)
     flat = maxc == minc
@@ -223,7 +244,7 @@ def _rgb_to_hsv(rgb):
     return hue, saturation, maxc
 
 
-def _hsv_to_rgb(hue, saturation, value):
+def _hsv_to_rgb(hue: Array, saturation: Array, value: Array) -> Array:
     sector = np.floor(hue * 6.0)
     frac = hue * 6.0 - sector
     sector = sector.astype(np.int64) % 6
@@ -245,7 +266,7 @@ def _hsv_to_rgb(hue, saturation, value):
     return np.stack(channels, axis=-3)
 
 
-def adjust_hue(arr, factor):
+def adjust_hue(arr: Array, factor: float) -> Array:
     if not -0.5 <= factor <= 0.5:
         raise ValueError(f"hue_factor ({factor}) is not in [-0.5, 0.5].")
     if arr.shape[-3] == 1:
@@ -260,7 +281,7 @@ def adjust_hue(arr, factor):
 
 
 # ---------------------------------------------------------------------- rotation
-def _rotated_size(height, width, cos, sin):
+def _rotated_size(height: int, width: int, cos: float, sin: float) -> tuple[int, int]:
     """The size that holds the whole image rotated (torchvision's tolerance against round-off)."""
     corners = np.array(
         [
@@ -282,7 +303,14 @@ def _rotated_size(height, width, cos, sin):
     return int(new_h), int(new_w)
 
 
-def rotate(arr, angle, mode=NEAREST, expand=False, center=None, fill=0):
+def rotate(
+    arr: Array,
+    angle: float,
+    mode: str = NEAREST,
+    expand: bool = False,
+    center: Sequence[float] | None = None,
+    fill: _Fill = 0,
+) -> Array:
     """Rotate the last two axes ``angle`` degrees counter-clockwise about ``center`` (``(x, y)`` in
     pixels; default the image centre); pixels that come from outside the image get ``fill``."""
     in_h, in_w = arr.shape[-2:]
@@ -330,7 +358,7 @@ def rotate(arr, angle, mode=NEAREST, expand=False, center=None, fill=0):
 
 
 # ---------------------------------------------------------------------- dtype
-def convert_dtype(arr, dtype):
+def convert_dtype(arr: Array, dtype: Any) -> Array:  # anything np.dtype takes
     """torchvision's ``convert_image_dtype``: rescale values between the dtypes' intensity ranges."""
     src, dst = arr.dtype, np.dtype(dtype)
     if src == dst:
@@ -358,5 +386,5 @@ def convert_dtype(arr, dtype):
     return arr.astype(dst) * dst.type(factor)
 
 
-def _torch_name(dtype):
+def _torch_name(dtype: Any) -> str:
     return f"nnlite.{np.dtype(dtype).name}"

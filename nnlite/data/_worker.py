@@ -9,11 +9,15 @@ Tensors. The worker pickles each message before writing any of it, so a batch th
 pickled becomes an error sent to the parent, never a half-written message.
 """
 
+from __future__ import annotations
+
 import os
 import pickle
 import select
 import signal
 import struct
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .._runtime.errors import ExceptionWrapper
 from .._runtime.nested import map_leaves
@@ -21,6 +25,15 @@ from .._runtime.seeding import seed_process
 from .._runtime.threads import limit_threads
 from .._runtime.watchdog import ParentWatchdog
 from . import _core
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    from .._typing import Array
+    from ..autograd.tensor import Tensor
+
+#: a message on a result pipe: ``(tag, task id, payload)``
+_Message = tuple[int, int, Any]
 
 # How often a waiting worker checks that its parent is still alive.
 WATCHDOG_INTERVAL = 1.0
@@ -32,23 +45,23 @@ class WorkerInfo:
 
     __slots__ = ("id", "num_workers", "seed", "dataset")
 
-    def __init__(self, id, num_workers, seed, dataset):
+    def __init__(self, id: int, num_workers: int, seed: int, dataset: Any) -> None:
         self.id = id
         self.num_workers = num_workers
         self.seed = seed
         self.dataset = dataset
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (
             f"WorkerInfo(id={self.id}, num_workers={self.num_workers}, seed={self.seed}, "
             f"dataset={type(self.dataset).__name__})"
         )
 
 
-_worker_info = None
+_worker_info: WorkerInfo | None = None
 
 
-def get_worker_info():
+def get_worker_info() -> WorkerInfo | None:
     """Inside a DataLoader worker process, its ``WorkerInfo``; in the main process, ``None``.
 
     Returns:
@@ -73,32 +86,32 @@ class _ArrayBox:
 
     __slots__ = ("array",)
 
-    def __init__(self, array):
+    def __init__(self, array: Array) -> None:
         self.array = array
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[_ArrayBox], tuple[Array]]:
         return (_ArrayBox, (self.array,))
 
 
-def pack(data):
+def pack(data: Any) -> Any:  # a batch: any structure of tensors, arrays and values
     """Replace Tensors by ``_ArrayBox``es, recursively through lists, tuples and dicts."""
     return map_leaves(data, _core.is_tensor, _box)
 
 
-def _box(tensor):
+def _box(tensor: Tensor) -> _ArrayBox:
     return _ArrayBox(_core.array_of(tensor))
 
 
-def unpack(data):
+def unpack(data: Any) -> Any:
     """Inverse of ``pack``: ``_ArrayBox``es become Tensors again."""
     return map_leaves(data, _is_box, _unbox)
 
 
-def _is_box(x):
+def _is_box(x: object) -> bool:
     return type(x) is _ArrayBox
 
 
-def _unbox(box):
+def _unbox(box: _ArrayBox) -> Tensor:
     return _core.from_numpy(box.array)
 
 
@@ -106,9 +119,15 @@ class _Abort(Exception):
     """The parent is gone or shutting down while this worker waits to send."""
 
 
-def _write_all(fd, data, done_event, watchdog):
+def _write_all(
+    fd: int,
+    data: bytes | bytearray | memoryview | pickle.PickleBuffer,
+    done_event: Any,
+    watchdog: ParentWatchdog,
+) -> None:
+    # ``done_event``: the DataLoader's multiprocessing Event
     view = memoryview(data).cast("B")
-    poller = None
+    poller: select.poll | None = None
     while view.nbytes:
         try:
             n = os.write(fd, view)
@@ -128,17 +147,17 @@ def _write_all(fd, data, done_event, watchdog):
             raise _Abort
 
 
-def encode(message):
+def encode(message: _Message) -> tuple[bytes, list[memoryview]]:
     """``message`` as (frame header, out-of-band buffers): pickle protocol 5 keeps array data out
     of the pickle, so it goes to the pipe straight from the arrays' memory."""
-    buffers = []
+    buffers: list[pickle.PickleBuffer] = []
     header = pickle.dumps(message, protocol=5, buffer_callback=buffers.append)
     raws = [b.raw() for b in buffers]
     meta = struct.pack(f"<I{len(raws)}Q", len(raws), *(r.nbytes for r in raws)) + header
     return struct.pack("<Q", len(meta)) + meta, raws
 
 
-def _read_exact(fd, size):
+def _read_exact(fd: int, size: int) -> bytearray:
     out = bytearray(size)
     view = memoryview(out)
     pos = 0
@@ -150,7 +169,7 @@ def _read_exact(fd, size):
     return out
 
 
-def receive(fd):
+def receive(fd: int) -> Any:  # the message ``encode`` wrote
     """Read one message written by ``encode``; array data lands directly in writable buffers."""
     (meta_len,) = struct.unpack("<Q", _read_exact(fd, 8))
     meta = _read_exact(fd, meta_len)
@@ -161,7 +180,7 @@ def receive(fd):
     return pickle.loads(header, buffers=buffers)
 
 
-def encode_task(task):
+def encode_task(task: tuple[int, int, Any]) -> bytes:  # (tag, task id, indices)
     """A task as a length-prefixed frame for the task pipe."""
     frame = pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
     return struct.pack("<I", len(frame)) + frame
@@ -171,7 +190,7 @@ class _TaskReader:
     """Reads task frames from the non-blocking task pipe, waking up every ``WATCHDOG_INTERVAL``
     to notice a shutdown or a dead parent."""
 
-    def __init__(self, fd, done_event, watchdog):
+    def __init__(self, fd: int, done_event: Any, watchdog: ParentWatchdog) -> None:
         self.fd = fd
         self.done_event = done_event
         self.watchdog = watchdog
@@ -179,7 +198,7 @@ class _TaskReader:
         self.poller = select.poll()
         self.poller.register(fd, select.POLLIN)
 
-    def next(self):
+    def next(self) -> Any:  # a (tag, task id, indices) task, or None
         """The next task, or ``None`` when the worker should stop."""
         buf = self.buf
         while True:
@@ -205,19 +224,19 @@ class _TaskReader:
 
 
 def worker_loop(
-    dataset,
-    fetch,
-    task_conn,
-    result_conn,
-    done_event,
-    current_tag,
-    seed,
-    worker_id,
-    num_workers,
-    worker_init_fn,
-    parent_pid,
-    close_conns,
-):
+    dataset: Any,
+    fetch: Any,
+    task_conn: Connection,
+    result_conn: Connection,
+    done_event: Any,
+    current_tag: Any,
+    seed: int,
+    worker_id: int,
+    num_workers: int,
+    worker_init_fn: Callable[[int], None] | None,
+    parent_pid: int,
+    close_conns: list[Connection],
+) -> None:
     """Main function of a worker process.
 
     Takes ``(tag, task_id, indices)`` tasks from its task pipe until the pipe is closed, the
@@ -247,6 +266,7 @@ def worker_loop(
             worker_init_fn(worker_id)
         except Exception:
             init_error = ExceptionWrapper.from_current(where + " in worker_init_fn")
+    payload: Any
     epoch = None  # the tag of the epoch the fetcher was last started for
     try:
         while True:

@@ -1,11 +1,19 @@
 """Turning a list of samples into a batch: ``default_collate`` and ``default_convert``."""
 
+from __future__ import annotations
+
 import collections.abc
 import numbers
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
+
+if TYPE_CHECKING:
+    from .._typing import Array
+    from ..autograd.tensor import Tensor
 
 __all__ = ["default_collate", "default_convert"]
 
@@ -14,11 +22,11 @@ _ERR = (
 )
 
 
-def _is_namedtuple(x):
+def _is_namedtuple(x: object) -> bool:
     return isinstance(x, tuple) and hasattr(x, "_fields")
 
 
-def _stack_tensors(batch):
+def _stack_tensors(batch: Sequence[Tensor]) -> Tensor:
     if any(t.requires_grad for t in batch):
         from ._core import stack_with_grad
 
@@ -28,7 +36,7 @@ def _stack_tensors(batch):
     return _core.from_numpy(np.stack(arrays))
 
 
-def _check_same_shape(arrays, what):
+def _check_same_shape(arrays: Sequence[Array], what: str) -> None:
     shape = arrays[0].shape
     for i, a in enumerate(arrays):
         if a.shape != shape:
@@ -38,7 +46,7 @@ def _check_same_shape(arrays, what):
             )
 
 
-def default_collate(batch):
+def default_collate(batch: Sequence[Any]) -> Any:  # samples of any structure, batched alike
     """Stack a list of samples into a batch, as ``torch.utils.data.default_collate``.
 
     Tensors and numpy arrays are stacked along a new first dimension (arrays become tensors);
@@ -84,8 +92,9 @@ def default_collate(batch):
     if isinstance(elem, (str, bytes)):
         return list(batch)
     if isinstance(elem, collections.abc.Mapping):
+        mapping_type: Any = type(elem)  # a dict, OrderedDict or the user's mapping class
         try:
-            return type(elem)({key: default_collate([d[key] for d in batch]) for key in elem})
+            return mapping_type({key: default_collate([d[key] for d in batch]) for key in elem})
         except KeyError as e:
             raise KeyError(
                 f"default_collate: sample dicts have different keys (missing {e.args[0]!r})"
@@ -104,7 +113,7 @@ def default_collate(batch):
     raise TypeError(_ERR.format(type(elem)))
 
 
-def default_convert(data):
+def default_convert(data: Any) -> Any:  # any structure, numpy arrays in it made Tensors
     """Turn numpy arrays (recursively in lists, tuples and dicts) into tensors; leave the rest.
 
     Args:
@@ -127,8 +136,9 @@ def default_convert(data):
     if isinstance(data, np.generic) and data.dtype.kind not in "OSUV":
         return _core.from_numpy(np.asarray(data))
     if isinstance(data, collections.abc.Mapping):
+        mapping_type: Any = type(data)  # a dict, OrderedDict or the user's mapping class
         try:
-            return type(data)({k: default_convert(v) for k, v in data.items()})
+            return mapping_type({k: default_convert(v) for k, v in data.items()})
         except TypeError:
             return {k: default_convert(v) for k, v in data.items()}
     if _is_namedtuple(data):

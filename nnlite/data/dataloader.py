@@ -13,7 +13,7 @@ import time
 import warnings
 import weakref
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
 import numpy as np
 
@@ -25,8 +25,13 @@ from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
     from .dataset import Dataset
     from .sampler import Sampler
+
+#: a function building a batch from samples (``collate_fn``), or converting a single sample
+_Collate = Callable[[Any], Any]
 
 __all__ = ["DataLoader", "get_worker_info"]
 
@@ -42,14 +47,22 @@ _T_co = TypeVar("_T_co", covariant=True)
 class _Fetcher:
     """Turns a list of indices (or one index, without auto-batching) into a batch."""
 
-    def __init__(self, auto_collation, collate_fn, custom_collate, use_getitems, getitems_collated):
+    def __init__(
+        self,
+        auto_collation: bool,
+        collate_fn: _Collate,
+        custom_collate: bool,
+        use_getitems: bool,
+        getitems_collated: bool,
+    ) -> None:
         self.auto_collation = auto_collation
         self.collate_fn = collate_fn
         self.custom_collate = custom_collate
         self.use_getitems = use_getitems
         self.getitems_collated = getitems_collated
 
-    def __call__(self, dataset, indices):
+    def __call__(self, dataset: Any, indices: Any) -> Any:
+        # ``indices``: a list of indices, or (without auto-batching) one index
         if not self.auto_collation:
             return self.collate_fn(dataset[indices])
         if self.use_getitems:
@@ -59,7 +72,7 @@ class _Fetcher:
             return self.collate_fn(data)
         return self.collate_fn([dataset[i] for i in indices])
 
-    def begin_epoch(self, dataset):
+    def begin_epoch(self, dataset: object) -> None:
         """Nothing to do for a map-style dataset (see ``_IterableFetcher``)."""
 
 
@@ -67,18 +80,18 @@ class _IterableFetcher:
     """Takes the next sample (or ``batch_size`` samples) from this process's iterator over an
     ``IterableDataset``; raises ``StopIteration`` once it is exhausted."""
 
-    def __init__(self, auto_collation, collate_fn, drop_last):
+    def __init__(self, auto_collation: bool, collate_fn: _Collate, drop_last: bool) -> None:
         self.auto_collation = auto_collation
         self.collate_fn = collate_fn
         self.drop_last = drop_last
-        self._iterator = None
+        self._iterator: Iterator[Any] = iter(())  # until the first epoch begins
         self._ended = False
 
-    def begin_epoch(self, dataset):
+    def begin_epoch(self, dataset: Any) -> None:  # an IterableDataset
         self._iterator = iter(dataset)
         self._ended = False
 
-    def __call__(self, dataset, indices):
+    def __call__(self, dataset: object, indices: Any) -> Any:
         if self._ended:
             raise StopIteration
         if not self.auto_collation:
@@ -87,7 +100,7 @@ class _IterableFetcher:
             except StopIteration:
                 self._ended = True
                 raise
-        data = []
+        data: list[Any] = []
         for _ in indices:  # a batch of placeholders: only its length counts
             try:
                 data.append(next(self._iterator))
@@ -102,11 +115,11 @@ class _IterableFetcher:
 class _InfiniteConstantSampler:
     """The sampler of an ``IterableDataset``: ``None`` for ever (the dataset decides when to stop)."""
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[None]:
         return itertools.repeat(None)
 
 
-def _check_int(name, value, minimum, message=None):
+def _check_int(name: str, value: object, minimum: int, message: str | None = None) -> None:
     if (
         not isinstance(value, (numbers.Integral, np.integer))
         or isinstance(value, bool)
@@ -176,6 +189,13 @@ class DataLoader(Generic[_T_co]):
     _iterator: _MultiProcessIter | None
     _iterable: bool
     _own_random_sampler: bool
+    batch_sampler: Any
+    prefetch_factor: int
+    timeout: float
+    worker_init_fn: Callable[[int], None] | None
+    multiprocessing_context: Any
+    generator: Any
+    _custom_collate: bool
 
     def __init__(
         self,
@@ -290,19 +310,19 @@ class DataLoader(Generic[_T_co]):
         self._custom_collate = collate_fn is not None
         if collate_fn is None:
             collate_fn = default_collate if batch_sampler is not None else default_convert
-        self.collate_fn = collate_fn
+        self.collate_fn: _Collate = collate_fn
         self._epoch = 0
         self._iterator = None
 
     @property
-    def _auto_collation(self):
+    def _auto_collation(self) -> bool:
         return self.batch_sampler is not None
 
     @property
-    def _index_sampler(self):
+    def _index_sampler(self) -> Any:  # the batch sampler, or the sampler without auto-batching
         return self.batch_sampler if self._auto_collation else self.sampler
 
-    def _make_fetcher(self):
+    def _make_fetcher(self) -> _Fetcher | _IterableFetcher:
         if self._iterable:
             return _IterableFetcher(self._auto_collation, self.collate_fn, self.drop_last)
         getitems = callable(getattr(self.dataset, "__getitems__", None))
@@ -318,7 +338,7 @@ class DataLoader(Generic[_T_co]):
             collated and use_getitems,
         )
 
-    def _base_seed(self, epoch):
+    def _base_seed(self, epoch: int) -> int:
         if self.seed is not None:
             rng = np.random.default_rng([self.seed, epoch, 0x5EED])
         elif isinstance(self.generator, np.random.Generator):
@@ -355,39 +375,44 @@ class DataLoader(Generic[_T_co]):
     # its workers when it is itself released.
 
 
-def _len_or_none(obj):
+def _len_or_none(obj: object) -> int | None:
     try:
-        return len(obj)
+        return len(obj)  # type: ignore[arg-type]  # anything with __len__; TypeError otherwise
     except TypeError:  # a sampler without __len__
         return None
 
 
 class _BaseIter:
-    def __iter__(self):
+    _length: int | None
+
+    def __iter__(self) -> _BaseIter:
         return self
 
-    def __len__(self):
+    def __next__(self) -> Any:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
         if self._length is None:
             raise TypeError("this DataLoader's sampler has no len()")
         return self._length
 
 
 class _SingleProcessIter(_BaseIter):
-    def __init__(self, loader):
+    def __init__(self, loader: DataLoader[Any]) -> None:
         self._dataset = loader.dataset
         self._fetch = loader._make_fetcher()
         self._fetch.begin_epoch(self._dataset)
         self._indices = iter(loader._index_sampler)
         self._length = _len_or_none(loader)
 
-    def __next__(self):
+    def __next__(self) -> Any:
         return self._fetch(self._dataset, next(self._indices))
 
 
 _live_iterators: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
-def _shutdown_all():
+def _shutdown_all() -> None:
     for it in list(_live_iterators):
         try:
             it._shutdown()
@@ -398,13 +423,13 @@ def _shutdown_all():
 atexit.register(_shutdown_all)
 
 
-def _default_context():
+def _default_context() -> Any:  # a multiprocessing context
     if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context()
 
 
-def _describe_exit(code):
+def _describe_exit(code: int | None) -> str:
     if code is None:
         return "is no longer running"
     if code < 0:
@@ -412,7 +437,7 @@ def _describe_exit(code):
     return f"exited unexpectedly with exit code {code}"
 
 
-def _grow_pipe(fd, size=1 << 20):
+def _grow_pipe(fd: int, size: int = 1 << 20) -> None:
     """Let a few batches wait in the kernel's pipe buffer (Linux's F_SETPIPE_SZ; best effort)."""
     try:
         import fcntl
@@ -425,13 +450,13 @@ def _grow_pipe(fd, size=1 << 20):
 class _MultiProcessIter(_BaseIter):
     """Worker processes, each with a task pipe and a result pipe of its own; batches read in order."""
 
-    def __init__(self, loader, epoch):
+    def __init__(self, loader: DataLoader[Any], epoch: int) -> None:
         self._closed = True  # until the workers exist, nothing to shut down
         self._persistent = loader.persistent_workers
         self._num_workers = loader.num_workers
         self._prefetch = loader.prefetch_factor * loader.num_workers
         self._timeout = loader.timeout
-        ctx = loader.multiprocessing_context
+        ctx: Any = loader.multiprocessing_context  # a multiprocessing context, or its name
         if ctx is None:
             ctx = _default_context()
         elif isinstance(ctx, str):
@@ -441,10 +466,10 @@ class _MultiProcessIter(_BaseIter):
         base_seed = loader._base_seed(epoch)
         self._done_event = ctx.Event()
         self._tag = ctx.Value("q", 0, lock=False)
-        self._task_writers = []
-        self._outbufs = []
-        self._readers = []
-        self._workers = []
+        self._task_writers: list[Connection] = []
+        self._outbufs: list[bytearray] = []
+        self._readers: list[Connection] = []
+        self._workers: list[Any] = []  # the context's Process objects
         self._closed = False
         _live_iterators.add(self)
         try:
@@ -485,13 +510,13 @@ class _MultiProcessIter(_BaseIter):
             raise
         self._reset(loader)
 
-    def _reset(self, loader):
+    def _reset(self, loader: DataLoader[Any]) -> None:
         self._indices = iter(loader._index_sampler)
         self._length = _len_or_none(loader)
         self._tag.value += 1  # results of an abandoned epoch are dropped
         self._send_idx = 0
         self._rcvd_idx = 0
-        self._task_worker = {}
+        self._task_worker: dict[int, int] = {}
         self._worker_cycle = itertools.cycle(range(self._num_workers))
         self._active = [
             True
@@ -499,7 +524,7 @@ class _MultiProcessIter(_BaseIter):
         for _ in range(self._prefetch):
             self._put_task()
 
-    def _put_task(self):
+    def _put_task(self) -> None:
         try:
             indices = next(self._indices)
         except StopIteration:
@@ -515,7 +540,7 @@ class _MultiProcessIter(_BaseIter):
         self._task_worker[self._send_idx] = worker_id
         self._send_idx += 1
 
-    def _flush(self, worker_id):
+    def _flush(self, worker_id: int) -> None:
         """Write what the task pipe takes now; the rest goes when ``_get`` sees it writable."""
         buf = self._outbufs[worker_id]
         while buf:
@@ -528,7 +553,7 @@ class _MultiProcessIter(_BaseIter):
                 return
             del buf[:n]
 
-    def __next__(self):
+    def __next__(self) -> Any:
         try:
             while True:
                 if self._closed or self._rcvd_idx == self._send_idx:
@@ -555,7 +580,7 @@ class _MultiProcessIter(_BaseIter):
             payload.reraise()
         return _worker.unpack(payload)
 
-    def _get(self, worker_id):
+    def _get(self, worker_id: int) -> Any:  # the (tag, task id, payload) a worker sent
         """The next message from worker ``worker_id``; an error if it dies or the timeout passes.
         Task bytes that did not fit in a task pipe are written while waiting."""
         reader, proc = self._readers[worker_id], self._workers[worker_id]
@@ -565,7 +590,7 @@ class _MultiProcessIter(_BaseIter):
             poller = select.poll()
             poller.register(rfd, select.POLLIN)
             poller.register(sentinel, select.POLLIN)
-            pending = {}
+            pending: dict[int, int] = {}
             for w, buf in enumerate(self._outbufs):
                 if buf:
                     fd = self._task_writers[w].fileno()
@@ -595,7 +620,7 @@ class _MultiProcessIter(_BaseIter):
                 f"DataLoader could not unpickle a batch sent by worker {worker_id}: {e!r}"
             ) from e
 
-    def _worker_died(self, worker_id):
+    def _worker_died(self, worker_id: int) -> NoReturn:
         w = self._workers[worker_id]
         w.join(timeout=JOIN_TIMEOUT)
         pid, code = w.pid, w.exitcode
@@ -607,7 +632,7 @@ class _MultiProcessIter(_BaseIter):
             f"that); run with num_workers=0 to load the data in the main process and see the error there."
         )
 
-    def _shutdown(self):
+    def _shutdown(self) -> None:
         if self._closed:
             return
         self._closed = True
@@ -622,7 +647,7 @@ class _MultiProcessIter(_BaseIter):
             for conn in self._task_writers + self._readers:
                 conn.close()
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self._shutdown()
         except Exception:

@@ -866,10 +866,11 @@ def _jitter_range(
     bound: tuple[float, float] = (0, float("inf")),
     clip_first_on_zero: bool = True,
 ) -> list[float] | None:
-    if isinstance(value, numbers.Real):
-        if value < 0:
+    if isinstance(value, numbers.Number):
+        number = cast(float, value)  # (a complex one fails below with Python's TypeError)
+        if number < 0:
             raise ValueError(f"If {name} is a single number, it must be non negative.")
-        value = [center - float(value), center + float(value)]
+        value = [center - float(number), center + float(number)]
         if clip_first_on_zero:
             value[0] = max(value[0], 0.0)
     elif isinstance(value, (tuple, list)) and len(value) == 2:
@@ -1038,10 +1039,11 @@ class RandomRotation(_PlaneTransform):
         center: Sequence[float] | None = None,
         fill: _Fill | None = 0,
     ) -> None:
-        if isinstance(degrees, numbers.Real):
-            if degrees < 0:
+        if isinstance(degrees, numbers.Number):
+            degree = cast(float, degrees)  # (a complex one fails below with Python's TypeError)
+            if degree < 0:
                 raise ValueError("If degrees is a single number, it must be positive.")
-            degrees = [-float(degrees), float(degrees)]
+            degrees = [-float(degree), float(degree)]
         elif isinstance(degrees, (tuple, list)) and len(degrees) == 2:
             degrees = [float(d) for d in degrees]
         else:

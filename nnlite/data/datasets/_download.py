@@ -9,11 +9,12 @@ import tarfile
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
-from typing import IO, Any, NoReturn, cast
+from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 
 from ...serialization import replace_atomically
 
-_Path = str | os.PathLike[str]
+if TYPE_CHECKING:
+    from ..._typing import StrPath
 
 __all__ = [
     "file_md5",
@@ -32,7 +33,7 @@ class DownloadError(RuntimeError):
     """A file could not be downloaded (network failure or checksum mismatch)."""
 
 
-def file_md5(path: _Path, chunk_size: int = CHUNK) -> str:
+def file_md5(path: StrPath, chunk_size: int = CHUNK) -> str:
     h = hashlib.md5(usedforsecurity=False)
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(chunk_size), b""):
@@ -40,7 +41,7 @@ def file_md5(path: _Path, chunk_size: int = CHUNK) -> str:
     return h.hexdigest()
 
 
-def check_md5(path: _Path, md5: str | None) -> bool:
+def check_md5(path: StrPath, md5: str | None) -> bool:
     return os.path.isfile(path) and (md5 is None or file_md5(path) == md5)
 
 
@@ -66,7 +67,7 @@ def _progress(total: int | None, desc: str) -> Any:  # a tqdm bar, or None witho
     )
 
 
-def _fetch_one(url: str, dest_dir: _Path, filename: str, md5: str | None) -> str:
+def _fetch_one(url: str, dest_dir: StrPath, filename: str, md5: str | None) -> str:
     """Download ``url`` to ``dest_dir/filename`` through a temporary file renamed into place
     once the MD5 is right; nothing is left behind on failure."""
     final = os.path.join(dest_dir, filename)
@@ -96,7 +97,7 @@ def _fetch_one(url: str, dest_dir: _Path, filename: str, md5: str | None) -> str
 
 
 def download_url(
-    urls: str | Sequence[str], dest_dir: _Path, filename: str, md5: str | None = None
+    urls: str | Sequence[str], dest_dir: StrPath, filename: str, md5: str | None = None
 ) -> str:
     """Download ``filename`` from the first of ``urls`` (a URL or a list of mirrors) that works
     into ``dest_dir``; skip it when the file is already there with the right MD5."""
@@ -121,7 +122,7 @@ def _within(path: str, root: str) -> bool:
     return os.path.commonpath([path, root]) == root
 
 
-def _check_member(member: tarfile.TarInfo, dest_real: str, archive: _Path) -> None:
+def _check_member(member: tarfile.TarInfo, dest_real: str, archive: StrPath) -> None:
     """Refuse ``member`` unless it is a plain file or folder whose path stays in ``dest_real``."""
     name = member.name
 
@@ -147,7 +148,7 @@ def _check_member(member: tarfile.TarInfo, dest_real: str, archive: _Path) -> No
 
 
 def _extract_member(
-    tar: tarfile.TarFile, member: tarfile.TarInfo, dest_real: str, archive: _Path
+    tar: tarfile.TarFile, member: tarfile.TarInfo, dest_real: str, archive: StrPath
 ) -> None:
     """Write one checked member under ``dest_real`` without following links already on disk."""
     target = os.path.join(dest_real, member.name)
@@ -177,7 +178,7 @@ def _extract_member(
             out.write(block)
 
 
-def extract_archive(path: _Path, dest: _Path) -> None:
+def extract_archive(path: StrPath, dest: StrPath) -> None:
     """Extract the tar archive ``path`` (any compression) into ``dest``.
 
     Every member is checked before anything is written: only plain files and folders whose
@@ -208,10 +209,10 @@ def extract_archive(path: _Path, dest: _Path) -> None:
 
 def download_and_extract_archive(
     urls: str | Sequence[str],
-    download_root: _Path,
+    download_root: StrPath,
     filename: str,
     md5: str | None,
-    extract_root: _Path | None = None,
+    extract_root: StrPath | None = None,
 ) -> str:
     archive = download_url(urls, download_root, filename, md5)
     extract_archive(archive, extract_root or download_root)

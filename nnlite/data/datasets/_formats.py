@@ -14,9 +14,8 @@ import numpy as np
 from ...serialization.safe_pickle import Allowed, RestrictedUnpickler, UnpicklingRefused, charged
 
 if TYPE_CHECKING:
-    from ..._typing import Array
+    from ..._typing import Array, StrPath
 
-_Path = str | os.PathLike[str]
 
 __all__ = [
     "read_idx",
@@ -85,7 +84,7 @@ def _read_exactly(stream: gzip.GzipFile | IO[bytes], n: int, path: str) -> bytes
         ) from None
 
 
-def read_idx(path: _Path, magic: int | None = None) -> Array:
+def read_idx(path: StrPath, magic: int | None = None) -> Array:
     """The array stored in an IDX file (gzipped or not), in native byte order.
 
     With ``magic`` (e.g. ``0x00000803``), the file's magic number must equal it. The header's
@@ -155,12 +154,12 @@ def read_idx(path: _Path, magic: int | None = None) -> Array:
     return arr.astype(dtype.newbyteorder("="), copy=True)
 
 
-def read_idx_images(path: _Path) -> Array:
+def read_idx_images(path: StrPath) -> Array:
     """An ``(N, H, W)`` uint8 array from an IDX image file."""
     return read_idx(path, IDX_IMAGES_MAGIC)
 
 
-def read_idx_labels(path: _Path, num_classes: int = 10) -> Array:
+def read_idx_labels(path: StrPath, num_classes: int = 10) -> Array:
     """An ``(N,)`` int64 array from an IDX label file (values checked against ``num_classes``)."""
     labels = read_idx(path, IDX_LABELS_MAGIC).astype(np.int64)
     if labels.size and (labels.min() < 0 or labels.max() >= num_classes):
@@ -243,7 +242,7 @@ def _load_restricted(path: str) -> dict[Any, Any]:
 
 
 def read_cifar_batch(
-    path: _Path, image_size: int = 3072, num_classes: int = 10
+    path: StrPath, image_size: int = 3072, num_classes: int = 10
 ) -> tuple[Array, Array]:
     """``(data, labels)`` of a CIFAR python batch: ``data`` an ``(N, 3072)`` uint8 array
     (rows are R, G, B planes of 32x32), ``labels`` an ``(N,)`` int64 array."""
@@ -300,7 +299,7 @@ def _describe(value: object) -> str:
     return type(value).__name__
 
 
-def read_cifar_meta(path: _Path, key: str = "label_names") -> list[str]:
+def read_cifar_meta(path: StrPath, key: str = "label_names") -> list[str]:
     """The class names stored in ``batches.meta``."""
     entry = _load_restricted(str(path))
     names = entry.get(key)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _download
 from ._formats import DatasetFormatError, read_cifar_batch, read_cifar_meta
 from .vision import ImageClassificationDataset, torchvision_datasets
+
+if TYPE_CHECKING:
+    from ..._typing import StrPath
 
 __all__ = ["CIFAR10"]
 
@@ -70,7 +73,7 @@ class CIFAR10(ImageClassificationDataset):
 
     def __init__(
         self,
-        root: str | os.PathLike[str],
+        root: StrPath,
         train: bool = True,
         download: bool = False,
         transform: Callable[[Any], Any] | None = None,

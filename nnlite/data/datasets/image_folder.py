@@ -12,9 +12,8 @@ from ..._pillow import import_pillow
 from ..dataset import Dataset
 
 if TYPE_CHECKING:
-    from ..._typing import Array
+    from ..._typing import Array, StrPath
 
-_Path = str | os.PathLike[str]
 
 __all__ = [
     "ImageFolder",
@@ -28,7 +27,7 @@ __all__ = [
 IMG_EXTENSIONS = (".jpg", ".jpeg", ".png", ".ppm", ".bmp", ".pgm", ".tif", ".tiff", ".webp")
 
 
-def default_loader(path: _Path) -> Array:
+def default_loader(path: StrPath) -> Array:
     """Decode the image file at ``path`` into an ``H x W x 3`` uint8 RGB array (Pillow)."""
     image_module = import_pillow("ImageFolder (decoding PNG/JPEG files)")
     with open(path, "rb") as f:
@@ -36,7 +35,7 @@ def default_loader(path: _Path) -> Array:
             return np.asarray(img.convert("RGB"))
 
 
-def find_classes(directory: _Path) -> tuple[list[str], dict[str, int]]:
+def find_classes(directory: StrPath) -> tuple[list[str], dict[str, int]]:
     """``(classes, class_to_idx)``: the sorted names of the sub-folders of ``directory``."""
     classes = sorted(entry.name for entry in os.scandir(directory) if entry.is_dir())
     if not classes:
@@ -45,7 +44,7 @@ def find_classes(directory: _Path) -> tuple[list[str], dict[str, int]]:
 
 
 def make_dataset(
-    directory: _Path,
+    directory: StrPath,
     class_to_idx: dict[str, int],
     extensions: str | tuple[str, ...] | None = None,
     is_valid_file: Callable[[str], bool] | None = None,
@@ -118,7 +117,7 @@ class DatasetFolder(Dataset[tuple[Any, Any]]):
 
     def __init__(
         self,
-        root: _Path,
+        root: StrPath,
         loader: Callable[[str], Any],
         extensions: tuple[str, ...] | None = None,
         transform: Callable[[Any], Any] | None = None,
@@ -141,7 +140,7 @@ class DatasetFolder(Dataset[tuple[Any, Any]]):
 
     @staticmethod
     def make_dataset(
-        directory: _Path,
+        directory: StrPath,
         class_to_idx: dict[str, int],
         extensions: tuple[str, ...] | None = None,
         is_valid_file: Callable[[str], bool] | None = None,
@@ -168,7 +167,7 @@ class DatasetFolder(Dataset[tuple[Any, Any]]):
         """
         return make_dataset(directory, class_to_idx, extensions, is_valid_file, allow_empty)
 
-    def find_classes(self, directory: _Path) -> tuple[list[str], dict[str, int]]:
+    def find_classes(self, directory: StrPath) -> tuple[list[str], dict[str, int]]:
         """The class names (the sorted sub-folders of ``directory``) and their indices.
 
         Args:
@@ -241,7 +240,7 @@ class ImageFolder(DatasetFolder):
 
     def __init__(
         self,
-        root: _Path,
+        root: StrPath,
         transform: Callable[[Any], Any] | None = None,
         target_transform: Callable[[int], Any] | None = None,
         loader: Callable[[str], Any] = default_loader,

@@ -12,7 +12,7 @@ from ._formats import DatasetFormatError, read_idx_images, read_idx_labels
 from .vision import ImageClassificationDataset, torchvision_datasets
 
 if TYPE_CHECKING:
-    from ..._typing import Array
+    from ..._typing import Array, StrPath
     from ...autograd.tensor import Tensor
 
 __all__ = ["MNIST", "FashionMNIST"]
@@ -76,7 +76,7 @@ class MNIST(ImageClassificationDataset):
 
     def __init__(
         self,
-        root: str | os.PathLike[str],
+        root: StrPath,
         train: bool = True,
         download: bool = False,
         transform: Callable[[Any], Any] | None = None,

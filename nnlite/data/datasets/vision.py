@@ -14,7 +14,7 @@ from ..dataset import Dataset
 from ..transforms import apply_batch
 
 if TYPE_CHECKING:
-    from ..._typing import Array
+    from ..._typing import Array, StrPath
 
 __all__ = ["ImageClassificationDataset"]
 
@@ -57,7 +57,7 @@ class ImageClassificationDataset(Dataset[tuple[Any, Any]]):
 
     def __init__(
         self,
-        root: str | os.PathLike[str],
+        root: StrPath,
         train: bool = True,
         transform: Callable[[Any], Any] | None = None,
         target_transform: Callable[[int], Any] | None = None,

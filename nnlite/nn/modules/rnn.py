@@ -122,7 +122,7 @@ class RNNBase(Module):
     ) -> None:
         super().__init__()
         if (
-            not isinstance(dropout, numbers.Real)
+            not isinstance(dropout, numbers.Number)
             or not 0 <= dropout <= 1
             or isinstance(dropout, bool)
         ):
