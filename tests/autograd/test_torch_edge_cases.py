@@ -80,6 +80,8 @@ FLOAT_FUNCTIONS_OF_INTEGERS = [
     lambda T: T.tensor([1, 4]).cos(),
     lambda T: T.tensor([1, 4]).rsqrt(),
     lambda T: T.tensor([1, 4]).erf(),
+    lambda T: T.tensor([True, False]).abs(),
+    lambda T: T.tensor([-1, 4], dtype=T.int8).abs(),
     lambda T: T.tensor([True, False]).exp(),
     lambda T: T.tensor([1, 4], dtype=T.int32).sqrt(),
     lambda T: T.tensor([1, 4], dtype=T.uint8).exp(),

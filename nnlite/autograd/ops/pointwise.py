@@ -48,6 +48,8 @@ class Abs(Op):
     saved_inputs = (0,)
 
     def forward(self, a):
+        if a.dtype.kind == "b":
+            raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
         return np.abs(a)
 
     def backward(self, grad, needs):
