@@ -4,6 +4,8 @@ import math
 
 import numpy as np
 
+from . import promotion
+
 _LINEWIDTH = 80
 _THRESHOLD = 1000
 _EDGEITEMS = 3
@@ -23,17 +25,18 @@ class _Formatter:
         elif self.kind in "iu":
             self.max_width = max((len(str(int(v))) for v in values.ravel()), default=1)
         else:
+            # as PyTorch: the mode and the column width come from the non-zero finite values
+            # only (zeros, nan and inf neither widen the columns nor switch to scientific)
             finite = values[np.isfinite(values)].astype(np.float64)
-            if finite.size == 0:
-                self.max_width = max((len(self._special(v)) for v in values.ravel()), default=1)
+            nonzero = finite[finite != 0]
+            if nonzero.size == 0:
                 return
-            nonzero = np.abs(finite[finite != 0])
-            self.int_mode = bool(np.all(finite == np.ceil(finite)))
-            if nonzero.size:
-                lo, hi = nonzero.min(), nonzero.max()
-                if hi / lo > 1000.0 or hi > 1e8 or (not self.int_mode and lo < 1e-4):
-                    self.sci_mode = True
-            self.max_width = max(len(self._format(v)) for v in values.ravel())
+            self.int_mode = bool(np.all(nonzero == np.ceil(nonzero)))
+            magnitudes = np.abs(nonzero)
+            lo, hi = magnitudes.min(), magnitudes.max()
+            if hi / lo > 1000.0 or hi > 1e8 or (not self.int_mode and lo < 1e-4):
+                self.sci_mode = True
+            self.max_width = max(len(self._format(v)) for v in nonzero)
 
     @staticmethod
     def _special(v):
@@ -109,22 +112,26 @@ def _tensor_str(a, indent, formatter, summarize):
     return "[" + separator.join(rows) + "]"
 
 
-_DEFAULT_DTYPES = {np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.bool_)}
+_IMPLIED_DTYPES = (np.dtype(np.int64), np.dtype(np.bool_))
 
 
 def tensor_repr(t, prefix="tensor("):
     a = t._data
     indent = len(prefix)
     suffixes = []
+    default_float = promotion.default_float()
     if a.size == 0:
         body = "[]"
         if a.shape != (0,):
             suffixes.append(f"size={tuple(a.shape)}")
+        # no element shows whether it is an integer: every dtype but the default float is named
+        show_dtype = a.dtype != default_float
     else:
         summarize = a.size > _THRESHOLD
         formatter = _Formatter(_summary_values(a))
         body = _tensor_str(a, indent, formatter, summarize)
-    if a.dtype not in _DEFAULT_DTYPES:
+        show_dtype = a.dtype != default_float and a.dtype not in _IMPLIED_DTYPES
+    if show_dtype:
         suffixes.append(f"dtype={t.dtype!r}")
     if t._grad_fn is not None:
         suffixes.append(f"grad_fn=<{t._grad_fn.name()}>")

@@ -4,7 +4,7 @@ numpy and PyTorch agree on most results, but not all: an integer tensor divided 
 PyTorch's default float (float32), where numpy gives float64; ``int64 + float32`` tensors give
 float32 (numpy: float64); a 0-d tensor (or a numpy scalar) takes part only when its category
 (bool < integer < floating) is higher than the other operands' (``float32 + 0-d float64`` stays
-float32). Ops compute with numpy and call :func:`binary_result` on the result, which returns
+float32); numpy scalars count as Python numbers. Ops compute with numpy and call :func:`binary_result` on the result, which returns
 numpy's array untouched in the common case (operands of one dtype) and casts it otherwise.
 """
 
@@ -51,8 +51,8 @@ def set_default_dtype(d):
 
     Examples:
         >>> nl.set_default_dtype(nl.float64)
-        >>> nl.tensor([1, 3]) / 2
-        tensor([0.5000, 1.5000], dtype=nnlite.float64)
+        >>> (nl.tensor([1, 3]) / 2).dtype
+        nnlite.float64
         >>> nl.set_default_dtype(nl.float32)
     """
     np_dtype = _dtypes.to_numpy_dtype(d)
@@ -102,23 +102,24 @@ def _combine(higher, lower):
 def result_type(*operands):
     """The dtype PyTorch gives an elementwise op on ``operands`` (arrays, numpy or Python scalars).
 
-    Arrays with dimensions take precedence over 0-d arrays and numpy scalars, which take
-    precedence over Python numbers; a lower-precedence operand counts only when it is of a higher
+    Arrays with dimensions take precedence over 0-d arrays, which take precedence over Python
+    numbers (and numpy scalars, which PyTorch takes as Python numbers); a lower-precedence operand counts only when it is of a higher
     category (bool < integer < floating). A Python float counts as the default dtype.
     """
     dims = zero = wrapped = None
     for x in operands:
-        if isinstance(x, _ndarray) and x.ndim:
-            dims = _promote(dims, x.dtype)
-        elif isinstance(x, (_ndarray, np.generic)):
-            zero = _promote(zero, x.dtype)
-        elif isinstance(x, bool):
+        if isinstance(x, _ndarray):
+            if x.ndim:
+                dims = _promote(dims, x.dtype)
+            else:
+                zero = _promote(zero, x.dtype)
+        elif isinstance(x, (bool, np.bool_)):  # numpy scalars count as Python numbers
             wrapped = _promote(wrapped, _BOOL)
-        elif isinstance(x, int):
+        elif isinstance(x, (int, np.integer)):
             wrapped = _promote(wrapped, _INT64)
-        elif isinstance(x, float):
+        elif isinstance(x, (float, np.floating)):
             wrapped = _promote(wrapped, _default[0])
-        elif isinstance(x, complex):
+        elif isinstance(x, (complex, np.complexfloating)):
             wrapped = _promote(wrapped, np.dtype(np.complex64))
     return _combine(dims, _combine(zero, wrapped))
 

@@ -226,7 +226,8 @@ class Tensor(TensorFunctions, TensorMethods):
                 )
             return self
         if requires_grad and self._data.dtype.kind not in "fc":
-            raise RuntimeError(_INT_REQUIRES_GRAD)
+            # (PyTorch words this one differently from the ``requires_grad=True`` argument's)
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -447,11 +448,17 @@ class Tensor(TensorFunctions, TensorMethods):
     def tolist(self) -> Any:
         return self._data.tolist()
 
+    def _scalar(self) -> Any:
+        """The single element, for ``float(t)``, ``int(t)`` (PyTorch's message otherwise)."""
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.reshape(()).item()
+
     def __float__(self) -> _float:
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self) -> _int:
-        return int(self.item())
+        return int(self._scalar())
 
     def __index__(self) -> _int:
         if self._data.dtype.kind not in "iu" or self._data.size != 1:
@@ -460,7 +467,10 @@ class Tensor(TensorFunctions, TensorMethods):
 
     def __bool__(self) -> _bool:
         if self._data.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError(
+                f"Boolean value of Tensor with {'no values' if self._data.size == 0 else 'more than one value'} "
+                "is ambiguous"
+            )
         return bool(self._data.reshape(()))
 
     def __len__(self) -> _int:

@@ -97,6 +97,21 @@ _doc(
     tensor([-3,  3])
     """,
 )
+for _name, _op_symbol, _result in (
+    ("bitwise_and", "&", "tensor([1, 0])"),
+    ("bitwise_or", "|", "tensor([3, 3])"),
+    ("bitwise_xor", "^", "tensor([2, 3])"),
+):
+    _doc(
+        _name,
+        f"``self {_op_symbol} other``: bitwise on integer tensors, logical on bool tensors "
+        "(float tensors are refused, as in PyTorch).",
+        ["other (Tensor or int or bool): the second operand (broadcast)."],
+        example=f"""
+        >>> nl.tensor([1, 2]).{_name}(nl.tensor([3, 1]))
+        {_result}
+        """,
+    )
 _doc(
     "true_divide",
     "``self / other``, elementwise true division (``div`` without ``rounding_mode``); "

@@ -15,6 +15,7 @@ from . import return_types
 from .ops.cumulative import CumSum
 from .ops.scatter import Scatter, check_scatter
 from .ops.special import Cos, Erf, Sin
+from .promotion import scalar_type_name
 from .random import default_generator
 from .sizes import wrap_dim
 
@@ -141,6 +142,11 @@ class TensorFunctions(_Base):
             (tensor(5.), tensor(7.))
         """
         x = self if dtype is None else self.to(dtype)
+        if x._data.dtype.kind not in "fc":
+            raise RuntimeError(
+                "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                f"Got {scalar_type_name(x._data.dtype)}"
+            )
         if p in ("fro", None):
             p = 2
         if p == "nuc":

@@ -17,6 +17,7 @@ from .dtypes import to_numpy_dtype
 from .fp_errors import silenced
 from .ops.activation import log_softmax, softmax
 from .ops.arithmetic import rounded_quotient
+from .promotion import binary_result, result_type, scalar_type_name
 from .sizes import shape_arg as _shape_arg
 from .sizes import wrap_dim as _wrap_dim
 
@@ -236,7 +237,7 @@ def _log_softmax(self: Tensor, dim: int) -> Tensor:
 # ---------------------------------------------------------------------- shape
 def _view(self: TensorMethods, *shape: Any) -> Tensor:
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer, tuple, list)):
-        return self.to(shape[0])  # view(dtype)
+        return _view_as_dtype(self, to_numpy_dtype(shape[0]))
     shape = _infer_shape(_shape_arg(shape), self._data.size)
     if (
         not self._data.flags.c_contiguous
@@ -250,6 +251,15 @@ def _view(self: TensorMethods, *shape: Any) -> Tensor:
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
     return _shared_view(self, ops.Reshape.apply(self, shape=shape))
+
+
+def _view_as_dtype(self: TensorMethods, dtype: np.dtype[Any]) -> Tensor:
+    """``view(dtype)``: the same bytes read as another type (no conversion), sharing memory."""
+    if dtype == self._data.dtype:
+        return _shared_view(self, ops.Reshape.apply(self, shape=self._data.shape))
+    out = _op.make_tensor(self._data.view(dtype))
+    out._vc = self._vc
+    return out
 
 
 def _viewable(array: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -532,6 +542,22 @@ def _elementwise(ufunc: np.ufunc) -> Callable[[TensorMethods, Any], Tensor]:
     return method
 
 
+def _bitwise(ufunc: np.ufunc, name: str) -> Callable[[TensorMethods, Any], Tensor]:
+    """``&``, ``|``, ``^``: bitwise on integers, logical on bools, refused for floats (as PyTorch)."""
+
+    def method(self: TensorMethods, other: Any) -> Tensor:
+        a, b = self._data, _data(other)
+        want = result_type(a, b)
+        if want.kind not in "biu":
+            raise NotImplementedError(
+                f"\"{name}_cpu\" not implemented for '{scalar_type_name(want)}'"
+            )
+        return _op.make_tensor(binary_result(ufunc(a, b), a, b))
+
+    method.__name__ = name
+    return method
+
+
 def _predicate(ufunc: np.ufunc) -> Callable[[TensorMethods], Tensor]:
     def method(self: TensorMethods) -> Tensor:
         return _op.make_tensor(ufunc(self._data))
@@ -600,15 +626,19 @@ class TensorMethods:
     __le__ = le = _elementwise(np.less_equal)
     __gt__ = gt = _elementwise(np.greater)
     __ge__ = ge = _elementwise(np.greater_equal)
-    __and__ = _elementwise(np.logical_and)
-    __or__ = _elementwise(np.logical_or)
-    __xor__ = _elementwise(np.logical_xor)
+    __and__ = __rand__ = bitwise_and = _bitwise(np.bitwise_and, "bitwise_and")
+    __or__ = __ror__ = bitwise_or = _bitwise(np.bitwise_or, "bitwise_or")
+    __xor__ = __rxor__ = bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor")
     logical_not = _predicate(np.logical_not)
     isnan = _predicate(np.isnan)
     isinf = _predicate(np.isinf)
     isfinite = _predicate(np.isfinite)
 
     def __invert__(self) -> Tensor:
+        if self._data.dtype.kind not in "biu":
+            raise TypeError(
+                "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+            )
         return _op.make_tensor(
             np.logical_not(self._data) if self._data.dtype == bool else ~self._data
         )

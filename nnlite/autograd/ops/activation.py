@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..op import Op
-from ..promotion import floating
+from ..promotion import floating, scalar_type_name
 from ..sizes import wrap_dim
 from . import vjp
 from .where import Where
@@ -102,6 +102,15 @@ def log_softmax_array(x: Tensor, dim: int | None) -> Tensor:
     return shifted
 
 
+def _check_floating(name, a, dim):
+    """PyTorch's softmax kernels exist for floating dtypes only (its message names the kernel)."""
+    if a.dtype.kind not in "fc":
+        kernel = (
+            f"{name}_lastdim_kernel_impl" if dim == max(a.ndim - 1, 0) else f"{name}_kernel_impl"
+        )
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type_name(a.dtype)}'")
+
+
 def _softmax_dim(name, ndim, stacklevel):
     warnings.warn(
         f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
@@ -133,6 +142,7 @@ def softmax(
         input = input.to(dtype)
     nd = input._data.ndim
     dim = _softmax_dim("softmax", nd, _stacklevel) if dim is None else wrap_dim(dim, nd)
+    _check_floating("softmax", input._data, dim)
     return Softmax.apply(input, dim=dim)
 
 
@@ -158,6 +168,7 @@ def log_softmax(
         input = input.to(dtype)
     nd = input._data.ndim
     dim = _softmax_dim("log_softmax", nd, _stacklevel) if dim is None else wrap_dim(dim, nd)
+    _check_floating("log_softmax", input._data, dim)
     return LogSoftmax.apply(input, dim=dim)
 
 

@@ -51,10 +51,37 @@ class Add(_Binary):
 
 
 class Sub(Add):
-    """``a - alpha * b``."""
+    """``a - alpha * b``; PyTorch refuses bool operands."""
 
     ufunc = staticmethod(np.subtract)
     sign = -1
+
+    def forward(self, a, b):
+        try:
+            out = Add.forward(self, a, b)
+        except TypeError:  # numpy's refusal of bool - bool
+            raise RuntimeError(_BOOL_SUBTRACTION) from None
+        # a single bool operand: operands of different dtypes (or a Python bool)
+        if getattr(a, "dtype", None) is not getattr(b, "dtype", None) and (
+            _is_bool(a) or _is_bool(b)
+        ):
+            raise RuntimeError(_BOOL_MINUS)
+        return out
+
+
+_BOOL_SUBTRACTION = (
+    "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+    "`logical_xor()` operator instead."
+)
+_BOOL_MINUS = (
+    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+    "invert a mask, use the `~` or `logical_not()` operator instead."
+)
+_BOOL = np.dtype(np.bool_)
+
+
+def _is_bool(x):
+    return x.dtype is _BOOL if x.__class__ is np.ndarray else x.__class__ is bool
 
 
 class Mul(_Binary):
@@ -222,7 +249,13 @@ def _is_number(x):
 
 class Neg(Op):
     def forward(self, a):
-        return np.negative(a)
+        try:
+            return np.negative(a)
+        except TypeError:  # numpy's words for a bool tensor; PyTorch's below
+            raise RuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                "to invert a mask, use the `~` or `logical_not()` operator instead."
+            ) from None
 
     def backward(self, grad, needs):
         return -grad

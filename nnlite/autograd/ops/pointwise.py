@@ -3,7 +3,7 @@
 import numpy as np
 
 from ..op import Op
-from ..promotion import floating
+from ..promotion import binary_result, floating, result_type
 from . import vjp
 from .arithmetic import _Binary
 
@@ -48,6 +48,8 @@ class Abs(Op):
     saved_inputs = (0,)
 
     def forward(self, a):
+        if a.dtype.kind == "b":
+            raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
         return np.abs(a)
 
     def backward(self, grad, needs):
@@ -73,7 +75,9 @@ class Clamp(Op):
     def forward(self, a):
         if self.min is None and self.max is None:
             raise RuntimeError("nnlite.clamp: At least one of 'min' or 'max' must not be None")
-        return np.clip(a, self.min, self.max)
+        out = np.clip(a, self.min, self.max)
+        want = result_type(a, *[b for b in (self.min, self.max) if b is not None])
+        return out if out.dtype == want else out.astype(want)
 
     def backward(self, grad, needs):
         a = self.saved_tensors[0]._data  # the mask is a constant: only the array is needed
@@ -90,7 +94,7 @@ class Maximum(_Binary):
 
     def forward(self, a, b):
         self._remember_shapes(a, b)
-        return np.maximum(a, b)
+        return binary_result(np.maximum(a, b), a, b)
 
     def grads(self, grad, need_a, need_b):
         return _split_ties(self, grad, np.greater)
@@ -101,7 +105,7 @@ class Minimum(_Binary):
 
     def forward(self, a, b):
         self._remember_shapes(a, b)
-        return np.minimum(a, b)
+        return binary_result(np.minimum(a, b), a, b)
 
     def grads(self, grad, need_a, need_b):
         return _split_ties(self, grad, np.less)

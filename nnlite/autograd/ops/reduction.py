@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..op import Op
-from ..promotion import scalar_type_name
+from ..promotion import floating, scalar_type_name
 from . import vjp
 from .shape import IndexAddZeros
 
@@ -74,6 +74,11 @@ class Mean(Op):
     dtype = None
 
     def forward(self, a):
+        if self.dtype is not None and self.dtype.kind not in "fc":
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Optional dtype must be either a floating "
+                f"point or complex dtype. Got: {scalar_type_name(self.dtype)}"
+            )
         if a.dtype.kind not in "fc" and self.dtype is None:
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
@@ -158,6 +163,8 @@ class Var(Op):
     keepdim = False
 
     def forward(self, a):
+        if a.dtype.kind not in "fc":
+            raise RuntimeError("std and var only support floating point and complex dtypes")
         self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
         self.count = math.prod([a.shape[i] for i in self.axes])
         return np.var(a, axis=self.axes, ddof=self.correction, keepdims=self.keepdim)
@@ -180,6 +187,7 @@ class LogSumExp(Op):
     keepdim = False
 
     def forward(self, a):
+        a = floating(a)
         self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
         m = np.max(a, axis=self.axes, keepdims=True)
         m = np.where(np.isfinite(m), m, 0)

@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..op import Op
+from ..promotion import binary_result
 from . import vjp
 
 
@@ -12,14 +13,7 @@ class Where(Op):
     def forward(self, condition, a, b):
         self.condition = condition
         self.shapes = (np.shape(condition), np.shape(a), np.shape(b))
-        out = np.where(condition, a, b)
-        if (
-            out.dtype == np.float64
-            and np.result_type(getattr(a, "dtype", np.float32), getattr(b, "dtype", np.float32))
-            != np.float64
-        ):
-            out = out.astype(np.float32)
-        return out
+        return binary_result(np.where(condition, a, b), a, b)
 
     def backward(self, grad, needs):
         keep = vjp.mask(self.condition, grad)

@@ -610,9 +610,9 @@ class Transformer(Module):
 
         Examples:
             >>> nn.Transformer.generate_square_subsequent_mask(3)
-            tensor([[  0., -inf, -inf],
-                    [  0.,   0., -inf],
-                    [  0.,   0.,   0.]])
+            tensor([[0., -inf, -inf],
+                    [0., 0., -inf],
+                    [0., 0., 0.]])
         """
         from ...autograd.creation import tensor
 
