@@ -114,7 +114,7 @@ def _costs(op, N, C, H, W, Co, kernel_hw, stride, padding, dilation):
         taps += phases * _gemm(N * Qp, C, Tp * Co)
     else:
         im2col = N * (nhwc + P * T * C + P * Co) * _COPY_MACS + _gemm(Co, T * C, N * P)
-        taps = N * (P * Co + Q * Tp * Co + nhwc + phase_copy) * _COPY_MACS
+        taps = N * (P * Co + Q * Tp * Co + rows_in + phase_copy) * _COPY_MACS
         taps += phases * _gemm(Tp * Co, C, N * Qp)
     return im2col + _ROUND_MACS, taps + phases * _ROUND_MACS
 

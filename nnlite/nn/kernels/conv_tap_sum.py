@@ -253,14 +253,25 @@ def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
     # gws[phase][(ii, jj, o), c], summed over chunks
     gws = [np.zeros((f.T * Co, C), x.dtype) for f in s.phases]
     part = np.empty(max((g.size for g in gws), default=0), x.dtype)
+    one_buf = np.empty_like(part)
     for n0 in range(0, N, s.chunk):
         b = min(s.chunk, N - n0)
         gr = s.grad_rows(gy, n0, b, gr_buf)
         for f, gw in zip(s.phases, gws):
-            g = s.spread_phase(f, gr, b, g_buf).reshape(b * f.Q, f.T * Co)
-            xr = s.rows(f.of(x, n0, n0 + b, s.stride), b, x_buf)
+            g = s.spread_phase(f, gr, b, g_buf)
+            xf = f.of(x, n0, n0 + b, s.stride)
             dst = gw if n0 == 0 else part[: gw.size].reshape(gw.shape)
-            np.matmul(g.T, xr, out=dst)
+            if f.Q >= _PER_IMAGE_POSITIONS:
+                # A product per image on the NCHW phase itself (BLAS reads it transposed): no
+                # channels-last copy of the input, which was most of a wide layer's time.
+                xq = xf.reshape(b, C, f.Q)
+                one = one_buf[: gw.size].reshape(gw.shape)
+                for i in range(b):
+                    np.matmul(g[i].T, xq[i].T, out=dst if i == 0 else one)
+                    if i:
+                        dst += one
+            else:
+                np.matmul(g.reshape(b * f.Q, f.T * Co).T, s.rows(xf, b, x_buf), out=dst)
             if n0:
                 gw += dst
     gw_full = np.zeros((Co, C) + tuple(kernel_hw), x.dtype)
