@@ -280,23 +280,21 @@ class Optimizer:
         if update is None:  # a subclass with neither an update function nor its own step
             raise NotImplementedError(f"{type(self).__name__} does not implement step()")
         options = _option_names(update)
+        all_states = self.state
         for group in self.param_groups:
-            params, grads, states, tensors = [], [], [], []
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                tensors.append(p)
-                params.append(p._data)
-                grads.append(p.grad._data)
-                states.append(ArrayState(self.state, p))
-            if not params:
+            # optimized tensors are leaves (or retain their grad): ``_grad`` is what ``.grad`` reads
+            tensors = [p for p in group["params"] if p._grad is not None]
+            if not tensors:
                 continue
+            params = [p._data for p in tensors]
+            grads = [p._grad._data for p in tensors]
+            states = [ArrayState(all_states, p) for p in tensors]
             kwargs = {name: group[name] for name in options}
             if isinstance(kwargs.get("lr"), Tensor):
                 kwargs["lr"] = kwargs["lr"].item()
             update(params, grads, states, **kwargs)
             for p in tensors:
-                p._bump_version()
+                p._vc[0] += 1  # an in-place change (``_bump_version``)
         return loss
 
     def _eval_closure(self, closure: Callable[[], Any] | None) -> Any:
@@ -460,10 +458,13 @@ class ArrayState:
         return own is not None and key in own
 
     def get(self, key: Any, default: Any = None) -> Any:
-        own = self._own()
-        if own is None or key not in own:
+        own = self._states.get(self._param)
+        if own is None:
             return default
-        return self[key]
+        value = own.get(key, own)  # the dict itself marks a missing key
+        if value is own:
+            return default
+        return value._data if isinstance(value, Tensor) else value
 
     def __getitem__(self, key: Any) -> Any:
         value = self._states[self._param][key]

@@ -70,8 +70,8 @@ class Softmax(Op):
     dim = None
 
     def forward(self, x):
-        e = np.exp(x - np.max(x, axis=self.dim, keepdims=True))
-        e /= np.sum(e, axis=self.dim, keepdims=True)
+        e = np.exp(x - x.max(axis=self.dim, keepdims=True))
+        e /= e.sum(axis=self.dim, keepdims=True)
         return e
 
     def backward(self, grad, needs):
@@ -97,8 +97,8 @@ class LogSoftmax(Op):
 
 
 def log_softmax_array(x: Tensor, dim: int | None) -> Tensor:
-    shifted = x - np.max(x, axis=dim, keepdims=True)
-    shifted -= np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+    shifted = x - x.max(axis=dim, keepdims=True)
+    shifted -= np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
     return shifted
 
 

@@ -49,7 +49,7 @@ class Sum(Op):
         dtype = self.dtype
         if dtype is None and a.dtype.kind in "biu":
             dtype = np.int64
-        return np.sum(a, axis=self.axes, keepdims=self.keepdim, dtype=dtype)
+        return a.sum(axis=self.axes, keepdims=self.keepdim, dtype=dtype)
 
     def backward(self, grad, needs):
         return _expand_back(grad, self.shape, self.axes, self.keepdim)
@@ -91,7 +91,7 @@ class Mean(Op):
             return np.add.reduce(a, axis=self.axes, keepdims=self.keepdim) / a.dtype.type(
                 self.count
             )
-        return np.mean(a, axis=self.axes, keepdims=self.keepdim, dtype=self.dtype)
+        return a.mean(axis=self.axes, keepdims=self.keepdim, dtype=self.dtype)
 
     def backward(self, grad, needs):
         return _expand_back(grad / self.count, self.shape, self.axes, self.keepdim)
@@ -189,9 +189,9 @@ class LogSumExp(Op):
     def forward(self, a):
         a = floating(a)
         self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
-        m = np.max(a, axis=self.axes, keepdims=True)
+        m = a.max(axis=self.axes, keepdims=True)
         m = np.where(np.isfinite(m), m, 0)
-        out = np.log(np.sum(np.exp(a - m), axis=self.axes, keepdims=True)) + m
+        out = np.log(np.exp(a - m).sum(axis=self.axes, keepdims=True)) + m
         return out if self.keepdim else np.squeeze(out, axis=self.axes)
 
     def backward(self, grad, needs):

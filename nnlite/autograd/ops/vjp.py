@@ -60,7 +60,7 @@ def sum_array_to(a, shape):
     axes = tuple(range(lead)) + tuple(
         i + lead for i, s in enumerate(shape) if s == 1 and a.shape[i + lead] != 1
     )
-    out = np.sum(a, axis=axes, keepdims=True) if axes else a
+    out = a.sum(axis=axes, keepdims=True) if axes else a
     return out.reshape(shape)
 
 
@@ -83,12 +83,16 @@ def expand(g, shape):
 def sum(x, axes, keepdims=False):
     if isinstance(x, _op.Tensor):
         return x.sum(axes, keepdims)
+    if isinstance(x, np.ndarray):  # the method: numpy's function form adds a costly wrapper
+        return x.sum(axis=axes, keepdims=keepdims)
     return np.sum(x, axis=axes, keepdims=keepdims)
 
 
 def mean(x, axes, keepdims=False):
     if isinstance(x, _op.Tensor):
         return x.mean(axes, keepdims)
+    if isinstance(x, np.ndarray):
+        return x.mean(axis=axes, keepdims=keepdims)
     return np.mean(x, axis=axes, keepdims=keepdims)
 
 

@@ -38,9 +38,9 @@ class ScaledMaskedSoftmax(Op):
                 z += self.mask
             else:
                 z = z + self.mask
-        z -= np.max(z, axis=-1, keepdims=True)
+        z -= z.max(axis=-1, keepdims=True)
         np.exp(z, out=z)
-        z /= np.sum(z, axis=-1, keepdims=True)
+        z /= z.sum(axis=-1, keepdims=True)
         return z
 
     def backward(self, grad, needs):

@@ -36,7 +36,7 @@ class LayerNorm(Op):
     def forward(self, x, weight, bias):
         axes = self._axes(x.ndim)
         centered = x - x.mean(axis=axes, keepdims=True)
-        variance = np.mean(centered * centered, axis=axes, keepdims=True)
+        variance = (centered * centered).mean(axis=axes, keepdims=True)
         rstd = 1.0 / np.sqrt(variance + np.asarray(self.eps, variance.dtype))
         centered *= rstd
         self.x_hat, self.rstd = centered, rstd

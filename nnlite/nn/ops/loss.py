@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...autograd.fp_errors import silenced
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 from ...autograd.ops.activation import LogSoftmax, Relu, Sigmoid, Softmax, log_softmax_array
@@ -25,9 +26,9 @@ if TYPE_CHECKING:
 
 def _reduce(loss, reduction):
     if reduction == "mean":
-        return np.mean(loss)
+        return loss.mean()
     if reduction == "sum":
-        return np.sum(loss)
+        return loss.sum()
     return loss
 
 
@@ -77,7 +78,12 @@ class L1Loss(Op):
 
 
 def _class_targets(target, ignore_index, n_classes):
-    """Targets with ignored entries replaced by class 0, and the mask of entries that count."""
+    """Targets with ignored entries replaced by class 0, and the mask of entries that count
+    (``None`` when every entry counts: the common case, told apart by two reductions)."""
+    if target.size:
+        lo, hi = target.min(), target.max()
+        if 0 <= lo and hi < n_classes and not lo <= ignore_index <= hi:
+            return target, None
     keep = target != ignore_index
     if keep.all():
         if target.size and (target.min() < 0 or target.max() >= n_classes):
@@ -118,15 +124,21 @@ def _class_weights(weight, ndim, dtype):
 
 def _target_weights(weight, safe, keep, dtype):
     """The weight of each entry's target class (zero where the target is ignored)."""
+    if keep is None:
+        return np.ones(safe.shape, dtype) if weight is None else weight.astype(dtype)[safe]
     return keep.astype(dtype) if weight is None else weight.astype(dtype)[safe] * keep
+
+
+@silenced  # a zero divisor (every target ignored) gives nan quietly, as in PyTorch
+def _divide(a, b):
+    return a / b
 
 
 def _reduce_weighted(op, losses, w, reduction, dtype):
     """Reduce class-weighted losses; "mean" divides by the summed weights, kept as ``op.denom``."""
     if reduction == "mean":
         op.denom = w.sum()
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.asarray(losses.sum() / op.denom, dtype=dtype)
+        return np.asarray(_divide(losses.sum(), op.denom), dtype=dtype)
     return _reduce(losses, reduction)
 
 
@@ -145,8 +157,7 @@ class NllLoss(Op):
     def backward(self, grad, needs):
         w = self.w
         if self.reduction == "mean":
-            with np.errstate(invalid="ignore", divide="ignore"):
-                w = w / self.denom
+            w = _divide(w, self.denom)
         elif self.reduction == "none":
             grad = _unsqueeze1(grad)
         coef = np.zeros(self.x_shape, dtype=w.dtype)
@@ -174,17 +185,19 @@ class CrossEntropy(Op):
             logp = log_softmax_array(x, 1)
             losses = -_pick(logp, safe) * w_t
             if self.weight is None:
-                smooth = -logp.sum(axis=1) * keep
+                smooth = -logp.sum(axis=1)
             else:
-                smooth = -(logp * _class_weights(self.weight, x.ndim, x.dtype)).sum(axis=1) * keep
+                smooth = -(logp * _class_weights(self.weight, x.ndim, x.dtype)).sum(axis=1)
+            if keep is not None:
+                smooth = smooth * keep
             losses = losses * (1 - s) + smooth * (s / n_classes)
         else:
             # log p[t] = shifted[t] - log(sum(exp(shifted))); exp(shifted) and its sum are kept,
             # so that the first-order backward's softmax is one product
-            shifted = x - np.max(x, axis=1, keepdims=True)
+            shifted = x - x.max(axis=1, keepdims=True)
             picked = _pick(shifted, safe)
             self.exp_shifted = np.exp(shifted, out=shifted)
-            self.sum_exp = np.sum(shifted, axis=1, keepdims=True)
+            self.sum_exp = shifted.sum(axis=1, keepdims=True)
             losses = (np.log(self.sum_exp[:, 0]) - picked) * w_t
             logp = None  # recomputed from x by the backward paths that need it
         self.logp, self.safe, self.keep, self.w_t = logp, safe, keep, w_t
@@ -204,14 +217,13 @@ class CrossEntropy(Op):
         coef = np.zeros_like(logp)
         _add_at_targets(coef, self.safe, self.w_t * (1 - s) if s else self.w_t)
         if s:
-            keep = np.expand_dims(self.keep, 1).astype(logp.dtype)
+            keep = 1.0 if self.keep is None else np.expand_dims(self.keep, 1).astype(logp.dtype)
             per_class = (
                 1.0 if self.weight is None else _class_weights(self.weight, logp.ndim, logp.dtype)
             )
             coef += keep * per_class * (s / logp.shape[1])
         if self.reduction == "mean":
-            with np.errstate(invalid="ignore", divide="ignore"):
-                coef /= self.denom
+            coef = _divide(coef, self.denom)
         elif self.reduction == "none":
             grad = _unsqueeze1(grad)
         soft = vjp.value(np.exp(logp), lambda: Softmax.apply(x, dim=1), grad)
@@ -224,10 +236,9 @@ class CrossEntropy(Op):
         in two passes over the (N, C, ...) array instead of building the one-hot coefficients."""
         row = self.w_t
         if self.reduction == "mean":
-            with np.errstate(invalid="ignore", divide="ignore"):
-                row = row / self.denom
+            row = _divide(row, self.denom)
         row = np.asarray(row * grad, dtype=self.exp_shifted.dtype)
-        out = self.exp_shifted * (np.expand_dims(row, 1) / self.sum_exp)
+        out = self.exp_shifted * (row[:, None] / self.sum_exp)
         _add_at_targets(out, self.safe, -row)
         return out
 

@@ -184,8 +184,31 @@ def _pool_input(input):
     return nd == 3
 
 
+# Checked window arguments by their given values and types: a layer passes the same ones on
+# every call, and checking them again cost a tenth of a small pooling layer's time.
+_checked_args: dict[Any, Any] = {}
+_MAX_CHECKED = 256
+
+
 def pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: Any) -> Any:
     """Window arguments as int pairs, checked as PyTorch checks them; ``stride`` None means the kernel."""
+    # the types are part of the key: 2.0 == 2, but a float kernel size is an error
+    key = (kernel_size, stride, padding, dilation, fn)
+    key += (type(kernel_size), type(stride), type(padding), type(dilation))
+    try:
+        return _checked_args[key]
+    except KeyError:
+        pass
+    except TypeError:  # a list among the arguments: not hashable, checked every time
+        return _check_pool_args(kernel_size, stride, padding, dilation, fn)
+    checked = _check_pool_args(kernel_size, stride, padding, dilation, fn)
+    if len(_checked_args) >= _MAX_CHECKED:
+        _checked_args.clear()
+    _checked_args[key] = checked
+    return checked
+
+
+def _check_pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: Any) -> Any:
     kernel = pair(kernel_size, "kernel_size", fn)
     stride = (
         kernel
