@@ -17,6 +17,8 @@ __all__ = [
     "set_default_dtype",
     "default_float",
     "result_type",
+    "promote_types",
+    "tensor_result_type",
     "binary_result",
     "floating",
     "scalar_type_name",
@@ -122,6 +124,42 @@ def result_type(*operands):
         elif isinstance(x, (complex, np.complexfloating)):
             wrapped = _promote(wrapped, np.dtype(np.complex64))
     return _combine(dims, _combine(zero, wrapped))
+
+
+def promote_types(type1, type2):
+    """The dtype both types promote to, as ``torch.promote_types``.
+
+    Args:
+        type1 (nl.dtype): a dtype.
+        type2 (nl.dtype): another dtype.
+
+    Returns:
+        nl.dtype: the smallest dtype of the higher category holding both.
+
+    Examples:
+        >>> nl.promote_types(nl.int32, nl.float16), nl.promote_types(nl.uint8, nl.int8)
+        (nnlite.float16, nnlite.int16)
+    """
+    a, b = _dtypes.to_numpy_dtype(type1), _dtypes.to_numpy_dtype(type2)
+    return _dtypes.from_numpy_dtype(_promote(a, b))
+
+
+def tensor_result_type(tensor, other):
+    """The dtype an arithmetic op on ``tensor`` and ``other`` gives, as ``torch.result_type``.
+
+    Args:
+        tensor (Tensor or number): an operand.
+        other (Tensor or number): the other operand.
+
+    Returns:
+        nl.dtype: the result's dtype.
+
+    Examples:
+        >>> nl.result_type(nl.tensor([1, 2]), 2.5), nl.result_type(nl.tensor([1, 2]), nl.tensor(2.))
+        (nnlite.float32, nnlite.float32)
+    """
+    operands = [getattr(x, "_data", x) for x in (tensor, other)]
+    return _dtypes.from_numpy_dtype(result_type(*operands))
 
 
 def binary_result(out, a, b, to_float=False):

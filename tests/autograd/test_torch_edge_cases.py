@@ -170,6 +170,14 @@ PROMOTION = [
     lambda T: T.tensor([1.0, NAN]) == T.tensor([1.0, NAN]),
     lambda T: T.tensor([1, 2]) == T.tensor([1.0, 2.0]),
     lambda T: T.tensor([1, 2]).maximum(T.tensor([1.5, 0.0])),
+    lambda T: T.result_type(T.tensor([1, 2]), 2.5),
+    lambda T: T.result_type(T.tensor([1, 2], dtype=T.int8), T.tensor(2)),
+    lambda T: T.result_type(T.tensor([1.0]), T.tensor([1], dtype=T.int64)),
+    lambda T: T.result_type(2, 2.5),
+    lambda T: T.promote_types(T.int32, T.float16),
+    lambda T: T.promote_types(T.uint8, T.int8),
+    lambda T: T.promote_types(T.bool, T.int8),
+    lambda T: T.promote_types(T.float32, T.float64),
 ]
 
 IN_PLACE = [
