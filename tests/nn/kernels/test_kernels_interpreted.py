@@ -28,6 +28,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 
+# One worker runs the whole module, so the interpreted subprocess runs once.
+pytestmark = pytest.mark.xdist_group("kernels_interpreted")
+
 # ---------------------------------------------------------------------------------------------
 # Cases: (name, spec). Convolution specs: N, C, Co, H, W, kernel, stride, padding, dilation,
 # groups, dtype; "entry" is "conv" (the public kernels, which choose a kernel by shape), "gemm"
