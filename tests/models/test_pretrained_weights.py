@@ -16,6 +16,9 @@ BUILDERS = {
     "vgg11": (models.vgg11, torch_vgg11, 32),
     "mobilenet_v2": (models.mobilenet_v2, torch_mobilenet_v2, 48),
 }
+# One xdist group per network, so that the networks the module-scoped fixtures below build once
+# (VGG-11 alone holds 133 million parameters) are built once per run, not once per worker.
+NAMES = [pytest.param(name, marks=pytest.mark.xdist_group(f"weights-{name}")) for name in BUILDERS]
 
 
 def randomized(module, seed=0):
@@ -35,6 +38,37 @@ def randomized(module, seed=0):
     return module
 
 
+@pytest.fixture(scope="module")
+def published_twin():
+    """``get(name)``: the randomized 1000-class PyTorch twin in eval mode, built once per module;
+    the tests only read it (its state dict and its eval-mode logits)."""
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            cache[name] = randomized(BUILDERS[name][1](num_classes=1000)).eval()
+        return cache[name]
+
+    yield get
+    cache.clear()
+
+
+@pytest.fixture(scope="module")
+def ten_class_pair():
+    """``get(name)``: (nnlite network, PyTorch twin) with 10 classes, built once per module and
+    only read (names, shapes, repr)."""
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            build, build_twin, _ = BUILDERS[name]
+            cache[name] = build(num_classes=10), build_twin(num_classes=10)
+        return cache[name]
+
+    yield get
+    cache.clear()
+
+
 def write_weights(state_dict, path):
     if path.suffix == ".pth":
         torch.save(state_dict, path)
@@ -52,10 +86,10 @@ def assert_logits_close(ours, theirs):
 
 
 @pytest.mark.parametrize("suffix", [".pth", ".safetensors", ".npz"])
-@pytest.mark.parametrize("name", list(BUILDERS))
-def test_published_layout_loads_and_gives_pytorchs_logits(tmp_path, name, suffix):
-    build, build_twin, size = BUILDERS[name]
-    twin = randomized(build_twin(num_classes=1000)).eval()
+@pytest.mark.parametrize("name", NAMES)
+def test_published_layout_loads_and_gives_pytorchs_logits(tmp_path, name, suffix, published_twin):
+    build, _, size = BUILDERS[name]
+    twin = published_twin(name)
     path = tmp_path / f"{name}{suffix}"
     write_weights(twin.state_dict(), path)
 
@@ -89,16 +123,17 @@ def test_train_mode_batch_statistics_match(tmp_path, name):
     np.testing.assert_allclose(running.numpy(), expected.numpy(), rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("name", list(BUILDERS))
-def test_state_dict_names_and_shapes_are_torchvisions(name):
-    build, build_twin, _ = BUILDERS[name]
-    ours, theirs = build(num_classes=10).state_dict(), build_twin(num_classes=10).state_dict()
+@pytest.mark.parametrize("name", NAMES)
+def test_state_dict_names_and_shapes_are_torchvisions(name, ten_class_pair):
+    ours, theirs = (net.state_dict() for net in ten_class_pair(name))
     assert list(ours) == list(theirs)
     assert [tuple(v.shape) for v in ours.values()] == [tuple(v.shape) for v in theirs.values()]
 
 
-def test_vgg_repr_is_torchvisions():
-    assert repr(models.vgg11(num_classes=10)) == repr(torch_vgg11(num_classes=10))
+@pytest.mark.xdist_group("weights-vgg11")
+def test_vgg_repr_is_torchvisions(ten_class_pair):
+    ours, theirs = ten_class_pair("vgg11")
+    assert repr(ours) == repr(theirs)
 
 
 def test_finetuning_a_loaded_backbone(tmp_path):
