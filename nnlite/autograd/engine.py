@@ -216,8 +216,11 @@ def run_backward(
                     if g is not None:
                         slot = buffers.get(child)
                         if slot is None:
-                            buffers[child] = slot = [None] * _n_outputs(child)
-                            slot[index] = g
+                            if child._out_meta is None:  # one output (index 0): the common case
+                                buffers[child] = [g]
+                            else:
+                                buffers[child] = slot = [None] * _n_outputs(child)
+                                slot[index] = g
                         else:
                             slot[index] = _add(slot[index], g)
                 left = dependencies[child] - 1
