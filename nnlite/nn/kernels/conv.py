@@ -427,10 +427,11 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
     if N == 0:
         return y
     w2 = weight.reshape(Co, Kg)
-    col_buf = np.empty(K * g.chunk * L, x.dtype)
-    y_buf = np.empty(Co * g.chunk * L, x.dtype)
-    for n0 in range(0, N, g.chunk):
-        b = min(g.chunk, N - n0)
+    chunk = g.chunk
+    col_buf = np.empty(K * chunk * L, x.dtype)
+    y_buf = np.empty(Co * chunk * L, x.dtype)
+    for n0 in range(0, N, chunk):
+        b = min(chunk, N - n0)
         col = _views(col_buf, K, b, L)
         yf = _views(y_buf, Co, b, L)
         _im2col(g, x, n0, col)
@@ -484,10 +485,11 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
     if N == 0:
         return gx
     w2 = weight.reshape(Co, Kg)
-    col_buf = np.empty(K * g.chunk * L, grad_y.dtype)
-    gy_buf = np.empty(Co * g.chunk * L, grad_y.dtype)
-    for n0 in range(0, N, g.chunk):
-        b = min(g.chunk, N - n0)
+    chunk = g.chunk
+    col_buf = np.empty(K * chunk * L, grad_y.dtype)
+    gy_buf = np.empty(Co * chunk * L, grad_y.dtype)
+    for n0 in range(0, N, chunk):
+        b = min(chunk, N - n0)
         col = _views(col_buf, K, b, L)
         gyf = _views(gy_buf, Co, b, L)
         _load_grad_output(grad_y, n0, gyf, g.rs)
@@ -543,10 +545,11 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
     if N == 0:
         return np.zeros(w_shape, x.dtype)
     part = np.empty((G, Kg, Og), x.dtype)
-    col_buf = np.empty(K * g.chunk * L, x.dtype)
-    gy_buf = np.empty(Co * g.chunk * L, x.dtype)
-    for n0 in range(0, N, g.chunk):
-        b = min(g.chunk, N - n0)
+    chunk = g.chunk
+    col_buf = np.empty(K * chunk * L, x.dtype)
+    gy_buf = np.empty(Co * chunk * L, x.dtype)
+    for n0 in range(0, N, chunk):
+        b = min(chunk, N - n0)
         col = _views(col_buf, K, b, L)
         gyf = _views(gy_buf, Co, b, L)
         _im2col(g, x, n0, col)
