@@ -83,6 +83,9 @@ def cropped_weight(weight, taps):
     """The weight's live taps, C-contiguous. (numpy's copy of the sliced view runs its inner loop
     over a few taps at a time: 3 ms for a 512 x 256 x 3 x 3 weight, ten times this loop's.)"""
     rows, cols = taps
+    if rows.stop - rows.start == 1 and cols.stop - cols.start == 1:
+        # A single tap: numpy's strided gather is the faster copy (0.3 against 2 ms for 512 x 512).
+        return np.ascontiguousarray(weight[:, :, rows, cols])
     Co, C = weight.shape[:2]
     out = np.empty((Co, C, rows.stop - rows.start, cols.stop - cols.start), weight.dtype)
     _copy_taps(weight, out, rows.start, cols.start, True)
@@ -93,5 +96,8 @@ def embed_weight_grad(grad, kernel_hw, taps):
     """The full (Co, C, kh, kw) weight gradient from the live taps' one (zeros elsewhere)."""
     rows, cols = taps
     full = np.zeros(grad.shape[:2] + tuple(kernel_hw), grad.dtype)
-    _copy_taps(grad, full, rows.start, cols.start, False)
+    if rows.stop - rows.start == 1 and cols.stop - cols.start == 1:
+        full[:, :, rows, cols] = grad  # a single tap: numpy's strided scatter is faster
+    else:
+        _copy_taps(grad, full, rows.start, cols.start, False)
     return full
