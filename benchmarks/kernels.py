@@ -29,7 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from nnlite.nn import kernels as K  # noqa: E402
-from nnlite.nn.kernels.conv_live_taps import live_taps  # noqa: E402
+from nnlite.nn.kernels.conv_live_taps import live_taps, worth_cropping  # noqa: E402
 from nnlite.nn.kernels.conv_select import (  # noqa: E402
     CHANNELS_LAST,
     OPS,
@@ -182,7 +182,7 @@ def op_kernels(N, C, H, Co, k, stride, padding, itemsize):
     kernel_hw, pad, suffix = (k, k), (padding, padding), ""
     Ho = (H + 2 * padding - k) // stride + 1
     live = live_taps((H, H), kernel_hw, (stride, stride), pad, (1, 1), (Ho, Ho))
-    if live is not None:
+    if live is not None and worth_cropping(N, (Ho, Ho), kernel_hw, live[0]):
         (rows, cols), pad = live
         kernel_hw = (rows.stop - rows.start, cols.stop - cols.start)
         suffix = f"/{kernel_hw[0]}x{kernel_hw[1]}"

@@ -29,7 +29,7 @@ from numba import njit
 
 from . import _conv_lanes, conv_gemm, conv_stem
 from ._dispatch import parallel_parts
-from .conv_live_taps import cropped_weight, embed_weight_grad, live_taps
+from .conv_live_taps import cropped_weight, embed_weight_grad, live_taps, worth_cropping
 from .conv_select import CHANNELS_LAST, LANES, STEM, conv_kernel
 
 __all__ = [
@@ -174,10 +174,14 @@ def _cached_geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsi
 
 
 def _live_taps(g):
-    """``conv_live_taps.live_taps`` of a geometry: taps that only read padding are dropped."""
-    return live_taps(
+    """``conv_live_taps.live_taps`` of a geometry when dropping the taps that only read padding
+    saves more than it costs, else None."""
+    live = live_taps(
         (g.H, g.W), (g.kh, g.kw), (g.sh, g.sw), (g.ph, g.pw), (g.dh, g.dw), (g.Ho, g.Wo)
     )
+    if live is None or not worth_cropping(g.N, (g.Ho, g.Wo), (g.kh, g.kw), live[0]):
+        return None
+    return live
 
 
 # ----------------------------------------------------------------------------

@@ -7,8 +7,13 @@ from test_conv_kernels import TOL, _make, _naive_backward, _naive_forward, _rel_
 
 import nnlite as nl
 import nnlite.nn.functional as F
-from nnlite.nn.kernels import conv2d_backward_input, conv2d_backward_weight, conv2d_forward
-from nnlite.nn.kernels.conv_live_taps import live_taps
+from nnlite.nn.kernels import (
+    conv2d_backward_input,
+    conv2d_backward_weight,
+    conv2d_forward,
+    conv_live_taps,
+)
+from nnlite.nn.kernels.conv_live_taps import live_taps, worth_cropping
 
 # (N, C, H, W, Co, (kh, kw), stride, padding, dilation, groups), each with dead taps.
 CONFIGS = [
@@ -21,6 +26,12 @@ CONFIGS = [
     (1, 2, 1, 2, 3, (3, 3), (1, 1), (2, 1), (2, 1), 1),  # dilation
 ]
 IDS = [f"cfg{i}" for i in range(len(CONFIGS))]
+
+
+@pytest.fixture(autouse=True)
+def crop_always(monkeypatch):
+    """Dead taps are dropped whatever the copy costs, so these small shapes take that path."""
+    monkeypatch.setattr(conv_live_taps, "_COPY_MACS", 0)
 
 
 def _three(x, w, b, gy, cfg):
@@ -78,6 +89,17 @@ def test_live_taps_of_known_shapes():
     # Every tap reads a 2x2 plane at stride 1, and a 4x4 one at stride 2.
     assert live_taps((2, 2), (3, 3), one, one, one, (2, 2)) is None
     assert live_taps((4, 4), (3, 3), (2, 2), one, one, (2, 2)) is None
+
+
+def test_crop_only_where_it_pays(monkeypatch):
+    monkeypatch.undo()
+    centre = (slice(1, 2), slice(1, 2))
+    corner = (slice(1, 3), slice(1, 3))
+    # 1x1 planes: 8 dead taps per output pixel against one copied tap.
+    assert worth_cropping(8, (1, 1), (3, 3), centre)
+    # 2x2 -> 1x1 at stride 2, 8 images: copying 4 taps costs more than 5 dead taps save.
+    assert not worth_cropping(8, (1, 1), (3, 3), corner)
+    assert worth_cropping(128, (1, 1), (3, 3), corner)
 
 
 @pytest.mark.parametrize("cfg", CONFIGS[:3], ids=IDS[:3])
