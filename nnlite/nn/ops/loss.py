@@ -134,6 +134,15 @@ def _divide(a, b):
     return a / b
 
 
+def _mean_share(values, denom, keep):
+    """``values / denom`` for the "mean" reduction's backward. With every target ignored the
+    divisor is 0: the ignored entries still get a zero gradient (not 0 / 0), as in PyTorch."""
+    share = _divide(values, denom)
+    if denom == 0 and keep is not None:
+        share = np.where(keep if keep.ndim == share.ndim else np.expand_dims(keep, 1), share, 0)
+    return share
+
+
 def _reduce_weighted(op, losses, w, reduction, dtype):
     """Reduce class-weighted losses; "mean" divides by the summed weights, kept as ``op.denom``."""
     if reduction == "mean":
@@ -151,13 +160,13 @@ class NllLoss(Op):
         safe, keep = _class_targets(target, self.ignore_index, x.shape[1])
         w = _target_weights(self.weight, safe, keep, x.dtype)
         losses = -_pick(x, safe) * w
-        self.safe, self.w, self.x_shape = safe, w, x.shape
+        self.safe, self.keep, self.w, self.x_shape = safe, keep, w, x.shape
         return _reduce_weighted(self, losses, w, self.reduction, x.dtype)
 
     def backward(self, grad, needs):
         w = self.w
         if self.reduction == "mean":
-            w = _divide(w, self.denom)
+            w = _mean_share(w, self.denom, self.keep)
         elif self.reduction == "none":
             grad = _unsqueeze1(grad)
         coef = np.zeros(self.x_shape, dtype=w.dtype)
@@ -223,7 +232,7 @@ class CrossEntropy(Op):
             )
             coef += keep * per_class * (s / logp.shape[1])
         if self.reduction == "mean":
-            coef = _divide(coef, self.denom)
+            coef = _mean_share(coef, self.denom, self.keep)
         elif self.reduction == "none":
             grad = _unsqueeze1(grad)
         soft = vjp.value(np.exp(logp), lambda: Softmax.apply(x, dim=1), grad)
@@ -236,7 +245,7 @@ class CrossEntropy(Op):
         in two passes over the (N, C, ...) array instead of building the one-hot coefficients."""
         row = self.w_t
         if self.reduction == "mean":
-            row = _divide(row, self.denom)
+            row = _mean_share(row, self.denom, self.keep)
         row = np.asarray(row * grad, dtype=self.exp_shifted.dtype)
         out = self.exp_shifted * (row[:, None] / self.sum_exp)
         _add_at_targets(out, self.safe, -row)

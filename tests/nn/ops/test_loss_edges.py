@@ -49,6 +49,28 @@ VALUE_CASES = {
             x, _probs(lib, 3), reduction="none", label_smoothing=0.1
         ),
     ),
+    # every target ignored: the mean is 0 / 0 = nan, and the ignored entries' gradient is 0
+    "cross_entropy_every_target_ignored": (
+        (3, 4),
+        lambda lib, x: lib.nn.functional.cross_entropy(x, _long(lib, [-100, -100, -100])),
+    ),
+    "cross_entropy_smoothed_every_target_ignored": (
+        (3, 4),
+        lambda lib, x: lib.nn.functional.cross_entropy(
+            x, _long(lib, [-100, -100, -100]), label_smoothing=0.1
+        ),
+    ),
+    "nll_every_target_ignored": (
+        (3, 4),
+        lambda lib, x: lib.nn.functional.nll_loss(x, _long(lib, [-100, -100, -100])),
+    ),
+    # counted targets of weight 0: their gradient is nan, the ignored one's stays 0
+    "nll_zero_weight_targets": (
+        (3, 4),
+        lambda lib, x: lib.nn.functional.nll_loss(
+            x, _long(lib, [1, 1, -100]), weight=lib.tensor([1.0, 0.0, 1.0, 1.0], dtype=lib.float64)
+        ),
+    ),
     "mse_size_average_false": (
         (2, 3),
         lambda lib, x: lib.nn.functional.mse_loss(x, _x(lib, 2, 3, seed=1), size_average=False),
