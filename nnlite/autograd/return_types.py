@@ -59,14 +59,43 @@ class _ValuesIndices(_ReturnType):
         return self[1]
 
 
-def _values_indices(name: str) -> type[_ValuesIndices]:
-    return type(name, (_ValuesIndices,), {"__slots__": (), "__module__": __name__})
+class max(_ValuesIndices):
+    """What ``max`` returns: ``(values, indices)``."""
+
+    __slots__ = ()
 
 
-max = _values_indices("max")
-min = _values_indices("min")
-sort = _values_indices("sort")
-topk = _values_indices("topk")
-kthvalue = _values_indices("kthvalue")
-median = _values_indices("median")
-mode = _values_indices("mode")
+class min(_ValuesIndices):
+    """What ``min`` returns: ``(values, indices)``."""
+
+    __slots__ = ()
+
+
+class sort(_ValuesIndices):
+    """What ``sort`` returns: ``(values, indices)``."""
+
+    __slots__ = ()
+
+
+class topk(_ValuesIndices):
+    """What ``topk`` returns: ``(values, indices)``."""
+
+    __slots__ = ()
+
+
+class kthvalue(_ValuesIndices):
+    """What ``kthvalue`` returns: ``(values, indices)``."""
+
+    __slots__ = ()
+
+
+class median(_ValuesIndices):
+    """What ``median`` returns: ``(values, indices)``."""
+
+    __slots__ = ()
+
+
+class mode(_ValuesIndices):
+    """What ``mode`` returns: ``(values, indices)``."""
+
+    __slots__ = ()

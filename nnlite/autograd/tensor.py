@@ -632,8 +632,10 @@ class Tensor(TensorFunctions, TensorMethods):
             return f"nnlite.{self.dtype._tensor_type}"
         if isinstance(dtype, str):
             dtype = _dtypes.from_tensor_type_name(dtype)
-        elif isinstance(getattr(dtype, "_dtype", None), _dtypes.dtype):  # nl.LongTensor
-            dtype = dtype._dtype
+        else:
+            legacy = getattr(dtype, "_dtype", None)  # nl.LongTensor
+            if isinstance(legacy, _dtypes.dtype):
+                dtype = legacy
         return self.to(dtype)
 
     def float(self) -> Tensor:
