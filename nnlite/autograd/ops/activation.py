@@ -96,7 +96,7 @@ class LogSoftmax(Op):
         return grad - vjp.exp(y) * vjp.sum(grad, self.dim, keepdims=True)
 
 
-def log_softmax_array(x: Tensor, dim: int | None) -> Tensor:
+def log_softmax_array(x: np.ndarray, dim: int | None) -> np.ndarray:
     shifted = x - x.max(axis=dim, keepdims=True)
     shifted -= np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
     return shifted
