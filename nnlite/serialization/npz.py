@@ -44,6 +44,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._bounded_repr import error_text, short_repr
+
 if TYPE_CHECKING:
     from .._typing import Array
     from ..autograd.tensor import Tensor
@@ -267,7 +269,7 @@ def read_npz(reader: ZipReader) -> Any:
         struct.error,
         RecursionError,
     ) as e:
-        reader.fail(f"bad structure: {e!r}")
+        reader.fail(f"bad structure: {error_text(e)}")
 
 
 def _parse_header(reader: ZipReader) -> dict[str, Any]:
@@ -288,7 +290,7 @@ def _parse_header(reader: ZipReader) -> dict[str, Any]:
     version = header.get("version")
     if type(version) is not int or version > FORMAT_VERSION:
         reader.fail(
-            f"format version {str(version)[:20]}; this nnlite reads version "
+            f"format version {short_repr(version)}; this nnlite reads version "
             f"{FORMAT_VERSION} and older",
             prefix="unsupported nnlite checkpoint",
         )
@@ -305,7 +307,7 @@ def _parse_header(reader: ZipReader) -> dict[str, Any]:
             and (len(entry) == 2 or isinstance(entry[2], str))
         ):
             reader.fail(
-                f"bad header: arrays[{i}] is {str(entry)[:80]}, expected "
+                f"bad header: arrays[{i}] is {short_repr(entry)}, expected "
                 "[dtype string, list of sizes, member name]"
             )
     return header
@@ -396,7 +398,7 @@ class _Decoder:
     def index(self, node: dict[str, Any], kind: str) -> int:
         i = node[kind]
         if type(i) is not int or not 0 <= i < len(self.arrays):
-            raise ValueError(f"{kind} index {str(i)[:20]} is not an array of the file")
+            raise ValueError(f"{kind} index {short_repr(i)} is not an array of the file")
         return i
 
     def decode(self, node: _Node) -> Any:
@@ -436,18 +438,18 @@ class _Decoder:
                 return complex(self.decode(re_), self.decode(im))
             if "bytes" in node:
                 return self.arrays[self.index(node, "bytes")].tobytes()
-        raise ValueError(f"unknown node {str(node)[:80]}")
+        raise ValueError(f"unknown node {short_repr(node)}")
 
     def decode_key(self, key: _Node) -> Any:
         value = self.decode(key)
         if isinstance(value, (dict, list)):
-            raise ValueError(f"unhashable dict key {str(key)[:80]}")
+            raise ValueError(f"unhashable dict key {short_repr(key)}")
         return value
 
     @staticmethod
     def make_tensor(arr: Array, kind: str, requires_grad: object) -> Tensor:
         if type(requires_grad) is not bool:
-            raise ValueError(f"requires_grad is {str(requires_grad)[:20]}, not a bool")
+            raise ValueError(f"requires_grad is {short_repr(requires_grad)}, not a bool")
         if requires_grad and arr.dtype.kind not in "fc":
             raise ValueError(
                 f"an array of dtype {arr.dtype} is marked as requiring grad; only "
@@ -467,5 +469,5 @@ class _Decoder:
 
 def _sequence(value: object) -> list[Any]:
     if not isinstance(value, list):
-        raise ValueError(f"expected a list, got {str(value)[:40]}")
+        raise ValueError(f"expected a list, got {short_repr(value)}")
     return value

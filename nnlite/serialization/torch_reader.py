@@ -22,10 +22,20 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
+from ._bounded_repr import error_text, short_repr
 from ._dtypes import bfloat16_to_float32
 from ._errors import CheckpointError, WeightsOnlyError
 from .allowlist import allowed_by_user
-from .safe_pickle import RestrictedUnpickler, UnpicklingRefused, charged
+from .safe_pickle import (
+    Budget,
+    Charged,
+    ChargedCall,
+    Named,
+    RestrictedUnpickler,
+    UnpicklingRefused,
+    charged,
+    named,
+)
 
 if TYPE_CHECKING:
     from .._typing import Array
@@ -68,7 +78,14 @@ _TORCH_DTYPES = {
     "bfloat16": "float32",
 }
 _BUDGET_FACTOR = 2
+_MAX_EXTENT = 1 << 48  # sizes, strides and offsets beyond this fit no storage numpy can map
 _MIN_BUDGET = 1 << 20
+# bytes charged for what the allowed callables build (about what CPython allocates)
+_TENSOR_COST = 128  # a tensor or parameter placeholder (its Tensor comes later, one per spec)
+_STORAGE_COST = 64  # a storage record
+_ENTRY_COST = 100  # an OrderedDict entry (a dict slot and a link of its order)
+_ITEM_COST = 8  # a pointer in a tuple, a list, a set's table (x2)
+_LATIN1 = ("latin1", "latin-1", "iso-8859-1", "iso8859-1", "l1")
 
 
 class _StorageType:
@@ -144,7 +161,15 @@ def _rebuild_from_type_v2(
 ) -> Any:
     if new_type not in (_TENSOR_TYPE, _PARAMETER_TYPE):
         raise TypeError("only plain tensors and parameters can be rebuilt")
+    # func comes from the file: only the (charged) rebuild functions may be called here
+    if not (func in _REBUILDERS or (isinstance(func, ChargedCall) and func.fn in _REBUILDERS)):
+        raise TypeError(f"_rebuild_from_type_v2 calls {short_repr(func)}, not a tensor rebuild")
+    if type(args) is not tuple:
+        raise TypeError("_rebuild_from_type_v2 needs a tuple of arguments")
     return func(*args)
+
+
+_REBUILDERS = (_rebuild_tensor_v2, _rebuild_tensor, _rebuild_parameter)
 
 
 _TENSOR_TYPE = _StorageType("Tensor", None)
@@ -158,32 +183,76 @@ def _length(x: Any) -> int:
         return 0
 
 
+def _tensor_cost(
+    storage: object = None, offset: object = None, size: Any = (), stride: Any = (), *rest: object
+) -> int:
+    return _TENSOR_COST + _ITEM_COST * (_length(size) + _length(stride))
+
+
+def _parameter_cost(*args: object) -> int:
+    return _TENSOR_COST
+
+
+def _latin1_cost(text: object, encoding: object = "utf-8", *errors: object) -> int:
+    """What ``_codecs.encode(text, encoding)`` builds, for the one form pickles write
+    (``bytes`` under protocol 2: a str encoded as latin-1); other forms are refused."""
+    if type(text) is not str or not isinstance(encoding, str) or errors:
+        raise TypeError("_codecs.encode is only allowed as pickle writes bytes: (str, 'latin1')")
+    if encoding.lower() not in _LATIN1:
+        raise TypeError(f"_codecs.encode with encoding {short_repr(encoding)} is not allowed")
+    return len(text)
+
+
+def _bytearray_cost(source: object = b"", *encoding: object) -> int:
+    if encoding:
+        return _latin1_cost(source, *encoding)
+    if type(source) is int:
+        if source < 0:
+            raise ValueError("negative count")
+        return source
+    if type(source) in (bytes, bytearray):
+        return len(source)
+    raise TypeError(f"bytearray from a {type(source).__name__} is not allowed")
+
+
+def _items_cost(each: int) -> Callable[..., int]:
+    def cost(items: object = (), *rest: object) -> int:
+        if rest:
+            raise TypeError("one argument expected")
+        return each * _length(items)
+
+    return cost
+
+
 def _allowed_globals() -> Allowed:
     import codecs
 
     from ..autograd import dtypes as nl_dtypes
 
+    # every callable charged by what it builds; the other names are arguments, never called
     allowed: Allowed = {
-        ("collections", "OrderedDict"): collections.OrderedDict,
-        ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
-        ("torch._utils", "_rebuild_tensor"): _rebuild_tensor,
-        ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
-        ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter,
-        ("torch._tensor", "_rebuild_from_type_v2"): _rebuild_from_type_v2,
-        ("torch", "Tensor"): _TENSOR_TYPE,
-        ("torch.nn.parameter", "Parameter"): _PARAMETER_TYPE,
-        ("torch", "Size"): charged(tuple, lambda x=(): 8 * _length(x)),
+        ("collections", "OrderedDict"): charged(collections.OrderedDict, _items_cost(_ENTRY_COST)),
+        ("torch._utils", "_rebuild_tensor_v2"): charged(_rebuild_tensor_v2, _tensor_cost),
+        ("torch._utils", "_rebuild_tensor"): charged(_rebuild_tensor, _tensor_cost),
+        ("torch._utils", "_rebuild_parameter"): charged(_rebuild_parameter, _parameter_cost),
+        ("torch._utils", "_rebuild_parameter_with_state"): charged(
+            _rebuild_parameter, _parameter_cost
+        ),
+        ("torch._tensor", "_rebuild_from_type_v2"): charged(_rebuild_from_type_v2, lambda *a: 0),
+        ("torch", "Tensor"): named(_TENSOR_TYPE),
+        ("torch.nn.parameter", "Parameter"): named(_PARAMETER_TYPE),
+        ("torch", "Size"): charged(tuple, _items_cost(_ITEM_COST)),
         ("torch", "device"): charged(lambda *a: "cpu", lambda *a: 0),
-        ("_codecs", "encode"): charged(codecs.encode, lambda s, *a: _length(s)),
-        ("builtins", "bytearray"): charged(bytearray, lambda x=b"", *a: _length(x)),
-        ("builtins", "set"): charged(set, lambda x=(): 16 * _length(x)),
-        ("builtins", "frozenset"): charged(frozenset, lambda x=(): 16 * _length(x)),
-        ("builtins", "complex"): complex,
+        ("_codecs", "encode"): charged(codecs.encode, _latin1_cost),
+        ("builtins", "bytearray"): charged(bytearray, _bytearray_cost),
+        ("builtins", "set"): charged(set, _items_cost(2 * _ITEM_COST)),
+        ("builtins", "frozenset"): charged(frozenset, _items_cost(2 * _ITEM_COST)),
+        ("builtins", "complex"): charged(complex, lambda *a: 32),
     }
     for name, dtype in _STORAGE_DTYPES.items():
-        allowed[("torch", name)] = _StorageType(name, dtype)
+        allowed[("torch", name)] = named(_StorageType(name, dtype))
     for name, nl_name in _TORCH_DTYPES.items():
-        allowed[("torch", name)] = getattr(nl_dtypes, nl_name)
+        allowed[("torch", name)] = named(getattr(nl_dtypes, nl_name))
     return allowed
 
 
@@ -234,7 +303,9 @@ class _FullUnpickler(pickle.Unpickler):
             obj = self._torch_globals.get((module, name))
             if obj is None:
                 raise UnpicklingRefused(_refusal(module, name), forbidden=True)
-            return obj[0] if isinstance(obj, tuple) else obj
+            if isinstance(obj, Named):
+                return obj.obj
+            return obj.fn if isinstance(obj, Charged) else obj
         return super().find_class(module, name)
 
     def persistent_load(self, pid: Any) -> Any:
@@ -245,34 +316,44 @@ class _Reading:
     """The state of one PyTorch file being read: its storages and error messages.
     ``weights_only=False`` unpickles any object the file names (the user trusts it)."""
 
-    def __init__(self, name: str, file_size: int, weights_only: bool = True) -> None:
+    def __init__(
+        self, name: str, file_size: int, weights_only: bool = True, member: str = "data.pkl"
+    ) -> None:
         self.name = name
+        self.member = member  # what the messages name: the pickle's member, or a legacy part
         self.storages: dict[str, _Storage] = {}
-        self.budget = max(_BUDGET_FACTOR * file_size, _MIN_BUDGET)
+        self.budget = Budget(max(_BUDGET_FACTOR * file_size, _MIN_BUDGET))
         self.weights_only = weights_only
         # the user's allow-list: these objects, and instances of these classes, may appear
         self.user_globals = allowed_by_user() if weights_only else {}
+        self.user_classes = tuple(o for o in self.user_globals.values() if isinstance(o, type))
 
     def fail(self, problem: str, prefix: str = "corrupt PyTorch checkpoint") -> NoReturn:
-        raise CheckpointError(f"{prefix}: {self.name} ({problem})")
+        raise CheckpointError(f"{prefix}: {self.name} ({self.member}: {problem})")
+
+    def buildable(self, obj: object) -> bool:
+        """Whether a pickle's ``BUILD`` may set ``obj``'s state: instances of the user's
+        allowed classes only (as PyTorch: never a shared object, a class or a function)."""
+        return type(obj) in self.user_classes
 
     def persistent_load(self, pid: Any, legacy: bool = False) -> _Storage:
         if not (
             isinstance(pid, tuple) and len(pid) == (6 if legacy else 5) and pid[0] == "storage"
         ):
-            raise UnpicklingRefused(f"unknown persistent id {str(pid)[:80]}")
+            raise UnpicklingRefused(f"unknown persistent id {short_repr(pid)}")
         _, storage_type, key, _location, numel = pid[:5]
         if not isinstance(storage_type, _StorageType) or storage_type.dtype is None:
-            raise UnpicklingRefused(f"unknown storage type {str(storage_type)[:60]}")
+            raise UnpicklingRefused(f"unknown storage type {short_repr(storage_type)}")
         if not isinstance(key, str) or type(numel) is not int or numel < 0:
-            raise UnpicklingRefused(f"bad storage record {str(pid)[:80]}")
+            raise UnpicklingRefused(f"bad storage record {short_repr(pid)}")
         if legacy and pid[5] is not None:
             raise UnpicklingRefused("storage views of the legacy format are not supported")
         known = self.storages.get(key)
         if known is not None:
             if (known.dtype, known.numel) != (storage_type.dtype, numel):
-                raise UnpicklingRefused(f"storage {key!r} declared twice, differently")
+                raise UnpicklingRefused(f"storage {short_repr(key)} declared twice, differently")
             return known
+        self.budget.charge(_STORAGE_COST + len(key), "a storage record")
         storage = _Storage(key, storage_type.dtype, numel)
         self.storages[key] = storage
         return storage
@@ -285,7 +366,7 @@ class _Reading:
             if not self.weights_only:
                 torch_globals = _allowed_globals()
                 torch_globals[("torch", "device")] = _nl_device
-                return _FullUnpickler(bytes(data), torch_globals, persistent_load).load()
+                return self._unpickle_everything(data, torch_globals, persistent_load)
             allowed = _allowed_globals()
             allowed.update(self.user_globals)
             return RestrictedUnpickler(
@@ -294,18 +375,44 @@ class _Reading:
                 _refusal,
                 self.budget,
                 persistent_load=persistent_load,
+                buildable=self.buildable,
                 encoding="utf-8",
             ).load()
         except UnpicklingRefused as e:
             if e.refused_global is not None and not _is_torch(e.refused_global):
-                raise WeightsOnlyError(f"refusing to load: {self.name} ({e})") from None
+                raise WeightsOnlyError(
+                    f"refusing to load: {self.name} ({self.member}: {e})"
+                ) from None
             self.fail(str(e), "refusing to load" if e.forbidden else "corrupt PyTorch checkpoint")
+
+    def _unpickle_everything(
+        self,
+        data: bytes | bytearray,
+        torch_globals: Allowed,
+        persistent_load: Callable[[Any], Any],
+    ) -> Any:
+        """``weights_only=False``: Python's pickle; what it raises (the file's code may raise
+        anything) becomes a CheckpointError naming the file, the original chained."""
+        try:
+            return _FullUnpickler(bytes(data), torch_globals, persistent_load).load()
+        except (UnpicklingRefused, CheckpointError):
+            raise
+        except RecursionError:
+            self.fail("the structure is nested too deeply")
+        except Exception as e:
+            raise CheckpointError(
+                f"corrupt PyTorch checkpoint: {self.name} ({self.member}: {error_text(e)})"
+            ) from e
 
     def convert(self, obj: object, arrays: dict[str, Array]) -> Any:
         try:
             return _Converter(self, arrays).convert(obj)
+        except CheckpointError:
+            raise
         except RecursionError:
             self.fail("the structure is nested too deeply")
+        except (TypeError, ValueError, OverflowError, KeyError, IndexError, AttributeError) as e:
+            self.fail(error_text(e))
 
 
 def _storage_array(raw: Any, code: str, byteorder: str) -> Array:
@@ -352,7 +459,7 @@ class _Converter:
         self.memo: dict[int, Any] = {}
         user = reading.user_globals.values()
         self.user_objects = {id(obj) for obj in user}
-        self.user_classes = tuple(obj for obj in user if isinstance(obj, type))
+        self.user_classes = reading.user_classes
 
     def convert(self, obj: Any) -> Any:
         if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
@@ -409,14 +516,14 @@ class _Converter:
         base = self.arrays[storage.key]
         size, stride, offset = spec.size, spec.stride, spec.offset
         if not (
-            all(type(d) is int and d >= 0 for d in size + stride)
+            all(type(d) is int and 0 <= d < _MAX_EXTENT for d in size + stride)
             and len(size) == len(stride)
             and type(offset) is int
-            and offset >= 0
+            and 0 <= offset < _MAX_EXTENT
         ):
             reading.fail(
-                f"a tensor of storage {storage.key!r} has size {size}, stride {stride}, "
-                f"offset {offset}"
+                f"a tensor of storage {short_repr(storage.key)} has size {short_repr(size)}, "
+                f"stride {short_repr(stride)}, offset {short_repr(offset)}"
             )
         numel = 1
         last = offset
@@ -426,7 +533,7 @@ class _Converter:
         if numel and (last >= storage.numel or numel > storage.numel):
             reading.fail(
                 f"a tensor of size {size}, stride {stride}, offset {offset} does not fit "
-                f"in its storage {storage.key!r} of {storage.numel} elements"
+                f"in its storage {short_repr(storage.key)} of {storage.numel} elements"
             )
         itemsize = base.dtype.itemsize
         if not numel:
@@ -439,7 +546,7 @@ class _Converter:
             )
         requires_grad = spec.requires_grad
         if type(requires_grad) is not bool:
-            reading.fail(f"requires_grad is {str(requires_grad)[:20]}, not a bool")
+            reading.fail(f"requires_grad is {short_repr(requires_grad)}, not a bool")
         if requires_grad and arr.dtype.kind not in "fc":
             reading.fail(
                 f"a tensor of dtype {arr.dtype} is marked as requiring grad; only "
@@ -450,7 +557,9 @@ class _Converter:
         try:
             t = from_numpy(arr)
         except TypeError as e:
-            reading.fail(f"storage {storage.key!r}: {e}", prefix="unsupported PyTorch checkpoint")
+            reading.fail(
+                f"storage {short_repr(storage.key)}: {e}", prefix="unsupported PyTorch checkpoint"
+            )
         if spec.parameter:
             from ..nn import Parameter
 
@@ -477,24 +586,24 @@ def read_torch_zip(
         if text not in (b"little", b"big"):
             reader.fail(f"byteorder is {text[:16]!r}")
         byteorder = "<" if text == b"little" else ">"
-    reading = _Reading(reader.name, reader.file_size, weights_only)
+    reading = _Reading(reader.name, reader.file_size, weights_only, member=pkl)
     obj = reading.unpickle(reader.read(pkl, "data.pkl"))
     arrays: dict[str, Array] = {}
     for key, storage in reading.storages.items():
         member = f"{prefix}data/{key}"
         if member not in reader:
-            reader.fail(f"storage {key!r} is missing")
+            reader.fail(f"storage {short_repr(key)} is missing")
         nbytes = storage.numel * _itemsize(storage.dtype)
         if reader.size(member) != nbytes:
             reader.fail(
-                f"storage {key!r} declares {storage.numel} elements ({nbytes} bytes) but "
+                f"storage {short_repr(key)} declares {storage.numel} elements ({nbytes} bytes) but "
                 f"its member holds {reader.size(member)} bytes"
             )
         offset = reader.data_offset(member) if mmap_path else None
         if mmap_path is not None and offset is not None and nbytes:
             raw = np.memmap(mmap_path, dtype=np.uint8, mode="c", offset=offset, shape=(nbytes,))
         else:
-            raw = reader.read(member, f"storage {key!r}")
+            raw = reader.read(member, f"storage {short_repr(key)}")
         arrays[key] = _storage_array(raw, storage.dtype, byteorder)
     return reading.convert(obj, arrays)
 
@@ -510,7 +619,7 @@ def read_torch_legacy(fh: IO[bytes], name: str) -> Any:
     of the magic number, the protocol version, the system info, the object and the storage keys,
     then each storage as an int64 element count and its bytes."""
     data = bytearray(fh.read())
-    reading = _Reading(name, len(data))
+    reading = _Reading(name, len(data), member="legacy pickle")
     pos = 0
     parts: list[tuple[int, int]] = []
     for _ in range(4):
@@ -520,7 +629,7 @@ def read_torch_legacy(fh: IO[bytes], name: str) -> Any:
     magic = reading.unpickle(data[parts[0][0] : parts[0][1]])
     version = reading.unpickle(data[parts[1][0] : parts[1][1]])
     if magic != _LEGACY_MAGIC or version != _LEGACY_PROTOCOL:
-        reading.fail(f"legacy header {str(magic)[:20]}, protocol {str(version)[:20]}")
+        reading.fail(f"legacy header {short_repr(magic)}, protocol {short_repr(version)}")
     sys_info = reading.unpickle(data[parts[2][0] : parts[2][1]])
     little = not isinstance(sys_info, dict) or sys_info.get("little_endian", True)
     obj = reading.unpickle(data[parts[3][0] : parts[3][1]], legacy=True)
@@ -535,21 +644,21 @@ def read_torch_legacy(fh: IO[bytes], name: str) -> Any:
     for key in keys:
         storage = reading.storages.get(key)
         if storage is None:
-            reading.fail(f"storage {key!r} is listed but no tensor uses it")
+            reading.fail(f"storage {short_repr(key)} is listed but no tensor uses it")
         if pos + 8 > len(data):
-            reading.fail(f"truncated before storage {key!r}")
+            reading.fail(f"truncated before storage {short_repr(key)}")
         (numel,) = struct.unpack(byteorder + "q", data[pos : pos + 8])
         nbytes = storage.numel * _itemsize(storage.dtype)
         if numel != storage.numel or pos + 8 + nbytes > len(data):
             reading.fail(
-                f"storage {key!r} declares {storage.numel} elements; the file holds "
+                f"storage {short_repr(key)} declares {storage.numel} elements; the file holds "
                 f"{numel} and {len(data) - pos - 8} bytes remain"
             )
         arrays[key] = _storage_array(view[pos + 8 : pos + 8 + nbytes], storage.dtype, byteorder)
         pos += 8 + nbytes
     missing = set(reading.storages) - set(arrays)
     if missing:
-        reading.fail(f"storage {min(missing)!r} is missing")
+        reading.fail(f"storage {short_repr(min(missing))} is missing")
     return reading.convert(obj, arrays)
 
 
