@@ -1,4 +1,5 @@
-"""``nl.save`` / ``nl.load``: checkpoints in three formats, none of which runs code on load.
+"""``nl.save`` / ``nl.load``: checkpoints in three formats, none of which runs code on a default
+load.
 
 * ``.pth``, ``.pt`` (``format="torch"``): PyTorch's zip format, read by
   ``torch.load(weights_only=True)``;
@@ -14,7 +15,8 @@ bounded by the file's size.
 Objects other than data (a whole model, an optimizer) are pickled in PyTorch's zip layout
 (:mod:`.object_pickle`), as ``torch.save`` does. As in PyTorch, ``load`` refuses the classes such
 a file names unless the user allowlists them (:mod:`.allowlist`) or passes
-``weights_only=False``, which unpickles the file as Python's pickle does.
+``weights_only=False``, which unpickles the file as Python's pickle does (running any code the
+file names: ``load`` warns when the file was not written by ``save``).
 """
 
 from __future__ import annotations
@@ -166,16 +168,27 @@ def load(
     come back as a dict of tensors. ``map_location`` (the cpu, as a string, device or dict) and
     ``mmap`` (memory-map a PyTorch file's storages, copy-on-write) are accepted as in PyTorch.
 
-    A pickled object (``nl.save(model, f)``) loads as in PyTorch: with ``weights_only=True``
-    (the default) only if every class and function it names is allowlisted
-    (:func:`add_safe_globals`, :func:`safe_globals`), with ``weights_only=False`` by Python's
-    pickle, which runs code named by the file: only do that with files you trust. PyTorch's own
-    classes (a whole ``torch.nn`` model) are refused either way: nnlite cannot rebuild them.
+    Security model (PyTorch's): ``.npz`` and safetensors files hold no code, whatever
+    ``weights_only`` says. A PyTorch file is a pickle, and a pickle can name any function to call
+    while it loads. With ``weights_only=True`` (the default) it is read by an allow-list
+    unpickler, as ``torch.load(weights_only=True)``: only tensors, storages, dtypes, plain
+    containers and the classes you allowlist (:func:`add_safe_globals`, :func:`safe_globals`)
+    can be named; their state is set only on the objects the file itself builds, never on
+    nnlite's shared objects; memory is bounded by the file's size; anything else raises
+    :class:`CheckpointError` and changes nothing. With ``weights_only=False`` the file is
+    unpickled by Python's pickle, which **runs whatever code the file names** (a file can run
+    ``os.system`` on your machine): only pass it for files you trust, such as whole models you
+    saved yourself with :func:`save`. nnlite warns (``UserWarning``) when it is used on a file
+    :func:`save` did not write (a file can claim to come from :func:`save`: the warning is a
+    reminder, not a check). PyTorch's own classes (a whole ``torch.nn`` model) are refused
+    either way: nnlite cannot rebuild them.
 
     Args:
         f (str, os.PathLike or binary file): what to read.
         map_location (optional): the CPU, as a string, device, dict or function (others raise).
-        weights_only (bool): accepted; nnlite never runs code from a file. Default: True.
+        weights_only (bool): ``True`` (the default) reads PyTorch files with the allow-list
+            unpickler; ``False`` unpickles them with Python's pickle, which runs code from the
+            file (see the security model above).
         mmap (bool, optional): memory-map a PyTorch file instead of reading it.
 
     Returns:

@@ -4,8 +4,12 @@ Python's ``zipfile`` trusts the central directory: a damaged one surfaces as hal
 exception types, and a member's declared size decides how much is inflated. Here every member
 is checked against the file before a byte of it is read (known compression, not encrypted,
 inside the file, stored members exactly their stored size, compressed ones inflating to at most
-``MAX_INFLATION`` times the file), and any failure becomes a ``CheckpointError`` naming the
-file and the member.
+``MAX_INFLATION`` times the file, no two members with one name or sharing bytes on disk), and any
+failure becomes a ``CheckpointError`` naming the file and the member.
+
+Members that overlap would let a small file hold many large members built from the same bytes;
+a name given twice makes readers disagree on which copy counts (PyTorch reads the first, Python's
+``zipfile`` the last), so a scanner and the loader could see different files: both are refused.
 """
 
 from __future__ import annotations
@@ -72,6 +76,12 @@ class ZipReader:
         budget = max(self.file_size * MAX_INFLATION, _MIN_INFLATION_BUDGET)
         inflated = 0
         for info in infos:
+            if info.filename in self.infos:
+                self.fail(
+                    f"member {info.filename!r} appears twice; readers disagree on which copy "
+                    "counts, so the file is refused",
+                    prefix="refusing to load",
+                )
             self._check_member(info, budget)
             if info.compress_type != zipfile.ZIP_STORED:
                 inflated += info.file_size
@@ -82,6 +92,24 @@ class ZipReader:
                     prefix="refusing to load",
                 )
             self.infos[info.filename] = info
+        self._check_layout(infos)
+
+    def _check_layout(self, infos: list[zipfile.ZipInfo]) -> None:
+        """Each member's local header and data lie before the central directory, apart from
+        every other member's."""
+        end_of_data = getattr(self.zf, "start_dir", self.file_size)
+        previous: zipfile.ZipInfo | None = None
+        previous_end = 0
+        for info in sorted(infos, key=lambda i: i.header_offset):
+            end = self._data_start(info) + info.compress_size
+            if previous is not None and info.header_offset < previous_end:
+                self.fail(
+                    f"members {previous.filename!r} and {info.filename!r} overlap in the file",
+                    prefix="refusing to load",
+                )
+            if end > end_of_data:
+                self.fail(f"member {info.filename!r} runs into the central directory")
+            previous, previous_end = info, end
 
     def _check_member(self, info: zipfile.ZipInfo, budget: int) -> None:
         where = f"member {info.filename!r}"
@@ -148,6 +176,11 @@ class ZipReader:
         info = self.infos[member]
         if info.compress_type != zipfile.ZIP_STORED:
             return None
+        return self._data_start(info)
+
+    def _data_start(self, info: zipfile.ZipInfo) -> int:
+        """Where the data of ``info`` starts: after its local header, name and extra field."""
+        member = info.filename
         try:
             self.fh.seek(info.header_offset)
             head = self.fh.read(_LOCAL_HEADER.size)
@@ -157,7 +190,7 @@ class ZipReader:
         if magic != b"PK\x03\x04":
             self.fail(f"member {member!r}: bad local header")
         offset = info.header_offset + _LOCAL_HEADER.size + name_len + extra_len
-        if offset + info.file_size > self.file_size:
+        if offset + info.compress_size > self.file_size:
             self.fail(f"member {member!r} lies beyond the end of the file")
         return offset
 

@@ -17,6 +17,7 @@ import pickle
 import pickletools
 import struct
 import types
+import warnings
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
@@ -36,6 +37,7 @@ from .safe_pickle import (
     charged,
     named,
 )
+from .torch_writer import WRITER_RECORD
 
 if TYPE_CHECKING:
     from .._typing import Array
@@ -254,6 +256,19 @@ def _allowed_globals() -> Allowed:
     for name, nl_name in _TORCH_DTYPES.items():
         allowed[("torch", name)] = named(getattr(nl_dtypes, nl_name))
     return allowed
+
+
+def warn_unpickling(name: str) -> None:
+    """The warning of ``nl.load(weights_only=False)`` on a file nl.save did not write."""
+    warnings.warn(
+        f"nl.load(weights_only=False) is unpickling {name}, which was not written by nl.save. "
+        "Unpickling runs whatever functions the file names, so a malicious file can run any "
+        "code on this machine. Only do this with files from a source you trust; "
+        "weights_only=True (the default) loads tensors and plain containers without running "
+        "code, and add_safe_globals allowlists the classes you trust.",
+        UserWarning,
+        stacklevel=6,  # the caller of nl.load
+    )
 
 
 def _is_torch(module: str) -> bool:
@@ -586,6 +601,8 @@ def read_torch_zip(
         if text not in (b"little", b"big"):
             reader.fail(f"byteorder is {text[:16]!r}")
         byteorder = "<" if text == b"little" else ">"
+    if not weights_only and prefix + WRITER_RECORD not in reader:
+        warn_unpickling(reader.name)
     reading = _Reading(reader.name, reader.file_size, weights_only, member=pkl)
     obj = reading.unpickle(reader.read(pkl, "data.pkl"))
     arrays: dict[str, Array] = {}

@@ -29,7 +29,14 @@ if TYPE_CHECKING:
 # (``_PickleWriter`` has methods named ``int`` and ``str``: its annotations say ``builtins.int``)
 _Path = tuple[Hashable, ...]
 
-__all__ = ["write_torch", "write_zip", "storage_type_name", "storage_bytes", "contiguous_strides"]
+__all__ = [
+    "WRITER_RECORD",
+    "write_torch",
+    "write_zip",
+    "storage_type_name",
+    "storage_bytes",
+    "contiguous_strides",
+]
 
 _STORAGE_TYPES = {
     "f4": "FloatStorage",
@@ -45,6 +52,10 @@ _STORAGE_TYPES = {
     "c16": "ComplexDoubleStorage",
 }
 _ALIGNMENT = 64
+# the record saying nl.save wrote the archive (PyTorch ignores records it does not know);
+# nl.load(weights_only=False) warns on files without it
+WRITER_RECORD = ".data/nnlite_writer"
+WRITER_MARK = b"nnlite\n"
 _DATE = (1980, 1, 1, 0, 0, 0)
 
 
@@ -271,3 +282,4 @@ def write_zip(
         for key, arr in enumerate(storages):
             record(f"data/{key}", arr.reshape(-1).view(np.uint8).data)
         record("version", b"3\n")
+        record(WRITER_RECORD, WRITER_MARK)
