@@ -187,6 +187,8 @@ def test_torch_reads_the_tensors_of_an_object_pickle(tmp_path):
 def test_a_torch_model_is_refused_even_with_weights_only_false(tmp_path):
     torch = pytest.importorskip("torch")
     torch.save(torch.nn.Linear(2, 3), tmp_path / "linear.pt")
-    for weights_only in (True, False):
+    with pytest.raises(CheckpointError, match="whole model .*torch.nn.modules.linear.Linear"):
+        nl.load(tmp_path / "linear.pt")
+    with pytest.warns(UserWarning, match="not written by nl.save"):
         with pytest.raises(CheckpointError, match="whole model .*torch.nn.modules.linear.Linear"):
-            nl.load(tmp_path / "linear.pt", weights_only=weights_only)
+            nl.load(tmp_path / "linear.pt", weights_only=False)
