@@ -481,6 +481,85 @@ def test_cifar_batch_copying_one_string_many_times(tmp_path, cifar_files):
     assert peak < 64 << 20
 
 
+def _short(text):
+    """SHORT_BINUNICODE-free protocol 2 text: BINUNICODE ``text``."""
+    import struct
+
+    return b"X" + struct.pack("<I", len(text)) + text.encode()
+
+
+def test_cifar_batch_of_a_million_images_from_110_bytes(tmp_path, cifar_files):
+    """numpy.ndarray called with a one-byte buffer and zero strides: a million images (2.9 GB
+    once the dataset makes them contiguous) from a batch of about 110 bytes."""
+    import struct
+
+    cifar_files(str(tmp_path))
+    ndarray = b"cnumpy\nndarray\nq\x00"
+    data = b"h\x00(J" + struct.pack("<i", 10**6) + b"M\x00\x0c\x86" + _short("u1")
+    data += b"C\x01xK\x00K\x00K\x00\x86tR"
+    labels = b"h\x00(J" + struct.pack("<i", 10**6) + b"\x85" + _short("i8")
+    labels += b"C\x08" + bytes(8) + b"K\x00K\x00\x85tR"
+    payload = b"\x80\x03" + ndarray + b"}(" + _short("data") + data
+    payload += _short("labels") + labels + b"u."
+    path = tmp_path / "cifar-10-batches-py" / "test_batch"
+    path.write_bytes(payload)
+    assert path.stat().st_size < 160
+    error, peak = _peak_memory(lambda: datasets.CIFAR10(str(tmp_path), train=False))
+    assert str(path) in str(error) and "REDUCE may only call" in str(error)
+    assert peak < 16 << 20
+
+
+def test_cifar_batch_reconstructing_a_huge_empty_array(tmp_path, cifar_files):
+    """_reconstruct(ndarray, (10**6, 3072), 'b'): pickles ask for shape (0,), this asks for 3 GB."""
+    import struct
+
+    cifar_files(str(tmp_path))
+    payload = (
+        b"\x80\x02cnumpy.core.multiarray\n_reconstruct\ncnumpy\nndarray\n"
+        + b"J"
+        + struct.pack("<i", 10**6)
+        + b"M\x00\x0c\x86"
+        + b"U\x01b\x87R."
+    )
+    path = tmp_path / "cifar-10-batches-py" / "test_batch"
+    path.write_bytes(payload)
+    error, peak = _peak_memory(lambda: datasets.CIFAR10(str(tmp_path), train=False))
+    assert str(path) in str(error) and "_reconstruct would build more than" in str(error)
+    assert peak < 16 << 20
+
+
+def test_cifar_batch_cannot_build_an_array_of_python_objects(tmp_path, cifar_files):
+    cifar_files(str(tmp_path))
+    path = tmp_path / "cifar-10-batches-py" / "test_batch"
+    labels = np.array([0, 1], dtype=object)
+    path.write_bytes(
+        pickle.dumps({"data": np.zeros((2, 3072), np.uint8), "labels": labels}, protocol=2)
+    )
+    with pytest.raises(DatasetFormatError, match="Python objects") as e:
+        datasets.CIFAR10(str(tmp_path), train=False)
+    assert str(path) in str(e.value)
+
+
+def test_official_size_batches_are_checked_by_md5_without_download(
+    tmp_path, monkeypatch, cifar_files
+):
+    """Stand-in batches take the place of official ones by making the official size theirs:
+    test_batch has 5 images, the training batches 4."""
+    cifar_files(str(tmp_path), per_batch=4, n_test=5)
+    monkeypatch.setattr(datasets.CIFAR10, "images_per_batch", 5)
+    path = tmp_path / "cifar-10-batches-py" / "test_batch"
+    with pytest.raises(RuntimeError, match="MD5 is [0-9a-f]{32}, not the official") as e:
+        datasets.CIFAR10(str(tmp_path), train=False, download=False)
+    assert str(path) in str(e.value) and "check_integrity=False" in str(e.value)
+    # the flag skips the check; batches of another size are never checked
+    assert len(datasets.CIFAR10(str(tmp_path), train=False, check_integrity=False)) == 5
+    assert len(datasets.CIFAR10(str(tmp_path), train=True)) == 20
+    # the right checksum passes
+    md5 = hashlib.md5(path.read_bytes()).hexdigest()
+    monkeypatch.setattr(datasets.CIFAR10, "test_list", [("test_batch", md5)])
+    assert len(datasets.CIFAR10(str(tmp_path), train=False)) == 5
+
+
 @pytest.mark.parametrize("gz", [False, True])
 def test_idx_file_claiming_more_than_it_holds(tmp_path, idx_files, gz):
     import struct

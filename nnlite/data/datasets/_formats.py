@@ -11,7 +11,13 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...serialization.safe_pickle import Allowed, RestrictedUnpickler, UnpicklingRefused, charged
+from ...serialization.safe_pickle import (
+    Allowed,
+    RestrictedUnpickler,
+    UnpicklingRefused,
+    charged,
+    named,
+)
 
 if TYPE_CHECKING:
     from ..._typing import Array, StrPath
@@ -192,27 +198,69 @@ def _nbytes(x: object) -> int:
     return len(x) if isinstance(x, (bytes, bytearray, str)) else 0
 
 
+def _reconstruct_cost(subtype: object, shape: object, dtype: object) -> int:
+    """What ``_reconstruct(ndarray, shape, dtype)`` allocates (pickles ask for shape ``(0,)``
+    and fill the array by ``BUILD``); only plain arrays are built."""
+    if subtype is not np.ndarray:
+        raise TypeError("_reconstruct builds numpy.ndarray only")
+    if not (isinstance(shape, tuple) and all(type(d) is int and d >= 0 for d in shape)):
+        raise TypeError("_reconstruct needs a shape of non-negative ints")
+    code = dtype.decode("latin1") if isinstance(dtype, bytes) else dtype
+    if not isinstance(code, (str, np.dtype)) or np.dtype(code).hasobject:
+        raise TypeError("_reconstruct needs a dtype of plain values")
+    nbytes = np.dtype(code).itemsize
+    for d in shape:
+        nbytes *= d
+    return nbytes + _ARRAY_COST
+
+
+def _scalar_cost(dtype: object, obj: object = b"", *rest: object) -> int:
+    return (dtype.itemsize if isinstance(dtype, np.dtype) else 0) + _nbytes(obj) + 64
+
+
+def _plain_dtype(*args: Any) -> np.dtype[Any]:
+    """``numpy.dtype(*args)``, refusing dtypes that hold Python objects."""
+    dtype = np.dtype(*args)
+    if dtype.hasobject:
+        raise TypeError("arrays of Python objects are not allowed")
+    return dtype
+
+
+def _latin1_cost(text: object, encoding: object = "utf-8", *errors: object) -> int:
+    if type(text) is not str or not isinstance(encoding, str) or errors:
+        raise TypeError("_codecs.encode is only allowed as pickle writes bytes: (str, 'latin1')")
+    if encoding.lower() not in ("latin1", "latin-1", "iso-8859-1", "iso8859-1", "l1"):
+        raise TypeError("_codecs.encode is only allowed with the latin-1 encoding")
+    return len(text)
+
+
+def _buildable(obj: object) -> bool:
+    """What a batch's ``BUILD`` may set the state of: arrays (their data) and dtypes."""
+    return isinstance(obj, (np.ndarray, np.dtype))
+
+
 def _cifar_globals() -> Allowed:
-    """The globals a CIFAR-10 python batch may name, each charged for the bytes it builds."""
+    """The globals a CIFAR-10 python batch may name, each charged for the bytes it builds;
+    ``numpy.ndarray`` is only an argument of ``_reconstruct``, never called (it would make an
+    array of any shape over a few bytes)."""
     import codecs
 
     allowed: Allowed = {}
     for core in ("numpy.core", "numpy._core"):
         allowed[(f"{core}.multiarray", "_reconstruct")] = charged(
-            _numpy_attr(f"{core}.multiarray", "_reconstruct"), lambda *a: _ARRAY_COST
+            _numpy_attr(f"{core}.multiarray", "_reconstruct"), _reconstruct_cost
         )
         allowed[(f"{core}.multiarray", "scalar")] = charged(
-            _numpy_attr(f"{core}.multiarray", "scalar"),
-            lambda dtype, obj=b"", *a: _nbytes(obj) + 64,
+            _numpy_attr(f"{core}.multiarray", "scalar"), _scalar_cost
         )
         allowed[(f"{core}.numeric", "_frombuffer")] = charged(
             _numpy_attr(f"{core}.numeric", "_frombuffer"),
             lambda buf, *a: _nbytes(buf) + _ARRAY_COST,
         )
-    allowed[("numpy", "ndarray")] = np.ndarray
-    allowed[("numpy", "dtype")] = charged(np.dtype, lambda *a: 64)
+    allowed[("numpy", "ndarray")] = named(np.ndarray)
+    allowed[("numpy", "dtype")] = charged(_plain_dtype, lambda *a: 64)
     # how protocol 2 writes bytes from Python 3
-    allowed[("_codecs", "encode")] = charged(codecs.encode, lambda text, *a: _nbytes(text))
+    allowed[("_codecs", "encode")] = charged(codecs.encode, _latin1_cost)
     return allowed
 
 
@@ -230,6 +278,7 @@ def _load_restricted(path: str) -> dict[Any, Any]:
             _refusal,
             budget=2 * len(raw) + (1 << 20),
             limits={"BUILD": _MAX_BUILDS},
+            buildable=_buildable,
             encoding="latin1",
         ).load()
     except UnpicklingRefused as e:

@@ -27,12 +27,20 @@ class CIFAR10(ImageClassificationDataset):
     (right MD5, or readable) are used as they are; otherwise torchvision downloads them when it is
     installed, else nnlite fetches the official archive, checks its MD5 and extracts it.
 
+    Every batch is read by an allow-list unpickler whose memory is bounded by the file's size.
+    A batch of the official size (10000 images) is one of the official files, and is checked
+    against its official MD5 (as torchvision's ``check_integrity``), also with
+    ``download=False``: a damaged download raises instead of training on wrong pixels. Batches of
+    other sizes (your own data in the same format) have no official checksum and are only read.
+
     Args:
         root (str): the folder holding the files.
         train (bool): the training split (else the test split). Default: True.
         download (bool): fetch the files when missing. Default: False.
         transform (callable, optional): applied to each image.
         target_transform (callable, optional): applied to each label.
+        check_integrity (bool): check official-size batches against their MD5; ``False``
+            skips the check (a modified copy of the official files). Default: True.
 
     Examples:
         >>> data = CIFAR10("data", train=True, download=True)  # fetches 170 MB  # doctest: +SKIP
@@ -53,6 +61,7 @@ class CIFAR10(ImageClassificationDataset):
         ("data_batch_5", "482c414d41f54cd18b22e5b47cb7c3cb"),
     ]
     test_list = [("test_batch", "40351d587109b95175f43aff81a1287e")]
+    images_per_batch = 10000  # each official batch's size: such a batch is checked by its MD5
     meta = {
         "filename": "batches.meta",
         "key": "label_names",
@@ -78,8 +87,10 @@ class CIFAR10(ImageClassificationDataset):
         download: bool = False,
         transform: Callable[[Any], Any] | None = None,
         target_transform: Callable[[int], Any] | None = None,
+        check_integrity: bool = True,
     ) -> None:
         super().__init__(root, train=train, transform=transform, target_transform=target_transform)
+        self.check_integrity = check_integrity
         if download:
             self.download()
         files = self.train_list if train else self.test_list
@@ -87,8 +98,10 @@ class CIFAR10(ImageClassificationDataset):
         if missing:
             raise RuntimeError(self._missing_message(missing))
         datas, labels = [], []
-        for name, _ in files:
+        for name, md5 in files:
             d, lab = read_cifar_batch(self._path(name))
+            if check_integrity and len(d) == self.images_per_batch:
+                self._verify_md5(name, md5)
             datas.append(d)
             labels.append(lab)
         data = np.concatenate(datas) if len(datas) > 1 else datas[0]
@@ -97,6 +110,17 @@ class CIFAR10(ImageClassificationDataset):
         meta_path = self._path(self.meta["filename"])
         if os.path.isfile(meta_path):
             self.classes = read_cifar_meta(meta_path, self.meta["key"])
+
+    def _verify_md5(self, name: str, md5: str) -> None:
+        path = self._path(name)
+        found = _download.file_md5(path)
+        if found != md5:
+            raise RuntimeError(
+                f"{type(self).__name__}: {path} holds {self.images_per_batch} images like the "
+                f"official file but its MD5 is {found}, not the official {md5}: the file is "
+                "damaged or modified. Delete it and download the dataset again (download=True), "
+                "or pass check_integrity=False to use it as it is."
+            )
 
     @property
     def folder(self) -> str:
