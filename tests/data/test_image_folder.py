@@ -118,3 +118,84 @@ def test_fake_data_in_a_loader():
     data = datasets.FakeData(size=10, image_size=(3, 8, 8), transform=T.ToTensor())
     images, labels = next(iter(DataLoader(data, batch_size=4, shuffle=True, seed=0)))
     assert images.shape == (4, 3, 8, 8) and images.dtype == nl.float32 and labels.dtype == nl.int64
+
+
+# ------------------------------------------------------------------ hostile folders
+
+
+def _listing(root, timeout=20):
+    """``ImageFolder(root).samples`` as paths relative to ``root``, computed in a thread that
+    must end within ``timeout`` seconds (a walk that never ends fails the test, not the run)."""
+    import os
+    import threading
+
+    out = {}
+
+    def run():
+        try:
+            out["samples"] = datasets.ImageFolder(root, allow_empty=True).samples
+        except BaseException as e:  # handed to the test
+            out["error"] = e
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(timeout)
+    assert not worker.is_alive(), f"listing {root} did not end in {timeout} s"
+    if "error" in out:
+        raise out["error"]
+    return [(os.path.relpath(p, root), c) for p, c in out["samples"]]
+
+
+def _touch(path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x89PNG")  # listing never opens the files
+
+
+needs_links = pytest.mark.skipif(sys.platform == "win32", reason="symlinks and FIFOs: POSIX")
+
+
+@needs_links
+def test_links_to_their_own_folder_do_not_make_the_walk_endless(tmp_path):
+    _touch(tmp_path / "cat" / "a.png")
+    _touch(tmp_path / "cat" / "sub" / "b.png")
+    for where in (tmp_path / "cat", tmp_path / "cat" / "sub"):
+        (where / "self1").symlink_to(".")
+        (where / "self2").symlink_to(".")
+    (tmp_path / "cat" / "sub" / "parent").symlink_to("..")  # back to cat: a cycle too
+    assert _listing(tmp_path) == [("cat/a.png", 0), ("cat/sub/b.png", 0)]
+
+
+@needs_links
+def test_a_link_up_to_the_root_does_not_relist_other_classes(tmp_path):
+    _touch(tmp_path / "cat" / "c.png")
+    _touch(tmp_path / "dog" / "d.png")
+    (tmp_path / "cat" / "up").symlink_to("..")
+    (tmp_path / "cat" / "elsewhere").symlink_to(tmp_path / "dog")
+    with pytest.warns(UserWarning, match=r"not following 2 link\(s\) .*cat.*elsewhere -> .*dog"):
+        listed = _listing(tmp_path)
+    assert listed == [("cat/c.png", 0), ("dog/d.png", 1)]
+
+
+@needs_links
+def test_links_inside_the_class_folder_are_followed_once(tmp_path):
+    _touch(tmp_path / "cat" / "real" / "r.png")
+    (tmp_path / "cat" / "alias").symlink_to("real")  # walked first (sorted), real skipped
+    outside = tmp_path.parent / (tmp_path.name + "_photos")
+    _touch(outside / "o.png")
+    (tmp_path / "cat" / "linked.png").symlink_to(outside / "o.png")  # a file link: kept
+    (tmp_path / "cat" / "broken.png").symlink_to(tmp_path / "missing.png")
+    (tmp_path / "dog").symlink_to(outside)  # a class folder that is a link: its own root
+    assert _listing(tmp_path) == [
+        ("cat/linked.png", 0),
+        ("cat/alias/r.png", 0),
+        ("dog/o.png", 1),
+    ]
+
+
+@needs_links
+def test_a_fifo_named_like_an_image_is_not_listed(tmp_path):
+    import os
+
+    _touch(tmp_path / "cat" / "a.png")
+    os.mkfifo(tmp_path / "cat" / "x.png")  # opening it would block until a writer came
+    assert _listing(tmp_path) == [("cat/a.png", 0)]

@@ -1,8 +1,15 @@
-"""``ImageFolder``: images sorted into one sub-folder per class, decoded by Pillow."""
+"""``ImageFolder``: images sorted into one sub-folder per class, decoded by Pillow.
+
+The walk of a class folder takes regular files only (a FIFO named ``x.png`` would block the
+first read) and follows a link to a folder only when the folder lies inside the same class
+folder and has not been walked yet: links back up (``cat/up -> ..``) would list other classes'
+images as this class's, and links to their own folder would make the walk endless.
+"""
 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -72,12 +79,10 @@ def make_dataset(
         if not os.path.isdir(class_dir):
             continue
         found = False
-        for root, _, files in sorted(os.walk(class_dir, followlinks=True)):
-            for file_name in sorted(files):
-                path = os.path.join(root, file_name)
-                if is_valid_file(path):
-                    samples.append((path, index))
-                    found = True
+        for path in _class_files(class_dir):
+            if is_valid_file(path):
+                samples.append((path, index))
+                found = True
         if not found:
             empty.append(name)
     if empty and not allow_empty:
@@ -87,6 +92,52 @@ def make_dataset(
             message += f"Supported extensions are: {shown}"
         raise FileNotFoundError(message)
     return samples
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _class_files(class_dir: str) -> list[str]:
+    """The regular files under ``class_dir``, sorted as ``sorted(os.walk(...))`` sorts them
+    (by folder, then by name), each real folder walked once and links leaving ``class_dir``
+    left out with a warning."""
+    boundary = os.path.realpath(class_dir)
+    visited = {boundary}
+    listed: list[tuple[str, list[str]]] = []
+    left_out: list[str] = []
+    pending = [class_dir]
+    while pending:
+        folder = pending.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:  # unreadable: skipped, as os.walk skips it
+            continue
+        files = []
+        for entry in entries:
+            try:
+                if entry.is_dir():  # follows links
+                    real = os.path.realpath(entry.path)
+                    if not _inside(real, boundary):
+                        left_out.append(f"{entry.path} -> {real}")
+                    elif real not in visited:  # else a cycle, or a second way to one folder
+                        visited.add(real)
+                        pending.append(entry.path)
+                elif entry.is_file():  # regular files only (following links): no FIFO, device
+                    files.append(entry.path)
+            except OSError:  # a link to itself, a vanished entry
+                continue
+        listed.append((folder, files))
+    if left_out:
+        shown = ", ".join(left_out[:3]) + (", ..." if len(left_out) > 3 else "")
+        warnings.warn(
+            f"ImageFolder: not following {len(left_out)} link(s) to folders outside the class "
+            f"folder {class_dir}: {shown}",
+            UserWarning,
+            stacklevel=4,
+        )
+    listed.sort(key=lambda item: item[0])
+    return [path for _, files in listed for path in files]
 
 
 class DatasetFolder(Dataset[tuple[Any, Any]]):
