@@ -544,7 +544,10 @@ class Tensor(TensorFunctions, TensorMethods):
         check_device(dev)
         if dtype is None or _dtypes.to_numpy_dtype(dtype) == self._data.dtype:
             return self.clone() if copy else self
-        return _ops.ToDtype.apply(self, dtype=_dtypes.to_numpy_dtype(dtype))
+        target = _dtypes.to_numpy_dtype(dtype)
+        if target.kind not in "fc":  # integers and bools have no gradient: outside the graph
+            return _make(self._data.astype(target))
+        return _ops.ToDtype.apply(self, dtype=target)
 
     def cpu(self, memory_format: Any = None) -> Tensor:
         return self

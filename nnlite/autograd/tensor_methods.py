@@ -174,6 +174,14 @@ def _extreme(
 
 def _extreme_over(self: TensorMethods, name: str, dim: _dims, keepdim: bool) -> Tensor:
     """``amax``/``amin``: the largest/smallest values over one dimension, several, or all."""
+    if self._data.size:  # ties share the gradient (max(dim) gives it to the first winner only)
+        dims = None if dim is None or (not isinstance(dim, int) and not dim) else dim
+        if isinstance(dims, int):
+            dims = _wrap_dim(dims, self._data.ndim)
+        elif dims is not None:
+            dims = [_wrap_dim(d, self._data.ndim) for d in dims]
+        op = ops.Amax if name == "max" else ops.Amin
+        return op.apply(self, dim=dims, keepdim=keepdim)
     reduce = getattr(self, name)
     if isinstance(dim, int):
         return reduce(dim, keepdim).values

@@ -247,8 +247,10 @@ def worker_loop(
     shutdown.
     """
     global _worker_info
-    # The parent handles Ctrl-C and shuts the workers down.
+    # The parent handles Ctrl-C and shuts the workers down; a SIGTERM sent to the worker itself
+    # ends it (a forked worker would otherwise inherit the parent's stop-request handler).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for conn in close_conns:  # inherited copies of the parent's pipe ends (fork)
         conn.close()
     fd = result_conn.fileno()

@@ -577,6 +577,9 @@ class _MultiProcessIter(_BaseIter):
             self._shutdown()
             raise
         if isinstance(payload, ExceptionWrapper):
+            # the workers end before the error reaches the caller, who may keep its traceback
+            # (and with it this iterator) for long; the iteration ends with them
+            self._shutdown()
             payload.reraise()
         return _worker.unpack(payload)
 

@@ -8,5 +8,6 @@ Examples:
 
 from .converters import ExportError
 from .export import export
+from .tracer import TracerWarning
 
-__all__ = ["export", "ExportError"]
+__all__ = ["export", "ExportError", "TracerWarning"]

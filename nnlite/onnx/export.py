@@ -38,8 +38,9 @@ def _onnx():
 class _Graph:
     """The ONNX graph under construction: values named by the tensors that carry them."""
 
-    def __init__(self, onnx, opset, parameters):
+    def __init__(self, onnx, opset, parameters, from_inputs=lambda tensor: False):
         self.onnx, self.opset = onnx, opset
+        self._from_inputs = from_inputs  # whether a tensor was computed from the graph inputs
         self.nodes, self.initializers = [], []
         self._names = {}  # id(tensor) -> ONNX value name
         self._pending = (
@@ -66,10 +67,11 @@ class _Graph:
                 self._add_initializer(name, tensor.detach().numpy())
                 self._names[key] = name
                 return name
-            if value.grad_fn is not None:
+            if value.grad_fn is not None or self._from_inputs(value):
+                made_by = f" made by {value.grad_fn.name()}" if value.grad_fn is not None else ""
                 raise ExportError(
-                    f"the value of shape {tuple(value.shape)} made by {value.grad_fn.name()} was "
-                    "computed by an op that cannot be exported (no ONNX conversion)"
+                    f"the value of shape {tuple(value.shape)}{made_by} was computed from the "
+                    "inputs by an op that cannot be exported (no ONNX conversion)"
                 )
             return self.const(value.detach().numpy(), "constant")
         if isinstance(value, (bool, int, float)):
@@ -164,6 +166,8 @@ def export(
     export_params=True,
     do_constant_folding=True,
     verbose=False,
+    *,
+    strict=False,
 ):
     """Trace ``model`` on ``args`` and write its forward pass to ``f`` as an ONNX model.
 
@@ -183,6 +187,10 @@ def export(
         opset_version (int): ONNX opset, 13 to 21. Default: 17.
         export_params (bool): parameters as initializers (the only mode supported; False is an error).
         do_constant_folding, verbose: accepted for PyTorch compatibility.
+        strict (bool): refuse (``ExportError``) where a value computed from the inputs leaves the
+            graph for Python (``.item()``, ``.tolist()``, ``.numpy()``, ``if tensor:``, ``int(t)``,
+            ``float(t)``) instead of warning (``TracerWarning``): the file would hold the value of
+            this example as a constant. Default: False.
 
     Returns:
         None
@@ -217,12 +225,17 @@ def export(
     # nothing untraced fed the graph.
     traced_inputs = [x.detach().clone().requires_grad_(x.is_floating_point()) for x in inputs]
     tracer = Tracer(
-        patches=FUNCTION_CONVERTERS, module_types=leaf_module_types(MODULE_CONVERTERS), model=model
+        patches=FUNCTION_CONVERTERS,
+        module_types=leaf_module_types(MODULE_CONVERTERS),
+        model=model,
+        strict=bool(strict),
     )
+    for x in traced_inputs:
+        tracer.mark(x)
     parameters = {
         id(t): (name, t) for name, t in list(model.named_parameters()) + list(model.named_buffers())
     }
-    g = _Graph(onnx, opset, parameters)
+    g = _Graph(onnx, opset, parameters, tracer.from_inputs)
     try:
         with enable_grad(), tracer:
             output = model(*_replace_leaves(args, iter(traced_inputs)))

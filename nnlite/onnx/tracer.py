@@ -6,15 +6,61 @@ signature, and its result); the forward of every module with a conversion of its
 as one call and what runs inside it is not. Anything computed from the input by a path that was not
 recorded is caught afterwards through the autograd graph (its result has a ``grad_fn``), so an
 untraced op can never be baked into the export as a constant.
+
+A value that leaves the graph for Python (``.item()``, ``.tolist()``, ``.numpy()``, ``bool(t)``
+as in ``if t:``, ``int(t)``, ``float(t)``) on a tensor computed from the inputs is reported: a
+``TracerWarning``, or an ``ExportError`` under ``strict=True``. The tracer knows such tensors by
+their ``grad_fn`` (the inputs require grad) or, for results without one (comparisons, integer
+casts, ``detach``), by following every op applied to them while tracing.
 """
 
 import inspect
+import warnings
 from dataclasses import dataclass, field
 
 from .. import nn
+from ..autograd.op import Op
 from ..autograd.tensor import Tensor
 
 _MISSING = object()
+
+
+class TracerWarning(UserWarning):
+    """A value computed from the inputs left the graph for Python while a model was exported:
+    the file holds the value this example input gave, as a constant.
+
+    Examples:
+        >>> import warnings
+        >>> class Gate(nl.nn.Module):
+        ...     def forward(self, x):
+        ...         return x * 2 if x.sum() > 0 else x  # a Python branch on a tensor
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     nl.onnx.export(Gate(), nl.ones(3), "gate.onnx")
+        >>> [type(w.message).__name__ for w in caught]
+        ['TracerWarning']
+    """
+
+
+# Tensor methods through which a value leaves the graph, and what Python gets from each.
+_LEAVING = {
+    "item": "a Python number",
+    "tolist": "a Python list",
+    "numpy": "a NumPy array",
+    "__bool__": "a Python boolean",
+    "__int__": "a Python integer",
+    "__float__": "a Python float",
+    "__index__": "a Python index",
+}
+
+# Tensor methods whose results carry no grad_fn (comparisons, masks, indices, integer casts):
+# followed so that what they compute from the inputs is still known as such.
+_WITHOUT_GRAD = (
+    "__eq__ __ne__ __lt__ __le__ __gt__ __ge__ eq ne lt le gt ge "
+    "__and__ __rand__ __or__ __ror__ __xor__ __rxor__ __invert__ bitwise_and bitwise_or "
+    "bitwise_xor logical_not isnan isinf isfinite all any argmax argmin max min sort topk "
+    "__floordiv__ __rfloordiv__ to long int bool byte type"
+).split()
 
 
 @dataclass
@@ -37,11 +83,28 @@ class Tracer:
     patches: list
     module_types: tuple
     model: object = None
+    strict: bool = False
     calls: list = field(default_factory=list)
     _depth: int = 0
+    # id -> tensor computed from the inputs without a grad_fn (kept alive so ids stay unique)
+    _derived: dict = field(default_factory=dict)
+
+    def mark(self, tensor):
+        """Record ``tensor`` (a graph input) as a value computed from the inputs."""
+        self._derived[id(tensor)] = tensor
+
+    def from_inputs(self, value):
+        """Whether the tensor ``value`` was computed from the graph inputs."""
+        return value.grad_fn is not None or id(value) in self._derived
 
     def __enter__(self):
         self._saved = []
+        self._patch(Op, "apply", classmethod(self._following(Op.__dict__["apply"].__func__)))
+        for attr in ("detach", *_WITHOUT_GRAD):
+            if hasattr(Tensor, attr):
+                self._patch(Tensor, attr, self._following(getattr(Tensor, attr)))
+        for attr, what in _LEAVING.items():
+            self._patch(Tensor, attr, self._watching(getattr(Tensor, attr), what))
         for owner, attr, convert in self.patches:
             original = (
                 owner.__dict__.get(attr, _MISSING)
@@ -82,6 +145,49 @@ class Tracer:
             else:
                 setattr(owner, attr, original)
         return False
+
+    def _patch(self, owner, attr, replacement):
+        self._saved.append((owner, attr, owner.__dict__.get(attr, _MISSING)))
+        setattr(owner, attr, replacement)
+
+    def _following(self, function):
+        """``function`` (an op's apply or ``detach``), whose result counts as computed from the
+        inputs when any tensor it was given does."""
+        tracer = self
+
+        def follow(first, *args, **kwargs):
+            result = function(first, *args, **kwargs)
+            given = (first, *args) if isinstance(first, Tensor) else args
+            if any(isinstance(a, Tensor) and tracer.from_inputs(a) for a in given):
+                for leaf in result if isinstance(result, tuple) else (result,):
+                    if isinstance(leaf, Tensor) and leaf.grad_fn is None:
+                        tracer.mark(leaf)
+            return result
+
+        return follow
+
+    def _watching(self, method, what):
+        """``method`` (a Tensor method handing a value to Python), reported on tensors computed
+        from the inputs when the model's own code calls it."""
+        tracer = self
+
+        def watched(tensor, *args, **kwargs):
+            if not tracer._depth and tracer.from_inputs(tensor):
+                message = (
+                    f"converting a tensor computed from the inputs to {what} while exporting: "
+                    "the ONNX graph cannot follow a Python value, so it keeps the one this example "
+                    "input gave as a constant, and the exported model may disagree with the model "
+                    "on other inputs"
+                )
+                if tracer.strict:
+                    from .converters import ExportError
+
+                    raise ExportError(message + " (strict=True)")
+                warnings.warn(message, TracerWarning, stacklevel=2)
+            return method(tensor, *args, **kwargs)
+
+        watched.__wrapped__ = method
+        return watched
 
     def _enter_module(self, module, args):
         self._depth += 1

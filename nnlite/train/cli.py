@@ -2,14 +2,13 @@
 
 import argparse
 import os
-import signal
 import sys
-import threading
 
 from ..serialization import replace_atomically
 from .builders import TrainError
 from .config import ConfigError, dump_config, load_config, load_yaml
 from .schema import show
+from .signals import check_stop, stop_on_signals
 from .trainer import NonFiniteLossError, Trainer
 
 __all__ = ["main", "resolve_config"]
@@ -17,17 +16,8 @@ __all__ = ["main", "resolve_config"]
 EXIT_CONFIG = 2
 EXIT_FAILED = 1
 EXIT_NON_FINITE = 3
-EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process SIGTERM ended
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM arrived: handled as Ctrl-C is (the run stops where it is, the last checkpoint
-    stays), with its own exit code."""
-
-
-def _raise_terminated(signum, frame):
-    raise Terminated()
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a process Ctrl-C ended
+EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 
 _DESCRIPTION = """Train a model described by a YAML config (see configs/ and docs/guides/trainer.md, the config reference).
@@ -174,18 +164,8 @@ def main(argv=None, observers=(), prog="train.py"):
         0
     """
     args = _parser(prog).parse_args(argv)
-    previous = _on_sigterm(_raise_terminated)
-    try:
+    with stop_on_signals():  # Ctrl-C and SIGTERM stop the run between batches
         return _run(args, observers, prog)
-    finally:
-        _on_sigterm(previous)
-
-
-def _on_sigterm(handler):
-    """Install ``handler`` for SIGTERM (main thread only); returns the previous one."""
-    if handler is None or threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.signal(signal.SIGTERM, handler)
 
 
 def _run(args, observers=(), prog="train.py"):
@@ -201,6 +181,7 @@ def _run(args, observers=(), prog="train.py"):
             with replace_atomically(os.path.join(args.resume, "config.yaml")) as f:
                 f.write(dump_config(cfg).encode("utf-8"))
         trainer.fit()
+        check_stop()  # a signal after the last check still ends the process with its code
     except ConfigError as e:
         print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
         _abort_others(trainer, EXIT_CONFIG)
@@ -216,9 +197,12 @@ def _run(args, observers=(), prog="train.py"):
     except KeyboardInterrupt as e:
         run_dir = getattr(trainer, "run_dir", None)
         hint = f"; continue with: {_command(prog)} --resume {run_dir}" if run_dir else ""
-        terminated = isinstance(e, Terminated)
-        print(f"\n{prog}: {'terminated' if terminated else 'interrupted'}{hint}", file=sys.stderr)
-        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+        code = getattr(e, "exit_code", EXIT_INTERRUPTED)
+        print(
+            f"\n{prog}: {'terminated' if code == EXIT_TERMINATED else 'interrupted'}{hint}",
+            file=sys.stderr,
+        )
+        return code
     except OSError as e:  # a file the run needs, outside what the trainer reports itself
         print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
         _abort_others(trainer, EXIT_FAILED)

@@ -14,6 +14,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import sys
 import time
 import warnings
@@ -35,6 +36,7 @@ from .builders import (
 )
 from .config import ConfigError, dump_config
 from .metrics import ClassificationMeter, MetricsLog, accuracy_lines, write_json_atomic
+from .signals import Stopped, check_stop, requested_signal, stop_message, stop_on_signals
 
 __all__ = ["Trainer", "NonFiniteLossError", "TrainError", "seed_everything", "new_run_dir"]
 
@@ -490,7 +492,7 @@ class Trainer:
         """
         # the run checks losses, gradients, outputs and weights itself and stops with one line
         # naming the epoch and batch: numpy's own warnings about them would only add noise
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"), stop_on_signals():
             return self._fit()
 
     def _fit(self):
@@ -520,18 +522,23 @@ class Trainer:
             self._close_bars()
             if self.last_meter is None:  # nothing left to train: evaluate what the checkpoint holds
                 self.last_meter = self._evaluate()
+            check_stop()
             self.print("Finished Training")
             report = self._report(time.perf_counter() - t_start)
             self._notify("finished")
             return report
-        except KeyboardInterrupt:
-            self._notify("interrupted", "Stopped by Ctrl-C.")
-            raise
-        except NonFiniteLossError as e:
-            self._notify("nonfinite", str(e))
+        except KeyboardInterrupt as e:
+            self._notify("interrupted", stop_message(getattr(e, "signum", signal.SIGINT)))
             raise
         except Exception as e:
-            self._notify("failed", f"{type(e).__name__}: {e}")
+            signum = requested_signal()
+            if signum is not None:  # e.g. a loader worker the same SIGTERM ended: the stop it was
+                self._notify("interrupted", stop_message(signum))
+                raise Stopped(signum) from e
+            if isinstance(e, NonFiniteLossError):
+                self._notify("nonfinite", str(e))
+            else:
+                self._notify("failed", f"{type(e).__name__}: {e}")
             raise
         finally:
             self._close_bars()
@@ -569,9 +576,11 @@ class Trainer:
         progress = _EpochProgress(epoch, self.cfg["epochs"], len(loader), self.progress)
         self._bar_batches = progress.bar
         for i, (images, labels) in enumerate(loader):
+            check_stop()  # Ctrl-C and SIGTERM stop here, between batches
             value = self._train_step(images, labels, epoch, i)
             progress.add(value, labels.shape[0])
             self._log_step(progress, i, value)
+        check_stop()
         train_seconds = progress.seconds()
         self.global_step += progress.batches
         in_sync = getattr(net, "parameters_in_sync", None) if self.dist.size > 1 else None
@@ -708,6 +717,7 @@ class Trainer:
         net.eval()
         with nl.no_grad():
             for b, (images, labels) in enumerate(self._loader(False, 0)):
+                check_stop()
                 outputs = net(images)
                 loss = criterion(outputs, labels)
                 value, logits = loss.item(), outputs.numpy()

@@ -252,10 +252,26 @@ def test_worker_error_propagates_with_traceback(num_workers):
         msg = str(e.value)
         assert "DataLoader worker process" in msg and "Traceback (most recent call last)" in msg
         assert "__getitem__" in msg and 'raise ValueError(f"bad sample {i}")' in msg
-    # the other batches still come
-    assert next(it)[0].tolist() == [9, 10, 11]
-    with pytest.raises(StopIteration):
-        next(it)
+    if num_workers:  # the workers were shut down with the error: the iteration is over
+        with pytest.raises(StopIteration):
+            next(it)
+    else:  # in the main process nothing needs stopping: the other batches still come
+        assert next(it)[0].tolist() == [9, 10, 11]
+    del e, it
+
+
+def test_a_worker_error_reaches_the_caller_after_the_workers_are_gone():
+    # the caller keeps the traceback (as pytest, a notebook or a logging handler does), and the
+    # traceback keeps the loader's iterator: the workers must not wait for it to be freed
+    it = iter(DataLoader(Squares(40, fail_at=9), batch_size=3, num_workers=2))
+    next(it)
+    pids = [w.pid for w in it._workers]
+    assert len(pids) == 2 and all(_alive(p) for p in pids)
+    with pytest.raises(ValueError, match="bad sample 9") as e:
+        for _ in it:
+            pass
+    assert _wait_gone(pids, 1.0), "workers still running after the error reached the caller"
+    assert e.value.__traceback__ is not None  # the traceback was still held while checking
     del e, it
 
 

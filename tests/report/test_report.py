@@ -212,7 +212,7 @@ def test_interrupted_run(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         trainer.fit()
     page = (Path(trainer.run_dir) / "report.html").read_text()
-    assert 'data-state="interrupted"' in page and "Stopped by Ctrl-C." in page
+    assert 'data-state="interrupted"' in page and "Stopped by Ctrl-C (SIGINT)." in page
     assert "python train.py --resume" in page
 
 

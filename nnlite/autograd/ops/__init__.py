@@ -4,7 +4,19 @@ from .activation import LogSoftmax, Relu, Sigmoid, Softmax, Tanh
 from .arithmetic import Add, Div, DivRounded, Fmod, Mul, Neg, Pow, Remainder, RPow, Sub
 from .linalg import MatMul
 from .pointwise import Abs, Clamp, Clone, CopyFrom, Exp, Log, Maximum, Minimum, Sign, Sqrt, ToDtype
-from .reduction import LogSumExp, MaxAll, MaxDim, Mean, MinAll, MinDim, Sum, SumToSize, Var
+from .reduction import (
+    Amax,
+    Amin,
+    LogSumExp,
+    MaxAll,
+    MaxDim,
+    Mean,
+    MinAll,
+    MinDim,
+    Sum,
+    SumToSize,
+    Var,
+)
 from .shape import (
     Cat,
     Expand,

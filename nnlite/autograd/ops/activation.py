@@ -70,6 +70,8 @@ class Softmax(Op):
     dim = None
 
     def forward(self, x):
+        if x.size == 0:  # no classes (or no rows): an empty result, as PyTorch
+            return np.empty_like(x)
         e = np.exp(x - x.max(axis=self.dim, keepdims=True))
         e /= e.sum(axis=self.dim, keepdims=True)
         return e
@@ -97,6 +99,8 @@ class LogSoftmax(Op):
 
 
 def log_softmax_array(x: np.ndarray, dim: int | None) -> np.ndarray:
+    if x.size == 0:  # no classes (or no rows): an empty result, as PyTorch
+        return np.empty_like(x)
     shifted = x - x.max(axis=dim, keepdims=True)
     shifted -= np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
     return shifted

@@ -114,7 +114,9 @@ class _Extreme(Op):
 
     def backward(self, grad, needs):
         a = self.saved_tensors[0]._data  # which elements won is a constant
-        hits = (a == self.output_array()).astype(a.dtype)
+        out = self.output_array()
+        # a NaN result came from the NaN elements: they share the gradient (as PyTorch)
+        hits = (np.isnan(a) if np.isnan(out) else a == out).astype(a.dtype)
         hits /= hits.sum()
         return grad * vjp.const(hits, grad)
 
@@ -126,6 +128,43 @@ class MaxAll(_Extreme):
 
 class MinAll(_Extreme):
     node_name = "MinBackward1"
+    reduce = staticmethod(np.min)
+
+
+class _ExtremeOver(Op):
+    """``amax``/``amin`` over ``dim`` (one, several or all dimensions): the gradient shared evenly
+    among the elements equal to the result; where the result is NaN none is, and the gradient is
+    NaN (PyTorch's formula)."""
+
+    saved_inputs = (0,)
+    saves_output = True
+    dim = None
+    keepdim = False
+    reduce: Callable[..., Any] | None = None
+
+    def forward(self, a):
+        self.axes = _dims(self.dim, a.ndim)
+        return self.reduce(a, axis=self.axes, keepdims=self.keepdim)
+
+    def backward(self, grad, needs):
+        a = self.saved_tensors[0]._data
+        out = self.output_array()
+        if not self.keepdim:
+            out = np.expand_dims(out, self.axes)
+        hits = (a == out).astype(a.dtype)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            hits /= hits.sum(axis=self.axes, keepdims=True)
+        grad = _expand_back(grad, a.shape, self.axes, self.keepdim)
+        return grad * vjp.const(hits, grad)
+
+
+class Amax(_ExtremeOver):
+    node_name = "AmaxBackward0"
+    reduce = staticmethod(np.max)
+
+
+class Amin(_ExtremeOver):
+    node_name = "AminBackward0"
     reduce = staticmethod(np.min)
 
 

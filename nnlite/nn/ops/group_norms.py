@@ -98,7 +98,8 @@ def group_norm(
             f"Expected number of channels in input to be divisible by num_groups, but got input of "
             f"shape {input.shape} and num_groups={num_groups}"
         )
-    grouped = input.reshape(n, num_groups, -1)
+    per_group = channels // num_groups * int(np.prod(input.shape[2:], dtype=np.int64))
+    grouped = input.reshape(n, num_groups, per_group)  # explicit: a batch of 0 is allowed
     out = _normalized(grouped, (2,), eps).reshape(input.shape)
     return _channel_affine(out, weight, bias)
 

@@ -144,8 +144,13 @@ def batch_norm(
         if t is not None and t._data.size != c:
             raise LayerInputError(f"{name} should contain {c} elements not {t._data.size}")
     if training:
-        count = x.size // c
-        if count <= 1:
+        count = x.size // c if c else 0
+        if count == 0:  # an empty batch: nothing to normalise, the statistics stay (as PyTorch)
+            from .group_norms import _channel_affine
+
+            out = _channel_affine(input, weight, bias)
+            return out if out is not input else input.clone()
+        if count == 1:
             raise ValueError(
                 f"Expected more than 1 value per channel when training, got input size "
                 f"{input.shape}"

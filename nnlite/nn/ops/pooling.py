@@ -177,11 +177,15 @@ class AdaptiveAvgPool2dGrad(Op):
 
 # ---------------------------------------------------------------------------------------- entries
 def _pool_input(input):
-    """Whether ``input`` is unbatched (CHW); raises for anything but non-empty CHW or NCHW."""
-    nd = input._data.ndim
-    if nd not in (3, 4) or input._data.size == 0:
-        raise LayerInputError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    return nd == 3
+    """Whether ``input`` is unbatched (CHW); raises for anything but non-empty CHW, or NCHW
+    with non-empty C, H and W (a batch of 0 is allowed, as PyTorch)."""
+    shape = input._data.shape
+    if len(shape) not in (3, 4) or 0 in shape[-3:]:
+        raise LayerInputError(
+            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+            f"got:{list(shape)}"
+        )
+    return len(shape) == 3
 
 
 # Checked window arguments by their given values and types: a layer passes the same ones on

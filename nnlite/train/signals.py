@@ -1,0 +1,107 @@
+"""Ctrl-C (SIGINT) and SIGTERM during training: the handler only records the signal; the
+training loop asks between batches and stops there, so a signal never lands inside an import,
+a garbage-collector callback or a half-done checkpoint.
+
+A second signal while the run is already stopping ends the process at once, killed by that
+signal (the shell shows 130 or 143): checkpoints are written atomically, so the last one on disk
+is whole; ``status.json`` may then still say ``running`` (the report shows the process as gone).
+"""
+
+import contextlib
+import os
+import signal
+import threading
+
+__all__ = ["Stopped", "check_stop", "requested_signal", "stop_message", "stop_on_signals"]
+
+WATCHED = (signal.SIGINT, signal.SIGTERM)
+
+_requested = None  # the signal number of the first stop request, or None
+_installed = False
+
+
+class Stopped(KeyboardInterrupt):
+    """The run was asked to stop by a signal (``signum``); the process exits with ``128 + signum``.
+
+    A ``KeyboardInterrupt``, so code that handles Ctrl-C handles SIGTERM the same way.
+
+    Examples:
+        >>> import signal
+        >>> from nnlite.train.signals import Stopped
+        >>> Stopped(signal.SIGTERM).exit_code
+        143
+    """
+
+    def __init__(self, signum=signal.SIGINT):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = int(signum)
+
+    @property
+    def exit_code(self):
+        return 128 + self.signum
+
+
+def stop_message(signum):
+    """What ``status.json`` says about a run stopped by ``signum``.
+
+    Examples:
+        >>> import signal
+        >>> from nnlite.train.signals import stop_message
+        >>> stop_message(signal.SIGTERM), stop_message(signal.SIGINT)
+        ('Stopped by SIGTERM.', 'Stopped by Ctrl-C (SIGINT).')
+    """
+    if signum == signal.SIGINT:
+        return "Stopped by Ctrl-C (SIGINT)."
+    return f"Stopped by {signal.Signals(signum).name}."
+
+
+def _record(signum, frame):
+    global _requested
+    if _requested is None:
+        _requested = signum
+        return
+    # asked twice: the user wants out now; nothing is raised in the middle of the stopping code
+    os.write(2, f"\n{signal.Signals(signum).name} again: stopping at once\n".encode())
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def requested_signal():
+    """The signal that asked the run to stop (``signal.SIGINT`` or ``signal.SIGTERM``), or ``None``."""
+    return _requested
+
+
+def check_stop():
+    """Raise ``Stopped`` if a watched signal arrived since ``stop_on_signals`` began."""
+    if _requested is not None:
+        raise Stopped(_requested)
+
+
+@contextlib.contextmanager
+def stop_on_signals():
+    """While active, SIGINT and SIGTERM only record a stop request (see ``check_stop``).
+
+    Installed from the main thread only (where Python runs signal handlers); nested uses and
+    other threads leave the handlers alone. A signal ignored when the process started (a
+    background job's SIGINT) stays ignored, as Python itself does.
+
+    Examples:
+        >>> from nnlite.train.signals import check_stop, stop_on_signals
+        >>> with stop_on_signals():
+        ...     check_stop()  # nothing asked: carries on
+    """
+    global _installed, _requested
+    if _installed or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for signum in WATCHED:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            previous[signum] = signal.signal(signum, _record)
+    _installed, _requested = True, None
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        _installed, _requested = False, None
