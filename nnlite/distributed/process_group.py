@@ -10,10 +10,18 @@ backend names ``"gloo"`` and ``"mpi"`` (and ``None``) both mean nnlite's MPI eng
 
 import importlib.util
 import os
+import subprocess
+import sys
 import warnings
 from datetime import timedelta
 
-from ._mpi import DEFAULT_TIMEOUT, Group, abort_on_exception, import_mpi, timeout_seconds
+from ._mpi import (
+    DEFAULT_TIMEOUT,
+    Group,
+    abort_on_exception,
+    import_mpi,
+    timeout_seconds,
+)
 
 __all__ = [
     "Backend",
@@ -282,6 +290,46 @@ def _check_matches_job(comm, rank, world_size, backend):
         )
 
 
+_WATCHDOG = """
+import os, select, signal, sys, time
+parent, seconds, message = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+ready, _, _ = select.select([sys.stdin], [], [], seconds)
+if not ready:  # the parent is still starting MPI: end it, so that mpirun ends the job
+    sys.stderr.write(message + "\\n")
+    sys.stderr.flush()
+    os.kill(parent, signal.SIGTERM)
+    time.sleep(2)
+    os.kill(parent, signal.SIGKILL)
+"""
+
+
+def _start_mpi(seconds):
+    """``mpi4py.MPI``, started within ``seconds``, else this process is ended with a message.
+
+    Open MPI's ``MPI_Init`` waits, without a limit and holding Python's lock, until every rank of
+    the job has called it: a rank that hangs before ``init_process_group`` would hang the others
+    there. A small watchdog process ends this rank (SIGTERM, then SIGKILL) if MPI has not started
+    after the timeout; mpirun then ends the whole job.
+    """
+    if "mpi4py.MPI" in sys.modules:
+        return import_mpi("nnlite.distributed.init_process_group")
+    rank = os.environ.get("OMPI_COMM_WORLD_RANK", os.environ.get("RANK", "?"))
+    message = (
+        f"[rank {rank}] init_process_group timed out after {seconds:g} s waiting for the other "
+        f"ranks to start (a rank never called init_process_group: it stopped, hangs or is far "
+        f"behind); ending this rank, and with it the job"
+    )
+    watchdog = subprocess.Popen(
+        [sys.executable, "-c", _WATCHDOG, str(os.getpid()), repr(seconds), message],
+        stdin=subprocess.PIPE,
+    )
+    try:
+        return import_mpi("nnlite.distributed.init_process_group")
+    finally:
+        watchdog.stdin.close()  # MPI started (or failed to load): the watchdog ends
+        watchdog.wait()
+
+
 def init_process_group(
     backend=None,
     init_method=None,
@@ -341,7 +389,7 @@ def init_process_group(
         )
     backend = _parse_backend(backend)
     seconds = _check_timeout(timeout)
-    MPI = import_mpi("nnlite.distributed.init_process_group")
+    MPI = _start_mpi(DEFAULT_TIMEOUT.total_seconds() if seconds is None else seconds)
     comm = MPI.COMM_WORLD
     _check_matches_job(comm, rank, world_size, backend)
     pg = ProcessGroup(comm, range(comm.Get_size()), backend, seconds)
