@@ -1,10 +1,26 @@
 """``spawn``/``start_processes``: run ``fn(i, *args)`` in ``nprocs`` processes and report the first
-failure in the parent, as ``torch.multiprocessing.spawn``."""
+failure in the parent, as ``torch.multiprocessing.spawn``.
 
+With the "spawn" start method, and when mpi4py and ``mpirun`` are installed, the processes are
+started as one MPI job (``mpirun -n nprocs``), so that ``nnlite.distributed.init_process_group``
+inside ``fn`` finds them as its ranks: process ``i`` is MPI rank ``i``. ``fn`` and ``args`` reach
+them as multiprocessing's spawned children get them (pickled; shared-memory tensors as handles to
+the same memory; ``fn`` importable by name, the main script re-imported as ``__mp_main__``).
+Without MPI, or with "fork"/"forkserver", they are plain ``multiprocessing`` processes.
+"""
+
+import importlib.util
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.spawn
+import os
+import pickle
+import shutil
 import sys
+import tempfile
+import time
 import traceback
+from multiprocessing.reduction import ForkingPickler
 
 from .._runtime.processes import signal_name, stop_processes
 
@@ -179,8 +195,143 @@ class ProcessContext:
         raise ProcessRaisedException(msg, error_index, failed.pid)
 
 
+class MPIProcessContext(ProcessContext):
+    """The ranks of an MPI job that ``start_processes`` started through ``mpirun``.
+
+    Each rank records in a private folder that it started (its pid), and then that it finished or
+    the traceback of its error; ``join()`` waits for ``mpirun`` and raises the first rank's error
+    as ``ProcessRaisedException``. A rank that raises ends the job (MPI_Abort), so the others
+    cannot wait for it for ever.
+
+    Args:
+        process (subprocess.Popen): the running ``mpirun``.
+        folder (str): the folder the ranks report in.
+        nprocs (int): the number of ranks.
+    """
+
+    # after the first error, how long mpirun may take to end the other ranks
+    _ERROR_GRACE_SECONDS = 5.0
+
+    def __init__(self, process, folder, nprocs):
+        self.process = process
+        self.folder = folder
+        self.nprocs = nprocs
+        self.processes = []
+        self.error_queues = []
+        self.sentinels = {}
+        self._first_error_seen = None
+
+    def _reports(self, kind):
+        found = {}
+        for name in os.listdir(self.folder):
+            if name.startswith(kind + "-") and not name.endswith(".tmp"):
+                path = os.path.join(self.folder, name)
+                found[int(name.split("-", 1)[1])] = path
+        return found
+
+    def _read(self, path):
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+
+    def pids(self):
+        """The pids of the ranks that have started so far, in rank order."""
+        started = self._reports("started")
+        return [int(self._read(started[r])) for r in sorted(started)]
+
+    def join(self, timeout=None):
+        """Wait up to ``timeout`` seconds (``None``: until the job ends); True once every rank
+        ended successfully, False while the job runs; raises the first failure."""
+        from ..distributed import _mpirun
+
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.process.poll() is None:
+            if self._reports("error"):
+                now = time.monotonic()
+                self._first_error_seen = self._first_error_seen or now
+                if now - self._first_error_seen > self._ERROR_GRACE_SECONDS:
+                    _mpirun.stop(self.process)
+                    break
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            try:
+                self.process.wait(0.05)
+            except Exception:  # noqa: BLE001  (subprocess.TimeoutExpired: poll again)
+                pass
+        try:
+            self._raise_failure()
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+        return True
+
+    def _raise_failure(self):
+        errors = self._reports("error")
+        if errors:
+            # the first rank to fail: the oldest error report
+            index = min(errors, key=lambda r: os.stat(errors[r]).st_mtime_ns)
+            started = self._reports("started")
+            pid = int(self._read(started[index])) if index in started else None
+            msg = f"\n\n-- Process {index} terminated with the following error:\n{self._read(errors[index])}"
+            raise ProcessRaisedException(msg, index, pid)
+        code = self.process.returncode
+        if code == 0:
+            return
+        done, started = self._reports("done"), self._reports("started")
+        missing = [r for r in range(self.nprocs) if r not in done]
+        index = missing[0] if missing else 0
+        pid = int(self._read(started[index])) if index in started else None
+        if code < 0:
+            name = signal_name(code)
+            raise ProcessExitedException(
+                f"process {index} terminated with signal {name}", index, pid, code, name
+            )
+        raise ProcessExitedException(
+            f"process {index} terminated with exit code {code}", index, pid, code
+        )
+
+
+def _can_start_mpi_job():
+    """mpi4py and mpirun are there, and this process is not itself an MPI rank (mpirun inside an
+    MPI job is not supported by Open MPI)."""
+    from ..distributed import _mpirun
+
+    return (
+        importlib.util.find_spec("mpi4py") is not None
+        and _mpirun.find_mpirun() is not None
+        and "OMPI_COMM_WORLD_SIZE" not in os.environ
+        and "PMI_SIZE" not in os.environ
+    )
+
+
+def _start_mpi_job(fn, args, nprocs):
+    from ..distributed import _mpirun
+
+    folder = tempfile.mkdtemp(prefix="nnlite-spawn-")
+    try:
+        # what multiprocessing's spawned children get first: sys.path, the main script, the key
+        # that lets them fetch shared-memory handles from this process
+        preparation = multiprocessing.spawn.get_preparation_data("SpawnProcess")
+        # the key as plain bytes (the folder is readable by this user only, as mkdtemp makes it)
+        preparation["authkey"] = bytes(preparation["authkey"])
+        with open(os.path.join(folder, "preparation"), "wb") as f:
+            pickle.dump(preparation, f, protocol=pickle.HIGHEST_PROTOCOL)
+        for rank in range(nprocs):  # one pickle per rank: a shared-memory handle is fetched once
+            with open(os.path.join(folder, f"call-{rank}"), "wb") as f:
+                f.write(ForkingPickler.dumps((fn, tuple(args)), pickle.HIGHEST_PROTOCOL))
+        argv = _mpirun.python_argv("nnlite.multiprocessing._spawned_rank", folder)
+        cmd = _mpirun.mpirun_command(nprocs, argv)
+        process = _mpirun.start(cmd, dict(os.environ))
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return MPIProcessContext(process, folder, nprocs)
+
+
 def start_processes(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
     """Start ``nprocs`` processes running ``fn(i, *args)`` with ``i`` in ``0..nprocs-1``.
+
+    With ``start_method="spawn"`` and MPI installed (mpi4py and ``mpirun``), they are one MPI
+    job, rank ``i`` running ``fn(i, *args)``, so that ``nnlite.distributed.init_process_group``
+    works inside ``fn``; ``daemon`` is then unused.
 
     Args:
         fn: a function importable by name (``spawn`` pickles it).
@@ -203,6 +354,13 @@ def start_processes(fn, args=(), nprocs=1, join=True, daemon=False, start_method
         Parameter containing:
         tensor([1.], requires_grad=True)
     """
+    if start_method == "spawn" and _can_start_mpi_job():
+        context = _start_mpi_job(fn, args, nprocs)
+        if not join:
+            return context
+        while not context.join():
+            pass
+        return None
     ctx = multiprocessing.get_context(start_method)
     processes, error_queues = [], []
     for i in range(nprocs):

@@ -22,7 +22,7 @@ from .batchnorm import _BatchNorm
 if TYPE_CHECKING:
     from ..._typing import Device, DTypeLike
     from ...autograd.tensor import Tensor
-    from ..parallel._mpi import Group
+    from ...distributed._mpi import Group
     from .module import Module
 
 
@@ -35,8 +35,9 @@ class SyncBatchNorm(_BatchNorm):
     Args:
         num_features (int): channels ``C`` of the ``(N, C, ...)`` input.
         eps, momentum, affine, track_running_stats, bias: as ``BatchNorm2d``.
-        process_group: an mpi4py communicator whose ranks share statistics (default: the
-            communicator of the ``DistributedDataParallel`` that wraps the model, else
+        process_group: a ``nnlite.distributed`` process group or an mpi4py communicator whose
+            ranks share statistics (default: the communicator of the ``DistributedDataParallel``
+            that wraps the model, else the group of ``init_process_group``, else
             ``MPI.COMM_WORLD``).
 
     Every rank must run the same number of training forwards and backwards through the layer
@@ -81,16 +82,19 @@ class SyncBatchNorm(_BatchNorm):
         """The group to share statistics with, or None when there is nothing to share."""
         group = self._group
         if group is None:
+            from ...distributed._mpi import Group
+            from ...distributed.process_group import GroupMember, ProcessGroup
+
+            chosen = self.process_group if self.process_group is not None else GroupMember.WORLD
+            if isinstance(chosen, ProcessGroup):  # nnlite.distributed's group (and its timeout)
+                group = self._group = Group(chosen.group.MPI, chosen.comm, chosen.timeout)
+                return group if group.size > 1 else None
             mpi = sys.modules.get(
                 "mpi4py.MPI"
             )  # as torch.distributed.is_initialized(): never starts MPI
             if mpi is None or not mpi.Is_initialized() or mpi.Is_finalized():
                 return None
-            from ..parallel._mpi import Group
-
-            group = self._group = Group(
-                mpi, self.process_group if self.process_group is not None else mpi.COMM_WORLD
-            )
+            group = self._group = Group(mpi, chosen if chosen is not None else mpi.COMM_WORLD)
         return group if group.size > 1 else None
 
     def forward(self, input: Tensor) -> Tensor:

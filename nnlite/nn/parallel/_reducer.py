@@ -21,7 +21,7 @@ import numpy as np
 from ...autograd.engine import queue_callback
 from ...autograd.node import AccumulateGrad
 from ...autograd.tensor import Tensor, _make
-from ._mpi import check_same_on_all_ranks
+from ...distributed._mpi import check_same_on_all_ranks
 
 DEFAULT_BUCKET_CAP_MB = 25
 FIRST_BUCKET_BYTES = 1024 * 1024  # PyTorch's dist._DEFAULT_FIRST_BUCKET_BYTES
@@ -59,6 +59,18 @@ _LOCATE_OUTPUTS = (
     "and the structure of the return value of `forward` of your module when reporting this issue (e.g. list, "
     "dict, iterable)."
 )
+
+
+def model_layout(module):
+    """A text describing the parameters and buffers: equal on all ranks iff the models match."""
+    lines = [
+        f"P {name} {tuple(p._data.shape)} {p._data.dtype.str} {bool(p._requires_grad)}"
+        for name, p in module.named_parameters()
+    ]
+    lines += [
+        f"B {name} {tuple(b._data.shape)} {b._data.dtype.str}" for name, b in module.named_buffers()
+    ]
+    return "\n".join(lines)
 
 
 class _Bucket:
@@ -191,9 +203,7 @@ class Reducer:
         if key == self._key:
             return
         if self._key is not None:
-            from .distributed import _layout
-
-            check_same_on_all_ranks(self.group, _layout(self.module), "trainable parameters")
+            check_same_on_all_ranks(self.group, model_layout(self.module), "trainable parameters")
         self._key = key
         for handle in self._handles:
             handle.remove()

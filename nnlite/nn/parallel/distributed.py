@@ -18,7 +18,9 @@ PyTorch's contract:
         loss_fn(ddp(x), y).backward()        # gradients averaged over the ranks here
         opt.step()
 
-and the script is launched with ``mpirun -n 4 python train_script.py``.
+and the script is launched with ``python -m nnlite.distributed.run --nproc-per-node=4
+train_script.py`` or ``mpirun -n 4 python train_script.py`` (after ``init_process_group`` the
+model uses its group; without it, ``MPI.COMM_WORLD``).
 
 mpi4py is imported only when a ``DistributedDataParallel`` is built (or a helper here is called);
 importing this module never needs it. Without mpi4py or an MPI library, building the class raises
@@ -34,8 +36,7 @@ import numpy as np
 
 from ...autograd.grad_mode import is_grad_enabled
 from ...autograd.tensor import check_device
-from ..modules.module import Module
-from ._mpi import (
+from ...distributed._mpi import (
     Group,
     abort_on_exception,
     allreduce_value,
@@ -43,21 +44,11 @@ from ._mpi import (
     check_same_on_all_ranks,
     import_mpi,
 )
-from ._reducer import Reducer
+from ...distributed.process_group import GroupMember, ProcessGroup
+from ..modules.module import Module
+from ._reducer import Reducer, model_layout
 
 __all__ = ["DistributedDataParallel", "abort_on_exception"]
-
-
-def _layout(module):
-    """A text describing the parameters and buffers: equal on all ranks iff the models match."""
-    lines = [
-        f"P {name} {tuple(p._data.shape)} {p._data.dtype.str} {bool(p._requires_grad)}"
-        for name, p in module.named_parameters()
-    ]
-    lines += [
-        f"B {name} {tuple(b._data.shape)} {b._data.dtype.str}" for name, b in module.named_buffers()
-    ]
-    return "\n".join(lines)
 
 
 def _broadcast_arrays(group, arrays, what, root=0):
@@ -94,6 +85,21 @@ def _check_cpu_devices(device_ids, output_device):
             ) from None
 
 
+def _communicator(process_group, timeout):
+    """(mpi4py communicator or None, timeout) for DDP: a ``nnlite.distributed`` ProcessGroup
+    gives its communicator and timeout; ``None`` the default group once ``init_process_group``
+    ran; an mpi4py communicator stays."""
+    if process_group is None or process_group is GroupMember.WORLD:
+        if GroupMember.WORLD is None:
+            return None, timeout
+        process_group = GroupMember.WORLD
+    if isinstance(process_group, ProcessGroup):
+        return process_group.comm, process_group.timeout if timeout is None else timeout
+    if process_group is GroupMember.NON_GROUP_MEMBER:
+        raise ValueError("DistributedDataParallel: this rank is not a member of process_group")
+    return process_group, timeout
+
+
 class DistributedDataParallel(Module):
     """Synchronous data parallelism over MPI ranks, as ``torch.nn.parallel.DistributedDataParallel``.
 
@@ -106,7 +112,8 @@ class DistributedDataParallel(Module):
             (a FutureWarning says so); ``False`` also leaves buffers out of the broadcast at
             construction. Default ``None`` (= ``True``).
         init_sync (bool): broadcast rank 0's parameters and buffers at construction (default ``True``).
-        process_group: an mpi4py communicator (default ``MPI.COMM_WORLD``); ``comm`` is the same.
+        process_group: a ``nnlite.distributed`` process group or an mpi4py communicator (default:
+            the group of ``init_process_group``, else ``MPI.COMM_WORLD``); ``comm`` is the same.
         bucket_cap_mb (float): bucket size in MiB (default ``None``: 25 MiB, with a 1 MiB first
             bucket so that the first all-reduce starts early, as PyTorch).
         find_unused_parameters (bool): after each forward, walk the autograd graph from the outputs
@@ -122,7 +129,7 @@ class DistributedDataParallel(Module):
             statistics) to all ranks, in one broadcast. Default ``None`` (= ``True``).
         comm: an mpi4py communicator (nnlite's name for ``process_group``).
         timeout (datetime.timedelta or float seconds): how long any collective waits for the other
-            ranks (default 30 minutes, as PyTorch's process groups). After it, the waiting rank raises
+            ranks (default: the process group's timeout, else 30 minutes, as PyTorch's). After it, the waiting rank raises
             ``DistBackendError`` (a RuntimeError) naming the operation, e.g. "allreduce of gradient
             bucket 2 timed out after 3.0 s", and the job is aborted (:func:`abort_on_exception`).
 
@@ -188,7 +195,7 @@ class DistributedDataParallel(Module):
             raise ValueError(
                 "DistributedDataParallel: pass the communicator as process_group or comm, not both"
             )
-        comm = comm if comm is not None else process_group
+        comm, timeout = _communicator(comm if comm is not None else process_group, timeout)
         if comm is None:
             comm = MPI.COMM_WORLD
         if broadcast_buffers is not None:
@@ -222,7 +229,7 @@ class DistributedDataParallel(Module):
         self._group = Group(MPI, comm, timeout)
         abort_on_exception()
         if init_sync:
-            check_same_on_all_ranks(self._group, _layout(module), "parameters and buffers")
+            check_same_on_all_ranks(self._group, model_layout(module), "parameters and buffers")
             self.broadcast_parameters(buffers=init_sync_buffers)
         self._give_sync_batchnorms_a_group()
         self.reducer = Reducer(
@@ -246,7 +253,7 @@ class DistributedDataParallel(Module):
             m._group = (
                 shared
                 if m.process_group is None
-                else Group(self._MPI, m.process_group, self._group.timeout)
+                else Group(self._MPI, _communicator(m.process_group, None)[0], self._group.timeout)
             )
 
     # ------------------------------------------------------------------ identity

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import nnlite as nl
+from nnlite.distributed._mpi import DistBackendError, Group, timeout_seconds
 from nnlite.nn.modules.sync_batchnorm import SyncBatchNorm, _SyncBatchNormFunction
-from nnlite.nn.parallel._mpi import DistBackendError, Group, timeout_seconds
 from nnlite.nn.parallel._reducer import FIRST_BUCKET_BYTES, Reducer, assign_buckets
 
 

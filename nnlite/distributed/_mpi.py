@@ -1,4 +1,4 @@
-"""MPI plumbing for ``DistributedDataParallel`` and ``SyncBatchNorm``: the lazy mpi4py import, the
+"""MPI plumbing for ``nnlite.distributed``, ``DistributedDataParallel`` and ``SyncBatchNorm``: the lazy mpi4py import, the
 abort-on-exception hook, collectives that give up after a timeout, and pickle-free collectives on
 numbers, arrays, Tensors and strings.
 
@@ -16,7 +16,7 @@ from datetime import timedelta
 
 import numpy as np
 
-from ...autograd.tensor import Tensor
+from ..autograd.tensor import Tensor
 
 INSTALL_HINT = (
     "install an MPI library from your system's packages (Debian/Ubuntu: "
@@ -149,14 +149,16 @@ class Group:
         self.rank = comm.Get_rank()
         self.size = comm.Get_size()
 
-    def wait(self, request, what):
-        """Wait for ``request``; raise ``DistBackendError`` naming ``what`` once the timeout has passed."""
-        if request.Test():
+    def wait(self, request, what, status=None):
+        """Wait for ``request``; raise ``DistBackendError`` naming ``what`` once the timeout has
+        passed. ``status`` (an ``MPI.Status``) receives the completed request's status."""
+        test = request.Test if status is None else (lambda: request.Test(status))
+        if test():
             return
         start = time.monotonic()
         deadline = start + self.timeout
         pause = 1e-5
-        while not request.Test():
+        while not test():
             now = time.monotonic()
             if now > deadline:
                 raise DistBackendError(

@@ -1,0 +1,114 @@
+"""Starting ranks through ``mpirun``: the command line, and running it with signals passed on.
+
+Used by the launcher (``python -m nnlite.distributed.run``) and by
+``nnlite.multiprocessing.spawn``: both start their processes as one MPI job, so that
+``init_process_group`` finds them in ``MPI.COMM_WORLD``.
+"""
+
+import functools
+import os
+import shutil
+import signal
+import subprocess
+import sys
+
+INSTALL_MPIRUN = (
+    "mpirun was not found on PATH: install Open MPI from your system's packages (Debian/Ubuntu: "
+    "`apt-get install openmpi-bin libopenmpi-dev`) and mpi4py with `pip install 'nnlite[mpi]'`"
+)
+
+
+def find_mpirun():
+    """The path of ``mpirun`` (or ``mpiexec``), or None."""
+    return shutil.which("mpirun") or shutil.which("mpiexec")
+
+
+@functools.cache
+def is_open_mpi(exe):
+    try:
+        done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    text = done.stdout + done.stderr
+    return "Open MPI" in text or "OpenRTE" in text
+
+
+def mpirun_command(nprocs, argv, env_names=(), hostfile=None, per_node=None, extra=()):
+    """``mpirun`` starting ``nprocs`` copies of ``argv``.
+
+    ``env_names``: variables passed to every rank (Open MPI passes the launching environment only
+    to the ranks on this machine; ``-x`` sends them to the other machines too). ``hostfile`` and
+    ``per_node`` (ranks per machine) place the ranks on several machines. ``extra``: further
+    mpirun arguments, placed before the program.
+    """
+    exe = find_mpirun()
+    if exe is None:
+        raise RuntimeError(INSTALL_MPIRUN)
+    cmd = [exe]
+    if is_open_mpi(exe):
+        # more ranks than cores is allowed (a laptop, CI); the ranks share the cores
+        cmd.append("--oversubscribe")
+        for name in env_names:
+            cmd += ["-x", name]
+        if hostfile is not None:
+            cmd += ["--hostfile", str(hostfile)]
+            if per_node is not None:
+                cmd += ["--map-by", f"ppr:{per_node}:node"]
+    elif hostfile is not None:  # MPICH and others: Hydra's spelling
+        cmd += ["-f", str(hostfile)]
+        if per_node is not None:
+            cmd += ["-ppn", str(per_node)]
+    cmd += list(extra)
+    cmd += ["-n", str(nprocs)]
+    return cmd + list(argv)
+
+
+def start(cmd, env):
+    """Start ``cmd`` in its own process group, so that the whole job can be stopped at once."""
+    return subprocess.Popen(cmd, env=env, start_new_session=True)
+
+
+def stop(process, grace=3.0):
+    """End a started job: SIGTERM to its process group, SIGKILL after ``grace`` seconds."""
+    if process.poll() is not None:
+        return
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, None)):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def run_to_end(cmd, env):
+    """Run ``cmd``; Ctrl-C or SIGTERM here is passed on to it. Returns its exit status."""
+    process = start(cmd, env)
+    forwarded = {}
+
+    def forward(signum, frame):
+        try:
+            os.killpg(process.pid, signum)
+        except ProcessLookupError:
+            pass
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        forwarded[sig] = signal.signal(sig, forward)
+    try:
+        while True:
+            try:
+                return process.wait()
+            except KeyboardInterrupt:  # pragma: no cover  (handled by forward)
+                continue
+    finally:
+        for sig, previous in forwarded.items():
+            signal.signal(sig, previous)
+        stop(process)
+
+
+def python_argv(module, *args):
+    """``python -m module args`` with this interpreter."""
+    return [sys.executable, "-m", module, *args]

@@ -1,0 +1,152 @@
+"""Collectives on Python objects, as ``torch.distributed``: objects travel as pickles.
+
+Each object is pickled on its rank and unpickled on the others, exactly as PyTorch does. Unpickling
+runs code named by the pickle, so these calls are for the ranks of one job, which run the same
+trusted program; never feed them data from elsewhere. The pickles travel as byte buffers through
+the same MPI operations (with the group's timeout) as the tensor collectives.
+"""
+
+import pickle
+
+import numpy as np
+
+from .process_group import GroupMember, resolve_group
+
+__all__ = ["all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list"]
+
+
+def _to_bytes(obj):
+    return np.frombuffer(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), dtype=np.uint8)
+
+
+def _from_bytes(buf):
+    return pickle.loads(buf.tobytes())  # noqa: S301  (objects from the ranks of this job; see module doc)
+
+
+def _allgather_bytes(pg, data, what):
+    """Every rank's byte array, in rank order (sizes first, then one Allgatherv)."""
+    group = pg.group
+    sizes = np.empty(pg.size(), dtype=np.int64)
+    group.allgather(np.array([data.size], dtype=np.int64), sizes, f"{what} (sizes)")
+    recv = np.empty(int(sizes.sum()), dtype=np.uint8)
+    counts = [int(s) for s in sizes]
+    group.wait(pg.comm.Iallgatherv(data, [recv, counts]), what)
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    return [recv[offsets[i] : offsets[i + 1]] for i in range(pg.size())]
+
+
+def _bcast_bytes(pg, data, root, what):
+    group = pg.group
+    size = np.array([0 if data is None else data.size], dtype=np.int64)
+    group.bcast(size, f"{what} (size)", root=root)
+    buf = data if pg.rank() == root else np.empty(int(size[0]), dtype=np.uint8)
+    group.bcast(buf, what, root=root)
+    return buf
+
+
+def _root(pg, global_rank, group_rank):
+    from .collectives import _peer
+
+    return _peer(pg, global_rank, group_rank, "rank", default=0)
+
+
+def all_gather_object(object_list, obj, group=None):
+    """Every rank's ``obj`` (any picklable object) into ``object_list`` (one slot per rank).
+
+    Args:
+        object_list (list): as long as the group; filled in rank order.
+        obj: this rank's object.
+        group (ProcessGroup, optional): default: the default group.
+
+    Examples:
+        >>> out = [None] * dist.get_world_size()  # doctest: +SKIP
+        >>> dist.all_gather_object(out, {"rank": dist.get_rank()})  # doctest: +SKIP
+        >>> out  # doctest: +SKIP
+        [{'rank': 0}, {'rank': 1}]
+    """
+    pg = resolve_group(group)
+    if pg is GroupMember.NON_GROUP_MEMBER:
+        return
+    if len(object_list) != pg.size():
+        raise ValueError(
+            f"all_gather_object: object_list must have one slot per rank ({pg.size()}), "
+            f"got {len(object_list)}"
+        )
+    for i, part in enumerate(_allgather_bytes(pg, _to_bytes(obj), "all_gather_object")):
+        object_list[i] = _from_bytes(part)
+
+
+def broadcast_object_list(object_list, src=None, group=None, device=None, group_src=None):
+    """Replace ``object_list``'s items on every rank by rank ``src``'s (default 0), in place.
+
+    Every rank passes a list of the same length.
+
+    Examples:
+        >>> objs = [{"lr": 0.1}, "run-7"] if dist.get_rank() == 0 else [None, None]  # doctest: +SKIP
+        >>> dist.broadcast_object_list(objs, src=0)  # doctest: +SKIP
+    """
+    pg = resolve_group(group)
+    if pg is GroupMember.NON_GROUP_MEMBER:
+        return
+    root = _root(pg, src, group_src)
+    data = _to_bytes(list(object_list)) if pg.rank() == root else None
+    received = _from_bytes(_bcast_bytes(pg, data, root, "broadcast_object_list"))
+    if len(received) != len(object_list):
+        raise ValueError(
+            f"broadcast_object_list: the source sent {len(received)} objects, this rank's list "
+            f"has {len(object_list)} slots"
+        )
+    object_list[:] = received
+
+
+def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=None):
+    """Every rank's ``obj`` into ``object_gather_list`` on rank ``dst`` (default 0).
+
+    Examples:
+        >>> out = [None] * n if dist.get_rank() == 0 else None  # doctest: +SKIP
+        >>> dist.gather_object(score, out, dst=0)  # doctest: +SKIP
+    """
+    pg = resolve_group(group)
+    if pg is GroupMember.NON_GROUP_MEMBER:
+        return
+    root = _root(pg, dst, group_dst)
+    if pg.rank() == root and (object_gather_list is None or len(object_gather_list) != pg.size()):
+        raise ValueError(
+            "Argument ``object_gather_list`` must be specified on destination rank, with one "
+            f"slot per rank ({pg.size()})."
+        )
+    # an allgather of the pickles keeps this short; the objects are small messages
+    parts = _allgather_bytes(pg, _to_bytes(obj), "gather_object")
+    if pg.rank() == root:
+        for i, part in enumerate(parts):
+            object_gather_list[i] = _from_bytes(part)
+
+
+def scatter_object_list(
+    scatter_object_output_list, scatter_object_input_list=None, src=None, group=None, group_src=None
+):
+    """Rank ``src``'s ``scatter_object_input_list[i]`` into ``scatter_object_output_list[0]``
+    on rank ``i``.
+
+    Examples:
+        >>> out = [None]  # doctest: +SKIP
+        >>> dist.scatter_object_list(out, ["a", "b"] if dist.get_rank() == 0 else None)  # doctest: +SKIP
+    """
+    pg = resolve_group(group)
+    if pg is GroupMember.NON_GROUP_MEMBER:
+        return
+    if not isinstance(scatter_object_output_list, list) or len(scatter_object_output_list) < 1:
+        raise ValueError(
+            "Expected argument scatter_object_output_list to be a list of size at least 1."
+        )
+    root = _root(pg, src, group_src)
+    data = None
+    if pg.rank() == root:
+        if scatter_object_input_list is None or len(scatter_object_input_list) != pg.size():
+            raise ValueError(
+                "Argument ``scatter_object_input_list`` must be specified on source rank, with "
+                f"one object per rank ({pg.size()})."
+            )
+        data = _to_bytes(list(scatter_object_input_list))
+    everything = _from_bytes(_bcast_bytes(pg, data, root, "scatter_object_list"))
+    scatter_object_output_list[0] = everything[pg.rank()]
