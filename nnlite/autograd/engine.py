@@ -4,7 +4,8 @@ A first-order backward (``create_graph=False``) carries gradients as numpy array
 op's backward formula on arrays: nothing is recorded and no Tensor is built until a gradient
 lands in a ``.grad``, a hook or a user ``Function``. Under ``create_graph=True`` gradients are
 Tensors and the same formulas record a graph. The engine tells each op which of its inputs need
-a gradient (``Op.backward(grad, needs)``).
+a gradient (``Op.backward(grad, needs)``); an op with a first-order fast path
+(``Op.backward_arrays``) has it called instead of ``backward`` when nothing is recorded.
 
 Gradients meeting at a node are summed out of place (an in-place ``+=`` would corrupt a gradient
 that two inputs share, as ``Add`` hands the same one to both). A node whose incoming gradients
@@ -191,7 +192,9 @@ def run_backward(
                 input_grads = None
             elif node._plain:
                 # the common case, inlined: a built-in op without hooks or retained grads
-                input_grads = node.backward(grads[0], node._needs)
+                input_grads = (node._first_order if as_arrays else node.backward)(
+                    grads[0], node._needs
+                )
                 if type(input_grads) is not tuple:
                     input_grads = (input_grads,)
                 if not retain_graph:
@@ -270,7 +273,10 @@ def _run_node(node, grads, capture, retain_graph, as_arrays):
         return None
     if isinstance(node, _op.Op):
         g = grads[0]
-        input_grads = node.backward(g._data if as_arrays else g, node._needs)
+        if as_arrays:
+            input_grads = node._first_order(g._data, node._needs)
+        else:
+            input_grads = node.backward(g, node._needs)
         if type(input_grads) is not tuple:
             input_grads = (input_grads,)
         if as_arrays:

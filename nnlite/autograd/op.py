@@ -25,10 +25,16 @@ from the inputs), so the very same formula records a graph and gradients of grad
 Formulas therefore use operators that arrays and Tensors share, the helpers of
 ``autograd/ops/vjp.py`` for the rest, and ``vjp.call(OtherOp, ...)`` to run another op.
 
+Where speed needs it, an op may add ``backward_arrays(grad, needs)``: a first-order fast path on
+arrays only (a fused numba kernel, a hand-derived loop) that the engine calls instead of
+``backward`` when nothing is recorded. ``backward`` stays the reference formula, run under
+``create_graph``, and ``tests/autograd/test_op_contract.py`` checks that the two agree on arrays.
+
 An op that is a composition of existing ops (``leaky_relu``) is a plain function, not an Op.
 This base is for nnlite's own ops; user-defined operations subclass ``nl.autograd.Function``.
 """
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -69,6 +75,11 @@ class Op(Node):
     saves_output = False
     # which inputs need a gradient, set by ``apply`` for ops of several inputs
     _needs: tuple[bool, ...] = (True,)
+    #: optional first-order fast path on arrays, ``backward_arrays(self, grad, needs)``; when a
+    #: class defines it, the engine calls it instead of ``backward`` in a first-order backward
+    backward_arrays: Callable[..., Any] | None = None
+    # what a first-order backward calls: ``backward_arrays`` where defined, else ``backward``
+    _first_order: Callable[..., Any]
 
     if TYPE_CHECKING:
         # ``apply`` makes an op's keyword parameters its attributes (``self.dim``), per class
@@ -84,6 +95,8 @@ class Op(Node):
             cls.node_name = cls.__name__ + "Backward0"
         if cls.silence_fp_errors and "forward" in cls.__dict__:
             cls.forward = silenced(cls.__dict__["forward"])
+        fast = cls.backward_arrays
+        cls._first_order = fast if fast is not None else cls.backward
 
     def name(self):
         return self.node_name

@@ -168,3 +168,129 @@ def test_autograd_imports_nothing_above_it():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+# ------------------------------------------------------------------------------------ fast paths
+def _all_op_classes():
+    import nnlite.nn  # noqa: F401  (defines the layer ops)
+
+    found, stack = [], [Op]
+    while stack:
+        cls = stack.pop()
+        for sub in cls.__subclasses__():
+            found.append(sub)
+            stack.append(sub)
+    return found
+
+
+def _rng_array(rng, shape, dtype):
+    return rng.standard_normal(shape).astype(dtype)
+
+
+def _gelu(rng, dtype, approximate):
+    x = nl.tensor(_rng_array(rng, (3, 5), dtype), requires_grad=True)
+    return nl.nn.functional.gelu(x, approximate=approximate)
+
+
+def _batch_norm(rng, dtype, training):
+    x = nl.tensor(_rng_array(rng, (4, 3, 2, 2), dtype), requires_grad=True)
+    w = nl.tensor(_rng_array(rng, (3,), dtype), requires_grad=True)
+    b = nl.tensor(_rng_array(rng, (3,), dtype), requires_grad=True)
+    mean, var = nl.zeros(3, dtype=x.dtype), nl.ones(3, dtype=x.dtype)
+    return nl.nn.functional.batch_norm(x, mean, var, w, b, training=training)
+
+
+def _embedding(rng, dtype):
+    w = nl.tensor(_rng_array(rng, (5, 3), dtype), requires_grad=True)
+    return nl.nn.functional.embedding(nl.tensor([[0, 4, 0], [2, 2, 1]]), w)
+
+
+def _cross_entropy(rng, dtype, **options):
+    x = nl.tensor(_rng_array(rng, (4, 3), dtype), requires_grad=True)
+    return nl.nn.functional.cross_entropy(x, nl.tensor([0, 2, 1, 2]), **options)
+
+
+def _recurrent(rng, dtype, layer, **options):
+    module = getattr(nl.nn, layer)(3, 4, **options).to(dtype)
+    x = nl.tensor(_rng_array(rng, (5, 2, 3), dtype), requires_grad=True)
+    out, _ = module(x)
+    node = out.grad_fn
+    while not type(node).__name__.endswith("Sequence"):  # down to the sequence op
+        node = node.next_functions[0][0]
+    return node
+
+
+def _packed(rng, dtype, layer):
+    from nnlite.nn.utils.rnn import pack_padded_sequence
+
+    module = getattr(nl.nn, layer)(3, 4).to(dtype)
+    x = nl.tensor(_rng_array(rng, (5, 3, 3), dtype), requires_grad=True)
+    out, _ = module(pack_padded_sequence(x, [5, 3, 2]))
+    node = out.data.grad_fn
+    while not type(node).__name__.endswith("Sequence"):
+        node = node.next_functions[0][0]
+    return node
+
+
+FAST_PATHS = {
+    "Gelu": [
+        lambda rng, dt: _gelu(rng, dt, "none"),
+        lambda rng, dt: _gelu(rng, dt, "tanh"),
+    ],
+    "BatchNorm": [
+        lambda rng, dt: _batch_norm(rng, dt, True),
+        lambda rng, dt: _batch_norm(rng, dt, False),
+    ],
+    "Embedding": [_embedding],
+    "CrossEntropy": [
+        lambda rng, dt: _cross_entropy(rng, dt),
+        lambda rng, dt: _cross_entropy(rng, dt, reduction="none", weight=nl.rand(3, dtype=dt)),
+        lambda rng, dt: _cross_entropy(rng, dt, reduction="sum", ignore_index=2),
+        lambda rng, dt: _cross_entropy(rng, dt, label_smoothing=0.1),
+    ],
+    "RNNSequence": [
+        lambda rng, dt: _recurrent(rng, dt, "RNN"),
+        lambda rng, dt: _recurrent(rng, dt, "RNN", nonlinearity="relu", bidirectional=True),
+        lambda rng, dt: _packed(rng, dt, "RNN"),
+    ],
+    "GRUSequence": [
+        lambda rng, dt: _recurrent(rng, dt, "GRU"),
+        lambda rng, dt: _recurrent(rng, dt, "GRU", bias=False),
+        lambda rng, dt: _packed(rng, dt, "GRU"),
+    ],
+    "LSTMSequence": [
+        lambda rng, dt: _recurrent(rng, dt, "LSTM", bidirectional=True),
+        lambda rng, dt: _packed(rng, dt, "LSTM"),
+    ],
+}
+
+
+def test_every_fast_path_has_a_case():
+    with_fast_path = {c.__name__ for c in _all_op_classes() if "backward_arrays" in vars(c)}
+    assert with_fast_path == set(FAST_PATHS)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(
+    "name, index",
+    [(name, i) for name, makers in FAST_PATHS.items() for i in range(len(makers))],
+)
+def test_fast_path_equals_the_reference_formula(name, index, dtype):
+    rng = np.random.default_rng(index)
+    made = FAST_PATHS[name][index](rng, dtype)
+    node = made.grad_fn if isinstance(made, nl.Tensor) else made
+    assert type(node).__name__ == name
+    out_shape = made.shape if isinstance(made, nl.Tensor) else node.hidden.shape
+    grad = _rng_array(rng, tuple(out_shape), dtype)
+    with nl.no_grad():  # a first-order backward: the accessors give arrays
+        fast = node.backward_arrays(grad, node._needs)
+        reference = node.backward(grad, node._needs)
+    fast = fast if isinstance(fast, tuple) else (fast,)
+    reference = reference if isinstance(reference, tuple) else (reference,)
+    assert len(fast) == len(reference)
+    tolerance = 1e-4 if dtype == np.float32 else 1e-10
+    for k, (f, r) in enumerate(zip(fast, reference)):
+        assert (f is None) == (r is None), k
+        if f is not None:
+            assert type(f) is np.ndarray and type(r) is np.ndarray, k
+            np.testing.assert_allclose(f, r, rtol=tolerance, atol=tolerance, err_msg=str(k))

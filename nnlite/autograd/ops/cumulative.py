@@ -15,6 +15,4 @@ class CumSum(Op):
     def backward(self, grad, needs):
         # each input element feeds every later output: the gradient is a cumulative sum from the end
         dim = self.dim
-        if vjp.is_tensor(grad):
-            return grad.flip(dim).cumsum(dim).flip(dim)
-        return np.flip(np.cumsum(np.flip(grad, dim), axis=dim), dim)
+        return vjp.flip(vjp.cumsum(vjp.flip(grad, dim), dim), dim)

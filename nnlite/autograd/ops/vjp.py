@@ -22,6 +22,11 @@ def is_tensor(x: object) -> TypeGuard[Tensor]:
     return isinstance(x, _op.Tensor)
 
 
+def data(x):
+    """The array of ``x``, outside the graph (a Tensor's data; an array as it is)."""
+    return x._data if isinstance(x, _op.Tensor) else x
+
+
 def const(array, like):
     """A constant (mask, weights) to combine with ``like``: the array itself in a first-order
     backward, a Tensor of ``like``'s dtype (outside the graph) under ``create_graph``."""
@@ -52,6 +57,35 @@ def call(op_class, *args, **params):
         if isinstance(a, _op.Tensor):
             return op_class.apply(*args, **params)
     return _op.run_forward(op_class, args, params)
+
+
+def composite_gradient(function, inputs, grad, needs):
+    """The gradient of ``function(*inputs)`` (written with Tensor operations) for the inputs that
+    ``needs``: the reference backward of an op whose forward is a composite run on arrays.
+
+    Under ``create_graph`` (Tensors) the recomputation is recorded; on arrays it runs on fresh
+    leaf Tensors and the gradients come back as arrays.
+    """
+    from .. import grad_mode
+    from ..engine import grad as autograd_grad
+
+    arrays = not isinstance(grad, _op.Tensor)
+    if arrays:
+        inputs = [
+            _op.make_tensor(x).requires_grad_(need) if isinstance(x, np.ndarray) else x
+            for x, need in zip(inputs, needs)
+        ]
+        grad = _op.make_tensor(np.asarray(grad))
+    with grad_mode.enable_grad():
+        result = function(*inputs)
+    wanted = [x for x, need in zip(inputs, needs) if need]
+    found = iter(
+        autograd_grad([result], wanted, [grad], create_graph=not arrays, allow_unused=True)
+    )
+    grads = tuple(next(found) if need else None for need in needs)
+    if arrays:
+        return tuple(None if g is None else g._data for g in grads)
+    return grads
 
 
 def sum_array_to(a, shape):
@@ -106,6 +140,49 @@ def log(x):
 
 def sign(x):
     return x.sign() if isinstance(x, _op.Tensor) else np.sign(x)
+
+
+def sin(x):
+    return x.sin() if isinstance(x, _op.Tensor) else np.sin(x)
+
+
+def cos(x):
+    return x.cos() if isinstance(x, _op.Tensor) else np.cos(x)
+
+
+def tanh(x):
+    return x.tanh() if isinstance(x, _op.Tensor) else np.tanh(x)
+
+
+def sigmoid(x):
+    if isinstance(x, _op.Tensor):
+        return x.sigmoid()
+    # 1 / (1 + exp(-x)) through tanh, without overflow for any x, in one temporary
+    out = np.multiply(x, 0.5)
+    np.tanh(out, out=out)
+    out += 1.0
+    out *= 0.5
+    return out
+
+
+def relu(x):
+    return x.relu() if isinstance(x, _op.Tensor) else np.maximum(x, 0)
+
+
+def erf(x):
+    if isinstance(x, _op.Tensor):
+        return x.erf()
+    from .special import erf_array  # numba compiles it on first use
+
+    return erf_array(x)
+
+
+def flip(x, dim):
+    return x.flip(dim) if isinstance(x, _op.Tensor) else np.flip(x, dim)
+
+
+def cumsum(x, dim):
+    return x.cumsum(dim) if isinstance(x, _op.Tensor) else np.cumsum(x, axis=dim)
 
 
 def permute(x, dims):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...autograd.function import Function
+from ...autograd.grad_mode import is_grad_enabled
 from ...autograd.tensor import _make
 from .batchnorm import _BatchNorm
 
@@ -231,6 +232,11 @@ class _SyncBatchNormFunction(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
+        if is_grad_enabled():  # a recorded backward (create_graph=True): the formula is on arrays
+            raise RuntimeError(
+                "SyncBatchNorm's backward is first order only: it does not support "
+                "create_graph=True (gradients of gradients)"
+            )
         xhat, invstd, weight = ctx.statistics
         axes, shape, total, group, has_weight, has_bias = ctx.layout
         gy = grad._data

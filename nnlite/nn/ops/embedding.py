@@ -37,14 +37,18 @@ class Embedding(Op):
         return weight[self.indices]
 
     def backward(self, grad, needs):
+        # the adjoint of indexing, itself differentiable
         flat = self.indices.reshape(-1)
-        if vjp.is_tensor(grad):  # recorded: the adjoint of indexing, itself differentiable
-            return vjp.call(
-                IndexAddZeros,
-                grad.reshape((flat.size,) + tuple(grad.shape[self.indices.ndim :])),
-                shape=(self.rows,) + tuple(grad.shape[self.indices.ndim :]),
-                index=flat,
-            )
+        tail = tuple(grad.shape[self.indices.ndim :])
+        return vjp.call(
+            IndexAddZeros,
+            grad.reshape((flat.size,) + tail),
+            shape=(self.rows,) + tail,
+            index=flat,
+        )
+
+    def backward_arrays(self, grad, needs):
+        flat = self.indices.reshape(-1)
         return _sum_rows_by_index(
             grad.reshape((flat.size,) + grad.shape[self.indices.ndim :]), flat, self.rows
         )

@@ -1,7 +1,8 @@
 """``Gelu``: the GELU activation (exact and tanh form) as one op, its value and derivative each
 computed in one pass by a numba ufunc (the composite form made five passes and five graph nodes).
 
-Under ``create_graph`` the derivative is written with Tensor operations, so second order exists.
+``backward`` is the derivative's formula (on arrays or, recorded, on Tensors, so second order
+exists); ``backward_arrays`` computes the same in one compiled pass for a first-order backward.
 """
 
 from __future__ import annotations
@@ -93,14 +94,14 @@ def _build():
     return compiled
 
 
-def _derivative_of_tensor(x, approximate):
-    """d gelu / dx from Tensor operations (recorded, for gradients of gradients)."""
+def _derivative(x, approximate):
+    """d gelu / dx, on arrays or (recorded, for gradients of gradients) on Tensors."""
     if approximate == "tanh":
-        t = (_SQRT_TWO_OVER_PI * (x + _CUBIC * x * x * x)).tanh()
+        t = vjp.tanh(_SQRT_TWO_OVER_PI * (x + _CUBIC * x * x * x))
         return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * _SQRT_TWO_OVER_PI * (
             1.0 + 3.0 * _CUBIC * x * x
         )
-    return 0.5 * (1.0 + (x * _SQRT_HALF).erf()) + x * _INV_SQRT_TWO_PI * vjp.exp(-0.5 * x * x)
+    return 0.5 * (1.0 + vjp.erf(x * _SQRT_HALF)) + x * _INV_SQRT_TWO_PI * vjp.exp(-0.5 * x * x)
 
 
 class Gelu(Op):
@@ -116,8 +117,11 @@ class Gelu(Op):
 
     def backward(self, grad, needs):
         (x,) = self.inputs()
-        if vjp.is_tensor(x):
-            return grad * _derivative_of_tensor(x, self.approximate)
+        return grad * _derivative(x, self.approximate)
+
+    def backward_arrays(self, grad, needs):
+        # the derivative in one numba pass (with the gradient product too for exact float32)
+        (x,) = self.inputs()
         if x.dtype not in (np.float32, np.float64):
             x = x.astype(np.float32 if x.dtype.kind != "f" else np.float64)
         if self.approximate == "none" and x.dtype == np.float32 and grad.dtype == np.float32:

@@ -215,13 +215,7 @@ class CrossEntropy(Op):
     def backward(self, grad, needs):
         (x,) = self.inputs()
         s = self.label_smoothing
-        if not s and not vjp.is_tensor(grad):
-            return self._plain_gradient(grad), None
-        logp = (
-            self.logp
-            if self.logp is not None
-            else log_softmax_array(x._data if vjp.is_tensor(x) else x, 1)
-        )
+        logp = self.logp if self.logp is not None else log_softmax_array(vjp.data(x), 1)
         # d(loss)/d(logp) = -coef; then d/dx = coef.sum(1) * softmax - coef
         coef = np.zeros_like(logp)
         _add_at_targets(coef, self.safe, self.w_t * (1 - s) if s else self.w_t)
@@ -240,16 +234,18 @@ class CrossEntropy(Op):
             soft * vjp.const(coef.sum(axis=1, keepdims=True), grad) - vjp.const(coef, grad)
         ) * grad, None
 
-    def _plain_gradient(self, grad):
+    def backward_arrays(self, grad, needs):
         """First order without smoothing: ``grad * w[t] / denom * (softmax - onehot(t))``, computed
         in two passes over the (N, C, ...) array instead of building the one-hot coefficients."""
+        if self.label_smoothing:
+            return self.backward(grad, needs)
         row = self.w_t
         if self.reduction == "mean":
             row = _mean_share(row, self.denom, self.keep)
         row = np.asarray(row * grad, dtype=self.exp_shifted.dtype)
         out = self.exp_shifted * (row[:, None] / self.sum_exp)
         _add_at_targets(out, self.safe, -row)
-        return out
+        return out, None
 
 
 class CrossEntropyProb(Op):

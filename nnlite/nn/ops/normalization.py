@@ -47,13 +47,6 @@ class BatchNorm(Op):
 
     def backward(self, grad, needs):
         x, w = self.inputs()
-        if not vjp.is_tensor(grad) and _fused(x):
-            # first order: the three gradients in two fused passes (create_graph takes the
-            # formula below, whose every step is differentiable)
-            gx, gw, gb = _kernels().backward(
-                grad, x, self.mean, self.invstd, w, self.batch_stats, needs[0]
-            )
-            return gx, gw if needs[1] else None, gb if needs[2] else None
         axes = reduce_axes(x.ndim)
         shape = channel_shape(x.ndim, x.shape[1])
         if self.batch_stats:
@@ -79,6 +72,16 @@ class BatchNorm(Op):
                 )
             gx = g * invstd
         return gx, gw, gb
+
+    def backward_arrays(self, grad, needs):
+        # the three gradients in two fused passes where the kernels take the array
+        x, w = self.inputs()
+        if not _fused(x):
+            return self.backward(grad, needs)
+        gx, gw, gb = _kernels().backward(
+            grad, x, self.mean, self.invstd, w, self.batch_stats, needs[0]
+        )
+        return gx, gw if needs[1] else None, gb if needs[2] else None
 
 
 def _fused(x):

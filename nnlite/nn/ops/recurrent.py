@@ -1,11 +1,12 @@
 """Recurrent layers' time loops as single ops: ``RNNSequence`` (tanh or relu), ``GRUSequence`` and
 ``LSTMSequence`` each run one direction of a layer over a whole sequence; ``rnn_cell``,
-``gru_cell`` and ``lstm_cell`` are one step of each, composed of small ops.
+``gru_cell`` and ``lstm_cell`` are one step of each.
 
-A sequence op runs the time loop on arrays: per step one matrix product with ``weight_hh`` and the
-gate arithmetic on all gates together, and in backward the reverse loop with one product per step,
-the ``weight_hh`` gradient then coming from one product over all steps. Under ``create_graph`` its
-gradient is the one of the composite steps, recomputed, so that gradients of gradients exist.
+Each step's math is written once, in the step functions below, on arrays or Tensors. A sequence op
+runs them in its time loop on arrays; its ``backward``, the reference formula, is the gradient of
+the same steps on Tensors, recomputed (so gradients of gradients exist). The first-order backward
+(``backward_arrays``) is the reverse loop written out, with one product per step and the
+``weight_hh`` gradient from one product over all steps; a test checks it equals the reference.
 
 Packed sequences (sorted longest first) pass ``batch_sizes``, the number of sequences still
 running at each time step: the others hold their state through that step, and the output there
@@ -15,11 +16,10 @@ repeats the held state.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ...autograd import grad_mode
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 
@@ -30,50 +30,66 @@ if TYPE_CHECKING:
 _Grads = tuple["Gradient | None", ...]
 
 
-# ------------------------------------------------------------------------------- one step, composed
-def rnn_cell(
-    projected: Tensor, h: Tensor, w_hh_t: Tensor, b_hh: Tensor | None = None, relu: bool = False
-) -> Tensor:
+# ------------------------------------------------------------------------------- one step
+# Each cell's math, written once on arrays or Tensors (the ``vjp`` helpers pick the call): the
+# sequence ops' forward runs it on arrays, their reference ``backward`` differentiates it on Tensors.
+def _hidden_product(h: Any, w_hh_t: Any, b_hh: Any) -> Any:
+    product = h @ w_hh_t
+    return product if b_hh is None else product + b_hh
+
+
+def rnn_cell(projected: Any, h: Any, w_hh_t: Any, b_hh: Any = None, relu: bool = False) -> Any:
     """One Elman step from ``projected = x @ w_ih.T + b_ih``: returns ``h'``."""
-    pre = projected + h @ w_hh_t
-    if b_hh is not None:
-        pre = pre + b_hh
-    return pre.relu() if relu else pre.tanh()
+    pre = projected + _hidden_product(h, w_hh_t, b_hh)
+    return vjp.relu(pre) if relu else vjp.tanh(pre)
 
 
-def gru_cell(projected: Tensor, h: Tensor, w_hh_t: Tensor, b_hh: Tensor | None = None) -> Tensor:
-    """One GRU step from ``projected = x @ w_ih.T + b_ih``: returns ``h'`` (gates r, z, n)."""
-    hidden = h @ w_hh_t
-    if b_hh is not None:
-        hidden = hidden + b_hh
+def gru_gates(projected: Any, h: Any, w_hh_t: Any, b_hh: Any = None) -> tuple[Any, Any, Any]:
+    """One GRU step's activated gates: ``(reset_update, candidate, hidden)``, ``hidden`` being
+    ``h @ w_hh_t + b_hh`` (the reset gate scales its candidate part)."""
+    hidden = _hidden_product(h, w_hh_t, b_hh)
     size = h.shape[-1]
-    reset_update = (projected[..., : 2 * size] + hidden[..., : 2 * size]).sigmoid()
-    reset, update = reset_update[..., :size], reset_update[..., size:]
-    candidate = (projected[..., 2 * size :] + reset * hidden[..., 2 * size :]).tanh()
+    reset_update = vjp.sigmoid(projected[..., : 2 * size] + hidden[..., : 2 * size])
+    candidate = vjp.tanh(
+        projected[..., 2 * size :] + reset_update[..., :size] * hidden[..., 2 * size :]
+    )
+    return reset_update, candidate, hidden
+
+
+def gru_mix(update: Any, candidate: Any, h: Any) -> Any:
+    """The GRU's new state ``h' = n + z * (h - n)``."""
     return candidate + update * (h - candidate)
 
 
-def lstm_cell(
-    projected: Tensor, h: Tensor, c: Tensor, w_hh_t: Tensor, b_hh: Tensor | None = None
-) -> tuple[Tensor, Tensor]:
-    """One LSTM step from ``projected = x @ w_ih.T + b_ih``: returns ``(h', c')`` (gates i, f, g, o)."""
-    gates = projected + h @ w_hh_t
-    if b_hh is not None:
-        gates = gates + b_hh
+def gru_cell(projected: Any, h: Any, w_hh_t: Any, b_hh: Any = None) -> Any:
+    """One GRU step from ``projected = x @ w_ih.T + b_ih``: returns ``h'`` (gates r, z, n)."""
+    reset_update, candidate, _ = gru_gates(projected, h, w_hh_t, b_hh)
+    return gru_mix(reset_update[..., h.shape[-1] :], candidate, h)
+
+
+def lstm_gates(projected: Any, h: Any, w_hh_t: Any, b_hh: Any = None) -> tuple[Any, Any, Any]:
+    """One LSTM step's activated gates: ``(input_forget, candidate, output)`` (i and f together)."""
+    pre = projected + _hidden_product(h, w_hh_t, b_hh)
     size = h.shape[-1]
-    input_forget = gates[..., : 2 * size].sigmoid()
-    candidate = gates[..., 2 * size : 3 * size].tanh()
-    output_gate = gates[..., 3 * size :].sigmoid()
+    return (
+        vjp.sigmoid(pre[..., : 2 * size]),
+        vjp.tanh(pre[..., 2 * size : 3 * size]),
+        vjp.sigmoid(pre[..., 3 * size :]),
+    )
+
+
+def lstm_state(input_forget: Any, candidate: Any, output: Any, c: Any) -> tuple[Any, Any, Any]:
+    """The LSTM's new ``(h', c', tanh(c'))`` from its activated gates and the cell state ``c``."""
+    size = c.shape[-1]
     c = input_forget[..., size:] * c + input_forget[..., :size] * candidate
-    return output_gate * c.tanh(), c
+    tanh_c = vjp.tanh(c)
+    return output * tanh_c, c, tanh_c
 
 
-def _sigmoid_into(z: Array, out: Array) -> None:
-    # 1 / (1 + exp(-z)) written through tanh: one ufunc, no overflow for any z
-    np.multiply(z, 0.5, out=out)
-    np.tanh(out, out=out)
-    out += 1.0
-    out *= 0.5
+def lstm_cell(projected: Any, h: Any, c: Any, w_hh_t: Any, b_hh: Any = None) -> tuple[Any, Any]:
+    """One LSTM step from ``projected = x @ w_ih.T + b_ih``: returns ``(h', c')`` (gates i, f, g, o)."""
+    h, c, _ = lstm_state(*lstm_gates(projected, h, w_hh_t, b_hh), c)
+    return h, c
 
 
 def _hold(active: int, *pairs: tuple[Array, Array]) -> None:
@@ -89,8 +105,9 @@ class RecurrentSequence(Op):
     Inputs: ``projected`` (L, B, G), the input already multiplied by ``weight_ih`` with its bias
     added, then the ``state_count`` initial states (B, H), then ``weight_hh`` (G, H) and the op's
     other parameters. ``reverse`` runs from the last time step to the first; ``batch_sizes`` (one
-    count per time step, or None) marks packed sequences. A subclass writes ``forward``, the
-    array ``backward`` (``array_backward``) and ``cell``, one step as composite ops.
+    count per time step, or None) marks packed sequences. A subclass writes ``forward`` (the time
+    loop on arrays, calling the step functions above), ``cell`` (one step on Tensors, the same
+    functions) and ``backward_arrays``, the first-order fast path: the reverse loop written out.
     """
 
     state_count = 1
@@ -119,9 +136,8 @@ class RecurrentSequence(Op):
         return d_hidden.reshape(-1, gate_size).T @ previous.reshape(-1, previous.shape[-1])
 
     def backward(self, grad: Gradient, needs: Sequence[bool]) -> _Grads:
-        if vjp.is_tensor(grad):
-            return self._composite_backward(grad, needs)
-        return self.array_backward(cast("Array", grad), needs)  # not a Tensor: an array
+        """The reference formula: the gradient of the composite steps (``cell``), recomputed."""
+        return vjp.composite_gradient(self._run_cells, self.inputs(), grad, needs)
 
     def cell(
         self, projected: Tensor, state: tuple[Tensor, ...], w_hh_t: Tensor, *params: Tensor | None
@@ -129,32 +145,22 @@ class RecurrentSequence(Op):
         """One step on Tensors: the new state tuple from ``state``."""
         raise NotImplementedError
 
-    def array_backward(self, grad: Array, needs: Sequence[bool]) -> _Grads:
-        """The first-order backward, on arrays."""
-        raise NotImplementedError
-
-    def _composite_backward(self, grad: Tensor, needs: Sequence[bool]) -> _Grads:
-        """Under ``create_graph``: the gradient of the composite steps, recomputed and recorded."""
+    def _run_cells(self, projected: Tensor, *rest: Tensor | None) -> Tensor:
+        """The op's result computed step by step with ``cell`` (recorded: ``backward``'s function)."""
         from ...autograd.creation import cat, stack
-        from ...autograd.engine import grad as autograd_grad
 
-        inputs = self.inputs()
-        projected, params = inputs[0], inputs[1 + self.state_count :]
-        state = tuple(inputs[1 : 1 + self.state_count])
+        state = cast("tuple[Tensor, ...]", rest[: self.state_count])
+        params = rest[self.state_count :]
         length, batch = projected.shape[0], projected.shape[1]
         hidden: list[Tensor | None] = [None] * length
-        w_hh_t = params[0].t()
-        with grad_mode.enable_grad():
-            for t, active in self._steps(length, batch):
-                new = self.cell(projected[t], state, w_hh_t, *params[1:])
-                if active < batch:
-                    new = tuple(cat([n[:active], s[active:]]) for n, s in zip(new, state))
-                state = new
-                hidden[t] = state[0]
-            result = stack([h for h in hidden if h is not None] + list(state[1:]))
-        wanted = [x for x, need in zip(inputs, needs) if need]
-        grads = iter(autograd_grad([result], wanted, [grad], create_graph=True, allow_unused=True))
-        return tuple(next(grads) if need else None for need in needs)
+        w_hh_t = cast("Tensor", params[0]).t()
+        for t, active in self._steps(length, batch):
+            new = self.cell(projected[t], state, w_hh_t, *params[1:])
+            if active < batch:
+                new = tuple(cat([n[:active], s[active:]]) for n, s in zip(new, state))
+            state = new
+            hidden[t] = state[0]
+        return stack([h for h in hidden if h is not None] + list(state[1:]))
 
 
 class RNNSequence(RecurrentSequence):
@@ -175,18 +181,13 @@ class RNNSequence(RecurrentSequence):
         h = h0
         for t, active in self._steps(length, batch):
             previous, h = h, out[t]
-            np.matmul(previous, w_hh_t, out=h)
-            h += projected[t]
-            if self.relu:
-                np.maximum(h, 0, out=h)
-            else:
-                np.tanh(h, out=h)
+            h[...] = rnn_cell(projected[t], previous, w_hh_t, relu=self.relu)
             if active < batch:
                 _hold(active, (h, previous))
         self.hidden = out
         return out
 
-    def array_backward(self, grad: Array, needs: Sequence[bool]) -> _Grads:
+    def backward_arrays(self, grad: Array, needs: Sequence[bool]) -> _Grads:
         projected, h0, w_hh = self.inputs()
         length, batch, size = projected.shape
         out = self.hidden
@@ -237,27 +238,18 @@ class GRUSequence(RecurrentSequence):
         w_hh_t = w_hh.T
         h = h0
         for t, active in self._steps(length, batch):
-            hidden = h @ w_hh_t
-            if b_hh is not None:
-                hidden += b_hh
-            act = gates[t]
-            reset_update, candidate = act[:, : 2 * size], act[:, 2 * size :]
-            np.add(projected[t, :, : 2 * size], hidden[:, : 2 * size], out=reset_update)
-            _sigmoid_into(reset_update, reset_update)
+            reset_update, candidate, hidden = gru_gates(projected[t], h, w_hh_t, b_hh)
+            gates[t, :, : 2 * size] = reset_update
+            gates[t, :, 2 * size :] = candidate
             candidate_hidden[t] = hidden[:, 2 * size :]
-            np.multiply(act[:, :size], candidate_hidden[t], out=candidate)
-            candidate += projected[t, :, 2 * size :]
-            np.tanh(candidate, out=candidate)
             previous, h = h, out[t]
-            np.subtract(previous, candidate, out=h)  # h' = n + z * (h - n)
-            h *= act[:, size : 2 * size]
-            h += candidate
+            h[...] = gru_mix(reset_update[:, size:], candidate, previous)
             if active < batch:
                 _hold(active, (h, previous))
         self.gates, self.candidate_hidden, self.hidden = gates, candidate_hidden, out
         return out
 
-    def array_backward(self, grad: Array, needs: Sequence[bool]) -> _Grads:
+    def backward_arrays(self, grad: Array, needs: Sequence[bool]) -> _Grads:
         projected, h0, w_hh, b_hh = self.inputs()
         length, batch, gate_size = projected.shape
         size = gate_size // 3
@@ -327,26 +319,20 @@ class LSTMSequence(RecurrentSequence):
         h, c = h0, c0
         for t, active in self._steps(length, batch):
             previous_h, previous_c = h, c
+            input_forget, candidate, output = lstm_gates(projected[t], h, w_hh_t)
             act = gates[t]
-            np.matmul(h, w_hh_t, out=act)
-            act += projected[t]
-            g = act[:, 2 * size : 3 * size]
-            candidate = np.tanh(g)
-            _sigmoid_into(act, act)  # all four gates at once (contiguous), then g put back
-            g[...] = candidate
-            c = cells[t]
-            np.multiply(act[:, size : 2 * size], previous_c, out=c)
-            c += act[:, :size] * act[:, 2 * size : 3 * size]
-            np.tanh(c, out=tanh_cells[t])
-            h = out[t]
-            np.multiply(act[:, 3 * size :], tanh_cells[t], out=h)
+            act[:, : 2 * size] = input_forget
+            act[:, 2 * size : 3 * size] = candidate
+            act[:, 3 * size :] = output
+            h, c = out[t], cells[t]
+            h[...], c[...], tanh_cells[t] = lstm_state(input_forget, candidate, output, previous_c)
             if active < batch:
                 _hold(active, (h, previous_h), (c, previous_c))
         out[length] = c
         self.gates, self.cells, self.tanh_cells, self.hidden = gates, cells, tanh_cells, out
         return out
 
-    def array_backward(self, grad: Array, needs: Sequence[bool]) -> _Grads:
+    def backward_arrays(self, grad: Array, needs: Sequence[bool]) -> _Grads:
         projected, h0, c0, w_hh = self.inputs()
         length, batch, gate_size = projected.shape
         size = gate_size // 4
