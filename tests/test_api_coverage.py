@@ -2,6 +2,7 @@
 
 import importlib.util
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ SCRIPT = REPO / "tools" / "api_coverage.py"
 def load_script():
     spec = importlib.util.spec_from_file_location("api_coverage", SCRIPT)
     module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("api_coverage", module)  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
