@@ -107,6 +107,7 @@ class Mul(_Binary):
 class Div(_Binary):
     silence_fp_errors = True
     saved_inputs = (0, 1)
+    save = Mul.save  # a's gradient needs only b: y.div_(2) on a non-leaf must not save y itself
 
     def forward(self, a, b):
         self._remember_shapes(a, b)
