@@ -107,7 +107,11 @@ class Mul(_Binary):
 class Div(_Binary):
     silence_fp_errors = True
     saved_inputs = (0, 1)
-    save = Mul.save  # a's gradient needs only b: y.div_(2) on a non-leaf must not save y itself
+
+    def save(self, inputs):
+        # a's gradient needs only b: y.div_(2) on a non-leaf must not save y itself
+        a, b = inputs
+        return (a if getattr(b, "_requires_grad", False) else None, b)
 
     def forward(self, a, b):
         self._remember_shapes(a, b)
