@@ -87,6 +87,7 @@ from .autograd.promotion import tensor_result_type as result_type
 from .autograd.random import get_rng_state, initial_seed, manual_seed, set_rng_state
 from .autograd.tensor import Size, Tensor
 from .autograd.tensor_functions import meshgrid
+from .autograd.tensor_surface import polygamma
 from .device import device, get_default_device, set_default_device
 
 __version__ = "0.1.0"

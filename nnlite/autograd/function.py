@@ -7,10 +7,13 @@ returns Tensor(s) and calls ``ctx.save_for_backward``) and ``backward(ctx, *grad
 (``SquareBackward`` for ``Square``). nnlite's own ops use the ``Op`` base of ``autograd/op.py``.
 """
 
+import functools
+
 import numpy as np
 
 from . import grad_mode
 from .node import SECOND_BACKWARD, Node, gradient_edge, modified_message
+from .op import Op
 from .tensor import Tensor, _make
 
 _grad_state = grad_mode._state
@@ -233,3 +236,68 @@ def _apply_user_function(cls, args, params):
         ]
         ctx._in_shapes = [a._data.shape if isinstance(a, Tensor) else None for a in args]
     return results[0] if single else tuple(results)
+
+
+class _DifferentiatedTwice(Op):
+    """Identity whose backward refuses: marks the gradients of a ``once_differentiable``
+    backward, so that differentiating them raises instead of giving silent zeros."""
+
+    node_name = "DelayedError"
+
+    def forward(self, x):
+        return x
+
+    def backward(self, grad, needs):
+        raise RuntimeError(
+            "trying to differentiate twice a function that was marked with @once_differentiable"
+        )
+
+
+def once_differentiable(fn):
+    """Decorator of a ``Function.backward`` that is not itself differentiable (written with
+    numpy, say): it runs without recording, and a second-order gradient through it raises.
+
+    Args:
+        fn: the ``backward(ctx, *grad_outputs)`` static method.
+
+    Returns:
+        The wrapped backward.
+
+    Examples:
+        >>> class Cube(nl.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x**3
+        ...
+        ...     @staticmethod
+        ...     @nl.autograd.function.once_differentiable
+        ...     def backward(ctx, grad):
+        ...         (x,) = ctx.saved_tensors
+        ...         return grad * 3 * x**2
+        >>> x = nl.tensor([2.0], requires_grad=True)
+        >>> Cube.apply(x).sum().backward()
+        >>> x.grad
+        tensor([12.])
+    """
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *grad_outputs):
+        with grad_mode.no_grad():
+            outputs = fn(ctx, *grad_outputs)
+        recording = _grad_state[0] and any(
+            isinstance(g, Tensor) and g.requires_grad for g in grad_outputs
+        )
+        if not recording:
+            return outputs
+        if isinstance(outputs, tuple):
+            return tuple(_mark(o) for o in outputs)
+        return _mark(outputs)
+
+    return wrapper
+
+
+def _mark(output):
+    if not isinstance(output, Tensor):
+        return output
+    return _DifferentiatedTwice.apply(output.detach().requires_grad_(output.is_floating_point()))

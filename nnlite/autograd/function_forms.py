@@ -7,6 +7,7 @@ from . import tensor_docs  # noqa: F401  (attaches the method docstrings used be
 from .out_arg import write_out
 from .tensor import Tensor
 from .tensor_functions import FUNCTION_NAMES
+from .tensor_surface import SURFACE_FUNCTION_NAMES
 
 __all__ = []
 
@@ -146,7 +147,7 @@ _FUNCTION_FORMS = [
     "clone",
     "detach",
 ]
-_FUNCTION_FORMS += FUNCTION_NAMES
+_FUNCTION_FORMS += FUNCTION_NAMES + SURFACE_FUNCTION_NAMES
 
 for _name in _FUNCTION_FORMS:
     globals()[_name] = _function(_name)

@@ -93,6 +93,12 @@ class inference_mode(_GradModeContext):
         False
     """
 
+    def __new__(cls, mode=True):
+        # ``@nl.inference_mode`` without parentheses: the function comes as ``mode``
+        if callable(mode):
+            return cls()(mode)
+        return super().__new__(cls)
+
     def __init__(self, mode=True):
         self._mode = bool(mode)
 

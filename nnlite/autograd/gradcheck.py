@@ -80,7 +80,24 @@ def _analytical_jacobian(fn, inputs, targets):
     return jac
 
 
-def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0):
+def gradcheck(
+    func,
+    inputs,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    raise_exception=True,
+    nondet_tol=0.0,
+    *,
+    check_undefined_grad=True,
+    check_grad_dtypes=False,
+    check_batched_grad=False,
+    check_batched_forward_grad=False,
+    check_forward_ad=False,
+    check_backward_ad=True,
+    fast_mode=False,
+    masked=None,
+):
     """Compare autograd's gradients of ``func`` with central finite differences.
 
     Inputs that require grad should be float64. The check builds the full Jacobian, so keep the
@@ -92,6 +109,11 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
         eps: the finite-difference step.
         atol, rtol: tolerances of ``|analytical - numerical| <= atol + rtol * |numerical|``.
         raise_exception: raise ``GradcheckError`` describing the worst mismatch, else return False.
+        nondet_tol, check_undefined_grad, check_grad_dtypes, check_batched_grad, fast_mode,
+        masked: accepted as PyTorch's; the full Jacobian is always compared (``fast_mode``'s
+            random projection checks less).
+        check_forward_ad, check_batched_forward_grad: must be False (no forward-mode AD).
+        check_backward_ad: False skips the check.
 
     Returns:
         True when every Jacobian entry agrees.
@@ -101,6 +123,9 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
         >>> nl.autograd.gradcheck(lambda t: (t * t).sum(), (x,))
         True
     """
+    _refuse_forward_ad(check_forward_ad or check_batched_forward_grad)
+    if not check_backward_ad:
+        return True
     inputs = _as_tuple(inputs)
     targets = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
     if not targets:
@@ -139,7 +164,23 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
 
 
 def gradgradcheck(
-    func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
+    func,
+    inputs,
+    grad_outputs=None,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    raise_exception=True,
+    *,
+    gen_non_contig_grad_outputs=False,
+    nondet_tol=0.0,
+    check_undefined_grad=True,
+    check_grad_dtypes=False,
+    check_batched_grad=False,
+    check_fwd_over_rev=False,
+    check_rev_over_rev=True,
+    fast_mode=False,
+    masked=False,
 ):
     """Check second-order gradients: ``gradcheck`` of the function ``(inputs, v) -> vᵀ·J(inputs)``.
 
@@ -151,6 +192,11 @@ def gradgradcheck(
         eps (float): the finite-difference step.
         atol, rtol (float): tolerances of ``|analytical - numerical| <= atol + rtol * |numerical|``.
         raise_exception (bool): raise ``GradcheckError`` on a mismatch, else return False.
+        gen_non_contig_grad_outputs, nondet_tol, check_undefined_grad, check_grad_dtypes,
+        check_batched_grad, fast_mode, masked: accepted as PyTorch's (the full Jacobian is
+            always compared).
+        check_fwd_over_rev (bool): must be False (no forward-mode AD).
+        check_rev_over_rev (bool): False skips the check.
 
     Returns:
         bool: True when every second-order Jacobian entry agrees.
@@ -160,6 +206,9 @@ def gradgradcheck(
         >>> nl.autograd.gradgradcheck(lambda t: (t ** 3).sum(), (x,))
         True
     """
+    _refuse_forward_ad(check_fwd_over_rev)
+    if not check_rev_over_rev:
+        return True
     inputs = _as_tuple(inputs)
     targets = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
     outputs = _differentiable_outputs(func, inputs)
@@ -188,6 +237,11 @@ def gradgradcheck(
         rtol=rtol,
         raise_exception=raise_exception,
     )
+
+
+def _refuse_forward_ad(asked):
+    if asked:
+        raise NotImplementedError("gradcheck: nnlite has no forward-mode AD to check")
 
 
 def _fail(raise_exception, message):

@@ -10,7 +10,18 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .tensor import Tensor
 
-__all__ = ["max", "min", "sort", "topk", "kthvalue", "median", "mode"]
+__all__ = [
+    "max",
+    "min",
+    "sort",
+    "topk",
+    "kthvalue",
+    "median",
+    "mode",
+    "cummax",
+    "cummin",
+    "aminmax",
+]
 
 
 class _ReturnType(tuple):
@@ -99,3 +110,30 @@ class mode(_ValuesIndices):
     """What ``mode`` returns: ``(values, indices)``."""
 
     __slots__ = ()
+
+
+class cummax(_ValuesIndices):
+    """What ``cummax`` returns: ``(values, indices)``."""
+
+    __slots__ = ()
+
+
+class cummin(_ValuesIndices):
+    """What ``cummin`` returns: ``(values, indices)``."""
+
+    __slots__ = ()
+
+
+class aminmax(_ReturnType):
+    """What ``aminmax`` returns: ``(min, max)``."""
+
+    __slots__ = ()
+    _field_names = ("min", "max")
+
+    @property
+    def min(self) -> Tensor:
+        return self[0]
+
+    @property
+    def max(self) -> Tensor:
+        return self[1]

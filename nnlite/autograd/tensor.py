@@ -34,10 +34,11 @@ from .node import gradient_edge
 from .ops.shape import assign as _assign
 from .promotion import default_float, scalar_type_name
 from .random import default_generator
-from .sizes import Size
+from .sizes import Size, shape_arg
 from .sizes import wrap_dim as _wrap_dim
 from .tensor_functions import TensorFunctions
 from .tensor_methods import TensorMethods
+from .tensor_surface import TensorSurface
 
 if TYPE_CHECKING:
     from .._typing import Device, DTypeLike, Number, _bool, _float, _int, _size
@@ -58,7 +59,7 @@ _NON_LEAF_GRAD = (
 _INT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 
 
-class Tensor(TensorFunctions, TensorMethods):
+class Tensor(TensorSurface, TensorFunctions, TensorMethods):
     """A multi-dimensional array with autograd, as ``torch.Tensor``.
 
     Create tensors with ``nl.tensor``, ``nl.zeros``, ``nl.from_numpy`` and friends rather than
@@ -105,9 +106,19 @@ class Tensor(TensorFunctions, TensorMethods):
     )
     __hash__ = object.__hash__
 
-    def __init__(self, data: Any = None, requires_grad: _bool = False) -> None:
+    def __init__(self, data: Any = None, *sizes: Any, requires_grad: _bool = False) -> None:
+        # PyTorch's legacy constructor: Tensor() empty, Tensor(2, 3) or Tensor(nl.Size([2, 3]))
+        # uninitialised float32 of that size, Tensor(sequence) the data as float32
+        if len(sizes) == 1 and isinstance(sizes[0], builtins.bool):
+            requires_grad, sizes = sizes[0], ()
         if data is None:
-            data = np.empty((0,), dtype=np.float32)
+            data = np.empty((0,), dtype=default_float())
+        elif (
+            isinstance(data, (builtins.int, np.integer)) and not isinstance(data, builtins.bool)
+        ) or isinstance(data, Size):
+            data = np.empty(shape_arg((data, *sizes)), dtype=default_float())
+        elif sizes:
+            raise TypeError(f"new(): data must be a sequence (got {builtins.type(data).__name__})")
         elif isinstance(data, Tensor):
             data = data._data
         elif not isinstance(data, np.ndarray):

@@ -375,7 +375,11 @@ class TensorFunctions(_Base):
             raise RuntimeError("triu: input tensor must have at least 2 dimensions")
         return self.masked_fill(~_triangle_mask(self._data.shape, diagonal, False), 0)
 
-    def flip(self: _Self, *dims: Any) -> _Self | Tensor:
+    def flip(self: _Self, *dims: Any, **kwargs: Any) -> _Self | Tensor:
+        if "dims" in kwargs:  # PyTorch's keyword: flip(dims=(0,))
+            dims = (kwargs.pop("dims"),)
+        if kwargs:
+            raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kwargs))}'")
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
         out = self
         for d in dims:

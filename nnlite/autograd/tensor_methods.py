@@ -172,6 +172,10 @@ def _extreme(
     return method
 
 
+_max = _extreme(ops.MaxAll, ops.MaxDim, np.argmax, return_types.max)
+_min = _extreme(ops.MinAll, ops.MinDim, np.argmin, return_types.min)
+
+
 def _extreme_over(self: TensorMethods, name: str, dim: _dims, keepdim: bool) -> Tensor:
     """``amax``/``amin``: the largest/smallest values over one dimension, several, or all."""
     if self._data.size:  # ties share the gradient (max(dim) gives it to the first winner only)
@@ -485,7 +489,11 @@ def _repeat(self: TensorMethods, *sizes: Any) -> Tensor:
         inter += [1, s]
         target += [r, s]
     out = x.reshape(tuple(inter)).expand(tuple(target))
-    return out.reshape(tuple(r * s for r, s in zip(sizes, x.shape)))
+    out = out.reshape(tuple(r * s for r, s in zip(sizes, x.shape)))
+    # as PyTorch, a new tensor: never a (read-only, broadcast) view of this one's memory
+    out._data = np.array(out._data)
+    out._vc = [0]
+    return out
 
 
 def _type_as(self: TensorMethods, other: Tensor) -> Tensor:
@@ -685,26 +693,55 @@ class TensorMethods:
     var = _var
     std = _std
     logsumexp = _logsumexp
-    if TYPE_CHECKING:
-        # max()/min() of all elements, elementwise against a Tensor, or (values, indices) along dim
 
-        @overload
-        def max(self) -> Tensor: ...
-        @overload
-        def max(self, dim: Tensor) -> Tensor: ...
-        @overload
-        def max(self, dim: int, keepdim: bool = False) -> return_types.max: ...
-        def max(self, dim: int | Tensor | None = None, keepdim: bool = False) -> Any: ...
-        @overload
-        def min(self) -> Tensor: ...
-        @overload
-        def min(self, dim: Tensor) -> Tensor: ...
-        @overload
-        def min(self, dim: int, keepdim: bool = False) -> return_types.min: ...
-        def min(self, dim: int | Tensor | None = None, keepdim: bool = False) -> Any: ...
-    else:
-        max = _extreme(ops.MaxAll, ops.MaxDim, np.argmax, return_types.max)
-        min = _extreme(ops.MinAll, ops.MinDim, np.argmin, return_types.min)
+    # max()/min() of all elements, elementwise against a Tensor, or (values, indices) along dim
+    @overload
+    def max(self) -> Tensor: ...
+    @overload
+    def max(self, dim: Tensor) -> Tensor: ...
+    @overload
+    def max(self, dim: int, keepdim: bool = False) -> return_types.max: ...
+    def max(self, dim: int | Tensor | None = None, keepdim: bool = False) -> Any:
+        """The largest element; or the elementwise maximum with a Tensor ``dim``; or the named
+        tuple ``(values, indices)`` of the largest elements along the int ``dim``.
+
+        Args:
+            dim (int or Tensor, optional): the dimension to reduce, or the other tensor.
+            keepdim (bool): keep the reduced dimension with size 1. Default: False.
+
+        Returns:
+            Tensor, or a named tuple ``(values, indices)`` when ``dim`` is an int.
+
+        Examples:
+            >>> nl.tensor([[1., 5.], [4., 2.]]).max(1)
+            nnlite.return_types.max(
+            values=tensor([5., 4.]),
+            indices=tensor([1, 0]))
+        """
+        return _max(self, dim, keepdim)
+
+    @overload
+    def min(self) -> Tensor: ...
+    @overload
+    def min(self, dim: Tensor) -> Tensor: ...
+    @overload
+    def min(self, dim: int, keepdim: bool = False) -> return_types.min: ...
+    def min(self, dim: int | Tensor | None = None, keepdim: bool = False) -> Any:
+        """The smallest element; or the elementwise minimum with a Tensor ``dim``; or the named
+        tuple ``(values, indices)`` of the smallest elements along the int ``dim``.
+
+        Args:
+            dim (int or Tensor, optional): the dimension to reduce, or the other tensor.
+            keepdim (bool): keep the reduced dimension with size 1. Default: False.
+
+        Returns:
+            Tensor, or a named tuple ``(values, indices)`` when ``dim`` is an int.
+
+        Examples:
+            >>> nl.tensor([[1., 5.], [4., 2.]]).min()
+            tensor(1.)
+        """
+        return _min(self, dim, keepdim)
 
     def amax(self, dim: _dims = None, keepdim: bool = False) -> Tensor:
         return _extreme_over(self, "max", dim, keepdim)

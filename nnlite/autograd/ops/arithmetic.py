@@ -108,6 +108,11 @@ class Div(_Binary):
     silence_fp_errors = True
     saved_inputs = (0, 1)
 
+    def save(self, inputs):
+        # a's gradient needs only b: y.div_(2) on a non-leaf must not save y itself
+        a, b = inputs
+        return (a if getattr(b, "_requires_grad", False) else None, b)
+
     def forward(self, a, b):
         self._remember_shapes(a, b)
         return binary_result(np.true_divide(a, b), a, b, to_float=True)

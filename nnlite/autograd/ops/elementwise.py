@@ -1,0 +1,229 @@
+# mypy: disable-error-code="has-type"
+"""More pointwise functions: logs and exponentials near zero, inverse and hyperbolic trigonometry,
+the gamma family, ``erfc``/``erfinv``, rounding, and ``atan2``; each one ``Op`` whose backward is
+written with functions of this same file (so every order of gradient exists)."""
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..op import Op
+from ..promotion import floating
+from . import vjp
+from .arithmetic import _Binary
+
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_SQRT_PI_OVER_TWO = math.sqrt(math.pi) / 2.0
+_kernels: dict[str, Any] = {}
+
+
+def _compiled(name):
+    """numba ufuncs for what numpy lacks (lgamma, polygamma, erfc, erfinv), compiled on first use."""
+    if not _kernels:
+        import numba
+
+        sig = ["float32(float32)", "float64(float64)"]
+
+        @numba.vectorize(sig, cache=True)
+        def lgamma(x):
+            return math.lgamma(x)
+
+        @numba.vectorize(sig, cache=True)
+        def erfc(x):
+            return math.erfc(x)
+
+        @numba.vectorize(sig, cache=True)
+        def erfinv(y):
+            if y <= -1.0:
+                return -math.inf if y == -1.0 else math.nan
+            if y >= 1.0:
+                return math.inf if y == 1.0 else math.nan
+            # Giles' single-precision approximation, then two Newton steps on erf(x) = y
+            w = -math.log((1.0 - y) * (1.0 + y))
+            if w < 5.0:
+                w -= 2.5
+                p = 2.81022636e-08
+                for c in (
+                    3.43273939e-07,
+                    -3.5233877e-06,
+                    -4.39150654e-06,
+                    0.00021858087,
+                    -0.00125372503,
+                    -0.00417768164,
+                    0.246640727,
+                    1.50140941,
+                ):
+                    p = c + p * w
+            else:
+                w = math.sqrt(w) - 3.0
+                p = -0.000200214257
+                for c in (
+                    0.000100950558,
+                    0.00134934322,
+                    -0.00367342844,
+                    0.00573950773,
+                    -0.0076224613,
+                    0.00943887047,
+                    1.00167406,
+                    2.83297682,
+                ):
+                    p = c + p * w
+            x = p * y
+            for _ in range(2):
+                x -= (math.erf(x) - y) / (1.1283791670955126 * math.exp(-x * x))
+            return x
+
+        @numba.vectorize(["float32(int64, float32)", "float64(int64, float64)"], cache=True)
+        def polygamma(n, x):
+            # recurrence up to x >= 10, then the asymptotic series (Abramowitz & Stegun 6.4.11)
+            if x <= 0.0 and x == math.floor(x):
+                return math.nan
+            acc = 0.0
+            sign = 1.0 if n % 2 == 1 else -1.0
+            fact = math.gamma(n + 1.0)
+            while x < 10.0:
+                if n == 0:
+                    acc -= 1.0 / x
+                else:
+                    acc += sign * fact / x ** (n + 1)
+                x += 1.0
+            bernoulli = (1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6)
+            if n == 0:
+                s = math.log(x) - 0.5 / x
+                for k in range(1, 8):
+                    s -= bernoulli[k - 1] / (2 * k * x ** (2 * k))
+                return acc + s
+            s = math.gamma(n) / x**n + fact / (2.0 * x ** (n + 1))
+            for k in range(1, 8):
+                s += (
+                    bernoulli[k - 1]
+                    * math.gamma(2.0 * k + n)
+                    / (math.gamma(2.0 * k + 1) * x ** (2 * k + n))
+                )
+            return acc + sign * s
+
+        _kernels.update(lgamma=lgamma, erfc=erfc, erfinv=erfinv, polygamma=polygamma)
+    return _kernels[name]
+
+
+def polygamma_array(n, a):
+    return _compiled("polygamma")(np.int64(n), floating(np.asarray(a)))
+
+
+class _Unary(Op):
+    """``out = f(x)`` with ``f`` a numpy function; ``derivative(x)`` is ``f'(x)``."""
+
+    saved_inputs = (0,)
+    silence_fp_errors = True
+
+    def forward(self, a):
+        return np.asarray(self.function(floating(np.asarray(a))))
+
+    def backward(self, grad, needs):
+        (x,) = self.inputs()
+        return grad * self.derivative(x)
+
+    @staticmethod
+    def function(a):
+        raise NotImplementedError
+
+    def derivative(self, x):
+        raise NotImplementedError
+
+
+def _apply(op_class, x, **params):
+    """``op_class`` on ``x``: recorded for a Tensor, plain numpy for an array (in formulas)."""
+    return vjp.call(op_class, x, **params)
+
+
+def _define(name, function, derivative):
+    cls = type(name, (_Unary,), {"function": staticmethod(function), "derivative": derivative})
+    return cls
+
+
+def _sqrt(x):
+    return x.sqrt() if vjp.is_tensor(x) else np.sqrt(x)
+
+
+Log1p = _define("Log1p", np.log1p, lambda self, x: 1 / (1 + x))
+Expm1 = _define("Expm1", np.expm1, lambda self, x: vjp.exp(x))
+Exp2 = _define("Exp2", np.exp2, lambda self, x: _apply(Exp2, x) * _LN2)
+Log2 = _define("Log2", np.log2, lambda self, x: 1 / (x * _LN2))
+Log10 = _define("Log10", np.log10, lambda self, x: 1 / (x * _LN10))
+Tan = _define("Tan", np.tan, lambda self, x: 1 + _apply(Tan, x) ** 2)
+Asin = _define("Asin", np.arcsin, lambda self, x: 1 / _sqrt(1 - x * x))
+Acos = _define("Acos", np.arccos, lambda self, x: -1 / _sqrt(1 - x * x))
+Atan = _define("Atan", np.arctan, lambda self, x: 1 / (1 + x * x))
+Sinh = _define("Sinh", np.sinh, lambda self, x: _apply(Cosh, x))
+Cosh = _define("Cosh", np.cosh, lambda self, x: _apply(Sinh, x))
+Asinh = _define("Asinh", np.arcsinh, lambda self, x: 1 / _sqrt(x * x + 1))
+Acosh = _define("Acosh", np.arccosh, lambda self, x: 1 / _sqrt(x * x - 1))
+Atanh = _define("Atanh", np.arctanh, lambda self, x: 1 / (1 - x * x))
+Erfc = _define(
+    "Erfc",
+    lambda a: _compiled("erfc")(a),
+    lambda self, x: -_TWO_OVER_SQRT_PI * vjp.exp(-(x * x)),
+)
+Erfinv = _define(
+    "Erfinv",
+    lambda a: _compiled("erfinv")(a),
+    lambda self, x: _SQRT_PI_OVER_TWO * vjp.exp(_apply(Erfinv, x) ** 2),
+)
+Lgamma = _define(
+    "Lgamma", lambda a: _compiled("lgamma")(a), lambda self, x: _apply(Polygamma, x, n=0)
+)
+
+
+class Polygamma(_Unary):
+    """The ``n``-th derivative of the digamma function (``n = 0``: digamma itself)."""
+
+    n = 0
+
+    def forward(self, a):
+        return polygamma_array(self.n, a)
+
+    def derivative(self, x):
+        return _apply(Polygamma, x, n=self.n + 1)
+
+
+class _Rounding(Op):
+    """floor, ceil, trunc, round: piecewise constant, so the gradient is zero (as PyTorch's)."""
+
+    def forward(self, a):
+        if a.dtype.kind in "biu":
+            return a.copy()
+        return self.function(a)
+
+    def backward(self, grad, needs):
+        return grad * 0
+
+
+Floor = type("Floor", (_Rounding,), {"function": staticmethod(np.floor)})
+Ceil = type("Ceil", (_Rounding,), {"function": staticmethod(np.ceil)})
+Trunc = type("Trunc", (_Rounding,), {"function": staticmethod(np.trunc)})
+
+
+class Round(_Rounding):
+    decimals = 0
+
+    def function(self, a):
+        return np.round(a, self.decimals).astype(a.dtype, copy=False)
+
+
+class Atan2(_Binary):
+    saved_inputs = (0, 1)
+    silence_fp_errors = True
+
+    def forward(self, a, b):
+        self._remember_shapes(a, b)
+        a, b = np.asarray(a), np.asarray(b)
+        out = np.arctan2(floating(a), floating(b))
+        return out.astype(np.result_type(floating(a), floating(b)), copy=False)
+
+    def grads(self, grad, need_a, need_b):
+        a, b = self.inputs()
+        scale = grad / (a * a + b * b)
+        return scale * b if need_a else None, -scale * a if need_b else None

@@ -1,0 +1,246 @@
+"""The Tensor surface added from PyTorch's list: each differentiable op gradchecked and
+gradgradchecked in float64 and compared with PyTorch (values and dtype); the others compared
+with PyTorch. One row per op: ``fn(lib, *inputs)`` runs the same code on ``nnlite`` and ``torch``."""
+
+import numpy as np
+import pytest
+
+import nnlite as nl
+
+rng = np.random.default_rng(0)
+
+
+def arr(*shape, low=-1.0, high=1.0):
+    return rng.uniform(low, high, shape)
+
+
+POS = dict(low=0.5, high=2.0)
+UNIT = dict(low=-0.8, high=0.8)
+
+# (name, fn(lib, *tensors), input arrays)
+DIFFERENTIABLE = [
+    ("log1p", lambda L, x: L.log1p(x), [arr(3, **POS)]),
+    ("expm1", lambda L, x: x.expm1(), [arr(3)]),
+    ("exp2", lambda L, x: L.exp2(x), [arr(3)]),
+    ("log2", lambda L, x: x.log2(), [arr(3, **POS)]),
+    ("log10", lambda L, x: L.log10(x), [arr(3, **POS)]),
+    ("tan", lambda L, x: L.tan(x), [arr(3, **UNIT)]),
+    ("asin", lambda L, x: L.asin(x), [arr(3, **UNIT)]),
+    ("acos", lambda L, x: x.arccos(), [arr(3, **UNIT)]),
+    ("atan", lambda L, x: L.atan(x), [arr(3)]),
+    ("sinh", lambda L, x: L.sinh(x), [arr(3)]),
+    ("cosh", lambda L, x: x.cosh(), [arr(3)]),
+    ("asinh", lambda L, x: L.asinh(x), [arr(3)]),
+    ("acosh", lambda L, x: L.acosh(x), [arr(3, low=1.5, high=3.0)]),
+    ("atanh", lambda L, x: L.atanh(x), [arr(3, **UNIT)]),
+    ("erfc", lambda L, x: L.erfc(x), [arr(3)]),
+    ("erfinv", lambda L, x: L.erfinv(x), [arr(3, **UNIT)]),
+    ("lgamma", lambda L, x: L.lgamma(x), [arr(3, low=0.3, high=4.0)]),
+    ("digamma", lambda L, x: L.digamma(x), [arr(3, low=0.3, high=4.0)]),
+    ("polygamma", lambda L, x: L.polygamma(1, x), [arr(3, low=0.3, high=4.0)]),
+    ("frac", lambda L, x: L.frac(x), [arr(3, low=0.1, high=0.9)]),
+    ("atan2", lambda L, a, b: L.atan2(a, b), [arr(3), arr(3, **POS)]),
+    ("hypot", lambda L, a, b: L.hypot(a, b), [arr(3, **POS), arr(3, **POS)]),
+    ("logaddexp", lambda L, a, b: L.logaddexp(a, b), [arr(3), arr(3)]),
+    ("logaddexp2", lambda L, a, b: a.logaddexp2(b), [arr(3), arr(3)]),
+    ("xlogy", lambda L, a, b: L.xlogy(a, b), [arr(3), arr(3, **POS)]),
+    ("logit", lambda L, x: L.logit(x, eps=1e-6), [arr(3, low=0.2, high=0.8)]),
+    ("sinc", lambda L, x: L.sinc(x), [arr(3)]),
+    ("deg2rad", lambda L, x: L.deg2rad(x), [arr(3)]),
+    ("lerp", lambda L, a, b: L.lerp(a, b, 0.3), [arr(3), arr(3)]),
+    ("clamp_min", lambda L, x: L.clamp_min(x, 0.1), [arr(4)]),
+    ("cumprod", lambda L, x: L.cumprod(x, dim=1), [arr(2, 3)]),
+    (
+        "cumprod_zero",
+        lambda L, x: L.cumprod(x * (x > -0.9).to(x.dtype), 0),
+        [np.array([0.5, -1.0, 2.0, 3.0])],
+    ),
+    ("prod", lambda L, x: L.prod(x), [arr(2, 3)]),
+    ("prod_dim", lambda L, x: x.prod(1, keepdim=True), [arr(2, 3)]),
+    ("cummax", lambda L, x: L.cummax(x, 1).values, [arr(2, 4)]),
+    ("cummin", lambda L, x: x.cummin(dim=0)[0], [arr(3, 2)]),
+    ("logcumsumexp", lambda L, x: L.logcumsumexp(x, 1), [arr(2, 3)]),
+    ("kthvalue", lambda L, x: L.kthvalue(x, 2, 1).values, [arr(2, 4)]),
+    ("median", lambda L, x: L.median(x), [arr(5)]),
+    ("median_dim", lambda L, x: x.median(dim=1, keepdim=True).values, [arr(2, 3)]),
+    ("nansum", lambda L, x: L.nansum(x, 1), [arr(2, 3)]),
+    ("nanmean", lambda L, x: L.nanmean(x), [arr(2, 3)]),
+    ("diff", lambda L, x: L.diff(x, n=2, dim=0), [arr(4, 2)]),
+    ("diagonal", lambda L, x: L.diagonal(x, offset=1, dim1=-1, dim2=0), [arr(3, 2, 4)]),
+    ("diag_embed", lambda L, x: L.diag_embed(x, offset=-1), [arr(2, 3)]),
+    ("diag", lambda L, x: L.diag(x, 1), [arr(3)]),
+    ("diag_2d", lambda L, x: L.diag(x), [arr(3, 3)]),
+    ("trace", lambda L, x: L.trace(x), [arr(3, 3)]),
+    ("outer", lambda L, a, b: L.outer(a, b), [arr(3), arr(2)]),
+    ("dot", lambda L, a, b: L.dot(a, b), [arr(3), arr(3)]),
+    ("inner", lambda L, a, b: L.inner(a, b), [arr(2, 3), arr(4, 3)]),
+    ("mv", lambda L, a, b: L.mv(a, b), [arr(2, 3), arr(3)]),
+    (
+        "addmm",
+        lambda L, c, a, b: L.addmm(c, a, b, beta=0.5, alpha=2),
+        [arr(2, 2), arr(2, 3), arr(3, 2)],
+    ),
+    ("addmv", lambda L, c, a, b: L.addmv(c, a, b), [arr(2), arr(2, 3), arr(3)]),
+    ("addr", lambda L, c, a, b: c.addr(a, b, alpha=3), [arr(2, 3), arr(2), arr(3)]),
+    ("addbmm", lambda L, c, a, b: L.addbmm(c, a, b), [arr(2, 2), arr(3, 2, 1), arr(3, 1, 2)]),
+    ("addcmul", lambda L, c, a, b: L.addcmul(c, a, b, value=0.5), [arr(3), arr(3), arr(3)]),
+    ("addcdiv", lambda L, c, a, b: L.addcdiv(c, a, b), [arr(3), arr(3), arr(3, **POS)]),
+    (
+        "tensordot",
+        lambda L, a, b: L.tensordot(a, b, dims=([1, 0], [0, 1])),
+        [arr(2, 3, 2), arr(3, 2)],
+    ),
+    ("kron", lambda L, a, b: L.kron(a, b), [arr(2, 2), arr(2, 3)]),
+    ("cross", lambda L, a, b: L.cross(a, b, dim=1), [arr(2, 3), arr(2, 3)]),
+    ("take", lambda L, x: L.take(x, L.tensor([0, 5, 2])), [arr(2, 3)]),
+    ("take_along_dim", lambda L, x: L.take_along_dim(x, L.tensor([[1], [0]]), dim=1), [arr(2, 3)]),
+    (
+        "index_add",
+        lambda L, x, s: L.index_add(x, 0, L.tensor([0, 2, 0]), s, alpha=2),
+        [arr(3, 2), arr(3, 2)],
+    ),
+    ("index_copy", lambda L, x, s: x.index_copy(1, L.tensor([2, 0]), s), [arr(2, 3), arr(2, 2)]),
+    ("index_fill", lambda L, x: L.index_fill(x, 1, L.tensor([1]), -1.0), [arr(2, 3)]),
+    (
+        "masked_scatter",
+        lambda L, x, s: x.masked_scatter(L.tensor([True, False, True]), s),
+        [arr(2, 3), arr(6)],
+    ),
+    ("movedim", lambda L, x: L.movedim(x, (0, 1), (2, 0)), [arr(2, 3, 4)]),
+    ("swapaxes", lambda L, x: L.swapaxes(x, 0, 2), [arr(2, 3, 4)]),
+    ("rot90", lambda L, x: L.rot90(x, 3, (0, 1)), [arr(2, 3)]),
+    ("fliplr", lambda L, x: L.fliplr(x), [arr(2, 3)]),
+    ("flip_dims", lambda L, x: x.flip(dims=(0, 1)), [arr(2, 3)]),
+    ("unfold", lambda L, x: x.unfold(1, 2, 1), [arr(2, 4)]),
+    ("tensor_split", lambda L, x: L.tensor_split(x, 3, dim=1)[1], [arr(2, 5)]),
+    ("unbind", lambda L, x: L.unbind(x, 1)[2], [arr(2, 3)]),
+    ("broadcast_to", lambda L, x: L.broadcast_to(x, (2, 3)), [arr(3)]),
+    ("tile", lambda L, x: L.tile(x, (2, 1)), [arr(2, 3)]),
+    ("std_mean", lambda L, x: L.std_mean(x, 1)[0], [arr(2, 3)]),
+    ("var_mean", lambda L, x: L.var_mean(x, dim=0, correction=0)[0], [arr(3, 2)]),
+    (
+        "quantile",
+        lambda L, x: L.quantile(x, 0.25, dim=1),
+        [arr(2, 5)],
+    ),
+    ("aminmax", lambda L, x: L.aminmax(x, dim=1).max, [arr(2, 3)]),
+]
+
+
+def _run(lib, fn, arrays, requires_grad):
+    tensors = [lib.tensor(a, dtype=lib.float64, requires_grad=requires_grad) for a in arrays]
+    return fn(lib, *tensors), tensors
+
+
+@pytest.mark.parametrize("name,fn,arrays", DIFFERENTIABLE, ids=[r[0] for r in DIFFERENTIABLE])
+def test_gradcheck_and_gradgradcheck(name, fn, arrays):
+    inputs = tuple(nl.tensor(a, dtype=nl.float64, requires_grad=True) for a in arrays)
+    assert nl.autograd.gradcheck(lambda *t: fn(nl, *t), inputs)
+    assert nl.autograd.gradgradcheck(lambda *t: fn(nl, *t), inputs)
+
+
+@pytest.mark.parametrize("name,fn,arrays", DIFFERENTIABLE, ids=[r[0] for r in DIFFERENTIABLE])
+def test_matches_pytorch(name, fn, arrays):
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference")
+    ours, our_in = _run(nl, fn, arrays, True)
+    theirs, their_in = _run(torch, fn, arrays, True)
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=1e-6, atol=1e-9)
+    (ours * ours).sum().backward()
+    (theirs * theirs).sum().backward()
+    for a, b in zip(our_in, their_in):
+        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-5, atol=1e-8)
+    # float32 stays float32
+    ours32 = fn(nl, *[nl.tensor(a, dtype=nl.float32) for a in arrays])
+    theirs32 = fn(torch, *[torch.tensor(a, dtype=torch.float32) for a in arrays])
+    assert str(ours32.dtype).split(".")[1] == str(theirs32.dtype).split(".")[1]
+
+
+# Non-differentiable results: (name, fn(lib), compared with PyTorch as values and dtype)
+F = np.array([[3.0, 1.0, np.nan, 2.0], [0.0, -1.5, 2.5, 2.0]])
+INTS = np.array([3, 1, 3, 0, 1, 1])
+VALUES = [
+    ("floor", lambda L: L.floor(L.tensor(F))),
+    ("ceil", lambda L: L.tensor(F).ceil()),
+    ("round_decimals", lambda L: L.round(L.tensor([1.256, -0.5, 2.5]), decimals=1)),
+    ("round", lambda L: L.round(L.tensor([0.5, 1.5, -2.5]))),
+    ("trunc", lambda L: L.trunc(L.tensor(F))),
+    ("prod_int", lambda L: L.prod(L.tensor(INTS))),
+    ("cummax_indices", lambda L: L.cummax(L.tensor([1.0, 3.0, 3.0, 2.0, 5.0]), 0).indices),
+    ("cummin_indices", lambda L: L.tensor([[2.0, 1.0, 1.0], [0.0, 4.0, -1.0]]).cummin(1).indices),
+    ("median_nan", lambda L: L.tensor(F).median(1).values),
+    ("nanmedian", lambda L: L.nanmedian(L.tensor(F), 1).values),
+    ("nanmedian_all", lambda L: L.nanmedian(L.tensor(F))),
+    ("mode", lambda L: L.mode(L.tensor(INTS)).values),
+    ("mode_dim", lambda L: L.mode(L.tensor([[1, 2, 2], [3, 3, 1]]), 1).values),
+    ("kthvalue_indices", lambda L: L.kthvalue(L.tensor([[4.0, 1.0, 3.0]]), 2).indices),
+    ("nansum", lambda L: L.nansum(L.tensor(F))),
+    ("nanmean", lambda L: L.nanmean(L.tensor(F), dim=1)),
+    ("count_nonzero", lambda L: L.count_nonzero(L.tensor(F), dim=0)),
+    (
+        "searchsorted",
+        lambda L: L.searchsorted(L.tensor([1.0, 3.0, 5.0]), L.tensor([[3.0, 6.0]]), right=True),
+    ),
+    ("searchsorted_2d", lambda L: L.searchsorted(L.tensor([[1, 3], [2, 4]]), L.tensor([[2], [5]]))),
+    ("bucketize", lambda L: L.bucketize(L.tensor([0.5, 2.0, 9.0]), L.tensor([1.0, 2.0, 3.0]))),
+    ("unique", lambda L: L.unique(L.tensor(INTS), return_inverse=True, return_counts=True)),
+    (
+        "unique_dim",
+        lambda L: L.unique(L.tensor([[1, 2], [0, 1], [1, 2]]), dim=0, return_inverse=True),
+    ),
+    (
+        "unique_consecutive",
+        lambda L: L.unique_consecutive(L.tensor(INTS), return_counts=True, return_inverse=True),
+    ),
+    ("bincount", lambda L: L.bincount(L.tensor(INTS), minlength=6)),
+    ("bincount_weights", lambda L: L.tensor(INTS).bincount(L.tensor(np.arange(6.0)))),
+    ("histc", lambda L: L.histc(L.tensor([1.0, 2.0, 1.0, 7.0]), bins=4)),
+    ("nonzero", lambda L: L.nonzero(L.tensor(INTS))),
+    ("nonzero_tuple", lambda L: L.nonzero(L.tensor([[0, 1], [1, 0]]), as_tuple=True)),
+    ("argwhere", lambda L: L.argwhere(L.tensor([[0, 1], [1, 0]]))),
+    ("where_method", lambda L: L.tensor([1.0, 2.0]).where(L.tensor([True, False]), 0.0)),
+    ("isposinf", lambda L: L.isposinf(L.tensor([np.inf, -np.inf, 1.0]))),
+    ("isneginf", lambda L: L.isneginf(L.tensor([np.inf, -np.inf, 1.0]))),
+    ("signbit", lambda L: L.signbit(L.tensor([-0.0, 1.0, -2.0]))),
+    ("isin", lambda L: L.isin(L.tensor(INTS), L.tensor([1, 0]))),
+    ("logical_and", lambda L: L.logical_and(L.tensor(INTS), L.tensor(INTS - 1))),
+    ("logical_xor", lambda L: L.logical_xor(L.tensor(INTS), L.tensor(INTS - 1))),
+    ("bitwise_not", lambda L: L.bitwise_not(L.tensor(INTS))),
+    ("diff_bool", lambda L: L.diff(L.tensor([True, False, False]))),
+    (
+        "diff_prepend",
+        lambda L: L.diff(L.tensor([1, 4, 9]), prepend=L.tensor([0]), append=L.tensor([20])),
+    ),
+    ("hsplit", lambda L: L.hsplit(L.arange(8).reshape(2, 4), [1, 3])[1]),
+    ("vsplit", lambda L: L.vsplit(L.arange(8).reshape(4, 2), 2)[1]),
+    ("tensor_split_idx", lambda L: L.tensor_split(L.arange(7), [2, 5])[2]),
+    ("float_power", lambda L: L.float_power(L.tensor([2, 3]), 2)),
+    (
+        "quantile_interp",
+        lambda L: L.quantile(L.tensor([1.0, 2.0, 4.0, 8.0]), 0.4, interpolation="midpoint"),
+    ),
+    ("nanquantile", lambda L: L.nanquantile(L.tensor(F), 0.5, dim=1, keepdim=True)),
+    ("aminmax", lambda L: L.aminmax(L.tensor(INTS))),
+    ("ravel", lambda L: L.ravel(L.tensor([[1, 2], [3, 4]]))),
+    ("adjoint", lambda L: L.adjoint(L.tensor([[1, 2], [3, 4]]))),
+]
+
+
+def _values(x):
+    if isinstance(x, (tuple, list)):
+        return [_values(v) for v in x]
+    return (x.numpy().tolist(), str(x.dtype).split(".")[1])
+
+
+@pytest.mark.parametrize("name,fn", VALUES, ids=[r[0] for r in VALUES])
+def test_values_match_pytorch(name, fn):
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference")
+    ours, theirs = _values(fn(nl)), _values(fn(torch))
+    np.testing.assert_equal(ours, theirs)
+
+
+def test_scalar_predicates():
+    x = nl.tensor([2.0])
+    assert x.is_nonzero() and x.is_signed() and x.is_same_size(nl.ones(1))
+    assert not nl.tensor([True]).is_signed()
+    with pytest.raises(RuntimeError, match="ambiguous"):
+        nl.ones(2).is_nonzero()
