@@ -36,32 +36,58 @@ from .ops import (
 )
 from .ops._messages import LayerInputError as LayerInputError  # layers catch F.LayerInputError
 from .ops.activation import (
+    celu,
+    celu_,
     elu,
+    elu_,
     gelu,
+    glu,
+    hardshrink,
     hardsigmoid,
     hardswish,
     hardtanh,
+    hardtanh_,
+    logsigmoid,
     mish,
     prelu,
     relu6,
+    rrelu,
+    rrelu_,
+    selu,
+    selu_,
     silu,
+    softmin,
     softplus,
+    softshrink,
+    softsign,
+    tanhshrink,
+    threshold,
+    threshold_,
 )
 from .ops.attention import scaled_dot_product_attention
 from .ops.composite_loss import (
     binary_cross_entropy,
     cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
     huber_loss,
     kl_div,
     margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    poisson_nll_loss,
     smooth_l1_loss,
+    soft_margin_loss,
     triplet_margin_loss,
+    triplet_margin_with_distance_loss,
 )
 from .ops.conv_transpose import conv1d, conv_transpose2d
 from .ops.distance import cosine_similarity, normalize, pairwise_distance
-from .ops.dropout import dropout1d, dropout2d
+from .ops.dropout import alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout
 from .ops.embedding import embedding
 from .ops.encoding import one_hot
+from .ops.fold import fold, unfold
 from .ops.group_norms import group_norm, instance_norm, layer_norm
 from .ops.interpolate import adaptive_max_pool2d, interpolate
 from .ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
@@ -128,6 +154,36 @@ __all__ = [
     "scaled_dot_product_attention",
     "conv1d",
     "conv_transpose2d",
+    "celu",
+    "celu_",
+    "elu_",
+    "glu",
+    "hardshrink",
+    "hardtanh_",
+    "logsigmoid",
+    "rrelu",
+    "rrelu_",
+    "selu",
+    "selu_",
+    "softmin",
+    "softshrink",
+    "softsign",
+    "tanhshrink",
+    "threshold",
+    "threshold_",
+    "gaussian_nll_loss",
+    "hinge_embedding_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
+    "poisson_nll_loss",
+    "soft_margin_loss",
+    "triplet_margin_with_distance_loss",
+    "alpha_dropout",
+    "dropout3d",
+    "feature_alpha_dropout",
+    "fold",
+    "unfold",
 ]
 
 

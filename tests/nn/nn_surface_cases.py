@@ -1,0 +1,116 @@
+"""The second table of nn functional ops (the rest of ``torch.nn.functional``), with the same row
+shape as ``nn_cases.CASES``: each row runs through the checks of ``test_nn_ops.py``."""
+
+import numpy as np
+from nn_cases import Arg, Case, _t
+
+import nnlite.nn.functional as F
+
+
+def _same(name, *args, **kwargs):
+    """A row's pair of calls: ``F.name(*tensors, *args, **kwargs)`` in both frameworks."""
+    return (
+        lambda *x: getattr(F, name)(*x, *args, **kwargs),
+        lambda *x: getattr(_t(), name)(*x, *args, **kwargs),
+    )
+
+
+def _row(id, name, inputs, *args, gradgrad=True, **kwargs):
+    return Case(id, *_same(name, *args, **kwargs), inputs, gradgrad=gradgrad)
+
+
+class Fixed(Arg):
+    """A constant (non-differentiated) input holding given values (targets, class indices)."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values)
+        super().__init__(self.values.shape, grad=False)
+
+    def make(self, rng):
+        return self.values.copy()
+
+
+_targets = Fixed
+
+_X = Arg((3, 5))
+_AWAY = Arg((3, 5), "away0")
+_SIGNS = [[1.0, -1.0, 1.0, 1.0, -1.0], [-1.0, -1.0, 1.0, -1.0, 1.0], [1.0, 1.0, -1.0, 1.0, -1.0]]
+
+SURFACE_CASES = [
+    # ---------------------------------------------------------------- activations
+    _row("celu", "celu", [_AWAY], 0.5),  # PyTorch rounds 1/alpha to float32 in backward
+    _row("selu", "selu", [_AWAY]),
+    _row("glu", "glu", [Arg((3, 4))]),
+    _row("glu_dim0", "glu", [Arg((4, 3))], 0),
+    _row("hardshrink", "hardshrink", [Arg((3, 5), "distinct")], 0.25),
+    _row("softshrink", "softshrink", [Arg((3, 5), "distinct")], 0.25),
+    _row("logsigmoid", "logsigmoid", [_X]),
+    _row("softsign", "softsign", [_AWAY]),
+    _row("tanhshrink", "tanhshrink", [_X]),
+    _row("threshold", "threshold", [Arg((3, 5), "distinct")], 0.13, -2.0),
+    _row("rrelu_eval", "rrelu", [_AWAY], 0.1, 0.3),
+    _row("softmin", "softmin", [_X], dim=1),
+    # ---------------------------------------------------------------- losses
+    _row("soft_margin_loss", "soft_margin_loss", [_X, _targets(_SIGNS)]),
+    _row("hinge_embedding_loss", "hinge_embedding_loss", [_AWAY, _targets(_SIGNS)], margin=0.5),
+    _row(
+        "multi_margin_loss",
+        "multi_margin_loss",
+        [Arg((3, 5), "distinct"), _targets(np.array([1, 0, 4]))],
+    ),
+    Case(
+        "multi_margin_loss_p2_weight",
+        lambda x, y, w: F.multi_margin_loss(x, y, p=2, margin=0.7, weight=w, reduction="none"),
+        lambda x, y, w: _t().multi_margin_loss(x, y, p=2, margin=0.7, weight=w, reduction="none"),
+        [Arg((3, 5), "distinct"), _targets(np.array([1, 0, 4])), Arg((5,), "pos", grad=False)],
+    ),
+    _row(
+        "multilabel_margin_loss",
+        "multilabel_margin_loss",
+        [Arg((2, 4), "distinct"), _targets(np.array([[3, 0, -1, 1], [2, -1, 0, 0]]))],
+    ),
+    _row(
+        "multilabel_soft_margin_loss",
+        "multilabel_soft_margin_loss",
+        [_X, _targets((np.array(_SIGNS) > 0).astype(np.float64)), Arg((5,), "pos")],
+    ),
+    _row("poisson_nll_loss", "poisson_nll_loss", [_X, Arg((3, 5), "pos", grad=False)]),
+    _row(
+        "poisson_nll_loss_rates_full",
+        "poisson_nll_loss",
+        [Arg((3, 5), "pos"), _targets(np.arange(15.0).reshape(3, 5))],
+        log_input=False,
+        full=True,
+        reduction="sum",
+    ),
+    _row("gaussian_nll_loss", "gaussian_nll_loss", [_X, Arg((3, 5)), Arg((3, 5), "pos")]),
+    _row(
+        "gaussian_nll_loss_homoscedastic",
+        "gaussian_nll_loss",
+        [_X, Arg((3, 5)), Arg((3,), "pos")],
+        full=True,
+        reduction="none",
+    ),
+    _row(
+        "triplet_margin_with_distance_loss",
+        "triplet_margin_with_distance_loss",
+        [Arg((3, 4)), Arg((3, 4)), Arg((3, 4))],
+        swap=True,
+    ),
+    # ---------------------------------------------------------------- blocks
+    _row("unfold", "unfold", [Arg((2, 3, 5, 6))], 2),
+    _row(
+        "unfold_padded_strided",
+        "unfold",
+        [Arg((1, 2, 5, 6))],
+        (2, 3),
+        dilation=(2, 1),
+        padding=1,
+        stride=(1, 2),
+    ),
+    _row("fold", "fold", [Arg((2, 12, 20))], (5, 6), 2),
+    _row("fold_padded_strided", "fold", [Arg((2, 8, 12))], (5, 6), 2, padding=1, stride=2),
+]
+
+SURFACE_IDS = [c.id for c in SURFACE_CASES]
+assert len(set(SURFACE_IDS)) == len(SURFACE_IDS)
