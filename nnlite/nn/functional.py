@@ -88,6 +88,7 @@ from .ops.dropout import alpha_dropout, dropout1d, dropout2d, dropout3d, feature
 from .ops.embedding import embedding
 from .ops.encoding import one_hot
 from .ops.fold import fold, unfold
+from .ops.grid_sample import affine_grid, grid_sample
 from .ops.group_norms import group_norm, instance_norm, layer_norm
 from .ops.interpolate import adaptive_max_pool2d, interpolate
 from .ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
@@ -184,6 +185,8 @@ __all__ = [
     "feature_alpha_dropout",
     "fold",
     "unfold",
+    "affine_grid",
+    "grid_sample",
 ]
 
 

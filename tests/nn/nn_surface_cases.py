@@ -112,5 +112,43 @@ SURFACE_CASES = [
     _row("fold_padded_strided", "fold", [Arg((2, 8, 12))], (5, 6), 2, padding=1, stride=2),
 ]
 
+
+class Grid(Arg):
+    """Grid points in [-1.4, 1.4]: some outside the image, to exercise the padding modes."""
+
+    def make(self, rng):
+        return rng.uniform(-1.4, 1.4, self.shape)
+
+
+_GRID_INPUTS = [Arg((2, 3, 4, 5)), Grid((2, 3, 6, 2))]
+SURFACE_CASES += [
+    _row("affine_grid", "affine_grid", [Arg((2, 2, 3))], (2, 3, 4, 5), align_corners=False),
+    _row("affine_grid_corners", "affine_grid", [Arg((2, 2, 3))], (2, 1, 3, 2), align_corners=True),
+    _row("affine_grid_3d", "affine_grid", [Arg((2, 3, 4))], (2, 1, 2, 3, 4), align_corners=False),
+    *[
+        _row(
+            f"grid_sample_bilinear_{padding}_{corners}",
+            "grid_sample",
+            _GRID_INPUTS,
+            "bilinear",
+            padding,
+            corners,
+        )
+        for padding in ("zeros", "border", "reflection")
+        for corners in (True, False)
+    ],
+    *[
+        _row(
+            f"grid_sample_nearest_{padding}",
+            "grid_sample",
+            [Arg((2, 3, 4, 5)), Grid((2, 3, 6, 2), grad=False)],
+            "nearest",
+            padding,
+            False,
+        )
+        for padding in ("zeros", "border", "reflection")
+    ],
+]
+
 SURFACE_IDS = [c.id for c in SURFACE_CASES]
 assert len(set(SURFACE_IDS)) == len(SURFACE_IDS)

@@ -73,13 +73,18 @@ def _both(torch, call):
         lambda F, t: F.fold(t.ones(1, 4, 5), (3, 3), 2),
         lambda F, t: F.dropout3d(t.ones(2, 2, 2, 2, 2), 1.5),
         lambda F, t: F.alpha_dropout(t.ones(2), -0.1),
+        lambda F, t: F.grid_sample(t.ones(1, 1, 2, 2), t.ones(1, 1, 1, 2), mode="area"),
+        lambda F, t: F.grid_sample(t.ones(1, 1, 2, 2), t.ones(1, 1, 1, 2), padding_mode="wrap"),
+        lambda F, t: F.affine_grid(t.ones(1, 2, 3), (1, 1, 2)),
+        lambda F, t: F.affine_grid(t.ones(1, 3, 3), (1, 1, 2, 2), align_corners=False),
+        lambda F, t: F.affine_grid(t.ones(1, 2, 3, dtype=t.int64), (1, 1, 2, 2), False),
     ],
 )
 def test_errors_match_torch(call):
     torch = pytest.importorskip("torch")
     ours, theirs = _both(torch, call)
     assert theirs is not None
-    assert ours == theirs
+    assert ours == (theirs[0], theirs[1].replace("torch.", "nnlite."))
 
 
 def test_dropout2d_on_2d_input_warns_as_pytorch_and_drops_elements():
@@ -172,3 +177,26 @@ def test_sdpa_float_mask_receives_pytorchs_gradient():
         lambda m: F.scaled_dot_product_attention(*[t.detach() for t in ours[:3]], attn_mask=m),
         (ours[3],),
     )
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda F, t: F.affine_grid(t.zeros(1, 2, 3), (1, 1, 2, 2)),
+        lambda F, t: F.grid_sample(t.ones(1, 1, 2, 2), t.zeros(1, 1, 1, 2)),
+    ],
+)
+def test_align_corners_none_warns_as_pytorch(call):
+    torch = pytest.importorskip("torch")
+    import warnings
+
+    import nnlite as nl
+    import nnlite.nn.functional as F
+
+    messages = []
+    for lib_f, lib in ((F, nl), (torch.nn.functional, torch)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call(lib_f, lib)
+        messages.append([str(w.message) for w in caught])
+    assert messages[0] == messages[1] and messages[0]
