@@ -92,6 +92,28 @@ from .ops.grid_sample import affine_grid, grid_sample
 from .ops.group_norms import group_norm, instance_norm, layer_norm
 from .ops.interpolate import adaptive_max_pool2d, interpolate
 from .ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
+from .ops.pooling_nd import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d_with_indices,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
+    avg_pool1d,
+    avg_pool3d,
+    lp_pool1d,
+    lp_pool2d,
+    lp_pool3d,
+    max_pool1d,
+    max_pool1d_with_indices,
+    max_pool2d_with_indices,
+    max_pool3d,
+    max_pool3d_with_indices,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
+)
 
 if TYPE_CHECKING:
     from .._typing import _size_any
@@ -187,6 +209,26 @@ __all__ = [
     "unfold",
     "affine_grid",
     "grid_sample",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool3d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool3d",
+    "avg_pool1d",
+    "avg_pool3d",
+    "lp_pool1d",
+    "lp_pool2d",
+    "lp_pool3d",
+    "max_pool1d",
+    "max_pool3d",
+    "max_unpool1d",
+    "max_unpool2d",
+    "max_unpool3d",
+    "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d_with_indices",
+    "max_pool1d_with_indices",
+    "max_pool2d_with_indices",
+    "max_pool3d_with_indices",
 ]
 
 

@@ -150,5 +150,79 @@ SURFACE_CASES += [
     ],
 ]
 
+
+def _first(name, *args, **kwargs):
+    """A row of a pooling call that returns ``(output, indices)``: the output."""
+    return (
+        lambda *x: getattr(F, name)(*x, *args, **kwargs)[0],
+        lambda *x: getattr(_t(), name)(*x, *args, **kwargs)[0],
+    )
+
+
+def _unpool_indices(shape, kernel):
+    """Valid max-pool indices for pooled ``shape`` (N, C, *spatial) with window ``kernel``."""
+    rng = np.random.default_rng(7)
+    spatial = shape[2:]
+    full = [s * kernel for s in spatial]
+    coords = [
+        (np.arange(s) * kernel)[(...,) + (None,) * (len(spatial) - 1 - d)]
+        + rng.integers(0, kernel, shape)
+        for d, s in enumerate(spatial)
+    ]
+    flat = coords[0]
+    for d in range(1, len(spatial)):
+        flat = flat * full[d] + coords[d]
+    return flat.astype(np.int64)
+
+
+_DISTINCT_1D, _DISTINCT_3D = Arg((2, 3, 9), "distinct"), Arg((2, 2, 5, 6, 7), "distinct")
+SURFACE_CASES += [
+    _row("max_pool1d", "max_pool1d", [_DISTINCT_1D], 3, 2, 1),
+    _row("max_pool1d_ceil_dilated", "max_pool1d", [_DISTINCT_1D], 2, 2, 0, 2, ceil_mode=True),
+    Case("max_pool1d_with_indices", *_first("max_pool1d_with_indices", 3), [_DISTINCT_1D]),
+    _row("avg_pool1d", "avg_pool1d", [Arg((2, 3, 9))], 3, 2, 1, count_include_pad=False),
+    _row("adaptive_avg_pool1d", "adaptive_avg_pool1d", [Arg((2, 3, 9))], 4),
+    _row("adaptive_max_pool1d", "adaptive_max_pool1d", [_DISTINCT_1D], 4),
+    _row("max_pool3d", "max_pool3d", [_DISTINCT_3D], (2, 3, 2), (1, 2, 2), (1, 1, 0)),
+    _row("max_pool3d_ceil", "max_pool3d", [_DISTINCT_3D], 2, ceil_mode=True),
+    Case("max_pool3d_with_indices", *_first("max_pool3d_with_indices", 2), [_DISTINCT_3D]),
+    _row("avg_pool3d", "avg_pool3d", [Arg((2, 2, 5, 6, 7))], (2, 3, 2), (1, 2, 2), (1, 1, 0)),
+    _row(
+        "avg_pool3d_ceil_no_pad_count",
+        "avg_pool3d",
+        [Arg((1, 2, 5, 6, 7))],
+        3,
+        2,
+        1,
+        ceil_mode=True,
+        count_include_pad=False,
+    ),
+    _row("avg_pool3d_divisor", "avg_pool3d", [Arg((1, 2, 4, 4, 4))], 2, divisor_override=3),
+    _row("adaptive_avg_pool3d", "adaptive_avg_pool3d", [Arg((2, 2, 5, 6, 7))], (2, 4, 3)),
+    _row("adaptive_max_pool3d", "adaptive_max_pool3d", [_DISTINCT_3D], (2, None, 3)),
+    _row("lp_pool1d", "lp_pool1d", [Arg((2, 3, 9), "pos")], 2, 3, 2),
+    _row("lp_pool2d", "lp_pool2d", [Arg((2, 3, 5, 6), "pos")], 3, 2),
+    _row("lp_pool3d", "lp_pool3d", [Arg((1, 2, 4, 4, 4), "pos")], 1.5, 2),
+    _row(
+        "max_unpool1d",
+        "max_unpool1d",
+        [Arg((2, 3, 4)), Fixed(_unpool_indices((2, 3, 4), 2))],
+        2,
+        output_size=(9,),
+    ),
+    _row(
+        "max_unpool2d",
+        "max_unpool2d",
+        [Arg((2, 3, 2, 3)), Fixed(_unpool_indices((2, 3, 2, 3), 2))],
+        2,
+    ),
+    _row(
+        "max_unpool3d",
+        "max_unpool3d",
+        [Arg((1, 2, 2, 2, 3)), Fixed(_unpool_indices((1, 2, 2, 2, 3), 2))],
+        2,
+    ),
+]
+
 SURFACE_IDS = [c.id for c in SURFACE_CASES]
 assert len(set(SURFACE_IDS)) == len(SURFACE_IDS)
