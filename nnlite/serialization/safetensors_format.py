@@ -126,7 +126,10 @@ def save_safetensors(tensors: object, f: FileLike, metadata: dict[str, str] | No
         ):
             what = f"dtype {arr.dtype}" if isinstance(arr, np.ndarray) else type(value).__name__
             raise TypeError(f"a safetensors file holds tensors only; obj[{key!r}] is {what}")
-        arrays[key] = np.ascontiguousarray(arr.astype(arr.dtype.newbyteorder("<"), copy=False))
+        # np.require, not np.ascontiguousarray: the latter turns a 0-d array into shape (1,)
+        arrays[key] = np.require(
+            arr.astype(arr.dtype.newbyteorder("<"), copy=False), requirements="C"
+        )
     if metadata is not None and not (
         isinstance(metadata, dict)
         and all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items())

@@ -96,7 +96,10 @@ def scaled_dot_product_attention(
     mask = None
     if is_causal:
         mask = np.where(np.tri(length, source, dtype=bool), 0.0, -np.inf).astype(dtype)
-    if attn_mask is not None:
+    if attn_mask is not None and getattr(attn_mask, "requires_grad", False):
+        # a float mask that needs a gradient is added in the graph, as PyTorch does
+        scores, scale = scores * scale + attn_mask, 1.0
+    elif attn_mask is not None:
         mask = _as_additive(attn_mask, dtype, allowed_if_true=True)
     weights = ScaledMaskedSoftmax.apply(scores, scale=scale, mask=mask)
     if dropout_p > 0.0:

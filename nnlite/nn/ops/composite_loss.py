@@ -1,10 +1,11 @@
 """Losses built from existing ops (no backward of their own): binary cross entropy on probabilities,
+the soft-margin, hinge, multi-class and multi-label margin losses, Poisson and Gaussian NLL,
 smooth L1 and Huber, KL divergence, and the margin losses."""
 
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -311,4 +312,353 @@ def triplet_margin_loss(
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    return _reduce((d_pos - d_neg + margin).clamp(min=0.0), reduction)
+
+
+def soft_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``log(1 + exp(-y x))`` for targets ``y`` of 1 or -1 (two-class logistic loss).
+
+    Args:
+        input (Tensor): the scores.
+        target (Tensor): 1 or -1, of ``input``'s shape.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.soft_margin_loss(nl.tensor([0., 2.]), nl.tensor([1., -1.]))
+        tensor(1.4191)
+    """
+    from .activation import logsigmoid
+
+    reduction = _reduction(reduction, size_average, reduce)
+    return _reduce(-logsigmoid(input * target), reduction)
+
+
+def hinge_embedding_loss(
+    input: Tensor,
+    target: Tensor,
+    margin: float = 1.0,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``x`` where the target is 1, ``max(0, margin - x)`` where it is -1 (``x`` a distance).
+
+    Args:
+        input (Tensor): the distances.
+        target (Tensor): 1 or -1, broadcast against ``input``.
+        margin (float): the margin of the dissimilar pairs. Default: 1.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.hinge_embedding_loss(nl.tensor([0.3, 0.4]), nl.tensor([1., -1.]))
+        tensor(0.4500)
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    y = target._data if hasattr(target, "_data") else np.asarray(target)
+    margin_part = Where.apply(y != 1, (margin - input).clamp(min=0.0), 0.0)
+    self_part = Where.apply(y != -1, input, 0.0)
+    return _reduce(margin_part + self_part, reduction)
+
+
+def _class_targets(input, target, name):
+    """``(input (N, C), target indices (N,), was_1d)``: the (C,) form made a batch of one."""
+    if input.ndim not in (1, 2):
+        raise RuntimeError(f"{name}: Expected non-empty vector or matrix, got {input.ndim}D input")
+    one = input.ndim == 1
+    x = input.unsqueeze(0) if one else input
+    y = np.asarray(target._data if hasattr(target, "_data") else target).reshape(x.shape[0], -1)
+    return x, y, one
+
+
+def multi_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    p: int = 1,
+    margin: float = 1.0,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The multi-class hinge loss: ``sum over i != y of max(0, margin - x[y] + x[i])^p / C``.
+
+    Args:
+        input (Tensor): ``(N, C)`` or ``(C,)`` scores.
+        target (Tensor): ``(N,)`` or ``()`` class indices.
+        p (int): 1 or 2. Default: 1.
+        margin (float): the margin. Default: 1.
+        weight (Tensor, optional): a weight per class, applied by the target's class.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.multi_margin_loss(nl.tensor([[0.1, 0.2, 0.4, 0.8]]), nl.tensor([3]))
+        tensor(0.3250)
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.ndim != 1:
+        raise ValueError("weight must be one-dimensional")
+    x, y, one = _class_targets(input, target, "multi_margin_loss")
+    classes = x.shape[1]
+    y = y.reshape(-1)
+    if y.size and (y.min() < 0 or y.max() >= classes):
+        raise IndexError(f"target out of range: classes are 0..{classes - 1}")
+    picked = x.gather(1, _index(y[:, None]))
+    others = np.arange(classes)[None, :] != y[:, None]
+    hinge = (x - picked + margin).clamp(min=0.0)
+    if p == 2:
+        hinge = hinge * hinge
+    if weight is not None:
+        hinge = hinge * weight[_index(y)].unsqueeze(1)
+    losses = Where.apply(others, hinge, 0.0).sum(1) / classes
+    return _reduce(losses.squeeze(0) if one else losses, reduction)
+
+
+def _index(array):
+    from ...autograd.creation import tensor
+
+    return tensor(np.asarray(array, dtype=np.int64))
+
+
+def multilabel_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The multi-label hinge loss: ``sum over targets j and non-targets i of max(0, 1 - (x[j] - x[i])) / C``.
+
+    ``target`` holds class indices, the list of each sample ending at the first -1.
+
+    Args:
+        input (Tensor): ``(N, C)`` or ``(C,)`` scores.
+        target (Tensor): int64 indices of ``input``'s shape, padded with -1.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.multilabel_margin_loss(nl.tensor([[0.1, 0.2, 0.4, 0.8]]), nl.tensor([[3, 0, -1, 1]]))
+        tensor(0.8500)
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    x, y, one = _class_targets(input, target, "multilabel_margin_loss")
+    if y.shape != tuple(x.shape):
+        raise RuntimeError(
+            f"inconsistent target size: {tuple(target.shape)} for input of size: "
+            f"{tuple(input.shape)}"
+        )
+    n, classes = x.shape
+    is_target = np.zeros((n, classes), dtype=bool)
+    for row in range(n):
+        for label in y[row]:
+            if label < 0:
+                break
+            if label >= classes:
+                raise IndexError(f"target out of range: classes are 0..{classes - 1}")
+            is_target[row, label] = True
+    pairs = is_target[:, :, None] & ~is_target[:, None, :]  # (j a target, i not)
+    hinge = (x.unsqueeze(1) - x.unsqueeze(2) + 1.0).clamp(min=0.0)  # [n, j, i]
+    losses = Where.apply(pairs, hinge, 0.0).sum((1, 2)) / classes
+    return _reduce(losses.squeeze(0) if one else losses, reduction)
+
+
+def multilabel_soft_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Binary cross entropy of ``sigmoid(x)`` per class, averaged over the classes.
+
+    Args:
+        input (Tensor): ``(N, C)`` scores.
+        target (Tensor): ``(N, C)`` of 0 and 1.
+        weight (Tensor, optional): a weight per class.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.multilabel_soft_margin_loss(nl.tensor([[0., 2.]]), nl.tensor([[1., 0.]]))
+        tensor(1.4191)
+    """
+    from .activation import logsigmoid
+
+    reduction = _reduction(reduction, size_average, reduce)
+    losses = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        losses = losses * weight
+    losses = losses.sum(dim=input.ndim - 1) / input.shape[-1]
+    return _reduce(losses, reduction)
+
+
+def poisson_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    log_input: bool = True,
+    full: bool = False,
+    size_average: bool | None = None,
+    eps: float = 1e-8,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The negative log likelihood of ``target`` under a Poisson of rate ``exp(input)`` (or ``input``).
+
+    Args:
+        input (Tensor): log-rates (``log_input``) or rates.
+        target (Tensor): the counts.
+        log_input (bool): ``input`` holds log-rates. Default: True.
+        full (bool): add Stirling's term ``y log y - y + 0.5 log(2 pi y)`` where ``y > 1``.
+        size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
+        eps (float): added to rates before the log (``log_input=False``). Default: 1e-8.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.poisson_nll_loss(nl.tensor([0., 1.]), nl.tensor([1., 2.]))
+        tensor(0.8591)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(reduction, size_average, reduce)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    if log_input:
+        losses = input.exp() - target * input
+    else:
+        losses = input - target * (input + eps).log()
+    if full:
+        y = target._data if hasattr(target, "_data") else np.asarray(target)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            stirling = y * np.log(y) - y + 0.5 * np.log(2 * np.pi * y)
+        losses = losses + np.where(y > 1, stirling, 0.0).astype(losses._data.dtype)
+    return _reduce(losses, reduction)
+
+
+def gaussian_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    var: Tensor | float,
+    full: bool = False,
+    eps: float = 1e-6,
+    reduction: str = "mean",
+) -> Tensor:
+    """The negative log likelihood of ``target`` under a normal of mean ``input`` and variance ``var``:
+    ``0.5 (log var + (x - y)^2 / var)``, ``var`` clamped at ``eps`` (the clamp passes gradients
+    through unchanged, as PyTorch's).
+
+    Args:
+        input (Tensor): the predicted means.
+        target (Tensor): the observations.
+        var (Tensor or float): the predicted variances: ``input``'s shape, one dimension short, or
+            with one dimension of size 1.
+        full (bool): add ``0.5 log(2 pi)``. Default: False.
+        eps (float): the smallest variance used. Default: 1e-6.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.gaussian_nll_loss(nl.tensor([0., 1.]), nl.tensor([1., 1.]), nl.tensor([1., 2.]))
+        tensor(0.4233)
+    """
+    from ...autograd.creation import ones_like
+
+    if isinstance(var, (int, float)):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = ones_like(input) * float(var)
+    elif bool((var._data < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    in_shape, var_shape = tuple(input.shape), tuple(var.shape)
+    if var_shape != in_shape:
+        if in_shape[:-1] == var_shape:
+            var = var.unsqueeze(-1)
+        elif not (
+            len(in_shape) == len(var_shape)
+            and sum(v for i, v in zip(in_shape, var_shape) if i != v) == 1
+        ):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var + (var.clamp(min=eps) - var).detach()
+    losses = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        losses = losses + 0.5 * np.log(2 * np.pi)
+    return _reduce(losses, reduction)
+
+
+def triplet_margin_with_distance_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    *,
+    distance_function: Any = None,
+    margin: float = 1.0,
+    swap: bool = False,
+    reduction: str = "mean",
+) -> Tensor:
+    """``max(d(a, p) - d(a, n) + margin, 0)`` for any distance ``d`` (default: ``pairwise_distance``).
+
+    Args:
+        anchor (Tensor): the anchors.
+        positive (Tensor): what should be near them.
+        negative (Tensor): what should be far from them.
+        distance_function (callable, optional): ``d(x, y)`` giving a distance per pair.
+        margin (float): the required gap, positive. Default: 1.
+        swap (bool): use ``min(d(a, n), d(p, n))`` as the negative distance. Default: False.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> a, p, n = nl.tensor([[0., 0.]]), nl.tensor([[0., 1.]]), nl.tensor([[1., 0.]])
+        >>> F.triplet_margin_with_distance_loss(a, p, n)
+        tensor(1.0000)
+    """
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    if not anchor.ndim == positive.ndim == negative.ndim:
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of "
+            f"dimensions, but got: anchor {anchor.ndim}D, positive {positive.ndim}D, and negative "
+            f"{negative.ndim}D inputs"
+        )
+    distance = pairwise_distance if distance_function is None else distance_function
+    d_pos = distance(anchor, positive)
+    d_neg = distance(anchor, negative)
+    if swap:
+        d_neg = d_neg.minimum(distance(positive, negative))
     return _reduce((d_pos - d_neg + margin).clamp(min=0.0), reduction)

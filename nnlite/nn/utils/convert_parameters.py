@@ -5,6 +5,13 @@ from ...autograd.tensor import Tensor
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
 
 
+def _typename(obj):
+    """The name of ``obj``'s type as ``torch.typename`` writes it: ``list``, ``numpy.ndarray``."""
+    cls = type(obj)
+    module = "" if cls.__module__ in ("builtins", "__builtin__", None) else cls.__module__ + "."
+    return module + cls.__qualname__
+
+
 def parameters_to_vector(parameters):
     """One 1-d tensor holding every parameter, flattened, in order (differentiable, as PyTorch's).
 
@@ -41,9 +48,7 @@ def vector_to_parameters(vec, parameters):
         (tensor([[0., 1.]]), tensor([2.]))
     """
     if not isinstance(vec, Tensor):
-        raise TypeError(
-            f"expected torch.Tensor, but got: {type(vec).__module__}.{type(vec).__name__}"
-        )
+        raise TypeError(f"expected nnlite.Tensor, but got: {_typename(vec)}")
     parameters = list(parameters)
     needed = sum(p.numel() for p in parameters)
     if vec.numel() < needed:
