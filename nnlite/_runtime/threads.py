@@ -1,6 +1,11 @@
 """Thread counts: ``nl.set_num_threads``, numba's threading layer, and limits for worker processes.
 
-One setting covers nnlite's numba kernels and numpy's BLAS, as ``torch.set_num_threads`` does.
+One setting covers nnlite's numba kernels and its matrix products, as ``torch.set_num_threads``
+does. Who owns the threads: numba's pool runs the conv/pooling kernels; big matrix products are split
+into blocks by ``threads_matmul`` over a few helper threads; numpy's BLAS itself stays on one thread
+(``pin_blas_to_one_thread``), because OpenBLAS's threads spin while they wait for work and, on a busy
+machine or beside numba's pool, that spinning took the cores the work needed (a 64x784 @ 784x256
+product 2-4x slower on 2 threads than on 1). Both pools that remain sleep when idle.
 Worker processes (data-loader workers, DataParallel replicas) run side by side, so each sizes its
 pools down before its first kernel.
 """
@@ -30,12 +35,24 @@ def usable_cpus():
     return os.cpu_count() or 1
 
 
+def default_num_threads():
+    """nnlite's thread count when ``set_num_threads`` was never called.
+
+    As in PyTorch: ``OMP_NUM_THREADS`` when it holds a positive integer, else the usable CPUs.
+    """
+    value = os.environ.get("OMP_NUM_THREADS", "").strip()
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    return usable_cpus()
+
+
 def configure_threading_layer():
     """Choose numba's fork-safe threading layer unless the user picked one.
 
     nnlite forks processes (data-loader workers, DataParallel replicas) that run numba kernels;
-    GNU OpenMP, numba's default layer on Linux, does not survive a fork once its pool runs. This
-    must happen before numba's pool starts, so ``set_num_threads`` calls it too.
+    GNU OpenMP, numba's default layer on Linux, does not survive a fork once its pool runs, and its
+    threads spin after each kernel. ``import nnlite`` calls this, so the choice is made before any
+    of nnlite's kernels can start the pool; a pool the program started earlier keeps its layer.
     """
     import numba
 
@@ -43,8 +60,35 @@ def configure_threading_layer():
         numba.config.THREADING_LAYER = "forksafe"
 
 
+def pin_blas_to_one_thread():
+    """Run numpy's BLAS on the calling thread only (nnlite splits big products itself)."""
+    try:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(1, user_api="blas")
+    except Exception:  # noqa: BLE001  (threadpoolctl unable to inspect a library: leave it be)
+        pass
+
+
+def sync_numba_threads():
+    """Size numba's pool (for the calling thread) to nnlite's count; returns that count.
+
+    Called before each parallel kernel, so the count holds whoever started numba's pool and from
+    whichever thread the kernel runs (numba's count is per thread).
+    """
+    import numba
+
+    n = min(get_num_threads(), numba.config.NUMBA_NUM_THREADS)
+    if numba.get_num_threads() != n:
+        numba.set_num_threads(n)
+    return n
+
+
 def set_num_threads(n):
-    """Use ``n`` threads in nnlite's numba kernels and in numpy's BLAS.
+    """Use ``n`` threads in nnlite's kernels and matrix products.
+
+    Big matrix products are split into ``n`` blocks, each a one-thread BLAS call; numpy's BLAS
+    itself stays on one thread so that its spinning threads never compete with nnlite's.
 
     Args:
         n (int): the number of threads (at least 1).
@@ -61,19 +105,18 @@ def set_num_threads(n):
         raise ValueError(f"set_num_threads expects a positive integer, got {n}")
     from threadpoolctl import threadpool_limits
 
-    threadpool_limits(n)
-    try:
-        import numba
-    except ImportError:
-        pass
-    else:
-        configure_threading_layer()  # numba's pool starts below: choose its layer first
-        numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
+    threadpool_limits(n, user_api="openmp")
+    pin_blas_to_one_thread()
     _threads[0] = n
+    configure_threading_layer()  # numba's pool starts below: choose its layer first
+    sync_numba_threads()
 
 
 def get_num_threads():
-    """The thread count set by ``set_num_threads`` (default: the number of usable CPUs).
+    """The thread count set by ``set_num_threads``.
+
+    Default, as in PyTorch: ``OMP_NUM_THREADS`` if set to a positive integer, else the number of
+    usable CPUs.
 
     Returns:
         int: the number of threads nnlite's kernels use.
@@ -84,7 +127,7 @@ def get_num_threads():
     """
     if _threads[0] is not None:
         return _threads[0]
-    return usable_cpus()
+    return default_num_threads()
 
 
 def set_thread_env(threads, numba_started=False):
@@ -111,10 +154,12 @@ def limit_threads(threads, never_forks=False):
     """
     numba = sys.modules.get("numba")
     set_thread_env(threads, numba_started=numba is not None)
+    _threads[0] = threads
     try:
         from threadpoolctl import threadpool_limits
 
-        threadpool_limits(threads)
+        threadpool_limits(threads, user_api="openmp")
+        threadpool_limits(1, user_api="blas")  # see pin_blas_to_one_thread
     except Exception:  # noqa: BLE001  (threadpoolctl missing or unable to inspect a library)
         pass
     if numba is None:

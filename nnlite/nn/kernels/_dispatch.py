@@ -8,10 +8,13 @@ and the serial build runs when the work is small or nnlite is set to one thread.
 
 import types
 
-import numba
 from numba import njit
 
-from ..._runtime.threads import configure_threading_layer, get_num_threads  # noqa: F401  (re-exported)
+from ..._runtime.threads import (  # noqa: F401  (configure_threading_layer re-exported)
+    configure_threading_layer,
+    get_num_threads,
+    sync_numba_threads,
+)
 
 # Below this many input elements a kernel runs on the calling thread. Measured on 2 cores with
 # LeNet: numba's fork-safe pool pays off from batch 256 (about 0.8M input elements per layer) but
@@ -34,7 +37,7 @@ def parallel_parts(size):
     """How many threads a kernel over ``size`` input elements should split its work into."""
     if size < MIN_PARALLEL_ELEMENTS or get_num_threads() == 1:
         return 1
-    return numba.get_num_threads()
+    return sync_numba_threads()
 
 
 class PlaneParallel:
@@ -46,6 +49,6 @@ class PlaneParallel:
         self.__doc__ = fn.__doc__
 
     def __call__(self, *args):
-        if args[0].size < MIN_PARALLEL_ELEMENTS or get_num_threads() == 1:
+        if parallel_parts(args[0].size) == 1:
             return self.serial(*args)
         return self.parallel(*args)

@@ -27,6 +27,7 @@ import functools
 import numpy as np
 from numba import njit
 
+from ..._runtime.threads_matmul import matmul
 from . import _conv_lanes, conv_gemm, conv_stem
 from ._dispatch import parallel_parts
 from .conv_live_taps import cropped_weight, embed_weight_grad, live_taps, worth_cropping
@@ -441,10 +442,10 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
         _im2col(g, x, n0, col)
         col2, yf2 = col.reshape(K, b * L), yf.reshape(Co, b * L)
         if G == 1:
-            np.matmul(w2, col2, out=yf2)
+            matmul(w2, col2, out=yf2)
         else:
             for k in range(G):
-                np.matmul(
+                matmul(
                     w2[k * Og : (k + 1) * Og],
                     col2[k * Kg : (k + 1) * Kg],
                     out=yf2[k * Og : (k + 1) * Og],
@@ -499,10 +500,10 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
         _load_grad_output(grad_y, n0, gyf, g.rs)
         col2, gyf2 = col.reshape(K, b * L), gyf.reshape(Co, b * L)
         if G == 1:
-            np.matmul(w2.T, gyf2, out=col2)
+            matmul(w2.T, gyf2, out=col2)
         else:
             for k in range(G):
-                np.matmul(
+                matmul(
                     w2[k * Og : (k + 1) * Og].T,
                     gyf2[k * Og : (k + 1) * Og],
                     out=col2[k * Kg : (k + 1) * Kg],
@@ -563,7 +564,7 @@ def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, grou
         # small output) better than gyf @ col.T. The first chunk writes gw.T directly.
         dst = gwt if n0 == 0 else part
         for k in range(G):
-            np.matmul(col2[k * Kg : (k + 1) * Kg], gyf2[k * Og : (k + 1) * Og].T, out=dst[k])
+            matmul(col2[k * Kg : (k + 1) * Kg], gyf2[k * Og : (k + 1) * Og].T, out=dst[k])
         if n0:
             gwt += part
     return np.ascontiguousarray(gwt.transpose(0, 2, 1)).reshape(w_shape)

@@ -33,6 +33,7 @@ import functools
 import numpy as np
 from numba import prange
 
+from ..._runtime.threads_matmul import matmul
 from . import conv_tap_sum
 from ._channels_last import Both, from_padded_nhwc, from_rows, to_padded_nhwc, to_rows
 from .conv_select import TAP_SUM, channels_last_variant
@@ -272,7 +273,7 @@ def forward(x, w, bias, stride, padding, dilation):
     if _tap_sum(s, "forward"):
         return conv_tap_sum.forward(x, w, bias, stride, padding, dilation)
     if _planar_pointwise(s):
-        y = np.matmul(w.reshape(s.Co, s.C), x.reshape(s.N, s.C, s.P))
+        y = matmul(w.reshape(s.Co, s.C), x.reshape(s.N, s.C, s.P))
         if bias is not None:
             y += bias[:, None]
         return y.reshape(s.N, s.Co, s.Ho, s.Wo)
@@ -290,12 +291,12 @@ def forward(x, w, bias, stride, padding, dilation):
         col = _columns(s, x, n0, b, xp_buf, col_buf)
         if P >= _PER_IMAGE_POSITIONS:
             yb = y[n0 : n0 + b].reshape(b, Co, P)
-            np.matmul(w2, col.reshape(b, P, s.K).transpose(0, 2, 1), out=yb)
+            matmul(w2, col.reshape(b, P, s.K).transpose(0, 2, 1), out=yb)
             if has_bias:
                 yb += bias[:, None]
         else:
             yr = y_buf[: b * P * Co].reshape(b * P, Co)
-            np.matmul(col, w2.T, out=yr)
+            matmul(col, w2.T, out=yr)
             from_rows(yr.size, yr.reshape(b, P, Co), y, n0, bias)
     return y
 
@@ -326,7 +327,7 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
         full = (s.dh * (s.kh - 1) - s.ph, s.dw * (s.kw - 1) - s.pw)
         return forward(gy, flipped, None, (1, 1), full, dilation)
     if _planar_pointwise(s):
-        gx = np.matmul(w.reshape(s.Co, s.C).T, gy.reshape(s.N, s.Co, s.P))
+        gx = matmul(w.reshape(s.Co, s.C).T, gy.reshape(s.N, s.Co, s.P))
         return gx.reshape(s.N, s.C, s.H, s.W)
     N, Co, P, C = s.N, s.Co, s.P, s.C
     gx = np.empty((N, C, s.H, s.W), s.dtype)
@@ -341,11 +342,11 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
         dcol = gxp if s.direct else dcol_buf[: b * P * s.K].reshape(b, s.Ho, s.Wo, s.K)
         if P >= _PER_IMAGE_POSITIONS:
             gyt = gy[n0 : n0 + b].reshape(b, Co, P).transpose(0, 2, 1)
-            np.matmul(gyt, w2, out=dcol.reshape(b, P, s.K))
+            matmul(gyt, w2, out=dcol.reshape(b, P, s.K))
         else:
             gr = gr_buf[: b * P * Co].reshape(b, P, Co)
             to_rows(gr.size, gy, n0, gr)
-            np.matmul(gr.reshape(b * P, Co), w2, out=dcol.reshape(b * P, s.K))
+            matmul(gr.reshape(b * P, Co), w2, out=dcol.reshape(b * P, s.K))
         if not s.direct:
             gxp[:] = 0
             col2im_nhwc(dcol.size, dcol, gxp, *s.taps())
@@ -370,7 +371,7 @@ def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
     if _planar_pointwise(s):
         gyp, xp = gy.reshape(N, Co, P), x.reshape(N, s.C, P)
         for n in range(N):
-            np.matmul(gyp[n], xp[n].T, out=part)
+            matmul(gyp[n], xp[n].T, out=part)
             gw2 += part
         return gw2.reshape(Co, s.C, 1, 1)
     xp_buf, col_buf = _buffers(s)
@@ -381,7 +382,7 @@ def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
         col = _columns(s, x, n0, b, xp_buf, col_buf)
         gr = gr_buf[: b * P * Co].reshape(b, P, Co)
         to_rows(gr.size, gy, n0, gr)
-        np.matmul(gr.reshape(b * P, Co).T, col, out=gw2 if n0 == 0 else part)
+        matmul(gr.reshape(b * P, Co).T, col, out=gw2 if n0 == 0 else part)
         if n0:
             gw2 += part
     return s.weight_from_rows(gw2)

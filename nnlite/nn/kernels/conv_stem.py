@@ -25,6 +25,8 @@ image's product is one BLAS GEMM in the orientation that writes NCHW directly:
 import numpy as np
 from numba import njit
 
+from ..._runtime.threads_matmul import matmul
+
 __all__ = ["forward", "backward_weight"]
 
 # Column bytes per block of images: a few images' columns (150 KB each for ResNet's stem on 32x32)
@@ -117,7 +119,7 @@ def forward(x, w, bias, stride, padding):
     w2 = w.reshape(Co, s.K)
     for n0, b, col in s.blocks(x):
         yb = y[n0 : n0 + b].reshape(b, Co, s.P)
-        np.matmul(w2, col, out=yb)
+        matmul(w2, col, out=yb)
         if bias is not None:
             yb += bias[:, None]
     return y
@@ -132,6 +134,6 @@ def backward_weight(gy, x, kernel_hw, stride, padding):
     part = np.empty((s.block, s.K, Co), x.dtype)
     for n0, b, col in s.blocks(x):
         prod = part[:b]
-        np.matmul(col, gyr[n0 : n0 + b].transpose(0, 2, 1), out=prod)
+        matmul(col, gyr[n0 : n0 + b].transpose(0, 2, 1), out=prod)
         gwt += prod.sum(axis=0)
     return np.ascontiguousarray(gwt.T).reshape((Co, s.C) + tuple(kernel_hw))

@@ -25,6 +25,7 @@ on the NCHW arrays, which needs no channels-last copy of the input or gradient.
 import numpy as np
 from numba import prange
 
+from ..._runtime.threads_matmul import matmul
 from ._channels_last import Both, from_rows, to_padded_nhwc, to_rows
 
 __all__ = ["forward", "backward_input", "backward_weight"]
@@ -200,9 +201,9 @@ def forward(x, w, bias, stride, padding, dilation):
             xf = f.of(x, n0, n0 + b, s.stride)
             z = z_buf[: b * f.Q * f.T * Co].reshape(b, f.Q, f.T * Co)
             if f.Q >= _PER_IMAGE_POSITIONS:
-                np.matmul(xf.reshape(b, C, f.Q).transpose(0, 2, 1), wf, out=z)
+                matmul(xf.reshape(b, C, f.Q).transpose(0, 2, 1), wf, out=z)
             else:
-                np.matmul(s.rows(xf, b, x_buf), wf, out=z.reshape(b * f.Q, f.T * Co))
+                matmul(s.rows(xf, b, x_buf), wf, out=z.reshape(b * f.Q, f.T * Co))
             shift_sum(z.size, z.reshape(b, f.H, f.W, f.T, Co), y, n0, f.row_off, f.col_off)
     return y
 
@@ -232,10 +233,10 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
             # The phase's part of gx: written in place when it is all of gx, else through a buffer.
             part = gx[n0 : n0 + b] if whole else out_buf[: b * C * f.Q].reshape(b, C, f.H, f.W)
             if f.Q >= _PER_IMAGE_POSITIONS:
-                np.matmul(wg.T, g.transpose(0, 2, 1), out=part.reshape(b, C, f.Q))
+                matmul(wg.T, g.transpose(0, 2, 1), out=part.reshape(b, C, f.Q))
             else:
                 rows = rows_buf[: b * f.Q * C].reshape(b * f.Q, C)
-                np.matmul(g.reshape(b * f.Q, f.T * Co), wg, out=rows)
+                matmul(g.reshape(b * f.Q, f.T * Co), wg, out=rows)
                 from_rows(rows.size, rows.reshape(b, f.Q, C), part, 0, zeros)
             if not whole:
                 gx[n0 : n0 + b, :, f.a :: s.stride[0], f.b :: s.stride[1]] = part
@@ -267,11 +268,11 @@ def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
                 xq = xf.reshape(b, C, f.Q)
                 one = one_buf[: gw.size].reshape(gw.shape)
                 for i in range(b):
-                    np.matmul(g[i].T, xq[i].T, out=dst if i == 0 else one)
+                    matmul(g[i].T, xq[i].T, out=dst if i == 0 else one)
                     if i:
                         dst += one
             else:
-                np.matmul(g.reshape(b * f.Q, f.T * Co).T, s.rows(xf, b, x_buf), out=dst)
+                matmul(g.reshape(b * f.Q, f.T * Co).T, s.rows(xf, b, x_buf), out=dst)
             if n0:
                 gw += dst
     gw_full = np.zeros((Co, C) + tuple(kernel_hw), x.dtype)

@@ -205,7 +205,7 @@ def _apply(patches, p):
         if name == "threads":  # the parallel builds and drivers, on two threads
             p.set(_dispatch, "MIN_PARALLEL_ELEMENTS", 0)
             p.set(_dispatch, "get_num_threads", lambda: 2)
-            p.set(_dispatch.numba, "get_num_threads", lambda: 2)
+            p.set(_dispatch, "sync_numba_threads", lambda: 2)
             for module in (conv, _channels_last, batch_norm):
                 p.set(module, "parallel_parts", lambda size: 2)
         elif name == "conv_chunk":  # one image per chunk of column buffer
