@@ -212,7 +212,7 @@ def _bytearray_cost(source: object = b"", *encoding: object) -> int:
         if source < 0:
             raise ValueError("negative count")
         return source
-    if type(source) in (bytes, bytearray):
+    if isinstance(source, (bytes, bytearray)):
         return len(source)
     raise TypeError(f"bytearray from a {type(source).__name__} is not allowed")
 
