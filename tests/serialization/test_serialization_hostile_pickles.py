@@ -304,6 +304,15 @@ def test_two_data_pkl_members_are_refused(tmp_path):
     assert_refused(path, r"refusing to load: .*twice.pth \(member 'ckpt/data.pkl' appears twice")
 
 
+def test_two_archives_with_a_data_pkl_each_are_refused(tmp_path):
+    path = tmp_path / "two.pth"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("a/data.pkl", PROTO + b"K\x01.")
+        zf.writestr("b/data.pkl", PROTO + b"K\x02.")
+    with pytest.raises(CheckpointError, match=r"two.pth \(it holds 2 pickles .*'b/data.pkl'"):
+        nl.load(path)
+
+
 def _stored_zip(members, aliases):
     """A stored zip of ``members`` (name -> bytes); each ``aliases`` entry (alias, name) adds a
     central directory entry named ``alias`` pointing at ``name``'s local header and data."""
