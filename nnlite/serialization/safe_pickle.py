@@ -23,7 +23,7 @@ import io
 import pickle
 import pickletools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ._bounded_repr import error_text
 
@@ -150,7 +150,15 @@ class RestrictedUnpickler(pickle._Unpickler):
     Python's own (pure-Python) unpickler does the work, with the opcodes that act on existing
     objects replaced: a checkpoint's pickle is small (the tensors' data is outside it)."""
 
-    dispatch = dict(pickle._Unpickler.dispatch)
+    # Python's pure-Python unpickler, its opcode table keyed by the opcode's byte
+    dispatch: ClassVar[dict[int, Callable[[Any], None]]] = dict(pickle._Unpickler.dispatch)
+
+    if TYPE_CHECKING:  # the pure-Python unpickler's state, which typeshed leaves out
+        stack: list[Any]
+
+        def append(self, obj: Any) -> None: ...
+
+        def pop_mark(self) -> list[Any]: ...
 
     def __init__(
         self,

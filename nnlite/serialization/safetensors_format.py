@@ -13,6 +13,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from . import _atomic
+from ._bounded_repr import error_text, short_repr
 from ._dtypes import bfloat16_to_float32
 from ._errors import CheckpointError
 
@@ -74,7 +75,7 @@ def load_safetensors(fh: IO[bytes], name: str) -> dict[str, Tensor]:
     try:
         entries = safetensors.deserialize(data)
     except Exception as e:  # SafetensorError, or the package's own ValueError/TypeError
-        raise CheckpointError(f"corrupt safetensors file: {name} ({e})") from None
+        raise CheckpointError(f"corrupt safetensors file: {name} ({error_text(e)})") from None
     del data
     from ..autograd.creation import from_numpy
 
@@ -87,7 +88,7 @@ def load_safetensors(fh: IO[bytes], name: str) -> dict[str, Tensor]:
             arr = np.frombuffer(raw, _DTYPES[dtype])
         else:
             raise CheckpointError(
-                f"unsupported safetensors file: {name} (tensor {key!r} has "
+                f"unsupported safetensors file: {name} (tensor {short_repr(key)} has "
                 f"dtype {dtype}, which nnlite cannot hold)"
             )
         count = 1
@@ -95,8 +96,8 @@ def load_safetensors(fh: IO[bytes], name: str) -> dict[str, Tensor]:
             count *= d
         if arr.size != count:
             raise CheckpointError(
-                f"corrupt safetensors file: {name} (tensor {key!r}: shape "
-                f"{shape} but {arr.size} values)"
+                f"corrupt safetensors file: {name} (tensor {short_repr(key)}: shape "
+                f"{short_repr(shape)} but {arr.size} values)"
             )
         out[key] = from_numpy(arr.reshape(shape).astype(arr.dtype.newbyteorder("="), copy=False))
     return out

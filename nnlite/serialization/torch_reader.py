@@ -212,7 +212,7 @@ def _bytearray_cost(source: object = b"", *encoding: object) -> int:
         if source < 0:
             raise ValueError("negative count")
         return source
-    if type(source) in (bytes, bytearray):
+    if isinstance(source, (bytes, bytearray)):
         return len(source)
     raise TypeError(f"bytearray from a {type(source).__name__} is not allowed")
 
@@ -593,7 +593,13 @@ def read_torch_zip(
     """The object in the ``torch.save`` zip archive open in ``reader`` (a ``ZipReader``);
     ``weights_only=False`` unpickles whatever the file holds (see :class:`_FullUnpickler`)."""
     reader.kind = "PyTorch checkpoint"
-    pkl = next(n for n in reader.names() if n == "data.pkl" or n.endswith("/data.pkl"))
+    pickles = [n for n in reader.names() if n == "data.pkl" or n.endswith("/data.pkl")]
+    if len(pickles) > 1:  # readers would disagree on which one is the checkpoint
+        reader.fail(
+            f"it holds {len(pickles)} pickles ({short_repr(pickles)}); a checkpoint has one",
+            prefix="refusing to load",
+        )
+    pkl = pickles[0]
     prefix = pkl[: -len("data.pkl")]
     byteorder = "<"
     if prefix + "byteorder" in reader:

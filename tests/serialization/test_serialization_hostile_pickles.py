@@ -159,6 +159,28 @@ def test_build_on_an_allowlisted_instance_works_as_in_pytorch(tmp_path):
     assert type(out) is Allowed and out.value == 3 and Allowed.flag == "original"
 
 
+def test_pytorch_draws_the_same_line(tmp_path):
+    """The oracle: torch.load(weights_only=True) refuses BUILD on torch.float32 and on the
+    rebuild function, and builds an allowlisted instance."""
+    import pickle
+
+    torch = pytest.importorskip("torch", reason="PyTorch is the oracle")
+    for name, payload in [
+        ("dtype", PROTO + glob("torch", "float32") + b"N}" + s("x") + s("i1") + b"s\x86b."),
+        (
+            "function",
+            PROTO + glob("torch._utils", "_rebuild_tensor_v2") + b"N}" + s("x") + b"K\x01s\x86b.",
+        ),
+    ]:
+        path = torch_zip(tmp_path / f"{name}.pth", payload)
+        with pytest.raises(pickle.UnpicklingError, match="Can only build"):
+            torch.load(path, weights_only=True)
+    payload = PROTO + glob(Allowed.__module__, "Allowed") + b")\x81}" + s("value") + b"K\x03sb."
+    path = torch_zip(tmp_path / "inst.pth", payload)
+    with torch.serialization.safe_globals([Allowed]):
+        assert torch.load(path, weights_only=True).value == 3
+
+
 @pytest.mark.parametrize(
     "payload, match",
     [
@@ -280,6 +302,15 @@ def test_two_data_pkl_members_are_refused(tmp_path):
             zf.writestr("ckpt/data.pkl", PROTO + b"K\x01.")
             zf.writestr("ckpt/data.pkl", PROTO + b"K\x02.")
     assert_refused(path, r"refusing to load: .*twice.pth \(member 'ckpt/data.pkl' appears twice")
+
+
+def test_two_archives_with_a_data_pkl_each_are_refused(tmp_path):
+    path = tmp_path / "two.pth"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("a/data.pkl", PROTO + b"K\x01.")
+        zf.writestr("b/data.pkl", PROTO + b"K\x02.")
+    with pytest.raises(CheckpointError, match=r"two.pth \(it holds 2 pickles .*'b/data.pkl'"):
+        nl.load(path)
 
 
 def _stored_zip(members, aliases):

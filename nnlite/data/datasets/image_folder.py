@@ -146,6 +146,10 @@ class DatasetFolder(Dataset[tuple[Any, Any]]):
     Attributes: ``classes`` (sorted folder names), ``class_to_idx``, ``samples``
     (``[(path, class_index)]``), ``targets`` (the class indices).
 
+    Unlike torchvision, which follows every link, the walk of a class folder lists regular files
+    only (no FIFO or device) and follows a link to a folder only inside the same class folder,
+    each folder once; links leaving it are left out with a warning.
+
     Args:
         root (str): the folder of class folders.
         loader (callable): reads a path into a sample.
