@@ -383,7 +383,9 @@ class Trainer:
         if cfg["parallel"]["backend"] == "mpi":
             from ..nn.parallel import DistributedDataParallel
 
-            self.net = DistributedDataParallel(model, comm=self.dist.comm)
+            self.net = DistributedDataParallel(
+                model, comm=self.dist.comm, timeout=cfg["parallel"]["timeout_seconds"]
+            )
         elif workers > 1:
             self.net = nl.nn.DataParallel(model, workers=workers)
         else:
