@@ -139,21 +139,28 @@ def test_a_signal_after_the_first_checkpoint_stops_the_run_with_its_exit_code(
     assert not [p for p in (run / "checkpoints").iterdir() if p.name.endswith(".tmp")]
 
 
-def test_a_second_ctrl_c_while_stopping_ends_the_process_at_once(tmp_path, cifar_root):
+@pytest.mark.parametrize(
+    "signum, code",
+    [(signal.SIGINT, 130), (signal.SIGTERM, -signal.SIGTERM)],
+    ids=["SIGINT-raises-KeyboardInterrupt", "SIGTERM-kills"],
+)
+def test_a_second_signal_while_stopping_ends_the_process_at_once(
+    tmp_path, cifar_root, signum, code
+):
     script = tmp_path / "train_slow_stop.py"
     script.write_text(SLOW_STOP_SCRIPT)
     proc = _start(tmp_path, script=script)
     _wait_for(proc, lambda: _checkpoints(tmp_path))
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     line = proc.stdout.readline()
     while line and line.strip() != "stopping":
         line = proc.stdout.readline()
     assert line.strip() == "stopping"
     t0 = time.monotonic()
-    _, err = _stop(proc, signal.SIGINT, timeout=20)
+    _, err = _stop(proc, signum, timeout=20)
     assert time.monotonic() - t0 < 10  # not after the observer's 30 s
-    assert proc.returncode == -signal.SIGINT, err
-    assert "SIGINT again: stopping at once" in err
+    assert proc.returncode == code, err
+    assert f"{signal.Signals(signum).name} again: stopping at once" in err
     (last,) = _checkpoints(tmp_path)
     assert nl.load(last)["epoch"] >= 1
 
