@@ -20,7 +20,7 @@ WATCHED = (signal.SIGINT, signal.SIGTERM)
 
 _requested = None  # the signal number of the first stop request, or None
 _installed = False
-_previous = {}  # signal number -> the handler stop_on_signals replaced
+_previous: dict[int, object] = {}  # signal number -> the handler stop_on_signals replaced
 
 
 class Stopped(KeyboardInterrupt):
