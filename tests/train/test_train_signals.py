@@ -165,6 +165,70 @@ def test_a_second_signal_while_stopping_ends_the_process_at_once(
     assert nl.load(last)["epoch"] >= 1
 
 
+# ----------------------------------------------------------------------------------- MPI
+
+# train.py's main writing only status.json (the page is not the point here), and a slow model
+# that leaves each rank's pid in a file
+STATUS_ONLY_SCRIPT = """
+import sys
+
+from nnlite.report.status import write_status
+from nnlite.train.cli import main
+
+sys.exit(main(observers=[write_status]))
+"""
+
+SLOW_RANK_MODEL = SLOW_MODEL.replace(
+    "super().__init__()",
+    """super().__init__()
+        import os
+        from mpi4py import MPI
+
+        with open(f"rank{MPI.COMM_WORLD.Get_rank()}.pid", "w") as f:
+            f.write(str(os.getpid()))""",
+)
+
+
+def test_sigterm_to_one_mpi_rank_stops_every_rank_at_the_same_batch(tmp_path, cifar_root):
+    sys.path.insert(0, str(ROOT / "tests" / "nn" / "parallel"))
+    from test_distributed import mpi_env, require_mpi
+
+    prefix = require_mpi()
+    (tmp_path / "slow_rank.py").write_text(SLOW_RANK_MODEL)
+    (tmp_path / "train_status.py").write_text(STATUS_ONLY_SCRIPT)
+    cfg = make_config(
+        tmp_path, epochs=50, model={"name": "slow_rank:Slow"}, parallel={"backend": "mpi"}
+    )
+    env = dict(mpi_env(), PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen(
+        prefix + ["-n", "2", sys.executable, str(tmp_path / "train_status.py"), str(cfg)],
+        cwd=tmp_path,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        _wait_for(proc, lambda: _checkpoints(tmp_path) and (tmp_path / "rank1.pid").exists())
+        time.sleep(0.3)
+        os.kill(int((tmp_path / "rank1.pid").read_text()), signal.SIGTERM)  # rank 1 only
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    # rank 0, which got no signal, stopped with rank 1 instead of waiting for it in a collective
+    assert proc.returncode == 143, err
+    (run,) = run_dirs(tmp_path / "runs")
+    assert _status(run) == {
+        **_status(run),
+        "state": "interrupted",
+        "message": "Stopped by SIGTERM.",
+    }
+    assert nl.load(run / "checkpoints" / "last.npz")["epoch"] >= 1
+
+
 # ----------------------------------------------------------------------------------- in-process
 
 
