@@ -58,13 +58,24 @@ def stop_message(signum):
     return f"Stopped by {signal.Signals(signum).name}."
 
 
+def _say(text):
+    """One line on stderr, written straight to the descriptor: a handler must not re-enter a
+    buffered stream the program may be writing, nor raise when stderr is closed."""
+    try:
+        os.write(2, f"\n{text}\n".encode())
+    except OSError:
+        pass
+
+
 def _record(signum, frame):
     global _requested
+    name = signal.Signals(signum).name
     if _requested is None:
         _requested = signum
+        _say(f"{name}: stopping after the current batch ({name} again: at once)")
         return
     # asked twice: the user wants out now, with the handling the process had before
-    os.write(2, f"\n{signal.Signals(signum).name} again: stopping at once\n".encode())
+    _say(f"{name} again: stopping at once")
     previous = _previous.get(signum)
     if not callable(previous):
         previous = signal.SIG_DFL

@@ -132,6 +132,8 @@ def test_a_signal_after_the_first_checkpoint_stops_the_run_with_its_exit_code(
     (run,) = run_dirs(tmp_path / "runs")
     assert f"train.py: {word}; continue with: python train.py --resume {run}" in err
     assert "Traceback" not in err and "Exception ignored" not in err
+    name = signal.Signals(signum).name
+    assert f"{name}: stopping after the current batch ({name} again: at once)" in err
     status = _status(run)
     assert status["state"] == "interrupted" and status["message"] == message
     state = nl.load(run / "checkpoints" / "last.npz")
