@@ -283,6 +283,32 @@ def test_sigterm_inside_a_weakref_callback_still_stops_the_run(tmp_path):
     assert requested_signal() is None  # the handlers are gone with the run
 
 
+def test_ctrl_c_while_the_run_is_set_up_stops_it_before_the_first_batch(tmp_path, monkeypatch):
+    from nnlite.train import trainer as trainer_module
+
+    real = trainer_module.build_datasets
+
+    def build_datasets_then_ctrl_c(data):
+        sets = real(data)
+        os.kill(os.getpid(), signal.SIGINT)  # while the datasets load: recorded, nothing raised
+        return sets
+
+    monkeypatch.setattr(trainer_module, "build_datasets", build_datasets_then_ctrl_c)
+    states = []
+    trainer = Trainer(
+        _fashion_config(tmp_path), progress=False, observers=[lambda d, s, m=None: states.append(m)]
+    )
+    # Python's own Ctrl-C handling, even when the tests run with SIGINT ignored (a background job)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(Stopped) as info:
+            trainer.fit()
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert info.value.exit_code == 130 and states == ["Stopped by Ctrl-C (SIGINT)."]
+    assert trainer.global_step == 0
+
+
 def test_the_handlers_are_restored_and_an_ignored_sigint_stays_ignored():
     before_int, before_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     try:
