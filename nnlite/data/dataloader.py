@@ -142,8 +142,9 @@ class DataLoader(Generic[_T_co]):
     (see ``Dataset``). With ``num_workers > 0`` batches are produced by worker processes
     (``fork`` where available), each with ``prefetch_factor`` batches in flight, single-threaded
     BLAS/numba and numpy seeded with ``base_seed + worker_id``; batches come back in order. A
-    worker's exception is raised here with the worker's traceback; a worker that dies raises a
-    RuntimeError naming it and its exit code. Workers stop when the iterator is exhausted,
+    worker's exception is raised here with the worker's traceback, after the workers have been
+    shut down (that iteration ends with it; PyTorch's iterator could go on); a worker that dies
+    raises a RuntimeError naming it and its exit code. Workers stop when the iterator is exhausted,
     deleted or interrupted (Ctrl-C), and at interpreter exit; with ``persistent_workers`` they
     serve every epoch of the loader and stop when neither the loader nor the iterator is
     referenced any more.

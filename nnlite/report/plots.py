@@ -6,6 +6,7 @@ needed), with text kept as SVG text and images embedded as PNG data, so a page n
 file and no network.
 """
 
+import functools
 import io
 
 import numpy as np
@@ -32,6 +33,20 @@ def available():
     except ImportError:
         return False
     return True
+
+
+def _literal_text(plot):
+    """Draw ``plot``'s figure with matplotlib's math text off: run and class names are shown as
+    written, a ``$`` in them never starts a formula (nor fails on an unknown TeX command)."""
+
+    @functools.wraps(plot)
+    def drawn(*args, **kwargs):
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return plot(*args, **kwargs)
+
+    return drawn
 
 
 def _figure(width, height):
@@ -61,6 +76,7 @@ def _series_label(series, many):
     return series["name"] if many else None
 
 
+@_literal_text
 def loss_curves(runs):
     """Training loss (running, per ``log_every`` steps, and per epoch) and test loss per epoch,
     against the optimizer step. ``runs``: list of dicts with name, steps, epochs."""
@@ -118,6 +134,7 @@ def _per_epoch_axes(fig, ax, ylabel, title, legend):
     return _svg(fig)
 
 
+@_literal_text
 def accuracy_curves(runs):
     """Test accuracy (percent) per epoch."""
     fig = _figure(5.5, 3.4)
@@ -134,6 +151,7 @@ def accuracy_curves(runs):
     return _per_epoch_axes(fig, ax, "test accuracy (%)", "Test accuracy", legend=len(runs) > 1)
 
 
+@_literal_text
 def lr_curves(runs):
     """The learning rate of each epoch."""
     fig = _figure(5.5, 3.0)
@@ -156,6 +174,7 @@ def lr_curves(runs):
     return _per_epoch_axes(fig, ax, "learning rate", "Learning rate", legend=len(runs) > 1)
 
 
+@_literal_text
 def speed_bars(runs):
     """Training images per second (bars) and the seconds of each epoch (line)."""
     fig = _figure(6.5, 3.2)
@@ -195,6 +214,7 @@ def speed_bars(runs):
     return _svg(fig)
 
 
+@_literal_text
 def per_class_bars(classes, accuracy):
     """Horizontal bars: accuracy of each class (percent)."""
     fig = _figure(6.0, 0.28 * len(classes) + 1.2)
@@ -211,6 +231,7 @@ def per_class_bars(classes, accuracy):
     return _svg(fig)
 
 
+@_literal_text
 def confusion_heatmap(matrix, classes):
     """The confusion matrix: rows true class, columns predicted; colour = share of the row,
     numbers = counts."""
@@ -244,6 +265,7 @@ def confusion_heatmap(matrix, classes):
     return _svg(fig)
 
 
+@_literal_text
 def mistakes_grid(images, true_names, predicted_names, confidences, columns=8):
     """The misclassified images, each titled with its true and predicted class.
 
@@ -290,6 +312,7 @@ def mistakes_grid(images, true_names, predicted_names, confidences, columns=8):
     return _svg(fig)
 
 
+@_literal_text
 def final_accuracy_bars(names, accuracies):
     """Comparison page: the last test accuracy of each run."""
     fig = _figure(6.0, 0.35 * len(names) + 1.2)

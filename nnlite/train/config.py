@@ -33,6 +33,7 @@ from .schema import (
     Bool,
     Choice,
     ConfigError,
+    Float,
     FreeMap,
     Int,
     ListOf,
@@ -147,6 +148,8 @@ def parse_yaml_value(text):
 # aliases expand past this many values (each scalar weighing one per started 100 characters) is
 # refused before anything walks it: a 1 KB "billion laughs" file would otherwise expand to 10^9.
 MAX_EXPANDED_VALUES = 100_000
+
+SECONDS_PER_YEAR = 365 * 24 * 3600  # the longest collective timeout a config may ask for
 
 
 def _safe_load(text):
@@ -271,6 +274,14 @@ SCHEMA = Section(
                     nullable=True,
                     choices=["mpi"],
                     help="mpi: DistributedDataParallel across mpirun processes",
+                ),
+                "timeout_seconds": Float(
+                    1800.0,
+                    min=0,
+                    min_open=True,
+                    max=SECONDS_PER_YEAR,
+                    help="with backend mpi: how long a rank waits for the others in a collective "
+                    "before the job is aborted (PyTorch's default: 30 minutes)",
                 ),
             },
         ),

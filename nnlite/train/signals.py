@@ -2,9 +2,11 @@
 training loop asks between batches and stops there, so a signal never lands inside an import,
 a garbage-collector callback or a half-done checkpoint.
 
-A second signal while the run is already stopping ends the process at once, killed by that
-signal (the shell shows 130 or 143): checkpoints are written atomically, so the last one on disk
-is whole; ``status.json`` may then still say ``running`` (the report shows the process as gone).
+A second signal while the run is already stopping gets the process's usual handling back at once:
+a second Ctrl-C raises ``KeyboardInterrupt`` where the program is (as Python always does; a
+notebook's kernel survives it), a second SIGTERM ends the process, killed by it. Checkpoints are
+written atomically, so the last one on disk is whole; ``status.json`` may then still say
+``running`` (the report shows the process as gone).
 """
 
 import contextlib
@@ -18,6 +20,7 @@ WATCHED = (signal.SIGINT, signal.SIGTERM)
 
 _requested = None  # the signal number of the first stop request, or None
 _installed = False
+_previous: dict[int, object] = {}  # signal number -> the handler stop_on_signals replaced
 
 
 class Stopped(KeyboardInterrupt):
@@ -55,15 +58,32 @@ def stop_message(signum):
     return f"Stopped by {signal.Signals(signum).name}."
 
 
+def _say(text):
+    """One line on stderr, written straight to the descriptor: a handler must not re-enter a
+    buffered stream the program may be writing, nor raise when stderr is closed."""
+    try:
+        os.write(2, f"\n{text}\n".encode())
+    except OSError:
+        pass
+
+
 def _record(signum, frame):
     global _requested
+    name = signal.Signals(signum).name
     if _requested is None:
         _requested = signum
+        _say(f"{name}: stopping after the current batch ({name} again: at once)")
         return
-    # asked twice: the user wants out now; nothing is raised in the middle of the stopping code
-    os.write(2, f"\n{signal.Signals(signum).name} again: stopping at once\n".encode())
-    signal.signal(signum, signal.SIG_DFL)
-    os.kill(os.getpid(), signum)
+    # asked twice: the user wants out now, with the handling the process had before
+    _say(f"{name} again: stopping at once")
+    previous = _previous.get(signum)
+    if not callable(previous):
+        previous = signal.SIG_DFL
+    signal.signal(signum, previous)
+    if previous is signal.SIG_DFL:
+        os.kill(os.getpid(), signum)
+    else:
+        previous(signum, frame)  # Python's own SIGINT handler: KeyboardInterrupt, here
 
 
 def requested_signal():
@@ -94,14 +114,16 @@ def stop_on_signals():
     if _installed or threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {}
+    _previous.clear()
     for signum in WATCHED:
         if signal.getsignal(signum) is not signal.SIG_IGN:
-            previous[signum] = signal.signal(signum, _record)
+            _previous[signum] = signal.signal(signum, _record)
     _installed, _requested = True, None
     try:
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        for signum, handler in _previous.items():
+            if handler is not None:  # None: set outside Python, cannot be put back from here
+                signal.signal(signum, handler)
+        _previous.clear()
         _installed, _requested = False, None

@@ -36,7 +36,7 @@ from .builders import (
 )
 from .config import ConfigError, dump_config
 from .metrics import ClassificationMeter, MetricsLog, accuracy_lines, write_json_atomic
-from .signals import Stopped, check_stop, requested_signal, stop_message, stop_on_signals
+from .signals import Stopped, requested_signal, stop_message, stop_on_signals
 
 __all__ = ["Trainer", "NonFiniteLossError", "TrainError", "seed_everything", "new_run_dir"]
 
@@ -190,6 +190,7 @@ class _Distributed:
                 ) from None
             self.comm = MPI.COMM_WORLD
             self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
+            self._max = MPI.MAX
 
     @property
     def is_main(self):
@@ -200,6 +201,9 @@ class _Distributed:
 
     def sum(self, value):
         return value if self.comm is None else self.comm.allreduce(value)
+
+    def max(self, value):
+        return value if self.comm is None else self.comm.allreduce(value, op=self._max)
 
     def barrier(self):
         if self.comm is not None:
@@ -383,7 +387,9 @@ class Trainer:
         if cfg["parallel"]["backend"] == "mpi":
             from ..nn.parallel import DistributedDataParallel
 
-            self.net = DistributedDataParallel(model, comm=self.dist.comm)
+            self.net = DistributedDataParallel(
+                model, comm=self.dist.comm, timeout=cfg["parallel"]["timeout_seconds"]
+            )
         elif workers > 1:
             self.net = nl.nn.DataParallel(model, workers=workers)
         else:
@@ -522,7 +528,7 @@ class Trainer:
             self._close_bars()
             if self.last_meter is None:  # nothing left to train: evaluate what the checkpoint holds
                 self.last_meter = self._evaluate()
-            check_stop()
+            self._check_stop()
             self.print("Finished Training")
             report = self._report(time.perf_counter() - t_start)
             self._notify("finished")
@@ -543,6 +549,16 @@ class Trainer:
         finally:
             self._close_bars()
             self._close_net()
+
+    def _check_stop(self):
+        """Raise ``Stopped`` if Ctrl-C or SIGTERM asked the run to stop. The MPI ranks decide
+        together (a signal to any rank stops them all at the same batch), so no rank is left
+        waiting in a collective for one that stopped."""
+        signum = requested_signal()
+        if self.dist.size > 1:
+            signum = self.dist.max(signum or 0) or None
+        if signum is not None:
+            raise Stopped(signum)
 
     def _notify(self, state, message=None):
         """Tell the observers (the run report) that the run folder changed."""
@@ -576,11 +592,11 @@ class Trainer:
         progress = _EpochProgress(epoch, self.cfg["epochs"], len(loader), self.progress)
         self._bar_batches = progress.bar
         for i, (images, labels) in enumerate(loader):
-            check_stop()  # Ctrl-C and SIGTERM stop here, between batches
+            self._check_stop()  # Ctrl-C and SIGTERM stop here, between batches
             value = self._train_step(images, labels, epoch, i)
             progress.add(value, labels.shape[0])
             self._log_step(progress, i, value)
-        check_stop()
+        self._check_stop()
         train_seconds = progress.seconds()
         self.global_step += progress.batches
         in_sync = getattr(net, "parameters_in_sync", None) if self.dist.size > 1 else None
@@ -717,7 +733,8 @@ class Trainer:
         net.eval()
         with nl.no_grad():
             for b, (images, labels) in enumerate(self._loader(False, 0)):
-                check_stop()
+                if self.dist.size == 1:  # MPI ranks may have a test batch more or less
+                    self._check_stop()
                 outputs = net(images)
                 loss = criterion(outputs, labels)
                 value, logits = loss.item(), outputs.numpy()

@@ -68,7 +68,7 @@ def test_defaults_filled_in():
     assert cfg["loss"] == {"name": "cross_entropy", "label_smoothing": 0.0, "weight": None}
     assert cfg["scheduler"] is None and cfg["finetune"] is None
     assert cfg["log_every"] == 2000 and cfg["output_dir"] == "runs"
-    assert cfg["parallel"] == {"workers": 1, "backend": None}
+    assert cfg["parallel"] == {"workers": 1, "backend": None, "timeout_seconds": 1800.0}
     assert cfg["model"]["args"] == {}
     assert cfg["optimizer"]["momentum"] == 0.0
 
@@ -444,3 +444,41 @@ def test_cli_config_errors_are_one_line(tmp_path, setup, words):
     for w in words:
         assert w in lines[0], lines[0]
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+@pytest.mark.parametrize("value", [0, -5, "inf", "nan", "soon", 10**9])
+def test_parallel_timeout_seconds_is_checked(value):
+    with pytest.raises(ConfigError, match=r"parallel.timeout_seconds: expected a number in \(0, "):
+        validate(good(parallel={"timeout_seconds": value}), default_name="x")
+
+
+def test_parallel_timeout_seconds_reaches_distributed_data_parallel(tmp_path, monkeypatch):
+    # an MPI job of one rank, faked: what matters is the timeout the trainer hands over
+    from train_helpers import write_cifar10
+
+    import nnlite.nn.parallel as parallel
+    from nnlite.train import Trainer
+    from nnlite.train import trainer as trainer_module
+
+    class OneRank:
+        def __init__(self, backend):
+            self.rank, self.size, self.is_main = 0, 1, True
+            self.comm = object()
+
+        def bcast(self, obj):
+            return obj
+
+    given = {}
+
+    def ddp(module, **kwargs):
+        given.update(kwargs)
+        return module
+
+    monkeypatch.setattr(trainer_module, "_Distributed", OneRank)
+    monkeypatch.setattr(parallel, "DistributedDataParallel", ddp)
+    write_cifar10(tmp_path / "data")
+    cfg = load_config(
+        make_config(tmp_path), ["parallel.backend=mpi", "parallel.timeout_seconds=7.5"]
+    )
+    Trainer(cfg, progress=False)._setup()
+    assert given["timeout"] == 7.5

@@ -132,6 +132,8 @@ def test_a_signal_after_the_first_checkpoint_stops_the_run_with_its_exit_code(
     (run,) = run_dirs(tmp_path / "runs")
     assert f"train.py: {word}; continue with: python train.py --resume {run}" in err
     assert "Traceback" not in err and "Exception ignored" not in err
+    name = signal.Signals(signum).name
+    assert f"{name}: stopping after the current batch ({name} again: at once)" in err
     status = _status(run)
     assert status["state"] == "interrupted" and status["message"] == message
     state = nl.load(run / "checkpoints" / "last.npz")
@@ -139,23 +141,94 @@ def test_a_signal_after_the_first_checkpoint_stops_the_run_with_its_exit_code(
     assert not [p for p in (run / "checkpoints").iterdir() if p.name.endswith(".tmp")]
 
 
-def test_a_second_ctrl_c_while_stopping_ends_the_process_at_once(tmp_path, cifar_root):
+@pytest.mark.parametrize(
+    "signum, code",
+    [(signal.SIGINT, 130), (signal.SIGTERM, -signal.SIGTERM)],
+    ids=["SIGINT-raises-KeyboardInterrupt", "SIGTERM-kills"],
+)
+def test_a_second_signal_while_stopping_ends_the_process_at_once(
+    tmp_path, cifar_root, signum, code
+):
     script = tmp_path / "train_slow_stop.py"
     script.write_text(SLOW_STOP_SCRIPT)
     proc = _start(tmp_path, script=script)
     _wait_for(proc, lambda: _checkpoints(tmp_path))
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     line = proc.stdout.readline()
     while line and line.strip() != "stopping":
         line = proc.stdout.readline()
     assert line.strip() == "stopping"
     t0 = time.monotonic()
-    _, err = _stop(proc, signal.SIGINT, timeout=20)
+    _, err = _stop(proc, signum, timeout=20)
     assert time.monotonic() - t0 < 10  # not after the observer's 30 s
-    assert proc.returncode == -signal.SIGINT, err
-    assert "SIGINT again: stopping at once" in err
+    assert proc.returncode == code, err
+    assert f"{signal.Signals(signum).name} again: stopping at once" in err
     (last,) = _checkpoints(tmp_path)
     assert nl.load(last)["epoch"] >= 1
+
+
+# ----------------------------------------------------------------------------------- MPI
+
+# train.py's main writing only status.json (the page is not the point here), and a slow model
+# that leaves each rank's pid in a file
+STATUS_ONLY_SCRIPT = """
+import sys
+
+from nnlite.report.status import write_status
+from nnlite.train.cli import main
+
+sys.exit(main(observers=[write_status]))
+"""
+
+SLOW_RANK_MODEL = SLOW_MODEL.replace(
+    "super().__init__()",
+    """super().__init__()
+        import os
+        from mpi4py import MPI
+
+        with open(f"rank{MPI.COMM_WORLD.Get_rank()}.pid", "w") as f:
+            f.write(str(os.getpid()))""",
+)
+
+
+def test_sigterm_to_one_mpi_rank_stops_every_rank_at_the_same_batch(tmp_path, cifar_root):
+    sys.path.insert(0, str(ROOT / "tests" / "nn" / "parallel"))
+    from test_distributed import mpi_env, require_mpi
+
+    prefix = require_mpi()
+    (tmp_path / "slow_rank.py").write_text(SLOW_RANK_MODEL)
+    (tmp_path / "train_status.py").write_text(STATUS_ONLY_SCRIPT)
+    cfg = make_config(
+        tmp_path, epochs=50, model={"name": "slow_rank:Slow"}, parallel={"backend": "mpi"}
+    )
+    env = dict(mpi_env(), PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen(
+        prefix + ["-n", "2", sys.executable, str(tmp_path / "train_status.py"), str(cfg)],
+        cwd=tmp_path,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        _wait_for(proc, lambda: _checkpoints(tmp_path) and (tmp_path / "rank1.pid").exists())
+        time.sleep(0.3)
+        os.kill(int((tmp_path / "rank1.pid").read_text()), signal.SIGTERM)  # rank 1 only
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    # rank 0, which got no signal, stopped with rank 1 instead of waiting for it in a collective
+    assert proc.returncode == 143, err
+    (run,) = run_dirs(tmp_path / "runs")
+    assert _status(run) == {
+        **_status(run),
+        "state": "interrupted",
+        "message": "Stopped by SIGTERM.",
+    }
+    assert nl.load(run / "checkpoints" / "last.npz")["epoch"] >= 1
 
 
 # ----------------------------------------------------------------------------------- in-process
@@ -208,6 +281,32 @@ def test_sigterm_inside_a_weakref_callback_still_stops_the_run(tmp_path):
     assert states == [("interrupted", "Stopped by SIGTERM.")]
     assert not Path(trainer.run_dir, "checkpoints", "last.npz").exists()
     assert requested_signal() is None  # the handlers are gone with the run
+
+
+def test_ctrl_c_while_the_run_is_set_up_stops_it_before_the_first_batch(tmp_path, monkeypatch):
+    from nnlite.train import trainer as trainer_module
+
+    real = trainer_module.build_datasets
+
+    def build_datasets_then_ctrl_c(data):
+        sets = real(data)
+        os.kill(os.getpid(), signal.SIGINT)  # while the datasets load: recorded, nothing raised
+        return sets
+
+    monkeypatch.setattr(trainer_module, "build_datasets", build_datasets_then_ctrl_c)
+    states = []
+    trainer = Trainer(
+        _fashion_config(tmp_path), progress=False, observers=[lambda d, s, m=None: states.append(m)]
+    )
+    # Python's own Ctrl-C handling, even when the tests run with SIGINT ignored (a background job)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(Stopped) as info:
+            trainer.fit()
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert info.value.exit_code == 130 and states == ["Stopped by Ctrl-C (SIGINT)."]
+    assert trainer.global_step == 0
 
 
 def test_the_handlers_are_restored_and_an_ignored_sigint_stays_ignored():
