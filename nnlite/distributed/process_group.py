@@ -390,10 +390,12 @@ def init_process_group(
     backend = _parse_backend(backend)
     seconds = _check_timeout(timeout)
     MPI = _start_mpi(DEFAULT_TIMEOUT.total_seconds() if seconds is None else seconds)
+    # from here on MPI runs: a rank that raises (even in the checks below) must end the job, or
+    # it would wait in MPI_Finalize for ranks that wait for it
+    abort_on_exception()
     comm = MPI.COMM_WORLD
     _check_matches_job(comm, rank, world_size, backend)
     pg = ProcessGroup(comm, range(comm.Get_size()), backend, seconds)
-    abort_on_exception()  # a rank that raises ends the job instead of hanging the others
     pg.group.barrier("init_process_group (waiting for every rank to join)")
     _set_world(pg)
 
