@@ -30,6 +30,7 @@ __all__ = [
     "default_pg_timeout",
     "destroy_process_group",
     "get_backend",
+    "get_default_backend_for_device",
     "get_global_rank",
     "get_group_rank",
     "get_process_group_ranks",
@@ -183,6 +184,27 @@ def is_torchelastic_launched():
         True
     """
     return os.environ.get("TORCHELASTIC_RUN_ID") is not None
+
+
+def get_default_backend_for_device(device):
+    """The default backend for a device, as PyTorch's: ``"gloo"`` for the CPU (nnlite's only
+    device; ``"nccl"`` for ``"cuda"``, which ``init_process_group`` then refuses).
+
+    Args:
+        device (str or nl.device): the device.
+
+    Returns:
+        str: the backend's name.
+
+    Examples:
+        >>> get_default_backend_for_device("cpu")
+        'gloo'
+    """
+    device_type = getattr(device, "type", None) or str(device).split(":")[0]
+    backend = {"cpu": Backend.GLOO, "cuda": Backend.NCCL}.get(device_type)
+    if backend is None:
+        raise ValueError(f"Default backend not registered for device : {device}")
+    return str(backend)
 
 
 def is_initialized():
