@@ -59,7 +59,7 @@ class ReduceOp(enum.Enum):
         return f"<RedOpType.{self.name}: {self.value}>"
 
 
-ReduceOp.RedOpType = ReduceOp  # type: ignore[attr-defined]  (PyTorch's spelling dist.ReduceOp.RedOpType.SUM)
+ReduceOp.RedOpType = ReduceOp  # type: ignore[attr-defined]  # PyTorch: dist.ReduceOp.RedOpType.SUM
 
 
 class Work:
