@@ -2,9 +2,11 @@
 the arguments refused before MPI starts, the launcher's command line, and that importing it
 never loads MPI. (The collectives themselves run under MPI in test_distributed_launch.py.)"""
 
+import importlib.util
 import subprocess
 import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -146,3 +148,16 @@ def test_launcher_refuses_what_it_cannot_do(capsys):
         launcher.main(["--nnodes=2", "--node-rank=1", "x.py"])
     assert ex.value.code == 0  # node 0's launcher starts this machine's ranks
     assert "nothing to start here" in capsys.readouterr().err
+
+
+def test_public_api_has_pytorch_shaped_docstrings(monkeypatch):
+    """tests/test_docstrings.py's check, on nnlite.distributed."""
+    path = Path(__file__).resolve().parents[1] / "test_docstrings.py"
+    spec = importlib.util.spec_from_file_location("docstring_checks", path)
+    checks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(checks)
+    monkeypatch.setattr(checks, "PUBLIC_MODULES", ("nnlite.distributed",))
+    found = checks.public_objects()
+    assert "nnlite.distributed.collectives.all_reduce" in found
+    problems = {name: checks.docstring_problems(obj, kind) for name, (obj, kind) in found.items()}
+    assert {name: p for name, p in problems.items() if p} == {}
