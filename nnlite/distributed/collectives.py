@@ -12,6 +12,7 @@ import enum
 import numpy as np
 
 from ..autograd.tensor import Tensor
+from ._mpi import Group, timeout_seconds
 from .process_group import GroupMember, resolve_group
 
 __all__ = [
@@ -111,8 +112,6 @@ class Work:
         if not self._done:
             group = self._group
             if timeout is not None:
-                from ._mpi import Group, timeout_seconds
-
                 group = Group(group.MPI, group.comm, timeout_seconds(timeout))
             for request in self._requests:
                 group.wait(request, self._what)

@@ -10,6 +10,7 @@ import pickle
 
 import numpy as np
 
+from .collectives import _peer
 from .process_group import GroupMember, resolve_group
 
 __all__ = ["all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list"]
@@ -45,8 +46,6 @@ def _bcast_bytes(pg, data, root, what):
 
 
 def _root(pg, global_rank, group_rank):
-    from .collectives import _peer
-
     return _peer(pg, global_rank, group_rank, "rank", default=0)
 
 
