@@ -315,7 +315,7 @@ def _check_timeout(timeout):
         return None
     if not isinstance(timeout, timedelta):
         raise TypeError(
-            f"Expected timeout argument to be of type datetime.timedelta, got {type(timeout)}"
+            f"Expected timeout argument to be of type datetime.timedelta, got {timeout}"
         )
     return timeout_seconds(timeout)
 
