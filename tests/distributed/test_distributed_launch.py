@@ -178,6 +178,11 @@ def test_ddp_gradients_equal_the_full_batch_and_training_stays_in_step(launches,
             np.testing.assert_allclose(a[f"weight.{name}"], w, rtol=1e-5, atol=1e-6)
             np.testing.assert_array_equal(a[f"weight.{name}"], ranks[0][0][f"weight.{name}"])
         assert all(later < earlier for earlier, later in zip(o["losses"], o["losses"][1:]))
+    for r, (a, _) in enumerate(ranks):  # averaged over ranks 0 and n - 1 only: ((1) + (n)) / 2
+        if r in (0, n - 1):
+            np.testing.assert_array_equal(a["pair_ddp_grad"], [[(1 + n) / 2] * 2])
+        else:
+            assert "pair_ddp_grad" not in a
     # equal shards: the mean of the ranks' shard losses is the full batch's loss
     np.testing.assert_allclose(np.mean([o["losses"] for _, o in ranks], axis=0), losses, rtol=1e-5)
 

@@ -143,6 +143,13 @@ def ddp(rank, world_size, arrays, objects):
     for name, p in model.module.named_parameters():
         arrays[f"weight.{name}"] = p.detach().numpy().copy()
 
+    # DDP on a group of two ranks: the others do not take part
+    pair = dist.new_group([0, world_size - 1])
+    if pair is not dist.GroupMember.NON_GROUP_MEMBER:
+        pair_model = DDP(nn.Linear(2, 1), process_group=pair)
+        pair_model(nl.full((1, 2), rank + 1.0)).sum().backward()
+        arrays["pair_ddp_grad"] = pair_model.module.weight.grad.numpy().copy()
+
 
 def run(rank, world_size, out):
     """The checks of one rank; ``init_process_group`` has run."""
