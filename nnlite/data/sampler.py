@@ -261,6 +261,11 @@ class BatchSampler(Sampler):
 
 
 def _mpi_world() -> Any:
+    from ..distributed.process_group import GroupMember
+
+    world = GroupMember.WORLD
+    if world is not None:  # init_process_group ran: its group decides
+        return world.size(), world.rank()
     try:
         from mpi4py import MPI
     except ImportError:
@@ -280,12 +285,13 @@ class DistributedSampler(Sampler):
     its head to a multiple of ``num_replicas`` (or, with ``drop_last``, cut to one), and rank ``r``
     takes ``indices[r::num_replicas]``; every rank gets the same number of samples. Call
     ``set_epoch(epoch)`` before each epoch to get a new order. ``num_replicas``/``rank`` default to
-    ``MPI.COMM_WORLD``'s size and rank when mpi4py is installed.
+    the size and rank of ``nnlite.distributed``'s default group (after ``init_process_group``),
+    else ``MPI.COMM_WORLD``'s when mpi4py is installed.
 
     Args:
         dataset (Dataset): gives the length.
-        num_replicas (int, optional): the number of processes. Default: the MPI world size.
-        rank (int, optional): this process's rank. Default: the MPI rank.
+        num_replicas (int, optional): the number of processes. Default: the world size.
+        rank (int, optional): this process's rank. Default: this process's rank.
         shuffle (bool): shuffle by ``seed + epoch``. Default: True.
         seed (int): the shuffling seed, the same on every rank. Default: 0.
         drop_last (bool): cut instead of padding. Default: False.

@@ -85,6 +85,9 @@ def abort_on_exception():
 
     Only uncaught exceptions are covered: a rank that calls ``sys.exit(code)`` while the others
     wait in a collective still hangs the job; raise an exception instead.
+
+    Examples:
+        >>> abort_on_exception()  # first thing in a script started by mpirun  # doctest: +SKIP
     """
     import_mpi("abort_on_exception")
     if _hook_state["installed"] and sys.excepthook is _abort_hook:
@@ -111,7 +114,12 @@ _MAX_PAUSE_SECONDS = 5e-4
 
 
 class DistBackendError(RuntimeError):
-    """A collective failed or timed out (the name of PyTorch's error for the same case)."""
+    """A collective failed or timed out (the name of PyTorch's error for the same case).
+
+    Examples:
+        >>> issubclass(DistBackendError, RuntimeError)
+        True
+    """
 
 
 def timeout_seconds(timeout):

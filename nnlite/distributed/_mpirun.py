@@ -6,7 +6,6 @@ Used by the launcher (``python -m nnlite.distributed.run``) and by
 """
 
 import functools
-import os
 import shutil
 import signal
 import subprocess
@@ -64,48 +63,43 @@ def mpirun_command(nprocs, argv, env_names=(), hostfile=None, per_node=None, ext
 
 
 def start(cmd, env):
-    """Start ``cmd`` in its own process group, so that the whole job can be stopped at once."""
-    return subprocess.Popen(cmd, env=env, start_new_session=True)
+    """Start ``cmd`` (mpirun) in this process group: whatever stops this process's group
+    (Ctrl-C in a terminal, a job controller) reaches mpirun, which passes it on to the ranks."""
+    return subprocess.Popen(cmd, env=env)
 
 
 def stop(process, grace=3.0):
-    """End a started job: SIGTERM to its process group, SIGKILL after ``grace`` seconds."""
+    """End a started job: SIGTERM to mpirun (it ends its ranks), SIGKILL after ``grace`` seconds."""
     if process.poll() is not None:
         return
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, None)):
-        try:
-            os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            process.wait(wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
+    process.terminate()
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def run_to_end(cmd, env):
-    """Run ``cmd``; Ctrl-C or SIGTERM here is passed on to it. Returns its exit status."""
+    """Run ``cmd``; a SIGTERM sent to this process alone is passed on. Returns its exit status.
+
+    Ctrl-C reaches mpirun directly (same process group); here it only stops the wait.
+    """
     process = start(cmd, env)
-    forwarded = {}
 
     def forward(signum, frame):
-        try:
-            os.killpg(process.pid, signum)
-        except ProcessLookupError:
-            pass
+        if process.poll() is None:
+            process.send_signal(signum)
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        forwarded[sig] = signal.signal(sig, forward)
+    previous = signal.signal(signal.SIGTERM, forward)
     try:
         while True:
             try:
                 return process.wait()
-            except KeyboardInterrupt:  # pragma: no cover  (handled by forward)
-                continue
+            except KeyboardInterrupt:
+                continue  # mpirun got the same Ctrl-C and is ending the job
     finally:
-        for sig, previous in forwarded.items():
-            signal.signal(sig, previous)
+        signal.signal(signal.SIGTERM, previous)
         stop(process)
 
 

@@ -12,6 +12,7 @@ import enum
 import numpy as np
 
 from ..autograd.tensor import Tensor
+from ._mpi import Group, timeout_seconds
 from .process_group import GroupMember, resolve_group
 
 __all__ = [
@@ -59,11 +60,18 @@ class ReduceOp(enum.Enum):
         return f"<RedOpType.{self.name}: {self.value}>"
 
 
-ReduceOp.RedOpType = ReduceOp  # type: ignore[attr-defined]  (PyTorch's spelling dist.ReduceOp.RedOpType.SUM)
+ReduceOp.RedOpType = ReduceOp  # type: ignore[attr-defined]  # PyTorch: dist.ReduceOp.RedOpType.SUM
 
 
 class Work:
-    """A collective started with ``async_op=True``; as ``torch.distributed.Work``.
+    """A collective started with ``async_op=True``, or a point-to-point operation; as
+    ``torch.distributed.Work``.
+
+    Args:
+        group (Group): the group's timeout wrapper (made by the collective).
+        requests (list): the running MPI requests.
+        what (str): the operation's name, for the timeout message.
+        finish (callable, optional): copies the result into the tensors once done.
 
     Examples:
         >>> work = dist.all_reduce(t, async_op=True)  # doctest: +SKIP
@@ -86,13 +94,24 @@ class Work:
                 self._result = self._finish()
 
     def wait(self, timeout=None):
-        """Block until the operation is done (raises ``DistBackendError`` after the group's
-        timeout, or ``timeout`` if given). Returns True."""
+        """Block until the operation is done; the result is then in place.
+
+        Args:
+            timeout (datetime.timedelta or float, optional): this wait's limit. Default: the group's timeout.
+
+        Returns:
+            bool: True.
+
+        Raises:
+            DistBackendError: another rank did not take part within the timeout.
+
+        Examples:
+            >>> dist.isend(t, dst=1).wait()  # doctest: +SKIP
+            True
+        """
         if not self._done:
             group = self._group
             if timeout is not None:
-                from ._mpi import Group, timeout_seconds
-
                 group = Group(group.MPI, group.comm, timeout_seconds(timeout))
             for request in self._requests:
                 group.wait(request, self._what)
@@ -100,21 +119,55 @@ class Work:
         return True
 
     def is_completed(self):
-        """Whether the operation is done (never blocks)."""
+        """Whether the operation is done (never blocks; finishes it when it is).
+
+        Returns:
+            bool: True once done.
+
+        Examples:
+            >>> work = dist.all_reduce(t, async_op=True)  # doctest: +SKIP
+            >>> while not work.is_completed():  # doctest: +SKIP
+            ...     pass
+        """
         if not self._done and all(r.Test() for r in self._requests):
             self._complete()
         return self._done
 
     def is_success(self):
-        """True once completed (failures raise)."""
+        """True once the operation completed (a failure raises in :meth:`wait` instead).
+
+        Returns:
+            bool: whether it completed.
+
+        Examples:
+            >>> work.wait() and work.is_success()  # doctest: +SKIP
+            True
+        """
         return self.is_completed()
 
     def result(self):
-        """The output tensors (after :meth:`wait`)."""
+        """The tensors the operation wrote, after :meth:`wait`.
+
+        Returns:
+            list of Tensor: the outputs (None for operations without any).
+
+        Examples:
+            >>> work = dist.all_reduce(t, async_op=True)  # doctest: +SKIP
+            >>> work.wait() and work.result()[0] is t  # doctest: +SKIP
+            True
+        """
         return self._result
 
     def exception(self):
-        """Always None: a failed operation raises in :meth:`wait`."""
+        """Always None: a failed operation raises in :meth:`wait`.
+
+        Returns:
+            None.
+
+        Examples:
+            >>> work.exception() is None  # doctest: +SKIP
+            True
+        """
         return None
 
 
@@ -249,9 +302,12 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
 
     Args:
         tensor (Tensor): input and output.
-        op (ReduceOp): how to combine (default ``SUM``).
-        group (ProcessGroup, optional): default: the default group.
-        async_op (bool): return a :class:`Work` instead of waiting.
+        op (ReduceOp): how to combine. Default: ``ReduceOp.SUM``.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        async_op (bool): return a :class:`Work` instead of waiting. Default: False.
+
+    Returns:
+        Work if ``async_op``, else None (None on a rank outside ``group``).
 
     Examples:
         >>> t = nl.tensor([float(dist.get_rank() + 1)])  # doctest: +SKIP
@@ -274,8 +330,14 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
 
     Args:
         tensor (Tensor): input, and the output on ``dst``.
-        dst (int): global rank that receives the result (or ``group_dst`` inside ``group``).
-        op (ReduceOp): how to combine (default ``SUM``).
+        dst (int): global rank that receives the result.
+        op (ReduceOp): how to combine. Default: ``ReduceOp.SUM``.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        async_op (bool): return a :class:`Work` instead of waiting. Default: False.
+        group_dst (int, optional): ``dst`` as a rank inside ``group``.
+
+    Returns:
+        Work if ``async_op``, else None (None on a rank outside ``group``).
 
     Examples:
         >>> dist.reduce(t, dst=0)  # rank 0's t holds the sum  # doctest: +SKIP
@@ -299,6 +361,16 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
 
 def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     """Copy rank ``src``'s ``tensor`` into ``tensor`` on every rank.
+
+    Args:
+        tensor (Tensor): the data on ``src``, the output elsewhere.
+        src (int): global rank that sends.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        async_op (bool): return a :class:`Work` instead of waiting. Default: False.
+        group_src (int, optional): ``src`` as a rank inside ``group``.
+
+    Returns:
+        Work if ``async_op``, else None (None on a rank outside ``group``).
 
     Examples:
         >>> dist.broadcast(weights, src=0)  # doctest: +SKIP
@@ -343,6 +415,15 @@ def _check_same(tensors, like, name):
 def all_gather(tensor_list, tensor, group=None, async_op=False):
     """Every rank's ``tensor`` into ``tensor_list`` (one tensor per rank, rank order) on all ranks.
 
+    Args:
+        tensor_list (list of Tensor): one output per rank, each shaped like ``tensor``.
+        tensor (Tensor): this rank's input.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        async_op (bool): return a :class:`Work` instead of waiting. Default: False.
+
+    Returns:
+        Work if ``async_op``, else None (None on a rank outside ``group``).
+
     Examples:
         >>> out = [nl.zeros(2) for _ in range(dist.get_world_size())]  # doctest: +SKIP
         >>> dist.all_gather(out, nl.full((2,), float(dist.get_rank())))  # doctest: +SKIP
@@ -361,6 +442,15 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
     """Every rank's ``input_tensor`` into ``output_tensor``: concatenated along dim 0
     (``world_size * n`` rows) or stacked (shape ``(world_size, *input.shape)``).
+
+    Args:
+        output_tensor (Tensor): the output.
+        input_tensor (Tensor): this rank's input.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        async_op (bool): return a :class:`Work` instead of waiting. Default: False.
+
+    Returns:
+        Work if ``async_op``, else None (None on a rank outside ``group``).
 
     Examples:
         >>> out = nl.zeros(2 * dist.get_world_size())  # doctest: +SKIP
@@ -389,6 +479,17 @@ def _check_into_shape(big, small, pg, name):
 
 def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group_dst=None):
     """Every rank's ``tensor`` into ``gather_list`` on rank ``dst`` (default 0).
+
+    Args:
+        tensor (Tensor): this rank's input.
+        gather_list (list of Tensor, optional): one output per rank, on ``dst`` only.
+        dst (int, optional): global rank that receives. Default: 0.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        async_op (bool): return a :class:`Work` instead of waiting. Default: False.
+        group_dst (int, optional): ``dst`` as a rank inside ``group``.
+
+    Returns:
+        Work if ``async_op``, else None (None on a rank outside ``group``).
 
     Raises:
         ValueError: ``gather_list`` missing on ``dst`` (PyTorch's message).
@@ -420,6 +521,17 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
 
 def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, group_src=None):
     """Rank ``src``'s ``scatter_list[i]`` into ``tensor`` on rank ``i`` (default ``src`` 0).
+
+    Args:
+        tensor (Tensor): this rank's output.
+        scatter_list (list of Tensor, optional): one input per rank, on ``src`` only.
+        src (int, optional): global rank that sends. Default: 0.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        async_op (bool): return a :class:`Work` instead of waiting. Default: False.
+        group_src (int, optional): ``src`` as a rank inside ``group``.
+
+    Returns:
+        Work if ``async_op``, else None (None on a rank outside ``group``).
 
     Raises:
         ValueError: ``scatter_list`` missing on ``src`` (PyTorch's message).
@@ -462,6 +574,16 @@ def _reduce_scatter_rows(pg, output, rows, op, what, async_op):
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):
     """Reduce ``input_list[i]`` over the ranks into ``output`` on rank ``i``.
 
+    Args:
+        output (Tensor): this rank's output.
+        input_list (list of Tensor): one input per rank.
+        op (ReduceOp): how to combine. Default: ``ReduceOp.SUM``.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        async_op (bool): return a :class:`Work` instead of waiting. Default: False.
+
+    Returns:
+        Work if ``async_op``, else None (None on a rank outside ``group``).
+
     Examples:
         >>> dist.reduce_scatter(out, [nl.ones(2) for _ in range(n)])  # out == n everywhere  # doctest: +SKIP
     """
@@ -479,6 +601,16 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
 def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=False):
     """Like :func:`reduce_scatter` with the inputs concatenated (or stacked) in one tensor.
 
+    Args:
+        output (Tensor): this rank's output.
+        input (Tensor): ``world_size`` outputs' worth, concatenated along dim 0 or stacked.
+        op (ReduceOp): how to combine. Default: ``ReduceOp.SUM``.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        async_op (bool): return a :class:`Work` instead of waiting. Default: False.
+
+    Returns:
+        Work if ``async_op``, else None (None on a rank outside ``group``).
+
     Examples:
         >>> dist.reduce_scatter_tensor(out, nl.ones(2 * n))  # doctest: +SKIP
     """
@@ -493,7 +625,16 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
 
 
 def barrier(group=None, async_op=False, device_ids=None, timeout=None):
-    """Wait until every rank of ``group`` gets here (``timeout``: this call's own limit).
+    """Wait until every rank of ``group`` gets here.
+
+    Args:
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        async_op (bool): return a :class:`Work` instead of waiting. Default: False.
+        device_ids: accepted for PyTorch scripts.
+        timeout (datetime.timedelta, optional): this call's limit. Default: the group's timeout.
+
+    Returns:
+        Work if ``async_op``, else None (None on a rank outside ``group``).
 
     Examples:
         >>> dist.barrier()  # doctest: +SKIP
@@ -509,6 +650,14 @@ def barrier(group=None, async_op=False, device_ids=None, timeout=None):
 
 def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
     """A barrier that raises ``DistBackendError`` after ``timeout`` (default: the group's).
+
+    Args:
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        timeout (datetime.timedelta, optional): the limit.
+        wait_all_ranks (bool): accepted for PyTorch scripts.
+
+    Returns:
+        None.
 
     Examples:
         >>> dist.monitored_barrier(timeout=datetime.timedelta(seconds=30))  # doctest: +SKIP
@@ -528,7 +677,17 @@ def _check_peer_not_self(pg, rank, kind):
 
 
 def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
-    """Start sending ``tensor`` to rank ``dst``; returns a :class:`Work` (``wait()`` it).
+    """Start sending ``tensor`` to rank ``dst``; ``wait()`` the returned :class:`Work`.
+
+    Args:
+        tensor (Tensor): the data (copied when the send starts).
+        dst (int): global rank that receives.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        tag (int): matches sends with receives. Default: 0.
+        group_dst (int, optional): ``dst`` as a rank inside ``group``.
+
+    Returns:
+        Work (None on a rank outside ``group``).
 
     Examples:
         >>> work = dist.isend(t, dst=1)  # doctest: +SKIP
@@ -548,8 +707,18 @@ def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
 
 
 def irecv(tensor, src=None, group=None, tag=0, group_src=None):
-    """Start receiving into ``tensor`` from rank ``src`` (any rank when ``None``); returns a
-    :class:`Work` whose ``wait()`` fills ``tensor``.
+    """Start receiving into ``tensor`` from rank ``src`` (any rank when None); the returned
+    :class:`Work`'s ``wait()`` fills ``tensor``.
+
+    Args:
+        tensor (Tensor): the output, shaped as what is sent.
+        src (int, optional): global rank that sends. Default: any.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        tag (int): matches sends with receives. Default: 0.
+        group_src (int, optional): ``src`` as a rank inside ``group``.
+
+    Returns:
+        Work (None on a rank outside ``group``).
 
     Examples:
         >>> work = dist.irecv(t, src=0)  # doctest: +SKIP
@@ -578,7 +747,14 @@ def irecv(tensor, src=None, group=None, tag=0, group_src=None):
 
 
 def send(tensor, dst=None, group=None, tag=0, group_dst=None):
-    """Send ``tensor`` to rank ``dst`` and wait until it is delivered to MPI.
+    """Send ``tensor`` to rank ``dst`` and wait until MPI has it.
+
+    Args:
+        tensor (Tensor): the data.
+        dst (int): global rank that receives.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        tag (int): matches sends with receives. Default: 0.
+        group_dst (int, optional): ``dst`` as a rank inside ``group``.
 
     Examples:
         >>> dist.send(nl.ones(2), dst=1)  # doctest: +SKIP
@@ -589,7 +765,14 @@ def send(tensor, dst=None, group=None, tag=0, group_dst=None):
 
 
 def recv(tensor, src=None, group=None, tag=0, group_src=None):
-    """Receive into ``tensor`` from rank ``src`` (any rank when ``None``).
+    """Receive into ``tensor`` from rank ``src`` (any rank when None).
+
+    Args:
+        tensor (Tensor): the output, shaped as what is sent.
+        src (int, optional): global rank that sends. Default: any.
+        group (ProcessGroup, optional): the group to work on. Default: the default group.
+        tag (int): matches sends with receives. Default: 0.
+        group_src (int, optional): ``src`` as a rank inside ``group``.
 
     Returns:
         int: the sender's global rank (-1 outside ``group``).

@@ -10,6 +10,7 @@ import pickle
 
 import numpy as np
 
+from .collectives import _peer
 from .process_group import GroupMember, resolve_group
 
 __all__ = ["all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list"]
@@ -45,8 +46,6 @@ def _bcast_bytes(pg, data, root, what):
 
 
 def _root(pg, global_rank, group_rank):
-    from .collectives import _peer
-
     return _peer(pg, global_rank, group_rank, "rank", default=0)
 
 
@@ -78,8 +77,14 @@ def all_gather_object(object_list, obj, group=None):
 
 def broadcast_object_list(object_list, src=None, group=None, device=None, group_src=None):
     """Replace ``object_list``'s items on every rank by rank ``src``'s (default 0), in place.
+    Every rank passes a list of the same length; the objects travel as pickles.
 
-    Every rank passes a list of the same length.
+    Args:
+        object_list (list): the objects on ``src``, the output elsewhere.
+        src (int, optional): global rank that sends. Default: 0.
+        group (ProcessGroup, optional): Default: the default group.
+        device: accepted for PyTorch scripts.
+        group_src (int, optional): ``src`` as a rank inside ``group``.
 
     Examples:
         >>> objs = [{"lr": 0.1}, "run-7"] if dist.get_rank() == 0 else [None, None]  # doctest: +SKIP
@@ -100,7 +105,14 @@ def broadcast_object_list(object_list, src=None, group=None, device=None, group_
 
 
 def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=None):
-    """Every rank's ``obj`` into ``object_gather_list`` on rank ``dst`` (default 0).
+    """Every rank's ``obj`` into ``object_gather_list`` on rank ``dst`` (default 0), as pickles.
+
+    Args:
+        obj: this rank's object (picklable).
+        object_gather_list (list, optional): one slot per rank, on ``dst`` only.
+        dst (int, optional): global rank that receives. Default: 0.
+        group (ProcessGroup, optional): Default: the default group.
+        group_dst (int, optional): ``dst`` as a rank inside ``group``.
 
     Examples:
         >>> out = [None] * n if dist.get_rank() == 0 else None  # doctest: +SKIP
@@ -126,7 +138,14 @@ def scatter_object_list(
     scatter_object_output_list, scatter_object_input_list=None, src=None, group=None, group_src=None
 ):
     """Rank ``src``'s ``scatter_object_input_list[i]`` into ``scatter_object_output_list[0]``
-    on rank ``i``.
+    on rank ``i``, as pickles.
+
+    Args:
+        scatter_object_output_list (list): at least one slot; slot 0 receives.
+        scatter_object_input_list (list, optional): one object per rank, on ``src`` only.
+        src (int, optional): global rank that sends. Default: 0.
+        group (ProcessGroup, optional): Default: the default group.
+        group_src (int, optional): ``src`` as a rank inside ``group``.
 
     Examples:
         >>> out = [None]  # doctest: +SKIP

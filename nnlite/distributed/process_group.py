@@ -30,6 +30,7 @@ __all__ = [
     "default_pg_timeout",
     "destroy_process_group",
     "get_backend",
+    "get_default_backend_for_device",
     "get_global_rank",
     "get_group_rank",
     "get_process_group_ranks",
@@ -81,8 +82,13 @@ class ProcessGroup:
     """A set of ranks that run collectives together (an MPI communicator).
 
     Made by ``init_process_group`` (all ranks) and ``new_group``; pass it as ``group=`` to the
-    collectives or as ``process_group=`` to ``DistributedDataParallel``. ``rank()`` is this
-    process's rank inside the group, ``size()`` the number of ranks in it.
+    collectives or as ``process_group=`` to ``DistributedDataParallel``.
+
+    Args:
+        comm: the mpi4py communicator.
+        ranks (list of int): the global ranks, in group-rank order.
+        backend (str): ``"gloo"`` or ``"mpi"``.
+        timeout (float or None): seconds a collective waits (None: 30 minutes).
 
     Examples:
         >>> pg = dist.new_group([0, 1])  # doctest: +SKIP
@@ -97,16 +103,37 @@ class ProcessGroup:
         self.group = Group(import_mpi("nnlite.distributed"), comm, timeout)
 
     def rank(self):
-        """This process's rank in the group."""
+        """This process's rank in the group.
+
+        Returns:
+            int: the rank.
+
+        Examples:
+            >>> dist.group.WORLD.rank()  # doctest: +SKIP
+            0
+        """
         return self.group.rank
 
     def size(self):
-        """The number of ranks in the group."""
+        """The number of ranks in the group.
+
+        Returns:
+            int: the size.
+
+        Examples:
+            >>> dist.group.WORLD.size()  # doctest: +SKIP
+            2
+        """
         return self.group.size
 
     @property
     def timeout(self):
-        """Seconds a collective of this group waits for the other ranks."""
+        """Seconds a collective of this group waits for the other ranks.
+
+        Examples:
+            >>> dist.group.WORLD.timeout  # doctest: +SKIP
+            1800.0
+        """
         return self.group.timeout
 
     def __repr__(self):
@@ -114,15 +141,25 @@ class ProcessGroup:
 
 
 class GroupMember:
-    """``GroupMember.WORLD`` is the default group once ``init_process_group`` ran (else
-    ``None``); ``NON_GROUP_MEMBER`` is what ``new_group`` returns on ranks outside the group."""
+    """``GroupMember.WORLD`` is the default group once ``init_process_group`` ran (else ``None``);
+    ``NON_GROUP_MEMBER`` is what ``new_group`` returns on ranks outside the group.
+
+    Examples:
+        >>> GroupMember.WORLD is None  # before init_process_group
+        True
+    """
 
     WORLD = None
     NON_GROUP_MEMBER = -100
 
 
 class group:  # noqa: N801  (PyTorch's name: dist.group.WORLD)
-    """``dist.group.WORLD``: the default group (``None`` before ``init_process_group``)."""
+    """``dist.group.WORLD``: the default group (``None`` before ``init_process_group``).
+
+    Examples:
+        >>> group.WORLD is None  # before init_process_group
+        True
+    """
 
     WORLD = None
 
@@ -148,6 +185,9 @@ def is_available():
 def is_mpi_available():
     """Same as :func:`is_available`: the MPI backend is nnlite's engine.
 
+    Returns:
+        bool: whether mpi4py is installed.
+
     Examples:
         >>> is_mpi_available() == is_available()
         True
@@ -157,6 +197,9 @@ def is_mpi_available():
 
 def is_gloo_available():
     """Same as :func:`is_available`: ``"gloo"`` runs on MPI here.
+
+    Returns:
+        bool: whether mpi4py is installed.
 
     Examples:
         >>> is_gloo_available() == is_available()
@@ -168,6 +211,9 @@ def is_gloo_available():
 def is_nccl_available():
     """Always False: NCCL needs GPUs and nnlite runs on the CPU.
 
+    Returns:
+        bool: False.
+
     Examples:
         >>> is_nccl_available()
         False
@@ -178,6 +224,9 @@ def is_nccl_available():
 def is_torchelastic_launched():
     """Whether this process was started by ``python -m nnlite.distributed.run`` (torchrun's check).
 
+    Returns:
+        bool: whether ``TORCHELASTIC_RUN_ID`` is set.
+
     Examples:
         >>> isinstance(is_torchelastic_launched(), bool)
         True
@@ -185,8 +234,32 @@ def is_torchelastic_launched():
     return os.environ.get("TORCHELASTIC_RUN_ID") is not None
 
 
+def get_default_backend_for_device(device):
+    """The default backend for a device, as PyTorch's: ``"gloo"`` for the CPU (nnlite's only
+    device; ``"nccl"`` for ``"cuda"``, which ``init_process_group`` then refuses).
+
+    Args:
+        device (str or nl.device): the device.
+
+    Returns:
+        str: the backend's name.
+
+    Examples:
+        >>> get_default_backend_for_device("cpu")
+        'gloo'
+    """
+    device_type = getattr(device, "type", None) or str(device).split(":")[0]
+    backend = {"cpu": Backend.GLOO, "cuda": Backend.NCCL}.get(device_type)
+    if backend is None:
+        raise ValueError(f"Default backend not registered for device : {device}")
+    return str(backend)
+
+
 def is_initialized():
     """Whether ``init_process_group`` has run (and ``destroy_process_group`` not yet).
+
+    Returns:
+        bool: True inside an initialized job.
 
     Examples:
         >>> is_initialized()
@@ -242,7 +315,7 @@ def _check_timeout(timeout):
         return None
     if not isinstance(timeout, timedelta):
         raise TypeError(
-            f"Expected timeout argument to be of type datetime.timedelta, got {type(timeout)}"
+            f"Expected timeout argument to be of type datetime.timedelta, got {timeout}"
         )
     return timeout_seconds(timeout)
 
@@ -390,10 +463,12 @@ def init_process_group(
     backend = _parse_backend(backend)
     seconds = _check_timeout(timeout)
     MPI = _start_mpi(DEFAULT_TIMEOUT.total_seconds() if seconds is None else seconds)
+    # from here on MPI runs: a rank that raises (even in the checks below) must end the job, or
+    # it would wait in MPI_Finalize for ranks that wait for it
+    abort_on_exception()
     comm = MPI.COMM_WORLD
     _check_matches_job(comm, rank, world_size, backend)
     pg = ProcessGroup(comm, range(comm.Get_size()), backend, seconds)
-    abort_on_exception()  # a rank that raises ends the job instead of hanging the others
     pg.group.barrier("init_process_group (waiting for every rank to join)")
     _set_world(pg)
 
@@ -402,6 +477,9 @@ def destroy_process_group(group=None):
     """Leave the default group (``group=None``), or free a group made by ``new_group``.
 
     After the default group is destroyed, ``init_process_group`` may be called again.
+
+    Args:
+        group (ProcessGroup, optional): the group to free. Default: the default group.
 
     Examples:
         >>> dist.destroy_process_group()  # doctest: +SKIP
@@ -415,7 +493,13 @@ def destroy_process_group(group=None):
 
 
 def get_rank(group=None):
-    """This process's rank in ``group`` (default: the default group); -1 outside the group.
+    """This process's rank in ``group``.
+
+    Args:
+        group (ProcessGroup, optional): Default: the default group.
+
+    Returns:
+        int: the rank, or -1 outside the group.
 
     Raises:
         ValueError: before ``init_process_group`` (PyTorch's message).
@@ -429,7 +513,13 @@ def get_rank(group=None):
 
 
 def get_world_size(group=None):
-    """The number of ranks in ``group`` (default: the default group); -1 outside the group.
+    """The number of ranks in ``group``.
+
+    Args:
+        group (ProcessGroup, optional): Default: the default group.
+
+    Returns:
+        int: the size, or -1 outside the group.
 
     Examples:
         >>> dist.get_world_size()  # doctest: +SKIP
@@ -440,7 +530,13 @@ def get_world_size(group=None):
 
 
 def get_backend(group=None):
-    """The backend name of ``group`` (``"gloo"`` or ``"mpi"``, as given to ``init_process_group``).
+    """The backend name of ``group``, as given to ``init_process_group``.
+
+    Args:
+        group (ProcessGroup, optional): Default: the default group.
+
+    Returns:
+        str: ``"gloo"`` or ``"mpi"``.
 
     Examples:
         >>> dist.get_backend()  # doctest: +SKIP
@@ -455,6 +551,12 @@ def get_backend(group=None):
 def get_process_group_ranks(group):
     """The global ranks in ``group``, in group-rank order.
 
+    Args:
+        group (ProcessGroup): the group (None: the default group).
+
+    Returns:
+        list of int: the global ranks.
+
     Examples:
         >>> dist.get_process_group_ranks(dist.new_group([0, 2]))  # doctest: +SKIP
         [0, 2]
@@ -464,6 +566,13 @@ def get_process_group_ranks(group):
 
 def get_global_rank(group, group_rank):
     """The global rank of ``group``'s rank ``group_rank``.
+
+    Args:
+        group (ProcessGroup): the group.
+        group_rank (int): a rank inside it.
+
+    Returns:
+        int: the global rank.
 
     Examples:
         >>> dist.get_global_rank(dist.new_group([1, 2]), 0)  # doctest: +SKIP
@@ -477,6 +586,13 @@ def get_global_rank(group, group_rank):
 
 def get_group_rank(group, global_rank):
     """The rank inside ``group`` of the process with global rank ``global_rank``.
+
+    Args:
+        group (ProcessGroup): the group.
+        global_rank (int): a global rank in it.
+
+    Returns:
+        int: the rank inside the group.
 
     Examples:
         >>> dist.get_group_rank(dist.new_group([1, 2]), 2)  # doctest: +SKIP

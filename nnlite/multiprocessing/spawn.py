@@ -220,6 +220,7 @@ class MPIProcessContext(ProcessContext):
         self.error_queues = []
         self.sentinels = {}
         self._first_error_seen = None
+        self._final_pids = None  # kept when the job ends and its folder is removed
 
     def _reports(self, kind):
         found = {}
@@ -234,13 +235,37 @@ class MPIProcessContext(ProcessContext):
             return f.read()
 
     def pids(self):
-        """The pids of the ranks that have started so far, in rank order."""
+        """The pids of the ranks that have started so far, in rank order.
+
+        Returns:
+            list of int: the pids.
+
+        Examples:
+            >>> context = spawn(train, nprocs=2, join=False)  # doctest: +SKIP
+            >>> while not context.join():  # doctest: +SKIP
+            ...     pass
+            >>> len(context.pids())  # doctest: +SKIP
+            2
+        """
+        if self._final_pids is not None:
+            return list(self._final_pids)
         started = self._reports("started")
         return [int(self._read(started[r])) for r in sorted(started)]
 
     def join(self, timeout=None):
-        """Wait up to ``timeout`` seconds (``None``: until the job ends); True once every rank
-        ended successfully, False while the job runs; raises the first failure."""
+        """Wait up to ``timeout`` seconds (``None``: until the job ends) and raise the first failure.
+
+        Args:
+            timeout (float, optional): seconds to wait; None waits until the job ends.
+
+        Returns:
+            bool: True once every rank ended successfully, False while the job runs.
+
+        Examples:
+            >>> context = spawn(train, nprocs=2, join=False)  # doctest: +SKIP
+            >>> while not context.join(timeout=30):  # doctest: +SKIP
+            ...     pass
+        """
         from ..distributed import _mpirun
 
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -260,6 +285,7 @@ class MPIProcessContext(ProcessContext):
         try:
             self._raise_failure()
         finally:
+            self._final_pids = self.pids()
             shutil.rmtree(self.folder, ignore_errors=True)
         return True
 
