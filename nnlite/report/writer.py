@@ -34,7 +34,7 @@ def _input_size(config):
 def model_summary_text(run, num_classes):
     """``nl.summary`` of the run's model as trained: built as for training (frozen layers
     marked) with the last checkpoint's weights when there is one."""
-    from ..model_summary import summary
+    from ..nn.utils.model_summary import summary
     from ..train.checkpoint import CheckpointFileError, load_checkpoint
 
     model = build_model_for(run.config, num_classes)
