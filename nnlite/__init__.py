@@ -108,7 +108,7 @@ if TYPE_CHECKING:
         train,
         utils,
     )
-    from .model_summary import summary
+    from .nn.utils.model_summary import summary
     from .serialization import load, load_file, save, save_file
 
 
@@ -133,7 +133,7 @@ def __getattr__(name: str) -> Any:
     ):
         return importlib.import_module(f".{name}", __name__)
     if name == "summary":
-        from .model_summary import summary
+        from .nn.utils.model_summary import summary
 
         return summary
     if name in ("save", "load", "save_file", "load_file"):

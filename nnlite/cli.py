@@ -127,9 +127,9 @@ def _parser():
 
 
 def _summary(args):
-    from . import model_summary
     from .models import get_model, list_models
     from .models.registry import suggestion
+    from .nn.utils import model_summary
 
     prog = f"{PROG} summary"
     try:

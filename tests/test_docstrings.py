@@ -46,7 +46,7 @@ PUBLIC_MODULES = (
     "nnlite.accelerator",
     "nnlite.device",
     "nnlite.serialization",
-    "nnlite.model_summary",
+    "nnlite.nn.utils.model_summary",
 )
 # Names the top-level package loads on first use (``nl.save``, ``nl.summary``).
 LAZY_TOP_LEVEL = ("save", "load", "save_file", "load_file", "summary")

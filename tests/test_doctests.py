@@ -3,11 +3,15 @@
 Every module under ``nnlite/`` is imported and its docstrings (module, classes, methods,
 functions) run under ``doctest`` with ``nl``, ``nn``, ``F`` and ``np`` already imported and the
 generators seeded, in a fresh temporary working folder (examples that save files leave nothing).
+``write_fake_mnist(root, train, test)`` writes tiny MNIST files for the examples that train or
+read a data set.
 """
 
 import doctest
 import importlib
 import pkgutil
+import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,11 +31,30 @@ def nnlite_modules():
     return sorted(names)
 
 
+def write_fake_mnist(root, train=8, test=4):
+    """MNIST's four IDX files under ``root`` with ``train`` and ``test`` blank 28x28 images, all
+    labelled 0: the examples' stand-in for the real data set."""
+    folder = Path(root)
+    folder.mkdir(parents=True, exist_ok=True)
+    for prefix, n in (("train", train), ("t10k", test)):
+        images = struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784)
+        (folder / f"{prefix}-images-idx3-ubyte").write_bytes(images)
+        (folder / f"{prefix}-labels-idx1-ubyte").write_bytes(
+            struct.pack(">II", 0x801, n) + bytes(n)
+        )
+
+
 def doctest_namespace():
     from nnlite import nn
     from nnlite.nn import functional
 
-    return {"nl": nl, "nn": nn, "F": functional, "np": np}
+    return {
+        "nl": nl,
+        "nn": nn,
+        "F": functional,
+        "np": np,
+        "write_fake_mnist": write_fake_mnist,
+    }
 
 
 def test_runner_reports_a_wrong_example():

@@ -430,6 +430,30 @@ def grad(
     )
 
 
+def composite_gradient(function, inputs, output_grad, needs):
+    """The gradient of ``function(*inputs)`` (written with Tensor operations) for the inputs that
+    ``needs``, given ``output_grad``: the reference backward of an op whose forward is a composite run on arrays.
+
+    Under ``create_graph`` (Tensors) the recomputation is recorded; on arrays it runs on fresh
+    leaf Tensors and the gradients come back as arrays.
+    """
+    arrays = not isinstance(output_grad, _op.Tensor)
+    if arrays:
+        inputs = [
+            _op.make_tensor(x).requires_grad_(need) if isinstance(x, np.ndarray) else x
+            for x, need in zip(inputs, needs)
+        ]
+        output_grad = _op.make_tensor(np.asarray(output_grad))
+    with grad_mode.enable_grad():
+        result = function(*inputs)
+    wanted = [x for x, need in zip(inputs, needs) if need]
+    found = iter(grad([result], wanted, [output_grad], create_graph=not arrays, allow_unused=True))
+    grads = tuple(next(found) if need else None for need in needs)
+    if arrays:
+        return tuple(None if g is None else g._data for g in grads)
+    return grads
+
+
 def _prepare_grads(outputs, grad_outputs):
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)

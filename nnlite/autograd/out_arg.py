@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from . import grad_mode
+from . import op as _op
 from .dtypes import from_numpy_dtype
 
 
@@ -25,8 +26,7 @@ def _shape_text(shape):
 def write_out(name, result, out, inputs=()):
     """Write ``result`` (a Tensor, or a tuple of Tensors for ``out=(a, b)``) into ``out`` and return
     ``out``."""
-    from .tensor import Tensor
-
+    Tensor = _op.Tensor
     if grad_mode._state[0] and any(
         isinstance(x, Tensor) and x._requires_grad for x in (*inputs, out)
     ):

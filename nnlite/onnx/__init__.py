@@ -6,8 +6,8 @@ Examples:
     >>> nl.onnx.export(model, nl.randn(1, 3, 32, 32), "net.onnx", dynamic_axes={"input": [0]})
 """
 
-from .converters import ExportError
 from .export import export
+from .nodes import ExportError
 from .tracer import TracerWarning
 
 __all__ = ["export", "ExportError", "TracerWarning"]

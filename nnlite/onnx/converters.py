@@ -9,20 +9,8 @@ import numpy as np
 
 from .. import nn
 from ..nn import functional as F
-
-
-class ExportError(RuntimeError):
-    """The model uses something that has no ONNX conversion (the message names it).
-
-    Examples:
-        >>> class Odd(nn.Module):
-        ...     def forward(self, x):
-        ...         return x.cumsum(0)
-        >>> nl.onnx.export(Odd(), nl.ones(3), "odd.onnx")
-        Traceback (most recent call last):
-            ...
-        nnlite.onnx.converters.ExportError: ...
-    """
+from .nodes import ExportError, axes_node
+from .recurrent import recurrent
 
 
 def _pair(value):
@@ -82,7 +70,7 @@ def _embedding(g, call, input, weight, max_norm, norm_type):
         "Pow", [g.node("Abs", [rows], None), g.const(np.array(norm_type, dtype), "p")], None
     )
     total = g.fresh("sum")
-    _axes_node(g, "ReduceSum", power, [-1], total, keepdims=1)
+    axes_node(g, "ReduceSum", power, [-1], total, keepdims=1)
     norm = g.node("Pow", [total, g.const(np.array(1.0 / norm_type, dtype), "inverse_p")], None)
     limit = g.const(np.array(max_norm, dtype), "max_norm")
     shrink = g.node(
@@ -288,24 +276,9 @@ def _t(g, call):
     g.node("Transpose", [g.value(x)], call.result, perm=list(reversed(range(x.ndim))))
 
 
-def _axes_node(g, op_type, x, axes, result, **attrs):
-    """Squeeze/Unsqueeze/Reduce*: ``axes`` is an input from opset 13 (18 for the reductions but ReduceSum).
-    ``x`` is a tensor or the name of a value already in the graph."""
-    name = x if isinstance(x, str) else g.value(x)
-    axes_as_input = g.opset >= (
-        18 if op_type.startswith("Reduce") and op_type != "ReduceSum" else 13
-    )
-    if axes is None:
-        g.node(op_type, [name], result, **attrs)
-    elif axes_as_input:
-        g.node(op_type, [name, g.const(np.array(axes, dtype=np.int64), "axes")], result, **attrs)
-    else:
-        g.node(op_type, [name], result, axes=list(axes), **attrs)
-
-
 def _unsqueeze(g, call):
     x = call.args["self"]
-    _axes_node(g, "Unsqueeze", x, [call.args["dim"] % (x.ndim + 1)], call.result)
+    axes_node(g, "Unsqueeze", x, [call.args["dim"] % (x.ndim + 1)], call.result)
 
 
 def _squeeze(g, call):
@@ -315,7 +288,7 @@ def _squeeze(g, call):
         if dim is None
         else [d % x.ndim for d in (dim if isinstance(dim, (tuple, list)) else [dim])]
     )
-    _axes_node(g, "Squeeze", x, axes, call.result)
+    axes_node(g, "Squeeze", x, axes, call.result)
 
 
 def _reduce(op_type):
@@ -328,7 +301,7 @@ def _reduce(op_type):
             if dim is None
             else [d % x.ndim for d in (dim if isinstance(dim, (tuple, list)) else [dim])]
         )
-        _axes_node(
+        axes_node(
             g, op_type, x, axes, call.result, keepdims=int(bool(call.args.get("keepdim", False)))
         )
 
@@ -351,7 +324,7 @@ def _stack(g, call):
     unsqueezed = []
     for t in tensors:
         name = g.fresh("unsqueezed")
-        _axes_node(g, "Unsqueeze", t, [dim], name)
+        axes_node(g, "Unsqueeze", t, [dim], name)
         unsqueezed.append(name)
     g.node("Concat", unsqueezed, call.result, axis=dim)
 
@@ -452,9 +425,6 @@ def _module_converters():
     def embedding(g, call):
         m = call.target
         _embedding(g, call, call.args["input"], m.weight, m.max_norm, m.norm_type)
-
-    # The recurrent conversions build on this module's helpers, so they are imported here.
-    from .recurrent import recurrent
 
     table = {
         nn.Embedding: embedding,

@@ -7,7 +7,8 @@ import numpy as np
 from ..autograd.grad_mode import enable_grad
 from ..autograd.tensor import Tensor
 from ..nn import Module
-from .converters import FUNCTION_CONVERTERS, MODULE_CONVERTERS, ExportError
+from .converters import FUNCTION_CONVERTERS, MODULE_CONVERTERS
+from .nodes import ExportError
 from .tracer import Tracer, leaf_module_types
 
 DEFAULT_OPSET = 17

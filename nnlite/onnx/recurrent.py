@@ -11,7 +11,7 @@ mode, the mode export runs in, so it adds nothing to the graph.
 import numpy as np
 
 from ..nn.utils.rnn import PackedSequence
-from .converters import ExportError, _axes_node
+from .nodes import ExportError, axes_node
 
 _ONNX_OP = {"LSTM": "LSTM", "GRU": "GRU", "RNN_TANH": "RNN", "RNN_RELU": "RNN"}
 # Where each ONNX gate block comes from among PyTorch's: LSTM i,f,g,o -> i,o,f,c; GRU r,z,n -> z,r,h.
@@ -78,13 +78,13 @@ def _layer_states(g, states, layer, directions, num_layers):
 
 def _unsqueezed(g, name, axis):
     out = g.fresh("unsqueezed")
-    _axes_node(g, "Unsqueeze", name, [axis], out)
+    axes_node(g, "Unsqueeze", name, [axis], out)
     return out
 
 
 def _squeezed(g, name, axis):
     out = g.fresh("squeezed")
-    _axes_node(g, "Squeeze", name, [axis], out)
+    axes_node(g, "Squeeze", name, [axis], out)
     return out
 
 

@@ -34,7 +34,7 @@ def _input_size(config):
 def model_summary_text(run, num_classes):
     """``nl.summary`` of the run's model as trained: built as for training (frozen layers
     marked) with the last checkpoint's weights when there is one."""
-    from ..model_summary import summary
+    from ..nn.utils.model_summary import summary
     from ..train.checkpoint import CheckpointFileError, load_checkpoint
 
     model = build_model_for(run.config, num_classes)
@@ -57,13 +57,7 @@ def write_report(run_dir, summary_text=None):
         str: the page's path.
 
     Examples:
-        >>> import os, struct
-        >>> os.makedirs("mnist", exist_ok=True)
-        >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
-        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> write_fake_mnist("mnist", train=8, test=4)  # tiny MNIST files
         >>> config = {
         ...     "name": "demo",
         ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},
@@ -126,13 +120,7 @@ def write_comparison(run_dirs, output):
         str: ``output``.
 
     Examples:
-        >>> import os, struct
-        >>> os.makedirs("mnist", exist_ok=True)
-        >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
-        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> write_fake_mnist("mnist", train=8, test=4)  # tiny MNIST files
         >>> config = {
         ...     "name": "demo",
         ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},

@@ -32,13 +32,7 @@ class TrainError(RuntimeError):
     """A run cannot go on (data missing, non-finite loss, unusable checkpoint, ...).
 
     Examples:
-        >>> import os, struct
-        >>> os.makedirs("mnist", exist_ok=True)
-        >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
-        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> write_fake_mnist("mnist", train=8, test=4)  # tiny MNIST files
         >>> config = {
         ...     "name": "demo",
         ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},

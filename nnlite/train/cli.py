@@ -140,13 +140,7 @@ def main(argv=None, observers=(), prog="train.py"):
         int: the exit code.
 
     Examples:
-        >>> import os, struct
-        >>> os.makedirs("mnist", exist_ok=True)
-        >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
-        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> write_fake_mnist("mnist", train=8, test=4)  # tiny MNIST files
         >>> import yaml
         >>> config = {
         ...     "name": "demo",

@@ -232,13 +232,7 @@ class Trainer:
     ``report.json``).
 
     Examples:
-        >>> import os, struct
-        >>> os.makedirs("mnist", exist_ok=True)
-        >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
-        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> write_fake_mnist("mnist", train=8, test=4)  # tiny MNIST files
         >>> config = {
         ...     "name": "demo",
         ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},
@@ -273,13 +267,7 @@ class Trainer:
             *parts: printed separated by spaces.
 
         Examples:
-            >>> import os, struct
-            >>> os.makedirs("mnist", exist_ok=True)
-            >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
-            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> write_fake_mnist("mnist", train=8, test=4)  # tiny MNIST files
             >>> config = {
             ...     "name": "demo",
             ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},
@@ -475,13 +463,7 @@ class Trainer:
             dict: the final report (``accuracy``, ``per_class_accuracy``, ``test_loss``, ``epochs``, ...).
 
         Examples:
-            >>> import os, struct
-            >>> os.makedirs("mnist", exist_ok=True)
-            >>> for prefix, n in (("train", 8), ("t10k", 4)):  # tiny stand-ins for the MNIST files
-            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> write_fake_mnist("mnist", train=8, test=4)  # tiny MNIST files
             >>> config = {
             ...     "name": "demo",
             ...     "model": {"name": "mlp", "args": {"in_features": 784, "hidden": [16]}},

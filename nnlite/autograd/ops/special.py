@@ -1,29 +1,15 @@
 """Trigonometric and special functions: ``sin``, ``cos``, ``erf``."""
 
 import math
-from typing import Any
 
 import numpy as np
 
 from ..op import Op
 from ..promotion import floating
 from . import vjp
+from .erf_kernel import erf_array
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
-_erf_ufunc: list[Any] = []
-
-
-def erf_array(a):
-    """The error function of an array, compiled once by numba (numpy has none)."""
-    if not _erf_ufunc:
-        import numba
-
-        @numba.vectorize(["float32(float32)", "float64(float64)"], cache=True)
-        def erf(x):
-            return math.erf(x)
-
-        _erf_ufunc.append(erf)
-    return _erf_ufunc[0](floating(np.asarray(a)))
 
 
 class Sin(Op):

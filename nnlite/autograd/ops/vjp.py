@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TypeGuard
 import numpy as np
 
 from .. import op as _op
+from .erf_kernel import erf_array
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -57,35 +58,6 @@ def call(op_class, *args, **params):
         if isinstance(a, _op.Tensor):
             return op_class.apply(*args, **params)
     return _op.run_forward(op_class, args, params)
-
-
-def composite_gradient(function, inputs, grad, needs):
-    """The gradient of ``function(*inputs)`` (written with Tensor operations) for the inputs that
-    ``needs``: the reference backward of an op whose forward is a composite run on arrays.
-
-    Under ``create_graph`` (Tensors) the recomputation is recorded; on arrays it runs on fresh
-    leaf Tensors and the gradients come back as arrays.
-    """
-    from .. import grad_mode
-    from ..engine import grad as autograd_grad
-
-    arrays = not isinstance(grad, _op.Tensor)
-    if arrays:
-        inputs = [
-            _op.make_tensor(x).requires_grad_(need) if isinstance(x, np.ndarray) else x
-            for x, need in zip(inputs, needs)
-        ]
-        grad = _op.make_tensor(np.asarray(grad))
-    with grad_mode.enable_grad():
-        result = function(*inputs)
-    wanted = [x for x, need in zip(inputs, needs) if need]
-    found = iter(
-        autograd_grad([result], wanted, [grad], create_graph=not arrays, allow_unused=True)
-    )
-    grads = tuple(next(found) if need else None for need in needs)
-    if arrays:
-        return tuple(None if g is None else g._data for g in grads)
-    return grads
 
 
 def sum_array_to(a, shape):
@@ -172,8 +144,6 @@ def relu(x):
 def erf(x):
     if isinstance(x, _op.Tensor):
         return x.erf()
-    from .special import erf_array  # numba compiles it on first use
-
     return erf_array(x)
 
 

@@ -38,13 +38,7 @@ class MNIST(ImageClassificationDataset):
         target_transform (callable, optional): applied to each label.
 
     Examples:
-        >>> import os, struct
-        >>> os.makedirs("mnist", exist_ok=True)
-        >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
-        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> write_fake_mnist("mnist", train=3, test=2)  # tiny MNIST files
         >>> data = MNIST("mnist", train=True)
         >>> image, label = data[0]
         >>> len(data), image.shape, label
@@ -122,13 +116,7 @@ class MNIST(ImageClassificationDataset):
         """The images, a ``(N, 28, 28)`` uint8 tensor.
 
         Examples:
-            >>> import os, struct
-            >>> os.makedirs("mnist", exist_ok=True)
-            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
-            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> write_fake_mnist("mnist", train=3, test=2)  # tiny MNIST files
             >>> MNIST("mnist").data.shape
             nnlite.Size([3, 28, 28])
         """
@@ -139,13 +127,7 @@ class MNIST(ImageClassificationDataset):
         """The labels, an int64 tensor.
 
         Examples:
-            >>> import os, struct
-            >>> os.makedirs("mnist", exist_ok=True)
-            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
-            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> write_fake_mnist("mnist", train=3, test=2)  # tiny MNIST files
             >>> MNIST("mnist").targets
             tensor([0, 0, 0])
         """
@@ -163,13 +145,7 @@ class MNIST(ImageClassificationDataset):
         directly under ``root``).
 
         Examples:
-            >>> import os, struct
-            >>> os.makedirs("mnist", exist_ok=True)
-            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
-            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> write_fake_mnist("mnist", train=3, test=2)  # tiny MNIST files
             >>> MNIST("mnist").raw_folder
             'mnist/MNIST/raw'
         """
@@ -217,13 +193,7 @@ class MNIST(ImageClassificationDataset):
         """Make the four IDX files present (nothing to do if they already are).
 
         Examples:
-            >>> import os, struct
-            >>> os.makedirs("mnist", exist_ok=True)
-            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
-            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> write_fake_mnist("mnist", train=3, test=2)  # tiny MNIST files
             >>> MNIST("mnist").download()  # the files are there: nothing to fetch
         """
         if self._check_integrity():
@@ -268,13 +238,7 @@ class FashionMNIST(MNIST):
         target_transform (callable, optional): applied to each label.
 
     Examples:
-        >>> import os, struct
-        >>> os.makedirs("fashion", exist_ok=True)
-        >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
-        ...     with open(f"fashion/{prefix}-images-idx3-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-        ...     with open(f"fashion/{prefix}-labels-idx1-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> write_fake_mnist("fashion", train=3, test=2)  # tiny MNIST files
         >>> len(FashionMNIST("fashion", train=False))
         2
     """

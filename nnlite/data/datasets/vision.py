@@ -35,13 +35,7 @@ class ImageClassificationDataset(Dataset[tuple[Any, Any]]):
         target_transform (callable, optional): applied to each label.
 
     Examples:
-        >>> import os, struct
-        >>> os.makedirs("mnist", exist_ok=True)
-        >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
-        ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-        ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-        ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+        >>> write_fake_mnist("mnist", train=3, test=2)  # tiny MNIST files
         >>> from nnlite.data.datasets import MNIST
         >>> data = MNIST("mnist")
         >>> image, label = data[0]
@@ -78,13 +72,7 @@ class ImageClassificationDataset(Dataset[tuple[Any, Any]]):
         """``{class name: index}``.
 
         Examples:
-            >>> import os, struct
-            >>> os.makedirs("mnist", exist_ok=True)
-            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
-            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> write_fake_mnist("mnist", train=3, test=2)  # tiny MNIST files
             >>> from nnlite.data.datasets import MNIST
             >>> MNIST("mnist").class_to_idx["3 - three"]
             3
@@ -98,13 +86,7 @@ class ImageClassificationDataset(Dataset[tuple[Any, Any]]):
             numpy.ndarray: ``(N, H, W, C)`` or ``(N, H, W)`` uint8.
 
         Examples:
-            >>> import os, struct
-            >>> os.makedirs("mnist", exist_ok=True)
-            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
-            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> write_fake_mnist("mnist", train=3, test=2)  # tiny MNIST files
             >>> from nnlite.data.datasets import MNIST
             >>> MNIST("mnist").image_array().shape
             (3, 28, 28)
@@ -118,13 +100,7 @@ class ImageClassificationDataset(Dataset[tuple[Any, Any]]):
             numpy.ndarray: int64 labels.
 
         Examples:
-            >>> import os, struct
-            >>> os.makedirs("mnist", exist_ok=True)
-            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
-            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> write_fake_mnist("mnist", train=3, test=2)  # tiny MNIST files
             >>> from nnlite.data.datasets import MNIST
             >>> MNIST("mnist").label_array()
             array([0, 0, 0])
@@ -170,13 +146,7 @@ class ImageClassificationDataset(Dataset[tuple[Any, Any]]):
             str: the lines, or ``""``.
 
         Examples:
-            >>> import os, struct
-            >>> os.makedirs("mnist", exist_ok=True)
-            >>> for prefix, n in (("train", 3), ("t10k", 2)):  # tiny stand-ins for the real files
-            ...     with open(f"mnist/{prefix}-images-idx3-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(n * 784))
-            ...     with open(f"mnist/{prefix}-labels-idx1-ubyte", "wb") as f:
-            ...         _ = f.write(struct.pack(">II", 0x801, n) + bytes(n))
+            >>> write_fake_mnist("mnist", train=3, test=2)  # tiny MNIST files
             >>> from nnlite.data.datasets import MNIST
             >>> MNIST("mnist").extra_repr()
             ''

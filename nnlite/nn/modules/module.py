@@ -938,7 +938,8 @@ class Module:
         return self
 
     def summary(self, input_size: Any = None, **kwargs: Any) -> Any:
-        """``nl.summary(self, input_size, ...)``: the layer table (see ``nnlite.model_summary``).
+        """``nl.summary(self, input_size, ...)``: the layer table (see
+        ``nnlite.nn.utils.model_summary``).
 
         Args:
             input_size (tuple, optional): the input shape, batch included.
@@ -952,7 +953,7 @@ class Module:
             >>> stats.total_params
             10
         """
-        from ...model_summary import summary
+        from ..utils.model_summary import summary
 
         return summary(self, input_size, **kwargs)
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from ...autograd.engine import composite_gradient
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 
@@ -137,7 +138,7 @@ class RecurrentSequence(Op):
 
     def backward(self, grad: Gradient, needs: Sequence[bool]) -> _Grads:
         """The reference formula: the gradient of the composite steps (``cell``), recomputed."""
-        return vjp.composite_gradient(self._run_cells, self.inputs(), grad, needs)
+        return composite_gradient(self._run_cells, self.inputs(), grad, needs)
 
     def cell(
         self, projected: Tensor, state: tuple[Tensor, ...], w_hh_t: Tensor, *params: Tensor | None

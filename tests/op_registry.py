@@ -1,0 +1,217 @@
+"""Where the op tables are, and what each public name is owed: the completeness test's registry.
+
+Every gradient table (rows checked by ``gradcheck`` and ``gradgradcheck`` in float64) is listed in
+``GRADIENT_TABLES``, as a file and the name of its table. A row is a tuple whose first item is its
+id, or an object with an ``id``; its id names the public function it checks (``softmax_dim1``
+checks ``softmax``: the longest public name that the id is or starts with, followed by ``_``),
+or a row says so itself with a ``covers`` attribute (a tuple of names) when its id cannot. The row's
+callable (``fn``/``nl_fn``, or the tuple's third item) is run on its inputs, and the built-in ops in
+its graph count as covered.
+
+A new op costs a row in one of these tables; a new table costs a line in ``GRADIENT_TABLES``. What
+has no row says so here, in one of the marks below, each with its reason; a mark left on a name
+that has since gained its row is an error too, so the marks only ever shrink.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+from functools import cache
+from pathlib import Path
+
+import nnlite as nl
+import nnlite.nn.functional as F
+
+TESTS = Path(__file__).resolve().parent
+
+#: (file under tests/, table name, how to read a row) of every gradient table
+GRADIENT_TABLES = [
+    ("autograd/test_ops.py", "OPS", "tuple"),
+    ("nn/nn_cases.py", "CASES", "case"),
+    # tables being added alongside: read when their file exists
+    ("autograd/test_ops_surface.py", "OPS", "tuple"),
+    ("nn/test_nn_surface.py", "CASES", "case"),
+]
+
+
+def _load(relative):
+    path = TESTS / relative
+    name = "op_table_" + relative.replace("/", "_").removesuffix(".py")
+    if name in sys.modules:
+        return sys.modules[name]
+    sys.path.insert(0, str(path.parent))  # the tables import their neighbours (nn_cases)
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
+    return module
+
+
+class Row:
+    """One gradient row: its id, the public names it covers, and a way to run it once."""
+
+    def __init__(self, table, id, covers, run):
+        self.table, self.id, self.covers, self.run = table, id, covers, run
+
+
+def _tuple_row(table, row):
+    name, arrays, fn = row[0], row[1], row[2]
+
+    def run():
+        return fn(*[nl.tensor(a, requires_grad=a.dtype.kind == "f") for a in arrays])
+
+    return Row(table, name, getattr(row, "covers", None), run)
+
+
+def _case_row(table, case):
+    def run():
+        return case.nl_fn(*case.nl_inputs())
+
+    return Row(table, case.id, getattr(case, "covers", None), run)
+
+
+@cache
+def gradient_rows():
+    rows = []
+    for relative, table_name, kind in GRADIENT_TABLES:
+        if not (TESTS / relative).exists():
+            continue
+        table = getattr(_load(relative), table_name)
+        make = _tuple_row if kind == "tuple" else _case_row
+        rows.extend(make(relative, row) for row in table)
+    return rows
+
+
+# ------------------------------------------------------------------------------------ the surfaces
+def _is_routine(obj):
+    return inspect.isfunction(obj) or inspect.isbuiltin(obj) or inspect.ismethod(obj)
+
+
+@cache
+def functional_names():
+    return sorted(n for n in F.__all__ if _is_routine(getattr(F, n)))
+
+
+@cache
+def nnlite_names():
+    """The functions of the ``nnlite`` namespace (classes, dtypes and modules aside)."""
+    return sorted(n for n in dir(nl) if not n.startswith("_") and _is_routine(getattr(nl, n, None)))
+
+
+@cache
+def tensor_names():
+    """The public methods of ``Tensor`` (properties aside)."""
+    names = []
+    for n in dir(nl.Tensor):
+        if n.startswith("_"):
+            continue
+        attr = inspect.getattr_static(nl.Tensor, n)
+        if isinstance(attr, property) or not callable(getattr(nl.Tensor, n)):
+            continue
+        names.append(n)
+    return sorted(names)
+
+
+def covered_by_id(row_id, names):
+    """The public name a row id checks: the longest of ``names`` it is or starts with (+ ``_``)."""
+    best = None
+    for n in names:
+        if (row_id == n or row_id.startswith(n + "_")) and (best is None or len(n) > len(best)):
+            best = n
+    return best
+
+
+@cache
+def gradient_coverage():
+    """Public name -> ids of the rows that check its gradient."""
+    every = set(functional_names()) | set(nnlite_names()) | set(tensor_names())
+    covered = {}
+    for row in gradient_rows():
+        alias = covered_by_id(row.id, ID_ALIASES)
+        names = row.covers or ((ID_ALIASES[alias],) if alias else (covered_by_id(row.id, every),))
+        for n in names:
+            if n is not None:
+                covered.setdefault(n, []).append(row.id)
+    return covered
+
+
+def has_gradient_row(name):
+    """In-place variants (``relu_``) share their op, and so their row, with the plain name."""
+    coverage = gradient_coverage()
+    return name in coverage or (name.endswith("_") and name[:-1] in coverage)
+
+
+# ------------------------------------------------------------------------------------ the marks
+def _names(text):
+    return frozenset(text.split())
+
+
+# Row ids that do not start with the public name they check.
+ID_ALIASES = {
+    "sdpa": "scaled_dot_product_attention",
+    "bce_with_logits": "binary_cross_entropy_with_logits",
+    "nll_of_log_softmax": "nll_loss",
+    "linalg_norm": "norm",
+    "narrow_chunk": "narrow",
+    "softmax_via_exp": "softmax",
+    "squeeze_unsqueeze": "squeeze",
+}
+
+# Names whose result carries no gradient (integer, boolean or index results, shapes and sizes,
+# conversions out of the graph, random draws and fills, settings, hooks and graph plumbing).
+NO_GRADIENT = _names(
+    """
+    all any allclose argmax argmin argsort eq equal ge gt isclose isfinite isinf isnan le lt ne
+    bitwise_and bitwise_or bitwise_xor logical_not one_hot
+    arange empty empty_like eye full full_like linspace ones ones_like zeros zeros_like tensor
+    as_tensor from_numpy rand rand_like randint randn randn_like randperm multinomial
+    bernoulli_ normal_ uniform_ fill_ zero_ new_empty new_full new_ones new_tensor new_zeros
+    get_default_device set_default_device get_default_dtype set_default_dtype promote_types
+    result_type get_num_threads set_num_threads get_rng_state set_rng_state initial_seed
+    manual_seed is_grad_enabled is_inference_mode_enabled is_tensor numel nelement size stride
+    dim element_size data_ptr get_device is_contiguous is_floating_point is_pinned is_shared
+    item tolist numpy pin_memory share_memory_ cpu cuda bool byte int long type
+    backward detach detach_ requires_grad_ retain_grad register_hook
+    register_post_accumulate_grad_hook floor_divide sign
+    """
+)
+
+# Differentiable names without a gradcheck row yet: known gaps, each to be closed by a row.
+GRADIENT_GAPS = _names(
+    """
+    amax amin chunk clip concat divide true_divide masked_fill masked_fill_ reciprocal rsqrt select split
+    square t t_ unsqueeze contiguous copy_ expand_as reshape_as view_as type_as sum_to_size
+    unflatten double float half
+    dropout1d dropout2d hardsigmoid upsample
+    """
+)
+
+# Built-in ops that no row's graph (nor its gradient's graph) reaches.
+OPS_WITHOUT_ROWS = _names(
+    """
+    AdaptiveAvgPool2dGrad AvgPool2dGrad MaxPool2dScatter
+    CopyFrom IndexPut ToDtype
+    """
+)
+
+
+# nn.functional names for which PyTorch has a module and nnlite has none yet.
+MODULE_GAPS = _names("cosine_similarity pairwise_distance")
+
+# Differentiable nn.functional names without an ONNX converter of their own: exporting a model
+# that calls them does not use a dedicated converter (the layer's module converter may cover it).
+NOT_EXPORTED = _names(
+    """
+    adaptive_max_pool2d binary_cross_entropy binary_cross_entropy_with_logits conv1d
+    conv_transpose2d cosine_embedding_loss cosine_similarity cross_entropy dropout1d dropout2d elu
+    gelu group_norm hardsigmoid hardswish hardtanh huber_loss instance_norm interpolate kl_div
+    l1_loss layer_norm leaky_relu leaky_relu_ margin_ranking_loss mish mse_loss nll_loss normalize
+    pad pairwise_distance pixel_shuffle pixel_unshuffle prelu relu_ scaled_dot_product_attention
+    silu smooth_l1_loss softplus triplet_margin_loss upsample
+    """
+)
