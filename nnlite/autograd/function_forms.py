@@ -148,6 +148,18 @@ _FUNCTION_FORMS = [
     "detach",
 ]
 _FUNCTION_FORMS += FUNCTION_NAMES + SURFACE_FUNCTION_NAMES
+# in-place forms PyTorch also has as functions (``nl.relu_(x)``)
+_FUNCTION_FORMS += [
+    name + "_"
+    for name in (
+        "abs", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan",
+        "arctan", "atanh", "arctanh", "ceil", "clamp", "clamp_max", "clamp_min", "clip", "cos",
+        "cosh", "deg2rad", "erf", "erfc", "exp", "exp2", "expm1", "fix", "floor", "frac", "log",
+        "log10", "log1p", "log2", "logit", "nan_to_num", "neg", "negative", "rad2deg",
+        "reciprocal", "relu", "round", "rsqrt", "sigmoid", "sin", "sinc", "sinh", "sqrt",
+        "square", "tan", "tanh", "trunc", "xlogy",
+    )
+]  # fmt: skip
 
 for _name in _FUNCTION_FORMS:
     globals()[_name] = _function(_name)
