@@ -88,7 +88,7 @@ from .autograd.random import get_rng_state, initial_seed, manual_seed, set_rng_s
 from .autograd.surface_functions import *  # noqa: F401,F403  (nl.hstack, nl.cdist, nl.pi, ...)
 from .autograd.tensor import Size, Tensor
 from .autograd.tensor_functions import meshgrid
-from .autograd.tensor_surface import polygamma
+from .autograd.tensor_surface import polygamma, tensordot
 from .device import device, get_default_device, set_default_device
 
 __version__ = "0.1.0"

@@ -65,8 +65,20 @@ def _function_doc(name):
     return header + "\n\n" + "\n".join(lines)
 
 
+# PyTorch's name of the first parameter where it is not ``input``
+_FIRST_PARAMETER = {"split": "tensor", "searchsorted": "sorted_sequence"}
+
+
 def _function(name):
-    def fn(input, *args, out=None, **kwargs):
+    first = _FIRST_PARAMETER.get(name, "input")
+
+    def fn(*args, out=None, **kwargs):
+        if args:
+            input, args = args[0], args[1:]
+        elif first in kwargs:
+            input = kwargs.pop(first)
+        else:
+            raise TypeError(f"{name}() missing 1 required positional argument: '{first}'")
         result = getattr(input, name)(*args, **kwargs)
         return result if out is None else write_out(name, result, out, (input, *args))
 
@@ -114,6 +126,7 @@ _FUNCTION_FORMS = [
     "log_softmax",
     "reshape",
     "flatten",
+    "unflatten",
     "squeeze",
     "unsqueeze",
     "permute",

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-__all__ = ["TensorSurface", "SURFACE_FUNCTION_NAMES", "polygamma"]
+__all__ = ["TensorSurface", "SURFACE_FUNCTION_NAMES", "polygamma", "tensordot"]
 
 
 def _doc(summary: str, args: Sequence[str], returns: str, example: str) -> Any:
@@ -1107,13 +1107,17 @@ class TensorSurface(_Base):
     )
     def searchsorted(
         self,
-        values: TensorOrScalar,
+        values: TensorOrScalar | None = None,
         *,
         out_int32: bool = False,
         right: bool = False,
         side: str | None = None,
         sorter: Tensor | None = None,
+        input: TensorOrScalar | None = None,
     ) -> Tensor:
+        values = input if values is None else values  # PyTorch takes ``input=`` for the values
+        if values is None:
+            raise TypeError("searchsorted() missing 1 required argument: 'values'")
         side = side or ("right" if right else "left")
         seq = self._data
         if sorter is not None:
@@ -1262,15 +1266,22 @@ class TensorSurface(_Base):
     moveaxis = movedim
 
     @_doc(
-        "Dimensions ``dim0`` and ``dim1`` swapped (``transpose``).",
-        ["dim0 (int): a dimension.", "dim1 (int): the other."],
+        "Dimensions ``axis0`` and ``axis1`` swapped (``transpose``).",
+        ["axis0 (int): a dimension.", "axis1 (int): the other."],
         "Tensor: a view.",
         ">>> nl.zeros(2, 3).swapaxes(0, 1).shape\nnnlite.Size([3, 2])",
     )
-    def swapaxes(self, dim0: int, dim1: int) -> Tensor:
-        return self.transpose(dim0, dim1)
+    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+        return self.transpose(axis0, axis1)
 
-    swapdims = swapaxes
+    @_doc(
+        "Dimensions ``dim0`` and ``dim1`` swapped (``transpose``).",
+        ["dim0 (int): a dimension.", "dim1 (int): the other."],
+        "Tensor: a view.",
+        ">>> nl.zeros(2, 3).swapdims(0, 1).shape\nnnlite.Size([3, 2])",
+    )
+    def swapdims(self, dim0: int, dim1: int) -> Tensor:
+        return self.transpose(dim0, dim1)
 
     @_doc(
         "Rotated by 90 degrees ``k`` times in the plane of ``dims``, from the first toward the second.",
@@ -1345,7 +1356,26 @@ class TensorSurface(_Base):
         "tuple of Tensors: the parts (views).",
         ">>> [t.tolist() for t in nl.arange(5).tensor_split(2)]\n[[0, 1, 2], [3, 4]]",
     )
-    def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    def tensor_split(
+        self,
+        indices_or_sections: Any = None,
+        dim: int = 0,
+        *,
+        sections: int | None = None,
+        indices: Sequence[int] | None = None,
+        tensor_indices_or_sections: Tensor | None = None,
+    ) -> tuple[Tensor, ...]:
+        # PyTorch's keyword names of its three overloads
+        given = [
+            v
+            for v in (indices_or_sections, sections, indices, tensor_indices_or_sections)
+            if v is not None
+        ]
+        if len(given) != 1:
+            raise TypeError(
+                "tensor_split() needs one of sections, indices or tensor_indices_or_sections"
+            )
+        indices_or_sections = given[0]
         dim = wrap_dim(dim, self.ndim)
         n = self.shape[dim]
         if isinstance(indices_or_sections, (int, np.integer)) or (
@@ -1870,7 +1900,6 @@ SURFACE_FUNCTION_NAMES = [
     "var_mean",
     "quantile",
     "nanquantile",
-    "tensordot",
     "bucketize",
 ]
 
@@ -1894,3 +1923,26 @@ def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
     result = input.polygamma(n)
     return result if out is None else write_out("polygamma", result, out, (input,))
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) -> Tensor:
+    """Sums of products over ``dims`` of ``a`` and ``b``.
+
+    Args:
+        a (Tensor): the first tensor.
+        b (Tensor): the second.
+        dims (int or pair of lists): the last ``dims`` of ``a`` and the first of ``b``, or the
+            dimensions of each. Default: 2.
+        out (Tensor, optional): a tensor to write the result into.
+
+    Returns:
+        Tensor: the contraction.
+
+    Examples:
+        >>> nl.tensordot(nl.ones(2, 3), nl.ones(3, 4), dims=1).shape
+        nnlite.Size([2, 4])
+    """
+    from .out_arg import write_out
+
+    result = a.tensordot(b, dims)
+    return result if out is None else write_out("tensordot", result, out, (a, b))

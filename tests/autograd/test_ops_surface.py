@@ -149,6 +149,10 @@ DIFFERENTIABLE = [
     ("floor_", lambda L, x: L.floor_(x * 1), [arr(3)]),
     ("addcmul_", lambda L, c, a, b: (c * 1).addcmul_(a, b, value=2), [arr(3), arr(3), arr(3)]),
     ("H", lambda L, x: x.H, [arr(2, 3)]),
+    ("einsum_diagonal", lambda L, x: L.einsum("ii->i", x), [arr(3, 3)]),
+    ("einsum_trace", lambda L, x: L.einsum("ii", x), [arr(3, 3)]),
+    ("einsum_iji", lambda L, x: L.einsum("iji->j", x), [arr(2, 3, 2)]),
+    ("einsum_ii_ij", lambda L, a, b: L.einsum("ii,ij->j", a, b), [arr(2, 2), arr(2, 3)]),
     ("mH", lambda L, x: x.mH, [arr(2, 2, 3)]),
 ]
 
