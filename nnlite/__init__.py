@@ -85,9 +85,10 @@ from .autograd.ops.einsum import einsum
 from .autograd.promotion import get_default_dtype, promote_types, set_default_dtype
 from .autograd.promotion import tensor_result_type as result_type
 from .autograd.random import get_rng_state, initial_seed, manual_seed, set_rng_state
+from .autograd.surface_functions import *  # noqa: F401,F403  (nl.hstack, nl.cdist, nl.pi, ...)
 from .autograd.tensor import Size, Tensor
 from .autograd.tensor_functions import meshgrid
-from .autograd.tensor_surface import polygamma
+from .autograd.tensor_surface import polygamma, tensordot
 from .device import device, get_default_device, set_default_device
 
 __version__ = "0.1.0"
@@ -99,12 +100,14 @@ if TYPE_CHECKING:
         backends,
         cuda,
         data,
+        fft,
         linalg,
         models,
         multiprocessing,
         nn,
         onnx,
         optim,
+        special,
         train,
         utils,
     )
@@ -123,6 +126,8 @@ def __getattr__(name: str) -> Any:
         "models",
         "train",
         "linalg",
+        "special",
+        "fft",
         "onnx",
         "utils",
         "cuda",

@@ -72,7 +72,7 @@ RULES = [
     (r"^(names|refine_names|align_to|align_as|rename_?|has_names)$", "named tensors"),
     (r"nested|^jagged$", "nested tensors"),
     (
-        r"^compile|compiler|^jit$|^fx$|dynamo|inductor|^export$|^sym_|^Sym|^fork$|^wait$|^cond$"
+        r"^compile|compiler|^jit$|^fx$|dynamo|inductor|^export$|^sym_|^Sym|^fork$|^wait$"
         r"|^while_loop$|^vmap$|^func$|functional_call|_ir_|^parse_(ir|schema|type_comment)$"
         r"|^merge_type|^unify_type|^classproperty$",
         "compilers and function transforms",
@@ -113,6 +113,7 @@ NAMED = {
             "compiled_with_cxx11_abi get_file_path".split(),
             "TorchScript and C++ internals",
         ),
+        "cond": "compilers and function transforms",
         **dict.fromkeys(
             "Event Stream get_device_module AcceleratorError OutOfMemoryError".split(),
             "accelerator streams and events",

@@ -65,8 +65,20 @@ def _function_doc(name):
     return header + "\n\n" + "\n".join(lines)
 
 
+# PyTorch's name of the first parameter where it is not ``input``
+_FIRST_PARAMETER = {"split": "tensor", "searchsorted": "sorted_sequence"}
+
+
 def _function(name):
-    def fn(input, *args, out=None, **kwargs):
+    first = _FIRST_PARAMETER.get(name, "input")
+
+    def fn(*args, out=None, **kwargs):
+        if args:
+            input, args = args[0], args[1:]
+        elif first in kwargs:
+            input = kwargs.pop(first)
+        else:
+            raise TypeError(f"{name}() missing 1 required positional argument: '{first}'")
         result = getattr(input, name)(*args, **kwargs)
         return result if out is None else write_out(name, result, out, (input, *args))
 
@@ -114,6 +126,7 @@ _FUNCTION_FORMS = [
     "log_softmax",
     "reshape",
     "flatten",
+    "unflatten",
     "squeeze",
     "unsqueeze",
     "permute",
@@ -148,6 +161,18 @@ _FUNCTION_FORMS = [
     "detach",
 ]
 _FUNCTION_FORMS += FUNCTION_NAMES + SURFACE_FUNCTION_NAMES
+# in-place forms PyTorch also has as functions (``nl.relu_(x)``)
+_FUNCTION_FORMS += [
+    name + "_"
+    for name in (
+        "abs", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan",
+        "arctan", "atanh", "arctanh", "ceil", "clamp", "clamp_max", "clamp_min", "clip", "cos",
+        "cosh", "deg2rad", "erf", "erfc", "exp", "exp2", "expm1", "fix", "floor", "frac", "log",
+        "log10", "log1p", "log2", "logit", "nan_to_num", "neg", "negative", "rad2deg",
+        "reciprocal", "relu", "round", "rsqrt", "sigmoid", "sin", "sinc", "sinh", "sqrt",
+        "square", "tan", "tanh", "trunc", "xlogy",
+    )
+]  # fmt: skip
 
 for _name in _FUNCTION_FORMS:
     globals()[_name] = _function(_name)

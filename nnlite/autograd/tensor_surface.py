@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-__all__ = ["TensorSurface", "SURFACE_FUNCTION_NAMES", "polygamma"]
+__all__ = ["TensorSurface", "SURFACE_FUNCTION_NAMES", "polygamma", "tensordot"]
 
 
 def _doc(summary: str, args: Sequence[str], returns: str, example: str) -> Any:
@@ -68,10 +68,183 @@ def _pointwise(op_class: type, name: str, example: str) -> Any:
     return _doc(f"``{name}`` of each element.", [], "Tensor: the result.", example)(method)
 
 
+def _inplace(name: str) -> Any:
+    """``name_``: the result of ``name`` written into this tensor (its history rebased)."""
+
+    def method(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        self._check_inplace()
+        # as PyTorch, the op keeps the values it reads in backward: run it on a copy of this
+        # tensor, which the write below leaves untouched
+        source = self.clone() if self._requires_grad else self
+        result = getattr(source, name)(*args, **kwargs)
+        if result._grad_fn is not None:
+            from .ops import CopyFrom
+
+            return self._inplace(CopyFrom, result)
+        return self._array_inplace(lambda a: np.copyto(a, result._data, casting="unsafe"))
+
+    method.__name__ = name + "_"
+    args = _INPLACE_EXAMPLE_ARGS.get(name, "")
+    example = (
+        f">>> x = nl.tensor([0.5])\n    >>> x.{name}_({args}) is x\n    True"
+        if args is not None
+        else f">>> callable(nl.Tensor.{name}_)\n    True"
+    )
+    method.__doc__ = (
+        f"In-place ``{name}``: writes the result into this tensor (not allowed on a leaf that "
+        f"requires grad).\n\nArgs:\n    *args: as ``{name}``.\n\nReturns:\n    Tensor: this tensor."
+        f"\n\nExamples:\n    {example}\n"
+    )
+    return method
+
+
+# the arguments of the in-place methods' examples (None: shown without a call)
+_INPLACE_EXAMPLE_ARGS: dict[str, str | None] = {
+    **dict.fromkeys(["clamp_min", "clamp_max", "xlogy", "hypot", "atan2", "arctan2"], "1."),
+    **dict.fromkeys(["eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal"], "0.5"),
+    **dict.fromkeys(["less", "less_equal", "not_equal", "multiply", "subtract", "divide"], "2."),
+    **dict.fromkeys(["true_divide", "floor_divide", "float_power"], "2."),
+    **dict.fromkeys(["cumprod", "cumsum"], "0"),
+    **dict.fromkeys(["logical_and", "logical_or", "logical_xor"], "nl.tensor([1.])"),
+    **dict.fromkeys(["addcmul", "addcdiv"], "nl.tensor([1.]), nl.tensor([2.])"),
+    **dict.fromkeys(["addmm", "addmv", "addr", "addbmm", "index_add", "index_copy"], None),
+    **dict.fromkeys(["index_fill", "masked_scatter", "tril", "triu", "bitwise_not"], None),
+    "clip": "0., 1.",
+    "lerp": "nl.tensor([1.]), 0.5",
+    "polygamma": "1",
+    "swapaxes": "0, 0",
+    "swapdims": "0, 0",
+}
+
+
+_INPLACE = [
+    "log1p", "expm1", "exp2", "log2", "log10", "tan", "asin", "arcsin", "acos", "arccos", "atan",
+    "arctan", "sinh", "cosh", "asinh", "arcsinh", "atanh", "arctanh", "erfc", "erfinv", "lgamma",
+    "digamma", "floor", "ceil", "trunc", "fix", "round", "frac", "logit", "sinc", "deg2rad",
+    "rad2deg", "clamp_min", "clamp_max", "cumprod", "xlogy", "hypot", "atan2", "arctan2", "lerp",
+    "float_power", "addmm", "addmv", "addr", "addbmm", "addcmul", "addcdiv", "index_add",
+    "index_copy", "index_fill", "masked_scatter", "swapaxes", "swapdims", "logical_and",
+    "logical_or", "logical_xor", "bitwise_not", "polygamma", "nan_to_num", "sin", "cos", "erf",
+    "square", "reciprocal", "rsqrt", "sign", "tril", "triu", "clip", "square", "cumsum",
+    "multiply", "subtract", "divide", "true_divide", "floor_divide", "negative", "absolute",
+    "greater", "greater_equal", "less", "less_equal", "not_equal", "eq", "ne", "lt", "le",
+    "gt", "ge", "acosh", "arccosh",
+]  # fmt: skip
+
+
 class TensorSurface(_Base):
     """Mixin of ``Tensor``: see the module docstring."""
 
     __slots__ = ()
+
+    @_doc(
+        "Negation (``neg``).",
+        [],
+        "Tensor: the result.",
+        ">>> nl.tensor([1.]).negative()\ntensor([-1.])",
+    )
+    def negative(self) -> Tensor:
+        return -self
+
+    @_doc(
+        "Absolute values (``abs``).",
+        [],
+        "Tensor: the result.",
+        ">>> nl.tensor([-1.]).absolute()\ntensor([1.])",
+    )
+    def absolute(self) -> Tensor:
+        return self.abs()
+
+    @_doc(
+        "``self * other`` (``mul``).",
+        ["other (Tensor or number): the factor."],
+        "Tensor: the result.",
+        ">>> nl.tensor([2.]).multiply(3)\ntensor([6.])",
+    )
+    def multiply(self, other: TensorOrScalar) -> Tensor:
+        return self * other
+
+    @_doc(
+        "``self - alpha * other`` (``sub``).",
+        ["other (Tensor or number): subtracted.", "alpha (number): Default: 1."],
+        "Tensor: the result.",
+        ">>> nl.tensor([2.]).subtract(3)\ntensor([-1.])",
+    )
+    def subtract(self, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
+        return self.sub(other, alpha=alpha)
+
+    @_doc(
+        "``self > other`` (``gt``).",
+        ["other (Tensor or number): the other."],
+        "Tensor: bool.",
+        ">>> nl.tensor([2.]).greater(1)\ntensor([True])",
+    )
+    def greater(self, other: TensorOrScalar) -> Tensor:
+        return self.gt(other)
+
+    @_doc(
+        "``self >= other`` (``ge``).",
+        ["other (Tensor or number): the other."],
+        "Tensor: bool.",
+        ">>> nl.tensor([2.]).greater_equal(2)\ntensor([True])",
+    )
+    def greater_equal(self, other: TensorOrScalar) -> Tensor:
+        return self.ge(other)
+
+    @_doc(
+        "``self < other`` (``lt``).",
+        ["other (Tensor or number): the other."],
+        "Tensor: bool.",
+        ">>> nl.tensor([2.]).less(1)\ntensor([False])",
+    )
+    def less(self, other: TensorOrScalar) -> Tensor:
+        return self.lt(other)
+
+    @_doc(
+        "``self <= other`` (``le``).",
+        ["other (Tensor or number): the other."],
+        "Tensor: bool.",
+        ">>> nl.tensor([2.]).less_equal(2)\ntensor([True])",
+    )
+    def less_equal(self, other: TensorOrScalar) -> Tensor:
+        return self.le(other)
+
+    @_doc(
+        "``self != other`` (``ne``).",
+        ["other (Tensor or number): the other."],
+        "Tensor: bool.",
+        ">>> nl.tensor([2.]).not_equal(2)\ntensor([False])",
+    )
+    def not_equal(self, other: TensorOrScalar) -> Tensor:
+        return self.ne(other)
+
+    @_doc(
+        "The conjugate transpose of a matrix (the transpose for real tensors).",
+        [],
+        "Tensor: a view.",
+        ">>> nl.zeros(2, 3).H.shape\nnnlite.Size([3, 2])",
+    )
+    def _conj_t(self) -> Tensor:
+        return self.t()
+
+    @_doc(
+        "The matrices' conjugate transposes (the transposes for real tensors).",
+        [],
+        "Tensor: a view.",
+        ">>> nl.zeros(4, 2, 3).mH.shape\nnnlite.Size([4, 3, 2])",
+    )
+    def _conj_mt(self) -> Tensor:
+        return self.transpose(-2, -1)
+
+    if TYPE_CHECKING:
+
+        @property
+        def H(self) -> Tensor: ...
+        @property
+        def mH(self) -> Tensor: ...
+    else:
+        H = property(_conj_t)
+        mH = property(_conj_mt)
 
     # ------------------------------------------------------------------ pointwise
     log1p = _pointwise(
@@ -934,13 +1107,17 @@ class TensorSurface(_Base):
     )
     def searchsorted(
         self,
-        values: TensorOrScalar,
+        values: TensorOrScalar | None = None,
         *,
         out_int32: bool = False,
         right: bool = False,
         side: str | None = None,
         sorter: Tensor | None = None,
+        input: TensorOrScalar | None = None,
     ) -> Tensor:
+        values = input if values is None else values  # PyTorch takes ``input=`` for the values
+        if values is None:
+            raise TypeError("searchsorted() missing 1 required argument: 'values'")
         side = side or ("right" if right else "left")
         seq = self._data
         if sorter is not None:
@@ -1089,15 +1266,22 @@ class TensorSurface(_Base):
     moveaxis = movedim
 
     @_doc(
-        "Dimensions ``dim0`` and ``dim1`` swapped (``transpose``).",
-        ["dim0 (int): a dimension.", "dim1 (int): the other."],
+        "Dimensions ``axis0`` and ``axis1`` swapped (``transpose``).",
+        ["axis0 (int): a dimension.", "axis1 (int): the other."],
         "Tensor: a view.",
         ">>> nl.zeros(2, 3).swapaxes(0, 1).shape\nnnlite.Size([3, 2])",
     )
-    def swapaxes(self, dim0: int, dim1: int) -> Tensor:
-        return self.transpose(dim0, dim1)
+    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+        return self.transpose(axis0, axis1)
 
-    swapdims = swapaxes
+    @_doc(
+        "Dimensions ``dim0`` and ``dim1`` swapped (``transpose``).",
+        ["dim0 (int): a dimension.", "dim1 (int): the other."],
+        "Tensor: a view.",
+        ">>> nl.zeros(2, 3).swapdims(0, 1).shape\nnnlite.Size([3, 2])",
+    )
+    def swapdims(self, dim0: int, dim1: int) -> Tensor:
+        return self.transpose(dim0, dim1)
 
     @_doc(
         "Rotated by 90 degrees ``k`` times in the plane of ``dims``, from the first toward the second.",
@@ -1172,7 +1356,26 @@ class TensorSurface(_Base):
         "tuple of Tensors: the parts (views).",
         ">>> [t.tolist() for t in nl.arange(5).tensor_split(2)]\n[[0, 1, 2], [3, 4]]",
     )
-    def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    def tensor_split(
+        self,
+        indices_or_sections: Any = None,
+        dim: int = 0,
+        *,
+        sections: int | None = None,
+        indices: Sequence[int] | None = None,
+        tensor_indices_or_sections: Tensor | None = None,
+    ) -> tuple[Tensor, ...]:
+        # PyTorch's keyword names of its three overloads
+        given = [
+            v
+            for v in (indices_or_sections, sections, indices, tensor_indices_or_sections)
+            if v is not None
+        ]
+        if len(given) != 1:
+            raise TypeError(
+                "tensor_split() needs one of sections, indices or tensor_indices_or_sections"
+            )
+        indices_or_sections = given[0]
         dim = wrap_dim(dim, self.ndim)
         n = self.shape[dim]
         if isinstance(indices_or_sections, (int, np.integer)) or (
@@ -1476,6 +1679,11 @@ class TensorSurface(_Base):
         return _quantile(self, q, dim, keepdim, interpolation, ignore_nan=True)
 
 
+for _name in dict.fromkeys(_INPLACE):
+    if not hasattr(TensorSurface, _name + "_"):
+        setattr(TensorSurface, _name + "_", _inplace(_name))
+
+
 def _product_last(x: Tensor) -> Tensor:
     """The product over the last dimension, by pairwise halving (each step one multiplication)."""
     if x.shape[-1] == 0:
@@ -1692,7 +1900,6 @@ SURFACE_FUNCTION_NAMES = [
     "var_mean",
     "quantile",
     "nanquantile",
-    "tensordot",
     "bucketize",
 ]
 
@@ -1716,3 +1923,26 @@ def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
     result = input.polygamma(n)
     return result if out is None else write_out("polygamma", result, out, (input,))
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) -> Tensor:
+    """Sums of products over ``dims`` of ``a`` and ``b``.
+
+    Args:
+        a (Tensor): the first tensor.
+        b (Tensor): the second.
+        dims (int or pair of lists): the last ``dims`` of ``a`` and the first of ``b``, or the
+            dimensions of each. Default: 2.
+        out (Tensor, optional): a tensor to write the result into.
+
+    Returns:
+        Tensor: the contraction.
+
+    Examples:
+        >>> nl.tensordot(nl.ones(2, 3), nl.ones(3, 4), dims=1).shape
+        nnlite.Size([2, 4])
+    """
+    from .out_arg import write_out
+
+    result = a.tensordot(b, dims)
+    return result if out is None else write_out("tensordot", result, out, (a, b))

@@ -124,6 +124,42 @@ DIFFERENTIABLE = [
         [arr(2, 5)],
     ),
     ("aminmax", lambda L, x: L.aminmax(x, dim=1).max, [arr(2, 3)]),
+    ("cdist", lambda L, a, b: L.cdist(a, b), [arr(2, 3), arr(4, 3)]),
+    ("cdist_p1", lambda L, a, b: L.cdist(a, b, p=1), [arr(1, 2, 3), arr(1, 2, 3)]),
+    ("dist", lambda L, a, b: L.dist(a, b, 3), [arr(4), arr(4)]),
+    ("hstack", lambda L, a, b: L.hstack([a, b]), [arr(2, 2), arr(2, 1)]),
+    ("vstack", lambda L, a, b: L.vstack((a, b)), [arr(3), arr(3)]),
+    ("dstack", lambda L, a, b: L.dstack([a, b]), [arr(2, 2), arr(2, 2)]),
+    ("column_stack", lambda L, a, b: L.column_stack([a, b]), [arr(3), arr(3, 2)]),
+    ("atleast_3d", lambda L, x: L.atleast_3d(x), [arr(2)]),
+    ("block_diag", lambda L, a, b: L.block_diag(a, b), [arr(2, 2), arr(1, 3)]),
+    ("cartesian_prod", lambda L, a, b: L.cartesian_prod(a, b), [arr(2), arr(3)]),
+    ("combinations", lambda L, x: L.combinations(x, 2, with_replacement=True), [arr(3)]),
+    ("broadcast_tensors", lambda L, a, b: sum(L.broadcast_tensors(a, b)), [arr(2, 1), arr(3)]),
+    ("chain_matmul", lambda L, a, b, c: L.chain_matmul(a, b, c), [arr(2, 3), arr(3, 2), arr(2, 2)]),
+    ("trapezoid", lambda L, y: L.trapezoid(y, dx=0.5, dim=0), [arr(4, 2)]),
+    ("trapezoid_x", lambda L, y, x: L.trapezoid(y, x), [arr(4), arr(4)]),
+    ("cov", lambda L, x: L.cov(x, correction=0), [arr(2, 5)]),
+    ("corrcoef", lambda L, x: L.corrcoef(x), [arr(3, 5)]),
+    ("fmax", lambda L, a, b: L.fmax(a, b), [arr(4), arr(4)]),
+    ("rsub", lambda L, a, b: L.rsub(a, b, alpha=2), [arr(3), arr(3)]),
+    ("multiply", lambda L, a, b: L.multiply(a, b), [arr(3), arr(3)]),
+    ("msort", lambda L, x: L.msort(x), [arr(3, 2)]),
+    ("log1p_", lambda L, x: (x * 1).log1p_(), [arr(3, **POS)]),
+    ("floor_", lambda L, x: L.floor_(x * 1), [arr(3)]),
+    ("addcmul_", lambda L, c, a, b: (c * 1).addcmul_(a, b, value=2), [arr(3), arr(3), arr(3)]),
+    ("H", lambda L, x: x.H, [arr(2, 3)]),
+    ("einsum_diagonal", lambda L, x: L.einsum("ii->i", x), [arr(3, 3)]),
+    ("einsum_trace", lambda L, x: L.einsum("ii", x), [arr(3, 3)]),
+    ("einsum_iji", lambda L, x: L.einsum("iji->j", x), [arr(2, 3, 2)]),
+    ("einsum_ii_ij", lambda L, a, b: L.einsum("ii,ij->j", a, b), [arr(2, 2), arr(2, 3)]),
+    ("mH", lambda L, x: x.mH, [arr(2, 2, 3)]),
+]
+
+
+# differentiable, but PyTorch's own backward refuses these inputs: finite differences only
+GRADCHECK_ONLY = [
+    ("vander", lambda L, x: L.vander(x, N=3, increasing=True), [arr(3)]),
 ]
 
 
@@ -132,7 +168,11 @@ def _run(lib, fn, arrays, requires_grad):
     return fn(lib, *tensors), tensors
 
 
-@pytest.mark.parametrize("name,fn,arrays", DIFFERENTIABLE, ids=[r[0] for r in DIFFERENTIABLE])
+@pytest.mark.parametrize(
+    "name,fn,arrays",
+    DIFFERENTIABLE + GRADCHECK_ONLY,
+    ids=[r[0] for r in DIFFERENTIABLE + GRADCHECK_ONLY],
+)
 def test_gradcheck_and_gradgradcheck(name, fn, arrays):
     inputs = tuple(nl.tensor(a, dtype=nl.float64, requires_grad=True) for a in arrays)
     assert nl.autograd.gradcheck(lambda *t: fn(nl, *t), inputs)
@@ -222,7 +262,52 @@ VALUES = [
     ("aminmax", lambda L: L.aminmax(L.tensor(INTS))),
     ("ravel", lambda L: L.ravel(L.tensor([[1, 2], [3, 4]]))),
     ("adjoint", lambda L: L.adjoint(L.tensor([[1, 2], [3, 4]]))),
+    ("tril_indices", lambda L: L.tril_indices(3, 4, 1)),
+    ("triu_indices", lambda L: L.triu_indices(4, 3, -1)),
+    ("logspace", lambda L: L.logspace(0, 3, 4, base=2)),
+    ("scalar_tensor", lambda L: L.scalar_tensor(3)),
+    ("broadcast_shapes", lambda L: [L.tensor(list(L.broadcast_shapes((2, 1), (3,), 1)))]),
+    ("heaviside", lambda L: L.heaviside(L.tensor([-1.0, 0.0, 2.0]), L.tensor([0.5]))),
+    ("fmin_nan", lambda L: L.fmin(L.tensor([1.0, np.nan, np.nan]), L.tensor([2.0, 0.0, np.nan]))),
+    ("unravel_index", lambda L: L.unravel_index(L.tensor([5, 1]), (2, 3))),
+    ("greater", lambda L: L.greater(L.tensor(INTS), 1)),
+    ("not_equal", lambda L: L.not_equal(L.tensor(INTS), 1)),
+    ("negative", lambda L: L.negative(L.tensor(INTS))),
+    ("absolute", lambda L: L.absolute(L.tensor(F))),
+    ("vander", lambda L: L.vander(L.tensor([1.0, 2.0, -3.0]), N=3, increasing=True)),
+    ("combinations_empty", lambda L: L.combinations(L.tensor([1]), 2)),
 ]
+
+
+def test_limits_and_flags_match_pytorch():
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference")
+    for ours, theirs in [(nl.float32, torch.float32), (nl.float64, torch.float64)]:
+        for field in ("eps", "tiny", "max", "min", "resolution", "bits"):
+            assert getattr(nl.finfo(ours), field) == getattr(torch.finfo(theirs), field), field
+    for ours, theirs in [(nl.int8, torch.int8), (nl.int64, torch.int64), (nl.uint8, torch.uint8)]:
+        for field in ("max", "min", "bits"):
+            assert getattr(nl.iinfo(ours), field) == getattr(torch.iinfo(theirs), field), field
+    assert (nl.pi, nl.e, nl.inf) == (torch.pi, torch.e, torch.inf)
+    for a, b in [(nl.float64, nl.int32), (nl.int32, nl.float32), (nl.bool, nl.int64)]:
+        ta, tb = (getattr(torch, str(d).split(".")[1]) for d in (a, b))
+        assert nl.can_cast(a, b) == torch.can_cast(ta, tb)
+    nl.use_deterministic_algorithms(True, warn_only=True)
+    assert nl.are_deterministic_algorithms_enabled() and nl.get_deterministic_debug_mode() == 1
+    nl.use_deterministic_algorithms(False)
+    assert nl.get_deterministic_debug_mode() == 0
+
+
+def test_sampling_shapes_and_ranges():
+    nl.manual_seed(0)
+    assert nl.normal(nl.zeros(3), 1.0).shape == (3,)
+    assert nl.normal(2.0, 0.0, size=(2, 2)).tolist() == [[2.0, 2.0], [2.0, 2.0]]
+    assert nl.bernoulli(nl.tensor([0.0, 1.0])).tolist() == [0.0, 1.0]
+    assert nl.bernoulli(nl.zeros(3), p=1.0).tolist() == [1.0, 1.0, 1.0]
+    assert nl.poisson(nl.zeros(2)).tolist() == [0.0, 0.0]
+    r = nl.randint_like(nl.zeros(50), 3, 5)
+    assert r.dtype == nl.float32 and set(r.tolist()) <= {3.0, 4.0}
+    with pytest.raises(RuntimeError, match="std >= 0.0"):
+        nl.normal(0.0, -1.0, size=(1,))
 
 
 def _values(x):

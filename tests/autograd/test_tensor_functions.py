@@ -157,6 +157,6 @@ def test_errors_as_pytorch(call):
 def test_einsum_refuses_what_it_cannot_do():
     with pytest.raises(RuntimeError, match="ellipsis"):
         nl.einsum("...ij->...ji", nl.ones(2, 3))
-    x = nl.ones(3, 3, requires_grad=True)
-    with pytest.raises(RuntimeError, match="repeated index"):
-        nl.einsum("ii->i", x).sum().backward()
+    # a repeated index needs equal sizes (its gradient is checked in test_ops_surface.py)
+    with pytest.raises(RuntimeError, match="sizes don't match"):
+        nl.einsum("ii->i", nl.ones(2, 3))

@@ -100,4 +100,29 @@ def einsum(equation, *operands):
         operands = tuple(operands[0])
     arrays = [o._data if vjp.is_tensor(o) else np.asarray(o) for o in operands]
     subscripts, output = parse_equation(equation, arrays)
+    operands = list(operands)
+    for k, sub in enumerate(subscripts):
+        if len(set(sub)) != len(sub):
+            operands[k], subscripts[k] = _take_diagonals(operands[k], sub)
     return Einsum.apply(*operands, subscripts=subscripts, output=output)
+
+
+def _take_diagonals(operand, sub):
+    """An operand with a repeated index (``"ii"``) as its diagonal with the index once (``"i"``):
+    a composite of ``diagonal``, so every order of gradient follows."""
+    from ..op import make_tensor
+
+    if not vjp.is_tensor(operand):
+        operand = make_tensor(np.asarray(operand))
+    while len(set(sub)) != len(sub):
+        letter = next(c for c in sub if sub.count(c) > 1)
+        first = sub.index(letter)
+        second = sub.index(letter, first + 1)
+        if operand.shape[first] != operand.shape[second]:
+            raise RuntimeError(
+                f"einsum(): subscript {letter} is repeated for operand but the sizes don't match, "
+                f"{operand.shape[second]} != {operand.shape[first]}"
+            )
+        operand = operand.diagonal(0, first, second)  # the diagonal becomes the last dimension
+        sub = "".join(c for i, c in enumerate(sub) if i not in (first, second)) + letter
+    return operand, sub

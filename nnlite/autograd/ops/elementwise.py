@@ -12,6 +12,7 @@ from ..op import Op
 from ..promotion import floating
 from . import vjp
 from .arithmetic import _Binary
+from .where import where
 
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
@@ -105,7 +106,22 @@ def _compiled(name):
                 )
             return acc + sign * s
 
-        _kernels.update(lgamma=lgamma, erfc=erfc, erfinv=erfinv, polygamma=polygamma)
+        @numba.vectorize(["float32(int64, float32)", "float64(int64, float64)"], cache=True)
+        def bessel_i(order, x):
+            # the power series of I_order (order 0 or 1): positive terms, no cancellation
+            half = abs(x) / 2.0
+            term = 1.0 if order == 0 else half
+            total = term
+            k = 0
+            while term > total * 1e-17 and k < 2000:
+                k += 1
+                term *= half * half / (k * (k + order))
+                total += term
+            return total if (order == 0 or x >= 0) else -total
+
+        _kernels.update(
+            lgamma=lgamma, erfc=erfc, erfinv=erfinv, polygamma=polygamma, bessel_i=bessel_i
+        )
     return _kernels[name]
 
 
@@ -227,3 +243,30 @@ class Atan2(_Binary):
         a, b = self.inputs()
         scale = grad / (a * a + b * b)
         return scale * b if need_a else None, -scale * a if need_b else None
+
+
+def bessel_i_array(order, a):
+    return _compiled("bessel_i")(np.int64(order), floating(np.asarray(a)))
+
+
+class BesselI0(_Unary):
+    """The modified Bessel function of the first kind, order 0; its derivative is ``I1``."""
+
+    def forward(self, a):
+        return bessel_i_array(0, a)
+
+    def derivative(self, x):
+        return _apply(BesselI1, x)
+
+
+class BesselI1(_Unary):
+    """Order 1; ``I1'(x) = I0(x) - I1(x) / x`` (1/2 at 0)."""
+
+    def forward(self, a):
+        return bessel_i_array(1, a)
+
+    def derivative(self, x):
+        zero = (x._data if vjp.is_tensor(x) else np.asarray(x)) == 0
+        safe = where(zero, vjp.const(np.ones_like(zero, dtype=float), x), x)
+        slope = _apply(BesselI0, x) - _apply(BesselI1, x) / safe
+        return where(zero, vjp.const(np.full(zero.shape, 0.5), x), slope)
