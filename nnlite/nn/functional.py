@@ -75,6 +75,7 @@ from .ops.composite_loss import (
     hinge_embedding_loss,
     huber_loss,
     kl_div,
+    linear_cross_entropy,
     margin_ranking_loss,
     multi_margin_loss,
     multilabel_margin_loss,
@@ -86,7 +87,7 @@ from .ops.composite_loss import (
     triplet_margin_with_distance_loss,
 )
 from .ops.conv_transpose import conv1d, conv_transpose2d
-from .ops.conv_volume import conv3d, conv_transpose1d, conv_transpose3d
+from .ops.conv_volume import conv3d, conv_tbc, conv_transpose1d, conv_transpose3d
 from .ops.distance import cosine_similarity, normalize, pairwise_distance, pdist
 from .ops.dropout import alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout
 from .ops.embedding import embedding
@@ -258,6 +259,8 @@ __all__ = [
     "rms_norm",
     "upsample_bilinear",
     "upsample_nearest",
+    "conv_tbc",
+    "linear_cross_entropy",
 ]
 
 

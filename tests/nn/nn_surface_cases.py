@@ -287,5 +287,15 @@ SURFACE_CASES += [
     ),
 ]
 
+SURFACE_CASES += [
+    _row("conv_tbc", "conv_tbc", [Arg((5, 2, 3)), Arg((3, 3, 4)), Arg((4,))], 1),
+    Case(
+        "linear_cross_entropy",
+        lambda x, w, y, b: F.linear_cross_entropy(x, w, y, linear_bias=b, label_smoothing=0.1),
+        lambda x, w, y, b: _t().linear_cross_entropy(x, w, y, linear_bias=b, label_smoothing=0.1),
+        [Arg((3, 4)), Arg((5, 4)), Fixed(np.array([0, 4, 2])), Arg((5,))],
+    ),
+]
+
 SURFACE_IDS = [c.id for c in SURFACE_CASES]
 assert len(set(SURFACE_IDS)) == len(SURFACE_IDS)

@@ -1,4 +1,5 @@
-"""``conv3d``, ``conv_transpose3d`` and ``conv_transpose1d``, composed from the 2-D convolutions.
+"""``conv3d``, ``conv_transpose3d``, ``conv_transpose1d`` and ``conv_tbc``, composed from the 2-D
+convolutions.
 
 A 3-D convolution is a sum over the kernel's depth taps of 2-D convolutions, each applied to every
 output depth's matching input slice (the slices go into the batch, so each tap is one 2-D call).
@@ -255,3 +256,33 @@ def conv_transpose1d(
         (1, single(dilation)),
     )
     return out.squeeze(-2)
+
+
+def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """1-D convolution of a (time, batch, channels) sequence (fairseq's layout).
+
+    Args:
+        input (Tensor): ``(T, B, C_in)``.
+        weight (Tensor): ``(k, C_in, C_out)``.
+        bias (Tensor): ``(C_out,)``.
+        pad (int): time steps of zeros at both ends. Default: 0.
+
+    Returns:
+        Tensor: ``(T_out, B, C_out)``.
+
+    Examples:
+        >>> F.conv_tbc(nl.ones(5, 2, 3), nl.ones(3, 3, 4), nl.zeros(4), pad=1).shape
+        nnlite.Size([5, 2, 4])
+    """
+    from .conv_transpose import conv1d
+
+    if input.ndim != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if weight.ndim != 3:
+        raise RuntimeError(
+            "Weight tensor must have 3 dims: kernel_width, in_channels, out_channels."
+        )
+    if bias.ndim != 1:
+        raise RuntimeError("Bias must be 1-D")
+    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
+    return out.permute(2, 0, 1)
