@@ -95,9 +95,12 @@ if TYPE_CHECKING:
     # What __getattr__ loads on first use, visible to type checkers and editors.
     from . import (
         accelerator,
+        amp,
         backends,
         cuda,
         data,
+        distributions,
+        hub,
         linalg,
         models,
         multiprocessing,
@@ -129,6 +132,9 @@ def __getattr__(name: str) -> Any:
         "accelerator",
         "multiprocessing",
         "serialization",
+        "distributions",
+        "amp",
+        "hub",
     ):
         return importlib.import_module(f".{name}", __name__)
     if name == "summary":
