@@ -101,3 +101,33 @@ def test_invalid_options_raise_pytorchs_errors(name, options):
     with pytest.raises(ValueError) as ours:
         getattr(nl.optim, name)([nl.zeros(1, requires_grad=True)], **options)
     assert str(ours.value) == str(theirs.value)
+
+
+SCHEDULERS = [
+    ("ConstantLR", {"factor": 0.5, "total_iters": 3}, None),
+    ("MultiplicativeLR", {"lr_lambda": lambda epoch: 0.9}, None),
+    ("CosineAnnealingWarmRestarts", {"T_0": 3, "T_mult": 2, "eta_min": 0.01}, None),
+    ("CosineAnnealingWarmRestarts", {"T_0": 2}, [0.5, 1.25, 2.0, 3.7, 5.0, 6.1]),
+]
+
+
+@pytest.mark.parametrize(
+    "name,options,epochs", SCHEDULERS, ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(SCHEDULERS)]
+)
+def test_scheduler_matches_torch(name, options, epochs):
+    import warnings
+
+    rates = []
+    for lib in (nl, torch):
+        param = lib.zeros(1, requires_grad=True)
+        optimizer = lib.optim.SGD([param], lr=0.2)
+        scheduler = getattr(lib.optim.lr_scheduler, name)(optimizer, **options)
+        seen = []
+        for step in epochs or range(12):
+            seen.append(scheduler.get_last_lr()[0])
+            optimizer.step()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # step(epoch) is deprecated in both
+                scheduler.step(None if epochs is None else step)
+        rates.append(seen)
+    np.testing.assert_allclose(rates[0], rates[1], rtol=1e-12)
