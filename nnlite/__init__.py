@@ -97,10 +97,13 @@ if TYPE_CHECKING:
     # What __getattr__ loads on first use, visible to type checkers and editors.
     from . import (
         accelerator,
+        amp,
         backends,
         cuda,
         data,
+        distributions,
         fft,
+        hub,
         linalg,
         models,
         multiprocessing,
@@ -135,6 +138,9 @@ def __getattr__(name: str) -> Any:
         "accelerator",
         "multiprocessing",
         "serialization",
+        "distributions",
+        "amp",
+        "hub",
     ):
         return importlib.import_module(f".{name}", __name__)
     if name == "summary":

@@ -14,6 +14,24 @@ from .mobilenet import MobileNetV2, mobilenet_v2
 from .registry import MODELS, get_model, get_model_builder, list_models, register_model
 from .resnet import BasicBlock, Bottleneck, ResNet, resnet18, resnet34, resnet50
 from .vgg import VGG, vgg11, vgg11_bn, vgg13, vgg13_bn, vgg16, vgg16_bn, vgg19, vgg19_bn
+from .weights import (
+    MobileNet_V2_Weights,
+    ResNet18_Weights,
+    ResNet34_Weights,
+    ResNet50_Weights,
+    VGG11_BN_Weights,
+    VGG11_Weights,
+    VGG13_BN_Weights,
+    VGG13_Weights,
+    VGG16_BN_Weights,
+    VGG16_Weights,
+    VGG19_BN_Weights,
+    VGG19_Weights,
+    Weights,
+    WeightsEnum,
+    get_model_weights,
+    get_weight,
+)
 
 __all__ = [
     "Net",
@@ -42,4 +60,20 @@ __all__ = [
     "register_model",
     "list_models",
     "MODELS",
+    "Weights",
+    "WeightsEnum",
+    "get_model_weights",
+    "get_weight",
+    "MobileNet_V2_Weights",
+    "ResNet18_Weights",
+    "ResNet34_Weights",
+    "ResNet50_Weights",
+    "VGG11_BN_Weights",
+    "VGG11_Weights",
+    "VGG13_BN_Weights",
+    "VGG13_Weights",
+    "VGG16_BN_Weights",
+    "VGG16_Weights",
+    "VGG19_BN_Weights",
+    "VGG19_Weights",
 ]

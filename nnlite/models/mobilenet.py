@@ -2,6 +2,7 @@
 
 from .. import nn
 from ._weights import load_weights
+from .weights import MobileNet_V2_Weights, resolve_weights
 
 __all__ = ["MobileNetV2", "InvertedResidual", "Conv2dNormActivation", "mobilenet_v2"]
 
@@ -200,4 +201,5 @@ def mobilenet_v2(weights=None, **kwargs):
         >>> mobilenet_v2(num_classes=10, width_mult=0.5)(nl.randn(2, 3, 32, 32)).shape
         nnlite.Size([2, 10])
     """
+    weights = resolve_weights(weights, MobileNet_V2_Weights)
     return load_weights(MobileNetV2(**kwargs), weights)

@@ -2,6 +2,7 @@
 
 from .. import nn
 from ._weights import load_weights
+from .weights import ResNet18_Weights, ResNet34_Weights, ResNet50_Weights, resolve_weights
 
 __all__ = ["ResNet", "BasicBlock", "Bottleneck", "resnet18", "resnet34", "resnet50"]
 
@@ -275,6 +276,7 @@ def resnet18(weights=None, num_classes=1000, **kwargs):
         >>> model(nl.randn(2, 3, 32, 32)).shape
         nnlite.Size([2, 10])
     """
+    weights = resolve_weights(weights, ResNet18_Weights)
     return load_weights(
         ResNet(BasicBlock, [2, 2, 2, 2], num_classes=num_classes, **kwargs), weights
     )
@@ -296,6 +298,7 @@ def resnet34(weights=None, num_classes=1000, **kwargs):
         >>> model(nl.randn(2, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([2, 10])
     """
+    weights = resolve_weights(weights, ResNet34_Weights)
     return load_weights(
         ResNet(BasicBlock, [3, 4, 6, 3], num_classes=num_classes, **kwargs), weights
     )
@@ -317,6 +320,7 @@ def resnet50(weights=None, num_classes=1000, **kwargs):
         >>> model(nl.randn(2, 3, 32, 32)).shape  # doctest: +SKIP
         nnlite.Size([2, 10])
     """
+    weights = resolve_weights(weights, ResNet50_Weights)
     return load_weights(
         ResNet(Bottleneck, [3, 4, 6, 3], num_classes=num_classes, **kwargs), weights
     )

@@ -2,6 +2,7 @@
 
 from .. import nn
 from ._weights import load_weights
+from .weights import get_model_weights, resolve_weights
 
 __all__ = [
     "VGG",
@@ -107,6 +108,9 @@ class VGG(nn.Module):
 
 
 def _vgg(depth, batch_norm, weights, kwargs):
+    weights = resolve_weights(
+        weights, get_model_weights(f"vgg{depth}{'_bn' if batch_norm else ''}")
+    )
     model = VGG(_make_features(_CONFIGS[depth], batch_norm), **kwargs)
     return load_weights(model, weights)
 

@@ -6,6 +6,7 @@ its argument checks; this module only gathers them under PyTorch's names.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 from ..autograd.ops.activation import (
@@ -42,6 +43,7 @@ from .ops.activation import (
     elu_,
     gelu,
     glu,
+    gumbel_softmax,
     hardshrink,
     hardsigmoid,
     hardswish,
@@ -65,6 +67,7 @@ from .ops.activation import (
     threshold_,
 )
 from .ops.attention import scaled_dot_product_attention
+from .ops.bilinear import bilinear
 from .ops.composite_loss import (
     binary_cross_entropy,
     cosine_embedding_loss,
@@ -72,6 +75,7 @@ from .ops.composite_loss import (
     hinge_embedding_loss,
     huber_loss,
     kl_div,
+    linear_cross_entropy,
     margin_ranking_loss,
     multi_margin_loss,
     multilabel_margin_loss,
@@ -83,15 +87,28 @@ from .ops.composite_loss import (
     triplet_margin_with_distance_loss,
 )
 from .ops.conv_transpose import conv1d, conv_transpose2d
-from .ops.distance import cosine_similarity, normalize, pairwise_distance
+from .ops.conv_volume import conv3d, conv_tbc, conv_transpose1d, conv_transpose3d
+from .ops.distance import cosine_similarity, normalize, pairwise_distance, pdist
 from .ops.dropout import alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout
 from .ops.embedding import embedding
+from .ops.embedding_bag import embedding_bag
 from .ops.encoding import one_hot
 from .ops.fold import fold, unfold
 from .ops.grid_sample import affine_grid, grid_sample
-from .ops.group_norms import group_norm, instance_norm, layer_norm
+from .ops.group_norms import (
+    group_norm,
+    instance_norm,
+    layer_norm,
+    local_response_norm,
+    rms_norm,
+)
 from .ops.interpolate import adaptive_max_pool2d, interpolate
-from .ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
+from .ops.pixel_shuffle import (
+    channel_shuffle,
+    native_channel_shuffle,
+    pixel_shuffle,
+    pixel_unshuffle,
+)
 from .ops.pooling_nd import (
     adaptive_avg_pool1d,
     adaptive_avg_pool3d,
@@ -229,6 +246,21 @@ __all__ = [
     "max_pool1d_with_indices",
     "max_pool2d_with_indices",
     "max_pool3d_with_indices",
+    "bilinear",
+    "channel_shuffle",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose3d",
+    "embedding_bag",
+    "gumbel_softmax",
+    "local_response_norm",
+    "native_channel_shuffle",
+    "pdist",
+    "rms_norm",
+    "upsample_bilinear",
+    "upsample_nearest",
+    "conv_tbc",
+    "linear_cross_entropy",
 ]
 
 
@@ -256,3 +288,58 @@ def upsample(
         nnlite.Size([1, 1, 4, 4])
     """
     return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def _deprecated_upsample(name: str) -> None:
+    warnings.warn(
+        f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=3,
+    )
+
+
+def upsample_nearest(
+    input: Tensor, size: _size_any | None = None, scale_factor: float | None = None
+) -> Tensor:
+    """Deprecated: ``interpolate(input, size, scale_factor, mode="nearest")``, with PyTorch's warning.
+
+    Args:
+        input (Tensor): ``(N, C, *)``.
+        size (int or tuple, optional): the output's spatial size.
+        scale_factor (float, optional): the multiplier of the spatial size.
+
+    Returns:
+        Tensor: the resized tensor.
+
+    Examples:
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     F.upsample_nearest(nl.ones(1, 1, 2, 2), scale_factor=2).shape
+        nnlite.Size([1, 1, 4, 4])
+    """
+    _deprecated_upsample("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(
+    input: Tensor, size: _size_any | None = None, scale_factor: float | None = None
+) -> Tensor:
+    """Deprecated: ``interpolate(..., mode="bilinear", align_corners=True)``, with PyTorch's warning.
+
+    Args:
+        input (Tensor): ``(N, C, H, W)``.
+        size (int or pair, optional): the output's spatial size.
+        scale_factor (float, optional): the multiplier of the spatial size.
+
+    Returns:
+        Tensor: the resized tensor.
+
+    Examples:
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     F.upsample_bilinear(nl.ones(1, 1, 2, 2), size=3).shape
+        nnlite.Size([1, 1, 3, 3])
+    """
+    _deprecated_upsample("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

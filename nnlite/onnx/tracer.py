@@ -180,7 +180,7 @@ class Tracer:
                     "on other inputs"
                 )
                 if tracer.strict:
-                    from .converters import ExportError
+                    from .nodes import ExportError
 
                     raise ExportError(message + " (strict=True)")
                 warnings.warn(message, TracerWarning, stacklevel=2)

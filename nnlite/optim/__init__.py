@@ -1,4 +1,5 @@
-"""Optimizers (``SGD``, ``Adam``, ``AdamW``, ``Adadelta``, ``RMSprop``, ``Adagrad``, ``LBFGS``)
+"""Optimizers (``SGD``, ``Adam``, ``AdamW``, ``Adadelta``, ``RMSprop``, ``Adagrad``, ``Adamax``,
+``NAdam``, ``RAdam``, ``ASGD``, ``Rprop``, ``LBFGS``)
 and learning-rate schedulers (``lr_scheduler``), with PyTorch's interface and update rules.
 Each algorithm's update is also a pure function on numpy arrays (``sgd``, ``adam``, ...)."""
 
@@ -6,9 +7,14 @@ from . import lr_scheduler
 from .adadelta import Adadelta, adadelta
 from .adagrad import Adagrad, adagrad
 from .adam import Adam, AdamW, adam
+from .adamax import Adamax, adamax
+from .asgd import ASGD, asgd
 from .lbfgs import LBFGS
+from .nadam import NAdam, nadam
 from .optimizer import Optimizer
+from .radam import RAdam, radam
 from .rmsprop import RMSprop, rmsprop
+from .rprop import Rprop, rprop
 from .sgd import SGD, sgd
 
 __all__ = [
@@ -26,4 +32,14 @@ __all__ = [
     "adadelta",
     "rmsprop",
     "adagrad",
+    "Adamax",
+    "NAdam",
+    "RAdam",
+    "ASGD",
+    "Rprop",
+    "adamax",
+    "nadam",
+    "radam",
+    "asgd",
+    "rprop",
 ]

@@ -40,6 +40,9 @@ __all__ = [
     "SequentialLR",
     "ChainedScheduler",
     "ReduceLROnPlateau",
+    "ConstantLR",
+    "MultiplicativeLR",
+    "CosineAnnealingWarmRestarts",
 ]
 
 _EPOCH_DEPRECATION_WARNING = (
@@ -1117,3 +1120,176 @@ class ReduceLROnPlateau(LRScheduler):
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         self.__dict__.update(state_dict)
         self._set_comparison(self.mode, self.threshold, self.threshold_mode)
+
+
+class ConstantLR(LRScheduler):
+    """Scale each group's learning rate by ``factor`` for the first ``total_iters`` steps, then
+    restore it.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        factor (float): the scale, in [0, 1] (default 1/3).
+        total_iters (int): steps at the reduced rate (default 5).
+        last_epoch (int): index of the last epoch (default -1).
+
+    Examples:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.3)
+        >>> scheduler = nl.optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=2)
+        >>> lrs = []
+        >>> for epoch in range(4):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.15, 0.15, 0.3, 0.3]
+    """
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        factor: float = 1.0 / 3,
+        total_iters: int = 5,
+        last_epoch: int = -1,
+    ) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        _warn_get_lr_outside_step(self)
+        if self.last_epoch == 0:
+            return [group["lr"] * self.factor for group in self.optimizer.param_groups]
+        if self.last_epoch != self.total_iters:
+            return _group_values(self.optimizer, "lr")
+        return [group["lr"] * (1.0 / self.factor) for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> Any:
+        return [
+            base_lr * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+            for base_lr in self.base_lrs
+        ]
+
+
+class MultiplicativeLR(LambdaLR):
+    """Multiply each group's learning rate by ``lr_lambda(epoch)`` at every step.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        lr_lambda (callable or list of callables): the factor as a function of the epoch, or one
+            per group.
+        last_epoch (int): index of the last epoch (default -1).
+
+    Examples:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1)
+        >>> scheduler = nl.optim.lr_scheduler.MultiplicativeLR(opt, lambda epoch: 0.5)
+        >>> lrs = []
+        >>> for epoch in range(3):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.05, 0.025]
+    """
+
+    def get_lr(self) -> list[float]:
+        _warn_get_lr_outside_step(self)
+        if self._is_initial:
+            return _group_values(self.optimizer, "lr")
+        return [
+            group["lr"] * lmbda(self.last_epoch)
+            for lmbda, group in zip(self.lr_lambdas, self.optimizer.param_groups)
+        ]
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing from each group's initial rate to ``eta_min`` over ``T_i`` steps, then a
+    restart, with ``T_i`` multiplied by ``T_mult`` after each restart (SGDR, Loshchilov and
+    Hutter). ``step(epoch)`` accepts fractional epochs (a step per batch).
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        T_0 (int): steps before the first restart.
+        T_mult (int): growth of the period after each restart (default 1).
+        eta_min (float): the smallest learning rate (default 0).
+        last_epoch (int): index of the last epoch (default -1).
+
+    Examples:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=1.0)
+        >>> scheduler = nl.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2)
+        >>> lrs = []
+        >>> for epoch in range(4):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [1.0, 0.5, 1.0, 0.5]
+    """
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        T_0: int,
+        T_mult: int = 1,
+        eta_min: float = 0.0,
+        last_epoch: int = -1,
+    ) -> None:
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(
+                f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}"
+            )
+        self.T_0, self.T_i, self.T_mult = T_0, T_0, T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        _warn_get_lr_outside_step(self)
+        return [
+            self.eta_min
+            + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+            for base_lr in self.base_lrs
+        ]
+
+    def step(self, epoch: float | None = None) -> None:  # type: ignore[override]
+        """Advance one step, or go to ``epoch`` (fractional epochs allowed: one step per batch).
+
+        Args:
+            epoch (float, optional): the (fractional) epoch to go to.
+        """
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur = self.T_cur % self.T_i
+                self.T_i = self.T_i * self.T_mult
+        else:
+            if epoch < 0:
+                raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+            if epoch >= self.T_0:
+                if self.T_mult == 1:
+                    self.T_cur = epoch % self.T_0
+                else:
+                    n = int(math.log((epoch / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
+                    self.T_cur = epoch - self.T_0 * (self.T_mult**n - 1) / (self.T_mult - 1)
+                    self.T_i = self.T_0 * self.T_mult**n
+            else:
+                self.T_i = self.T_0
+                self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        self._step_count += 1
+        self._get_lr_called_within_step = True
+        try:
+            values = self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        for group, lr in zip(self.optimizer.param_groups, values):
+            group["lr"] = lr
+        self._last_lr = _group_values(self.optimizer, "lr")

@@ -224,5 +224,78 @@ SURFACE_CASES += [
     ),
 ]
 
+_BAG_INDICES = Fixed(np.array([1, 4, 0, 2, 2, 5, 3, 1, 0]))
+_BAG_OFFSETS = Fixed(np.array([0, 2, 2, 7]))
+SURFACE_CASES += [
+    _row(
+        "conv3d",
+        "conv3d",
+        [Arg((2, 4, 4, 5, 4)), Arg((6, 2, 3, 2, 3)), Arg((6,))],
+        stride=(2, 1, 2),
+        padding=(1, 0, 1),
+        dilation=(1, 2, 1),
+        groups=2,
+    ),
+    _row("conv3d_same", "conv3d", [Arg((1, 2, 3, 4, 3)), Arg((2, 2, 3, 2, 3))], padding="same"),
+    _row(
+        "conv_transpose3d",
+        "conv_transpose3d",
+        [Arg((1, 4, 3, 3, 2)), Arg((4, 2, 3, 2, 3)), Arg((4,))],
+        stride=(2, 1, 2),
+        padding=(1, 0, 1),
+        output_padding=(1, 0, 1),
+        groups=2,
+        dilation=(1, 2, 1),
+    ),
+    _row(
+        "conv_transpose1d",
+        "conv_transpose1d",
+        [Arg((2, 4, 5)), Arg((4, 3, 3)), Arg((6,))],
+        stride=2,
+        padding=1,
+        output_padding=1,
+        groups=2,
+        dilation=2,
+    ),
+    _row("bilinear", "bilinear", [Arg((2, 3, 4)), Arg((2, 3, 5)), Arg((6, 4, 5)), Arg((6,))]),
+    _row("channel_shuffle", "channel_shuffle", [Arg((2, 6, 2, 3))], 3),
+    _row("local_response_norm", "local_response_norm", [Arg((2, 5, 3, 2))], 3, 0.5, 0.7, 1.5),
+    _row("local_response_norm_3d", "local_response_norm", [Arg((2, 6, 4))], 2, 0.3),
+    Case(
+        "rms_norm",
+        lambda x, w: F.rms_norm(x, (3, 4), w, eps=1e-5),
+        lambda x, w: _t().rms_norm(x, (3, 4), w, eps=1e-5),
+        [Arg((2, 3, 4)), Arg((3, 4), "pos")],
+    ),
+    _row("rms_norm_default_eps", "rms_norm", [Arg((2, 3, 4))], (4,)),
+    _row("pdist", "pdist", [Arg((5, 3))]),
+    _row("pdist_p1", "pdist", [Arg((4, 3))], 1.0),
+    *[
+        Case(
+            f"embedding_bag_{mode}",
+            lambda i, w, o, mode=mode: F.embedding_bag(i, w, o, mode=mode, padding_idx=2),
+            lambda i, w, o, mode=mode: _t().embedding_bag(i, w, o, mode=mode, padding_idx=2),
+            [_BAG_INDICES, Arg((6, 3), "distinct"), _BAG_OFFSETS],
+        )
+        for mode in ("sum", "mean", "max")
+    ],
+    Case(
+        "embedding_bag_weighted_2d",
+        lambda i, w, p: F.embedding_bag(i, w, mode="sum", per_sample_weights=p),
+        lambda i, w, p: _t().embedding_bag(i, w, mode="sum", per_sample_weights=p),
+        [Fixed(np.array([[1, 4, 0], [2, 2, 5]])), Arg((6, 3)), Arg((2, 3))],
+    ),
+]
+
+SURFACE_CASES += [
+    _row("conv_tbc", "conv_tbc", [Arg((5, 2, 3)), Arg((3, 3, 4)), Arg((4,))], 1),
+    Case(
+        "linear_cross_entropy",
+        lambda x, w, y, b: F.linear_cross_entropy(x, w, y, linear_bias=b, label_smoothing=0.1),
+        lambda x, w, y, b: _t().linear_cross_entropy(x, w, y, linear_bias=b, label_smoothing=0.1),
+        [Arg((3, 4)), Arg((5, 4)), Fixed(np.array([0, 4, 2])), Arg((5,))],
+    ),
+]
+
 SURFACE_IDS = [c.id for c in SURFACE_CASES]
 assert len(set(SURFACE_IDS)) == len(SURFACE_IDS)

@@ -200,3 +200,38 @@ def test_align_corners_none_warns_as_pytorch(call):
             call(lib_f, lib)
         messages.append([str(w.message) for w in caught])
     assert messages[0] == messages[1] and messages[0]
+
+
+def test_gumbel_softmax_samples_follow_the_softmax_probabilities():
+    import numpy as np
+
+    import nnlite as nl
+    import nnlite.nn.functional as F
+
+    nl.manual_seed(0)
+    logits = nl.tensor(np.log([[0.2, 0.3, 0.5]]).repeat(20_000, 0), requires_grad=True)
+    hard = F.gumbel_softmax(logits, tau=0.5, hard=True)
+    assert set(hard.detach().numpy().ravel().tolist()) == {0.0, 1.0}
+    frequencies = hard.detach().numpy().mean(0)
+    np.testing.assert_allclose(frequencies, [0.2, 0.3, 0.5], atol=0.015)
+    # straight-through: the one-hot sample's gradient is the soft sample's
+    (hard * nl.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert logits.grad is not None and np.abs(logits.grad.numpy()).sum() > 0
+    soft = F.gumbel_softmax(nl.zeros(4, 3), tau=2.0)
+    np.testing.assert_allclose(soft.sum(-1).numpy(), 1.0, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["upsample_nearest", "upsample_bilinear"])
+def test_deprecated_upsample_forms_warn_and_match_torch(name):
+    torch = pytest.importorskip("torch")
+    import numpy as np
+
+    import nnlite as nl
+    import nnlite.nn.functional as F
+
+    x = np.random.default_rng(0).standard_normal((1, 2, 3, 4))
+    with pytest.warns(UserWarning, match=f"`nn.functional.{name}` is deprecated"):
+        ours = getattr(F, name)(nl.tensor(x), scale_factor=2)
+    with pytest.warns(UserWarning):
+        theirs = getattr(torch.nn.functional, name)(torch.tensor(x), scale_factor=2)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)

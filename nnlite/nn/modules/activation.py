@@ -1,4 +1,5 @@
-"""Activation layers: ``ReLU``, ``LeakyReLU``, ``GELU``, ``SiLU``, ``ELU``, ``PReLU``, ``Softmax``, ..."""
+"""Activation layers: ``ReLU``, ``LeakyReLU``, ``GELU``, ``SiLU``, ``ELU``, ``PReLU``, ``Softmax``,
+``CELU``, ``SELU``, ``GLU``, the shrinks, ``Threshold``, ``RReLU``, ``Softmin``, ..."""
 
 from __future__ import annotations
 
@@ -33,6 +34,18 @@ __all__ = [
     "Hardtanh",
     "ReLU6",
     "PReLU",
+    "CELU",
+    "SELU",
+    "GLU",
+    "Hardshrink",
+    "Softshrink",
+    "LogSigmoid",
+    "Softsign",
+    "Tanhshrink",
+    "Threshold",
+    "RReLU",
+    "Softmin",
+    "Softmax2d",
 ]
 
 
@@ -413,3 +426,234 @@ class PReLU(Module):
 
     def extra_repr(self) -> str:
         return f"num_parameters={self.num_parameters}"
+
+
+def _inplace_note(inplace: bool) -> str:
+    return ", inplace=True" if inplace else ""
+
+
+class CELU(Module):
+    """``x`` where positive, ``alpha * (exp(x / alpha) - 1)`` elsewhere.
+
+    Args:
+        alpha (float): the scale of the negative part. Default: 1.0.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> nn.CELU(0.5)
+        CELU(alpha=0.5)
+    """
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}{_inplace_note(self.inplace)}"
+
+
+class SELU(Module):
+    """The self-normalising ``scale * elu(x, alpha)``.
+
+    Args:
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> nn.SELU()(nl.tensor([0.]))
+        tensor([0.])
+    """
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.selu(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class GLU(Module):
+    """The gated linear unit ``a * sigmoid(b)`` over the two halves of ``dim``.
+
+    Args:
+        dim (int): the dimension to halve. Default: -1.
+
+    Examples:
+        >>> nn.GLU()
+        GLU(dim=-1)
+    """
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Hardshrink(Module):
+    """``x`` where ``|x| > lambd``, else 0.
+
+    Args:
+        lambd (float): the threshold. Default: 0.5.
+
+    Examples:
+        >>> nn.Hardshrink()
+        Hardshrink(0.5)
+    """
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 between.
+
+    Args:
+        lambd (float): the threshold, at least 0. Default: 0.5.
+
+    Examples:
+        >>> nn.Softshrink(0.25)
+        Softshrink(0.25)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softshrink(input, self.lambd)
+
+
+class LogSigmoid(Module):
+    """``log(sigmoid(x))``, computed stably.
+
+    Examples:
+        >>> nn.LogSigmoid()(nl.tensor([0.]))
+        tensor([-0.6931])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.logsigmoid(input)
+
+
+class Softsign(Module):
+    """``x / (1 + |x|)``.
+
+    Examples:
+        >>> nn.Softsign()(nl.tensor([1.]))
+        tensor([0.5000])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    """``x - tanh(x)``.
+
+    Examples:
+        >>> nn.Tanhshrink()(nl.tensor([0.]))
+        tensor([0.])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanhshrink(input)
+
+
+class Threshold(Module):
+    """``x`` where ``x > threshold``, else ``value``.
+
+    Args:
+        threshold (float): the threshold.
+        value (float): what replaces the elements at or below it.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> nn.Threshold(0.1, 20.0)
+        Threshold(threshold=0.1, value=20.0)
+    """
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}{_inplace_note(self.inplace)}"
+
+
+class RReLU(Module):
+    """Leaky ReLU with a random negative slope from ``U(lower, upper)`` in training, the mean
+    slope in evaluation.
+
+    Args:
+        lower (float): the lowest slope. Default: 1/8.
+        upper (float): the highest slope. Default: 1/3.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> nn.RReLU(0.1, 0.3)
+        RReLU(lower=0.1, upper=0.3)
+    """
+
+    def __init__(
+        self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False
+    ) -> None:
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}{_inplace_note(self.inplace)}"
+
+
+class Softmin(Module):
+    """``softmax(-x)`` along ``dim``.
+
+    Args:
+        dim (int, optional): the dimension the results sum to 1 along.
+
+    Examples:
+        >>> nn.Softmin(dim=1)
+        Softmin(dim=1)
+    """
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """Softmax over the channels of every pixel of ``(N, C, H, W)`` or ``(C, H, W)`` input.
+
+    Examples:
+        >>> nn.Softmax2d()(nl.zeros(1, 2, 1, 1)).flatten()
+        tensor([0.5000, 0.5000])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.ndim not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.ndim}D instead")
+        return F.softmax(input, -3)

@@ -1,4 +1,4 @@
-"""``Dropout``, ``Dropout1d``, ``Dropout2d``."""
+"""``Dropout``, ``Dropout1d``, ``Dropout2d``, ``Dropout3d``, ``AlphaDropout``, ``FeatureAlphaDropout``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,14 @@ if TYPE_CHECKING:
     from ...autograd.tensor import Tensor
 
 
-__all__ = ["Dropout", "Dropout1d", "Dropout2d"]
+__all__ = [
+    "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
+    "AlphaDropout",
+    "FeatureAlphaDropout",
+]
 
 
 class Dropout(Module):
@@ -75,3 +82,51 @@ class Dropout2d(Dropout):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(Dropout):
+    """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) input with probability ``p``.
+
+    Args:
+        p (float): the probability of zeroing a channel. Default: 0.5.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> nn.Dropout3d(p=0.5)(nl.ones(2, 3, 2, 2, 2)).shape
+        nnlite.Size([2, 3, 2, 2, 2])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(Dropout):
+    """Alpha dropout for SELU networks: keeps zero mean and unit variance (training only).
+
+    Args:
+        p (float): the probability of dropping an element. Default: 0.5.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> nn.AlphaDropout(0.2)
+        AlphaDropout(p=0.2, inplace=False)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(Dropout):
+    """Alpha dropout of whole channels (training only).
+
+    Args:
+        p (float): the probability of dropping a channel. Default: 0.5.
+        inplace (bool): overwrite the input with the result. Default: False.
+
+    Examples:
+        >>> nn.FeatureAlphaDropout(0.2)(nl.ones(2, 3, 4)).shape
+        nnlite.Size([2, 3, 4])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.feature_alpha_dropout(input, self.p, self.training)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ...autograd.tensor import Tensor
 
 
-__all__ = ["Linear", "Identity"]
+__all__ = ["Linear", "Identity", "Bilinear"]
 
 
 def factory_dtype(dtype: DTypeLike | None) -> Any:
@@ -125,3 +125,64 @@ class NonDynamicallyQuantizableLinear(Linear):
     """``Linear`` under the name PyTorch gives the attention's output projection
     (``MultiheadAttention.out_proj``): its ``repr`` and the global a pickled model names.
     """
+
+
+class Bilinear(Module):
+    """``y = x1^T A x2 + b`` per output feature; weight and bias drawn from U(-1/sqrt(in1), 1/sqrt(in1)).
+
+    Args:
+        in1_features (int): the size of ``x1``'s last dimension.
+        in2_features (int): the size of ``x2``'s last dimension.
+        out_features (int): the output's last dimension.
+        bias (bool): learn a bias. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
+        >>> nn.Bilinear(2, 3, 4)
+        Bilinear(in1_features=2, in2_features=3, out_features=4, bias=True)
+    """
+
+    def __init__(
+        self,
+        in1_features: int,
+        in2_features: int,
+        out_features: int,
+        bias: bool = True,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
+        super().__init__()
+        check_device(device)
+        self.in1_features, self.in2_features = in1_features, in2_features
+        self.out_features = out_features
+        dt = factory_dtype(dtype)
+        self.weight = Parameter(np.empty((out_features, in1_features, in2_features), dtype=dt))
+        if bias:
+            self.bias = Parameter(np.empty((out_features,), dtype=dt))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw new weights and bias from U(-1/sqrt(in1_features), 1/sqrt(in1_features)).
+
+        Examples:
+            >>> layer = nn.Bilinear(2, 2, 1)
+            >>> layer.reset_parameters()
+            >>> bool(layer.weight.abs().max() <= 2 ** -0.5)
+            True
+        """
+        bound = 1 / math.sqrt(self.weight.shape[1])
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (
+            f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+            f"out_features={self.out_features}, bias={self.bias is not None}"
+        )

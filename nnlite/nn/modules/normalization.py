@@ -1,12 +1,14 @@
-"""``LayerNorm``, ``GroupNorm`` and ``InstanceNorm1d/2d``."""
+"""``LayerNorm``, ``GroupNorm``, ``InstanceNorm1d/2d``, ``LocalResponseNorm`` and ``RMSNorm``."""
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...autograd.tensor import check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -19,7 +21,14 @@ if TYPE_CHECKING:
     from ...autograd.tensor import Tensor
 
 
-__all__ = ["LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d"]
+__all__ = [
+    "LayerNorm",
+    "GroupNorm",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "LocalResponseNorm",
+    "RMSNorm",
+]
 
 
 class LayerNorm(Module):
@@ -237,3 +246,85 @@ class InstanceNorm2d(_InstanceNorm):
     """
 
     _spatial_dims = 2
+
+
+class LocalResponseNorm(Module):
+    """Normalise each element by the squares of its neighbours across ``size`` channels.
+
+    Args:
+        size (int): the number of neighbouring channels.
+        alpha (float): the multiplicative factor. Default: 1e-4.
+        beta (float): the exponent. Default: 0.75.
+        k (float): the additive factor. Default: 1.
+
+    Examples:
+        >>> nn.LocalResponseNorm(2)
+        LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)
+    """
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class RMSNorm(Module):
+    """Root-mean-square normalisation over the trailing ``normalized_shape``, with a learned
+    elementwise scale (ones at first).
+
+    Args:
+        normalized_shape (int or sequence): the trailing dimensions to normalise over.
+        eps (float, optional): added to the mean square. Default: the dtype's machine epsilon.
+        elementwise_affine (bool): learn the scale. Default: True.
+        device (str or nl.device, optional): only ``"cpu"``.
+        dtype (nl.dtype, optional): the parameters' type. Default: float32.
+
+    Examples:
+        >>> nn.RMSNorm(4)
+        RMSNorm((4,), eps=None, elementwise_affine=True)
+    """
+
+    def __init__(
+        self,
+        normalized_shape: int | Sequence[int],
+        eps: float | None = None,
+        elementwise_affine: bool = True,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
+        super().__init__()
+        check_device(device)
+        shape = (
+            (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        )
+        self.normalized_shape, self.eps = shape, eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(np.ones(shape, dtype=factory_dtype(dtype)))
+        else:
+            self.register_parameter("weight", None)
+
+    def reset_parameters(self) -> None:
+        """Set the scale back to ones.
+
+        Examples:
+            >>> norm = nn.RMSNorm(2)
+            >>> norm.reset_parameters()
+            >>> norm.weight.detach()
+            tensor([1., 1.])
+        """
+        if self.weight is not None:
+            init.ones_(self.weight)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rms_norm(input, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        )

@@ -1,4 +1,5 @@
-"""Padding layers: ``ZeroPad2d``, ``ConstantPad2d``, ``ReflectionPad1d/2d``, ``ReplicationPad1d/2d``, ``CircularPad2d``."""
+"""Padding layers: ``ZeroPad1d/2d/3d``, ``ConstantPad1d/2d/3d``, ``ReflectionPad1d/2d/3d``,
+``ReplicationPad1d/2d/3d``, ``CircularPad1d/2d/3d``."""
 
 from __future__ import annotations
 
@@ -20,6 +21,14 @@ __all__ = [
     "ReplicationPad1d",
     "ReplicationPad2d",
     "CircularPad2d",
+    "ZeroPad1d",
+    "ZeroPad3d",
+    "ConstantPad1d",
+    "ConstantPad3d",
+    "ReflectionPad3d",
+    "ReplicationPad3d",
+    "CircularPad1d",
+    "CircularPad3d",
 ]
 
 
@@ -158,3 +167,117 @@ class CircularPad2d(_Pad):
     """
 
     mode = "circular"
+
+
+class ZeroPad1d(ZeroPad2d):
+    """Pad the last dimension with zeros: ``padding`` is an int or ``(left, right)``.
+
+    Args:
+        padding (int or tuple): the same amount at both ends, or ``(left, right)``.
+
+    Examples:
+        >>> nn.ZeroPad1d(2)
+        ZeroPad1d((2, 2))
+    """
+
+    sides = 2
+
+
+class ZeroPad3d(ZeroPad2d):
+    """Pad the last three dimensions with zeros: an int or ``(left, right, top, bottom, front, back)``.
+
+    Args:
+        padding (int or tuple): the same amount on every side, or a 6-tuple.
+
+    Examples:
+        >>> nn.ZeroPad3d(1)
+        ZeroPad3d((1, 1, 1, 1, 1, 1))
+    """
+
+    sides = 6
+
+
+class ConstantPad1d(ConstantPad2d):
+    """Pad the last dimension with ``value``.
+
+    Args:
+        padding (int or tuple): the same amount at both ends, or ``(left, right)``.
+        value (float): the fill.
+
+    Examples:
+        >>> nn.ConstantPad1d(2, 3.5)
+        ConstantPad1d(padding=(2, 2), value=3.5)
+    """
+
+    sides = 2
+
+
+class ConstantPad3d(ConstantPad2d):
+    """Pad the last three dimensions with ``value``.
+
+    Args:
+        padding (int or tuple): the same amount on every side, or a 6-tuple.
+        value (float): the fill.
+
+    Examples:
+        >>> nn.ConstantPad3d(1, 0.0)
+        ConstantPad3d(padding=(1, 1, 1, 1, 1, 1), value=0.0)
+    """
+
+    sides = 6
+
+
+class ReflectionPad3d(ReflectionPad2d):
+    """Pad the last three dimensions by mirroring the input at its edges.
+
+    Args:
+        padding (int or tuple): the same amount on every side, or a 6-tuple.
+
+    Examples:
+        >>> nn.ReflectionPad3d(1)
+        ReflectionPad3d((1, 1, 1, 1, 1, 1))
+    """
+
+    sides = 6
+
+
+class ReplicationPad3d(ReplicationPad2d):
+    """Pad the last three dimensions by repeating the edge values.
+
+    Args:
+        padding (int or tuple): the same amount on every side, or a 6-tuple.
+
+    Examples:
+        >>> nn.ReplicationPad3d(1)
+        ReplicationPad3d((1, 1, 1, 1, 1, 1))
+    """
+
+    sides = 6
+
+
+class CircularPad1d(CircularPad2d):
+    """Pad the last dimension by wrapping around.
+
+    Args:
+        padding (int or tuple): the same amount at both ends, or ``(left, right)``.
+
+    Examples:
+        >>> nn.CircularPad1d(1)(nl.arange(3.).reshape(1, 1, 3))
+        tensor([[[2., 0., 1., 2., 0.]]])
+    """
+
+    sides = 2
+
+
+class CircularPad3d(CircularPad2d):
+    """Pad the last three dimensions by wrapping around.
+
+    Args:
+        padding (int or tuple): the same amount on every side, or a 6-tuple.
+
+    Examples:
+        >>> nn.CircularPad3d(1)
+        CircularPad3d((1, 1, 1, 1, 1, 1))
+    """
+
+    sides = 6

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ...autograd.tensor import Tensor
 
 
-__all__ = ["Embedding"]
+__all__ = ["Embedding", "EmbeddingBag"]
 
 
 class Embedding(Module):
@@ -153,3 +153,89 @@ class Embedding(Module):
             _weight=embeddings,
             _freeze=freeze,
         )
+
+
+class EmbeddingBag(Embedding):
+    """Sums, means or maxima of bags of embeddings, without building the looked-up rows' tensor
+    per bag (see ``F.embedding_bag``).
+
+    Args:
+        num_embeddings (int): the number of rows.
+        embedding_dim (int): the size of each row.
+        max_norm (float, optional): renormalise looked-up rows to at most this norm.
+        norm_type (float): the norm for ``max_norm``. Default: 2.
+        scale_grad_by_freq (bool): not supported (raises if True when called).
+        mode (str): ``"sum"``, ``"mean"`` or ``"max"``. Default: ``"mean"``.
+        sparse (bool): not supported (raises if True when called).
+        include_last_offset (bool): ``offsets`` ends with the total length. Default: False.
+        padding_idx (int, optional): an index left out of every bag (its row starts at zero).
+
+    Examples:
+        >>> bag = nn.EmbeddingBag(10, 3, mode="sum")
+        >>> bag
+        EmbeddingBag(10, 3, mode='sum')
+        >>> bag(nl.tensor([[1, 2], [3, 4]])).shape
+        nnlite.Size([2, 3])
+    """
+
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        mode: str = "mean",
+        sparse: bool = False,
+        _weight: Any = None,
+        include_last_offset: bool = False,
+        padding_idx: int | None = None,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> None:
+        super().__init__(
+            num_embeddings,
+            embedding_dim,
+            padding_idx,
+            max_norm,
+            norm_type,
+            scale_grad_by_freq,
+            sparse,
+            _weight,
+            device=device,
+            dtype=dtype,
+        )
+        self.mode, self.include_last_offset = mode, include_last_offset
+
+    def forward(
+        self,
+        input: Tensor,
+        offsets: Tensor | None = None,
+        per_sample_weights: Tensor | None = None,
+    ) -> Tensor:
+        return F.embedding_bag(
+            input,
+            self.weight,
+            offsets,
+            self.max_norm,
+            self.norm_type,
+            self.scale_grad_by_freq,
+            self.mode,
+            self.sparse,
+            per_sample_weights,
+            self.include_last_offset,
+            self.padding_idx,
+        )
+
+    def extra_repr(self) -> str:
+        text = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.max_norm is not None:
+            text += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            text += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq:
+            text += ", scale_grad_by_freq=True"
+        text += f", mode={self.mode!r}"
+        if self.padding_idx is not None:
+            text += f", padding_idx={self.padding_idx}"
+        return text

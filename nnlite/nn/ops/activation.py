@@ -486,3 +486,39 @@ selu_ = _in_place(selu, "selu_")
 hardtanh_ = _in_place(hardtanh, "hardtanh_")
 threshold_ = _in_place(threshold, "threshold_")
 rrelu_ = _in_place(rrelu, "rrelu_")
+
+
+def gumbel_softmax(
+    logits: Tensor, tau: float = 1.0, hard: bool = False, eps: float = 1e-10, dim: int = -1
+) -> Tensor:
+    """A sample of the Gumbel-softmax (concrete) distribution: ``softmax((logits + g) / tau)`` with
+    Gumbel noise ``g``; ``hard`` returns one-hot samples whose gradient is the soft sample's
+    (the straight-through estimator).
+
+    Args:
+        logits (Tensor): unnormalised log-probabilities.
+        tau (float): the temperature. Default: 1.
+        hard (bool): one-hot output. Default: False.
+        eps (float): unused, kept for PyTorch's signature.
+        dim (int): the dimension of the categories. Default: -1.
+
+    Returns:
+        Tensor: the sample, of ``logits``' shape.
+
+    Examples:
+        >>> y = F.gumbel_softmax(nl.zeros(2, 3), hard=True)
+        >>> y.sum(dim=-1)
+        tensor([1., 1.])
+    """
+    from ...autograd.ops.activation import softmax
+    from ...autograd.random import default_generator
+
+    data = logits._data
+    gumbels = -np.log(default_generator.exponential(size=data.shape)).astype(data.dtype)
+    soft = softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return soft
+    winners = soft._data.argmax(axis=dim)
+    one_hot = np.zeros_like(soft._data)
+    np.put_along_axis(one_hot, np.expand_dims(winners, dim), 1.0, axis=dim)
+    return soft - soft.detach() + one_hot

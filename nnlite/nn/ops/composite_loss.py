@@ -662,3 +662,49 @@ def triplet_margin_with_distance_loss(
     if swap:
         d_neg = d_neg.minimum(distance(positive, negative))
     return _reduce((d_pos - d_neg + margin).clamp(min=0.0), reduction)
+
+
+def linear_cross_entropy(
+    input: Tensor,
+    linear_weight: Tensor,
+    target: Tensor,
+    *,
+    linear_bias: Tensor | None = None,
+    weight: Tensor | None = None,
+    reduction: str = "mean",
+    ignore_index: int | None = None,
+    label_smoothing: float = 0.0,
+    options: Any = None,
+) -> Tensor:
+    """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)`` (PyTorch's
+    reference form; ``options``, which picks PyTorch's chunked kernels, is accepted and ignored).
+
+    Args:
+        input (Tensor): ``(N, in_features)``.
+        linear_weight (Tensor): ``(C, in_features)``.
+        target (Tensor): class indices ``(N,)`` or probabilities ``(N, C)``.
+        linear_bias (Tensor, optional): ``(C,)``.
+        weight (Tensor, optional): a weight per class.
+        reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+        ignore_index (int, optional): a target index left out. Default: none.
+        label_smoothing (float): as for ``cross_entropy``. Default: 0.
+
+    Returns:
+        Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
+
+    Examples:
+        >>> F.linear_cross_entropy(nl.ones(2, 3), nl.zeros(4, 3), nl.tensor([0, 3]))
+        tensor(1.3863)
+    """
+    from .linear import linear
+    from .loss import cross_entropy
+
+    logits = linear(input, linear_weight, linear_bias)
+    return cross_entropy(
+        logits,
+        target,
+        weight,
+        ignore_index=-100 if ignore_index is None else ignore_index,
+        reduction=reduction,
+        label_smoothing=label_smoothing,
+    )

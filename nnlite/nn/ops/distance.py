@@ -72,3 +72,31 @@ def normalize(
     """
     result = input / input.norm(p, dim=dim, keepdim=True).clamp(min=eps)
     return result if out is None else out.copy_(result)
+
+
+def pdist(input: Tensor, p: float = 2.0) -> Tensor:
+    """The ``p``-norm distance between every pair of rows of ``input`` (N, M): the upper triangle
+    of the distance matrix, row by row, ``N (N - 1) / 2`` values.
+
+    Args:
+        input (Tensor): ``(N, M)``.
+        p (float): the norm, at least 0. Default: 2.
+
+    Returns:
+        Tensor: ``(N (N - 1) / 2,)``.
+
+    Examples:
+        >>> F.pdist(nl.tensor([[0., 0.], [3., 4.], [0., 1.]]))
+        tensor([5.0000, 1.0000, 4.2426])
+    """
+    import numpy as np
+
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    first, second = np.triu_indices(input.shape[0], 1)
+    from ...autograd.creation import tensor
+
+    differences = input[tensor(first)] - input[tensor(second)]
+    return differences.norm(p, dim=1)

@@ -1,6 +1,6 @@
 """Normalisations over groups of elements within each sample: ``layer_norm`` (the entry of the
-``LayerNorm`` op), ``group_norm`` and ``instance_norm`` (composites of ``mean`` and ``var``, so first
-and second order gradients exist)."""
+``LayerNorm`` op), ``group_norm``, ``instance_norm``, ``rms_norm`` and ``local_response_norm``
+(composites of existing ops, so first and second order gradients exist)."""
 
 from __future__ import annotations
 
@@ -161,3 +161,75 @@ def instance_norm(
         shape = (1, -1) + (1,) * len(spatial)
         out = (input - running_mean.reshape(shape)) / (running_var.reshape(shape) + eps).sqrt()
     return _channel_affine(out, weight, bias)
+
+
+def rms_norm(
+    input: Tensor,
+    normalized_shape: int | tuple[int, ...] | list[int],
+    weight: Tensor | None = None,
+    eps: float | None = None,
+) -> Tensor:
+    """Root-mean-square normalisation over the last dimensions: ``x / sqrt(mean(x^2) + eps) * weight``.
+
+    Args:
+        input (Tensor): ``(*, *normalized_shape)``.
+        normalized_shape (int or sequence): the trailing dimensions to normalise over.
+        weight (Tensor, optional): the elementwise scale, of ``normalized_shape``.
+        eps (float, optional): added to the mean square. Default: the dtype's machine epsilon.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> F.rms_norm(nl.tensor([[3., 4.]]), (2,))
+        tensor([[0.8485, 1.1314]])
+    """
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[input.ndim - len(shape) :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape "
+            f"[*, {', '.join(str(s) for s in shape)}], but got input of size{input.shape}"
+        )
+    if eps is None:
+        eps = float(np.finfo(input._data.dtype).eps)
+    axes = tuple(range(input.ndim - len(shape), input.ndim))
+    out = input * ((input * input).mean(axes, keepdim=True) + eps).rsqrt()
+    return out if weight is None else out * weight
+
+
+def local_response_norm(
+    input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0
+) -> Tensor:
+    """Normalise each element by the squares of its neighbours across channels:
+    ``x / (k + alpha * mean of x^2 over `size` channels) ^ beta``.
+
+    Args:
+        input (Tensor): ``(N, C, *)``, at least 3-D.
+        size (int): the number of neighbouring channels.
+        alpha (float): the multiplicative factor. Default: 1e-4.
+        beta (float): the exponent. Default: 0.75.
+        k (float): the additive factor. Default: 1.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> F.local_response_norm(nl.ones(1, 3, 1), 2, alpha=1.0, k=0.0)
+        tensor([[[1.],
+                 [1.],
+                 [1.]]])
+    """
+    from .padding import pad
+    from .pooling import avg_pool2d
+
+    if input.ndim < 3:
+        raise ValueError(
+            f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)"
+        )
+    if input.numel() == 0:
+        return input
+    n, c = input.shape[:2]
+    squares = (input * input).reshape(n, 1, c, -1)
+    squares = pad(squares, (0, 0, size // 2, (size - 1) // 2))
+    div = avg_pool2d(squares, (size, 1), stride=1).reshape(input.shape)
+    return input / (div * alpha + k) ** beta

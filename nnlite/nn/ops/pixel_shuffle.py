@@ -1,4 +1,5 @@
-"""``pixel_shuffle`` and ``pixel_unshuffle``: channels to space and back (reshape and permute)."""
+"""``pixel_shuffle`` and ``pixel_unshuffle`` (channels to space and back) and ``channel_shuffle``:
+reshapes and permutes."""
 
 from __future__ import annotations
 
@@ -73,3 +74,39 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     x = input.reshape(*lead, c, h // r, r, w // r, r)
     x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
     return x.reshape(*lead, c * r * r, h // r, w // r)
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """Interleave the channels of ``groups`` groups: ``(N, g * c, *)`` read as ``(N, g, c, *)``,
+    transposed to ``(N, c, g, *)`` (ShuffleNet's channel shuffle).
+
+    Args:
+        input (Tensor): ``(N, C, *)``.
+        groups (int): the number of groups; divides ``C``.
+
+    Returns:
+        Tensor: the result, of ``input``'s shape.
+
+    Examples:
+        >>> F.channel_shuffle(nl.arange(4.).reshape(1, 4, 1), 2).flatten()
+        tensor([0., 2., 1., 3.])
+    """
+    if input.ndim < 3:
+        raise RuntimeError(
+            f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
+            f"{input.ndim} dimension(s)"
+        )
+    if groups <= 0:
+        raise RuntimeError(
+            f"Number of groups to divide channels in must be positive. Value of groups:{groups}"
+        )
+    n, c, *rest = input.shape
+    if c % groups:
+        raise RuntimeError(
+            f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups."
+        )
+    x = input.reshape(n, groups, c // groups, *rest).transpose(1, 2)
+    return x.reshape(n, c, *rest)
+
+
+native_channel_shuffle = channel_shuffle
