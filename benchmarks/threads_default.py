@@ -1,10 +1,12 @@
 """nnlite on its default thread count against one thread, each in its own process, in turn.
 
 What a user who sets nothing gets: the default is ``OMP_NUM_THREADS`` or all usable CPUs. Each
-round starts a fresh process per setting (nothing set, and ``nl.set_num_threads(1)``), which
-times ``--steps`` training steps after a warm-up; the rounds alternate the two, so both see the
-same machine. Prints per setting the median ms/step and CPU ms/step, and the ratio default/1
-(below 1: the default is faster). ``--load N`` runs N busy loops meanwhile (a busy machine).
+round starts a fresh process per setting, which times ``--steps`` training steps after a
+warm-up; the rounds alternate the settings, so all see the same machine. Settings: ``default``
+(nothing set), a number (``nl.set_num_threads(n)``), ``numba-first`` (the program starts numba's
+pool with ``numba.set_num_threads`` before importing nnlite). Prints per setting the median
+ms/step and CPU ms/step, and each setting's ratio to the last one (below 1: faster).
+``--load N`` runs N busy loops meanwhile (a busy machine).
 
 Workloads:
 
@@ -16,6 +18,7 @@ Workloads:
 Usage:
     python benchmarks/threads_default.py [--workload mlp|lenet|resnet18] [--batch 64]
                                          [--rounds 5] [--steps 50] [--load 0]
+                                         [--settings default 1]
 """
 
 import argparse
@@ -32,8 +35,6 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
 import machine_facts  # noqa: E402
-
-SETTINGS = ("default", "1")
 
 
 def mlp_runner(batch):
@@ -76,9 +77,13 @@ def make_runner(workload, batch):
 
 def child(args):
     """Time ``args.steps`` steps in this process; print one JSON line."""
+    if args.child == "numba-first":
+        import numba
+
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # starts numba's pool
     import nnlite as nl
 
-    if args.child != "default":
+    if args.child.isdigit():
         nl.set_num_threads(int(args.child))
     runner = make_runner(args.workload, args.batch)
     for _ in range(max(3, args.steps // 5)):
@@ -114,29 +119,32 @@ def main(argv=None):
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=50)
+    parser.add_argument("--settings", nargs="+", default=["default", "1"])
     parser.add_argument("--child", help=argparse.SUPPRESS)
     machine_facts.add_load_option(parser)
     args = parser.parse_args(argv)
     if args.child:
         return child(args)
     machine_facts.setup(args)
-    results = {s: [] for s in SETTINGS}
+    results = {s: [] for s in args.settings}
     for _ in range(args.rounds):
-        for setting in SETTINGS:
+        for setting in args.settings:
             results[setting].append(run_child(args, setting))
     print(f"{args.workload}, batch {args.batch}: ms/step, median of {args.rounds} processes")
-    for setting in SETTINGS:
+    for setting in args.settings:
         rows = results[setting]
         print(
             f"  {setting:>7} ({rows[0]['threads']} threads): "
             f"{np.median([r['ms'] for r in rows]):8.2f} ms, "
             f"CPU {np.median([r['cpu_ms'] for r in rows]):8.2f} ms/step"
         )
-    ratios = [d["ms"] / o["ms"] for d, o in zip(results["default"], results["1"])]
-    print(
-        f"  default / 1 thread: median {np.median(ratios):.2f}x "
-        f"(rounds {' '.join(f'{r:.2f}' for r in ratios)})"
-    )
+    last = args.settings[-1]
+    for setting in args.settings[:-1]:
+        ratios = [a["ms"] / b["ms"] for a, b in zip(results[setting], results[last])]
+        print(
+            f"  {setting} / {last}: median {np.median(ratios):.2f}x "
+            f"(rounds {' '.join(f'{r:.2f}' for r in ratios)})"
+        )
     print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
