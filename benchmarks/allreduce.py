@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 
+import machine_facts  # noqa: E402  (benchmarks/machine_facts.py)
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -161,10 +162,12 @@ def main():
     parser.add_argument(
         "--repeats", type=int, default=0, help="repetitions per size (default 1000 small, 40 large)"
     )
+    machine_facts.add_load_option(parser)
     args = parser.parse_args()
     if _in_mpi_job():
         worker(args)
     else:
+        machine_facts.setup(args)
         launch(args)
 
 

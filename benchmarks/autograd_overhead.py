@@ -10,6 +10,7 @@ Run: python benchmarks/autograd_overhead.py
 
 import time
 
+import machine_facts  # noqa: E402  (benchmarks/machine_facts.py)
 import numpy as np
 
 
@@ -94,6 +95,7 @@ def make_nn_step(lib, params, xb, yb):
 
 
 def main():
+    machine_facts.print_machine()
     import nnlite as nl
 
     nl.set_num_threads(1)

@@ -15,6 +15,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+import machine_facts  # noqa: E402  (benchmarks/machine_facts.py)
+
 from nnlite.data import DataLoader, Dataset, transforms  # noqa: E402
 from nnlite.data.datasets import ImageClassificationDataset  # noqa: E402
 
@@ -68,7 +70,9 @@ def main():
     parser.add_argument(
         "--repeat", type=int, default=2, help="epochs per setting; the best one is reported"
     )
+    machine_facts.add_load_option(parser)
     args = parser.parse_args()
+    machine_facts.setup(args)
 
     rng = np.random.default_rng(0)
     data = rng.integers(0, 256, size=(args.images, 28, 28), dtype=np.uint8)

@@ -29,6 +29,7 @@ import time
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
+import machine_facts  # noqa: E402  (benchmarks/machine_facts.py)
 
 CONFIGS = {
     "plain-1": "plain, 1 thread",
@@ -184,10 +185,12 @@ def main():
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--batches", type=int, nargs="+", default=[64, 256])
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    machine_facts.add_load_option(parser)
     args = parser.parse_args()
     if args.child:
         child(args.child[0], int(args.child[1]))
         return
+    machine_facts.setup(args)
 
     n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"CPUs: {n}; load average before: {os.getloadavg()[0]:.2f}")

@@ -32,6 +32,7 @@ import os
 import sys
 import time
 
+import machine_facts  # noqa: E402  (benchmarks/machine_facts.py)
 import numpy as np
 from allreduce import _in_mpi_job, launch  # the mpirun launcher of the all-reduce benchmark
 
@@ -202,8 +203,10 @@ def main():
     )
     parser.add_argument("--steps", type=int, default=4, help="timed rounds (default 4)")
     parser.add_argument("--batch", type=int, default=64, help="samples per rank (default 64)")
+    machine_facts.add_load_option(parser)
     args = parser.parse_args()
     if not _in_mpi_job():
+        machine_facts.setup(args)
         launch(args, __file__)
     worker(args)
 

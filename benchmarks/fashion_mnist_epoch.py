@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 
+import machine_facts  # noqa: E402  (benchmarks/machine_facts.py)
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -94,7 +95,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", default="/usr/share/datasets/fashion-mnist")
     parser.add_argument("--threads", type=int, default=2)
+    machine_facts.add_load_option(parser)
     args = parser.parse_args()
+    machine_facts.setup(args)
     ours = run_nnlite(args.root, args.threads)
     for m in ours:
         print(

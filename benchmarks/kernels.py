@@ -28,6 +28,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import machine_facts  # noqa: E402  (benchmarks/machine_facts.py)
+
 from nnlite.nn import kernels as K  # noqa: E402
 from nnlite.nn.kernels.conv_live_taps import live_taps, worth_cropping  # noqa: E402
 from nnlite.nn.kernels.conv_select import (  # noqa: E402
@@ -276,7 +278,9 @@ def main():
         default="wall",
         help="cpu: process CPU time, steadier on a busy machine (with --threads 1)",
     )
+    machine_facts.add_load_option(ap)
     args = ap.parse_args()
+    machine_facts.setup(args)
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
 

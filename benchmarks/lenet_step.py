@@ -23,6 +23,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+import machine_facts  # noqa: E402  (benchmarks/machine_facts.py)
+
 import nnlite as nl  # noqa: E402
 from nnlite import nn, optim  # noqa: E402
 from nnlite.models import LeNet  # noqa: E402
@@ -158,7 +160,9 @@ def main(argv=None):
     parser.add_argument(
         "--profile", action="store_true", help="cProfile nnlite's step at the first batch size"
     )
+    machine_facts.add_load_option(parser)
     args = parser.parse_args(argv)
+    machine_facts.setup(args)
     try:
         import torch
     except ImportError:

@@ -30,6 +30,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import machine_facts  # noqa: E402  (benchmarks/machine_facts.py)
 from lenet_step import Runner, set_threads, time_runners  # noqa: E402
 
 import nnlite as nl  # noqa: E402
@@ -183,7 +184,9 @@ def main(argv=None):
         "--run", choices=["nnlite", "torch"], help="only run --steps steps of one framework"
     )
     parser.add_argument("--steps", type=int, default=5)
+    machine_facts.add_load_option(parser)
     args = parser.parse_args(argv)
+    machine_facts.setup(args)
     torch = None
     if args.run != "nnlite":  # nnlite alone: keep PyTorch's libraries out of its memory figures
         try:

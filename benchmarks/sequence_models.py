@@ -23,6 +23,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+import machine_facts  # noqa: E402  (benchmarks/machine_facts.py)
+
 import nnlite as nl  # noqa: E402
 
 
@@ -202,7 +204,9 @@ def main():
         default="wall",
         help="wall time, or this process's CPU time (steadier on a shared machine: one thread)",
     )
+    machine_facts.add_load_option(parser)
     args = parser.parse_args()
+    machine_facts.setup(args)
     nl.set_num_threads(1)
     try:
         import torch

@@ -1,10 +1,19 @@
-"""The machine and the versions a run used (``machine.json``, written once by the training process)."""
+"""The machine and the versions a run used (``machine.json``, written once by the training process).
 
+Versions come from the installed packages' metadata: importing a package to ask its version cost
+seconds (tensorboardX imports PyTorch) and could crash the process on a signal. The facts that do
+not change are read once per process.
+"""
+
+import functools
 import os
 import platform
 import sys
+from importlib import metadata
 
 __all__ = ["machine_info"]
+
+PACKAGES = ("numpy", "numba", "matplotlib", "tensorboardX")
 
 
 def _cpu_model():
@@ -18,28 +27,36 @@ def _cpu_model():
     return platform.processor() or platform.machine()
 
 
-def _version(module_name):
+def _version(distribution):
+    """The installed version of ``distribution``, or None, without importing it."""
     try:
-        module = __import__(module_name)
-    except Exception:  # noqa: BLE001 an optional package that is absent or broken
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
         return None
-    return getattr(module, "__version__", "?")
 
 
-def machine_info():
-    """A dict: host OS, CPU, CPU count, nnlite's thread count, Python and package versions."""
+@functools.cache
+def _fixed_facts():
     import nnlite as nl
 
     info = {
         "os": platform.platform(),
         "cpu": _cpu_model(),
         "cpus": os.cpu_count(),
-        "threads": nl.get_num_threads(),
         "python": sys.version.split()[0],
         "nnlite": nl.__version__,
     }
-    for name in ("numpy", "numba", "matplotlib", "tensorboardX"):
+    for name in PACKAGES:
         v = _version(name)
         if v is not None:
             info[name] = v
     return info
+
+
+def machine_info():
+    """A dict: host OS, CPU, CPU count, nnlite's thread count, Python and package versions."""
+    import nnlite as nl
+
+    info = dict(_fixed_facts())
+    info["threads"] = nl.get_num_threads()
+    return {k: info[k] for k in ("os", "cpu", "cpus", "threads")} | info

@@ -1,15 +1,19 @@
 """What the training command hands the trainer: called with the run folder at the end of every
-epoch and when training stops, it records the state and rewrites the page (and the TensorBoard
-files when the config asks for them)."""
+epoch and when training stops, it records the state and has the page rewritten (and the
+TensorBoard files when the config asks for them).
+
+The state and ``machine.json`` are written at once, in the training process; the page is written
+by a background process (``background``) so that training goes on meanwhile. The page after the
+last epoch, an interruption or an error is waited for.
+"""
 
 import os
 import sys
 
 from .machine import machine_info
-from .run_folder import read_run, write_json_atomic
+from .page_writer import PageWriter
+from .run_folder import write_json_atomic
 from .status import write_status
-from .tensorboard import TensorBoardExport, TensorBoardUnavailable
-from .writer import model_summary_text, write_report
 
 __all__ = ["TrainingObserver"]
 
@@ -18,8 +22,15 @@ class TrainingObserver:
     """``observer(run_dir, state, message=None)``: ``state`` is ``running`` (an epoch ended),
     ``finished``, ``interrupted``, ``nonfinite`` or ``failed``.
 
-    A problem while writing the page is printed as a warning: the page must never stop training.
-    The random generators are left as they were.
+    Args:
+        background (bool): write the pages of a running run in a background process (default);
+            False writes every page before returning.
+
+    A ``running`` page is written in the background while the next epoch trains (when epochs end
+    faster than pages are written, one page covers them all); any other state waits until its
+    page is written. ``wait()`` waits for the pages handed over so far. A problem while writing
+    is printed as a warning: the page must never stop training. The random generators are left
+    as they were.
 
     Examples:
         >>> import os
@@ -41,66 +52,67 @@ class TrainingObserver:
         ['report.html']
     """
 
-    def __init__(self):
-        self.summary_text = None
-        self.tensorboard = None
+    def __init__(self, background=True):
+        self.background = background
+        self._writer = None
+        self._page = PageWriter()
 
     def __call__(self, run_dir, state, message=None):
+        try:
+            write_status(run_dir, state, message)
+            machine = os.path.join(run_dir, "machine.json")
+            if not os.path.exists(machine):
+                write_json_atomic(machine_info(), machine)
+        except Exception as e:  # noqa: BLE001
+            _warn(run_dir, e)
+        final = state != "running"
+        if self.background and self._writer is None and not final:
+            self._writer = _start_writer(run_dir)
+            self.background = self._writer is not None
+        if self._writer is not None:
+            handed_over = self._writer.write(run_dir, final)
+            if handed_over and not final:
+                return
+            self._close_writer()
+            if handed_over:
+                return
+        self._write_here(run_dir, final)
+
+    def wait(self):
+        """Wait until every page handed to the background writer so far is written."""
+        if self._writer is not None and not self._writer.flush():
+            self._close_writer()
+
+    def _close_writer(self):
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.close()
+
+    def _write_here(self, run_dir, final):
         from ..train.checkpoint import rng_state, set_rng_state
 
         # building and running models here must not move the generators training draws from
         # (a resumed run replays the same numbers as an uninterrupted one)
         generators = rng_state()
         try:
-            self._write(run_dir, state, message)
+            self._page(run_dir, final)
         finally:
             set_rng_state(generators)
 
-    def _write(self, run_dir, state, message):
-        try:
-            write_status(run_dir, state, message)
-            machine = os.path.join(run_dir, "machine.json")
-            if not os.path.exists(machine):
-                write_json_atomic(machine_info(), machine)
-            run = read_run(run_dir)
-            self._tensorboard(run, final=state != "running")
-            if self.summary_text is None:
-                self.summary_text = self._summary(run)
-            write_report(run_dir, summary_text=self.summary_text)
-        except Exception as e:  # noqa: BLE001
-            print(
-                f"train.py: warning: {run_dir}/report.html not written: {type(e).__name__}: {e}",
-                file=sys.stderr,
-                flush=True,
-            )
 
-    @staticmethod
-    def _summary(run):
-        from .evaluation import load_test_set
+def _start_writer(run_dir):
+    from .background import BackgroundPageWriter
 
-        try:
-            classes = load_test_set(run.config, transform=False).classes
-            return model_summary_text(run, len(classes))
-        except Exception:  # noqa: BLE001 the page explains the missing summary itself
-            return None
+    try:
+        return BackgroundPageWriter()
+    except Exception as e:  # noqa: BLE001 (no processes here: pages are written in this one)
+        _warn(run_dir, e)
+        return None
 
-    def _tensorboard(self, run, final):
-        if not (run.config.get("logging") or {}).get("tensorboard"):
-            return
-        if self.tensorboard is False:  # unavailable, already said so
-            return
-        if self.tensorboard is None:
-            self.tensorboard = TensorBoardExport()
-        try:
-            self.tensorboard(run)
-        except TensorBoardUnavailable as e:
-            print(
-                f"train.py: warning: {e}; no TensorBoard files are written",
-                file=sys.stderr,
-                flush=True,
-            )
-            self.tensorboard = False
-            return
-        finally:
-            if final and self.tensorboard:
-                self.tensorboard.close()
+
+def _warn(run_dir, e):
+    print(
+        f"train.py: warning: {run_dir}/report.html not written: {type(e).__name__}: {e}",
+        file=sys.stderr,
+        flush=True,
+    )

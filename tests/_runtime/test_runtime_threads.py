@@ -6,6 +6,7 @@ import pathlib
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import nnlite as nl
@@ -119,3 +120,90 @@ def test_kernels_compile_after_limit_threads_once_the_pool_runs():
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["45.0", "12.0", "1"]
+
+
+def _run_with_env(code, **env):
+    """``code`` in a fresh interpreter, ``env`` set and no thread variable inherited."""
+    full = {k: v for k, v in os.environ.items() if k not in threads.THREAD_ENV_VARS}
+    full.pop("NUMBA_THREADING_LAYER", None)
+    full.update(PYTHONPATH=str(REPO), **env)
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=full, timeout=300
+    )
+
+
+@pytest.mark.parametrize("value, expected", [("1", 1), ("3", 3), ("", threads.usable_cpus())])
+def test_omp_num_threads_sets_the_default_as_in_pytorch(value, expected):
+    proc = _run_with_env("import nnlite as nl; print(nl.get_num_threads())", OMP_NUM_THREADS=value)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) == expected
+
+
+def test_import_chooses_numbas_layer_and_one_blas_thread_before_any_kernel():
+    code = (
+        "import nnlite, numba\n"
+        "from numba.np.ufunc import parallel\n"
+        "from threadpoolctl import threadpool_info\n"
+        "blas = {i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas'}\n"
+        "print(numba.config.THREADING_LAYER, parallel._is_initialized, sorted(blas))"
+    )
+    proc = _run_with_env(code)
+    assert proc.returncode == 0, proc.stderr
+    layer, started, blas = proc.stdout.split(maxsplit=2)
+    assert (layer, started) == ("forksafe", "False")
+    assert blas.strip() in ("[]", "[1]")
+    # a layer the user chose is kept
+    proc = _run_with_env(code, NUMBA_THREADING_LAYER="workqueue")
+    assert proc.stdout.split()[0] == "workqueue", proc.stderr
+
+
+def test_parallel_kernels_use_nnlites_count_whoever_started_numbas_pool():
+    proc = _run_with_env(
+        "import numba\n"
+        "numba.set_num_threads(1)  # the program starts numba's pool first\n"
+        "import nnlite as nl\n"
+        "from nnlite._runtime.threads import sync_numba_threads\n"
+        "print(sync_numba_threads(), numba.get_num_threads(), nl.get_num_threads())",
+        NUMBA_NUM_THREADS="2",
+        OMP_NUM_THREADS="2",
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["2", "2", "2"]
+
+
+def test_small_products_stay_on_one_thread():
+    from nnlite._runtime.threads_matmul import MIN_MACS_PER_PART, matmul_parts
+
+    assert matmul_parts(1, 4096, 4096, 4096, threads=1) == 1
+    # an MLP's 64x784 @ 784x256 (12.8M multiply-adds) and LeNet's at batch 4
+    assert matmul_parts(1, 64, 256, 784, threads=2) == 1
+    assert matmul_parts(4, 6, 784, 75, threads=64) == 1
+    # ResNet-18's first block at batch 128: 8192 x 576 x 64 = 302M multiply-adds
+    assert matmul_parts(1, 8192, 64, 576, threads=2) == 2
+    # as many blocks as the work pays for, at most one per thread and per row/column/image
+    assert matmul_parts(1, 1024, 1024, 4 * MIN_MACS_PER_PART // (1024 * 1024), threads=64) == 4
+    assert matmul_parts(1, 3, 2, 1 << 26, threads=8) == 3
+
+
+@pytest.mark.parametrize(
+    "a_shape, b_shape",
+    [
+        ((40, 7), (7, 9)),  # rows split
+        ((9, 7), (7, 40)),  # columns split
+        ((6, 5, 7), (6, 7, 3)),  # batch split
+        ((5, 7), (6, 7, 3)),  # a shared matrix times a batch
+        ((2, 30, 7), (7, 3)),  # a batch times a shared matrix, rows split
+    ],
+)
+def test_split_products_equal_numpys(monkeypatch, a_shape, b_shape):
+    from nnlite._runtime import threads_matmul
+
+    monkeypatch.setattr(threads_matmul, "MIN_MACS_PER_PART", 1)
+    monkeypatch.setattr(threads_matmul, "get_num_threads", lambda: 3)
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal(a_shape), rng.standard_normal(b_shape)
+    expected = np.matmul(a, b)
+    np.testing.assert_allclose(threads_matmul.matmul(a, b), expected, rtol=1e-12)
+    out = np.empty_like(expected)
+    assert threads_matmul.matmul(a.swapaxes(-1, -2).copy().swapaxes(-1, -2), b, out=out) is out
+    np.testing.assert_allclose(out, expected, rtol=1e-12)

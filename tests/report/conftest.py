@@ -63,9 +63,12 @@ def running_page(tmp_path_factory):
     cfg = load_config(_fashion_config(tmp, "running"))
     kept = tmp / "running.html"
 
+    report = TrainingObserver()
+
     def keep_running_page(run_dir, state, message=None):
         if state == "running" and not kept.exists():
+            report.wait()  # the page is written in the background
             shutil.copy(Path(run_dir) / "report.html", kept)
 
-    Trainer(cfg, progress=False, observers=[TrainingObserver(), keep_running_page]).fit()
+    Trainer(cfg, progress=False, observers=[report, keep_running_page]).fit()
     return kept

@@ -308,7 +308,7 @@ def test_tensorboard_without_tensorboardx_warns_once_and_writes_the_page(
     (copy / "report.html").unlink()
     shutil.rmtree(copy / "tensorboard")
     monkeypatch.setitem(sys.modules, "tensorboardX", None)
-    observer = TrainingObserver()
+    observer = TrainingObserver(background=False)  # tensorboardX hidden in this process only
     observer(str(copy), "running")
     observer(str(copy), "finished")
     err = capsys.readouterr().err

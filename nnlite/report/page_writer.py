@@ -1,0 +1,69 @@
+"""Rewriting a run's page and TensorBoard files from its folder, as the observer asks: in the
+training process or in the background writer process (``background``)."""
+
+import sys
+
+from .tensorboard import TensorBoardExport, TensorBoardUnavailable
+from .writer import model_summary_text, write_report
+
+__all__ = ["PageWriter"]
+
+
+class PageWriter:
+    """``writer(run_dir, final)``: rewrite ``run_dir/report.html`` (and the TensorBoard files when
+    the config asks for them; ``final`` closes them).
+
+    A problem is printed as a warning: the page must never stop training. The model summary is
+    made once; TensorBoardX is imported only here, never in a page-less process.
+    """
+
+    def __init__(self):
+        self.summary_text = None
+        self.tensorboard = None
+
+    def __call__(self, run_dir, final):
+        from .run_folder import read_run
+
+        try:
+            run = read_run(run_dir)
+            self._tensorboard(run, final)
+            if self.summary_text is None:
+                self.summary_text = self._summary(run)
+            write_report(run_dir, summary_text=self.summary_text)
+        except Exception as e:  # noqa: BLE001
+            print(
+                f"train.py: warning: {run_dir}/report.html not written: {type(e).__name__}: {e}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    @staticmethod
+    def _summary(run):
+        from .evaluation import load_test_set
+
+        try:
+            classes = load_test_set(run.config, transform=False).classes
+            return model_summary_text(run, len(classes))
+        except Exception:  # noqa: BLE001 the page explains the missing summary itself
+            return None
+
+    def _tensorboard(self, run, final):
+        if not (run.config.get("logging") or {}).get("tensorboard"):
+            return
+        if self.tensorboard is False:  # unavailable, already said so
+            return
+        if self.tensorboard is None:
+            self.tensorboard = TensorBoardExport()
+        try:
+            self.tensorboard(run)
+        except TensorBoardUnavailable as e:
+            print(
+                f"train.py: warning: {e}; no TensorBoard files are written",
+                file=sys.stderr,
+                flush=True,
+            )
+            self.tensorboard = False
+            return
+        finally:
+            if final and self.tensorboard:
+                self.tensorboard.close()
