@@ -219,6 +219,11 @@ def test_missing_dataset_is_a_clean_error(tmp_path):
         proc.stderr.startswith("train.py: error: data (cifar10 in")
         and len(proc.stderr.strip().splitlines()) == 1
     )
+    # offline, the way to a first run on data the machine may have
+    assert (
+        "To train now on Fashion-MNIST files instead: python train.py "
+        "configs/lenet_fashion_mnist.yaml --set data.root=FOLDER" in proc.stderr
+    )
 
 
 NAN_MODEL = """
