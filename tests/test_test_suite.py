@@ -59,12 +59,19 @@ def test_summary_keeps_to_one_screen(pytester):
 
 
 def test_no_test_folder_or_helper_takes_a_module_name():
-    # Test folders and tests/ itself are on sys.path under pytest. A folder without __init__.py
+    # pytest puts tests/ and every folder of test files on sys.path. A folder without __init__.py
     # only loses to a module that is installed (tests/multiprocessing to the standard library's):
     # named like an optional module, it would be imported in place of the missing package (as
-    # tests/onnx once was). A helper module wins over any installed one.
+    # tests/onnx once was). A helper module beside test files wins over any installed module.
     folders = {p.name for p in TESTS.rglob("*") if p.is_dir() and p.name != "__pycache__"}
-    helpers = {p.stem for p in TESTS.rglob("*.py")} - {"conftest"}
+    on_path = {p.parent for p in TESTS.rglob("*.py") if p.name.startswith(("test_", "conftest"))}
+    helpers = {
+        p.stem
+        for folder in on_path
+        for p in folder.glob("*.py")
+        if not p.name.startswith(("test_", "conftest"))
+    }
     installed = set(sys.stdlib_module_names) | set(importlib.metadata.packages_distributions())
     assert not folders & set(optional_modules.OPTIONAL)
     assert not helpers & (installed | set(optional_modules.OPTIONAL))
+    assert {"optional_modules", "train_helpers", "parity"} <= helpers  # the check sees them
