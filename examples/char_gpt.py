@@ -1,9 +1,11 @@
-"""A small GPT trained on the characters of any text file, then sampled.
+"""A small GPT trained on the characters of a text file, then sampled.
 
 Token and position embeddings, blocks of LayerNorm, causal self-attention and a GELU MLP, AdamW with
 weight decay on the matrices only, gradient clipping, and sampling with top-k and multinomial.
+Without a file it learns a generated English-like text (``generated_text.py``).
 
-    python examples/char_gpt.py input.txt --steps 2000
+    python examples/char_gpt.py --steps 2000            # the generated text
+    python examples/char_gpt.py input.txt --steps 2000  # any UTF-8 text file of your own
 """
 
 import argparse
@@ -15,6 +17,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import numpy as np  # noqa: E402
+from generated_text import paragraphs  # noqa: E402
 
 import nnlite as nl  # noqa: E402
 from nnlite import nn  # noqa: E402
@@ -126,9 +129,23 @@ class GPT(nn.Module):
         return idx
 
 
+def read_text(parser, path):
+    """The text to learn: the file's, or the generated one when no file is given."""
+    if path is None:
+        print("no text file given: learning a generated text (give a file of your own for more)")
+        return paragraphs(3000)
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        parser.error(f"{path}: {e.strerror if isinstance(e, OSError) else e}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("text", help="a text file to learn from")
+    parser.add_argument(
+        "text", nargs="?", help="a UTF-8 text file to learn from (default: a generated text)"
+    )
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--block-size", type=int, default=64)
@@ -144,8 +161,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1337)
     args = parser.parse_args(argv)
 
-    with open(args.text, encoding="utf-8") as f:
-        text = f.read()
+    text = read_text(parser, args.text)
     chars = sorted(set(text))
     if len(text) <= args.block_size + 1:
         parser.error(

@@ -78,12 +78,24 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=999)
     args = parser.parse_args(argv)
 
+    try:  # checked now, not after an epoch of training: save_image writes the grids with Pillow
+        import PIL  # noqa: F401
+    except ImportError:
+        sys.exit(
+            f"{parser.prog}: error: the sample grids need Pillow: pip install 'nnlite[vision]' "
+            "(or pip install Pillow)"
+        )
     nl.manual_seed(args.seed)
-    data = datasets.FashionMNIST(
-        args.data,
-        train=True,
-        transform=transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.5,), (0.5,))]),
-    )
+    try:
+        data = datasets.FashionMNIST(
+            args.data,
+            train=True,
+            transform=transforms.Compose(
+                [transforms.ToTensor(), transforms.Normalize((0.5,), (0.5,))]
+            ),
+        )
+    except (RuntimeError, OSError) as e:
+        sys.exit(f"{parser.prog}: error: {' '.join(str(e).split())}")
     loader = DataLoader(data, batch_size=args.batch_size, shuffle=True, drop_last=True)
     generator, discriminator = Generator(args.nz, args.ngf), Discriminator(args.ndf)
     generator.apply(weights_init)

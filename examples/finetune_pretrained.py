@@ -1,12 +1,14 @@
 """Finetune a pretrained ResNet-18: load torchvision-format weights, freeze the backbone, train a new head.
 
-The weights are the file torchvision publishes (``resnet18-f37072fd.pth``, read without PyTorch) or
-any ``.pth``/``.safetensors``/``.npz`` state dict of that layout. Images are normalised with the
-ImageNet statistics the weights were trained with.
+The weights are the file torchvision publishes, read without PyTorch: download
+https://download.pytorch.org/models/resnet18-f37072fd.pth (44.7 MB) and put it in the current folder
+or give its path with ``--weights``; torchvision's own copy, ``~/.cache/torch/hub/checkpoints/``, is
+found too. Any ``.pth``/``.safetensors``/``.npz`` state dict of that layout works as well. Images
+(Fashion-MNIST's, the gray channel repeated, or CIFAR-10's) are normalised with the ImageNet
+statistics the weights were trained with.
 
-    python examples/finetune_pretrained.py --weights resnet18-f37072fd.pth --data ./data
-    python examples/finetune_pretrained.py --weights resnet18.safetensors --dataset fashion_mnist \\
-        --data /usr/share/datasets/fashion-mnist --epochs 1
+    python examples/finetune_pretrained.py --data /usr/share/datasets/fashion-mnist --max-steps 50
+    python examples/finetune_pretrained.py --weights resnet18.safetensors --dataset cifar10 --data ./data
 """
 
 import argparse
@@ -21,6 +23,20 @@ from nnlite import nn  # noqa: E402
 from nnlite.data import DataLoader, datasets, transforms  # noqa: E402
 
 IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
+WEIGHTS_URL = "https://download.pytorch.org/models/resnet18-f37072fd.pth"
+WEIGHTS_FILE = os.path.basename(WEIGHTS_URL)
+
+
+def find_weights(path):
+    """``path`` if it exists; for torchvision's file name, also torchvision's download cache."""
+    if os.path.exists(path) or os.path.basename(path) != WEIGHTS_FILE:
+        return path
+    torch_home = os.environ.get(
+        "TORCH_HOME",
+        os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "torch"),
+    )
+    cached = os.path.join(torch_home, "hub", "checkpoints", WEIGHTS_FILE)
+    return cached if os.path.exists(cached) else path
 
 
 def build_data(name, root, train):
@@ -33,7 +49,7 @@ def build_data(name, root, train):
         )
     steps.append(transforms.Normalize(IMAGENET_MEAN, IMAGENET_STD))
     dataset_class = {"cifar10": datasets.CIFAR10, "fashion_mnist": datasets.FashionMNIST}[name]
-    return dataset_class(root, train=train, transform=transforms.Compose(steps))
+    return dataset_class(root, train=train, download=True, transform=transforms.Compose(steps))
 
 
 def build_model(weights, num_classes):
@@ -59,12 +75,14 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--weights",
-        required=True,
-        help="torchvision-layout ResNet-18 weights (.pth, .safetensors, .npz)",
+        default=WEIGHTS_FILE,
+        help=f"torchvision-layout ResNet-18 weights (.pth, .safetensors, .npz); default: {WEIGHTS_FILE}, from {WEIGHTS_URL}",
     )
-    parser.add_argument("--dataset", choices=["cifar10", "fashion_mnist"], default="cifar10")
+    parser.add_argument("--dataset", choices=["fashion_mnist", "cifar10"], default="fashion_mnist")
     parser.add_argument(
-        "--data", default="./data", help="dataset folder (CIFAR-10 python batches or IDX files)"
+        "--data",
+        default="./data",
+        help="dataset folder (Fashion-MNIST IDX files or CIFAR-10 python batches; downloaded there if missing)",
     )
     parser.add_argument("--epochs", type=int, default=1)
     parser.add_argument("--batch-size", type=int, default=64)
@@ -78,11 +96,23 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     nl.manual_seed(0)
-    train_loader = DataLoader(
-        build_data(args.dataset, args.data, True), batch_size=args.batch_size, shuffle=True
-    )
-    test_loader = DataLoader(build_data(args.dataset, args.data, False), batch_size=args.batch_size)
-    model = build_model(args.weights, num_classes=10)
+    weights = find_weights(args.weights)
+    if not os.path.exists(weights):
+        sys.exit(
+            f"{parser.prog}: error: {weights}: no such file; download torchvision's ResNet-18 weights from {WEIGHTS_URL} "
+            "(on any machine with internet) into the current folder, or give its path with --weights"
+        )
+    try:  # before the data and the training: a wrong or unreadable file stops the run now
+        model = build_model(weights, num_classes=10)
+    except (OSError, ValueError, RuntimeError, ImportError) as e:
+        sys.exit(f"{parser.prog}: error: {' '.join(str(e).split())}")
+    try:
+        train_set = build_data(args.dataset, args.data, train=True)
+        test_set = build_data(args.dataset, args.data, train=False)
+    except (OSError, RuntimeError) as e:
+        sys.exit(f"{parser.prog}: error: {' '.join(str(e).split())}")
+    train_loader = DataLoader(train_set, batch_size=args.batch_size, shuffle=True)
+    test_loader = DataLoader(test_set, batch_size=args.batch_size)
     trainable = [p for p in model.parameters() if p.requires_grad]
     print(
         f"trainable parameters: {sum(p.numel() for p in trainable)} of {sum(p.numel() for p in model.parameters())}"

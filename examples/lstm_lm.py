@@ -1,9 +1,11 @@
 """A word-level LSTM language model with perplexity (the shape of pytorch/examples' word_language_model).
 
 The corpus is a folder with ``train.txt``, ``valid.txt`` and ``test.txt`` (one sentence per line, as
-in Wikitext-2 or Penn Treebank). Truncated back-propagation through time over ``--bptt`` steps.
+in Wikitext-2 or Penn Treebank); without one, a generated English-like corpus
+(``generated_text.py``). Truncated back-propagation through time over ``--bptt`` steps.
 
-    python examples/lstm_lm.py data/wikitext-2 --epochs 6
+    python examples/lstm_lm.py --epochs 6                   # the generated corpus
+    python examples/lstm_lm.py data/wikitext-2 --epochs 6   # a corpus folder of your own
 """
 
 import argparse
@@ -15,29 +17,43 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import numpy as np  # noqa: E402
+from generated_text import sentences  # noqa: E402
 
 import nnlite as nl  # noqa: E402
 from nnlite import nn  # noqa: E402
 
+# Sentences of the generated corpus (train, valid, test) and the seeds that draw them.
+GENERATED = {"train": (10000, 1), "valid": (1000, 2), "test": (1000, 3)}
+
 
 class Corpus:
-    """Words to ids (``<eos>`` ends each line), built from the training file's vocabulary and extended by the others."""
+    """Words to ids (``<eos>`` ends each line), built from the training text's vocabulary and extended
+    by the others. ``folder`` holds the three files; None generates the texts."""
 
-    def __init__(self, folder):
+    def __init__(self, folder=None):
         self.word_to_id = {}
         self.train, self.valid, self.test = (
-            self._tokenize(os.path.join(folder, f"{name}.txt"))
-            for name in ("train", "valid", "test")
+            self._tokenize(self._lines(folder, name)) for name in ("train", "valid", "test")
         )
 
-    def _tokenize(self, path):
+    @staticmethod
+    def _lines(folder, name):
+        if folder is None:
+            return sentences(*GENERATED[name])
+        path = os.path.join(folder, f"{name}.txt")
         if not os.path.isfile(path):
-            raise FileNotFoundError(f"corpus file '{path}' does not exist")
-        ids = []
+            raise FileNotFoundError(
+                f"corpus file '{path}' does not exist (the folder needs train.txt, valid.txt, test.txt)"
+            )
         with open(path, encoding="utf-8") as f:
-            for line in f:
-                for word in line.split() + ["<eos>"]:
-                    ids.append(self.word_to_id.setdefault(word, len(self.word_to_id)))
+            return f.readlines()
+
+    def _tokenize(self, lines):
+        ids = [
+            self.word_to_id.setdefault(word, len(self.word_to_id))
+            for line in lines
+            for word in line.split() + ["<eos>"]
+        ]
         return np.array(ids, dtype=np.int64)
 
 
@@ -85,7 +101,11 @@ def evaluate(model, data, bptt, criterion, batch):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", help="folder with train.txt, valid.txt, test.txt")
+    parser.add_argument(
+        "data",
+        nargs="?",
+        help="folder with train.txt, valid.txt, test.txt (default: a generated corpus)",
+    )
     parser.add_argument("--emsize", type=int, default=200)
     parser.add_argument("--nhid", type=int, default=200)
     parser.add_argument("--nlayers", type=int, default=2)
@@ -104,7 +124,14 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     nl.manual_seed(args.seed)
-    corpus = Corpus(args.data)
+    if args.data is None:
+        print(
+            "no corpus folder given: learning a generated corpus (give a folder of your own for more)"
+        )
+    try:
+        corpus = Corpus(args.data)
+    except (OSError, UnicodeDecodeError) as e:
+        parser.error(str(e))
     train, valid = batchify(corpus.train, args.batch_size), batchify(corpus.valid, 10)
     model = RNNModel(
         len(corpus.word_to_id), args.emsize, args.nhid, args.nlayers, args.dropout, args.tied

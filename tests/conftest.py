@@ -1,5 +1,12 @@
-"""Shared test settings: nnlite's generator and numpy's are seeded before every test, and tests
-that need the machine to themselves run alone when pytest-xdist runs the suite in parallel.
+"""Shared test settings: nnlite's generator and numpy's are seeded before every test, tests of
+optional packages skip with a reason saying what to install, skips are summed up by reason, and
+tests that need the machine to themselves run alone when pytest-xdist runs the suite in parallel.
+
+Optional packages (``optional_modules.py``): a test marked ``@pytest.mark.needs("matplotlib")``
+skips when matplotlib cannot be imported, and every skip for a missing optional module
+(``pytest.importorskip`` included) gets the reason ``matplotlib is not installed: pip install -e
+".[report]"``. The README's test command thus passes on a bare install; the summary at the end
+lists each reason once, with a count.
 
 A test is serial when it is marked ``@pytest.mark.serial`` or lives in a file of ``SERIAL_FILES``.
 Under xdist, serial tests (and the tests sharing their session fixtures) go to one worker
@@ -7,12 +14,14 @@ Under xdist, serial tests (and the tests sharing their session fixtures) go to o
 other test runs, and no other test start while it runs.
 """
 
+import collections
 import contextlib
 import gc
 from pathlib import Path
 
 import numpy as np
 import pytest
+from optional_modules import explained, importable, missing_reason
 
 import nnlite as nl
 
@@ -36,6 +45,7 @@ SERIAL_FILES = (
 # so that the fixtures (whole training runs) are built once.
 SERIAL_COMPANIONS = ("report/",)
 SERIAL_GROUP = "serial"
+SKIP_SUMMARY_LINES = 25
 
 
 @pytest.fixture(autouse=True)
@@ -45,7 +55,7 @@ def _seed():
     yield
 
 
-def pytest_configure(config):  # the serial marker is declared in pyproject.toml
+def pytest_configure(config):  # the serial and needs markers are declared in pyproject.toml
     if getattr(config, "workerinput", None) is not None and fcntl is not None:
         # xdist gives each worker the base temp folder RUN/popen-gwN: RUN is this run's own
         share_dir = Path(config.option.basetemp).parent
@@ -76,8 +86,50 @@ def pytest_collection_modifyitems(config, items):
             continue
         if rel in SERIAL_FILES:
             item.add_marker(pytest.mark.serial)
+        for marker in item.iter_markers("needs"):
+            missing = [m for m in marker.args if not importable(m)]
+            if missing:
+                item.add_marker(pytest.mark.skip(reason=missing_reason(missing[0])))
         if item.get_closest_marker("serial") or rel.startswith(SERIAL_COMPANIONS):
             item.add_marker(pytest.mark.xdist_group(SERIAL_GROUP))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    if report.skipped:
+        report.longrepr = explained(report.longrepr)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):  # a module-level importorskip
+    report = (yield).get_result()
+    if report.skipped:
+        report.longrepr = explained(report.longrepr)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The skips counted by reason, most frequent first, on one screen (``-rs`` lists each test)."""
+    counts = collections.Counter(
+        report.longrepr[2].removeprefix("Skipped: ")
+        for report in terminalreporter.stats.get("skipped", [])
+        if isinstance(report.longrepr, tuple) and len(report.longrepr) == 3
+    )
+    if not counts:
+        return
+    terminalreporter.write_sep("-", "skipped, by reason")
+    shown = counts.most_common(SKIP_SUMMARY_LINES)
+    width = terminalreporter.config.get_terminal_writer().fullwidth - 8
+    for reason, count in shown:
+        line = " ".join(reason.split())
+        terminalreporter.write_line(
+            f"{count:5d}  {line if len(line) <= width else line[: width - 3] + '...'}"
+        )
+    if len(counts) > len(shown):
+        rest = sum(counts.values()) - sum(count for _, count in shown)
+        terminalreporter.write_line(
+            f"       and {rest} more for {len(counts) - len(shown)} other reasons (-rs lists them)"
+        )
 
 
 @pytest.hookimpl(hookwrapper=True)

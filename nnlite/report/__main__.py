@@ -35,7 +35,9 @@ def main(argv=None, prog="python -m nnlite.report"):
         return 2
     print(path)
     if args.open:
-        webbrowser.open(pathlib.Path(path).resolve().as_uri())
+        uri = pathlib.Path(path).resolve().as_uri()
+        if not webbrowser.open(uri):
+            print(f"{prog}: no web browser found; open {uri} in one", file=sys.stderr)
     return 0
 
 

@@ -18,12 +18,14 @@ def replace_atomically(
     path: str | os.PathLike[str], mode: int | None = None
 ) -> Iterator[IO[bytes]]:
     """A binary file to write ``path`` through: a temporary file in the same folder that is
-    flushed, fsynced, given ``mode`` (if not None) and renamed over ``path`` when the block ends,
-    and removed if the block raises, so ``path`` is never half written.
+    flushed, fsynced, given ``mode`` and renamed over ``path`` when the block ends, and removed
+    if the block raises, so ``path`` is never half written.
 
     Args:
         path (str): the file to write.
-        mode (int, optional): its permission bits.
+        mode (int, optional): its permission bits. Default: those of the file it replaces, else
+            0o666 minus the umask, as ``open(path, "wb")`` would give (the temporary file itself
+            is created readable by its owner only).
 
     Returns:
         A context manager giving the temporary binary file.
@@ -44,8 +46,7 @@ def replace_atomically(
             yield out
             out.flush()
             os.fsync(out.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, new_file_mode(path) if mode is None else mode)
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -82,8 +82,23 @@ def build_datasets(data_cfg):
                 )
             )
         except (RuntimeError, OSError, ValueError) as e:
-            raise TrainError(f"data ({data_cfg['dataset']} in {root}): {e}") from None
+            raise TrainError(
+                f"data ({data_cfg['dataset']} in {root}): {e}"
+                + _offline_alternative(data_cfg["dataset"], cls, root)
+            ) from None
     return sets[0], sets[1]
+
+
+def _offline_alternative(dataset, cls, root):
+    """For the tutorial's CIFAR-10 when its files are absent (no internet to download them): the
+    config that trains on Fashion-MNIST, which a machine may have already."""
+    if dataset != "cifar10" or os.path.isdir(os.path.join(root, cls.base_folder)):
+        return ""
+    return (
+        " To train now on Fashion-MNIST files instead: python train.py "
+        "configs/lenet_fashion_mnist.yaml --set data.root=FOLDER (FOLDER holding its four IDX "
+        "files, e.g. /usr/share/datasets/fashion-mnist)."
+    )
 
 
 # ------------------------------------------------------------------------------------- model

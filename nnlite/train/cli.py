@@ -109,7 +109,7 @@ def resolve_config(config_path, overrides, resume_dir):
 
 
 # The most an error line shows (messages quote values cut shorter; this bounds the rest).
-MAX_ERROR_CHARS = 600
+MAX_ERROR_CHARS = 1000
 
 
 def _one_line(e):

@@ -35,6 +35,8 @@ def test_finetuning_trains_only_the_new_head(tmp_path, suffix):
             str(ROOT / "examples" / "finetune_pretrained.py"),
             "--weights",
             str(weights),
+            "--dataset",
+            "cifar10",
             "--data",
             str(tmp_path / "data"),
             "--batch-size",

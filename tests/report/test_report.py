@@ -79,6 +79,18 @@ def test_finished_run_page(finished_run):
     assert 'http-equiv="refresh"' not in page
     # self-contained: no file or network fetched by the page
     assert not re.search(r'(src|href)="(?!#|data:)', page)
+    for name in FASHION:
+        assert name.replace("/", "/") in page
+    assert "Total params: " + f"{lenet_params(1, 28):,}" in page  # the model summary
+    assert "optimizer:" in page and "lr: 0.01" in page  # the config
+    assert "numpy" in page and "python" in page  # machine and versions
+    assert json.loads((run / "machine.json").read_text())["cpus"] >= 1
+
+
+@pytest.mark.needs("matplotlib")
+def test_finished_run_page_plots(finished_run):
+    run, _ = finished_run
+    page = (run / "report.html").read_text()
     # loss, accuracy, learning rate, speed, per-class bars, confusion matrix, mistakes
     assert page.count('<figure class="plot"><svg') == 7
     for title in (
@@ -92,12 +104,6 @@ def test_finished_run_page(finished_run):
         "predicted class",
     ):
         assert title in page, title
-    for name in FASHION:
-        assert name.replace("/", "/") in page
-    assert "Total params: " + f"{lenet_params(1, 28):,}" in page  # the model summary
-    assert "optimizer:" in page and "lr: 0.01" in page  # the config
-    assert "numpy" in page and "python" in page  # machine and versions
-    assert json.loads((run / "machine.json").read_text())["cpus"] >= 1
 
 
 def test_page_figures_agree_with_the_trainer(finished_run):
@@ -244,7 +250,6 @@ def test_rebuild_and_compare_from_the_command_line(finished_run, tmp_path):
     assert done.returncode == 0, done.stderr
     page = out.read_text()
     assert "Comparison of 2 runs" in page and run.name in page and "other-run" in page
-    assert page.count('<figure class="plot"><svg') == 5
     assert re.search(r"<td class=l>optimizer\.lr</td><td>0\.01</td><td>0\.05</td>", page)
 
     bad = subprocess.run(
@@ -269,6 +274,36 @@ def test_without_matplotlib_the_page_has_tables(finished_run, tmp_path, monkeypa
     assert "pip install &#x27;nnlite[report]&#x27;" in page
     assert "true \\ predicted" in page and "Running training loss" in page
     assert page.count("<table>") >= 4
+
+
+@pytest.mark.needs("matplotlib")
+def test_comparison_page_plots(finished_run, tmp_path):
+    run, _ = finished_run
+    page = Path(write_comparison([run, run], tmp_path / "cmp.html")).read_text()
+    assert page.count('<figure class="plot"><svg') == 5
+
+
+@pytest.mark.parametrize("browser_found", [True, False])
+def test_open_says_when_no_browser_was_found(
+    finished_run, tmp_path, monkeypatch, capsys, browser_found
+):
+    import webbrowser
+
+    from nnlite.report.__main__ import main
+
+    run, _ = finished_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    opened = []
+    monkeypatch.setattr(webbrowser, "open", lambda uri: opened.append(uri) or browser_found)
+    assert main([str(copy), "--open"], prog="nnlite report") == 0
+    page = (copy / "report.html").resolve().as_uri()
+    out, err = capsys.readouterr()
+    assert opened == [page] and out == f"{copy / 'report.html'}\n"
+    if browser_found:
+        assert err == ""
+    else:
+        assert err == f"nnlite report: no web browser found; open {page} in one\n"
 
 
 def test_comparison_rejects_a_folder_that_is_not_a_run(tmp_path):
@@ -306,7 +341,7 @@ def test_tensorboard_without_tensorboardx_warns_once_and_writes_the_page(
     copy = tmp_path / "run"
     shutil.copytree(run, copy)
     (copy / "report.html").unlink()
-    shutil.rmtree(copy / "tensorboard")
+    shutil.rmtree(copy / "tensorboard", ignore_errors=True)  # written if tensorboardX is installed
     monkeypatch.setitem(sys.modules, "tensorboardX", None)
     observer = TrainingObserver(background=False)  # tensorboardX hidden in this process only
     observer(str(copy), "running")

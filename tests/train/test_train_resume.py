@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 import pytest
+from interrupts import default_sigint
 from train_helpers import (
     ROOT,
     TRAIN_PY,
@@ -281,6 +282,7 @@ def test_ctrl_c_says_how_to_resume(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_sigint,
     )
     try:
         deadline = time.monotonic() + 120

@@ -3,8 +3,10 @@ lines, metrics, checkpoints, report; custom models; a loss that becomes NaN; pro
 DataParallel and MPI."""
 
 import json
+import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import textwrap
@@ -217,6 +219,11 @@ def test_missing_dataset_is_a_clean_error(tmp_path):
         proc.stderr.startswith("train.py: error: data (cifar10 in")
         and len(proc.stderr.strip().splitlines()) == 1
     )
+    # offline, the way to a first run on data the machine may have
+    assert (
+        "To train now on Fashion-MNIST files instead: python train.py "
+        "configs/lenet_fashion_mnist.yaml --set data.root=FOLDER" in proc.stderr
+    )
 
 
 NAN_MODEL = """
@@ -356,3 +363,21 @@ def test_threads_key_sets_nnlite_threads(tmp_path, cifar_root):
         assert nl.get_num_threads() == 1
     finally:
         nl.set_num_threads(before)
+
+
+def test_run_files_follow_the_umask(tmp_path, fashion_root):
+    # 0o027: neither the 0o600 of a temporary file nor a fixed 0o644 passes by chance
+    cfg = make_config(tmp_path, epochs=2, **fashion_sections(tmp_path))
+    old = os.umask(0o027)
+    try:
+        run_train(cfg, cwd=tmp_path, check=0)
+    finally:
+        os.umask(old)
+    (run,) = run_dirs(tmp_path / "runs")
+    modes = {
+        str(path.relative_to(run)): oct(stat.S_IMODE(path.lstat().st_mode))
+        for path in [run, *run.rglob("*")]
+    }
+    expected = {name: oct(0o750 if (run / name).is_dir() else 0o640) for name in modes}
+    assert {"config.yaml", "report.json", "checkpoints/best.npz"} <= set(modes)
+    assert modes == expected

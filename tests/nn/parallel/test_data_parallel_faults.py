@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 import pytest
+from interrupts import default_sigint
 
 import nnlite as nl
 from nnlite import nn
@@ -230,7 +231,7 @@ def test_spawned_workers_when_fork_is_unsafe():
         nn.DataParallel(Unpicklable(), workers=2, start_method="forkserver")(x)
 
 
-def run_script(body, folder, timeout=60, wait=True, new_session=False):
+def run_script(body, folder, timeout=60, wait=True, new_session=False, preexec_fn=None):
     code = textwrap.dedent(f"""
         import os, sys, time
         sys.path.insert(0, {REPO!r})
@@ -265,6 +266,7 @@ def run_script(body, folder, timeout=60, wait=True, new_session=False):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=new_session,
+        preexec_fn=preexec_fn,
     )
     if not wait:
         return proc
@@ -313,6 +315,7 @@ def test_ctrl_c_in_the_parent_leaves_nothing(tmp_path):
     """,
         tmp_path,
         wait=False,
+        preexec_fn=default_sigint,
     )
     pids = [int(p) for p in proc.stdout.readline().split()]
     time.sleep(0.5)
