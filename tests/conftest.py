@@ -47,6 +47,21 @@ SERIAL_COMPANIONS = ("report/",)
 SERIAL_GROUP = "serial"
 SKIP_SUMMARY_LINES = 25
 
+# The slowest tests (whole training runs, MPI jobs, a browser, example scripts, the large
+# pretrained networks), by path or node id prefix: marked ``slow``, so that
+# ``python -m pytest -m "not slow"`` runs the rest quickly.
+SLOW = (
+    "train/test_train_fashion_mnist_real.py",
+    "train/test_train_faults.py::test_non_finite_values_stop_before_anything_is_saved",
+    "train/test_train_faults.py::test_sigterm_keeps_the_last_checkpoint",
+    "nn/parallel/test_distributed.py",
+    "nn/parallel/test_distributed_train.py",
+    "report/test_report_browser.py",
+    "models/test_pretrained_weights.py",
+    "compat/",
+    "examples/",
+)
+
 
 @pytest.fixture(autouse=True)
 def _seed():
@@ -90,6 +105,9 @@ def pytest_collection_modifyitems(config, items):
             missing = [m for m in marker.args if not importable(m)]
             if missing:
                 item.add_marker(pytest.mark.skip(reason=missing_reason(missing[0])))
+        node = rel + "::" + item.nodeid.partition("::")[2]
+        if node.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
         if item.get_closest_marker("serial") or rel.startswith(SERIAL_COMPANIONS):
             item.add_marker(pytest.mark.xdist_group(SERIAL_GROUP))
 
