@@ -118,11 +118,15 @@ def test_the_cycle_finder_finds_a_cycle():
 # Circles known today, each with the work that removes it. One may disappear (then take it out);
 # no other may appear.
 KNOWN_CIRCLES = [
-    # Tensor's new_tensor/new_zeros/... call the creation functions, which build Tensors
-    {"nnlite.autograd.creation", "nnlite.autograd.tensor"},
-    # removed by moving the MPI code under nnlite/distributed/
-    {"nnlite.nn.parallel._reducer", "nnlite.nn.parallel.distributed"},
+    # Tensor's methods (new_zeros, cat-based ones, ...) call the creation functions inside their
+    # bodies, and the creation functions build Tensors
+    {"nnlite.autograd.creation", "nnlite.autograd.tensor", "nnlite.autograd.tensor_surface"},
 ]
+
+
+def test_known_circles_are_still_there():
+    found = [set(group) for group in cycles(import_graph())]
+    assert all(known in found for known in KNOWN_CIRCLES), "a known circle is gone: drop it"
 
 
 def test_no_circles_among_nnlite_modules():
