@@ -1308,3 +1308,106 @@ def is_inference(input: Tensor) -> bool:
 )
 def get_device(input: Tensor) -> int:
     return -1
+
+
+def _functional(name: str) -> Any:
+    from ..nn import functional
+
+    return getattr(functional, name)
+
+
+def _nn_alias(
+    name: str,
+    summary: str,
+    example: str,
+    drop: tuple[str, ...] = (),
+    rename: dict[str, str] | None = None,
+) -> Any:
+    """``torch.<name>``: the function of ``nn.functional`` under PyTorch's top-level name."""
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        for key in drop:  # PyTorch's backend switches, last positionally: nothing to switch here
+            kwargs.pop(key, None)
+        if drop and len(args) > 5:
+            args = args[:5]
+        for old, new in (rename or {}).items():
+            if old in kwargs:
+                kwargs[new] = kwargs.pop(old)
+        return _functional(name)(*args, **kwargs)
+
+    fn.__name__ = name
+    fn.__doc__ = (
+        f"{summary} (``nn.functional.{name}`` under PyTorch's top-level name).\n\nArgs:\n"
+        f"    *args: as ``nn.functional.{name}``.\n    **kwargs: as ``nn.functional.{name}``.\n\n"
+        f"Returns:\n    Tensor: the result.\n\nExamples:\n    {example}\n"
+    )
+    return fn
+
+
+conv1d = _nn_alias(
+    "conv1d",
+    "1-D convolution",
+    ">>> nl.conv1d(nl.ones(1, 1, 3), nl.ones(1, 1, 2)).shape\n    nnlite.Size([1, 1, 2])",
+)
+conv2d = _nn_alias(
+    "conv2d",
+    "2-D convolution",
+    ">>> nl.conv2d(nl.ones(1, 1, 3, 3), nl.ones(1, 1, 2, 2)).shape\n    nnlite.Size([1, 1, 2, 2])",
+)
+conv_transpose2d = _nn_alias(
+    "conv_transpose2d",
+    "2-D transposed convolution",
+    ">>> nl.conv_transpose2d(nl.ones(1, 1, 2, 2), nl.ones(1, 1, 2, 2)).shape\n    nnlite.Size([1, 1, 3, 3])",
+)
+pixel_shuffle = _nn_alias(
+    "pixel_shuffle",
+    "Channels to space",
+    ">>> nl.pixel_shuffle(nl.ones(1, 4, 1, 1), 2).shape\n    nnlite.Size([1, 1, 2, 2])",
+)
+pixel_unshuffle = _nn_alias(
+    "pixel_unshuffle",
+    "Space to channels",
+    ">>> nl.pixel_unshuffle(nl.ones(1, 1, 2, 2), 2).shape\n    nnlite.Size([1, 4, 1, 1])",
+)
+prelu = _nn_alias(
+    "prelu",
+    "PReLU with the slopes ``weight``",
+    ">>> nl.prelu(nl.tensor([-1., 1.]), nl.tensor([0.5]))\n    tensor([-0.5000,  1.0000])",
+)
+pairwise_distance = _nn_alias(
+    "pairwise_distance",
+    "The ``p``-norm distance of matching rows",
+    ">>> nl.pairwise_distance(nl.zeros(1, 2), nl.tensor([[3., 4.]]))\n    tensor([5.])",
+)
+cosine_similarity = _nn_alias(
+    "cosine_similarity",
+    "The cosine of the angle between matching vectors",
+    ">>> nl.cosine_similarity(nl.tensor([[1., 0.]]), nl.tensor([[1., 0.]]))\n    tensor([1.])",
+)
+max_pool2d = _nn_alias(
+    "max_pool2d",
+    "2-D max pooling",
+    ">>> nl.max_pool2d(nl.ones(1, 1, 2, 2), 2).shape\n    nnlite.Size([1, 1, 1, 1])",
+)
+layer_norm = _nn_alias(
+    "layer_norm",
+    "Layer normalisation",
+    ">>> nl.layer_norm(nl.tensor([[1., 3.]]), (2,))\n    tensor([[-1.0000,  1.0000]])",
+    drop=("cudnn_enable",),
+)
+group_norm = _nn_alias(
+    "group_norm",
+    "Group normalisation",
+    ">>> nl.group_norm(nl.tensor([[1., 3.]]), 1).shape\n    nnlite.Size([1, 2])",
+    drop=("cudnn_enabled",),
+)
+dropout = _nn_alias(
+    "dropout",
+    "Dropout (``train`` is ``training``)",
+    ">>> nl.dropout(nl.ones(2), 0.5, False)\n    tensor([1., 1.])",
+    rename={"train": "training"},
+)
+__all__ += [
+    "conv1d", "conv2d", "conv_transpose2d", "pixel_shuffle", "pixel_unshuffle", "prelu",
+    "pairwise_distance", "cosine_similarity", "max_pool2d", "layer_norm", "group_norm", "dropout",
+]  # fmt: skip
