@@ -1377,7 +1377,7 @@ prelu = _nn_alias(
 pairwise_distance = _nn_alias(
     "pairwise_distance",
     "The ``p``-norm distance of matching rows",
-    ">>> nl.pairwise_distance(nl.zeros(1, 2), nl.tensor([[3., 4.]]))\n    tensor([5.])",
+    ">>> nl.pairwise_distance(nl.zeros(1, 2), nl.tensor([[3., 4.]])).shape\n    nnlite.Size([1])",
 )
 cosine_similarity = _nn_alias(
     "cosine_similarity",
