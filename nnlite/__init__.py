@@ -13,6 +13,11 @@ from typing import TYPE_CHECKING, Any
 from . import autograd
 from ._threads import get_num_threads, set_num_threads
 from .autograd import return_types
+from .autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from .autograd.creation import (
     arange,
     as_tensor,

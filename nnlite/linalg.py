@@ -21,7 +21,7 @@ from .autograd.tensor import Tensor
 __all__ = [
     "norm", "vector_norm", "matrix_norm", "LinAlgError", "inv", "inv_ex", "det", "slogdet",
     "solve", "solve_ex", "solve_triangular", "cholesky", "cholesky_ex", "eigh", "eigvalsh", "svdvals",
-    "qr", "pinv", "lstsq", "matrix_rank", "cond", "matrix_power", "matrix_exp", "multi_dot",
+    "qr", "svd", "pinv", "lstsq", "matrix_rank", "cond", "matrix_power", "matrix_exp", "multi_dot",
     "matmul", "vecdot", "cross", "diagonal", "vander", "tensorinv", "tensorsolve",
 ]  # fmt: skip
 
@@ -52,6 +52,7 @@ def _named(name: str, fields: tuple[str, ...]) -> type:
 _slogdet = _named("slogdet", ("sign", "logabsdet"))
 _eigh = _named("eigh", ("eigenvalues", "eigenvectors"))
 _qr = _named("qr", ("Q", "R"))
+_svd = _named("svd", ("U", "S", "Vh"))
 _inv_ex = _named("inv_ex", ("inverse", "info"))
 _cholesky_ex = _named("cholesky_ex", ("L", "info"))
 _solve_ex = _named("solve_ex", ("result", "info"))
@@ -343,6 +344,51 @@ def svdvals(A: Tensor, *, driver: str | None = None, out: Tensor | None = None) 
     values = _dec.EighValues.apply(gram).clamp(min=0).flip(-1)
     zero = values._data == 0
     return _out(values.masked_fill(zero, 1.0).sqrt().masked_fill(zero, 0.0), out)
+
+
+def svd(
+    A: Tensor, full_matrices: bool = True, *, driver: str | None = None, out: Any = None
+) -> Any:
+    """``A = U @ diag(S) @ Vh`` with singular values ``S`` descending.
+
+    nnlite computes it from the symmetric eigendecomposition of ``A^T A`` (or ``A A^T``), so the
+    gradients need distinct, non-zero singular values (as PyTorch's do). Singular vectors are
+    defined up to sign; nnlite's signs may differ from LAPACK's. With ``full_matrices`` the extra
+    columns of ``U`` (or rows of ``Vh``) complete the basis and carry no gradient.
+
+    Args:
+        A (Tensor): ``(*, m, n)``.
+        full_matrices (bool): square ``U`` and ``Vh``. Default: True.
+        driver (str, optional): accepted for compatibility.
+
+    Returns:
+        A named tuple ``(U, S, Vh)``.
+
+    Examples:
+        >>> nl.linalg.svd(nl.tensor([[3., 0.], [0., -4.]])).S
+        tensor([4., 3.])
+    """
+    if A.shape[-2] < A.shape[-1]:
+        U, S, Vh = svd(A.mT, full_matrices)
+        return _svd((Vh.mT, S, U.mT))
+    gram = A.mT @ A
+    V = _dec.EighVectors.apply(gram).flip(-1)
+    S = svdvals(A)
+    U = A @ V / S.unsqueeze(-2)
+    if full_matrices and A.shape[-2] > A.shape[-1]:
+        from .autograd.creation import cat
+
+        U = cat([U, _op.make_tensor(_complement(U._data))], -1)
+    return _svd((U, S, V.mT))
+
+
+def _complement(U: np.ndarray) -> np.ndarray:
+    """Orthonormal columns completing ``U``'s to a basis (constants: no gradient)."""
+    m, k = U.shape[-2:]
+    q = np.linalg.qr(
+        np.concatenate([U, np.broadcast_to(np.eye(m, dtype=U.dtype), U.shape[:-2] + (m, m))], -1)
+    )[0]
+    return q[..., :, k:m]
 
 
 def qr(A: Tensor, mode: str = "reduced", *, out: Any = None) -> Any:

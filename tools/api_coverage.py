@@ -148,6 +148,11 @@ NAMED = {
             "complex numbers",
         ),
     },
+    "torch.autograd": {
+        **dict.fromkeys(
+            "has_torch_function handle_torch_function".split(), "the __torch_function__ protocol"
+        ),
+    },
     "torch.linalg": {
         **dict.fromkeys("eig eigvals".split(), "complex numbers (complex eigenvalues)"),
     },

@@ -1,9 +1,10 @@
 """nnlite.autograd: the Tensor, the backward engine, custom Functions and gradient checking."""
 
 from . import tensor_docs  # attaches the docstrings of Tensor's methods
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import backward, grad
 from .function import Function
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph_drawing import print_graph, to_dot
 from .legacy import Variable
@@ -25,4 +26,44 @@ __all__ = [
     "Variable",
     "to_dot",
     "print_graph",
+    "detect_anomaly",
+    "set_detect_anomaly",
+    "inference_mode",
+    "is_tensor_like",
+    "variable",
 ]
+
+
+def is_tensor_like(inp):
+    """Whether ``inp`` is a Tensor (nnlite has no ``__torch_function__`` protocol).
+
+    Args:
+        inp: any object.
+
+    Returns:
+        bool: True for a Tensor.
+
+    Examples:
+        >>> nl.autograd.is_tensor_like(nl.zeros(1))
+        True
+    """
+    return isinstance(inp, Tensor)
+
+
+def variable(*args, **kwargs):
+    """``nl.tensor`` under autograd's old name (``torch.autograd.variable``).
+
+    Args:
+        *args: as ``nl.tensor``.
+        **kwargs: as ``nl.tensor``.
+
+    Returns:
+        Tensor: the tensor.
+
+    Examples:
+        >>> nl.autograd.variable([1.], requires_grad=True)
+        tensor([1.], requires_grad=True)
+    """
+    from .creation import tensor
+
+    return tensor(*args, **kwargs)

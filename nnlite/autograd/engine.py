@@ -18,6 +18,7 @@ import numpy as np
 
 from . import grad_mode
 from . import op as _op
+from .anomaly_mode import _anomaly, check_gradients
 from .fp_errors import silenced
 from .node import AccumulateGrad, gradient_edge
 from .ops.vjp import sum_array_to
@@ -211,6 +212,8 @@ def run_backward(
                 input_grads = None
             else:
                 input_grads = _run_node(node, grads, capture, retain_graph, as_arrays)
+            if _anomaly[0] and input_grads is not None:
+                check_gradients(node, input_grads)
             for k, (child, index) in enumerate(node.next_functions):
                 if child is None:
                     continue

@@ -161,6 +161,13 @@ _FUNCTION_FORMS = [
     "detach",
 ]
 _FUNCTION_FORMS += FUNCTION_NAMES + SURFACE_FUNCTION_NAMES
+_FUNCTION_FORMS += [
+    "inverse", "det", "logdet", "slogdet", "pinverse", "matrix_power", "matrix_exp", "cholesky",
+    "cholesky_inverse", "cholesky_solve", "qr", "svd", "gcd", "lcm", "ldexp", "frexp", "copysign",
+    "nextafter", "i0", "mvlgamma", "bitwise_left_shift", "bitwise_right_shift", "scatter_reduce",
+    "index_put", "put", "renorm", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "zero_", "fill_", "detach_", "index_put_", "gcd_", "lcm_", "ldexp_", "i0_", "addmv_",
+]  # fmt: skip
 # in-place forms PyTorch also has as functions (``nl.relu_(x)``)
 _FUNCTION_FORMS += [
     name + "_"

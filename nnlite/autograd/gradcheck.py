@@ -109,11 +109,16 @@ def gradcheck(
         eps: the finite-difference step.
         atol, rtol: tolerances of ``|analytical - numerical| <= atol + rtol * |numerical|``.
         raise_exception: raise ``GradcheckError`` describing the worst mismatch, else return False.
-        nondet_tol, check_undefined_grad, check_grad_dtypes, check_batched_grad, fast_mode,
-        masked: accepted as PyTorch's; the full Jacobian is always compared (``fast_mode``'s
-            random projection checks less).
-        check_forward_ad, check_batched_forward_grad: must be False (no forward-mode AD).
+        nondet_tol: accepted (nnlite's backward is deterministic).
+        check_undefined_grad: accepted.
+        check_grad_dtypes: accepted.
+        check_batched_grad: accepted.
+        check_batched_forward_grad: must be False (no forward-mode AD).
+        check_forward_ad: must be False (no forward-mode AD).
         check_backward_ad: False skips the check.
+        fast_mode: accepted; the full Jacobian is always compared (PyTorch's fast mode checks a
+            random projection of it).
+        masked: accepted.
 
     Returns:
         True when every Jacobian entry agrees.
@@ -192,11 +197,15 @@ def gradgradcheck(
         eps (float): the finite-difference step.
         atol, rtol (float): tolerances of ``|analytical - numerical| <= atol + rtol * |numerical|``.
         raise_exception (bool): raise ``GradcheckError`` on a mismatch, else return False.
-        gen_non_contig_grad_outputs, nondet_tol, check_undefined_grad, check_grad_dtypes,
-        check_batched_grad, fast_mode, masked: accepted as PyTorch's (the full Jacobian is
-            always compared).
+        gen_non_contig_grad_outputs (bool): accepted.
+        nondet_tol (float): accepted.
+        check_undefined_grad (bool): accepted.
+        check_grad_dtypes (bool): accepted.
+        check_batched_grad (bool): accepted.
         check_fwd_over_rev (bool): must be False (no forward-mode AD).
         check_rev_over_rev (bool): False skips the check.
+        fast_mode (bool): accepted; the full Jacobian is always compared.
+        masked (bool): accepted.
 
     Returns:
         bool: True when every second-order Jacobian entry agrees.

@@ -4,6 +4,7 @@ that CPU scripts set. Composites of Tensor methods, so their gradients need no c
 
 from __future__ import annotations
 
+import builtins
 import itertools
 import math
 from collections.abc import Sequence
@@ -16,6 +17,7 @@ from .creation import cat, stack, tensor
 from .dtypes import float32, to_numpy_dtype
 from .dtypes import int64 as _int64
 from .random import default_generator
+from .return_types import _ReturnType
 from .tensor import Tensor
 from .tensor_surface import _doc
 
@@ -33,7 +35,9 @@ __all__ = [
     "is_deterministic_algorithms_warn_only_enabled", "set_deterministic_debug_mode",
     "get_deterministic_debug_mode", "set_float32_matmul_precision", "get_float32_matmul_precision",
     "set_num_interop_threads", "get_num_interop_threads", "set_flush_denormal", "set_warn_always",
-    "is_warn_always_enabled",
+    "is_warn_always_enabled", "fill", "range", "split_with_sizes", "cumulative_trapezoid",
+    "hann_window", "hamming_window", "bartlett_window", "blackman_window", "kaiser_window",
+    "histogram", "frobenius_norm", "nuclear_norm", "asarray", "is_inference", "get_device",
 ]  # fmt: skip
 
 e = math.e
@@ -224,9 +228,9 @@ def cartesian_prod(*tensors: Tensor) -> Tensor:
 )
 def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    idx = np.array(list(pick(range(input.shape[0]), r)), dtype=np.int64).reshape(-1, r)
+    idx = np.array(list(pick(builtins.range(input.shape[0]), r)), dtype=np.int64).reshape(-1, r)
     if idx.size == 0:
-        return input[np.zeros(0, dtype=np.int64)]
+        return input[np.zeros((0, r), dtype=np.int64)]
     return input[idx]
 
 
@@ -324,7 +328,7 @@ def triu_indices(
 )
 def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
     n = x.shape[0] if N is None else N
-    powers = range(n) if increasing else range(n - 1, -1, -1)
+    powers = builtins.range(n) if increasing else builtins.range(n - 1, -1, -1)
     cols = [x**p if p else x * 0 + 1 for p in powers]
     return stack(cols, 1) if cols else x.reshape(-1, 0)
 
@@ -973,3 +977,437 @@ def set_warn_always(b: bool) -> None:
 )
 def is_warn_always_enabled() -> bool:
     return bool(_flags["warn_always"])
+
+
+@_doc(
+    "A copy of ``input`` filled with ``value``.",
+    ["input (Tensor): the shape and dtype.", "value (number): the value."],
+    "Tensor: the filled copy.",
+    ">>> nl.fill(nl.zeros(2), 3.)\ntensor([3., 3.])",
+)
+def fill(input: Tensor, value: Any) -> Tensor:
+    return _op.make_tensor(np.full(input._data.shape, value, dtype=input._data.dtype))
+
+
+@_doc(
+    "``start, start + step, ...`` up to and including ``end`` (deprecated in PyTorch; use ``arange``).",
+    [
+        "start (number): Default: 0.",
+        "end (number): the last value.",
+        "step (number): Default: 1.",
+        "dtype (nl.dtype, optional): Default: float32.",
+    ],
+    "Tensor: the values.",
+    ">>> nl.range(1, 3)\ntensor([1., 2., 3.])",
+)
+def range(
+    start: float = 0,
+    end: float | None = None,
+    step: float = 1,
+    *,
+    dtype: Any = None,
+    requires_grad: bool = False,
+    **unused: Any,
+) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    count = int(math.floor((end - start) / step)) + 1
+    values = start + step * np.arange(max(count, 0))
+    return tensor(values, dtype=dtype or float32, requires_grad=requires_grad)
+
+
+@_doc(
+    "``split`` with a list of sizes.",
+    [
+        "input (Tensor): the tensor.",
+        "split_sizes (list of ints): the sizes.",
+        "dim (int): Default: 0.",
+    ],
+    "tuple of Tensors: the parts.",
+    ">>> [t.shape[0] for t in nl.split_with_sizes(nl.zeros(5), [2, 3])]\n[2, 3]",
+)
+def split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
+    return input.split(list(split_sizes), dim)
+
+
+@_doc(
+    "The running trapezoid rule along ``dim``.",
+    [
+        "y (Tensor): the values.",
+        "x (Tensor, optional): the sample points.",
+        "dx (float, optional): the spacing.",
+        "dim (int): Default: -1.",
+    ],
+    "Tensor: one fewer element along ``dim``.",
+    ">>> nl.cumulative_trapezoid(nl.tensor([1., 2., 3.]))\ntensor([1.5000, 4.0000])",
+)
+def cumulative_trapezoid(
+    y: Tensor, x: Tensor | None = None, *, dx: float | None = None, dim: int = -1
+) -> Tensor:
+    n = y.shape[dim]
+    mid = (y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1)) / 2
+    if x is not None:
+        mid = mid * x.diff(dim=dim if x.ndim == y.ndim else -1)
+    elif dx is not None:
+        mid = mid * dx
+    return mid.cumsum(dim)
+
+
+def _window(
+    values: Any, periodic: bool, window_length: int, dtype: Any, requires_grad: bool
+) -> Tensor:
+    n = window_length + 1 if periodic and window_length > 1 else window_length
+    w = values(n) if n > 1 else np.ones(n)
+    if periodic and window_length > 1:
+        w = w[:-1]
+    return tensor(np.asarray(w), dtype=dtype or float32, requires_grad=requires_grad)
+
+
+@_doc(
+    "The Hann window.",
+    [
+        "window_length (int): the length.",
+        "periodic (bool): for spectral analysis. Default: True.",
+        "dtype (nl.dtype, optional): Default: float32.",
+    ],
+    "Tensor: the window.",
+    ">>> nl.hann_window(4)\ntensor([0.0000, 0.5000, 1.0000, 0.5000])",
+)
+def hann_window(
+    window_length: int,
+    periodic: bool = True,
+    *,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    return _window(np.hanning, periodic, window_length, dtype, requires_grad)
+
+
+@_doc(
+    "The Hamming window (``alpha - beta cos``).",
+    [
+        "window_length (int): the length.",
+        "periodic (bool): Default: True.",
+        "alpha (float): Default: 0.54.",
+        "beta (float): Default: 0.46.",
+        "dtype (nl.dtype, optional): Default: float32.",
+    ],
+    "Tensor: the window.",
+    ">>> nl.hamming_window(3, periodic=False)\ntensor([0.0800, 1.0000, 0.0800])",
+)
+def hamming_window(
+    window_length: int,
+    periodic: bool = True,
+    alpha: float = 0.54,
+    beta: float = 0.46,
+    *,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    def values(n: int) -> np.ndarray:
+        return alpha - beta * np.cos(2 * np.pi * np.arange(n) / (n - 1))
+
+    return _window(values, periodic, window_length, dtype, requires_grad)
+
+
+@_doc(
+    "The Bartlett (triangular) window.",
+    [
+        "window_length (int): the length.",
+        "periodic (bool): Default: True.",
+        "dtype (nl.dtype, optional): Default: float32.",
+    ],
+    "Tensor: the window.",
+    ">>> nl.bartlett_window(5, periodic=False)\ntensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])",
+)
+def bartlett_window(
+    window_length: int,
+    periodic: bool = True,
+    *,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    return _window(np.bartlett, periodic, window_length, dtype, requires_grad)
+
+
+@_doc(
+    "The Blackman window.",
+    [
+        "window_length (int): the length.",
+        "periodic (bool): Default: True.",
+        "dtype (nl.dtype, optional): Default: float32.",
+    ],
+    "Tensor: the window.",
+    ">>> nl.blackman_window(3, periodic=False)[1]\ntensor(1.)",
+)
+def blackman_window(
+    window_length: int,
+    periodic: bool = True,
+    *,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    return _window(np.blackman, periodic, window_length, dtype, requires_grad)
+
+
+@_doc(
+    "The Kaiser window with shape parameter ``beta``.",
+    [
+        "window_length (int): the length.",
+        "periodic (bool): Default: True.",
+        "beta (float): Default: 12.",
+        "dtype (nl.dtype, optional): Default: float32.",
+    ],
+    "Tensor: the window.",
+    ">>> nl.kaiser_window(3, periodic=False, beta=0.)\ntensor([1., 1., 1.])",
+)
+def kaiser_window(
+    window_length: int,
+    periodic: bool = True,
+    beta: float = 12.0,
+    *,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    return _window(lambda n: np.kaiser(n, beta), periodic, window_length, dtype, requires_grad)
+
+
+@_doc(
+    "A histogram of ``input`` and its bin edges.",
+    [
+        "input (Tensor): the values.",
+        "bins (int or Tensor): the bin count or the edges. Default: 100.",
+        "range (tuple of floats, optional): the range.",
+        "weight (Tensor, optional): one weight per value.",
+        "density (bool): normalise. Default: False.",
+    ],
+    "A tuple ``(hist, bin_edges)``.",
+    ">>> nl.histogram(nl.tensor([1., 2., 1.]), bins=2).hist\ntensor([2., 1.])",
+)
+def histogram(
+    input: Tensor,
+    bins: Any = 100,
+    *,
+    range: Any = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+    out: Any = None,
+) -> Any:
+    edges = bins._data if isinstance(bins, Tensor) else bins
+    hist, bin_edges = np.histogram(
+        input._data,
+        bins=edges,
+        range=range,
+        weights=None if weight is None else weight._data,
+        density=density,
+    )
+    kind = input._data.dtype
+    return _histogram((_op.make_tensor(hist.astype(kind)), _op.make_tensor(bin_edges.astype(kind))))
+
+
+class _histogram(_ReturnType):
+    """What ``histogram`` returns: ``(hist, bin_edges)``."""
+
+    __slots__ = ()
+    _field_names = ("hist", "bin_edges")
+
+    @property
+    def hist(self) -> Tensor:
+        return self[0]
+
+    @property
+    def bin_edges(self) -> Tensor:
+        return self[1]
+
+
+_histogram.__name__ = _histogram.__qualname__ = "histogram"
+
+
+@_doc(
+    "The Frobenius norm over ``dim``.",
+    [
+        "input (Tensor): the input.",
+        "dim (tuple of ints): Default: the last two.",
+        "keepdim (bool): Default: False.",
+    ],
+    "Tensor: the norm.",
+    ">>> nl.frobenius_norm(nl.ones(2, 2))\ntensor(2.)",
+)
+def frobenius_norm(
+    input: Tensor, dim: Any = (-2, -1), keepdim: bool = False, *, out: Tensor | None = None
+) -> Tensor:
+    return input.norm("fro", dim, keepdim)
+
+
+@_doc(
+    "The nuclear norm (sum of singular values) of a matrix.",
+    ["input (Tensor): ``(m, n)``.", "keepdim (bool): Default: False."],
+    "Tensor: the norm.",
+    ">>> nl.nuclear_norm(nl.eye(2))\ntensor(2.)",
+)
+def nuclear_norm(input: Tensor, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
+    from .. import linalg
+
+    return linalg.matrix_norm(input, "nuc", keepdim=keepdim)
+
+
+@_doc(
+    "``obj`` as a tensor, sharing memory when it can (``as_tensor`` with ``copy=``).",
+    [
+        "obj: a tensor, array or Python data.",
+        "dtype (nl.dtype, optional): the type.",
+        "copy (bool, optional): always copy (True) or never (False).",
+        "requires_grad (bool): Default: False.",
+    ],
+    "Tensor: the tensor.",
+    ">>> nl.asarray([1, 2])\ntensor([1, 2])",
+)
+def asarray(
+    obj: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    copy: bool | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    from .creation import as_tensor
+
+    result = as_tensor(obj, dtype=dtype)
+    if copy:
+        result = result.clone()
+    elif copy is False and isinstance(obj, np.ndarray) and not np.shares_memory(result._data, obj):
+        raise ValueError("asarray(copy=False): the data cannot be shared without a copy")
+    return result.requires_grad_() if requires_grad else result
+
+
+@_doc(
+    "Whether ``input`` was made in inference mode (never in nnlite).",
+    ["input (Tensor): the tensor."],
+    "bool: False.",
+    ">>> nl.is_inference(nl.zeros(1))\nFalse",
+)
+def is_inference(input: Tensor) -> bool:
+    return False
+
+
+@_doc(
+    "The device index of ``input``: -1, the CPU.",
+    ["input (Tensor): the tensor."],
+    "int: -1.",
+    ">>> nl.get_device(nl.zeros(1))\n-1",
+)
+def get_device(input: Tensor) -> int:
+    return -1
+
+
+def _functional(name: str) -> Any:
+    from ..nn import functional
+
+    return getattr(functional, name)
+
+
+def _nn_alias(
+    name: str,
+    summary: str,
+    example: str,
+    drop: tuple[str, ...] = (),
+    rename: dict[str, str] | None = None,
+) -> Any:
+    """``torch.<name>``: the function of ``nn.functional`` under PyTorch's top-level name."""
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        for key in drop:  # PyTorch's backend switches, last positionally: nothing to switch here
+            kwargs.pop(key, None)
+        if drop and len(args) > 5:
+            args = args[:5]
+        for old, new in (rename or {}).items():
+            if old in kwargs:
+                kwargs[new] = kwargs.pop(old)
+        return _functional(name)(*args, **kwargs)
+
+    fn.__name__ = name
+    fn.__doc__ = (
+        f"{summary} (``nn.functional.{name}`` under PyTorch's top-level name).\n\nArgs:\n"
+        f"    *args: as ``nn.functional.{name}``.\n    **kwargs: as ``nn.functional.{name}``.\n\n"
+        f"Returns:\n    Tensor: the result.\n\nExamples:\n    {example}\n"
+    )
+    return fn
+
+
+conv1d = _nn_alias(
+    "conv1d",
+    "1-D convolution",
+    ">>> nl.conv1d(nl.ones(1, 1, 3), nl.ones(1, 1, 2)).shape\n    nnlite.Size([1, 1, 2])",
+)
+conv2d = _nn_alias(
+    "conv2d",
+    "2-D convolution",
+    ">>> nl.conv2d(nl.ones(1, 1, 3, 3), nl.ones(1, 1, 2, 2)).shape\n    nnlite.Size([1, 1, 2, 2])",
+)
+conv_transpose2d = _nn_alias(
+    "conv_transpose2d",
+    "2-D transposed convolution",
+    ">>> nl.conv_transpose2d(nl.ones(1, 1, 2, 2), nl.ones(1, 1, 2, 2)).shape\n    nnlite.Size([1, 1, 3, 3])",
+)
+pixel_shuffle = _nn_alias(
+    "pixel_shuffle",
+    "Channels to space",
+    ">>> nl.pixel_shuffle(nl.ones(1, 4, 1, 1), 2).shape\n    nnlite.Size([1, 1, 2, 2])",
+)
+pixel_unshuffle = _nn_alias(
+    "pixel_unshuffle",
+    "Space to channels",
+    ">>> nl.pixel_unshuffle(nl.ones(1, 1, 2, 2), 2).shape\n    nnlite.Size([1, 4, 1, 1])",
+)
+prelu = _nn_alias(
+    "prelu",
+    "PReLU with the slopes ``weight``",
+    ">>> nl.prelu(nl.tensor([-1., 1.]), nl.tensor([0.5]))\n    tensor([-0.5000,  1.0000])",
+)
+pairwise_distance = _nn_alias(
+    "pairwise_distance",
+    "The ``p``-norm distance of matching rows",
+    ">>> nl.pairwise_distance(nl.zeros(1, 2), nl.tensor([[3., 4.]])).shape\n    nnlite.Size([1])",
+)
+cosine_similarity = _nn_alias(
+    "cosine_similarity",
+    "The cosine of the angle between matching vectors",
+    ">>> nl.cosine_similarity(nl.tensor([[1., 0.]]), nl.tensor([[1., 0.]]))\n    tensor([1.])",
+)
+max_pool2d = _nn_alias(
+    "max_pool2d",
+    "2-D max pooling",
+    ">>> nl.max_pool2d(nl.ones(1, 1, 2, 2), 2).shape\n    nnlite.Size([1, 1, 1, 1])",
+)
+layer_norm = _nn_alias(
+    "layer_norm",
+    "Layer normalisation",
+    ">>> nl.layer_norm(nl.tensor([[1., 3.]]), (2,))\n    tensor([[-1.0000,  1.0000]])",
+    drop=("cudnn_enable",),
+)
+group_norm = _nn_alias(
+    "group_norm",
+    "Group normalisation",
+    ">>> nl.group_norm(nl.tensor([[1., 3.]]), 1).shape\n    nnlite.Size([1, 2])",
+    drop=("cudnn_enabled",),
+)
+dropout = _nn_alias(
+    "dropout",
+    "Dropout (``train`` is ``training``)",
+    ">>> nl.dropout(nl.ones(2), 0.5, False)\n    tensor([1., 1.])",
+    rename={"train": "training"},
+)
+__all__ += [
+    "conv1d", "conv2d", "conv_transpose2d", "pixel_shuffle", "pixel_unshuffle", "prelu",
+    "pairwise_distance", "cosine_similarity", "max_pool2d", "layer_norm", "group_norm", "dropout",
+]  # fmt: skip

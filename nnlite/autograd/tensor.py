@@ -38,7 +38,7 @@ from .sizes import Size, shape_arg
 from .sizes import wrap_dim as _wrap_dim
 from .tensor_functions import TensorFunctions
 from .tensor_methods import TensorMethods
-from .tensor_surface import TensorSurface
+from .tensor_surface import TensorSurface, TensorSurfaceMore
 
 if TYPE_CHECKING:
     from .._typing import Device, DTypeLike, Number, _bool, _float, _int, _size
@@ -59,7 +59,7 @@ _NON_LEAF_GRAD = (
 _INT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 
 
-class Tensor(TensorSurface, TensorFunctions, TensorMethods):
+class Tensor(TensorSurface, TensorSurfaceMore, TensorFunctions, TensorMethods):
     """A multi-dimensional array with autograd, as ``torch.Tensor``.
 
     Create tensors with ``nl.tensor``, ``nl.zeros``, ``nl.from_numpy`` and friends rather than

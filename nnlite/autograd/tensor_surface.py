@@ -109,6 +109,12 @@ _INPLACE_EXAMPLE_ARGS: dict[str, str | None] = {
     **dict.fromkeys(["addcmul", "addcdiv"], "nl.tensor([1.]), nl.tensor([2.])"),
     **dict.fromkeys(["addmm", "addmv", "addr", "addbmm", "index_add", "index_copy"], None),
     **dict.fromkeys(["index_fill", "masked_scatter", "tril", "triu", "bitwise_not"], None),
+    **dict.fromkeys(
+        ["scatter_reduce", "index_put", "put", "renorm", "gcd", "lcm", "ldexp", "copysign"], None
+    ),
+    **dict.fromkeys(
+        ["nextafter", "mvlgamma", "bitwise_left_shift", "bitwise_right_shift", "heaviside"], None
+    ),
     "clip": "0., 1.",
     "lerp": "nl.tensor([1.]), 0.5",
     "polygamma": "1",
@@ -1946,3 +1952,657 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) ->
 
     result = a.tensordot(b, dims)
     return result if out is None else write_out("tensordot", result, out, (a, b))
+
+
+class TensorSurfaceMore:
+    """More methods of ``Tensor`` (mixed into ``TensorSurface``): linear algebra through
+    ``nnlite.linalg``, integer and floating bit functions, scatter reductions and in-place random
+    fills."""
+
+    __slots__ = ()
+    if TYPE_CHECKING:
+        _data: np.ndarray
+
+    @_doc(
+        "The matrix inverse (``linalg.inv``).",
+        [],
+        "Tensor: the inverse.",
+        ">>> nl.tensor([[2., 0.], [0., 4.]]).inverse()\ntensor([[0.5000, 0.0000],\n        [0.0000, 0.2500]])",
+    )
+    def inverse(self) -> Tensor:
+        from .. import linalg
+
+        return linalg.inv(self)
+
+    @_doc(
+        "The determinant (``linalg.det``).",
+        [],
+        "Tensor: the determinants.",
+        ">>> nl.eye(2).det()\ntensor(1.)",
+    )
+    def det(self) -> Tensor:
+        from .. import linalg
+
+        return linalg.det(self)
+
+    @_doc(
+        "``log(det)``: NaN for a negative determinant, ``-inf`` for zero.",
+        [],
+        "Tensor: the result.",
+        ">>> nl.eye(2).logdet()\ntensor(0.)",
+    )
+    def logdet(self) -> Tensor:
+        from .. import linalg
+
+        sign, logabs = linalg.slogdet(self)
+        return logabs + _make(
+            np.where(sign._data < 0, np.nan, np.where(sign._data == 0, -np.inf, 0.0)).astype(
+                self._data.dtype
+            )
+        )
+
+    @_doc(
+        "``(sign, logabsdet)`` of the determinant (``linalg.slogdet``).",
+        [],
+        "A named tuple ``(sign, logabsdet)``.",
+        ">>> nl.eye(2).slogdet().logabsdet\ntensor(0.)",
+    )
+    def slogdet(self) -> Any:
+        from .. import linalg
+
+        return linalg.slogdet(self)
+
+    @_doc(
+        "The pseudo-inverse (``linalg.pinv``, full rank).",
+        ["rcond (float): accepted. Default: 1e-15."],
+        "Tensor: the pseudo-inverse.",
+        ">>> nl.tensor([[1.], [1.]]).pinverse()\ntensor([[0.5000, 0.5000]])",
+    )
+    def pinverse(self, rcond: float = 1e-15) -> Tensor:
+        from .. import linalg
+
+        return linalg.pinv(self)
+
+    @_doc(
+        "The ``n``-th matrix power (``linalg.matrix_power``).",
+        ["n (int): the power."],
+        "Tensor: the power.",
+        ">>> nl.eye(2).matrix_power(3)\ntensor([[1., 0.],\n        [0., 1.]])",
+    )
+    def matrix_power(self, n: int) -> Tensor:
+        from .. import linalg
+
+        return linalg.matrix_power(self, n)
+
+    @_doc(
+        "The matrix exponential (``linalg.matrix_exp``).",
+        [],
+        "Tensor: ``exp(self)``.",
+        ">>> nl.zeros(1, 1).matrix_exp()\ntensor([[1.]])",
+    )
+    def matrix_exp(self) -> Tensor:
+        from .. import linalg
+
+        return linalg.matrix_exp(self)
+
+    @_doc(
+        "The Cholesky factor (``linalg.cholesky``).",
+        ["upper (bool): the upper factor instead. Default: False."],
+        "Tensor: the factor.",
+        ">>> nl.tensor([[4.]]).cholesky()\ntensor([[2.]])",
+    )
+    def cholesky(self, upper: bool = False) -> Tensor:
+        from .. import linalg
+
+        return linalg.cholesky(self, upper=upper)
+
+    @_doc(
+        "The inverse of ``L @ L.mT`` from the Cholesky factor ``L`` (this tensor).",
+        ["upper (bool): this is the upper factor. Default: False."],
+        "Tensor: the inverse.",
+        ">>> nl.tensor([[2.]]).cholesky_inverse()\ntensor([[0.2500]])",
+    )
+    def cholesky_inverse(self, upper: bool = False) -> Tensor:
+        from .. import linalg
+
+        low = self.mT if upper else self
+        return linalg.inv(low @ low.mT)
+
+    @_doc(
+        "``X`` with ``(L @ L.mT) @ X = self`` given the Cholesky factor ``input2``.",
+        ["input2 (Tensor): the factor.", "upper (bool): it is the upper factor. Default: False."],
+        "Tensor: the solution.",
+        ">>> nl.tensor([[4.]]).cholesky_solve(nl.tensor([[2.]]))\ntensor([[1.]])",
+    )
+    def cholesky_solve(self, input2: Tensor, upper: bool = False) -> Tensor:
+        from .. import linalg
+
+        low = input2.mT if upper else input2
+        return linalg.solve(low @ low.mT, self)
+
+    @_doc(
+        "``(Q, R)`` (``linalg.qr``, full column rank).",
+        ["some (bool): reduced factors. Default: True."],
+        "A named tuple ``(Q, R)``.",
+        ">>> nl.eye(2).qr().R\ntensor([[1., 0.],\n        [0., 1.]])",
+    )
+    def qr(self, some: bool = True) -> Any:
+        from .. import linalg
+
+        return linalg.qr(self)
+
+    @_doc(
+        "``(U, S, V)`` with ``self = U diag(S) V.mT`` (``linalg.svd`` of full-rank input).",
+        [
+            "some (bool): reduced factors (always). Default: True.",
+            "compute_uv (bool): Default: True.",
+        ],
+        "A named tuple ``(U, S, V)``.",
+        ">>> nl.tensor([[3., 0.], [0., 4.]]).svd().S\ntensor([4., 3.])",
+    )
+    def svd(self, some: bool = True, compute_uv: bool = True) -> Any:
+        from .. import linalg
+
+        U, S, Vh = linalg.svd(self, full_matrices=False)
+        return _svd_result((U, S, Vh.mT))
+
+    @_doc(
+        "The ``p``-norm of ``self - other``.",
+        ["other (Tensor): the other tensor.", "p (float): Default: 2."],
+        "Tensor: 0-d.",
+        ">>> nl.tensor([0., 0.]).dist(nl.tensor([3., 4.]))\ntensor(5.)",
+    )
+    def dist(self, other: Tensor, p: float = 2) -> Tensor:
+        return (self - other).norm(p)
+
+    @_doc(
+        "Sorted along the first dimension.",
+        [],
+        "Tensor: the sorted values.",
+        ">>> nl.tensor([2., 1.]).msort()\ntensor([1., 2.])",
+    )
+    def msort(self) -> Tensor:
+        return self.sort(0).values
+
+    @_doc(
+        "``self`` (unary plus).",
+        [],
+        "Tensor: this tensor.",
+        ">>> nl.tensor([-1.]).positive()\ntensor([-1.])",
+    )
+    def positive(self) -> Tensor:
+        from .surface_functions import positive
+
+        return positive(self)
+
+    @_doc(
+        "The covariance matrix of the variables in the rows.",
+        [
+            "correction (int): Default: 1.",
+            "fweights (Tensor, optional): frequency weights.",
+            "aweights (Tensor, optional): observation weights.",
+        ],
+        "Tensor: the covariance.",
+        ">>> nl.tensor([[1., 2., 3.]]).cov()\ntensor(1.)",
+    )
+    def cov(
+        self, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None
+    ) -> Tensor:
+        from .surface_functions import cov
+
+        return cov(self, correction=correction, fweights=fweights, aweights=aweights)
+
+    @_doc(
+        "The correlation matrix of the variables in the rows.",
+        [],
+        "Tensor: the correlations.",
+        ">>> nl.tensor([[1., 2.], [2., 1.]]).corrcoef()\ntensor([[ 1., -1.],\n        [-1.,  1.]])",
+    )
+    def corrcoef(self) -> Tensor:
+        from .surface_functions import corrcoef
+
+        return corrcoef(self)
+
+    @_doc(
+        "Elementwise maximum ignoring NaN.",
+        ["other (Tensor): the other."],
+        "Tensor: the result.",
+        ">>> nl.tensor([float('nan')]).fmax(nl.tensor([1.]))\ntensor([1.])",
+    )
+    def fmax(self, other: Tensor) -> Tensor:
+        from .surface_functions import fmax
+
+        return fmax(self, other)
+
+    @_doc(
+        "Elementwise minimum ignoring NaN.",
+        ["other (Tensor): the other."],
+        "Tensor: the result.",
+        ">>> nl.tensor([float('nan')]).fmin(nl.tensor([1.]))\ntensor([1.])",
+    )
+    def fmin(self, other: Tensor) -> Tensor:
+        from .surface_functions import fmin
+
+        return fmin(self, other)
+
+    @_doc(
+        "The Heaviside step with ``values`` at zero.",
+        ["values (Tensor): the value at zero."],
+        "Tensor: the result.",
+        ">>> nl.tensor([0., 2.]).heaviside(nl.tensor([0.5]))\ntensor([0.5000, 1.0000])",
+    )
+    def heaviside(self, values: Tensor) -> Tensor:
+        from .surface_functions import heaviside
+
+        return heaviside(self, values)
+
+    @_doc(
+        "Greatest common divisors, elementwise.",
+        ["other (Tensor): the other integers."],
+        "Tensor: the result.",
+        ">>> nl.tensor([12, 9]).gcd(nl.tensor([8, 6]))\ntensor([4, 3])",
+    )
+    def gcd(self, other: Tensor) -> Tensor:
+        return _make(np.gcd(self._data, _array(other)))
+
+    @_doc(
+        "Least common multiples, elementwise.",
+        ["other (Tensor): the other integers."],
+        "Tensor: the result.",
+        ">>> nl.tensor([4, 3]).lcm(nl.tensor([6, 5]))\ntensor([12, 15])",
+    )
+    def lcm(self, other: Tensor) -> Tensor:
+        return _make(np.lcm(self._data, _array(other)))
+
+    @_doc(
+        "``self * 2**other``.",
+        ["other (Tensor): integer exponents."],
+        "Tensor: the result.",
+        ">>> nl.tensor([1.]).ldexp(nl.tensor([3]))\ntensor([8.])",
+    )
+    def ldexp(self, other: Tensor) -> Tensor:
+        return self * (
+            2.0 ** other.to(self.dtype) if self.is_floating_point() else 2.0 ** other.float()
+        )
+
+    @_doc(
+        "Mantissas in [0.5, 1) and integer exponents, ``self = mantissa * 2**exponent``.",
+        [],
+        "A tuple ``(mantissa, exponent)``.",
+        ">>> nl.tensor([8.]).frexp()\n(tensor([0.5000]), tensor([4], dtype=nnlite.int32))",
+    )
+    def frexp(self) -> tuple[Tensor, Tensor]:
+        mantissa, exponent = np.frexp(self._data)
+        return _make(mantissa), _make(exponent.astype(np.int32))
+
+    @_doc(
+        "``|self|`` with the sign of ``other``.",
+        ["other (Tensor or number): the signs."],
+        "Tensor: the result.",
+        ">>> nl.tensor([1., 2.]).copysign(-1.)\ntensor([-1., -2.])",
+    )
+    def copysign(self, other: TensorOrScalar) -> Tensor:
+        negative = np.signbit(
+            np.broadcast_to(
+                _array(other), np.broadcast_shapes(self._data.shape, np.shape(_array(other)))
+            )
+        )
+        magnitude = (
+            self.abs().expand(*negative.shape) if negative.shape != self._data.shape else self.abs()
+        )
+        result = magnitude.where(~negative, -magnitude)
+        if isinstance(other, _op.Tensor) and other.requires_grad:
+            # as PyTorch, ``other`` gets a (zero) gradient
+            result = result + (other * 0).masked_fill(~other.isfinite(), 0.0)
+        return result
+
+    @_doc(
+        "The next representable value after ``self`` toward ``other``.",
+        ["other (Tensor): the direction."],
+        "Tensor: the result.",
+        ">>> nl.tensor([1.], dtype=nl.float64).nextafter(nl.tensor([2.], dtype=nl.float64)) > 1\ntensor([True])",
+    )
+    def nextafter(self, other: Tensor) -> Tensor:
+        return _make(np.nextafter(self._data, _array(other)).astype(self._data.dtype))
+
+    @_doc(
+        "The modified Bessel function of the first kind, order 0.",
+        [],
+        "Tensor: the result.",
+        ">>> nl.tensor([0.]).i0()\ntensor([1.])",
+    )
+    def i0(self) -> Tensor:
+        return ew.BesselI0.apply(self)
+
+    @_doc(
+        "The multivariate log-gamma function of dimension ``p``.",
+        ["p (int): the dimension."],
+        "Tensor: the result.",
+        ">>> nl.tensor([2.]).mvlgamma(1)\ntensor([0.])",
+    )
+    def mvlgamma(self, p: int) -> Tensor:
+        from ..special import multigammaln
+
+        return multigammaln(self, p)
+
+    @_doc(
+        "Left shift of integers.",
+        ["other (Tensor or int): the shift."],
+        "Tensor: the result.",
+        ">>> nl.tensor([1, 2]).bitwise_left_shift(2)\ntensor([4, 8])",
+    )
+    def bitwise_left_shift(self, other: TensorOrScalar) -> Tensor:
+        return _make(np.left_shift(self._data, _array(other)).astype(self._data.dtype))
+
+    @_doc(
+        "Arithmetic right shift of integers.",
+        ["other (Tensor or int): the shift."],
+        "Tensor: the result.",
+        ">>> nl.tensor([8, -8]).bitwise_right_shift(2)\ntensor([ 2, -2])",
+    )
+    def bitwise_right_shift(self, other: TensorOrScalar) -> Tensor:
+        return _make(np.right_shift(self._data, _array(other)).astype(self._data.dtype))
+
+    @_doc(
+        "A copy with ``src`` reduced into it at ``index`` along ``dim``: ``'sum'``, ``'prod'``, ``'mean'``, ``'amax'`` or ``'amin'``.",
+        [
+            _DIM,
+            "index (Tensor): int64 positions.",
+            "src (Tensor): the values.",
+            "reduce (str): the reduction.",
+            "include_self (bool): count this tensor's values. Default: True.",
+        ],
+        "Tensor: the result (differentiable for ``'sum'`` and ``'mean'``).",
+        ">>> nl.zeros(2).scatter_reduce(0, nl.tensor([0, 0, 1]), nl.tensor([1., 3., 5.]), 'amax', include_self=False)\ntensor([3., 5.])",
+    )
+    def scatter_reduce(
+        self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
+    ) -> Tensor:
+        if reduce not in ("sum", "prod", "mean", "amax", "amin"):
+            raise RuntimeError(
+                f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+            )
+        idx = _array(index)
+        dim = wrap_dim(dim, self.ndim)
+        if reduce in ("sum", "mean"):
+            base = self if include_self else self.scatter(dim, idx, 0.0)
+            total = base.scatter_add(dim, idx, src)
+            if reduce == "sum":
+                return total
+            counts = np.zeros(self._data.shape, dtype=self._data.dtype)
+            _scatter_counts(counts, dim, idx)
+            counts = counts + (1 if include_self else 0)
+            out = total / _make(np.maximum(counts, 1))
+            return out if self.is_floating_point() else out.floor().to(self.dtype)
+        data = self._data.copy()
+        values = _array(src)
+        touched = np.zeros(data.shape, dtype=bool)
+        combine = {"prod": np.multiply, "amax": np.maximum, "amin": np.minimum}[reduce]
+        for position in np.ndindex(*idx.shape):
+            target = list(position)
+            target[dim] = idx[position]
+            target = tuple(target)
+            if not include_self and not touched[target]:
+                data[target] = values[position]
+            else:
+                data[target] = combine(data[target], values[position])
+            touched[target] = True
+        return _make(data)
+
+    @_doc(
+        "A copy with ``values`` written (or added) at the positions ``indices`` (a tuple of index tensors).",
+        [
+            "indices (tuple of Tensors): the positions.",
+            "values (Tensor): the values.",
+            "accumulate (bool): add instead. Default: False.",
+        ],
+        "Tensor: the result.",
+        ">>> nl.zeros(3).index_put((nl.tensor([0, 0]),), nl.tensor([1., 2.]), accumulate=True)\ntensor([3., 0., 0.])",
+    )
+    def index_put(self, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+        key = tuple(_array(i) for i in indices)
+        flat = np.arange(self._data.size).reshape(self._data.shape)[key]
+        values = (
+            values
+            if isinstance(values, _op.Tensor)
+            else _make(np.asarray(values, self._data.dtype))
+        )
+        source = values.expand(*flat.shape) if tuple(values.shape) != flat.shape else values
+        target = self.reshape(-1)
+        if accumulate:
+            return target.scatter_add(0, flat.reshape(-1), source.reshape(-1)).reshape(self.shape)
+        return target.scatter(0, flat.reshape(-1), source.reshape(-1)).reshape(self.shape)
+
+    @_doc(
+        "A copy with ``source`` written at the flat positions ``index``.",
+        [
+            "index (Tensor): flat int64 positions.",
+            "source (Tensor): the values.",
+            "accumulate (bool): add instead. Default: False.",
+        ],
+        "Tensor: the result.",
+        ">>> nl.zeros(2, 2).put(nl.tensor([3]), nl.tensor([9.]))\ntensor([[0., 0.],\n        [0., 9.]])",
+    )
+    def put(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        flat = self.reshape(-1)
+        positions = np.asarray(_array(index)).reshape(-1) % max(self._data.size, 1)
+        if accumulate:
+            return flat.scatter_add(0, positions, source.reshape(-1)).reshape(self.shape)
+        return flat.scatter(0, positions, source.reshape(-1)).reshape(self.shape)
+
+    @_doc(
+        "Each slice along ``dim`` rescaled so that its ``p``-norm is at most ``maxnorm``.",
+        ["p (float): the norm.", _DIM, "maxnorm (float): the bound."],
+        "Tensor: the result.",
+        ">>> nl.tensor([[3., 4.], [0.3, 0.4]]).renorm(2, 0, 1.)\ntensor([[0.6000, 0.8000],\n        [0.3000, 0.4000]])",
+    )
+    def renorm(self, p: float, dim: int, maxnorm: float) -> Tensor:
+        dim = wrap_dim(dim, self.ndim)
+        others = tuple(d for d in range(self.ndim) if d != dim)
+        norms = self.norm(p, others, keepdim=True)
+        # the scale depends on the slice's norm, so it carries a gradient (as PyTorch's)
+        scale = maxnorm / (norms + 1e-7)
+        return self * scale.where(norms._data > maxnorm, 1.0)
+
+    @_doc(
+        "The number of dimensions (``dim()``).",
+        [],
+        "int: the count.",
+        ">>> nl.zeros(2, 3).ndimension()\n2",
+    )
+    def ndimension(self) -> int:
+        return int(self._data.ndim)
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes the elements take.
+
+        Examples:
+            >>> nl.zeros(2, dtype=nl.float64).nbytes
+            16
+        """
+        return int(self._data.nbytes)
+
+    @property
+    def itemsize(self) -> int:
+        """The bytes one element takes.
+
+        Examples:
+            >>> nl.zeros(1).itemsize
+            4
+        """
+        return int(self._data.itemsize)
+
+    @property
+    def output_nr(self) -> int:
+        """Which output of its ``grad_fn`` this tensor is.
+
+        Examples:
+            >>> nl.zeros(1).output_nr
+            0
+        """
+        return int(getattr(self, "_output_nr", 0))
+
+    @_doc(
+        "Whether this tensor was made in inference mode (never in nnlite).",
+        [],
+        "bool: False.",
+        ">>> nl.zeros(1).is_inference()\nFalse",
+    )
+    def is_inference(self) -> bool:
+        return False
+
+    @_doc(
+        "A copy as int16.",
+        ["memory_format: accepted."],
+        "Tensor: int16.",
+        ">>> nl.tensor([1.5]).short()\ntensor([1], dtype=nnlite.int16)",
+    )
+    def short(self, memory_format: Any = None) -> Tensor:
+        from .dtypes import int16
+
+        return self.to(int16)
+
+    @_doc(
+        "A copy as int8.",
+        ["memory_format: accepted."],
+        "Tensor: int8.",
+        ">>> nl.tensor([1.5]).char()\ntensor([1], dtype=nnlite.int8)",
+    )
+    def char(self, memory_format: Any = None) -> Tensor:
+        from .dtypes import int8
+
+        return self.to(int8)
+
+    @_doc(
+        "0/1 samples with this tensor's probabilities (``nl.bernoulli``).",
+        [
+            "p (float, optional): one probability instead.",
+            "generator (numpy.random.Generator, optional): the generator.",
+        ],
+        "Tensor: the samples.",
+        ">>> nl.tensor([1.]).bernoulli()\ntensor([1.])",
+    )
+    def bernoulli(self, p: float | None = None, *, generator: Any = None) -> Tensor:
+        from .surface_functions import bernoulli
+
+        return bernoulli(self, p, generator=generator)
+
+    @_doc(
+        "The main diagonal (of the first two dimensions) filled with ``fill_value``, in place.",
+        [
+            "fill_value (number): the value.",
+            "wrap (bool): continue below the square part of a tall matrix. Default: False.",
+        ],
+        "Tensor: this tensor.",
+        ">>> nl.zeros(2, 2).fill_diagonal_(1.)\ntensor([[1., 0.],\n        [0., 1.]])",
+    )
+    def fill_diagonal_(self, fill_value: float, wrap: bool = False) -> Tensor:
+        def fill(a: np.ndarray) -> None:
+            if a.ndim == 2:
+                np.fill_diagonal(a, fill_value, wrap=wrap)
+            else:
+                n = min(a.shape)
+                a[(np.arange(n),) * a.ndim] = fill_value
+
+        return self._array_inplace(fill)
+
+    def _random_fill(self, draw: Any) -> Tensor:
+        from .random import default_generator
+
+        return self._array_inplace(lambda a: a.__setitem__(..., draw(default_generator, a.shape)))
+
+    @_doc(
+        "Filled with exponential samples of rate ``lambd``, in place.",
+        ["lambd (float): the rate. Default: 1."],
+        "Tensor: this tensor.",
+        ">>> (nl.zeros(3).exponential_() >= 0).all()\ntensor(True)",
+    )
+    def exponential_(self, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+        return self._random_fill(lambda g, s: g.exponential(1.0 / lambd, s))
+
+    @_doc(
+        "Filled with Cauchy samples, in place.",
+        ["median (float): Default: 0.", "sigma (float): Default: 1."],
+        "Tensor: this tensor.",
+        ">>> nl.zeros(3).cauchy_().shape\nnnlite.Size([3])",
+    )
+    def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None) -> Tensor:
+        return self._random_fill(lambda g, s: median + sigma * g.standard_cauchy(s))
+
+    @_doc(
+        "Filled with log-normal samples, in place.",
+        ["mean (float): of the log. Default: 1.", "std (float): of the log. Default: 2."],
+        "Tensor: this tensor.",
+        ">>> (nl.zeros(3).log_normal_() > 0).all()\ntensor(True)",
+    )
+    def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator: Any = None) -> Tensor:
+        return self._random_fill(lambda g, s: g.lognormal(mean, std, s))
+
+    @_doc(
+        "Filled with geometric samples (trials to the first success), in place.",
+        ["p (float): the success probability."],
+        "Tensor: this tensor.",
+        ">>> (nl.zeros(3).geometric_(0.5) >= 1).all()\ntensor(True)",
+    )
+    def geometric_(self, p: float, *, generator: Any = None) -> Tensor:
+        return self._random_fill(lambda g, s: g.geometric(p, s))
+
+    @_doc(
+        "Filled with integers from ``[from_, to)`` (``[0, to)`` with one argument), in place.",
+        ["from_ (int): the low end, or the high end alone.", "to (int, optional): the high end."],
+        "Tensor: this tensor.",
+        ">>> nl.zeros(3).random_(1, 2)\ntensor([1., 1., 1.])",
+    )
+    def random_(self, from_: int = 0, to: int | None = None, *, generator: Any = None) -> Tensor:
+        if to is None:
+            from_, to = 0, (from_ if from_ else 2**24)
+        return self._random_fill(lambda g, s: g.integers(from_, to, s))
+
+
+class _svd_result(return_types._ReturnType):
+    """What ``Tensor.svd`` returns: ``(U, S, V)``."""
+
+    __slots__ = ()
+    _field_names = ("U", "S", "V")
+
+    @property
+    def U(self) -> Tensor:
+        return self[0]
+
+    @property
+    def S(self) -> Tensor:
+        return self[1]
+
+    @property
+    def V(self) -> Tensor:
+        return self[2]
+
+
+_svd_result.__name__ = _svd_result.__qualname__ = "svd"
+
+
+def _scatter_counts(counts: np.ndarray, dim: int, index: np.ndarray) -> None:
+    for position in np.ndindex(*index.shape):
+        target = list(position)
+        target[dim] = index[position]
+        counts[tuple(target)] += 1
+
+
+for _name in (
+    "scatter_reduce",
+    "index_put",
+    "put",
+    "renorm",
+    "gcd",
+    "lcm",
+    "ldexp",
+    "copysign",
+    "nextafter",
+    "i0",
+    "mvlgamma",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+    "heaviside",
+):
+    setattr(TensorSurfaceMore, _name + "_", _inplace(_name))

@@ -245,7 +245,8 @@ def test_tensor_hooks_see_and_replace_gradients():
 
 def _live_nodes():
     gc.collect()
-    return sum(1 for o in gc.get_objects() if isinstance(o, Node))
+    # type(), not isinstance(): a dead weakref proxy left by another library raises on __class__
+    return sum(1 for o in gc.get_objects() if issubclass(type(o), Node))
 
 
 def test_graph_is_freed_after_backward():

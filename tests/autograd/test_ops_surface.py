@@ -149,6 +149,69 @@ DIFFERENTIABLE = [
     ("floor_", lambda L, x: L.floor_(x * 1), [arr(3)]),
     ("addcmul_", lambda L, c, a, b: (c * 1).addcmul_(a, b, value=2), [arr(3), arr(3), arr(3)]),
     ("H", lambda L, x: x.H, [arr(2, 3)]),
+    ("inverse", lambda L, x: L.inverse(x), [arr(3, 3) + 3 * np.eye(3)]),
+    ("det", lambda L, x: x.det(), [arr(3, 3) + 3 * np.eye(3)]),
+    ("logdet", lambda L, x: L.logdet(x), [arr(3, 3) + 3 * np.eye(3)]),
+    ("slogdet", lambda L, x: L.slogdet(x)[1], [arr(3, 3) + 3 * np.eye(3)]),
+    ("pinverse", lambda L, x: L.pinverse(x), [arr(4, 2)]),
+    ("matrix_power", lambda L, x: x.matrix_power(2), [arr(3, 3)]),
+    (
+        "cholesky_solve",
+        lambda L, b, m: L.cholesky_solve(b, L.linalg.cholesky(m @ m.mT + L.eye(3, dtype=m.dtype))),
+        [arr(3, 2), arr(3, 3)],
+    ),
+    (
+        "cholesky_inverse",
+        lambda L, m: L.cholesky_inverse(L.linalg.cholesky(m @ m.mT + L.eye(3, dtype=m.dtype))),
+        [arr(3, 3)],
+    ),
+    ("svd_values", lambda L, x: L.svd(x).S, [arr(4, 3)]),
+    ("svd_rebuild", lambda L, x: (lambda u, s, v: (u * s) @ v.mT)(*L.svd(x)), [arr(4, 3)]),
+    (
+        "linalg_svd_rebuild",
+        lambda L, x: (lambda u, s, vh: (u * s) @ vh)(*L.linalg.svd(x, full_matrices=False)),
+        [arr(2, 3)],
+    ),
+    ("dist_method", lambda L, a, b: a.dist(b, 1.5), [arr(4), arr(4)]),
+    ("cov_method", lambda L, x: x.cov(), [arr(2, 4)]),
+    ("copysign", lambda L, a, b: L.copysign(a, b), [arr(4, **POS), arr(4)]),
+    # (PyTorch's gradient for a negative integer exponent is 0: its 2**other stays integer)
+    ("ldexp", lambda L, a: L.ldexp(a, L.tensor([1, 2, 0])), [arr(3)]),
+    ("renorm", lambda L, x: L.renorm(x, 2, 0, 0.5), [arr(3, 2)]),
+    (
+        "scatter_reduce_sum",
+        lambda L, x, s: L.scatter_reduce(x, 0, L.tensor([0, 2, 0]), s, "sum", include_self=False),
+        [arr(3), arr(3)],
+    ),
+    (
+        "scatter_reduce_mean",
+        lambda L, x, s: x.scatter_reduce(0, L.tensor([0, 2, 0]), s, reduce="mean"),
+        [arr(3), arr(3)],
+    ),
+    (
+        "index_put",
+        lambda L, x, v: L.index_put(
+            x, (L.tensor([0, 1, 0]), L.tensor([1, 2, 1])), v, accumulate=True
+        ),
+        [arr(2, 3), arr(3)],
+    ),
+    ("index_put_", lambda L, x, v: (x * 1).index_put_((L.tensor([1, 0]),), v), [arr(2, 3), arr(3)]),
+    ("put", lambda L, x, v: L.put(x, L.tensor([1, 4]), v), [arr(2, 3), arr(2)]),
+    ("i0", lambda L, x: L.i0(x), [arr(3)]),
+    ("mvlgamma", lambda L, x: L.mvlgamma(x, 2), [arr(3, low=1.0, high=3.0)]),
+    ("cumulative_trapezoid", lambda L, y: L.cumulative_trapezoid(y, dx=0.5), [arr(2, 4)]),
+    ("frobenius_norm", lambda L, x: L.frobenius_norm(x, (0, 1)), [arr(2, 3)]),
+    ("nuclear_norm", lambda L, x: L.nuclear_norm(x), [arr(3, 2)]),
+    ("conv2d", lambda L, x, w: L.conv2d(x, w, None, 1, 1), [arr(1, 2, 3, 3), arr(2, 2, 2, 2)]),
+    ("conv1d", lambda L, x, w: L.conv1d(x, w, stride=2), [arr(1, 1, 5), arr(2, 1, 2)]),
+    ("layer_norm", lambda L, x: L.layer_norm(x, (3,), None, None, 1e-5, True), [arr(2, 3)]),
+    ("group_norm", lambda L, x: L.group_norm(x, 2, None, None, 1e-5, True), [arr(2, 4, 2)]),
+    ("cosine_similarity", lambda L, a, b: L.cosine_similarity(a, b, 1), [arr(2, 3), arr(2, 3)]),
+    ("pairwise_distance", lambda L, a, b: L.pairwise_distance(a, b), [arr(2, 3), arr(2, 3)]),
+    ("pixel_shuffle", lambda L, x: L.pixel_shuffle(x, 2), [arr(1, 4, 2, 2)]),
+    ("prelu", lambda L, x, w: L.prelu(x, w), [arr(2, 3), arr(1, **POS)]),
+    ("max_pool2d", lambda L, x: L.max_pool2d(x, 2), [arr(1, 1, 4, 4)]),
+    ("dropout_eval", lambda L, x: L.dropout(x, 0.5, train=False), [arr(3)]),
     ("einsum_diagonal", lambda L, x: L.einsum("ii->i", x), [arr(3, 3)]),
     ("einsum_trace", lambda L, x: L.einsum("ii", x), [arr(3, 3)]),
     ("einsum_iji", lambda L, x: L.einsum("iji->j", x), [arr(2, 3, 2)]),
@@ -275,6 +338,62 @@ VALUES = [
     ("negative", lambda L: L.negative(L.tensor(INTS))),
     ("absolute", lambda L: L.absolute(L.tensor(F))),
     ("vander", lambda L: L.vander(L.tensor([1.0, 2.0, -3.0]), N=3, increasing=True)),
+    ("gcd", lambda L: L.gcd(L.tensor([12, 9, 0]), L.tensor([8, 6, 5]))),
+    ("lcm", lambda L: L.lcm(L.tensor([4, 3, 0]), L.tensor([6, 5, 2]))),
+    ("frexp", lambda L: L.frexp(L.tensor([8.0, -0.3, 0.0]))),
+    (
+        "nextafter",
+        lambda L: L.nextafter(
+            L.tensor([1.0, 2.0], dtype=L.float64), L.tensor([2.0, 0.0], dtype=L.float64)
+        ),
+    ),
+    ("left_shift", lambda L: L.bitwise_left_shift(L.tensor([1, -2]), 3)),
+    ("right_shift", lambda L: L.bitwise_right_shift(L.tensor([16, -16]), L.tensor([2, 3]))),
+    (
+        "scatter_reduce_prod",
+        lambda L: L.tensor([2.0, 3.0]).scatter_reduce(
+            0, L.tensor([0, 0, 1]), L.tensor([4.0, 5.0, 6.0]), "prod"
+        ),
+    ),
+    (
+        "scatter_reduce_amax",
+        lambda L: L.tensor([9.0, 0.0]).scatter_reduce(
+            0, L.tensor([0, 0, 1]), L.tensor([4.0, 5.0, 6.0]), "amax", include_self=False
+        ),
+    ),
+    (
+        "scatter_reduce_amin",
+        lambda L: L.tensor([[9.0, 0.0]]).scatter_reduce(
+            1, L.tensor([[1, 1]]), L.tensor([[4.0, -5.0]]), "amin"
+        ),
+    ),
+    (
+        "scatter_reduce_mean_int",
+        lambda L: L.tensor([1, 2]).scatter_reduce(0, L.tensor([0, 0]), L.tensor([4, 5]), "mean"),
+    ),
+    ("hann_window", lambda L: L.hann_window(5)),
+    ("hamming_window", lambda L: L.hamming_window(6, periodic=False, alpha=0.5, beta=0.5)),
+    ("bartlett_window", lambda L: L.bartlett_window(5)),
+    ("blackman_window", lambda L: L.blackman_window(4, dtype=L.float64)),
+    ("kaiser_window", lambda L: L.kaiser_window(5, True, 6.0)),
+    ("window_1", lambda L: L.hann_window(1)),
+    ("range", lambda L: L.range(1, 4, 0.5)),
+    ("histogram", lambda L: L.histogram(L.tensor([1.0, 2.0, 1.0, 4.0]), bins=3)),
+    (
+        "histogram_range",
+        lambda L: L.histogram(
+            L.tensor([1.0, 2.0, 1.0, 4.0]), bins=2, range=(0.0, 2.0), density=True
+        ),
+    ),
+    ("split_with_sizes", lambda L: L.split_with_sizes(L.arange(5), [2, 3])),
+    ("fill", lambda L: L.fill(L.zeros(2, dtype=L.int64), 3)),
+    ("asarray", lambda L: L.asarray([1, 2])),
+    ("logical_not", lambda L: L.logical_not(L.tensor(INTS))),
+    ("short", lambda L: L.tensor([1.7, -2.5]).short()),
+    ("char", lambda L: L.tensor([1.7, -2.5]).char()),
+    ("heaviside_method", lambda L: L.tensor([0.0, -2.0]).heaviside(L.tensor([0.5]))),
+    ("fill_diagonal_", lambda L: L.zeros(3, 2).fill_diagonal_(5.0)),
+    ("fill_diagonal_wrap", lambda L: L.zeros(5, 2).fill_diagonal_(5.0, wrap=True)),
     ("combinations_empty", lambda L: L.combinations(L.tensor([1]), 2)),
 ]
 
@@ -310,17 +429,41 @@ def test_sampling_shapes_and_ranges():
         nl.normal(0.0, -1.0, size=(1,))
 
 
-def _values(x):
+def _flatten(x):
+    """(values, dtype name) pairs of a result: a tensor or a (nested) tuple of them."""
     if isinstance(x, (tuple, list)):
-        return [_values(v) for v in x]
-    return (x.numpy().tolist(), str(x.dtype).split(".")[1])
+        return [pair for v in x for pair in _flatten(v)]
+    return [(np.asarray(x.numpy(), dtype=np.float64), str(x.dtype).split(".")[1])]
 
 
 @pytest.mark.parametrize("name,fn", VALUES, ids=[r[0] for r in VALUES])
 def test_values_match_pytorch(name, fn):
     torch = pytest.importorskip("torch", reason="PyTorch is the reference")
-    ours, theirs = _values(fn(nl)), _values(fn(torch))
-    np.testing.assert_equal(ours, theirs)
+    ours, theirs = _flatten(fn(nl)), _flatten(fn(torch))
+    assert [d for _, d in ours] == [d for _, d in theirs]
+    for (a, _), (b, _) in zip(ours, theirs):
+        assert a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7, equal_nan=True)
+
+
+def test_sizes_and_random_fills():
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference")
+    for lib in (nl, torch):
+        x = lib.zeros(2, 3, dtype=lib.float64)
+        assert (x.ndimension(), x.nbytes, x.itemsize, x.output_nr, x.is_inference()) == (
+            2,
+            48,
+            8,
+            0,
+            False,
+        )
+    nl.manual_seed(0)
+    x = nl.zeros(1000)
+    assert (x.exponential_(2.0) >= 0).all() and abs(x.mean().item() - 0.5) < 0.1
+    assert (x.geometric_(0.5) >= 1).all() and set(np.unique(x.random_(3, 5).numpy())) <= {3.0, 4.0}
+    assert (x.log_normal_(0.0, 0.1) > 0).all() and x.cauchy_().shape == (1000,)
+    with pytest.raises(RuntimeError, match="leaf"):
+        nl.zeros(2, requires_grad=True).exponential_()
 
 
 def test_scalar_predicates():

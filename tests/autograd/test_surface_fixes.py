@@ -107,3 +107,40 @@ def test_max_and_min_are_defined_in_the_class():
 
     assert "max" in vars(TensorMethods) and "min" in vars(TensorMethods)
     assert nl.tensor([[1.0, 5.0], [4.0, 2.0]]).max(1).indices.tolist() == [1, 0]
+
+
+def test_detect_anomaly_names_the_node_like_pytorch():
+    torch = pytest.importorskip("torch", reason="compares the message with PyTorch's")
+    messages = []
+    for lib in (nl, torch):
+        x = lib.tensor([0.0, 1.0], requires_grad=True)
+        with (
+            lib.autograd.detect_anomaly(),
+            pytest.warns(UserWarning) if lib is torch else _nothing(),
+        ):
+            with pytest.raises(RuntimeError) as error:
+                (x.sqrt() * 0).sum().backward()
+        messages.append(str(error.value).splitlines()[0])
+    assert messages[0] == messages[1]
+    assert not nl.is_anomaly_enabled()
+    x = nl.tensor([0.0], requires_grad=True)
+    (x.sqrt() * 0).sum().backward()  # off: no check, the NaN gradient comes through
+    assert np.isnan(x.grad.item())
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_autograd_namespace_extras():
+    assert nl.autograd.is_tensor_like(nl.zeros(1)) and not nl.autograd.is_tensor_like([1.0])
+    assert nl.autograd.variable([1.0], requires_grad=True).requires_grad
+    with nl.autograd.set_detect_anomaly(True, check_nan=False):
+        assert nl.is_anomaly_enabled() and not nl.is_anomaly_check_nan_enabled()
+    assert nl.is_anomaly_check_nan_enabled()
+    with nl.autograd.inference_mode():
+        assert not nl.is_grad_enabled()
