@@ -483,7 +483,7 @@ class MultiMarginLoss(_WeightedLoss):
             target,
             p=self.p,
             margin=self.margin,
-            weight=self.weight,
+            weight=self._buffers["weight"],
             reduction=self.reduction,
         )
 
@@ -520,7 +520,7 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multilabel_soft_margin_loss(
-            input, target, weight=self.weight, reduction=self.reduction
+            input, target, weight=self._buffers["weight"], reduction=self.reduction
         )
 
 

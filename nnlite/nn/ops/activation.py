@@ -514,11 +514,13 @@ def gumbel_softmax(
     from ...autograd.random import default_generator
 
     data = logits._data
-    gumbels = -np.log(default_generator.exponential(size=data.shape)).astype(data.dtype)
+    from ...autograd.creation import tensor
+
+    gumbels = tensor(-np.log(default_generator.exponential(size=data.shape)).astype(data.dtype))
     soft = softmax((logits + gumbels) / tau, dim)
     if not hard:
         return soft
     winners = soft._data.argmax(axis=dim)
     one_hot = np.zeros_like(soft._data)
     np.put_along_axis(one_hot, np.expand_dims(winners, dim), 1.0, axis=dim)
-    return soft - soft.detach() + one_hot
+    return soft - soft.detach() + tensor(one_hot)
