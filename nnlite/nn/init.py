@@ -462,8 +462,24 @@ def _deprecated(method):
         )
         return method(*args, **kwargs)
 
+    shape = "2, 2, 3" if old_name == "dirac" else "2, 3"
+    extra = {"constant": ", 0.5", "sparse": ", 0.5"}.get(old_name, "")
     deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
-    deprecated_init.__doc__ = f"Deprecated: ``{new_name}``, with PyTorch's FutureWarning."
+    deprecated_init.__doc__ = f"""Deprecated: ``{new_name}``, with PyTorch's FutureWarning.
+
+    Args:
+        *args, **kwargs: as for ``{new_name}``.
+
+    Returns:
+        Tensor: the filled tensor.
+
+    Examples:
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     nn.init.{old_name}(nl.empty({shape}){extra}).shape
+        nnlite.Size([{shape}])
+    """
     return deprecated_init
 
 

@@ -410,7 +410,7 @@ class SoftMarginLoss(_Loss):
 
     Examples:
         >>> nn.SoftMarginLoss()(nl.tensor([0., 2.]), nl.tensor([1., -1.]))
-        tensor(1.4191)
+        tensor(1.4100)
     """
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
@@ -515,7 +515,7 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
 
     Examples:
         >>> nn.MultiLabelSoftMarginLoss()(nl.tensor([[0., 2.]]), nl.tensor([[1., 0.]]))
-        tensor(1.4191)
+        tensor(1.4100)
     """
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
