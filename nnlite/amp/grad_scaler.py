@@ -23,7 +23,7 @@ class GradScaler:
     Examples:
         >>> model = nn.Linear(2, 1)
         >>> optimizer = nl.optim.SGD(model.parameters(), lr=0.1)
-        >>> scaler = nl.amp.GradScaler()
+        >>> scaler = nl.amp.GradScaler("cpu")
         >>> loss = model(nl.ones(1, 2)).sum()
         >>> scaler.scale(loss).backward()
         >>> scaler.step(optimizer)

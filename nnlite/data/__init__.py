@@ -30,7 +30,9 @@ from .sampler import (
     Sampler,
     SequentialSampler,
     SubsetRandomSampler,
+    WeightedRandomSampler,
 )
+from .stack_dataset import StackDataset
 
 __all__ = [
     "Dataset",
@@ -46,6 +48,8 @@ __all__ = [
     "SubsetRandomSampler",
     "BatchSampler",
     "DistributedSampler",
+    "WeightedRandomSampler",
+    "StackDataset",
     "DataLoader",
     "default_collate",
     "default_convert",

@@ -24,6 +24,7 @@ __all__ = [
     "SubsetRandomSampler",
     "BatchSampler",
     "DistributedSampler",
+    "WeightedRandomSampler",
 ]
 
 
@@ -180,16 +181,30 @@ class RandomSampler(Sampler):
         rng = self._rng()
         if n == 0:
             return iter(())
+        # lazily, a chunk at a time: num_samples may be far larger than memory allows
         if self.replacement:
-            return iter(rng.integers(0, n, size=self.num_samples).tolist())
-        full, rest = divmod(self.num_samples, n)
-        parts = [rng.permutation(n) for _ in range(full)]
-        if rest:
-            parts.append(rng.permutation(n)[:rest])
-        return iter(np.concatenate(parts).tolist() if parts else ())
+            return _draws_with_replacement(rng, n, self.num_samples)
+        return _permutations(rng, n, self.num_samples)
 
     def __len__(self) -> int:
         return self.num_samples
+
+
+_CHUNK = 32  # indices drawn at a time with replacement (PyTorch's chunk)
+
+
+def _draws_with_replacement(rng: Any, n: int, count: int) -> Iterator[int]:
+    """``count`` indices below ``n`` drawn with replacement, ``_CHUNK`` at a time."""
+    for start in range(0, count, _CHUNK):
+        yield from rng.integers(0, n, size=min(_CHUNK, count - start)).tolist()
+
+
+def _permutations(rng: Any, n: int, count: int) -> Iterator[int]:
+    """``count`` indices: whole permutations of ``range(n)``, the last one cut short."""
+    while count > 0:
+        order = rng.permutation(n)
+        yield from order[: min(n, count)].tolist()
+        count -= n
 
 
 class SubsetRandomSampler(Sampler):
@@ -368,3 +383,77 @@ class DistributedSampler(Sampler):
             5
         """
         self.epoch = int(epoch)
+
+
+class WeightedRandomSampler(Sampler):
+    """Indices drawn with probabilities proportional to ``weights`` (with replacement by
+    default), lazily a chunk at a time.
+
+    Args:
+        weights (sequence of float): one non-negative weight per index.
+        num_samples (int): how many indices per pass.
+        replacement (bool): draw with replacement. Default: True.
+        generator (numpy.random.Generator or int, optional): the generator or its seed.
+
+    Examples:
+        >>> from nnlite.data import WeightedRandomSampler
+        >>> list(WeightedRandomSampler([0.0, 0.0, 1.0], 3))
+        [2, 2, 2]
+    """
+
+    def __init__(
+        self,
+        weights: Any,
+        num_samples: int,
+        replacement: bool = True,
+        generator: Any = None,
+    ) -> None:
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(
+                f"num_samples should be a positive integer value, but got num_samples={num_samples}"
+            )
+        if not isinstance(replacement, bool):
+            raise ValueError(
+                f"replacement should be a boolean value, but got replacement={replacement}"
+            )
+        data = weights._data if hasattr(weights, "_data") else weights
+        array = np.asarray(data, dtype=np.float64)
+        if array.ndim != 1:
+            raise ValueError(
+                f"weights should be a 1d sequence but given weights have shape {array.shape}"
+            )
+        from ..autograd.creation import tensor
+
+        self.weights = tensor(array)
+        self.num_samples, self.replacement, self.generator = num_samples, replacement, generator
+
+    def __iter__(self) -> Iterator[int]:
+        weights = self.weights._data
+        if weights.min(initial=0.0) < 0 or not np.isfinite(weights).all():
+            raise RuntimeError(
+                "invalid multinomial distribution (encountering probability entry < 0)"
+            )
+        total = weights.sum()
+        if total <= 0:
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        rng = _make_rng(self.generator)
+        probabilities = weights / total
+        if not self.replacement:
+            if self.num_samples > int((weights > 0).sum()):
+                raise RuntimeError(
+                    "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
+                )
+            picks = rng.choice(weights.size, size=self.num_samples, replace=False, p=probabilities)
+            return iter(picks.tolist())
+        return _weighted_draws(rng, probabilities.cumsum(), self.num_samples)
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+def _weighted_draws(rng: Any, cumulative: Any, count: int) -> Iterator[int]:
+    """``count`` indices drawn with replacement from the cumulative distribution, by chunks."""
+    last = len(cumulative) - 1
+    for start in range(0, count, _CHUNK):
+        draws = rng.random(min(_CHUNK, count - start)) * cumulative[-1]
+        yield from np.minimum(np.searchsorted(cumulative, draws, side="right"), last).tolist()

@@ -63,11 +63,11 @@ class Categorical(Distribution):
 
     @property
     def param_shape(self) -> Any:
-        param = self.__dict__.get("probs", self.__dict__.get("logits"))
+        param = self.__dict__["probs"] if "probs" in self.__dict__ else self.__dict__["logits"]
         return param.shape
 
     @property
-    def support(self) -> Any:  # type: ignore[override]
+    def support(self) -> Any:
         return constraints.integer_interval(0, self._num_events - 1)
 
     @property

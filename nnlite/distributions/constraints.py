@@ -62,14 +62,14 @@ class _Dependent(Constraint):
 class _Real(Constraint):
     def check(self, value: Any) -> np.ndarray:
         data = _array(value)
-        return data == data  # False for nan
+        return np.asarray(data == data)  # False for nan
 
 
 class _RealVector(_Real):
     event_dim = 1
 
     def check(self, value: Any) -> np.ndarray:
-        return super().check(value).all(-1)
+        return np.asarray(super().check(value).all(-1))
 
 
 class _Boolean(Constraint):

@@ -60,7 +60,7 @@ class Independent(Distribution):
         return False if self.reinterpreted_batch_ndims > 0 else self.base_dist.has_enumerate_support
 
     @property
-    def support(self) -> Any:  # type: ignore[override]
+    def support(self) -> Any:
         return self.base_dist.support
 
     @property

@@ -22,7 +22,6 @@ class Normal(Distribution):
         validate_args (bool, optional): check the arguments and the values given to ``log_prob``.
 
     Examples:
-        >>> nl.manual_seed(0)
         >>> m = nl.distributions.Normal(nl.tensor([0.0]), nl.tensor([1.0]))
         >>> m.log_prob(nl.tensor([0.0]))
         tensor([-0.9189])

@@ -45,7 +45,7 @@ class Uniform(Distribution):
             )
 
     @property
-    def support(self) -> Any:  # type: ignore[override]
+    def support(self) -> Any:
         return constraints.half_open_interval(self.low, self.high)
 
     @property
@@ -74,9 +74,10 @@ class Uniform(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         inside = (self.low._data <= value._data) & (value._data < self.high._data)
-        return -(self.high - self.low).log() + np.where(inside, 0.0, -np.inf).astype(
-            self.low._data.dtype
-        )
+        from ..autograd.creation import tensor
+
+        outside = tensor(np.where(inside, 0.0, -np.inf).astype(self.low._data.dtype))
+        return outside - (self.high - self.low).log()
 
     def cdf(self, value: Tensor) -> Tensor:
         if self._validate_args:

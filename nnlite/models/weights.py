@@ -39,7 +39,16 @@ _FILE_EXTENSIONS = (".pth", ".pt", ".safetensors", ".npz", ".bin", ".ckpt")
 
 @dataclass(frozen=True)
 class Weights:
-    """One published weight file: its ``url`` and facts about it (``meta``)."""
+    """One published weight file: its ``url`` and facts about it (``meta``).
+
+    Args:
+        url (str): the address torchvision downloads the file from.
+        meta (dict): facts about the weights (parameters, categories).
+
+    Examples:
+        >>> nl.models.Weights("https://example.org/m-0.pth").url
+        'https://example.org/m-0.pth'
+    """
 
     url: str
     meta: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
@@ -47,21 +56,41 @@ class Weights:
 
 class WeightsEnum(Enum):
     """The published weights of one architecture; members have ``url``, ``meta`` and ``path``
-    (the file in the hub cache)."""
+    (the file in the hub cache).
+
+    Examples:
+        >>> nl.models.ResNet18_Weights.IMAGENET1K_V1.meta["num_classes"]
+        1000
+    """
 
     @property
     def url(self) -> str:
-        """The address torchvision downloads the file from."""
+        """The address torchvision downloads the file from.
+
+        Examples:
+            >>> nl.models.ResNet18_Weights.DEFAULT.url
+            'https://download.pytorch.org/models/resnet18-f37072fd.pth'
+        """
         return self.value.url
 
     @property
     def meta(self) -> dict[str, Any]:
-        """Facts about the weights (the number of parameters, the dataset's categories count)."""
+        """Facts about the weights (the number of parameters, the dataset's categories count).
+
+        Examples:
+            >>> nl.models.ResNet18_Weights.DEFAULT.meta["num_params"]
+            11689512
+        """
         return self.value.meta
 
     @property
     def path(self) -> str:
-        """The file in PyTorch's hub cache: ``<hub dir>/checkpoints/<file name of url>``."""
+        """The file in PyTorch's hub cache: ``<hub dir>/checkpoints/<file name of url>``.
+
+        Examples:
+            >>> nl.models.ResNet18_Weights.DEFAULT.path.endswith("checkpoints/resnet18-f37072fd.pth")
+            True
+        """
         from ..hub import checkpoint_path
 
         return checkpoint_path(self.url)
@@ -75,6 +104,9 @@ class WeightsEnum(Enum):
 
         Returns:
             dict: the state dict.
+
+        Examples:
+            >>> nl.models.ResNet18_Weights.DEFAULT.get_state_dict()  # doctest: +SKIP
         """
         from ..hub import load_state_dict_from_url
 
@@ -83,7 +115,18 @@ class WeightsEnum(Enum):
     @classmethod
     def verify(cls, obj: Any) -> Any:
         """``obj`` as a member of this enum: a member, its name (``"IMAGENET1K_V1"``,
-        ``"DEFAULT"``) or ``"<Enum>.<name>"``; None stays None."""
+        ``"DEFAULT"``) or ``"<Enum>.<name>"``; None stays None.
+
+        Args:
+            obj: a member, a name, or None.
+
+        Returns:
+            WeightsEnum or None: the member.
+
+        Examples:
+            >>> nl.models.ResNet50_Weights.verify("DEFAULT")
+            ResNet50_Weights.IMAGENET1K_V2
+        """
         if obj is None or isinstance(obj, cls):
             return obj
         if isinstance(obj, str):
@@ -112,21 +155,36 @@ def _imagenet(file: str, parameters: int) -> Weights:
 
 
 class ResNet18_Weights(WeightsEnum):
-    """torchvision's ResNet-18 weights."""
+    """torchvision's ResNet-18 weights.
+
+    Examples:
+        >>> nl.models.ResNet18_Weights.DEFAULT
+        ResNet18_Weights.IMAGENET1K_V1
+    """
 
     IMAGENET1K_V1 = _imagenet("resnet18-f37072fd.pth", 11689512)
     DEFAULT = IMAGENET1K_V1
 
 
 class ResNet34_Weights(WeightsEnum):
-    """torchvision's ResNet-34 weights."""
+    """torchvision's ResNet-34 weights.
+
+    Examples:
+        >>> nl.models.ResNet34_Weights.DEFAULT
+        ResNet34_Weights.IMAGENET1K_V1
+    """
 
     IMAGENET1K_V1 = _imagenet("resnet34-b627a593.pth", 21797672)
     DEFAULT = IMAGENET1K_V1
 
 
 class ResNet50_Weights(WeightsEnum):
-    """torchvision's ResNet-50 weights (``DEFAULT`` is the V2 recipe)."""
+    """torchvision's ResNet-50 weights (``DEFAULT`` is the V2 recipe).
+
+    Examples:
+        >>> nl.models.ResNet50_Weights.DEFAULT
+        ResNet50_Weights.IMAGENET1K_V2
+    """
 
     IMAGENET1K_V1 = _imagenet("resnet50-0676ba61.pth", 25557032)
     IMAGENET1K_V2 = _imagenet("resnet50-11ad3fa6.pth", 25557032)
@@ -134,63 +192,108 @@ class ResNet50_Weights(WeightsEnum):
 
 
 class VGG11_Weights(WeightsEnum):
-    """torchvision's VGG-11 weights."""
+    """torchvision's VGG-11 weights.
+
+    Examples:
+        >>> nl.models.VGG11_Weights.DEFAULT
+        VGG11_Weights.IMAGENET1K_V1
+    """
 
     IMAGENET1K_V1 = _imagenet("vgg11-8a719046.pth", 132863336)
     DEFAULT = IMAGENET1K_V1
 
 
 class VGG11_BN_Weights(WeightsEnum):
-    """torchvision's VGG-11 (batch norm) weights."""
+    """torchvision's VGG-11 (batch norm) weights.
+
+    Examples:
+        >>> nl.models.VGG11_BN_Weights.DEFAULT
+        VGG11_BN_Weights.IMAGENET1K_V1
+    """
 
     IMAGENET1K_V1 = _imagenet("vgg11_bn-6002323d.pth", 132868840)
     DEFAULT = IMAGENET1K_V1
 
 
 class VGG13_Weights(WeightsEnum):
-    """torchvision's VGG-13 weights."""
+    """torchvision's VGG-13 weights.
+
+    Examples:
+        >>> nl.models.VGG13_Weights.DEFAULT
+        VGG13_Weights.IMAGENET1K_V1
+    """
 
     IMAGENET1K_V1 = _imagenet("vgg13-19584684.pth", 133047848)
     DEFAULT = IMAGENET1K_V1
 
 
 class VGG13_BN_Weights(WeightsEnum):
-    """torchvision's VGG-13 (batch norm) weights."""
+    """torchvision's VGG-13 (batch norm) weights.
+
+    Examples:
+        >>> nl.models.VGG13_BN_Weights.DEFAULT
+        VGG13_BN_Weights.IMAGENET1K_V1
+    """
 
     IMAGENET1K_V1 = _imagenet("vgg13_bn-abd245e5.pth", 133053736)
     DEFAULT = IMAGENET1K_V1
 
 
 class VGG16_Weights(WeightsEnum):
-    """torchvision's VGG-16 weights."""
+    """torchvision's VGG-16 weights.
+
+    Examples:
+        >>> nl.models.VGG16_Weights.DEFAULT
+        VGG16_Weights.IMAGENET1K_V1
+    """
 
     IMAGENET1K_V1 = _imagenet("vgg16-397923af.pth", 138357544)
     DEFAULT = IMAGENET1K_V1
 
 
 class VGG16_BN_Weights(WeightsEnum):
-    """torchvision's VGG-16 (batch norm) weights."""
+    """torchvision's VGG-16 (batch norm) weights.
+
+    Examples:
+        >>> nl.models.VGG16_BN_Weights.DEFAULT
+        VGG16_BN_Weights.IMAGENET1K_V1
+    """
 
     IMAGENET1K_V1 = _imagenet("vgg16_bn-6c64b313.pth", 138365992)
     DEFAULT = IMAGENET1K_V1
 
 
 class VGG19_Weights(WeightsEnum):
-    """torchvision's VGG-19 weights."""
+    """torchvision's VGG-19 weights.
+
+    Examples:
+        >>> nl.models.VGG19_Weights.DEFAULT
+        VGG19_Weights.IMAGENET1K_V1
+    """
 
     IMAGENET1K_V1 = _imagenet("vgg19-dcbb9e9d.pth", 143667240)
     DEFAULT = IMAGENET1K_V1
 
 
 class VGG19_BN_Weights(WeightsEnum):
-    """torchvision's VGG-19 (batch norm) weights."""
+    """torchvision's VGG-19 (batch norm) weights.
+
+    Examples:
+        >>> nl.models.VGG19_BN_Weights.DEFAULT
+        VGG19_BN_Weights.IMAGENET1K_V1
+    """
 
     IMAGENET1K_V1 = _imagenet("vgg19_bn-c79401a0.pth", 143678248)
     DEFAULT = IMAGENET1K_V1
 
 
 class MobileNet_V2_Weights(WeightsEnum):
-    """torchvision's MobileNetV2 weights (``DEFAULT`` is the V2 recipe)."""
+    """torchvision's MobileNetV2 weights (``DEFAULT`` is the V2 recipe).
+
+    Examples:
+        >>> nl.models.MobileNet_V2_Weights.DEFAULT
+        MobileNet_V2_Weights.IMAGENET1K_V2
+    """
 
     IMAGENET1K_V1 = _imagenet("mobilenet_v2-b0353104.pth", 3504872)
     IMAGENET1K_V2 = _imagenet("mobilenet_v2-7ebf99e0.pth", 3504872)

@@ -25,6 +25,19 @@ __all__ = [
     "kaiming_normal_",
     "trunc_normal_",
     "orthogonal_",
+    "dirac_",
+    "sparse_",
+    "uniform",
+    "normal",
+    "constant",
+    "eye",
+    "dirac",
+    "xavier_uniform",
+    "xavier_normal",
+    "kaiming_uniform",
+    "kaiming_normal",
+    "orthogonal",
+    "sparse",
 ]
 
 _LINEAR = (
@@ -374,3 +387,110 @@ def orthogonal_(tensor, gain=1, generator=None):
     if rows < cols:
         q = q.T
     return _fill(tensor, (q * gain).reshape(tensor._data.shape))
+
+
+def dirac_(tensor, groups=1):
+    """Fill a 3-, 4- or 5-D convolution weight with the Dirac delta: the convolution then passes
+    its first input channels through unchanged (per group).
+
+    Args:
+        tensor (Tensor): ``(out, in, *kernel)``.
+        groups (int): the convolution's groups; divides ``out``. Default: 1.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> w = nn.init.dirac_(nl.empty(2, 2, 3))
+        >>> w[0, 0].tolist(), w[0, 1].tolist()
+        ([0.0, 1.0, 0.0], [0.0, 0.0, 0.0])
+    """
+    dims = tensor._data.ndim
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor._data.shape
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = sizes[0] // groups
+    values = np.zeros(sizes, dtype=tensor._data.dtype)
+    centre = tuple(s // 2 for s in sizes[2:])
+    for g in range(groups):
+        for d in range(min(per_group, sizes[1])):
+            values[(g * per_group + d, d) + centre] = 1
+    return _fill(tensor, values)
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Fill a 2-D tensor from N(0, std**2), then zero ``ceil(sparsity * rows)`` random entries
+    of each column (Martens, 2010).
+
+    Args:
+        tensor (Tensor): a 2-D tensor.
+        sparsity (float): the fraction of each column set to zero.
+        std (float): the standard deviation of the non-zero values. Default: 0.01.
+        generator (numpy.random.Generator, optional): draw from this generator instead of nnlite's.
+
+    Returns:
+        Tensor: ``tensor``.
+
+    Examples:
+        >>> w = nn.init.sparse_(nl.empty(10, 3), sparsity=0.3)
+        >>> (w == 0).sum(dim=0).tolist()
+        [3, 3, 3]
+    """
+    if tensor._data.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rng = generator or default_generator
+    rows, cols = tensor._data.shape
+    zeros = math.ceil(sparsity * rows)
+    values = rng.normal(0.0, std, (rows, cols))
+    for col in range(cols):
+        values[rng.permutation(rows)[:zeros], col] = 0
+    return _fill(tensor, values)
+
+
+def _deprecated(method):
+    """PyTorch's old name of ``method`` (without the trailing underscore), with its warning."""
+    new_name = method.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(
+            f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return method(*args, **kwargs)
+
+    shape = "2, 2, 3" if old_name == "dirac" else "2, 3"
+    extra = {"constant": ", 0.5", "sparse": ", 0.5"}.get(old_name, "")
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    deprecated_init.__doc__ = f"""Deprecated: ``{new_name}``, with PyTorch's FutureWarning.
+
+    Args:
+        *args, **kwargs: as for ``{new_name}``.
+
+    Returns:
+        Tensor: the filled tensor.
+
+    Examples:
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     nn.init.{old_name}(nl.empty({shape}){extra}).shape
+        nnlite.Size([{shape}])
+    """
+    return deprecated_init
+
+
+uniform = _deprecated(uniform_)
+normal = _deprecated(normal_)
+constant = _deprecated(constant_)
+eye = _deprecated(eye_)
+dirac = _deprecated(dirac_)
+xavier_uniform = _deprecated(xavier_uniform_)
+xavier_normal = _deprecated(xavier_normal_)
+kaiming_uniform = _deprecated(kaiming_uniform_)
+kaiming_normal = _deprecated(kaiming_normal_)
+orthogonal = _deprecated(orthogonal_)
+sparse = _deprecated(sparse_)

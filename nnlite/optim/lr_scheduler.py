@@ -1243,9 +1243,10 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             raise ValueError(
                 f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}"
             )
-        self.T_0, self.T_i, self.T_mult = T_0, T_0, T_mult
+        self.T_0, self.T_mult = T_0, T_mult
+        self.T_i: float = T_0
         self.eta_min = eta_min
-        self.T_cur = last_epoch
+        self.T_cur: float = last_epoch
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
@@ -1256,7 +1257,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             for base_lr in self.base_lrs
         ]
 
-    def step(self, epoch: float | None = None) -> None:  # type: ignore[override]
+    def step(self, epoch: float | None = None) -> None:
         """Advance one step, or go to ``epoch`` (fractional epochs allowed: one step per batch).
 
         Args:

@@ -125,7 +125,7 @@ def test_parameters_to_vector_and_back():
         6.0,
         7.0,
     ]
-    with pytest.raises(TypeError, match="expected torch.Tensor, but got"):
+    with pytest.raises(TypeError, match="^expected nnlite.Tensor, but got: list$"):
         vector_to_parameters([1.0] * 8, model.parameters())
 
 

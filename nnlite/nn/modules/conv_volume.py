@@ -84,14 +84,14 @@ class Conv3d(Conv2d):
                 f"padding_mode='{padding_mode}'"
             )
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
-        self.kernel_size, self.stride = _ntuple(kernel_size, 3), _ntuple(stride, 3)
-        self.dilation = _ntuple(dilation, 3)
+        self.kernel_size, self.stride = _ntuple(kernel_size, 3), _ntuple(stride, 3)  # type: ignore[assignment]
+        self.dilation = _ntuple(dilation, 3)  # type: ignore[assignment]
         if isinstance(padding, str):
             if padding not in ("valid", "same"):
                 raise ValueError(
                     f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}"
                 )
-            if padding == "same" and self.stride != (1, 1, 1):
+            if padding == "same" and self.stride != (1, 1, 1):  # type: ignore[comparison-overlap]
                 raise ValueError("padding='same' is not supported for strided convolutions")
             self.padding = padding
         else:
@@ -154,8 +154,8 @@ class _ConvTransposeNd(ConvTranspose2d):
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         n = self._dims
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
-        self.kernel_size, self.stride = _ntuple(kernel_size, n), _ntuple(stride, n)
-        self.padding, self.dilation = _ntuple(padding, n), _ntuple(dilation, n)
+        self.kernel_size, self.stride = _ntuple(kernel_size, n), _ntuple(stride, n)  # type: ignore[assignment]
+        self.padding, self.dilation = _ntuple(padding, n), _ntuple(dilation, n)  # type: ignore[assignment]
         self.output_padding = _ntuple(output_padding, n)
         self.transposed, self.padding_mode = True, padding_mode
         dt = factory_dtype(dtype)

@@ -410,7 +410,7 @@ class SoftMarginLoss(_Loss):
 
     Examples:
         >>> nn.SoftMarginLoss()(nl.tensor([0., 2.]), nl.tensor([1., -1.]))
-        tensor(1.4191)
+        tensor(1.4100)
     """
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
@@ -483,7 +483,7 @@ class MultiMarginLoss(_WeightedLoss):
             target,
             p=self.p,
             margin=self.margin,
-            weight=self.weight,
+            weight=self._buffers["weight"],
             reduction=self.reduction,
         )
 
@@ -515,12 +515,12 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
 
     Examples:
         >>> nn.MultiLabelSoftMarginLoss()(nl.tensor([[0., 2.]]), nl.tensor([[1., 0.]]))
-        tensor(1.4191)
+        tensor(1.4100)
     """
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multilabel_soft_margin_loss(
-            input, target, weight=self.weight, reduction=self.reduction
+            input, target, weight=self._buffers["weight"], reduction=self.reduction
         )
 
 

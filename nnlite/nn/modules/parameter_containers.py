@@ -21,7 +21,7 @@ def _as_parameter(value: Any) -> Any:
     return value
 
 
-def _describe(value: Any) -> str:
+def _describe(value: Any) -> tuple[str, Any]:
     """PyTorch's one-line description of a held value."""
     if isinstance(value, Tensor):
         kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
@@ -174,7 +174,7 @@ class ParameterDict(Module):
     def __contains__(self, key: object) -> bool:
         return key in self._keys
 
-    def __or__(self, other: ParameterDict) -> ParameterDict:
+    def __or__(self, other: Any) -> ParameterDict:
         merged = self.copy()
         merged.update(other)
         return merged

@@ -469,14 +469,27 @@ def softmin(
     return softmax(-(input if dtype is None else input.to(dtype)), dim)
 
 
-def _in_place(fn: Any, name: str) -> Any:
+def _in_place(fn: Any, name: str, example_args: str = "") -> Any:
     """PyTorch's ``fn_``: ``fn`` with ``inplace=True``."""
 
     def in_place(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         return fn(input, *args, **kwargs, inplace=True)
 
     in_place.__name__ = in_place.__qualname__ = name
-    in_place.__doc__ = f"``{fn.__name__}`` in place: writes the result into ``input``, returns it."
+    in_place.__doc__ = f"""``{fn.__name__}`` in place: writes the result into ``input``.
+
+    Args:
+        input (Tensor): the input, overwritten.
+        *args, **kwargs: as for ``{fn.__name__}``.
+
+    Returns:
+        Tensor: ``input``.
+
+    Examples:
+        >>> x = nl.tensor([-1., 2.])
+        >>> F.{name}(x{example_args}) is x
+        True
+    """
     return in_place
 
 
@@ -484,7 +497,7 @@ elu_ = _in_place(elu, "elu_")
 celu_ = _in_place(celu, "celu_")
 selu_ = _in_place(selu, "selu_")
 hardtanh_ = _in_place(hardtanh, "hardtanh_")
-threshold_ = _in_place(threshold, "threshold_")
+threshold_ = _in_place(threshold, "threshold_", ", 0.5, 0.0")
 rrelu_ = _in_place(rrelu, "rrelu_")
 
 
@@ -514,11 +527,13 @@ def gumbel_softmax(
     from ...autograd.random import default_generator
 
     data = logits._data
-    gumbels = -np.log(default_generator.exponential(size=data.shape)).astype(data.dtype)
+    from ...autograd.creation import tensor
+
+    gumbels = tensor(-np.log(default_generator.exponential(size=data.shape)).astype(data.dtype))
     soft = softmax((logits + gumbels) / tau, dim)
     if not hard:
         return soft
     winners = soft._data.argmax(axis=dim)
     one_hot = np.zeros_like(soft._data)
     np.put_along_axis(one_hot, np.expand_dims(winners, dim), 1.0, axis=dim)
-    return soft - soft.detach() + one_hot
+    return soft - soft.detach() + tensor(one_hot)

@@ -335,7 +335,7 @@ def soft_margin_loss(
 
     Examples:
         >>> F.soft_margin_loss(nl.tensor([0., 2.]), nl.tensor([1., -1.]))
-        tensor(1.4191)
+        tensor(1.4100)
     """
     from .activation import logsigmoid
 
@@ -507,7 +507,7 @@ def multilabel_soft_margin_loss(
 
     Examples:
         >>> F.multilabel_soft_margin_loss(nl.tensor([[0., 2.]]), nl.tensor([[1., 0.]]))
-        tensor(1.4191)
+        tensor(1.4100)
     """
     from .activation import logsigmoid
 
@@ -644,7 +644,7 @@ def triplet_margin_with_distance_loss(
     Examples:
         >>> a, p, n = nl.tensor([[0., 0.]]), nl.tensor([[0., 1.]]), nl.tensor([[1., 0.]])
         >>> F.triplet_margin_with_distance_loss(a, p, n)
-        tensor(1.0000)
+        tensor(1.)
     """
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")

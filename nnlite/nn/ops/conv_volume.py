@@ -23,16 +23,16 @@ if TYPE_CHECKING:
 
 def _triple(value: Any, name: str) -> tuple[int, int, int]:
     if isinstance(value, numbers.Integral):
-        return (int(value),) * 3  # type: ignore[return-value]
+        return (int(value),) * 3
     value = tuple(int(v) for v in value)
     if len(value) == 1:
-        return value * 3  # type: ignore[return-value]
+        return (value[0],) * 3
     if len(value) != 3:
         raise RuntimeError(
             f"expected {name} to be a single integer value or a list of 3 values to match the "
             f"convolution dimensions, but got {name}={list(value)}"
         )
-    return value  # type: ignore[return-value]
+    return (value[0], value[1], value[2])
 
 
 def _zeros_along(t: Tensor, dim: int, count: int) -> Tensor:

@@ -215,9 +215,9 @@ def local_response_norm(
 
     Examples:
         >>> F.local_response_norm(nl.ones(1, 3, 1), 2, alpha=1.0, k=0.0)
-        tensor([[[1.],
-                 [1.],
-                 [1.]]])
+        tensor([[[1.6818],
+                 [1.0000],
+                 [1.0000]]])
     """
     from .padding import pad
     from .pooling import avg_pool2d

@@ -599,8 +599,23 @@ def _with_indices(pool: Any, name: str) -> Any:
         kwargs.pop("return_indices", None)
         return pool(input, *args, **kwargs, return_indices=True)
 
+    spatial = 3 if "3d" in name else (2 if "2d" in name else 1)
+    shape = ", ".join(["1", "1"] + ["4"] * spatial)
     with_indices.__name__ = with_indices.__qualname__ = name
-    with_indices.__doc__ = f"``{pool.__name__}(..., return_indices=True)``: ``(output, indices)``."
+    with_indices.__doc__ = f"""``{pool.__name__}(..., return_indices=True)``.
+
+    Args:
+        input (Tensor): the input.
+        *args, **kwargs: as for ``{pool.__name__}``.
+
+    Returns:
+        tuple: ``(output, indices)``.
+
+    Examples:
+        >>> out, indices = F.{name}(nl.ones({shape}), 2)
+        >>> indices.dtype
+        nnlite.int64
+    """
     return with_indices
 
 
