@@ -26,6 +26,7 @@ THREAD_ENV_VARS = (
 )
 
 _threads = [None]
+_default = [None]  # default_num_threads(), once known
 
 
 def usable_cpus():
@@ -40,10 +41,10 @@ def default_num_threads():
 
     As in PyTorch: ``OMP_NUM_THREADS`` when it holds a positive integer, else the usable CPUs.
     """
-    value = os.environ.get("OMP_NUM_THREADS", "").strip()
-    if value.isdigit() and int(value) > 0:
-        return int(value)
-    return usable_cpus()
+    if _default[0] is None:  # read once, as PyTorch reads it at start-up
+        value = os.environ.get("OMP_NUM_THREADS", "").strip()
+        _default[0] = int(value) if value.isdigit() and int(value) > 0 else usable_cpus()
+    return _default[0]
 
 
 def configure_threading_layer():
