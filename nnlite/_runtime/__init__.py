@@ -2,6 +2,7 @@
 
 * ``threads``: ``nl.set_num_threads``/``get_num_threads``, numba's threading layer, thread limits
   for worker processes;
+* ``threads_matmul``: big matrix products split into blocks over nnlite's threads;
 * ``errors``: an exception raised in a worker, carried to the parent with its traceback;
 * ``processes``: stopping worker processes (join, terminate, kill) and describing how one ended;
 * ``watchdog``: a worker noticing that its parent is gone;

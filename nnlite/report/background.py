@@ -1,15 +1,20 @@
 """The page writer process: rewrites a run's page while training goes on.
 
 Drawing the plots and evaluating the last checkpoint took longer than a LeNet epoch, so the
-training process only hands the run folder over and goes on. The writer is a separate process
-(started fresh, not forked from a process running thread pools), on one thread, so it takes
-neither the GIL nor the training's threads. It ignores Ctrl-C: the page written after the
-interruption is its job, and the training process waits for it. When the training process dies
-the pipe closes and the writer ends.
+training process only hands the run folder over and goes on. The writer is a fresh interpreter
+(``python -m nnlite.report.background``: not forked from a process running thread pools, and not
+re-running the user's script as ``multiprocessing``'s spawn would), on one thread, so it takes
+neither the GIL nor the training's threads. It runs in its own session and ignores Ctrl-C: the
+page written after an interruption is its job, and the training process waits for it. When the
+training process ends, however it ends, the socket closes and the writer exits.
 """
 
-import multiprocessing
+import os
 import signal
+import socket
+import subprocess
+import sys
+from multiprocessing.connection import Connection
 
 __all__ = ["BackgroundPageWriter"]
 
@@ -25,74 +30,94 @@ class BackgroundPageWriter:
     """
 
     def __init__(self):
-        ctx = multiprocessing.get_context("spawn")
-        self._conn, child_end = ctx.Pipe()
-        self._process = ctx.Process(
-            target=_serve, args=(child_end,), name="nnlite-report-writer", daemon=True
-        )
-        self._process.start()
-        child_end.close()
+        if os.name != "posix":
+            raise OSError("the background page writer needs a POSIX system")
+        ours, theirs = socket.socketpair()
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "nnlite.report.background", str(theirs.fileno())],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+                env=dict(os.environ, PYTHONPATH=_nnlite_root()),
+            )
+        finally:
+            theirs.close()
+        self._conn = Connection(ours.detach())
+        self._conn.send([os.path.abspath(p) for p in sys.path])  # the user's modules, as here
 
     def write(self, run_dir, final):
         try:
-            self._conn.send((str(run_dir), bool(final)))
+            self._conn.send((os.fspath(run_dir), bool(final)))
         except (OSError, ValueError):
             return False
-        return self.wait() if final else True
+        return self._wait() if final else True
 
-    def wait(self):
-        """Wait until the writer has written the final page it was given; False if it died."""
+    def flush(self):
+        """Wait until every page handed over so far is written; False if the writer died."""
+        try:
+            self._conn.send(None)
+        except (OSError, ValueError):
+            return False
+        return self._wait()
+
+    def _wait(self):
         while True:
             try:
                 if self._conn.poll(0.2):
                     return self._conn.recv() == _FINAL_DONE
             except (EOFError, OSError):
                 return False
-            if not self._process.is_alive():
+            if self._process.poll() is not None:
                 return False
-
-    def flush(self):
-        """Wait until every page handed over so far is written (a final request with no page)."""
-        try:
-            self._conn.send(None)
-        except (OSError, ValueError):
-            return False
-        return self.wait()
 
     def close(self):
         try:
-            self._conn.close()  # the writer sees the end of the pipe and exits
+            self._conn.close()  # the writer sees the end of the socket and exits
         except OSError:
             pass
-        self._process.join(10)
-        if self._process.is_alive():
-            self._process.terminate()
-            self._process.join()
+        try:
+            self._process.wait(10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+
+
+def _nnlite_root():
+    """PYTHONPATH for a child that must import this very nnlite."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    rest = os.environ.get("PYTHONPATH")
+    return root + (os.pathsep + rest if rest else "")
 
 
 def _serve(conn):
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.path[:] = conn.recv()
     from .._runtime.threads import limit_threads
 
     limit_threads(1)
     from .page_writer import PageWriter
 
     writer = PageWriter()
+    while True:
+        waiting = [conn.recv()]
+        while conn.poll():
+            waiting.append(conn.recv())
+        # one page per run folder covers every request waiting for it
+        newest = {}
+        for request in waiting:
+            if request is not None:
+                run_dir, final = request
+                newest[run_dir] = newest.get(run_dir, False) or final
+        for run_dir, final in newest.items():
+            writer(run_dir, final)
+        for request in waiting:
+            if request is None or request[1]:
+                conn.send(_FINAL_DONE)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        while True:
-            waiting = [conn.recv()]
-            while conn.poll():
-                waiting.append(conn.recv())
-            # one page per run folder covers every request waiting for it
-            newest = {}
-            for request in waiting:
-                if request is not None:
-                    run_dir, final = request
-                    newest[run_dir] = newest.get(run_dir, False) or final
-            for run_dir, final in newest.items():
-                writer(run_dir, final)
-            for request in waiting:
-                if request is None or request[1]:
-                    conn.send(_FINAL_DONE)
+        _serve(Connection(int(sys.argv[1])))
     except (EOFError, OSError):
-        return
+        pass

@@ -207,3 +207,14 @@ def test_split_products_equal_numpys(monkeypatch, a_shape, b_shape):
     out = np.empty_like(expected)
     assert threads_matmul.matmul(a.swapaxes(-1, -2).copy().swapaxes(-1, -2), b, out=out) is out
     np.testing.assert_allclose(out, expected, rtol=1e-12)
+
+
+def test_a_pool_started_on_gnu_openmp_before_nnlite_is_reported():
+    code = "import numba\nnumba.set_num_threads(2)\nprint(numba.threading_layer())\nimport nnlite\n"
+    proc = _run_with_env(code, NUMBA_NUM_THREADS="2")
+    assert proc.returncode == 0, proc.stderr
+    if proc.stdout.split() != ["omp"]:
+        pytest.skip(f"numba's pool started on {proc.stdout.strip()}, not OpenMP")
+    assert "numba's thread pool was started on GNU OpenMP before nnlite" in proc.stderr
+    quiet = _run_with_env(code, NUMBA_NUM_THREADS="2", OMP_WAIT_POLICY="PASSIVE")
+    assert quiet.returncode == 0 and "GNU OpenMP" not in quiet.stderr, quiet.stderr

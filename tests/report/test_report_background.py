@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from train_helpers import ROOT, fashion_sections, make_config, write_idx_dataset
+from train_helpers import ROOT, fashion_sections, make_config, run_dirs, write_idx_dataset
 
 from nnlite.report import TrainingObserver
 from nnlite.train import Trainer, load_config
@@ -66,7 +66,7 @@ def test_final_page_written_here_when_the_writer_died(tmp_path):
     def kill_writer(run_dir, state, message=None):
         if state == "running" and report._writer is not None:
             report._writer._process.kill()
-            report._writer._process.join()
+            report._writer._process.wait()
 
     trainer = Trainer(_config(tmp_path, 2), progress=False, observers=[report, kill_writer])
     trainer.fit()
@@ -89,3 +89,30 @@ def test_machine_info_imports_no_package_to_read_its_version():
     import numpy
 
     assert proc.stdout.split() == [numpy.__version__, "True", "False", "False", "False"]
+
+
+def test_the_writer_does_not_run_the_users_script_again(tmp_path):
+    # a script that trains at its top level, with no ``if __name__ == "__main__"`` guard
+    config = make_config(tmp_path, epochs=2, log_every=100, **fashion_sections(tmp_path))
+    write_idx_dataset(tmp_path / "fm", n_train=16, n_test=8)
+    script = tmp_path / "script.py"
+    script.write_text(
+        "from nnlite.report import TrainingObserver\n"
+        "from nnlite.train import Trainer, load_config\n"
+        "with open('ran.txt', 'a') as f:\n"
+        "    f.write('ran\\n')\n"
+        f"Trainer(load_config({str(config)!r}), progress=False, observers=[TrainingObserver()]).fit()\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "ran.txt").read_text() == "ran\n"
+    (run_dir,) = run_dirs(tmp_path / "runs")
+    assert _state(run_dir)[0] == "finished"

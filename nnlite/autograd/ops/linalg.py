@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..._runtime.threads_matmul import matmul
 from ..op import Op
 from . import vjp
 
@@ -22,7 +23,7 @@ class MatMul(Op):
             ra = "x".join(map(str, a.shape if a.ndim > 1 else (1,) + a.shape))
             rb = "x".join(map(str, b.shape if b.ndim > 1 else b.shape + (1,)))
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({ra} and {rb})")
-        return np.matmul(_blas_friendly(a), _blas_friendly(b))
+        return matmul(_blas_friendly(a), _blas_friendly(b))
 
     def backward(self, grad, needs):
         a, b = self.inputs()
@@ -49,7 +50,7 @@ class MatMul(Op):
 def _product(x, y):
     if vjp.is_tensor(x) or vjp.is_tensor(y):
         return x @ y
-    return np.matmul(_blas_friendly(x), _blas_friendly(y))
+    return matmul(_blas_friendly(x), _blas_friendly(y))
 
 
 # Small transposed operands: BLAS's transposed kernels are slower than a copy plus the plain one.

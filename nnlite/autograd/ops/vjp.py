@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TypeGuard
 
 import numpy as np
 
+from ..._runtime.threads_matmul import matmul
 from .. import op as _op
 from .erf_kernel import erf_array
 
@@ -170,7 +171,7 @@ def cast(x, dtype):
 
 def mm(a, b):
     """The 2-D matrix product (``np.dot`` on arrays)."""
-    return a.mm(b) if isinstance(a, _op.Tensor) else np.dot(a, b)
+    return a.mm(b) if isinstance(a, _op.Tensor) else matmul(a, b)
 
 
 def channel_sum(g):
