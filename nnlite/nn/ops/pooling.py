@@ -180,7 +180,9 @@ def _pool_input(input):
     """Whether ``input`` is unbatched (CHW); raises for anything but non-empty CHW, or NCHW
     with non-empty C, H and W (a batch of 0 is allowed, as PyTorch)."""
     shape = input._data.shape
-    if len(shape) not in (3, 4) or 0 in shape[-3:]:
+    if len(shape) not in (3, 4):
+        raise LayerInputError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if 0 in shape[-3:]:
         raise LayerInputError(
             "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
             f"got:{list(shape)}"
