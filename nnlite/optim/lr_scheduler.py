@@ -1382,7 +1382,19 @@ class CyclicLR(LRScheduler):
         self.base_lrs = base_lrs
 
     def scale_fn(self, x: float) -> float:
-        """The height's scale at cycle (or step) ``x``: the custom function, or the mode's."""
+        """The height's scale at cycle (or step) ``x``: the custom function, or the mode's.
+
+        Args:
+            x (float): the cycle (``scale_mode="cycle"``) or the step.
+
+        Returns:
+            float: the scale.
+
+        Examples:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1, momentum=0.9)
+            >>> nl.optim.lr_scheduler.CyclicLR(opt, 0.1, 0.5, mode="triangular2").scale_fn(3)
+            0.25
+        """
         if self._scale_fn_custom is not None:
             return self._scale_fn_custom(x)
         if self.mode == "triangular2":

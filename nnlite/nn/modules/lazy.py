@@ -51,7 +51,15 @@ class _LazyMixin:
     cls_to_become: Any  # the ordinary layer, set by each lazy class
 
     def has_uninitialized_params(self) -> bool:
-        """Whether the input size is still unknown (before the first call)."""
+        """Whether the input size is still unknown (before the first call).
+
+        Returns:
+            bool: True until the first call.
+
+        Examples:
+            >>> nn.LazyLinear(2).has_uninitialized_params()
+            True
+        """
         return type(self) is not self.cls_to_become
 
     def _materialize(self, input: Tensor) -> None:
