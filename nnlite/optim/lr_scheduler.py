@@ -43,6 +43,7 @@ __all__ = [
     "ConstantLR",
     "MultiplicativeLR",
     "CosineAnnealingWarmRestarts",
+    "CyclicLR",
 ]
 
 _EPOCH_DEPRECATION_WARNING = (
@@ -1294,3 +1295,145 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"] = lr
         self._last_lr = _group_values(self.optimizer, "lr")
+
+
+class CyclicLR(LRScheduler):
+    """Cycle each group's learning rate between ``base_lr`` and ``max_lr`` (Smith, 2017), one
+    step per batch: up over ``step_size_up`` steps, down over ``step_size_down``; with
+    ``cycle_momentum`` the momentum (or Adam's beta1) cycles the opposite way.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        base_lr (float or list): the lower rate, per group.
+        max_lr (float or list): the upper rate, per group.
+        step_size_up (int): steps of the rising half (default 2000).
+        step_size_down (int, optional): steps of the falling half (default ``step_size_up``).
+        mode (str): ``"triangular"``, ``"triangular2"`` (halve the height each cycle) or
+            ``"exp_range"`` (scale by ``gamma ** step``). Default: ``"triangular"``.
+        gamma (float): the base of ``"exp_range"`` (default 1.0).
+        scale_fn (callable, optional): a custom scale of the height (overrides ``mode``).
+        scale_mode (str): ``scale_fn``'s argument: ``"cycle"`` or ``"iterations"``.
+        cycle_momentum (bool): cycle the momentum too (default True).
+        base_momentum (float or list): the lower momentum (default 0.8).
+        max_momentum (float or list): the upper momentum (default 0.9).
+        last_epoch (int): index of the last batch (default -1).
+
+    Examples:
+        >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1, momentum=0.9)
+        >>> scheduler = nl.optim.lr_scheduler.CyclicLR(opt, 0.1, 0.5, step_size_up=2)
+        >>> lrs = []
+        >>> for batch in range(5):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 5))
+        ...     opt.step()
+        ...     scheduler.step()
+        >>> lrs
+        [0.1, 0.3, 0.5, 0.3, 0.1]
+    """
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        base_lr: float | list[float],
+        max_lr: float | list[float],
+        step_size_up: int = 2000,
+        step_size_down: int | None = None,
+        mode: str = "triangular",
+        gamma: float = 1.0,
+        scale_fn: Callable[[float], float] | None = None,
+        scale_mode: str = "cycle",
+        cycle_momentum: bool = True,
+        base_momentum: float | list[float] = 0.8,
+        max_momentum: float | list[float] = 0.9,
+        last_epoch: int = -1,
+    ) -> None:
+        base_lrs = _per_group("base_lr", optimizer, base_lr)
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups):
+                group["lr"] = lr
+        self.max_lrs = _per_group("max_lr", optimizer, max_lr)
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.total_size = up + down
+        self.step_ratio = up / self.total_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode, self.gamma = mode, gamma
+        self._scale_fn_custom = scale_fn
+        self.scale_mode = scale_mode
+        if scale_fn is None:
+            self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError(
+                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
+                )
+            self.use_beta1 = "betas" in optimizer.defaults
+            self.base_momentums = _per_group("base_momentum", optimizer, base_momentum)
+            self.max_momentums = _per_group("max_momentum", optimizer, max_momentum)
+            if last_epoch == -1:
+                for high, low, group in zip(
+                    self.max_momentums, self.base_momentums, optimizer.param_groups
+                ):
+                    self._set_momentum(group, high)
+                    group["max_momentum"] = high
+                    group["base_momentum"] = low
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def scale_fn(self, x: float) -> float:
+        """The height's scale at cycle (or step) ``x``: the custom function, or the mode's.
+
+        Args:
+            x (float): the cycle (``scale_mode="cycle"``) or the step.
+
+        Returns:
+            float: the scale.
+
+        Examples:
+            >>> opt = nl.optim.SGD([nl.zeros(1, requires_grad=True)], lr=0.1, momentum=0.9)
+            >>> nl.optim.lr_scheduler.CyclicLR(opt, 0.1, 0.5, mode="triangular2").scale_fn(3)
+            0.25
+        """
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        if self.mode == "exp_range":
+            return self.gamma**x
+        return 1.0
+
+    def _set_momentum(self, group: Any, value: Any) -> None:
+        if self.use_beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+    def get_lr(self) -> list[float]:
+        _warn_get_lr_outside_step(self)
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        scale = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
+        at = cycle if self.scale_mode == "cycle" else self.last_epoch
+        lrs = [
+            base + (top - base) * scale * self.scale_fn(at)
+            for base, top in zip(self.base_lrs, self.max_lrs)
+        ]
+        if self.cycle_momentum:
+            for low, high, group in zip(
+                self.base_momentums, self.max_momentums, self.optimizer.param_groups
+            ):
+                self._set_momentum(group, high - (high - low) * scale * self.scale_fn(at))
+        return lrs
+
+    def state_dict(self) -> dict[str, Any]:
+        """The scheduler's state; a custom ``scale_fn`` is left out (it may not be savable)."""
+        state = super().state_dict()
+        state.pop("_scale_fn_custom", None)
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Restore the state; the custom ``scale_fn`` given at construction is kept."""
+        custom = self._scale_fn_custom
+        super().load_state_dict(state_dict)
+        self._scale_fn_custom = custom

@@ -232,3 +232,36 @@ def test_parameter_list_and_dict_behave_as_containers():
 def test_nllloss2d_warns_as_torch():
     with pytest.warns(FutureWarning, match="`NLLLoss2d` has been deprecated"):
         assert repr(nn.NLLLoss2d()) == "NLLLoss2d()"
+
+
+@pytest.mark.parametrize(
+    "factory,shape",
+    [
+        (lambda m: m.LazyLinear(3), (2, 5)),
+        (lambda m: m.LazyConv1d(4, 3), (2, 2, 6)),
+        (lambda m: m.LazyConv2d(4, 3, padding=1, bias=False), (1, 2, 5, 5)),
+        (lambda m: m.LazyConv3d(2, 2), (1, 3, 3, 3, 3)),
+        (lambda m: m.LazyBatchNorm1d(momentum=0.2), (4, 3)),
+        (lambda m: m.LazyBatchNorm2d(), (2, 3, 4, 4)),
+        (lambda m: m.LazyBatchNorm3d(affine=False), (2, 3, 2, 2, 2)),
+    ],
+)
+def test_lazy_layers_take_their_size_from_the_first_input(factory, shape):
+    ours, theirs = factory(nn), factory(tnn)
+    assert repr(ours) == repr(theirs)
+    parameters = list(ours.parameters())
+    # built before the shapes are known (a layer without affine parameters has none)
+    optimizer = nl.optim.SGD(parameters, lr=0.1) if parameters else None
+    x = make(shape)
+    ya = ours(nl.tensor(x))
+    theirs(torch.tensor(x))
+    assert repr(ours) == repr(theirs) and type(ours).__name__ == type(theirs).__name__
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    for (name, a), (_, b) in zip(ours.state_dict().items(), theirs.state_dict().items()):
+        assert tuple(a.shape) == tuple(b.shape), name
+    copy_weights(ours, theirs)
+    close(ours(nl.tensor(x)), theirs(torch.tensor(x)), "output after materialising")
+    if optimizer is not None:
+        ya.sum().backward()
+        optimizer.step()  # it holds the very parameters that were given their shapes
+    assert all(p is q for p, q in zip(parameters, ours.parameters()))

@@ -108,6 +108,13 @@ SCHEDULERS = [
     ("MultiplicativeLR", {"lr_lambda": lambda epoch: 0.9}, None),
     ("CosineAnnealingWarmRestarts", {"T_0": 3, "T_mult": 2, "eta_min": 0.01}, None),
     ("CosineAnnealingWarmRestarts", {"T_0": 2}, [0.5, 1.25, 2.0, 3.7, 5.0, 6.1]),
+    ("CyclicLR", {"base_lr": 0.01, "max_lr": 0.2, "step_size_up": 3, "step_size_down": 2}, None),
+    ("CyclicLR", {"base_lr": 0.01, "max_lr": 0.2, "step_size_up": 2, "mode": "triangular2"}, None),
+    (
+        "CyclicLR",
+        {"base_lr": 0.01, "max_lr": 0.2, "step_size_up": 2, "mode": "exp_range", "gamma": 0.9},
+        None,
+    ),
 ]
 
 
@@ -120,11 +127,11 @@ def test_scheduler_matches_torch(name, options, epochs):
     rates = []
     for lib in (nl, torch):
         param = lib.zeros(1, requires_grad=True)
-        optimizer = lib.optim.SGD([param], lr=0.2)
+        optimizer = lib.optim.SGD([param], lr=0.2, momentum=0.5)
         scheduler = getattr(lib.optim.lr_scheduler, name)(optimizer, **options)
         seen = []
         for step in epochs or range(12):
-            seen.append(scheduler.get_last_lr()[0])
+            seen.append((scheduler.get_last_lr()[0], optimizer.param_groups[0]["momentum"]))
             optimizer.step()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # step(epoch) is deprecated in both
