@@ -79,7 +79,12 @@ class TrainingObserver:
         self._write_here(run_dir, final)
 
     def wait(self):
-        """Wait until every page handed to the background writer so far is written."""
+        """Wait until every page handed to the background writer so far is written.
+
+        Example:
+            >>> report = TrainingObserver()
+            >>> report.wait()  # no page handed over yet: returns at once
+        """
         if self._writer is not None and not self._writer.flush():
             self._close_writer()
 
