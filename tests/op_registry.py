@@ -6,7 +6,8 @@ id, or an object with an ``id``; its id names the public function it checks (``s
 checks ``softmax``: the longest public name that the id is or starts with, followed by ``_``),
 or a row says so itself with a ``covers`` attribute (a tuple of names) when its id cannot. The row's
 callable (``fn``/``nl_fn``, or the tuple's third item) is run on its inputs, and the built-in ops in
-its graph count as covered.
+its graph count as covered. Only rows that are gradgradchecked too stand for their name (a
+``second_order`` False tuple row or a ``gradgrad=False`` case reaches its ops, and no more).
 
 A new op costs a row in one of these tables; a new table costs a line in ``GRADIENT_TABLES``. What
 has no row says so here, in one of the marks below, each with its reason; a mark left on a name
@@ -62,10 +63,12 @@ def _load(relative):
 
 
 class Row:
-    """One gradient row: its id, the public names it covers, and a way to run it once."""
+    """One gradient row: its id, the public names it covers, a way to run it once, and whether its
+    table gradgradchecks it too (only such rows count as a name's gradient row)."""
 
-    def __init__(self, table, id, covers, run):
+    def __init__(self, table, id, covers, run, second_order=True):
         self.table, self.id, self.covers, self.run = table, id, covers, run
+        self.second_order = second_order
 
 
 def _leaf(array):
@@ -74,7 +77,8 @@ def _leaf(array):
 
 def _tuple_row(table, prefix, row):
     name, arrays, fn = row[0], row[1], row[2]
-    return Row(table, prefix + name, None, lambda: fn(*[_leaf(a) for a in arrays]))
+    second_order = row[3] if len(row) > 3 else True
+    return Row(table, prefix + name, None, lambda: fn(*[_leaf(a) for a in arrays]), second_order)
 
 
 def _lib_row(table, prefix, row):
@@ -93,7 +97,7 @@ def _case_row(table, prefix, case):
     def run():
         return case.nl_fn(*case.nl_inputs())
 
-    return Row(table, prefix + case.id, getattr(case, "covers", None), run)
+    return Row(table, prefix + case.id, getattr(case, "covers", None), run, case.gradgrad)
 
 
 _READERS = {"tuple": _tuple_row, "lib": _lib_row, "special": _special_row, "case": _case_row}
@@ -153,7 +157,7 @@ def gradient_coverage():
     """Public name -> ids of the rows that check its gradient."""
     every = set(functional_names()) | set(nnlite_names()) | set(tensor_names())
     covered = {}
-    for row in gradient_rows():
+    for row in (r for r in gradient_rows() if r.second_order):
         alias = covered_by_id(row.id, ID_ALIASES)
         names = row.covers or ((ID_ALIASES[alias],) if alias else (covered_by_id(row.id, every),))
         for n in names:
