@@ -344,6 +344,18 @@ def _relu6(g, call):
     _clip(g, call.args["input"], call.result, 0.0, 6.0)
 
 
+def _shrink(soft):
+    """hardshrink and softshrink: ONNX Shrink zeroes |x| <= lambd; softshrink also moves the rest
+    lambd towards zero."""
+
+    def convert(g, call):
+        lambd = float(call.args["lambd"])
+        bias = lambd if soft else 0.0
+        g.node("Shrink", [g.value(call.args["input"])], call.result, lambd=lambd, bias=bias)
+
+    return convert
+
+
 def _matmul(g, call):
     g.node("MatMul", [g.value(call.args["self"]), g.value(call.args["other"])], call.result)
 
@@ -537,6 +549,10 @@ def _function_converters():
         f("sigmoid", _unary("Sigmoid")),
         f("tanh", _unary("Tanh")),
         f("relu6", _relu6),
+        f("selu", _unary("Selu")),
+        f("softsign", _unary("Softsign")),
+        f("hardshrink", _shrink(soft=False)),
+        f("softshrink", _shrink(soft=True)),
         f("softmax", _softmax("Softmax")),
         f("log_softmax", _softmax("LogSoftmax")),
         f("dropout", _dropout),
