@@ -257,17 +257,17 @@ NOT_EXPORTED = _names(
     gelu group_norm hardsigmoid hardswish hardtanh huber_loss instance_norm interpolate kl_div
     l1_loss layer_norm leaky_relu leaky_relu_ margin_ranking_loss mish mse_loss nll_loss normalize
     pad pairwise_distance pixel_shuffle pixel_unshuffle prelu relu_ scaled_dot_product_attention
-    silu smooth_l1_loss softplus triplet_margin_loss upsample
-    adaptive_avg_pool1d adaptive_avg_pool3d adaptive_max_pool1d adaptive_max_pool1d_with_indices
+    silu smooth_l1_loss softplus triplet_margin_loss upsample adaptive_avg_pool1d
+    adaptive_avg_pool3d adaptive_max_pool1d adaptive_max_pool1d_with_indices
     adaptive_max_pool2d_with_indices adaptive_max_pool3d adaptive_max_pool3d_with_indices
-    affine_grid alpha_dropout avg_pool1d avg_pool3d bilinear celu celu_ channel_shuffle conv3d
-    conv_tbc conv_transpose1d conv_transpose3d dropout3d elu_ embedding_bag feature_alpha_dropout
-    fold gaussian_nll_loss glu grid_sample gumbel_softmax hardtanh_ hinge_embedding_loss
-    linear_cross_entropy local_response_norm logsigmoid lp_pool1d lp_pool2d lp_pool3d max_pool1d
-    max_pool1d_with_indices max_pool2d_with_indices max_pool3d max_pool3d_with_indices
-    max_unpool1d max_unpool2d max_unpool3d multi_margin_loss multilabel_margin_loss
-    multilabel_soft_margin_loss native_channel_shuffle pdist poisson_nll_loss rms_norm rrelu rrelu_
-    selu_ soft_margin_loss softmin tanhshrink threshold threshold_
-    triplet_margin_with_distance_loss unfold upsample_bilinear upsample_nearest
+    affine_grid alpha_dropout avg_pool1d avg_pool3d bilinear celu_ channel_shuffle conv3d conv_tbc
+    conv_transpose1d conv_transpose3d dropout3d elu_ embedding_bag feature_alpha_dropout fold
+    gaussian_nll_loss glu grid_sample gumbel_softmax hardtanh_ hinge_embedding_loss
+    linear_cross_entropy local_response_norm lp_pool1d lp_pool2d lp_pool3d max_pool1d
+    max_pool1d_with_indices max_pool2d_with_indices max_pool3d max_pool3d_with_indices max_unpool1d
+    max_unpool2d max_unpool3d multi_margin_loss multilabel_margin_loss multilabel_soft_margin_loss
+    native_channel_shuffle pdist poisson_nll_loss rms_norm rrelu rrelu_ selu_ soft_margin_loss
+    threshold threshold_ triplet_margin_with_distance_loss unfold upsample_bilinear
+    upsample_nearest
     """
 )

@@ -356,6 +356,29 @@ def _shrink(soft):
     return convert
 
 
+def _celu(g, call):
+    g.node("Celu", [g.value(call.args["input"])], call.result, alpha=float(call.args["alpha"]))
+
+
+def _softmin(g, call):
+    dim = call.args.get("dim")
+    if dim is None:
+        raise ExportError("softmin without dim cannot be exported")
+    negated = g.node("Neg", [g.value(call.args["input"])], None)
+    g.node("Softmax", [negated], call.result, axis=dim)
+
+
+def _tanhshrink(g, call):
+    x = g.value(call.args["input"])
+    g.node("Sub", [x, g.node("Tanh", [x], None)], call.result)
+
+
+def _logsigmoid(g, call):
+    """log(sigmoid(x)) = -softplus(-x), without the log of a sigmoid that rounds to 0."""
+    negated = g.node("Neg", [g.value(call.args["input"])], None)
+    g.node("Neg", [g.node("Softplus", [negated], None)], call.result)
+
+
 def _matmul(g, call):
     g.node("MatMul", [g.value(call.args["self"]), g.value(call.args["other"])], call.result)
 
@@ -553,6 +576,10 @@ def _function_converters():
         f("softsign", _unary("Softsign")),
         f("hardshrink", _shrink(soft=False)),
         f("softshrink", _shrink(soft=True)),
+        f("celu", _celu),
+        f("softmin", _softmin),
+        f("tanhshrink", _tanhshrink),
+        f("logsigmoid", _logsigmoid),
         f("softmax", _softmax("Softmax")),
         f("log_softmax", _softmax("LogSoftmax")),
         f("dropout", _dropout),

@@ -161,7 +161,8 @@ def test_missing_onnx_package_says_what_to_install(monkeypatch, tmp_path):
 
 
 class Shrinks(nn.Module):
-    """The activations ONNX has an op for: SELU, Softsign, Shrink (hard and soft)."""
+    """Activations with an ONNX op (SELU, Softsign, Shrink, CELU) or a short chain of them
+    (softmin, tanhshrink, logsigmoid)."""
 
     def __init__(self):
         super().__init__()
@@ -171,17 +172,19 @@ class Shrinks(nn.Module):
         return (
             self.selu(x) + F.softsign(x),
             self.hardshrink(x) * F.softshrink(x, 0.2) + F.selu(x * 2),
+            F.celu(x, 0.7) + F.softmin(x, dim=1) + F.tanhshrink(x) + F.logsigmoid(x * 30),
         )
 
 
-def test_selu_softsign_and_shrinks_run_in_onnxruntime(tmp_path):
+def test_activations_with_onnx_ops_run_in_onnxruntime(tmp_path):
     model = Shrinks()
     path = tmp_path / "shrinks.onnx"
-    nl.onnx.export(model, nl.randn(2, 7), path, output_names=["a", "b"])
+    nl.onnx.export(model, nl.randn(2, 7), path, output_names=["a", "b", "c"])
     graph = onnx.load(str(path))
-    assert {"Selu", "Softsign", "Shrink"} <= {node.op_type for node in graph.graph.node}
+    assert {"Selu", "Softsign", "Shrink", "Celu", "Softplus"} <= {
+        n.op_type for n in graph.graph.node
+    }
     x = np.linspace(-1.5, 1.5, 14, dtype=np.float32).reshape(2, 7)  # values in each shrink zone
-    a, b = run_onnx(path, {"input": x})
     ours = model(nl.tensor(x))
-    assert_close(ours[0], a)
-    assert_close(ours[1], b)
+    for mine, theirs in zip(ours, run_onnx(path, {"input": x}), strict=True):
+        assert_close(mine, theirs)
