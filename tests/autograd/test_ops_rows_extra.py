@@ -39,6 +39,12 @@ def _f(L):
     return L.nn.functional
 
 
+def _assigned(x, index, value):
+    """``x`` after ``x[index] = value`` (indexed assignment, recorded in the graph)."""
+    x[index] = value
+    return x
+
+
 UNIT = dict(low=-0.8, high=0.8)
 POS = dict(low=0.5, high=2.0)
 # values 0.1-0.4 from the nearest integer and from the halves: floor, ceil, round and trunc are
@@ -125,6 +131,11 @@ ROWS = [
         "copy_",
         lambda L, a, b: (a * 1).copy_(b) * a,
         [arr(2, 3), arr(3)],
+    ),
+    (
+        "setitem",
+        lambda L, x, v: _assigned(x * 1, (slice(None), L.tensor([2, 0])), v),
+        [arr(2, 3), arr(2, 2)],
     ),
     # ---------------------------------------------------------------- nn.functional
     (
