@@ -344,6 +344,41 @@ def _relu6(g, call):
     _clip(g, call.args["input"], call.result, 0.0, 6.0)
 
 
+def _shrink(soft):
+    """hardshrink and softshrink: ONNX Shrink zeroes |x| <= lambd; softshrink also moves the rest
+    lambd towards zero."""
+
+    def convert(g, call):
+        lambd = float(call.args["lambd"])
+        bias = lambd if soft else 0.0
+        g.node("Shrink", [g.value(call.args["input"])], call.result, lambd=lambd, bias=bias)
+
+    return convert
+
+
+def _celu(g, call):
+    g.node("Celu", [g.value(call.args["input"])], call.result, alpha=float(call.args["alpha"]))
+
+
+def _softmin(g, call):
+    dim = call.args.get("dim")
+    if dim is None:
+        raise ExportError("softmin without dim cannot be exported")
+    negated = g.node("Neg", [g.value(call.args["input"])], None)
+    g.node("Softmax", [negated], call.result, axis=dim)
+
+
+def _tanhshrink(g, call):
+    x = g.value(call.args["input"])
+    g.node("Sub", [x, g.node("Tanh", [x], None)], call.result)
+
+
+def _logsigmoid(g, call):
+    """log(sigmoid(x)) = -softplus(-x), without the log of a sigmoid that rounds to 0."""
+    negated = g.node("Neg", [g.value(call.args["input"])], None)
+    g.node("Neg", [g.node("Softplus", [negated], None)], call.result)
+
+
 def _matmul(g, call):
     g.node("MatMul", [g.value(call.args["self"]), g.value(call.args["other"])], call.result)
 
@@ -537,6 +572,14 @@ def _function_converters():
         f("sigmoid", _unary("Sigmoid")),
         f("tanh", _unary("Tanh")),
         f("relu6", _relu6),
+        f("selu", _unary("Selu")),
+        f("softsign", _unary("Softsign")),
+        f("hardshrink", _shrink(soft=False)),
+        f("softshrink", _shrink(soft=True)),
+        f("celu", _celu),
+        f("softmin", _softmin),
+        f("tanhshrink", _tanhshrink),
+        f("logsigmoid", _logsigmoid),
         f("softmax", _softmax("Softmax")),
         f("log_softmax", _softmax("LogSoftmax")),
         f("dropout", _dropout),

@@ -158,3 +158,33 @@ def test_missing_onnx_package_says_what_to_install(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "onnx", None)
     with pytest.raises(ImportError, match=r"nnlite\[onnx\]"):
         nl.onnx.export(nl.models.MLP(4, num_classes=2), nl.randn(1, 4), tmp_path / "m.onnx")
+
+
+class Shrinks(nn.Module):
+    """Activations with an ONNX op (SELU, Softsign, Shrink, CELU) or a short chain of them
+    (softmin, tanhshrink, logsigmoid)."""
+
+    def __init__(self):
+        super().__init__()
+        self.selu, self.hardshrink = nn.SELU(), nn.Hardshrink(0.3)
+
+    def forward(self, x):
+        return (
+            self.selu(x) + F.softsign(x),
+            self.hardshrink(x) * F.softshrink(x, 0.2) + F.selu(x * 2),
+            F.celu(x, 0.7) + F.softmin(x, dim=1) + F.tanhshrink(x) + F.logsigmoid(x * 30),
+        )
+
+
+def test_activations_with_onnx_ops_run_in_onnxruntime(tmp_path):
+    model = Shrinks()
+    path = tmp_path / "shrinks.onnx"
+    nl.onnx.export(model, nl.randn(2, 7), path, output_names=["a", "b", "c"])
+    graph = onnx.load(str(path))
+    assert {"Selu", "Softsign", "Shrink", "Celu", "Softplus"} <= {
+        n.op_type for n in graph.graph.node
+    }
+    x = np.linspace(-1.5, 1.5, 14, dtype=np.float32).reshape(2, 7)  # values in each shrink zone
+    ours = model(nl.tensor(x))
+    for mine, theirs in zip(ours, run_onnx(path, {"input": x}), strict=True):
+        assert_close(mine, theirs)
