@@ -40,7 +40,12 @@ class Generator(np.random.Generator):
 
     @property
     def device(self) -> Any:
-        """The device of the generator (always the CPU)."""
+        """The device of the generator (always the CPU).
+
+        Examples:
+            >>> nl.Generator().device
+            device(type='cpu')
+        """
         return self._device
 
     def manual_seed(self, seed: int) -> Generator:
@@ -51,6 +56,11 @@ class Generator(np.random.Generator):
 
         Returns:
             Generator: this generator.
+
+        Examples:
+            >>> g = nl.Generator().manual_seed(3)
+            >>> bool((nl.rand(2, generator=g) == nl.rand(2, generator=g.manual_seed(3))).all())
+            True
         """
         seed = int(seed)
         self.bit_generator.state = np.random.PCG64(seed & (2**64 - 1)).state
@@ -62,6 +72,11 @@ class Generator(np.random.Generator):
 
         Returns:
             int: the seed chosen.
+
+        Examples:
+            >>> g = nl.Generator()
+            >>> g.seed() == g.initial_seed()
+            True
         """
         seed = secrets.randbits(63)
         self.manual_seed(seed)
@@ -72,6 +87,10 @@ class Generator(np.random.Generator):
 
         Returns:
             int: the seed.
+
+        Examples:
+            >>> nl.Generator().manual_seed(5).initial_seed()
+            5
         """
         return self._initial_seed
 
@@ -80,6 +99,13 @@ class Generator(np.random.Generator):
 
         Returns:
             dict: the state.
+
+        Examples:
+            >>> g = nl.Generator()
+            >>> state = g.get_state()
+            >>> a = nl.rand(2, generator=g)
+            >>> bool((nl.rand(2, generator=g.set_state(state)) == a).all())
+            True
         """
         return dict(self.bit_generator.state)
 
@@ -91,6 +117,11 @@ class Generator(np.random.Generator):
 
         Returns:
             Generator: this generator.
+
+        Examples:
+            >>> g = nl.Generator()
+            >>> g.set_state(g.get_state()) is g
+            True
         """
         self.bit_generator.state = new_state
         return self

@@ -101,7 +101,21 @@ class TensorExtras:
         weight: Any = None,
         density: bool = False,
     ) -> Any:
-        """Counts of the values in bins, and the bins' edges: see ``nnlite.histogram``."""
+        """Counts of the values in bins, and the bins' edges: see ``nnlite.histogram``.
+
+        Args:
+            bins (int or Tensor): the number of equal bins, or their edges. Default: 100.
+            range (tuple of float, optional): the span of the equal bins.
+            weight (Tensor, optional): a weight per value.
+            density (bool): normalise to a density.
+
+        Returns:
+            (Tensor, Tensor): ``hist`` and ``bin_edges``.
+
+        Examples:
+            >>> nl.tensor([1.0, 2.0, 1.0]).histogram(2).hist
+            tensor([2., 1.])
+        """
         from .histogram import histogram
 
         return histogram(self, bins, range=range, weight=weight, density=density)

@@ -11,6 +11,7 @@ from . import (
     dropout,
     flatten,
     fold,
+    lazy,
     linear,
     loss,
     module,
@@ -65,6 +66,16 @@ from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
+from .lazy import (
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    LazyLinear,
+    UninitializedParameter,
+)
 from .linear import Bilinear, Identity, Linear
 from .loss import (
     BCELoss,
@@ -172,6 +183,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict"] + [
         distance,
         volume_norm,
         parameter_containers,
+        lazy,
     )
     for name in file.__all__
 ]
