@@ -97,9 +97,11 @@ __version__ = "0.1.0"
 
 from .autograd import deprecated_overloads as _deprecated_overloads  # noqa: E402
 from .autograd import numpy_aliases as _numpy_aliases  # noqa: E402
+from .autograd import scalar_input as _scalar_input  # noqa: E402
 
 _numpy_aliases.install(globals(), Tensor)
 _deprecated_overloads.install(globals(), Tensor)
+_scalar_input.install(globals(), Tensor)
 
 if TYPE_CHECKING:
     # What __getattr__ loads on first use, visible to type checkers and editors.

@@ -233,3 +233,28 @@ def test_histogram_errors_as_pytorch():
         nl.histogram(nl.tensor([1, 2]), 2)
     with pytest.raises(RuntimeError, match="bins must be > 0, but got 0 for dimension 0"):
         nl.histogram(nl.tensor([1.0, 2.0]), 0)
+
+
+# ------------------------------------------------------------------ nl.pow(10000, t)
+@pytest.mark.parametrize(
+    "name", ["pow", "add", "mul", "sub", "div", "true_divide", "remainder", "floor_divide"]
+)
+@pytest.mark.parametrize("dtype", ["float32", "int64", "int8"])
+def test_number_as_first_operand_as_pytorch(name, dtype):
+    torch = _torch()
+    data = np.array([1, 2, 3], dtype=dtype)
+    expected = getattr(torch, name)(3, torch.from_numpy(data))
+    got = getattr(nl, name)(3, nl.from_numpy(data))
+    assert str(got.dtype).split(".")[1] == str(expected.dtype).split(".")[1]
+    np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6)
+
+
+def test_number_as_first_operand_with_alpha_and_gradients():
+    torch = _torch()
+    t = torch.tensor([1.0, 2.0])
+    x = nl.tensor([1.0, 2.0])
+    assert nl.add(3, x, alpha=2).tolist() == torch.add(3, t, alpha=2).tolist()
+    assert nl.sub(3, x, alpha=2).tolist() == torch.sub(3, t, alpha=2).tolist()
+    y = nl.rand(3, dtype=nl.float64, requires_grad=True)
+    assert nl.autograd.gradcheck(lambda e: nl.pow(10000, e), (y,))
+    assert nl.autograd.gradgradcheck(lambda e: nl.div(2, e + 1), (y,))
