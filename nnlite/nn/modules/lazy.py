@@ -229,8 +229,11 @@ def _lazy_conv(eager: Any, spatial_dims: int) -> type:
     name = f"Lazy{eager.__name__}"
     doc = (
         f"``{eager.__name__}`` whose ``in_channels`` is read from the first input.\n\n"
-        "Args:\n    out_channels, kernel_size, stride, padding, dilation, groups, bias, "
-        "padding_mode, device, dtype: as ``"
+        "Args:\n"
+        "    out_channels (int): C_out.\n"
+        "    kernel_size (int or tuple): the kernel's size.\n"
+        "    **kwargs: stride, padding, dilation, groups, bias, padding_mode, device, dtype, "
+        "as ``"
         + eager.__name__
         + "``'s.\n\nExamples:\n"
         + f"    >>> m = nn.{name}(4, 3)\n"
@@ -298,7 +301,9 @@ def _lazy_norm(eager: Any, spatial_dims: int) -> type:
     name = f"Lazy{eager.__name__}"
     doc = (
         f"``{eager.__name__}`` whose ``num_features`` is read from the first input.\n\n"
-        "Args:\n    eps, momentum, affine, track_running_stats, device, dtype: as ``"
+        "Args:\n"
+        "    eps (float): added to the variance. Default: 1e-5.\n"
+        "    **kwargs: momentum, affine, track_running_stats, device, dtype, as ``"
         + eager.__name__
         + "``'s.\n\nExamples:\n"
         + f"    >>> m = nn.{name}()\n"
