@@ -67,6 +67,7 @@ from .autograd.dtypes import (
     uint64,
 )
 from .autograd.function_forms import *  # noqa: F401,F403  (nl.exp(t), nl.sum(t), ...)
+from .autograd.generator import Generator
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -75,6 +76,7 @@ from .autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .autograd.histogram import histogram
 from .autograd.legacy import (
     BoolTensor,
     ByteTensor,
@@ -97,6 +99,14 @@ from .autograd.tensor_surface import polygamma, tensordot
 from .device import device, get_default_device, set_default_device
 
 __version__ = "0.1.0"
+
+from .autograd import deprecated_overloads as _deprecated_overloads  # noqa: E402
+from .autograd import numpy_aliases as _numpy_aliases  # noqa: E402
+from .autograd import scalar_input as _scalar_input  # noqa: E402
+
+_numpy_aliases.install(globals(), Tensor)
+_deprecated_overloads.install(globals(), Tensor)
+_scalar_input.install(globals(), Tensor)
 
 if TYPE_CHECKING:
     # What __getattr__ loads on first use, visible to type checkers and editors.

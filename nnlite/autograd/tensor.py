@@ -36,6 +36,7 @@ from .promotion import default_float, scalar_type_name
 from .random import default_generator
 from .sizes import Size, shape_arg
 from .sizes import wrap_dim as _wrap_dim
+from .tensor_extras import TensorExtras
 from .tensor_functions import TensorFunctions
 from .tensor_methods import TensorMethods
 from .tensor_surface import TensorSurface, TensorSurfaceMore
@@ -59,7 +60,7 @@ _NON_LEAF_GRAD = (
 _INT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 
 
-class Tensor(TensorSurface, TensorSurfaceMore, TensorFunctions, TensorMethods):
+class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, TensorMethods):
     """A multi-dimensional array with autograd, as ``torch.Tensor``.
 
     Create tensors with ``nl.tensor``, ``nl.zeros``, ``nl.from_numpy`` and friends rather than

@@ -74,6 +74,7 @@ from .lazy import (
     LazyConv2d,
     LazyConv3d,
     LazyLinear,
+    UninitializedParameter,
 )
 from .linear import Bilinear, Identity, Linear
 from .loss import (
