@@ -6,6 +6,7 @@ Used by the launcher (``python -m nnlite.distributed.run``) and by
 """
 
 import functools
+import os
 import shutil
 import signal
 import subprocess
@@ -47,6 +48,10 @@ def mpirun_command(nprocs, argv, env_names=(), hostfile=None, per_node=None, ext
     if is_open_mpi(exe):
         # more ranks than cores is allowed (a laptop, CI); the ranks share the cores
         cmd.append("--oversubscribe")
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            # torchrun and torch.multiprocessing.spawn run as root (containers, CI); Open MPI
+            # refuses root unless told, which would make the same script fail here
+            cmd.append("--allow-run-as-root")
         for name in env_names:
             cmd += ["-x", name]
         if hostfile is not None:

@@ -379,7 +379,13 @@ def resolve_weights(weights: Any, enum: type[WeightsEnum]) -> Any:
         or os.path.splitext(weights)[1].lower() in _FILE_EXTENSIONS
     ):
         return weights  # a file name or path
-    member = enum.verify(weights)
+    try:
+        member = enum.verify(weights)
+    except TypeError:
+        raise TypeError(
+            f"weights= takes a {enum.__name__} member, its name or a path to a weight file, "
+            f"not {type(weights).__name__}"
+        ) from None
     if not os.path.isfile(member.path):
         raise FileNotFoundError(
             f"{member.path} not found: nnlite does not download; fetch {member.url} and save it "
