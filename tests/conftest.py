@@ -21,9 +21,23 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from optional_modules import explained, importable, missing_reason
+from optional_modules import OPTIONAL, explained, importable, missing_reason
 
 import nnlite as nl
+
+_importorskip = pytest.importorskip
+
+
+def _importorskip_naming_the_install(modname, minversion=None, reason=None, **kwargs):
+    """``pytest.importorskip`` whose skip for an absent optional module always names what installs
+    it: a test's own reason ("PyTorch is the oracle") gives way to importorskip's, which
+    ``explained`` rewrites, so the summary groups every such skip under one line per package."""
+    if reason is not None and modname.split(".")[0] in OPTIONAL and not importable(modname):
+        reason = None
+    return _importorskip(modname, minversion=minversion, reason=reason, **kwargs)
+
+
+pytest.importorskip = _importorskip_naming_the_install
 
 try:
     import fcntl

@@ -17,7 +17,6 @@ from .creation import cat, stack, tensor
 from .dtypes import float32, to_numpy_dtype
 from .dtypes import int64 as _int64
 from .random import default_generator
-from .return_types import _ReturnType
 from .tensor import Tensor
 from .tensor_surface import _doc
 
@@ -37,7 +36,7 @@ __all__ = [
     "set_num_interop_threads", "get_num_interop_threads", "set_flush_denormal", "set_warn_always",
     "is_warn_always_enabled", "fill", "range", "split_with_sizes", "cumulative_trapezoid",
     "hann_window", "hamming_window", "bartlett_window", "blackman_window", "kaiser_window",
-    "histogram", "frobenius_norm", "nuclear_norm", "asarray", "is_inference", "get_device",
+    "frobenius_norm", "nuclear_norm", "asarray", "is_inference", "get_device",
 ]  # fmt: skip
 
 e = math.e
@@ -1180,57 +1179,6 @@ def kaiser_window(
     requires_grad: bool = False,
 ) -> Tensor:
     return _window(lambda n: np.kaiser(n, beta), periodic, window_length, dtype, requires_grad)
-
-
-@_doc(
-    "A histogram of ``input`` and its bin edges.",
-    [
-        "input (Tensor): the values.",
-        "bins (int or Tensor): the bin count or the edges. Default: 100.",
-        "range (tuple of floats, optional): the range.",
-        "weight (Tensor, optional): one weight per value.",
-        "density (bool): normalise. Default: False.",
-    ],
-    "A tuple ``(hist, bin_edges)``.",
-    ">>> nl.histogram(nl.tensor([1., 2., 1.]), bins=2).hist\ntensor([2., 1.])",
-)
-def histogram(
-    input: Tensor,
-    bins: Any = 100,
-    *,
-    range: Any = None,
-    weight: Tensor | None = None,
-    density: bool = False,
-    out: Any = None,
-) -> Any:
-    edges = bins._data if isinstance(bins, Tensor) else bins
-    hist, bin_edges = np.histogram(
-        input._data,
-        bins=edges,
-        range=range,
-        weights=None if weight is None else weight._data,
-        density=density,
-    )
-    kind = input._data.dtype
-    return _histogram((_op.make_tensor(hist.astype(kind)), _op.make_tensor(bin_edges.astype(kind))))
-
-
-class _histogram(_ReturnType):
-    """What ``histogram`` returns: ``(hist, bin_edges)``."""
-
-    __slots__ = ()
-    _field_names = ("hist", "bin_edges")
-
-    @property
-    def hist(self) -> Tensor:
-        return self[0]
-
-    @property
-    def bin_edges(self) -> Tensor:
-        return self[1]
-
-
-_histogram.__name__ = _histogram.__qualname__ = "histogram"
 
 
 @_doc(
