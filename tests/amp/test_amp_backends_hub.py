@@ -60,11 +60,12 @@ def test_grad_scaler_behaves_as_pytorchs_disabled_scaler():
     assert not bool((model.weight.detach() == before).all())
 
 
-def test_backend_switches_are_settable_and_report_the_cpu():
-    nl.backends.cudnn.benchmark = True
-    nl.backends.cudnn.deterministic = True
-    nl.backends.mkldnn.enabled = False
-    nl.backends.cuda.matmul.allow_tf32 = True
+def test_backend_switches_are_settable_and_report_the_cpu(monkeypatch):
+    # set through monkeypatch: the switches are process-wide, and other tests read their defaults
+    monkeypatch.setattr(nl.backends.cudnn, "benchmark", True)
+    monkeypatch.setattr(nl.backends.cudnn, "deterministic", True)
+    monkeypatch.setattr(nl.backends.mkldnn, "enabled", False)
+    monkeypatch.setattr(nl.backends.cuda.matmul, "allow_tf32", True)
     assert nl.backends.cudnn.benchmark and nl.backends.cuda.matmul.allow_tf32
     assert not nl.backends.mps.is_available() and not nl.backends.cuda.is_built()
     assert not nl.backends.mkldnn.is_available() and nl.backends.openmp.is_available()
