@@ -1,6 +1,5 @@
 """nnlite.autograd: the Tensor, the backward engine, custom Functions and gradient checking."""
 
-from . import tensor_docs  # attaches the docstrings of Tensor's methods
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import backward, grad
 from .function import Function

@@ -1,9 +1,12 @@
-"""The ``nl.exp(t)``-style function forms of Tensor methods (kept apart: they shadow builtins)."""
+"""The ``nl.exp(t)``-style function forms of Tensor methods (kept apart: they shadow builtins).
 
-import ast
+Each form calls the method, and its docstring is the method's under one rule: a first line saying
+which method it calls, ``input`` and ``out`` added to the arguments, the rest (examples included,
+written as method calls) as the method has it.
+"""
+
 import inspect
 
-from . import tensor_docs  # noqa: F401  (attaches the method docstrings used below first)
 from .out_arg import write_out
 from .tensor import Tensor
 from .tensor_functions import FUNCTION_NAMES
@@ -11,57 +14,26 @@ from .tensor_surface import SURFACE_FUNCTION_NAMES
 
 __all__ = []
 
-
-class _AsFunctionCall(ast.NodeTransformer):
-    """Rewrites ``x.name(args)`` as ``nl.name(x, args)`` in an example line."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def visit_Call(self, node):
-        self.generic_visit(node)
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr == self.name:
-            target = ast.Attribute(ast.Name("nl", ast.Load()), self.name, ast.Load())
-            return ast.Call(target, [func.value, *node.args], node.keywords)
-        return node
-
-
-def _as_function_example(line, name):
-    prompt, _, code = line.partition(">>> ")
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return line
-    return prompt + ">>> " + ast.unparse(_AsFunctionCall(name).visit(tree))
+_INPUT = "    input (Tensor): the tensor the method is called on."
+_OUT = "    out (Tensor, optional): a tensor to write the result into."
 
 
 def _function_doc(name):
-    """The method's docstring, with ``input`` and ``out`` among the arguments and the example
-    written as a function call."""
-    method_doc = inspect.getdoc(getattr(Tensor, name)) or ""
-    extra_args = [
-        "    input (Tensor): the tensor the method is called on.",
-        "    out (Tensor, optional): a tensor to write the result into.",
-    ]
-    lines = []
-    has_args = False
-    for line in method_doc.splitlines():
-        if line.lstrip().startswith(">>> "):
-            line = _as_function_example(line, name)
-        lines.append(line)
-        if line == "Args:":
-            has_args = True
-            lines.append(extra_args[0])
-    if not has_args:
-        sections = ("Returns:", "Examples:")
-        at = next((i for i, text in enumerate(lines) if text in sections), len(lines))
-        lines[at:at] = ["Args:", extra_args[0], ""]
+    """``Tensor.<name>``'s docstring for ``nl.<name>``: a first line naming the method, then the
+    method's text with ``input`` first and ``out`` last among its arguments."""
+    lines = (inspect.getdoc(getattr(Tensor, name)) or "").splitlines()
+    if "Args:" not in lines:
+        at = next(
+            (i for i, text in enumerate(lines) if text in ("Returns:", "Examples:")), len(lines)
+        )
+        lines[at:at] = ["Args:", ""]
     at = lines.index("Args:") + 1
-    while at < len(lines) and lines[at].startswith("    "):
-        at += 1
-    lines.insert(at, extra_args[1])
-    header = f"``nl.{name}(input, ...)``: ``input.{name}(...)`` as a function."
+    lines.insert(at, _INPUT)
+    end = at + 1
+    while end < len(lines) and lines[end].startswith("    "):
+        end += 1
+    lines.insert(end, _OUT)
+    header = f"``nl.{name}(input, ...)`` is ``input.{name}(...)``; the examples call the method."
     return header + "\n\n" + "\n".join(lines)
 
 

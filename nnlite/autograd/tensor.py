@@ -131,6 +131,12 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
     # ------------------------------------------------------------------ metadata
     @property
     def shape(self) -> Size:
+        """The size of each dimension, as an ``nnlite.Size``.
+
+        Examples:
+            >>> nl.zeros(2, 3).shape
+            nnlite.Size([2, 3])
+        """
         return Size(self._data.shape)
 
     @overload
@@ -157,34 +163,107 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
 
     @property
     def dtype(self) -> dtype:
+        """The element type.
+
+        Examples:
+            >>> nl.zeros(2).dtype, nl.tensor([1, 2]).dtype
+            (nnlite.float32, nnlite.int64)
+        """
         return _dtypes.from_numpy_dtype(self._data.dtype)
 
     @property
     def device(self) -> device:
+        """Where the data lives: always the CPU.
+
+        Examples:
+            >>> nl.zeros(2).device
+            device(type='cpu')
+        """
         return _CPU
 
     is_cuda = False
 
     @property
     def ndim(self) -> _int:
+        """The number of dimensions.
+
+        Examples:
+            >>> nl.zeros(2, 3).ndim
+            2
+        """
         return self._data.ndim
 
     def dim(self) -> _int:
+        """The number of dimensions (as ``ndim``).
+
+        Returns:
+            int: the number of dimensions.
+
+        Examples:
+            >>> nl.zeros(2, 3).dim()
+            2
+        """
         return self._data.ndim
 
     def numel(self) -> _int:
+        """The number of elements.
+
+        Returns:
+            int: the product of the sizes.
+
+        Examples:
+            >>> nl.zeros(2, 3).numel()
+            6
+        """
         return self._data.size
 
     def nelement(self) -> _int:
+        """The number of elements (as ``numel``).
+
+        Returns:
+            int: the product of the sizes.
+
+        Examples:
+            >>> nl.zeros(2, 3).nelement()
+            6
+        """
         return self._data.size
 
     def element_size(self) -> _int:
+        """The size of one element in bytes.
+
+        Returns:
+            int: bytes per element.
+
+        Examples:
+            >>> nl.zeros(1).element_size(), nl.zeros(1, dtype=nl.float64).element_size()
+            (4, 8)
+        """
         return self._data.itemsize
 
     def is_floating_point(self) -> _bool:
+        """Whether the dtype is a floating-point type.
+
+        Returns:
+            bool: True for float16, float32 and float64.
+
+        Examples:
+            >>> nl.zeros(1).is_floating_point(), nl.tensor([1]).is_floating_point()
+            (True, False)
+        """
         return self._data.dtype.kind == "f"
 
     def is_contiguous(self) -> _bool:
+        """Whether the elements lie in memory in row-major order without gaps.
+
+        Returns:
+            bool: True for a C-contiguous tensor.
+
+        Examples:
+            >>> x = nl.zeros(2, 3)
+            >>> x.is_contiguous(), x.t().is_contiguous()
+            (True, False)
+        """
         return self._data.flags.c_contiguous
 
     @overload
@@ -192,10 +271,32 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
     @overload
     def stride(self, dim: _int) -> _int: ...
     def stride(self, dim: _int | None = None) -> tuple[_int, ...] | _int:
+        """The step in elements between neighbours along each dimension (or along ``dim``).
+
+        Args:
+            dim (int, optional): one dimension.
+
+        Returns:
+            tuple of ints, or an int with ``dim``.
+
+        Examples:
+            >>> nl.zeros(2, 3).stride()
+            (3, 1)
+        """
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
 
     def data_ptr(self) -> _int:
+        """The address of the first element.
+
+        Returns:
+            int: the memory address.
+
+        Examples:
+            >>> x = nl.zeros(3)
+            >>> x.data_ptr() == x.view(3).data_ptr()
+            True
+        """
         return self._data.__array_interface__["data"][0]
 
     @property
@@ -209,6 +310,14 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
     # ------------------------------------------------------------------ autograd state
     @property
     def requires_grad(self) -> _bool:
+        """Whether autograd records operations on this tensor; settable on leaf tensors.
+
+        Examples:
+            >>> x = nl.zeros(2)
+            >>> x.requires_grad = True
+            >>> (x * 2).requires_grad
+            True
+        """
         return self._requires_grad
 
     @requires_grad.setter
@@ -245,6 +354,14 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
 
     @property
     def grad(self) -> Tensor | None:
+        """The gradient accumulated by ``backward`` (``None`` until then); settable.
+
+        Examples:
+            >>> a = nl.tensor([2.], requires_grad=True)
+            >>> (a * 3).backward()
+            >>> a.grad
+            tensor([3.])
+        """
         if self._grad_fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(_NON_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
@@ -265,14 +382,36 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
 
     @property
     def grad_fn(self) -> Node | None:
+        """The graph node that made this tensor (``None`` for a leaf).
+
+        Examples:
+            >>> a = nl.tensor([2.], requires_grad=True)
+            >>> a.grad_fn is None, (a * 3).grad_fn
+            (True, <MulBackward0 object at 0x...>)
+        """
         return self._grad_fn
 
     @property
     def is_leaf(self) -> _bool:
+        """Whether the tensor was made by the user rather than by a recorded operation.
+
+        Examples:
+            >>> a = nl.tensor([2.], requires_grad=True)
+            >>> a.is_leaf, (a * 3).is_leaf
+            (True, False)
+        """
         return self._grad_fn is None
 
     @property
     def retains_grad(self) -> _bool:
+        """Whether ``retain_grad()`` asked this non-leaf tensor to keep its gradient.
+
+        Examples:
+            >>> b = nl.tensor([2.], requires_grad=True) * 3
+            >>> b.retain_grad()
+            >>> b.retains_grad
+            True
+        """
         return self._retains_grad
 
     def retain_grad(self) -> None:
@@ -301,7 +440,8 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         For a leaf tensor the hook runs before the gradient is accumulated into ``.grad``.
 
         Args:
-            hook (callable): ``hook(grad) -> Tensor or None``; a returned tensor replaces the gradient.
+            hook (callable): ``hook(grad) -> Tensor or None``; a returned tensor replaces the
+                gradient.
 
         Returns:
             A handle whose ``remove()`` unregisters the hook.
@@ -405,6 +545,16 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         return t
 
     def detach_(self) -> Tensor:
+        """Take this tensor out of the graph, in place: it becomes a leaf without ``requires_grad``.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> y = nl.ones(2, requires_grad=True) * 2
+            >>> y.detach_().requires_grad, y.is_leaf
+            (False, True)
+        """
         if self._grad_fn is not None and self._retains_grad:
             self._retains_grad = False
         self._grad_fn = None
@@ -413,6 +563,16 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
 
     @property
     def data(self) -> Tensor:
+        """The tensor's data as a new tensor outside the graph; assigning replaces the data.
+
+        Examples:
+            >>> w = nl.ones(2, requires_grad=True)
+            >>> w.data.requires_grad
+            False
+            >>> w.data = nl.zeros(2)
+            >>> w
+            tensor([0., 0.], requires_grad=True)
+        """
         return _make(self._data)
 
     @data.setter
@@ -451,6 +611,15 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         return a if dtype is None else a.astype(dtype, copy=False)
 
     def item(self) -> Any:
+        """The value of a one-element tensor as a Python number.
+
+        Returns:
+            int, float or bool: the value.
+
+        Examples:
+            >>> nl.tensor([1.5]).item()
+            1.5
+        """
         if self._data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
@@ -458,6 +627,15 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         return self._data.reshape(()).item()
 
     def tolist(self) -> Any:
+        """The data as (nested) Python lists of numbers.
+
+        Returns:
+            list, or a number for a 0-D tensor.
+
+        Examples:
+            >>> nl.tensor([[1, 2], [3, 4]]).tolist()
+            [[1, 2], [3, 4]]
+        """
         return self._data.tolist()
 
     def _scalar(self) -> Any:
@@ -562,6 +740,19 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         return _ops.ToDtype.apply(self, dtype=target)
 
     def cpu(self, memory_format: Any = None) -> Tensor:
+        """The tensor on the CPU: itself, nnlite runs on the CPU.
+
+        Args:
+            memory_format: accepted for compatibility.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> x = nl.zeros(2)
+            >>> x.cpu() is x
+            True
+        """
         return self
 
     def share_memory_(self) -> Tensor:
@@ -601,14 +792,55 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
     def cuda(
         self, device: Device = None, non_blocking: _bool = False, memory_format: Any = None
     ) -> Tensor:
+        """Raises: nnlite has no CUDA device.
+
+        Args:
+            device (int, optional): the GPU PyTorch would use.
+            non_blocking (bool): accepted for compatibility.
+            memory_format: accepted for compatibility.
+
+        Returns:
+            Never returns: the call raises a ``RuntimeError`` naming the missing device.
+
+        Examples:
+            >>> nl.zeros(2).cuda()
+            Traceback (most recent call last):
+                ...
+            RuntimeError: nnlite runs on the CPU only; device 'cuda' is not available ...
+        """
         check_device("cuda")  # raises: nnlite runs on the CPU
         return self
 
     # pinned (page-locked) memory only matters for copies to an accelerator: a no-op here
     def pin_memory(self, device: Device = None) -> Tensor:
+        """The tensor itself: page-locked memory only matters for copies to an accelerator.
+
+        Args:
+            device: accepted for compatibility.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> x = nl.zeros(2)
+            >>> x.pin_memory() is x
+            True
+        """
         return self
 
     def is_pinned(self, device: Device = None) -> _bool:
+        """Whether the memory is page-locked: always False.
+
+        Args:
+            device: accepted for compatibility.
+
+        Returns:
+            bool: False.
+
+        Examples:
+            >>> nl.zeros(2).is_pinned()
+            False
+        """
         return False
 
     is_cpu = True
@@ -616,6 +848,15 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
     is_xpu = is_mps = is_meta = False
 
     def get_device(self) -> _int:
+        """The device index: -1, the CPU.
+
+        Returns:
+            int: -1.
+
+        Examples:
+            >>> nl.zeros(1).get_device()
+            -1
+        """
         return -1
 
     @overload
@@ -654,24 +895,87 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         return self.to(dtype)
 
     def float(self) -> Tensor:
+        """This tensor converted to float32 (itself when it already is).
+
+        Returns:
+            Tensor: a float32 tensor.
+
+        Examples:
+            >>> nl.tensor([1.5, -2.]).float()
+            tensor([ 1.5000, -2.0000])
+        """
         return self.to(_dtypes.float32)
 
     def double(self) -> Tensor:
+        """This tensor converted to float64 (itself when it already is).
+
+        Returns:
+            Tensor: a float64 tensor.
+
+        Examples:
+            >>> nl.tensor([1.5, -2.]).double()
+            tensor([ 1.5000, -2.0000], dtype=nnlite.float64)
+        """
         return self.to(_dtypes.float64)
 
     def half(self) -> Tensor:
+        """This tensor converted to float16 (itself when it already is).
+
+        Returns:
+            Tensor: a float16 tensor.
+
+        Examples:
+            >>> nl.tensor([1.5, -2.]).half()
+            tensor([ 1.5000, -2.0000], dtype=nnlite.float16)
+        """
         return self.to(_dtypes.float16)
 
     def long(self) -> Tensor:
+        """This tensor converted to int64 (itself when it already is).
+
+        Returns:
+            Tensor: a int64 tensor.
+
+        Examples:
+            >>> nl.tensor([1.5, -2.]).long()
+            tensor([ 1, -2])
+        """
         return self.to(_dtypes.int64)
 
     def int(self) -> Tensor:
+        """This tensor converted to int32 (itself when it already is).
+
+        Returns:
+            Tensor: a int32 tensor.
+
+        Examples:
+            >>> nl.tensor([1.5, -2.]).int()
+            tensor([ 1, -2], dtype=nnlite.int32)
+        """
         return self.to(_dtypes.int32)
 
     def bool(self) -> Tensor:
+        """This tensor converted to bool (itself when it already is).
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([1.5, -2.]).bool()
+            tensor([True, True])
+        """
         return self.to(_dtypes.bool)
 
     def byte(self) -> Tensor:
+        """This tensor converted to uint8 (itself when it already is).
+
+        Returns:
+            Tensor: a uint8 tensor.
+
+        Examples:
+            >>> nl.tensor([1.5, -2.]).byte()
+            tensor([  1, 254], dtype=nnlite.uint8)
+        """
         return self.to(_dtypes.uint8)
 
     def new_tensor(
@@ -681,6 +985,21 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         device: Device = None,
         requires_grad: _bool = False,
     ) -> Tensor:
+        """A new tensor holding ``data``, with this tensor's dtype unless ``dtype`` is given.
+
+        Args:
+            data: a number, a (nested) list, a numpy array or a Tensor.
+            dtype (nl.dtype, optional): the element type. Default: this tensor's.
+            device (str or nl.device, optional): only ``"cpu"``.
+            requires_grad (bool): record operations on the result. Default: False.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.zeros(1, dtype=nl.float64).new_tensor([1, 2])
+            tensor([1., 2.], dtype=nnlite.float64)
+        """
         from .creation import tensor
 
         return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
@@ -692,6 +1011,21 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         device: Device = None,
         requires_grad: _bool = False,
     ) -> Tensor:
+        """A new tensor of zeros of shape ``size``, with this tensor's dtype by default.
+
+        Args:
+            *size (ints or a tuple of ints): the shape.
+            dtype (nl.dtype, optional): the element type. Default: this tensor's.
+            device (str or nl.device, optional): only ``"cpu"``.
+            requires_grad (bool): record operations on the result. Default: False.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.zeros(1).new_zeros(2)
+            tensor([0., 0.])
+        """
         from .creation import zeros
 
         return zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
@@ -703,6 +1037,21 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         device: Device = None,
         requires_grad: _bool = False,
     ) -> Tensor:
+        """A new tensor of ones of shape ``size``, with this tensor's dtype by default.
+
+        Args:
+            *size (ints or a tuple of ints): the shape.
+            dtype (nl.dtype, optional): the element type. Default: this tensor's.
+            device (str or nl.device, optional): only ``"cpu"``.
+            requires_grad (bool): record operations on the result. Default: False.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.zeros(1).new_ones(2)
+            tensor([1., 1.])
+        """
         from .creation import ones
 
         return ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
@@ -715,6 +1064,22 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         device: Device = None,
         requires_grad: _bool = False,
     ) -> Tensor:
+        """A new tensor of shape ``size`` filled with ``fill_value``, with this tensor's dtype.
+
+        Args:
+            size (tuple of ints): the shape.
+            fill_value (number): the value.
+            dtype (nl.dtype, optional): the element type. Default: this tensor's.
+            device (str or nl.device, optional): only ``"cpu"``.
+            requires_grad (bool): record operations on the result. Default: False.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.zeros(1).new_full((2,), 7.)
+            tensor([7., 7.])
+        """
         from .creation import full
 
         return full(
@@ -728,6 +1093,22 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         device: Device = None,
         requires_grad: _bool = False,
     ) -> Tensor:
+        """A new tensor of uninitialised values of shape ``size``, with this tensor's dtype by
+        default.
+
+        Args:
+            *size (ints or a tuple of ints): the shape.
+            dtype (nl.dtype, optional): the element type. Default: this tensor's.
+            device (str or nl.device, optional): only ``"cpu"``.
+            requires_grad (bool): record operations on the result. Default: False.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.zeros(1).new_empty(2).shape
+            nnlite.Size([2])
+        """
         from .creation import empty
 
         return empty(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
@@ -775,13 +1156,47 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         return self
 
     def zero_(self) -> Tensor:
+        """Set every element to zero.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> nl.ones(3).zero_()
+            tensor([0., 0., 0.])
+        """
         return self._array_inplace(lambda a: a.fill(0))
 
     def fill_(self, value: Number | Tensor) -> Tensor:
+        """Set every element to ``value``.
+
+        Args:
+            value (number or 0-D Tensor): the value.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> nl.zeros(3).fill_(2)
+            tensor([2., 2., 2.])
+        """
         value = value.item() if isinstance(value, Tensor) else value
         return self._array_inplace(lambda a: a.fill(value))
 
     def copy_(self, src: Tensor | np.ndarray | Number) -> Tensor:
+        """Copy ``src``'s values into this tensor (broadcast and converted to this dtype).
+
+        Args:
+            src (Tensor): the values.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.zeros(2)
+            >>> x.copy_(nl.tensor([1, 2]))
+            tensor([1., 2.])
+        """
         src_data = src._data if isinstance(src, Tensor) else np.asarray(src)
         if isinstance(src, Tensor) and src._requires_grad and _grad_state[0]:
             return self._inplace(_ops.CopyFrom, src)
@@ -790,21 +1205,70 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         )
 
     def uniform_(self, a: _float = 0.0, b: _float = 1.0) -> Tensor:
+        """Fill with samples from the uniform distribution on ``[a, b)``, from nnlite's generator.
+
+        Args:
+            a (float): the lower bound. Default: 0.
+            b (float): the upper bound. Default: 1.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.empty(100).uniform_(-1, 1)
+            >>> bool(((x >= -1) & (x < 1)).all())
+            True
+        """
         return self._array_inplace(
             lambda x: x.__setitem__(..., default_generator.uniform(a, b, x.shape))
         )
 
     def normal_(self, mean: _float = 0.0, std: _float = 1.0) -> Tensor:
+        """Fill with samples from the normal distribution, from nnlite's generator.
+
+        Args:
+            mean (float): the mean. Default: 0.
+            std (float): the standard deviation. Default: 1.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> nl.empty(2, 3).normal_(0., 0.02).shape
+            nnlite.Size([2, 3])
+        """
         return self._array_inplace(
             lambda x: x.__setitem__(..., default_generator.normal(mean, std, x.shape))
         )
 
     def bernoulli_(self, p: _float = 0.5) -> Tensor:
+        """Fill with 1 with probability ``p`` and 0 otherwise, from nnlite's generator.
+
+        Args:
+            p (float): the probability of a 1. Default: 0.5.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.empty(5).bernoulli_(0.5)
+            >>> sorted(set(x.tolist())) in ([0.0], [1.0], [0.0, 1.0])
+            True
+        """
         return self._array_inplace(
             lambda x: x.__setitem__(..., default_generator.random(x.shape) < p)
         )
 
     def t_(self) -> Tensor:
+        """Transpose this tensor of at most 2 dimensions in place.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> nl.zeros(2, 3).t_().shape
+            nnlite.Size([3, 2])
+        """
         self._check_inplace()
         if self._data.ndim > 2:
             raise RuntimeError(
@@ -841,9 +1305,37 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
         return out
 
     def clone(self, memory_format: Any = None) -> Tensor:
+        """A copy of the tensor with its own memory; gradients flow back to this tensor.
+
+        Args:
+            memory_format: accepted for compatibility.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> y = x.clone()
+            >>> _ = y.zero_()
+            >>> x
+            tensor([1., 2.])
+        """
         return _ops.Clone.apply(self)
 
     def contiguous(self, memory_format: Any = None) -> Tensor:
+        """This tensor if it is contiguous, else a contiguous copy.
+
+        Args:
+            memory_format: accepted for compatibility.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> x = nl.zeros(2, 3).t()
+            >>> x.contiguous().is_contiguous()
+            True
+        """
         if self._data.flags.c_contiguous:
             return self
         return _ops.Clone.apply(self)

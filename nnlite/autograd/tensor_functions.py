@@ -54,12 +54,39 @@ class TensorFunctions(_Base):
 
     # ------------------------------------------------------------------ elementwise
     def sin(self) -> Tensor:
+        """The sine of each element.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([0.]).sin()
+            tensor([0.])
+        """
         return Sin.apply(self)
 
     def cos(self) -> Tensor:
+        """The cosine of each element.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([0.]).cos()
+            tensor([1.])
+        """
         return Cos.apply(self)
 
     def erf(self) -> Tensor:
+        """The error function of each element.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([0.]).erf()
+            tensor([0.])
+        """
         return Erf.apply(self)
 
     def nan_to_num(
@@ -96,6 +123,22 @@ class TensorFunctions(_Base):
         atol: float = 1e-08,
         equal_nan: bool = False,
     ) -> Tensor:
+        """Whether each element is close to ``other``'s: ``|self - other| <= atol + rtol *
+        |other|``.
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+            rtol (float): the relative tolerance. Default: 1e-05.
+            atol (float): the absolute tolerance. Default: 1e-08.
+            equal_nan (bool): count two NaNs as close. Default: False.
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([1., 2.]).isclose(nl.tensor([1., 2.1]))
+            tensor([ True, False])
+        """
         return _op.make_tensor(
             np.isclose(self._data, _array(other), rtol=rtol, atol=atol, equal_nan=equal_nan)
         )
@@ -203,6 +246,20 @@ class TensorFunctions(_Base):
         return return_types.sort((self.gather(dim, order), _op.make_tensor(order)))
 
     def argsort(self, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+        """The indices that sort the tensor along ``dim``.
+
+        Args:
+            dim (int): the dimension to sort. Default: -1.
+            descending (bool): largest first. Default: False.
+            stable (bool): keep the order of equal elements (the sort always does). Default: False.
+
+        Returns:
+            Tensor: int64 indices.
+
+        Examples:
+            >>> nl.tensor([3., 1., 2.]).argsort()
+            tensor([1, 2, 0])
+        """
         return self.sort(dim, descending, stable).indices
 
     def topk(
@@ -234,6 +291,20 @@ class TensorFunctions(_Base):
         return return_types.topk((values[keep], indices[keep]))
 
     def index_select(self, dim: int, index: Tensor) -> Tensor:
+        """The slices at the positions ``index`` along ``dim``.
+
+        Args:
+            dim (int): the dimension.
+            index (Tensor): 1-D int64 positions.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.arange(6).reshape(2, 3).index_select(1, nl.tensor([0, 2]))
+            tensor([[0, 2],
+                    [3, 5]])
+        """
         index = _array(index)
         if index.ndim > 1:
             raise IndexError("index_select(): Index is supposed to be a vector")
@@ -243,6 +314,18 @@ class TensorFunctions(_Base):
         return self[_index_along(self._data.ndim, dim, index.reshape(-1))]
 
     def masked_select(self, mask: Tensor) -> Tensor:
+        """The elements where ``mask`` is True (both broadcast), as a 1-D tensor.
+
+        Args:
+            mask (Tensor of bool): which elements to keep.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([1., 2., 3.]).masked_select(nl.tensor([True, False, True]))
+            tensor([1., 3.])
+        """
         mask = _array(mask)
         if mask.dtype != np.bool_:
             raise RuntimeError("masked_select: expected BoolTensor for mask")
@@ -325,9 +408,40 @@ class TensorFunctions(_Base):
         value: float | None = None,
         reduce: str | None = None,
     ) -> Tensor:
+        """In-place ``scatter``: write ``src`` (or ``value``) into this tensor at ``index`` along
+        ``dim``.
+
+        Args:
+            dim (int): the dimension.
+            index (Tensor): int64 positions along ``dim``.
+            src (Tensor, optional): the values to write.
+            value (number, optional): one value to write instead of ``src``.
+            reduce (str, optional): ``"add"`` adds instead of writing.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> nl.zeros(3).scatter_(0, nl.tensor([2, 0]), nl.tensor([5., 6.]))
+            tensor([6., 0., 5.])
+        """
         return self._inplace_result(self.scatter(dim, index, src, value, reduce))
 
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        """In-place ``scatter_add``: add ``src`` into this tensor at ``index`` along ``dim``.
+
+        Args:
+            dim (int): the dimension.
+            index (Tensor): int64 positions along ``dim``.
+            src (Tensor): the values to add.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> nl.zeros(3).scatter_add_(0, nl.tensor([0, 0]), nl.tensor([5., 6.]))
+            tensor([11.,  0.,  0.])
+        """
         return self._inplace_result(self.scatter_add(dim, index, src))
 
     def _inplace_result(self, result: Tensor) -> Tensor:
@@ -340,7 +454,8 @@ class TensorFunctions(_Base):
 
     # ------------------------------------------------------------------ triangles and rearranging
     def tril(self, diagonal: int = 0) -> Tensor:
-        """Elements on and below the ``diagonal``-th diagonal of the last two dimensions; zeros above.
+        """Elements on and below the ``diagonal``-th diagonal of the last two dimensions; zeros
+        above.
 
         Args:
             diagonal (int): 0 is the main diagonal, positive above it, negative below. Default: 0.
@@ -358,7 +473,8 @@ class TensorFunctions(_Base):
         return self.masked_fill(~_triangle_mask(self._data.shape, diagonal, True), 0)
 
     def triu(self, diagonal: int = 0) -> Tensor:
-        """Elements on and above the ``diagonal``-th diagonal of the last two dimensions; zeros below.
+        """Elements on and above the ``diagonal``-th diagonal of the last two dimensions; zeros
+        below.
 
         Args:
             diagonal (int): 0 is the main diagonal, positive above it, negative below. Default: 0.
@@ -376,6 +492,18 @@ class TensorFunctions(_Base):
         return self.masked_fill(~_triangle_mask(self._data.shape, diagonal, False), 0)
 
     def flip(self: _Self, *dims: Any, **kwargs: Any) -> _Self | Tensor:
+        """The elements in reverse order along each of ``dims`` (a copy).
+
+        Args:
+            *dims (ints or a tuple of ints): the dimensions to reverse.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.arange(4).flip(0)
+            tensor([3, 2, 1, 0])
+        """
         if "dims" in kwargs:  # PyTorch's keyword: flip(dims=(0,))
             dims = (kwargs.pop("dims"),)
         if kwargs:
@@ -390,6 +518,20 @@ class TensorFunctions(_Base):
     def roll(
         self: _Self, shifts: int | Sequence[int], dims: int | Sequence[int] | None = None
     ) -> _Self | Tensor:
+        """The elements shifted cyclically by ``shifts`` along ``dims`` (the flattened tensor by
+        default).
+
+        Args:
+            shifts (int or tuple of ints): how far to shift each dimension.
+            dims (int or tuple of ints, optional): the dimensions to shift.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.arange(4).roll(1)
+            tensor([3, 0, 1, 2])
+        """
         if dims is None:
             return self.flatten().roll(shifts, 0).view(self.shape)
         shifts = shifts if isinstance(shifts, (tuple, list)) else (shifts,)

@@ -37,6 +37,19 @@ def _data(x: Any) -> Any:
 
 # ---------------------------------------------------------------------- arithmetic operators
 def _add(self: TensorMethods, other: TensorOrScalar, alpha: Number = 1) -> Tensor:
+    """``self + alpha * other``, elementwise with broadcasting.
+
+    Args:
+        other (Tensor or number): the second operand (broadcast).
+        alpha (number): the multiplier of ``other``. Default: 1.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1., 2.]).add(nl.tensor([10., 20.]), alpha=2)
+        tensor([21., 42.])
+    """
     return ops.Add.apply(self, other, alpha=alpha)
 
 
@@ -45,6 +58,19 @@ def _radd(self: TensorMethods, other: TensorOrScalar) -> Tensor:
 
 
 def _sub(self: TensorMethods, other: TensorOrScalar, alpha: Number = 1) -> Tensor:
+    """``self - alpha * other``, elementwise with broadcasting.
+
+    Args:
+        other (Tensor or number): the second operand (broadcast).
+        alpha (number): the multiplier of ``other``. Default: 1.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([5., 6.]).sub(1)
+        tensor([4., 5.])
+    """
     return ops.Sub.apply(self, other, alpha=alpha)
 
 
@@ -53,6 +79,19 @@ def _rsub(self: TensorMethods, other: TensorOrScalar) -> Tensor:
 
 
 def _mul(self: TensorMethods, other: TensorOrScalar) -> Tensor:
+    """``self * other``, elementwise with broadcasting.
+
+    Args:
+        other (Tensor or number): the second operand (broadcast).
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1., 2.]).mul(nl.tensor([[1.], [3.]]))
+        tensor([[1., 2.],
+                [3., 6.]])
+    """
     return ops.Mul.apply(self, other)
 
 
@@ -61,10 +100,41 @@ def _rmul(self: TensorMethods, other: TensorOrScalar) -> Tensor:
 
 
 def _truediv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
+    """``self / other``, elementwise true division (``div`` without ``rounding_mode``); ``divide``
+    is the same method.
+
+    Args:
+        other (Tensor or number): the second operand (broadcast).
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1, 3]).true_divide(2)
+        tensor([0.5000, 1.5000])
+    """
     return ops.Div.apply(self, other)
 
 
 def _div(self: TensorMethods, other: TensorOrScalar, *, rounding_mode: str | None = None) -> Tensor:
+    """``self / other``, elementwise, with broadcasting; integer and bool operands give the
+        default float dtype. With ``rounding_mode`` the quotient is rounded and keeps the operands'
+        type (integer division by zero then raises).
+
+    Args:
+        other (Tensor or number): the second operand (broadcast).
+        rounding_mode (str, optional): None (true division), ``'trunc'`` (toward zero) or
+            ``'floor'`` (toward -inf). Default: None.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1, 3]).div(2)
+        tensor([0.5000, 1.5000])
+        >>> nl.tensor([-7, 7]).div(2, rounding_mode="trunc")
+        tensor([-3,  3])
+    """
     if rounding_mode is None:
         return ops.Div.apply(self, other)
     return ops.DivRounded.apply(self, other, rounding_mode=rounding_mode)
@@ -75,6 +145,18 @@ def _rtruediv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
 
 
 def _pow(self: TensorMethods, exponent: TensorOrScalar) -> Tensor:
+    """``self ** exponent``, elementwise.
+
+    Args:
+        exponent (Tensor or number): the power (broadcast).
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([2., 3.]).pow(2)
+        tensor([4., 9.])
+    """
     return ops.Pow.apply(self, exponent)
 
 
@@ -83,6 +165,18 @@ def _rpow(self: TensorMethods, base: TensorOrScalar) -> Tensor:
 
 
 def _matmul(self: TensorMethods, other: Tensor) -> Tensor:
+    """Matrix product with numpy's rules: 1-D operands are vectors, batch dimensions broadcast.
+
+    Args:
+        other (Tensor): the right operand.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.ones(2, 3).matmul(nl.ones(3, 4)).shape
+        nnlite.Size([2, 4])
+    """
     return ops.MatMul.apply(self, other)
 
 
@@ -91,12 +185,34 @@ def _rmatmul(self: TensorMethods, other: Tensor) -> Tensor:
 
 
 def _neg(self: TensorMethods) -> Tensor:
+    """``-self``.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1., -2.]).neg()
+        tensor([-1.,  2.])
+    """
     return ops.Neg.apply(self)
 
 
 @silenced
 def _floor_divide(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     # not differentiable in PyTorch either: the result is outside the graph
+    """``self // other``: the quotient rounded toward -inf, in the operands' type (not
+    differentiable, as in PyTorch).
+
+    Args:
+        other (Tensor or number): the second operand (broadcast).
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([-7, 7]).floor_divide(2)
+        tensor([-4,  3])
+    """
     return _op.make_tensor(rounded_quotient(self._data, _data(other), "floor"))
 
 
@@ -106,6 +222,19 @@ def _rfloordiv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
 
 
 def _remainder(self: TensorMethods, other: TensorOrScalar) -> Tensor:
+    """``self % other``: the remainder of the floor division, with the sign of ``other`` (Python's
+    ``%``).
+
+    Args:
+        other (Tensor or number): the second operand (broadcast).
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([-7, 7]).remainder(3)
+        tensor([2, 1])
+    """
     return ops.Remainder.apply(self, other)
 
 
@@ -114,6 +243,18 @@ def _rmod(self: TensorMethods, other: TensorOrScalar) -> Tensor:
 
 
 def _fmod(self: TensorMethods, other: TensorOrScalar) -> Tensor:
+    """The remainder of the division rounded toward zero, with the sign of ``self`` (C's ``fmod``).
+
+    Args:
+        other (Tensor or number): the second operand (broadcast).
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([-7, 7]).fmod(3)
+        tensor([-1,  1])
+    """
     return ops.Fmod.apply(self, other)
 
 
@@ -121,14 +262,51 @@ def _fmod(self: TensorMethods, other: TensorOrScalar) -> Tensor:
 def _clamp(
     self: TensorMethods, min: TensorOrScalar | None = None, max: TensorOrScalar | None = None
 ) -> Tensor:
+    """Each element limited to ``[min, max]``.
+
+    Args:
+        min (number or Tensor, optional): the lower bound.
+        max (number or Tensor, optional): the upper bound.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([-2., 0.5, 3.]).clamp(min=0., max=1.)
+        tensor([0.0000, 0.5000, 1.0000])
+    """
     return ops.Clamp.apply(self, min=_data(min), max=_data(max))
 
 
 def _maximum(self: TensorMethods, other: Tensor) -> Tensor:
+    """The larger of ``self`` and ``other`` at each position (broadcast).
+
+    Args:
+        other (Tensor): the second operand.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1., 5.]).maximum(nl.tensor([3., 2.]))
+        tensor([3., 5.])
+    """
     return ops.Maximum.apply(self, other)
 
 
 def _minimum(self: TensorMethods, other: Tensor) -> Tensor:
+    """The smaller of ``self`` and ``other`` at each position (broadcast).
+
+    Args:
+        other (Tensor): the second operand.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1., 5.]).minimum(nl.tensor([3., 2.]))
+        tensor([1., 2.])
+    """
     return ops.Minimum.apply(self, other)
 
 
@@ -136,6 +314,21 @@ def _minimum(self: TensorMethods, other: Tensor) -> Tensor:
 def _sum(
     self: TensorMethods, dim: _dims = None, keepdim: bool = False, dtype: DTypeLike | None = None
 ) -> Tensor:
+    """The sum of the elements, over ``dim`` or over all of them.
+
+    Args:
+        dim (int or tuple of ints, optional): the dimensions to reduce; all when omitted.
+        keepdim (bool): keep the reduced dimension with size 1. Default: False.
+        dtype (nl.dtype, optional): compute and return in this type.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> x = nl.tensor([[1., 2.], [3., 4.]])
+        >>> x.sum(), x.sum(dim=0)
+        (tensor(10.), tensor([4., 6.]))
+    """
     return ops.Sum.apply(
         self, dim=dim, keepdim=keepdim, dtype=None if dtype is None else _np_dtype(dtype)
     )
@@ -144,6 +337,21 @@ def _sum(
 def _mean(
     self: TensorMethods, dim: _dims = None, keepdim: bool = False, dtype: DTypeLike | None = None
 ) -> Tensor:
+    """The mean of the elements, over ``dim`` or over all of them.
+
+    Args:
+        dim (int or tuple of ints, optional): the dimensions to reduce; all when omitted.
+        keepdim (bool): keep the reduced dimension with size 1. Default: False.
+        dtype (nl.dtype, optional): compute and return in this type.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([[1., 2.], [3., 4.]]).mean(dim=1, keepdim=True)
+        tensor([[1.5000],
+                [3.5000]])
+    """
     return ops.Mean.apply(
         self, dim=dim, keepdim=keepdim, dtype=None if dtype is None else _np_dtype(dtype)
     )
@@ -199,7 +407,9 @@ def _extreme_over(self: TensorMethods, name: str, dim: _dims, keepdim: bool) -> 
     return out
 
 
-def _arg(fn: Callable[..., Any]) -> Callable[[TensorMethods, int | None, bool], Tensor]:
+def _arg(
+    fn: Callable[..., Any], *, doc: str
+) -> Callable[[TensorMethods, int | None, bool], Tensor]:
     def method(self: TensorMethods, dim: int | None = None, keepdim: bool = False) -> Tensor:
         if dim is None:
             return _op.make_tensor(np.asarray(fn(self._data), dtype=np.int64))
@@ -207,6 +417,7 @@ def _arg(fn: Callable[..., Any]) -> Callable[[TensorMethods, int | None, bool], 
             fn(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim).astype(np.int64)
         )
 
+    method.__doc__ = doc
     return method
 
 
@@ -217,6 +428,21 @@ def _var(
     keepdim: bool = False,
     correction: Number | None = None,
 ) -> Tensor:
+    """The variance of the elements (Bessel-corrected by default).
+
+    Args:
+        dim (int or tuple of ints, optional): the dimensions to reduce; all when omitted.
+        unbiased (bool, optional): divide by ``n - 1`` (True, the default) or ``n``.
+        keepdim (bool): keep the reduced dimension with size 1. Default: False.
+        correction (int, optional): divide by ``n - correction``; overrides ``unbiased``.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1., 2., 3., 4.]).var()
+        tensor(1.6667)
+    """
     if isinstance(dim, bool):  # var(unbiased) positional form
         dim, unbiased = None, dim
     if correction is None:
@@ -231,23 +457,89 @@ def _std(
     keepdim: bool = False,
     correction: Number | None = None,
 ) -> Tensor:
+    """The standard deviation of the elements (Bessel-corrected by default).
+
+    Args:
+        dim (int or tuple of ints, optional): the dimensions to reduce; all when omitted.
+        unbiased (bool, optional): divide by ``n - 1`` (True, the default) or ``n``.
+        keepdim (bool): keep the reduced dimension with size 1. Default: False.
+        correction (int, optional): divide by ``n - correction``; overrides ``unbiased``.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1., 2., 3., 4.]).std()
+        tensor(1.2910)
+    """
     return _var(self, dim, unbiased, keepdim, correction).sqrt()
 
 
 def _logsumexp(self: TensorMethods, dim: _dims, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(self)))`` over ``dim``, computed without overflow.
+
+    Args:
+        dim (int or tuple of ints): the dimensions to reduce.
+        keepdim (bool): keep the reduced dimension with size 1. Default: False.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1., 2.]).logsumexp(0)
+        tensor(2.3133)
+    """
     return ops.LogSumExp.apply(self, dim=dim, keepdim=keepdim)
 
 
 def _softmax(self: Tensor, dim: int) -> Tensor:
+    """``exp(self)`` normalised to sum to 1 along ``dim``.
+
+    Args:
+        dim (int): the dimension.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([[1., 2.], [3., 4.]]).softmax(dim=1)
+        tensor([[0.2689, 0.7311],
+                [0.2689, 0.7311]])
+    """
     return softmax(self, dim)
 
 
 def _log_softmax(self: Tensor, dim: int) -> Tensor:
+    """The logarithm of ``softmax`` along ``dim``, computed stably.
+
+    Args:
+        dim (int): the dimension.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([0., 0.]).log_softmax(dim=0)
+        tensor([-0.6931, -0.6931])
+    """
     return log_softmax(self, dim)
 
 
 # ---------------------------------------------------------------------- shape
 def _view(self: TensorMethods, *shape: Any) -> Tensor:
+    """The same data seen with another shape (one size may be -1); the data must allow it.
+
+    Args:
+        *shape (ints or a tuple of ints): the new shape, of the same number of elements.
+
+    Returns:
+        Tensor: a view sharing this tensor's data.
+
+    Examples:
+        >>> nl.arange(6).view(2, -1)
+        tensor([[0, 1, 2],
+                [3, 4, 5]])
+    """
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer, tuple, list)):
         return _view_as_dtype(self, to_numpy_dtype(shape[0]))
     shape = _infer_shape(_shape_arg(shape), self._data.size)
@@ -275,7 +567,8 @@ def _view_as_dtype(self: TensorMethods, dtype: np.dtype[Any]) -> Tensor:
 
 
 def _viewable(array: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """Whether ``array`` (not contiguous) can take ``shape`` without a copy, as PyTorch's strides allow
+    """Whether ``array`` (not contiguous) can take ``shape`` without a copy, as PyTorch's strides
+    allow
     (splitting the last dimension of a column slice, say)."""
     try:
         np.reshape(array, shape, copy=False)
@@ -285,6 +578,18 @@ def _viewable(array: np.ndarray, shape: tuple[int, ...]) -> bool:
 
 
 def _reshape(self: TensorMethods, *shape: Any) -> Tensor:
+    """The elements with another shape (one size may be -1): a view when possible, else a copy.
+
+    Args:
+        *shape (ints or a tuple of ints): the new shape, of the same number of elements.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.arange(6).reshape(3, 2).shape
+        nnlite.Size([3, 2])
+    """
     shape = _infer_shape(_shape_arg(shape), self._data.size)
     if shape == self._data.shape:
         return _shared_view(self, ops.Reshape.apply(self, shape=shape))
@@ -319,6 +624,19 @@ def _shared_view(base: TensorMethods, out: Tensor) -> Tensor:
 
 
 def _flatten(self: TensorMethods, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """Dimensions ``start_dim`` to ``end_dim`` merged into one.
+
+    Args:
+        start_dim (int): the first dimension to merge. Default: 0.
+        end_dim (int): the last dimension to merge. Default: -1.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.zeros(2, 3, 4).flatten(1).shape
+        nnlite.Size([2, 12])
+    """
     nd = self._data.ndim
     if nd == 0:
         return self.reshape(1)
@@ -334,12 +652,37 @@ def _flatten(self: TensorMethods, start_dim: int = 0, end_dim: int = -1) -> Tens
 
 
 def _unflatten(self: TensorMethods, dim: int, sizes: _size) -> Tensor:
+    """Dimension ``dim`` split into ``sizes`` (one of them may be -1).
+
+    Args:
+        dim (int): the dimension.
+        sizes (tuple of ints): the new sizes, whose product is the size of ``dim``.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.zeros(2, 12).unflatten(1, (3, 4)).shape
+        nnlite.Size([2, 3, 4])
+    """
     dim = _wrap_dim(dim, self._data.ndim)
     shape = self._data.shape
     return self.reshape(shape[:dim] + tuple(sizes) + shape[dim + 1 :])
 
 
 def _squeeze(self: TensorMethods, dim: _dims = None) -> Tensor:
+    """Dimensions of size 1 removed (only ``dim`` when given).
+
+    Args:
+        dim (int or tuple of ints, optional): the dimension(s) to remove if of size 1.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.zeros(2, 1, 3, 1).squeeze().shape
+        nnlite.Size([2, 3])
+    """
     shape = self._data.shape
     if dim is None:
         new = tuple(s for s in shape if s != 1)
@@ -354,6 +697,18 @@ def _squeeze(self: TensorMethods, dim: _dims = None) -> Tensor:
 
 
 def _unsqueeze(self: TensorMethods, dim: int) -> Tensor:
+    """A dimension of size 1 inserted at ``dim``.
+
+    Args:
+        dim (int): where the new dimension goes (negative counts from the end).
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.zeros(2, 3).unsqueeze(1).shape
+        nnlite.Size([2, 1, 3])
+    """
     nd = self._data.ndim + 1
     if not -nd <= dim < nd:
         raise IndexError(
@@ -365,6 +720,18 @@ def _unsqueeze(self: TensorMethods, dim: int) -> Tensor:
 
 
 def _permute(self: TensorMethods, *dims: Any) -> Tensor:
+    """The dimensions reordered: dimension ``i`` of the result is ``dims[i]`` of this one.
+
+    Args:
+        *dims (ints or a tuple of ints): a permutation of the dimensions.
+
+    Returns:
+        Tensor: a view with the dimensions reordered.
+
+    Examples:
+        >>> nl.zeros(2, 3, 4).permute(2, 0, 1).shape
+        nnlite.Size([4, 2, 3])
+    """
     dims = _shape_arg(dims)
     nd = self._data.ndim
     if len(dims) != nd:
@@ -377,6 +744,19 @@ def _permute(self: TensorMethods, *dims: Any) -> Tensor:
 
 
 def _transpose(self: _Self, dim0: int, dim1: int) -> _Self | Tensor:
+    """Dimensions ``dim0`` and ``dim1`` swapped.
+
+    Args:
+        dim0 (int): a dimension.
+        dim1 (int): the dimension to swap it with.
+
+    Returns:
+        Tensor: a view with the two dimensions swapped.
+
+    Examples:
+        >>> nl.zeros(2, 3, 4).transpose(0, 2).shape
+        nnlite.Size([4, 3, 2])
+    """
     nd = self._data.ndim
     if nd == 0:
         return self
@@ -387,6 +767,17 @@ def _transpose(self: _Self, dim0: int, dim1: int) -> _Self | Tensor:
 
 
 def _t(self: _Self) -> _Self | Tensor:
+    """The transpose of a tensor of at most 2 dimensions.
+
+    Returns:
+        Tensor: a view with the two dimensions swapped (1-D and 0-D are returned as is).
+
+    Examples:
+        >>> nl.tensor([[1, 2, 3]]).t()
+        tensor([[1],
+                [2],
+                [3]])
+    """
     if self._data.ndim > 2:
         raise RuntimeError(
             f"t() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D"
@@ -395,6 +786,12 @@ def _t(self: _Self) -> _Self | Tensor:
 
 
 def _T(self: _Self) -> _Self | Tensor:
+    """All dimensions reversed (the transpose of a matrix).
+
+    Examples:
+        >>> nl.zeros(2, 3).T.shape
+        nnlite.Size([3, 2])
+    """
     nd = self._data.ndim
     if nd < 2:
         return self
@@ -404,10 +801,29 @@ def _T(self: _Self) -> _Self | Tensor:
 
 
 def _mT(self: _Self) -> _Self | Tensor:
+    """The last two dimensions swapped (a batch of transposed matrices).
+
+    Examples:
+        >>> nl.zeros(5, 2, 3).mT.shape
+        nnlite.Size([5, 3, 2])
+    """
     return self.transpose(-2, -1)
 
 
 def _expand(self: _Self, *sizes: Any) -> _Self | Tensor:
+    """A view with size-1 dimensions repeated to ``sizes`` (-1 keeps a size), without a copy.
+
+    Args:
+        *sizes (ints or a tuple of ints): the new shape; new leading dimensions are allowed.
+
+    Returns:
+        Tensor: a broadcast view of this tensor.
+
+    Examples:
+        >>> nl.tensor([[1], [2]]).expand(2, 3)
+        tensor([[1, 1, 1],
+                [2, 2, 2]])
+    """
     sizes = _shape_arg(sizes)
     lead = len(sizes) - self._data.ndim
     if lead < 0:
@@ -424,10 +840,35 @@ def _expand(self: _Self, *sizes: Any) -> _Self | Tensor:
 
 
 def _expand_as(self: _Self, other: Tensor) -> _Self | Tensor:
+    """``self.expand(other.shape)``.
+
+    Args:
+        other (Tensor): gives the shape.
+
+    Returns:
+        Tensor: a broadcast view of this tensor.
+
+    Examples:
+        >>> nl.tensor([1, 2]).expand_as(nl.zeros(2, 2))
+        tensor([[1, 2],
+                [1, 2]])
+    """
     return self.expand(other.shape)
 
 
 def _sum_to_size(self: _Self, *size: Any) -> _Self | Tensor:
+    """Summed over broadcast dimensions down to ``size`` (the inverse of ``expand``).
+
+    Args:
+        *size (ints or a tuple of ints): a shape this tensor's shape broadcasts from.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.arange(6).reshape(2, 3).sum_to_size(1, 3)
+        tensor([[3, 5, 7]])
+    """
     size = _shape_arg(size)
     if size == self._data.shape:
         return self
@@ -435,17 +876,57 @@ def _sum_to_size(self: _Self, *size: Any) -> _Self | Tensor:
 
 
 def _narrow(self: TensorMethods, dim: int, start: int, length: int) -> Tensor:
+    """Elements ``start`` to ``start + length`` of dimension ``dim``.
+
+    Args:
+        dim (int): the dimension.
+        start (int): the first index.
+        length (int): how many indices.
+
+    Returns:
+        Tensor: a view of the slice.
+
+    Examples:
+        >>> nl.arange(6).narrow(0, 2, 3)
+        tensor([2, 3, 4])
+    """
     dim = _wrap_dim(dim, self._data.ndim)
     index = (slice(None),) * dim + (slice(start, start + length),)
     return self[index]
 
 
 def _select(self: TensorMethods, dim: int, index: int) -> Tensor:
+    """The slice at ``index`` of dimension ``dim``, that dimension removed.
+
+    Args:
+        dim (int): the dimension.
+        index (int): the position along it.
+
+    Returns:
+        Tensor: a view with one dimension fewer.
+
+    Examples:
+        >>> nl.arange(6).reshape(2, 3).select(1, 0)
+        tensor([0, 3])
+    """
     dim = _wrap_dim(dim, self._data.ndim)
     return self[(slice(None),) * dim + (index,)]
 
 
 def _chunk(self: TensorMethods, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """Split into ``chunks`` pieces of equal size along ``dim`` (the last may be smaller).
+
+    Args:
+        chunks (int): the number of pieces.
+        dim (int): the dimension to split. Default: 0.
+
+    Returns:
+        tuple of Tensors: views of the pieces.
+
+    Examples:
+        >>> nl.arange(5).chunk(2)
+        (tensor([0, 1, 2]), tensor([3, 4]))
+    """
     size = self.size(dim)
     step = -(-size // chunks)
     return tuple(self.narrow(dim, s, min(step, size - s)) for s in range(0, size, step))
@@ -454,6 +935,21 @@ def _chunk(self: TensorMethods, chunks: int, dim: int = 0) -> tuple[Tensor, ...]
 def _split(
     self: TensorMethods, split_size_or_sections: int | Sequence[int], dim: int = 0
 ) -> tuple[Tensor, ...]:
+    """Split along ``dim`` into pieces of a size, or of the sizes listed.
+
+    Args:
+        split_size_or_sections (int or list of ints): a piece size, or every piece's size.
+        dim (int): the dimension to split. Default: 0.
+
+    Returns:
+        tuple of Tensors: views of the pieces.
+
+    Examples:
+        >>> nl.arange(5).split(2)
+        (tensor([0, 1]), tensor([2, 3]), tensor([4]))
+        >>> nl.arange(5).split([1, 4])
+        (tensor([0]), tensor([1, 2, 3, 4]))
+    """
     size = self.size(dim)
     if isinstance(split_size_or_sections, int):
         sections = [
@@ -474,11 +970,37 @@ def _split(
 
 
 def _gather(self: TensorMethods, dim: int, index: Tensor | np.ndarray) -> Tensor:
+    """Values picked along ``dim`` at ``index``: ``out[i][j] = self[i][index[i][j]]`` for dim 1.
+
+    Args:
+        dim (int): the dimension.
+        index (Tensor): int64 indices, of this tensor's number of dimensions.
+
+    Returns:
+        Tensor: a tensor of ``index``'s shape.
+
+    Examples:
+        >>> nl.tensor([[1., 2.], [3., 4.]]).gather(1, nl.tensor([[1], [0]]))
+        tensor([[2.],
+                [3.]])
+    """
     dim = _wrap_dim(dim, self._data.ndim)
     return ops.GatherAlong.apply(self, dim=dim, index=_data(index))
 
 
 def _repeat(self: TensorMethods, *sizes: Any) -> Tensor:
+    """The tensor tiled ``sizes[i]`` times along dimension ``i`` (a copy).
+
+    Args:
+        *sizes (ints or a tuple of ints): the repeat count of each dimension.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.arange(3).repeat(2)
+        tensor([0, 1, 2, 0, 1, 2])
+    """
     sizes = _shape_arg(sizes)
     # repeat = expand over new interleaved axes, then reshape: differentiable through both
     lead = len(sizes) - self._data.ndim
@@ -497,10 +1019,35 @@ def _repeat(self: TensorMethods, *sizes: Any) -> Tensor:
 
 
 def _type_as(self: TensorMethods, other: Tensor) -> Tensor:
+    """This tensor converted to ``other``'s dtype.
+
+    Args:
+        other (Tensor): gives the dtype.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1, 2]).type_as(nl.zeros(1))
+        tensor([1., 2.])
+    """
     return self.to(other.dtype)
 
 
 def _masked_fill(self: TensorMethods, mask: Tensor | np.ndarray, value: TensorOrScalar) -> Tensor:
+    """A copy with ``value`` where ``mask`` is True (the mask broadcasts).
+
+    Args:
+        mask (Tensor of bool): where to write.
+        value (number or Tensor): what to write.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1., 2., 3.]).masked_fill(nl.tensor([True, False, True]), 0.)
+        tensor([0., 2., 0.])
+    """
     return ops.Where.apply(np.asarray(_data(mask)).astype(bool, copy=False), value, self)
 
 
@@ -509,10 +1056,36 @@ def _np_dtype(d: DTypeLike) -> np.dtype[Any]:
 
 
 def _all(self: TensorMethods, dim: _dims = None, keepdim: bool = False) -> Tensor:
+    """Whether every element is true (non-zero), over ``dim`` or all elements.
+
+    Args:
+        dim (int, optional): the dimension to reduce; all elements when omitted.
+        keepdim (bool): keep the reduced dimension with size 1. Default: False.
+
+    Returns:
+        Tensor: a bool tensor.
+
+    Examples:
+        >>> nl.tensor([[1., 0.], [1., 1.]]).all(dim=1)
+        tensor([False,  True])
+    """
     return _op.make_tensor(np.all(self._data, axis=_axis(dim), keepdims=keepdim))
 
 
 def _any(self: TensorMethods, dim: _dims = None, keepdim: bool = False) -> Tensor:
+    """Whether some element is true (non-zero), over ``dim`` or all elements.
+
+    Args:
+        dim (int, optional): the dimension to reduce; all elements when omitted.
+        keepdim (bool): keep the reduced dimension with size 1. Default: False.
+
+    Returns:
+        Tensor: a bool tensor.
+
+    Examples:
+        >>> nl.tensor([[1., 0.], [0., 0.]]).any(dim=1)
+        tensor([ True, False])
+    """
     return _op.make_tensor(np.any(self._data, axis=_axis(dim), keepdims=keepdim))
 
 
@@ -521,14 +1094,15 @@ def _axis(dim: _dims) -> int | tuple[int, ...] | None:
     return dim if dim is None or isinstance(dim, int) else tuple(dim)
 
 
-def _inplace_method(op: type[Op], **fixed: Any) -> Callable[..., Tensor]:
+def _inplace_method(op: type[Op], *, doc: str) -> Callable[..., Tensor]:
     def method(self: TensorMethods, *args: Any, **kwargs: Any) -> Tensor:
-        return self._inplace(op, *args, **fixed, **kwargs)
+        return self._inplace(op, *args, **kwargs)
 
+    method.__doc__ = doc
     return method
 
 
-def _inplace_from(method_name: str) -> Callable[..., Tensor]:
+def _inplace_from(method_name: str, *, doc: str) -> Callable[..., Tensor]:
     def method(self: TensorMethods, *args: Any, **kwargs: Any) -> Tensor:
         self._check_inplace()
         result = getattr(self, method_name)(*args, **kwargs)
@@ -538,28 +1112,32 @@ def _inplace_from(method_name: str) -> Callable[..., Tensor]:
             else self._array_inplace(lambda a: np.copyto(a, result._data, casting="unsafe"))
         )
 
+    method.__doc__ = doc
     return method
 
 
-def _unary(op: type[Op]) -> Callable[[TensorMethods], Tensor]:
+def _unary(op: type[Op], *, doc: str) -> Callable[[TensorMethods], Tensor]:
     def method(self: TensorMethods) -> Tensor:
         return op.apply(self)
 
     method.__name__ = op.__name__.lower()
+    method.__doc__ = doc
     return method
 
 
-def _elementwise(ufunc: np.ufunc) -> Callable[[TensorMethods, Any], Tensor]:
+def _elementwise(ufunc: np.ufunc, *, doc: str) -> Callable[[TensorMethods, Any], Tensor]:
     """A method computing ``ufunc`` on the data, outside autograd (comparisons, masks)."""
 
     def method(self: TensorMethods, other: Any) -> Tensor:
         return _op.make_tensor(ufunc(self._data, _data(other)))
 
+    method.__doc__ = doc
     return method
 
 
-def _bitwise(ufunc: np.ufunc, name: str) -> Callable[[TensorMethods, Any], Tensor]:
-    """``&``, ``|``, ``^``: bitwise on integers, logical on bools, refused for floats (as PyTorch)."""
+def _bitwise(ufunc: np.ufunc, name: str, *, doc: str) -> Callable[[TensorMethods, Any], Tensor]:
+    """``&``, ``|``, ``^``: bitwise on integers, logical on bools, refused for floats (as
+    PyTorch)."""
 
     def method(self: TensorMethods, other: Any) -> Tensor:
         a, b = self._data, _data(other)
@@ -571,13 +1149,15 @@ def _bitwise(ufunc: np.ufunc, name: str) -> Callable[[TensorMethods, Any], Tenso
         return _op.make_tensor(binary_result(ufunc(a, b), a, b))
 
     method.__name__ = name
+    method.__doc__ = doc
     return method
 
 
-def _predicate(ufunc: np.ufunc) -> Callable[[TensorMethods], Tensor]:
+def _predicate(ufunc: np.ufunc, *, doc: str) -> Callable[[TensorMethods], Tensor]:
     def method(self: TensorMethods) -> Tensor:
         return _op.make_tensor(ufunc(self._data))
 
+    method.__doc__ = doc
     return method
 
 
@@ -636,19 +1216,195 @@ class TensorMethods:
 
     # comparisons and logic (not differentiable)
     # elementwise, as PyTorch: a Tensor where object's protocol has a bool
-    __eq__ = eq = _elementwise(np.equal)  # type: ignore[assignment]
-    __ne__ = ne = _elementwise(np.not_equal)  # type: ignore[assignment]
-    __lt__ = lt = _elementwise(np.less)
-    __le__ = le = _elementwise(np.less_equal)
-    __gt__ = gt = _elementwise(np.greater)
-    __ge__ = ge = _elementwise(np.greater_equal)
-    __and__ = __rand__ = bitwise_and = _bitwise(np.bitwise_and, "bitwise_and")
-    __or__ = __ror__ = bitwise_or = _bitwise(np.bitwise_or, "bitwise_or")
-    __xor__ = __rxor__ = bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor")
-    logical_not = _predicate(np.logical_not)
-    isnan = _predicate(np.isnan)
-    isinf = _predicate(np.isinf)
-    isfinite = _predicate(np.isfinite)
+    __eq__ = eq = _elementwise(
+        np.equal,
+        doc="""``self == other``, elementwise with broadcasting; outside autograd.
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([1., 2., 3.]).eq(2)
+            tensor([False,  True, False])
+        """,
+    )  # type: ignore[assignment]
+    __ne__ = ne = _elementwise(
+        np.not_equal,
+        doc="""``self != other``, elementwise with broadcasting; outside autograd.
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([1., 2., 3.]).ne(2)
+            tensor([ True, False,  True])
+        """,
+    )  # type: ignore[assignment]
+    __lt__ = lt = _elementwise(
+        np.less,
+        doc="""``self < other``, elementwise with broadcasting; outside autograd.
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([1., 2., 3.]).lt(2)
+            tensor([ True, False, False])
+        """,
+    )
+    __le__ = le = _elementwise(
+        np.less_equal,
+        doc="""``self <= other``, elementwise with broadcasting; outside autograd.
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([1., 2., 3.]).le(2)
+            tensor([ True,  True, False])
+        """,
+    )
+    __gt__ = gt = _elementwise(
+        np.greater,
+        doc="""``self > other``, elementwise with broadcasting; outside autograd.
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([1., 2., 3.]).gt(2)
+            tensor([False, False,  True])
+        """,
+    )
+    __ge__ = ge = _elementwise(
+        np.greater_equal,
+        doc="""``self >= other``, elementwise with broadcasting; outside autograd.
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([1., 2., 3.]).ge(2)
+            tensor([False,  True,  True])
+        """,
+    )
+    __and__ = __rand__ = bitwise_and = _bitwise(
+        np.bitwise_and,
+        "bitwise_and",
+        doc="""``self & other``: bitwise on integer tensors, logical on bool tensors (float tensors
+        are refused, as in PyTorch).
+
+        Args:
+            other (Tensor or int or bool): the second operand (broadcast).
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([1, 2]).bitwise_and(nl.tensor([3, 1]))
+            tensor([1, 0])
+        """,
+    )
+    __or__ = __ror__ = bitwise_or = _bitwise(
+        np.bitwise_or,
+        "bitwise_or",
+        doc="""``self | other``: bitwise on integer tensors, logical on bool tensors (float tensors
+        are refused, as in PyTorch).
+
+        Args:
+            other (Tensor or int or bool): the second operand (broadcast).
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([1, 2]).bitwise_or(nl.tensor([3, 1]))
+            tensor([3, 3])
+        """,
+    )
+    __xor__ = __rxor__ = bitwise_xor = _bitwise(
+        np.bitwise_xor,
+        "bitwise_xor",
+        doc="""``self ^ other``: bitwise on integer tensors, logical on bool tensors (float tensors
+        are refused, as in PyTorch).
+
+        Args:
+            other (Tensor or int or bool): the second operand (broadcast).
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([1, 2]).bitwise_xor(nl.tensor([3, 1]))
+            tensor([2, 3])
+        """,
+    )
+    logical_not = _predicate(
+        np.logical_not,
+        doc="""``not`` of each element (zero is False); outside autograd.
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([0., 2.]).logical_not()
+            tensor([ True, False])
+        """,
+    )
+    isnan = _predicate(
+        np.isnan,
+        doc="""Whether each element is NaN; outside autograd.
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([1., float('nan')]).isnan()
+            tensor([False,  True])
+        """,
+    )
+    isinf = _predicate(
+        np.isinf,
+        doc="""Whether each element is +inf or -inf; outside autograd.
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([1., float('inf')]).isinf()
+            tensor([False,  True])
+        """,
+    )
+    isfinite = _predicate(
+        np.isfinite,
+        doc="""Whether each element is finite; outside autograd.
+
+        Returns:
+            Tensor: a bool tensor.
+
+        Examples:
+            >>> nl.tensor([1., float('inf')]).isfinite()
+            tensor([ True, False])
+        """,
+    )
 
     def __invert__(self) -> Tensor:
         if self._data.dtype.kind not in "biu":
@@ -660,31 +1416,173 @@ class TensorMethods:
         )
 
     def equal(self, other: Tensor) -> bool:
+        """Whether both tensors have the same shape and elements.
+
+        Args:
+            other (Tensor): the tensor to compare with.
+
+        Returns:
+            bool: True when shapes and all elements agree.
+
+        Examples:
+            >>> nl.tensor([1., 2.]).equal(nl.tensor([1., 2.]))
+            True
+        """
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
     def allclose(self, other: TensorOrScalar, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
+        """Whether every element is close to ``other``'s: ``|self - other| <= atol + rtol *
+        |other|``.
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+            rtol (float): the relative tolerance. Default: 1e-05.
+            atol (float): the absolute tolerance. Default: 1e-08.
+
+        Returns:
+            bool: True when all elements are close.
+
+        Examples:
+            >>> nl.tensor([1., 2.]).allclose(nl.tensor([1., 2.000001]))
+            True
+        """
         return bool(np.allclose(self._data, _data(other), rtol, atol))
 
     # pointwise math
-    exp = _unary(ops.Exp)
-    log = _unary(ops.Log)
-    sqrt = _unary(ops.Sqrt)
-    abs = __abs__ = _unary(ops.Abs)
-    sign = _unary(ops.Sign)
-    relu = _unary(ops.Relu)
-    sigmoid = _unary(ops.Sigmoid)
-    tanh = _unary(ops.Tanh)
+    exp = _unary(
+        ops.Exp,
+        doc="""``e ** self`` of each element.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([0., 1.]).exp()
+            tensor([1.0000, 2.7183])
+        """,
+    )
+    log = _unary(
+        ops.Log,
+        doc="""The natural logarithm of each element.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([1., 0.5]).log()
+            tensor([ 0.0000, -0.6931])
+        """,
+    )
+    sqrt = _unary(
+        ops.Sqrt,
+        doc="""The square root of each element.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([4., 9.]).sqrt()
+            tensor([2., 3.])
+        """,
+    )
+    abs = __abs__ = _unary(
+        ops.Abs,
+        doc="""The absolute value of each element.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([-1.5, 2.]).abs()
+            tensor([1.5000, 2.0000])
+        """,
+    )
+    sign = _unary(
+        ops.Sign,
+        doc="""-1, 0 or 1 by the sign of each element.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([-2., 0., 3.]).sign()
+            tensor([-1.,  0.,  1.])
+        """,
+    )
+    relu = _unary(
+        ops.Relu,
+        doc="""``max(self, 0)`` of each element.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([-1., 2.]).relu()
+            tensor([0., 2.])
+        """,
+    )
+    sigmoid = _unary(
+        ops.Sigmoid,
+        doc="""``1 / (1 + exp(-self))`` of each element.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([0.]).sigmoid()
+            tensor([0.5000])
+        """,
+    )
+    tanh = _unary(
+        ops.Tanh,
+        doc="""The hyperbolic tangent of each element.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([0.]).tanh()
+            tensor([0.])
+        """,
+    )
     clamp = clip = _clamp
     maximum = _maximum
     minimum = _minimum
 
     def square(self) -> Tensor:
+        """``self * self``, elementwise.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([2., -3.]).square()
+            tensor([4., 9.])
+        """
         return ops.Mul.apply(self, self)
 
     def rsqrt(self) -> Tensor:
+        """``1 / sqrt(self)``, elementwise.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([4., 16.]).rsqrt()
+            tensor([0.5000, 0.2500])
+        """
         return self.sqrt().reciprocal()
 
     def reciprocal(self) -> Tensor:
+        """``1 / self``, elementwise.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([2., 4.]).reciprocal()
+            tensor([0.5000, 0.2500])
+        """
         return ops.Div.apply(1.0, self)
 
     # reductions
@@ -744,13 +1642,69 @@ class TensorMethods:
         return _min(self, dim, keepdim)
 
     def amax(self, dim: _dims = None, keepdim: bool = False) -> Tensor:
+        """The largest elements over ``dim`` (all elements when omitted), without indices.
+
+        Args:
+            dim (int, optional): the dimension to reduce; all elements when omitted.
+            keepdim (bool): keep the reduced dimension with size 1. Default: False.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([[1., 4.], [3., 2.]]).amax(dim=0)
+            tensor([3., 4.])
+        """
         return _extreme_over(self, "max", dim, keepdim)
 
     def amin(self, dim: _dims = None, keepdim: bool = False) -> Tensor:
+        """The smallest elements over ``dim`` (all elements when omitted), without indices.
+
+        Args:
+            dim (int, optional): the dimension to reduce; all elements when omitted.
+            keepdim (bool): keep the reduced dimension with size 1. Default: False.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.tensor([[1., 4.], [3., 2.]]).amin(dim=0)
+            tensor([1., 2.])
+        """
         return _extreme_over(self, "min", dim, keepdim)
 
-    argmax = _arg(np.argmax)
-    argmin = _arg(np.argmin)
+    argmax = _arg(
+        np.argmax,
+        doc="""The index of the largest element (of the flattened tensor, or along ``dim``).
+
+        Args:
+            dim (int, optional): the dimension to reduce; all elements when omitted.
+            keepdim (bool): keep the reduced dimension with size 1. Default: False.
+
+        Returns:
+            Tensor: int64 indices.
+
+        Examples:
+            >>> nl.tensor([[1., 4.], [3., 2.]]).argmax(dim=1)
+            tensor([1, 0])
+        """,
+    )
+    argmin = _arg(
+        np.argmin,
+        doc="""The index of the smallest element (of the flattened tensor, or along ``dim``).
+
+        Args:
+            dim (int, optional): the dimension to reduce; all elements when omitted.
+            keepdim (bool): keep the reduced dimension with size 1. Default: False.
+
+        Returns:
+            Tensor: int64 indices.
+
+        Examples:
+            >>> nl.tensor([[1., 4.], [3., 2.]]).argmin()
+            tensor(0)
+        """,
+    )
     all = _all
     any = _any
     softmax = _softmax
@@ -779,9 +1733,33 @@ class TensorMethods:
     expand_as = _expand_as
 
     def view_as(self, other: Tensor) -> Tensor:
+        """``self.view(other.shape)``.
+
+        Args:
+            other (Tensor): gives the shape.
+
+        Returns:
+            Tensor: a view sharing this tensor's data.
+
+        Examples:
+            >>> nl.arange(4).view_as(nl.zeros(2, 2)).shape
+            nnlite.Size([2, 2])
+        """
         return self.view(other.shape)
 
     def reshape_as(self, other: Tensor) -> Tensor:
+        """``self.reshape(other.shape)``.
+
+        Args:
+            other (Tensor): gives the shape.
+
+        Returns:
+            Tensor: the result.
+
+        Examples:
+            >>> nl.arange(4).reshape_as(nl.zeros(2, 2)).shape
+            nnlite.Size([2, 2])
+        """
         return self.reshape(other.shape)
 
     sum_to_size = _sum_to_size
@@ -795,20 +1773,313 @@ class TensorMethods:
     masked_fill = _masked_fill
 
     # in place
-    add_ = __iadd__ = _inplace_method(ops.Add)
-    sub_ = __isub__ = _inplace_method(ops.Sub)
-    mul_ = __imul__ = _inplace_method(ops.Mul)
-    div_ = __itruediv__ = _inplace_method(ops.Div)
-    remainder_ = __imod__ = _inplace_method(ops.Remainder)
-    fmod_ = _inplace_method(ops.Fmod)
-    pow_ = _inplace_method(ops.Pow)
-    neg_ = _inplace_method(ops.Neg)
-    exp_ = _inplace_method(ops.Exp)
-    log_ = _inplace_method(ops.Log)
-    sqrt_ = _inplace_method(ops.Sqrt)
-    abs_ = _inplace_method(ops.Abs)
-    relu_ = _inplace_method(ops.Relu)
-    sigmoid_ = _inplace_method(ops.Sigmoid)
-    tanh_ = _inplace_method(ops.Tanh)
-    clamp_ = _inplace_from("clamp")
-    masked_fill_ = _inplace_from("masked_fill")
+    add_ = __iadd__ = _inplace_method(
+        ops.Add,
+        doc="""In-place ``add``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+            alpha (number): the multiplier of ``other``. Default: 1.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.add_(1)
+            >>> x
+            tensor([2., 3.])
+        """,
+    )
+    sub_ = __isub__ = _inplace_method(
+        ops.Sub,
+        doc="""In-place ``sub``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+            alpha (number): the multiplier of ``other``. Default: 1.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.sub_(1)
+            >>> x
+            tensor([0., 1.])
+        """,
+    )
+    mul_ = __imul__ = _inplace_method(
+        ops.Mul,
+        doc="""In-place ``mul``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.mul_(3)
+            >>> x
+            tensor([3., 6.])
+        """,
+    )
+    div_ = __itruediv__ = _inplace_method(
+        ops.Div,
+        doc="""In-place ``div``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.div_(2)
+            >>> x
+            tensor([0.5000, 1.0000])
+        """,
+    )
+    remainder_ = __imod__ = _inplace_method(
+        ops.Remainder,
+        doc="""In-place ``remainder``: writes the result into this tensor (not allowed on a leaf
+        that requires grad).
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.remainder_(2)
+            >>> x
+            tensor([1., 0.])
+        """,
+    )
+    fmod_ = _inplace_method(
+        ops.Fmod,
+        doc="""In-place ``fmod``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            other (Tensor or number): the second operand (broadcast).
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.fmod_(2)
+            >>> x
+            tensor([1., 0.])
+        """,
+    )
+    pow_ = _inplace_method(
+        ops.Pow,
+        doc="""In-place ``pow``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            exponent (Tensor or number): the power.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.pow_(2)
+            >>> x
+            tensor([1., 4.])
+        """,
+    )
+    neg_ = _inplace_method(
+        ops.Neg,
+        doc="""In-place ``neg``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            *args, **kwargs: as for the out-of-place method.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.neg_()
+            >>> x
+            tensor([-1., -2.])
+        """,
+    )
+    exp_ = _inplace_method(
+        ops.Exp,
+        doc="""In-place ``exp``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            *args, **kwargs: as for the out-of-place method.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.exp_()
+            >>> x
+            tensor([2.7183, 7.3891])
+        """,
+    )
+    log_ = _inplace_method(
+        ops.Log,
+        doc="""In-place ``log``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            *args, **kwargs: as for the out-of-place method.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.log_()
+            >>> x
+            tensor([0.0000, 0.6931])
+        """,
+    )
+    sqrt_ = _inplace_method(
+        ops.Sqrt,
+        doc="""In-place ``sqrt``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            *args, **kwargs: as for the out-of-place method.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.sqrt_()
+            >>> x
+            tensor([1.0000, 1.4142])
+        """,
+    )
+    abs_ = _inplace_method(
+        ops.Abs,
+        doc="""In-place ``abs``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            *args, **kwargs: as for the out-of-place method.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.abs_()
+            >>> x
+            tensor([1., 2.])
+        """,
+    )
+    relu_ = _inplace_method(
+        ops.Relu,
+        doc="""In-place ``relu``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            *args, **kwargs: as for the out-of-place method.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.relu_()
+            >>> x
+            tensor([1., 2.])
+        """,
+    )
+    sigmoid_ = _inplace_method(
+        ops.Sigmoid,
+        doc="""In-place ``sigmoid``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            *args, **kwargs: as for the out-of-place method.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.sigmoid_()
+            >>> x
+            tensor([0.7311, 0.8808])
+        """,
+    )
+    tanh_ = _inplace_method(
+        ops.Tanh,
+        doc="""In-place ``tanh``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            *args, **kwargs: as for the out-of-place method.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.tanh_()
+            >>> x
+            tensor([0.7616, 0.9640])
+        """,
+    )
+    clamp_ = _inplace_from(
+        "clamp",
+        doc="""In-place ``clamp``: writes the result into this tensor (not allowed on a leaf that
+        requires grad).
+
+        Args:
+            min (number or Tensor, optional): the lower bound.
+            max (number or Tensor, optional): the upper bound.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.clamp_(max=1.5)
+            >>> x
+            tensor([1.0000, 1.5000])
+        """,
+    )
+    masked_fill_ = _inplace_from(
+        "masked_fill",
+        doc="""In-place ``masked_fill``: writes the result into this tensor (not allowed on a leaf
+        that requires grad).
+
+        Args:
+            mask (Tensor of bool): where to write.
+            value (number or Tensor): what to write.
+
+        Returns:
+            Tensor: this tensor.
+
+        Examples:
+            >>> x = nl.tensor([1., 2.])
+            >>> _ = x.masked_fill_(nl.tensor([True, False]), 0.)
+            >>> x
+            tensor([0., 2.])
+        """,
+    )
