@@ -1216,7 +1216,7 @@ class TensorMethods:
 
     # comparisons and logic (not differentiable)
     # elementwise, as PyTorch: a Tensor where object's protocol has a bool
-    __eq__ = eq = _elementwise(
+    __eq__ = eq = _elementwise(  # type: ignore[assignment]
         np.equal,
         doc="""``self == other``, elementwise with broadcasting; outside autograd.
 
@@ -1230,8 +1230,8 @@ class TensorMethods:
             >>> nl.tensor([1., 2., 3.]).eq(2)
             tensor([False,  True, False])
         """,
-    )  # type: ignore[assignment]
-    __ne__ = ne = _elementwise(
+    )
+    __ne__ = ne = _elementwise(  # type: ignore[assignment]
         np.not_equal,
         doc="""``self != other``, elementwise with broadcasting; outside autograd.
 
@@ -1245,7 +1245,7 @@ class TensorMethods:
             >>> nl.tensor([1., 2., 3.]).ne(2)
             tensor([ True, False,  True])
         """,
-    )  # type: ignore[assignment]
+    )
     __lt__ = lt = _elementwise(
         np.less,
         doc="""``self < other``, elementwise with broadcasting; outside autograd.
