@@ -15,6 +15,7 @@ import numpy as np
 
 from .autograd import op as _op
 from .autograd.ops import decompositions as _dec
+from .autograd.providers import provide
 from .autograd.return_types import _ReturnType
 from .autograd.tensor import Tensor
 
@@ -844,3 +845,7 @@ def norm(A, ord=None, dim=None, keepdim=False, dtype=None):
     if two_dims:
         return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
     return vector_norm(A, ord, dim, keepdim, dtype)
+
+
+# what Tensor's methods call by name (autograd/providers.py explains why)
+provide("linalg", {name: globals()[name] for name in __all__})

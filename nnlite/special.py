@@ -19,6 +19,7 @@ import numpy as np
 from .autograd import op as _op
 from .autograd.ops import elementwise as _ew
 from .autograd.out_arg import write_out
+from .autograd.providers import provide
 from .autograd.tensor import Tensor
 
 __all__ = [
@@ -441,3 +442,7 @@ legendre_polynomial_p = _polynomial(
     "The Legendre polynomial",
     ">>> nl.special.legendre_polynomial_p(nl.tensor([1.]), 3)\n    tensor([1.])",
 )
+
+
+# what Tensor's methods call by name (autograd/providers.py explains why)
+provide("special", {name: globals()[name] for name in __all__})

@@ -11,6 +11,7 @@ from . import ops
 from .dtypes import from_numpy_dtype, to_numpy_dtype
 from .out_arg import write_out
 from .promotion import default_float
+from .providers import provide
 from .random import default_generator
 from .sizes import shape_arg as _shape_arg
 from .tensor import _INT_REQUIRES_GRAD, Tensor, _as_array, _make, check_device
@@ -696,3 +697,18 @@ def is_tensor(obj: object) -> bool:
         (True, False)
     """
     return isinstance(obj, Tensor)
+
+
+# what Tensor's methods call by name (autograd/providers.py explains why)
+provide(
+    "creation",
+    {
+        "tensor": tensor,
+        "zeros": zeros,
+        "ones": ones,
+        "full": full,
+        "empty": empty,
+        "cat": cat,
+        "where": where,
+    },
+)

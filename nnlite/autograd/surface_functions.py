@@ -16,6 +16,7 @@ from . import op as _op
 from .creation import cat, stack, tensor
 from .dtypes import float32, to_numpy_dtype
 from .dtypes import int64 as _int64
+from .providers import implementation, provide
 from .random import default_generator
 from .tensor import Tensor
 from .tensor_surface import _doc
@@ -1204,9 +1205,7 @@ def frobenius_norm(
     ">>> nl.nuclear_norm(nl.eye(2))\ntensor(2.)",
 )
 def nuclear_norm(input: Tensor, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
-    from .. import linalg
-
-    return linalg.matrix_norm(input, "nuc", keepdim=keepdim)
+    return implementation("linalg.matrix_norm")(input, "nuc", keepdim=keepdim)
 
 
 @_doc(
@@ -1259,9 +1258,7 @@ def get_device(input: Tensor) -> int:
 
 
 def _functional(name: str) -> Any:
-    from ..nn import functional
-
-    return getattr(functional, name)
+    return implementation(f"nn.functional.{name}")
 
 
 def _nn_alias(
@@ -1359,3 +1356,7 @@ __all__ += [
     "conv1d", "conv2d", "conv_transpose2d", "pixel_shuffle", "pixel_unshuffle", "prelu",
     "pairwise_distance", "cosine_similarity", "max_pool2d", "layer_norm", "group_norm", "dropout",
 ]  # fmt: skip
+
+
+# what Tensor's methods call by name (autograd/providers.py explains why)
+provide("surface_functions", {name: globals()[name] for name in __all__})

@@ -33,6 +33,7 @@ from .engine import (
 from .node import gradient_edge
 from .ops.shape import assign as _assign
 from .promotion import default_float, scalar_type_name
+from .providers import implementation
 from .random import default_generator
 from .sizes import Size, shape_arg
 from .sizes import wrap_dim as _wrap_dim
@@ -1000,9 +1001,9 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
             >>> nl.zeros(1, dtype=nl.float64).new_tensor([1, 2])
             tensor([1., 2.], dtype=nnlite.float64)
         """
-        from .creation import tensor
-
-        return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return implementation("creation.tensor")(
+            data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+        )
 
     def new_zeros(
         self,
@@ -1026,9 +1027,9 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
             >>> nl.zeros(1).new_zeros(2)
             tensor([0., 0.])
         """
-        from .creation import zeros
-
-        return zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return implementation("creation.zeros")(
+            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+        )
 
     def new_ones(
         self,
@@ -1052,9 +1053,9 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
             >>> nl.zeros(1).new_ones(2)
             tensor([1., 1.])
         """
-        from .creation import ones
-
-        return ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return implementation("creation.ones")(
+            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+        )
 
     def new_full(
         self,
@@ -1080,9 +1081,7 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
             >>> nl.zeros(1).new_full((2,), 7.)
             tensor([7., 7.])
         """
-        from .creation import full
-
-        return full(
+        return implementation("creation.full")(
             size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
         )
 
@@ -1109,9 +1108,9 @@ class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, Te
             >>> nl.zeros(1).new_empty(2).shape
             nnlite.Size([2])
         """
-        from .creation import empty
-
-        return empty(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return implementation("creation.empty")(
+            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+        )
 
     # ------------------------------------------------------------------ in-place plumbing
     def _check_inplace(self) -> None:

@@ -19,6 +19,7 @@ import numpy as np
 from . import op as _op
 from . import return_types
 from .ops import elementwise as ew
+from .providers import implementation
 from .sizes import wrap_dim
 
 if TYPE_CHECKING:
@@ -684,13 +685,11 @@ class TensorSurface(_Base):
     def diff(
         self, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None
     ) -> Tensor:
-        from .creation import cat
-
         dim = wrap_dim(dim, self.ndim)
         x = self
         if prepend is not None or append is not None:
             parts = [p for p in (prepend, self, append) if p is not None]
-            x = cat(parts, dim)
+            x = implementation("creation.cat")(parts, dim)
         for _ in range(n):
             size = x.shape[dim]
             if size == 0:
@@ -1073,9 +1072,7 @@ class TensorSurface(_Base):
         ">>> nl.tensor([1., 2.]).where(nl.tensor([True, False]), 0.)\ntensor([1., 0.])",
     )
     def where(self, condition: Tensor, other: TensorOrScalar) -> Tensor:
-        from .creation import where
-
-        return where(condition, self, other)
+        return implementation("creation.where")(condition, self, other)
 
     @_doc(
         "The indices of the non-zero elements: ``(n, ndim)``, or one 1-D tensor per dimension.",
@@ -1703,9 +1700,7 @@ def _product_last(x: Tensor) -> Tensor:
 
 
 def _cat_last(a: Tensor, b: Tensor) -> Tensor:
-    from .creation import cat
-
-    return cat([a, b], -1)
+    return implementation("creation.cat")([a, b], -1)
 
 
 def _scaled_sum(base: Tensor, product: Tensor, beta: float, alpha: float) -> Tensor:
@@ -1970,9 +1965,7 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[2., 0.], [0., 4.]]).inverse()\ntensor([[0.5000, 0.0000],\n        [0.0000, 0.2500]])",
     )
     def inverse(self) -> Tensor:
-        from .. import linalg
-
-        return linalg.inv(self)
+        return implementation("linalg.inv")(self)
 
     @_doc(
         "The determinant (``linalg.det``).",
@@ -1981,9 +1974,7 @@ class TensorSurfaceMore:
         ">>> nl.eye(2).det()\ntensor(1.)",
     )
     def det(self) -> Tensor:
-        from .. import linalg
-
-        return linalg.det(self)
+        return implementation("linalg.det")(self)
 
     @_doc(
         "``log(det)``: NaN for a negative determinant, ``-inf`` for zero.",
@@ -1992,9 +1983,7 @@ class TensorSurfaceMore:
         ">>> nl.eye(2).logdet()\ntensor(0.)",
     )
     def logdet(self) -> Tensor:
-        from .. import linalg
-
-        sign, logabs = linalg.slogdet(self)
+        sign, logabs = implementation("linalg.slogdet")(self)
         return logabs + _make(
             np.where(sign._data < 0, np.nan, np.where(sign._data == 0, -np.inf, 0.0)).astype(
                 self._data.dtype
@@ -2008,9 +1997,7 @@ class TensorSurfaceMore:
         ">>> nl.eye(2).slogdet().logabsdet\ntensor(0.)",
     )
     def slogdet(self) -> Any:
-        from .. import linalg
-
-        return linalg.slogdet(self)
+        return implementation("linalg.slogdet")(self)
 
     @_doc(
         "The pseudo-inverse (``linalg.pinv``, full rank).",
@@ -2019,9 +2006,7 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[1.], [1.]]).pinverse()\ntensor([[0.5000, 0.5000]])",
     )
     def pinverse(self, rcond: float = 1e-15) -> Tensor:
-        from .. import linalg
-
-        return linalg.pinv(self)
+        return implementation("linalg.pinv")(self)
 
     @_doc(
         "The ``n``-th matrix power (``linalg.matrix_power``).",
@@ -2030,9 +2015,7 @@ class TensorSurfaceMore:
         ">>> nl.eye(2).matrix_power(3)\ntensor([[1., 0.],\n        [0., 1.]])",
     )
     def matrix_power(self, n: int) -> Tensor:
-        from .. import linalg
-
-        return linalg.matrix_power(self, n)
+        return implementation("linalg.matrix_power")(self, n)
 
     @_doc(
         "The matrix exponential (``linalg.matrix_exp``).",
@@ -2041,9 +2024,7 @@ class TensorSurfaceMore:
         ">>> nl.zeros(1, 1).matrix_exp()\ntensor([[1.]])",
     )
     def matrix_exp(self) -> Tensor:
-        from .. import linalg
-
-        return linalg.matrix_exp(self)
+        return implementation("linalg.matrix_exp")(self)
 
     @_doc(
         "The Cholesky factor (``linalg.cholesky``).",
@@ -2052,9 +2033,7 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[4.]]).cholesky()\ntensor([[2.]])",
     )
     def cholesky(self, upper: bool = False) -> Tensor:
-        from .. import linalg
-
-        return linalg.cholesky(self, upper=upper)
+        return implementation("linalg.cholesky")(self, upper=upper)
 
     @_doc(
         "The inverse of ``L @ L.mT`` from the Cholesky factor ``L`` (this tensor).",
@@ -2063,10 +2042,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[2.]]).cholesky_inverse()\ntensor([[0.2500]])",
     )
     def cholesky_inverse(self, upper: bool = False) -> Tensor:
-        from .. import linalg
-
         low = self.mT if upper else self
-        return linalg.inv(low @ low.mT)
+        return implementation("linalg.inv")(low @ low.mT)
 
     @_doc(
         "``X`` with ``(L @ L.mT) @ X = self`` given the Cholesky factor ``input2``.",
@@ -2075,10 +2052,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[4.]]).cholesky_solve(nl.tensor([[2.]]))\ntensor([[1.]])",
     )
     def cholesky_solve(self, input2: Tensor, upper: bool = False) -> Tensor:
-        from .. import linalg
-
         low = input2.mT if upper else input2
-        return linalg.solve(low @ low.mT, self)
+        return implementation("linalg.solve")(low @ low.mT, self)
 
     @_doc(
         "``(Q, R)`` (``linalg.qr``, full column rank).",
@@ -2087,9 +2062,7 @@ class TensorSurfaceMore:
         ">>> nl.eye(2).qr().R\ntensor([[1., 0.],\n        [0., 1.]])",
     )
     def qr(self, some: bool = True) -> Any:
-        from .. import linalg
-
-        return linalg.qr(self)
+        return implementation("linalg.qr")(self)
 
     @_doc(
         "``(U, S, V)`` with ``self = U diag(S) V.mT`` (``linalg.svd`` of full-rank input).",
@@ -2101,9 +2074,7 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[3., 0.], [0., 4.]]).svd().S\ntensor([4., 3.])",
     )
     def svd(self, some: bool = True, compute_uv: bool = True) -> Any:
-        from .. import linalg
-
-        U, S, Vh = linalg.svd(self, full_matrices=False)
+        U, S, Vh = implementation("linalg.svd")(self, full_matrices=False)
         return _svd_result((U, S, Vh.mT))
 
     @_doc(
@@ -2131,9 +2102,7 @@ class TensorSurfaceMore:
         ">>> nl.tensor([-1.]).positive()\ntensor([-1.])",
     )
     def positive(self) -> Tensor:
-        from .surface_functions import positive
-
-        return positive(self)
+        return implementation("surface_functions.positive")(self)
 
     @_doc(
         "The covariance matrix of the variables in the rows.",
@@ -2148,9 +2117,9 @@ class TensorSurfaceMore:
     def cov(
         self, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None
     ) -> Tensor:
-        from .surface_functions import cov
-
-        return cov(self, correction=correction, fweights=fweights, aweights=aweights)
+        return implementation("surface_functions.cov")(
+            self, correction=correction, fweights=fweights, aweights=aweights
+        )
 
     @_doc(
         "The correlation matrix of the variables in the rows.",
@@ -2159,9 +2128,7 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[1., 2.], [2., 1.]]).corrcoef()\ntensor([[ 1., -1.],\n        [-1.,  1.]])",
     )
     def corrcoef(self) -> Tensor:
-        from .surface_functions import corrcoef
-
-        return corrcoef(self)
+        return implementation("surface_functions.corrcoef")(self)
 
     @_doc(
         "Elementwise maximum ignoring NaN.",
@@ -2170,9 +2137,7 @@ class TensorSurfaceMore:
         ">>> nl.tensor([float('nan')]).fmax(nl.tensor([1.]))\ntensor([1.])",
     )
     def fmax(self, other: Tensor) -> Tensor:
-        from .surface_functions import fmax
-
-        return fmax(self, other)
+        return implementation("surface_functions.fmax")(self, other)
 
     @_doc(
         "Elementwise minimum ignoring NaN.",
@@ -2181,9 +2146,7 @@ class TensorSurfaceMore:
         ">>> nl.tensor([float('nan')]).fmin(nl.tensor([1.]))\ntensor([1.])",
     )
     def fmin(self, other: Tensor) -> Tensor:
-        from .surface_functions import fmin
-
-        return fmin(self, other)
+        return implementation("surface_functions.fmin")(self, other)
 
     @_doc(
         "The Heaviside step with ``values`` at zero.",
@@ -2192,9 +2155,7 @@ class TensorSurfaceMore:
         ">>> nl.tensor([0., 2.]).heaviside(nl.tensor([0.5]))\ntensor([0.5000, 1.0000])",
     )
     def heaviside(self, values: Tensor) -> Tensor:
-        from .surface_functions import heaviside
-
-        return heaviside(self, values)
+        return implementation("surface_functions.heaviside")(self, values)
 
     @_doc(
         "Greatest common divisors, elementwise.",
@@ -2281,9 +2242,7 @@ class TensorSurfaceMore:
         ">>> nl.tensor([2.]).mvlgamma(1)\ntensor([0.])",
     )
     def mvlgamma(self, p: int) -> Tensor:
-        from ..special import multigammaln
-
-        return multigammaln(self, p)
+        return implementation("special.multigammaln")(self, p)
 
     @_doc(
         "Left shift of integers.",
@@ -2484,9 +2443,7 @@ class TensorSurfaceMore:
         ">>> nl.tensor([1.]).bernoulli()\ntensor([1.])",
     )
     def bernoulli(self, p: float | None = None, *, generator: Any = None) -> Tensor:
-        from .surface_functions import bernoulli
-
-        return bernoulli(self, p, generator=generator)
+        return implementation("surface_functions.bernoulli")(self, p, generator=generator)
 
     @_doc(
         "The main diagonal (of the first two dimensions) filled with ``fill_value``, in place.",

@@ -19,6 +19,7 @@ from ..autograd.ops.activation import (
     softmax,
     tanh,
 )
+from ..autograd.providers import provide
 from .ops import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -343,3 +344,7 @@ def upsample_bilinear(
     """
     _deprecated_upsample("upsample_bilinear")
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# what the nl.* forms call by name (autograd/providers.py explains why)
+provide("nn.functional", {name: globals()[name] for name in __all__})
