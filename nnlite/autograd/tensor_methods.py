@@ -1094,6 +1094,20 @@ def _axis(dim: _dims) -> int | tuple[int, ...] | None:
     return dim if dim is None or isinstance(dim, int) else tuple(dim)
 
 
+def _inplace_doc(name: str, call: str, result: str, args: Sequence[str] | None = None) -> str:
+    """The docstring of the in-place method ``name_``: ``name`` written into this tensor, with
+    ``args`` (``name``'s unless given) and an example that runs ``x.<call>`` on
+    ``x = nl.tensor([1., 2.])`` and shows ``result``."""
+    args = args or [f"*args, **kwargs: as for ``{name}``."]
+    return (
+        f"In-place ``{name}``: writes the result into this tensor (not allowed on a leaf that\n"
+        "requires grad).\n\nArgs:\n"
+        + "".join(f"    {line}\n" for line in args)
+        + "\nReturns:\n    Tensor: this tensor.\n\nExamples:\n"
+        + f"    >>> x = nl.tensor([1., 2.])\n    >>> _ = x.{call}\n    >>> x\n    {result}"
+    )
+
+
 def _inplace_method(op: type[Op], *, doc: str) -> Callable[..., Tensor]:
     def method(self: TensorMethods, *args: Any, **kwargs: Any) -> Tensor:
         return self._inplace(op, *args, **kwargs)
@@ -1775,311 +1789,105 @@ class TensorMethods:
     # in place
     add_ = __iadd__ = _inplace_method(
         ops.Add,
-        doc="""In-place ``add``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-            alpha (number): the multiplier of ``other``. Default: 1.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.add_(1)
-            >>> x
-            tensor([2., 3.])
-        """,
+        doc=_inplace_doc(
+            "add",
+            "add_(1)",
+            "tensor([2., 3.])",
+            args=[
+                "other (Tensor or number): the second operand (broadcast).",
+                "alpha (number): the multiplier of ``other``. Default: 1.",
+            ],
+        ),
     )
     sub_ = __isub__ = _inplace_method(
         ops.Sub,
-        doc="""In-place ``sub``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-            alpha (number): the multiplier of ``other``. Default: 1.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.sub_(1)
-            >>> x
-            tensor([0., 1.])
-        """,
+        doc=_inplace_doc(
+            "sub",
+            "sub_(1)",
+            "tensor([0., 1.])",
+            args=[
+                "other (Tensor or number): the second operand (broadcast).",
+                "alpha (number): the multiplier of ``other``. Default: 1.",
+            ],
+        ),
     )
     mul_ = __imul__ = _inplace_method(
         ops.Mul,
-        doc="""In-place ``mul``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.mul_(3)
-            >>> x
-            tensor([3., 6.])
-        """,
+        doc=_inplace_doc(
+            "mul",
+            "mul_(3)",
+            "tensor([3., 6.])",
+            args=["other (Tensor or number): the second operand (broadcast)."],
+        ),
     )
     div_ = __itruediv__ = _inplace_method(
         ops.Div,
-        doc="""In-place ``div``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.div_(2)
-            >>> x
-            tensor([0.5000, 1.0000])
-        """,
+        doc=_inplace_doc(
+            "div",
+            "div_(2)",
+            "tensor([0.5000, 1.0000])",
+            args=["other (Tensor or number): the second operand (broadcast)."],
+        ),
     )
     remainder_ = __imod__ = _inplace_method(
         ops.Remainder,
-        doc="""In-place ``remainder``: writes the result into this tensor (not allowed on a leaf
-        that requires grad).
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.remainder_(2)
-            >>> x
-            tensor([1., 0.])
-        """,
+        doc=_inplace_doc(
+            "remainder",
+            "remainder_(2)",
+            "tensor([1., 0.])",
+            args=["other (Tensor or number): the second operand (broadcast)."],
+        ),
     )
     fmod_ = _inplace_method(
         ops.Fmod,
-        doc="""In-place ``fmod``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.fmod_(2)
-            >>> x
-            tensor([1., 0.])
-        """,
+        doc=_inplace_doc(
+            "fmod",
+            "fmod_(2)",
+            "tensor([1., 0.])",
+            args=["other (Tensor or number): the second operand (broadcast)."],
+        ),
     )
     pow_ = _inplace_method(
         ops.Pow,
-        doc="""In-place ``pow``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            exponent (Tensor or number): the power.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.pow_(2)
-            >>> x
-            tensor([1., 4.])
-        """,
+        doc=_inplace_doc(
+            "pow", "pow_(2)", "tensor([1., 4.])", args=["exponent (Tensor or number): the power."]
+        ),
     )
-    neg_ = _inplace_method(
-        ops.Neg,
-        doc="""In-place ``neg``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            *args, **kwargs: as for the out-of-place method.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.neg_()
-            >>> x
-            tensor([-1., -2.])
-        """,
-    )
-    exp_ = _inplace_method(
-        ops.Exp,
-        doc="""In-place ``exp``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            *args, **kwargs: as for the out-of-place method.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.exp_()
-            >>> x
-            tensor([2.7183, 7.3891])
-        """,
-    )
-    log_ = _inplace_method(
-        ops.Log,
-        doc="""In-place ``log``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            *args, **kwargs: as for the out-of-place method.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.log_()
-            >>> x
-            tensor([0.0000, 0.6931])
-        """,
-    )
+    neg_ = _inplace_method(ops.Neg, doc=_inplace_doc("neg", "neg_()", "tensor([-1., -2.])"))
+    exp_ = _inplace_method(ops.Exp, doc=_inplace_doc("exp", "exp_()", "tensor([2.7183, 7.3891])"))
+    log_ = _inplace_method(ops.Log, doc=_inplace_doc("log", "log_()", "tensor([0.0000, 0.6931])"))
     sqrt_ = _inplace_method(
-        ops.Sqrt,
-        doc="""In-place ``sqrt``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            *args, **kwargs: as for the out-of-place method.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.sqrt_()
-            >>> x
-            tensor([1.0000, 1.4142])
-        """,
+        ops.Sqrt, doc=_inplace_doc("sqrt", "sqrt_()", "tensor([1.0000, 1.4142])")
     )
-    abs_ = _inplace_method(
-        ops.Abs,
-        doc="""In-place ``abs``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            *args, **kwargs: as for the out-of-place method.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.abs_()
-            >>> x
-            tensor([1., 2.])
-        """,
-    )
-    relu_ = _inplace_method(
-        ops.Relu,
-        doc="""In-place ``relu``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            *args, **kwargs: as for the out-of-place method.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.relu_()
-            >>> x
-            tensor([1., 2.])
-        """,
-    )
+    abs_ = _inplace_method(ops.Abs, doc=_inplace_doc("abs", "abs_()", "tensor([1., 2.])"))
+    relu_ = _inplace_method(ops.Relu, doc=_inplace_doc("relu", "relu_()", "tensor([1., 2.])"))
     sigmoid_ = _inplace_method(
-        ops.Sigmoid,
-        doc="""In-place ``sigmoid``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            *args, **kwargs: as for the out-of-place method.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.sigmoid_()
-            >>> x
-            tensor([0.7311, 0.8808])
-        """,
+        ops.Sigmoid, doc=_inplace_doc("sigmoid", "sigmoid_()", "tensor([0.7311, 0.8808])")
     )
     tanh_ = _inplace_method(
-        ops.Tanh,
-        doc="""In-place ``tanh``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            *args, **kwargs: as for the out-of-place method.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.tanh_()
-            >>> x
-            tensor([0.7616, 0.9640])
-        """,
+        ops.Tanh, doc=_inplace_doc("tanh", "tanh_()", "tensor([0.7616, 0.9640])")
     )
     clamp_ = _inplace_from(
         "clamp",
-        doc="""In-place ``clamp``: writes the result into this tensor (not allowed on a leaf that
-        requires grad).
-
-        Args:
-            min (number or Tensor, optional): the lower bound.
-            max (number or Tensor, optional): the upper bound.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.clamp_(max=1.5)
-            >>> x
-            tensor([1.0000, 1.5000])
-        """,
+        doc=_inplace_doc(
+            "clamp",
+            "clamp_(max=1.5)",
+            "tensor([1.0000, 1.5000])",
+            args=[
+                "min (number or Tensor, optional): the lower bound.",
+                "max (number or Tensor, optional): the upper bound.",
+            ],
+        ),
     )
     masked_fill_ = _inplace_from(
         "masked_fill",
-        doc="""In-place ``masked_fill``: writes the result into this tensor (not allowed on a leaf
-        that requires grad).
-
-        Args:
-            mask (Tensor of bool): where to write.
-            value (number or Tensor): what to write.
-
-        Returns:
-            Tensor: this tensor.
-
-        Examples:
-            >>> x = nl.tensor([1., 2.])
-            >>> _ = x.masked_fill_(nl.tensor([True, False]), 0.)
-            >>> x
-            tensor([0., 2.])
-        """,
+        doc=_inplace_doc(
+            "masked_fill",
+            "masked_fill_(nl.tensor([True, False]), 0.)",
+            "tensor([0., 2.])",
+            args=[
+                "mask (Tensor of bool): where to write.",
+                "value (number or Tensor): what to write.",
+            ],
+        ),
     )
