@@ -265,3 +265,29 @@ def test_lazy_layers_take_their_size_from_the_first_input(factory, shape):
         ya.sum().backward()
         optimizer.step()  # it holds the very parameters that were given their shapes
     assert all(p is q for p, q in zip(parameters, ours.parameters()))
+
+
+@pytest.mark.parametrize(
+    "name", ["Conv1d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
+)
+@pytest.mark.parametrize("channels", [(4, 6, 0), (3, 6, 2), (4, 3, 2)])
+def test_conv_layers_refuse_groups_as_pytorch(name, channels):
+    in_channels, out_channels, groups = channels
+    with pytest.raises(ValueError) as theirs:
+        getattr(tnn, name)(in_channels, out_channels, 3, groups=groups)
+    with pytest.raises(ValueError, match=f"^{theirs.value}$"):
+        getattr(nn, name)(in_channels, out_channels, 3, groups=groups)
+
+
+@pytest.mark.parametrize("name", ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"])
+def test_conv_transpose_output_size_as_pytorch(name):
+    dims = int(name[-2])
+    mine = getattr(nn, name)(2, 3, 3, stride=2, padding=1)
+    theirs = getattr(tnn, name)(2, 3, 3, stride=2, padding=1)
+    copy_weights(mine, theirs)
+    x = make((1, 2) + (4,) * dims)
+    size = (8,) * dims  # 7 without output padding: asks for one more
+    expected = theirs(torch.from_numpy(x), output_size=size)
+    close(mine(nl.from_numpy(x), output_size=size), expected, name)
+    with pytest.raises(ValueError, match="requested an output size of"):
+        mine(nl.from_numpy(x), output_size=(10,) * dims)

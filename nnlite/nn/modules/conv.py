@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -24,6 +25,25 @@ if TYPE_CHECKING:
 __all__ = ["Conv2d", "Conv1d", "ConvTranspose2d"]
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+
+
+def ntuple(value: Any, n: int) -> tuple[int, ...]:
+    """An int, or a sequence of one or ``n`` ints, as ``n`` ints (``pair`` when ``n`` is 2)."""
+    if n == 2:
+        return pair(value)
+    if isinstance(value, numbers.Integral):
+        return (int(value),) * n
+    return tuple(int(v) for v in value)
+
+
+def check_groups(in_channels: int, out_channels: int, groups: int) -> None:
+    """PyTorch's checks of ``groups`` against the channels of a convolution layer."""
+    if groups <= 0:
+        raise ValueError("groups must be a positive integer")
+    if in_channels % groups != 0:
+        raise ValueError("in_channels must be divisible by groups")
+    if out_channels % groups != 0:
+        raise ValueError("out_channels must be divisible by groups")
 
 
 class Conv2d(Module):
@@ -52,7 +72,10 @@ class Conv2d(Module):
         Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1))
     """
 
+    kernel_size: tuple[int, ...]
+    stride: tuple[int, ...]
     padding: str | tuple[int, ...]
+    dilation: tuple[int, ...]
     output_padding: tuple[int, ...]
 
     def __init__(
@@ -71,12 +94,7 @@ class Conv2d(Module):
     ) -> None:
         super().__init__()
         check_device(device)
-        if groups <= 0:
-            raise ValueError("groups must be a positive integer")
-        if in_channels % groups != 0:
-            raise ValueError("in_channels must be divisible by groups")
-        if out_channels % groups != 0:
-            raise ValueError("out_channels must be divisible by groups")
+        check_groups(in_channels, out_channels, groups)
         kernel_size, stride, dilation = pair(kernel_size), pair(stride), pair(dilation)
         if isinstance(padding, str):
             if padding not in ("valid", "same"):
@@ -215,10 +233,7 @@ class Conv1d(Conv2d):
     ) -> None:
         Module.__init__(self)
         check_device(device)
-        if groups <= 0 or in_channels % groups or out_channels % groups:
-            raise ValueError(
-                "groups must be a positive integer dividing in_channels and out_channels"
-            )
+        check_groups(in_channels, out_channels, groups)
         if padding_mode not in _PADDING_MODES:
             raise ValueError(
                 "padding_mode must be one of {'zeros', 'replicate', 'circular', 'reflect'}, but got "
@@ -284,6 +299,10 @@ class ConvTranspose2d(Conv2d):
     """
 
     padding: tuple[int, ...]  # no padding modes for transposed convolutions
+    # the number of spatial dimensions and the functional form: ConvTranspose1d and
+    # ConvTranspose3d (nn/modules/conv_volume.py) are this code with 1 and 3
+    _dims = 2
+    _conv = staticmethod(F.conv_transpose2d)
 
     def __init__(
         self,
@@ -302,15 +321,14 @@ class ConvTranspose2d(Conv2d):
     ) -> None:
         Module.__init__(self)
         check_device(device)
-        if groups <= 0 or in_channels % groups or out_channels % groups:
-            raise ValueError(
-                "groups must be a positive integer dividing in_channels and out_channels"
-            )
+        check_groups(in_channels, out_channels, groups)
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        n = self._dims
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
-        self.kernel_size, self.stride, self.padding = pair(kernel_size), pair(stride), pair(padding)
-        self.dilation, self.output_padding = pair(dilation), pair(output_padding)
+        self.kernel_size, self.stride = ntuple(kernel_size, n), ntuple(stride, n)
+        self.padding, self.dilation = ntuple(padding, n), ntuple(dilation, n)
+        self.output_padding = ntuple(output_padding, n)
         self.transposed, self.padding_mode = True, padding_mode
         dt = factory_dtype(dtype)
         self.weight = Parameter(
@@ -324,11 +342,12 @@ class ConvTranspose2d(Conv2d):
     def _output_padding(self, input: Tensor, output_size: Sequence[int] | None) -> Any:
         if output_size is None:
             return self.output_padding
-        wanted = tuple(output_size)[-2:]
+        n = self._dims
+        wanted = tuple(output_size)[-n:]
         smallest = [
             (i - 1) * s - 2 * p + d * (k - 1) + 1
             for i, k, s, p, d in zip(
-                input.shape[-2:], self.kernel_size, self.stride, self.padding, self.dilation
+                input.shape[-n:], self.kernel_size, self.stride, self.padding, self.dilation
             )
         ]
         extra = tuple(w - m for w, m in zip(wanted, smallest))
@@ -336,12 +355,12 @@ class ConvTranspose2d(Conv2d):
             raise ValueError(
                 f"requested an output size of {list(wanted)}, but valid sizes range from {smallest} to "
                 f"{[m + max(s, d) - 1 for m, s, d in zip(smallest, self.stride, self.dilation)]} "
-                f"(for an input of {list(input.shape[-2:])})"
+                f"(for an input of {list(input.shape[-n:])})"
             )
         return extra
 
     def forward(self, input: Tensor, output_size: Sequence[int] | None = None) -> Tensor:
-        return F.conv_transpose2d(
+        return type(self)._conv(
             input,
             self.weight,
             self.bias,
