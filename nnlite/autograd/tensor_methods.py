@@ -1139,19 +1139,39 @@ def _unary(op: type[Op], *, doc: str) -> Callable[[TensorMethods], Tensor]:
     return method
 
 
-def _elementwise(ufunc: np.ufunc, *, doc: str) -> Callable[[TensorMethods, Any], Tensor]:
-    """A method computing ``ufunc`` on the data, outside autograd (comparisons, masks)."""
+def _elementwise(
+    ufunc: np.ufunc, symbol: str, result: str
+) -> Callable[[TensorMethods, Any], Tensor]:
+    """The comparison ``self <symbol> other`` by ``ufunc`` on the data, outside autograd; its
+    docstring's example compares ``[1., 2., 3.]`` with 2, giving ``result``."""
 
     def method(self: TensorMethods, other: Any) -> Tensor:
         return _op.make_tensor(ufunc(self._data, _data(other)))
 
-    method.__doc__ = doc
+    method.__doc__ = f"""``self {symbol} other``, elementwise with broadcasting; outside autograd.
+
+    Args:
+        other (Tensor or number): the second operand (broadcast).
+
+    Returns:
+        Tensor: a bool tensor.
+
+    Examples:
+        >>> nl.tensor([1., 2., 3.]).{_COMPARISON_NAMES[symbol]}(2)
+        {result}
+    """
     return method
 
 
-def _bitwise(ufunc: np.ufunc, name: str, *, doc: str) -> Callable[[TensorMethods, Any], Tensor]:
+# the method name of each comparison operator
+_COMPARISON_NAMES = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+
+
+def _bitwise(
+    ufunc: np.ufunc, name: str, symbol: str, result: str
+) -> Callable[[TensorMethods, Any], Tensor]:
     """``&``, ``|``, ``^``: bitwise on integers, logical on bools, refused for floats (as
-    PyTorch)."""
+    PyTorch); the docstring's example combines ``[1, 2]`` with ``[3, 1]``, giving ``result``."""
 
     def method(self: TensorMethods, other: Any) -> Tensor:
         a, b = self._data, _data(other)
@@ -1163,7 +1183,19 @@ def _bitwise(ufunc: np.ufunc, name: str, *, doc: str) -> Callable[[TensorMethods
         return _op.make_tensor(binary_result(ufunc(a, b), a, b))
 
     method.__name__ = name
-    method.__doc__ = doc
+    method.__doc__ = f"""``self {symbol} other``: bitwise on integer tensors, logical on bool tensors
+    (float tensors are refused, as in PyTorch).
+
+    Args:
+        other (Tensor or int or bool): the second operand (broadcast).
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> nl.tensor([1, 2]).{name}(nl.tensor([3, 1]))
+        {result}
+    """
     return method
 
 
@@ -1230,146 +1262,18 @@ class TensorMethods:
 
     # comparisons and logic (not differentiable)
     # elementwise, as PyTorch: a Tensor where object's protocol has a bool
-    __eq__ = eq = _elementwise(  # type: ignore[assignment]
-        np.equal,
-        doc="""``self == other``, elementwise with broadcasting; outside autograd.
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-
-        Returns:
-            Tensor: a bool tensor.
-
-        Examples:
-            >>> nl.tensor([1., 2., 3.]).eq(2)
-            tensor([False,  True, False])
-        """,
-    )
-    __ne__ = ne = _elementwise(  # type: ignore[assignment]
-        np.not_equal,
-        doc="""``self != other``, elementwise with broadcasting; outside autograd.
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-
-        Returns:
-            Tensor: a bool tensor.
-
-        Examples:
-            >>> nl.tensor([1., 2., 3.]).ne(2)
-            tensor([ True, False,  True])
-        """,
-    )
-    __lt__ = lt = _elementwise(
-        np.less,
-        doc="""``self < other``, elementwise with broadcasting; outside autograd.
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-
-        Returns:
-            Tensor: a bool tensor.
-
-        Examples:
-            >>> nl.tensor([1., 2., 3.]).lt(2)
-            tensor([ True, False, False])
-        """,
-    )
-    __le__ = le = _elementwise(
-        np.less_equal,
-        doc="""``self <= other``, elementwise with broadcasting; outside autograd.
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-
-        Returns:
-            Tensor: a bool tensor.
-
-        Examples:
-            >>> nl.tensor([1., 2., 3.]).le(2)
-            tensor([ True,  True, False])
-        """,
-    )
-    __gt__ = gt = _elementwise(
-        np.greater,
-        doc="""``self > other``, elementwise with broadcasting; outside autograd.
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-
-        Returns:
-            Tensor: a bool tensor.
-
-        Examples:
-            >>> nl.tensor([1., 2., 3.]).gt(2)
-            tensor([False, False,  True])
-        """,
-    )
-    __ge__ = ge = _elementwise(
-        np.greater_equal,
-        doc="""``self >= other``, elementwise with broadcasting; outside autograd.
-
-        Args:
-            other (Tensor or number): the second operand (broadcast).
-
-        Returns:
-            Tensor: a bool tensor.
-
-        Examples:
-            >>> nl.tensor([1., 2., 3.]).ge(2)
-            tensor([False,  True,  True])
-        """,
-    )
+    __eq__ = eq = _elementwise(np.equal, "==", "tensor([False,  True, False])")  # type: ignore[assignment]
+    __ne__ = ne = _elementwise(np.not_equal, "!=", "tensor([ True, False,  True])")  # type: ignore[assignment]
+    __lt__ = lt = _elementwise(np.less, "<", "tensor([ True, False, False])")
+    __le__ = le = _elementwise(np.less_equal, "<=", "tensor([ True,  True, False])")
+    __gt__ = gt = _elementwise(np.greater, ">", "tensor([False, False,  True])")
+    __ge__ = ge = _elementwise(np.greater_equal, ">=", "tensor([False,  True,  True])")
     __and__ = __rand__ = bitwise_and = _bitwise(
-        np.bitwise_and,
-        "bitwise_and",
-        doc="""``self & other``: bitwise on integer tensors, logical on bool tensors (float tensors
-        are refused, as in PyTorch).
-
-        Args:
-            other (Tensor or int or bool): the second operand (broadcast).
-
-        Returns:
-            Tensor: the result.
-
-        Examples:
-            >>> nl.tensor([1, 2]).bitwise_and(nl.tensor([3, 1]))
-            tensor([1, 0])
-        """,
+        np.bitwise_and, "bitwise_and", "&", "tensor([1, 0])"
     )
-    __or__ = __ror__ = bitwise_or = _bitwise(
-        np.bitwise_or,
-        "bitwise_or",
-        doc="""``self | other``: bitwise on integer tensors, logical on bool tensors (float tensors
-        are refused, as in PyTorch).
-
-        Args:
-            other (Tensor or int or bool): the second operand (broadcast).
-
-        Returns:
-            Tensor: the result.
-
-        Examples:
-            >>> nl.tensor([1, 2]).bitwise_or(nl.tensor([3, 1]))
-            tensor([3, 3])
-        """,
-    )
+    __or__ = __ror__ = bitwise_or = _bitwise(np.bitwise_or, "bitwise_or", "|", "tensor([3, 3])")
     __xor__ = __rxor__ = bitwise_xor = _bitwise(
-        np.bitwise_xor,
-        "bitwise_xor",
-        doc="""``self ^ other``: bitwise on integer tensors, logical on bool tensors (float tensors
-        are refused, as in PyTorch).
-
-        Args:
-            other (Tensor or int or bool): the second operand (broadcast).
-
-        Returns:
-            Tensor: the result.
-
-        Examples:
-            >>> nl.tensor([1, 2]).bitwise_xor(nl.tensor([3, 1]))
-            tensor([2, 3])
-        """,
+        np.bitwise_xor, "bitwise_xor", "^", "tensor([2, 3])"
     )
     logical_not = _predicate(
         np.logical_not,
