@@ -9,6 +9,8 @@
 * ``seeding``: seeding a worker's random generators;
 * ``nested``: walking nested tuples, lists and dicts of tensors or arrays;
 * ``shared_memory``: arrays in memory that child processes share (``Tensor.share_memory_``).
+* ``atomic_file``: replacing a file atomically (temporary file, fsync, rename), for every file
+  nnlite writes over.
 
 Nothing here imports from the rest of nnlite at import time.
 """

@@ -13,13 +13,12 @@ import pickle
 import sys
 import traceback
 
+from .._runtime.atomic_file import write_atomically
+
 
 def _write(folder, name, text):
     """Write a small file atomically (the parent may read it at any moment)."""
-    path = os.path.join(folder, name)
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
+    write_atomically(os.path.join(folder, name), text)
 
 
 def _end_job():

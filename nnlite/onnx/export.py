@@ -4,6 +4,7 @@ import os
 
 import numpy as np
 
+from .._runtime.atomic_file import write_atomically
 from ..autograd.grad_mode import enable_grad
 from ..autograd.tensor import Tensor
 from ..nn import Module
@@ -292,12 +293,4 @@ def export(
         graph, opset_imports=[onnx.helper.make_opsetid("", opset)], producer_name="nnlite"
     )
     onnx.checker.check_model(proto)
-    path = os.fspath(f)
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(proto.SerializeToString())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    write_atomically(os.fspath(f), proto.SerializeToString())

@@ -10,6 +10,8 @@ import os
 
 import numpy as np
 
+from .._runtime.atomic_file import replace_atomically
+
 __all__ = ["Evaluation", "EvaluationUnavailable", "build_model_for", "evaluate_run"]
 
 CACHE = "evaluation.npz"
@@ -106,20 +108,15 @@ def _read_cache(path, epoch):
 
 
 def _write_cache(ev, path):
-    tmp = f"{path}.{os.getpid()}.tmp.npz"
-    try:
+    with replace_atomically(path) as f:
         np.savez(
-            tmp,
+            f,
             labels=ev.labels,
             predicted=ev.predicted,
             confidence=ev.confidence,
             classes=np.array(ev.classes),
             epoch=np.int64(ev.epoch),
         )
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def evaluate_run(run):

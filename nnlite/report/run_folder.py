@@ -5,6 +5,8 @@ import os
 
 import yaml
 
+from .._runtime.atomic_file import write_atomically
+
 __all__ = ["RunFolder", "RunFolderError", "read_run", "write_json_atomic", "write_text_atomic"]
 
 
@@ -22,14 +24,7 @@ class RunFolderError(ValueError):
 def write_text_atomic(text, path):
     """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``: a reader
     (a browser reloading the page) sees the old file or the new one, never half of one."""
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    write_atomically(path, text)
 
 
 def write_json_atomic(obj, path):

@@ -24,8 +24,8 @@ from __future__ import annotations
 import os
 from typing import IO, TYPE_CHECKING, Any, cast
 
-from . import _atomic
-from ._atomic import replace_atomically
+from .._runtime import atomic_file as _atomic
+from .._runtime.atomic_file import replace_atomically
 from ._errors import CheckpointError, WeightsOnlyError
 from ._zip import ZIP_MAGIC, ZipReader
 from .allowlist import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals

@@ -12,7 +12,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _atomic
+from .._runtime import atomic_file as _atomic
 from ._bounded_repr import error_text, short_repr
 from ._dtypes import bfloat16_to_float32
 from ._errors import CheckpointError

@@ -4,7 +4,7 @@ import argparse
 import os
 import sys
 
-from ..serialization import replace_atomically
+from .._runtime.atomic_file import replace_atomically
 from .builders import TrainError
 from .config import ConfigError, dump_config, load_config, load_yaml
 from .schema import show

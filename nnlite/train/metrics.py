@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from ..serialization import replace_atomically
+from .._runtime.atomic_file import replace_atomically, write_atomically
 
 __all__ = ["ClassificationMeter", "MetricsLog", "write_json_atomic", "accuracy_lines"]
 
@@ -110,5 +110,4 @@ class MetricsLog:
 
 def write_json_atomic(obj, path):
     """Write ``obj`` as indented JSON to ``path`` through a temporary file and a rename."""
-    with replace_atomically(path) as f:
-        f.write((json.dumps(obj, indent=2) + "\n").encode("utf-8"))
+    write_atomically(path, json.dumps(obj, indent=2) + "\n")

@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from ..serialization import replace_atomically
+from .._runtime.atomic_file import replace_atomically
 from . import checkpoint as ckpt_io
 from .builders import (
     TrainError,

@@ -19,7 +19,7 @@ from train_helpers import ROOT, TRAIN_PY, make_config, run_dirs, run_train
 
 import nnlite as nl
 from nnlite import serialization
-from nnlite.serialization import _atomic as atomic_writes
+from nnlite._runtime import atomic_file as atomic_writes
 from nnlite.train import Trainer, load_config
 from nnlite.train import config as config_module
 from nnlite.train.cli import main

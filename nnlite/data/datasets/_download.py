@@ -11,7 +11,7 @@ import urllib.request
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 
-from ...serialization import replace_atomically
+from ..._runtime.atomic_file import replace_atomically
 
 if TYPE_CHECKING:
     from ..._typing import StrPath

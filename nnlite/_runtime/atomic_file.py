@@ -1,4 +1,6 @@
-"""Atomic file writes: a temporary file in the target's folder, fsynced, then renamed over it."""
+"""Atomic file writes: a temporary file in the target's folder, fsynced, renamed over the target,
+then the folder fsynced. Every file nnlite replaces (checkpoints, saved tensors, metrics, reports,
+ONNX models, downloads, the spawn job's status files) goes through ``replace_atomically``."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-__all__ = ["replace_atomically"]
+__all__ = ["replace_atomically", "write_atomically", "write_file"]
 
 _umask: int | None = None
 
@@ -18,8 +20,9 @@ def replace_atomically(
     path: str | os.PathLike[str], mode: int | None = None
 ) -> Iterator[IO[bytes]]:
     """A binary file to write ``path`` through: a temporary file in the same folder that is
-    flushed, fsynced, given ``mode`` and renamed over ``path`` when the block ends, and removed
-    if the block raises, so ``path`` is never half written.
+    flushed, fsynced, given ``mode`` and renamed over ``path`` when the block ends (the folder is
+    then fsynced too, so the rename survives a crash), and removed if the block raises, so
+    ``path`` is never half written.
 
     Args:
         path (str): the file to write.
@@ -54,6 +57,24 @@ def replace_atomically(
         except OSError:
             pass
         raise
+    fsync_directory(directory)
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes | str) -> None:
+    """Replace ``path`` with ``data`` (``str`` is written as UTF-8) through ``replace_atomically``.
+
+    Args:
+        path (str): the file to write.
+        data (bytes or str): its new content.
+
+    Examples:
+        >>> from nnlite._runtime.atomic_file import write_atomically
+        >>> write_atomically("status.json", '{"state": "done"}')
+        >>> open("status.json").read()
+        '{"state": "done"}'
+    """
+    with replace_atomically(path) as out:
+        out.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
 def write_file(f: Any, write: Callable[[IO[bytes]], object]) -> None:
@@ -63,10 +84,8 @@ def write_file(f: Any, write: Callable[[IO[bytes]], object]) -> None:
     if hasattr(f, "write"):
         write(f)
         return
-    path = os.fspath(f)
-    with replace_atomically(path, new_file_mode(path)) as out:
+    with replace_atomically(os.fspath(f)) as out:
         write(out)
-    fsync_directory(os.path.dirname(os.path.abspath(path)))
 
 
 def new_file_mode(path: str | os.PathLike[str]) -> int:
