@@ -8,7 +8,8 @@
 * ``watchdog``: a worker noticing that its parent is gone;
 * ``seeding``: seeding a worker's random generators;
 * ``nested``: walking nested tuples, lists and dicts of tensors or arrays;
-* ``shared_memory``: arrays in memory that child processes share (``Tensor.share_memory_``).
+* ``shared_memory``: arrays in memory that child processes share (``Tensor.share_memory_``,
+  DataParallel's segments).
 * ``atomic_file``: replacing a file atomically (temporary file, fsync, rename), for every file
   nnlite writes over.
 

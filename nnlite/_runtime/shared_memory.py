@@ -1,4 +1,5 @@
-"""Arrays in memory that child processes share: ``Tensor.share_memory_`` and the Hogwild pattern.
+"""Arrays in memory that child processes share: ``Tensor.share_memory_``, the Hogwild pattern and
+DataParallel's segments (``nn/parallel/_shared.py``).
 
 A shared array lives in an anonymous memory file (``memfd_create``; an unlinked temporary file
 where that is missing) mapped shared. A forked child inherits the mapping; a spawned child gets

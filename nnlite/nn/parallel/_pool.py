@@ -12,9 +12,8 @@ A ``WorkerPool`` is built for one module layout. It
   backward phases, each a message to every worker and one reply from each.
 
 Every wait watches the workers' process sentinels, so a dead worker is reported at once, and has
-a deadline (``timeout``). After a fault, ``KeyboardInterrupt`` or ``close()`` no process and no
-segment is left: workers are asked to exit, then terminated and killed if they do not, and the
-segments are unlinked. A segment's name is unlinked as soon as the workers have attached it (see
+a deadline (``timeout``). After a fault, ``KeyboardInterrupt`` or ``close()`` no process is left:
+workers are asked to exit, then terminated and killed if they do not. Segments have no name (see
 ``_shared``), so not even a SIGKILL of every process leaves one in ``/dev/shm``.
 """
 
@@ -85,7 +84,6 @@ class WorkerPool:
         self.closed = False
         self.procs, self.conns = [], []
         self.segments = []
-        self.linked = []  # segments whose names the workers may still need to attach
         self.call_ids = itertools.count()
         self.pending_free = [[] for _ in range(workers)]  # per worker: call ids whose graphs can go
         # Per worker: inbox byte ranges holding the inputs of calls whose graphs the worker keeps
@@ -114,19 +112,7 @@ class WorkerPool:
     def _new_segment(self, nbytes):
         seg = _shared.Segment(nbytes)
         self.segments.append(seg)
-        self.linked.append(seg)
         return seg
-
-    def _unlink_attached(self):
-        """Unlink the segments every worker has attached: all but those still to be announced
-        with a worker's next command (the workers' replies prove they attached the rest)."""
-        if not self.linked:
-            return
-        pending = {name for announced in self.new_segments for name in announced.values()}
-        for seg in self.linked:
-            if seg.name not in pending:
-                seg.unlink()
-        self.linked = [seg for seg in self.linked if seg.linked]
 
     def _drop_segment(self, seg):
         if seg in self.segments:
@@ -190,7 +176,7 @@ class WorkerPool:
             "threads": self.threads,
             "seed": seed,
             "names": self.names,
-            "state": self.state.name,
+            "state": self.state,
             "state_layout": self.state_layout,
             "grad_layout": self.grad_layout,
         }
@@ -215,9 +201,9 @@ class WorkerPool:
                 setup = dict(
                     base,
                     module=module,
-                    grads=self.grad_segments[rank].name,
-                    inbox=self.inboxes[rank].name,
-                    outbox=self.outboxes[rank].name,
+                    grads=self.grad_segments[rank],
+                    inbox=self.inboxes[rank],
+                    outbox=self.outboxes[rank],
                 )
                 args = (rank, child_conn, setup)
                 if method == "fork":
@@ -237,11 +223,9 @@ class WorkerPool:
                     os.environ.pop(k, None)
                 else:
                     os.environ[k] = v
-        # Each worker reports once it has attached every segment (only then may a segment be
-        # replaced) or why it could not start.
+        # Each worker reports once it has mapped every segment, or why it could not start.
         replies = self._collect(range(self.n), "start-up", first=True)
         self._raise_first_error(replies)
-        self._unlink_attached()
 
     # ------------------------------------------------------------------ state
     def sync(self):
@@ -289,11 +273,10 @@ class WorkerPool:
         if frees[rank]:
             h["free"] = frees[rank]
         if self.outbox_need[rank]:
-            # Created only now, with the command that announces it: the name is unlinked once
-            # the worker has answered (see ``_unlink_attached``).
+            # created only now, and sent with the command that announces it
             old = self.outboxes[rank]
             self.outboxes[rank] = self._new_segment(self.outbox_need[rank])
-            self.new_segments[rank]["outbox"] = self.outboxes[rank].name
+            self.new_segments[rank]["outbox"] = self.outboxes[rank]
             self.outbox_need[rank] = 0
             self._drop_segment(old)
         if self.new_segments[rank]:
@@ -387,7 +370,6 @@ class WorkerPool:
             self.close()
             raise
         self.busy = False
-        self._unlink_attached()
         for r in ranks:
             del self.pending_free[r][: len(frees[r])]  # finalisers may have added more meanwhile
         for r in ranks:
@@ -416,7 +398,7 @@ class WorkerPool:
             # A new, larger inbox; the worker keeps the old one mapped while its graphs use it.
             old = self.inboxes[rank]
             self.inboxes[rank] = self._new_segment(_shared.grow(offset + nbytes))
-            self.new_segments[rank]["inbox"] = self.inboxes[rank].name
+            self.new_segments[rank]["inbox"] = self.inboxes[rank]
             self._drop_segment(old)
             self.regions[rank].clear()
             offset = 0
@@ -522,7 +504,7 @@ class WorkerPool:
 
     # ------------------------------------------------------------------ shutdown
     def close(self):
-        """Stop the workers, give the module private arrays again and unlink every segment."""
+        """Stop the workers, give the module private arrays again and release every segment."""
         if self.closed or os.getpid() != self.owner:
             return
         self.closed = True

@@ -1,11 +1,11 @@
-"""Shared-memory blocks for DataParallel: named POSIX segments with numpy views laid out in them.
+"""Shared-memory blocks for DataParallel, with numpy views laid out in them.
 
-The parent process creates every segment and is the only one that unlinks it; worker processes
-attach by name. The parent unlinks a segment as soon as every worker that needs it has attached
-(the mappings stay valid), so a name lives in ``/dev/shm`` only for the moment between creation
-and attachment, and nothing is left behind when all the processes are killed at once (the
-resource tracker, which would otherwise unlink leftovers, may die with them). A segment's name
-starts with ``nldp_`` followed by the creating process id, so a leftover is easy to spot.
+A segment is a block of ``nnlite._runtime.shared_memory`` (the allocator of
+``Tensor.share_memory_``): an anonymous memory file mapped shared, with no name. The parent
+creates every segment and hands it to a worker inside a message; multiprocessing sends its file
+descriptor along (``DupFd``), and the worker maps the same memory. Having no name, a segment
+cannot be left behind in ``/dev/shm``: its memory returns to the system when the last process
+that maps it unmaps it or dies, however the processes end.
 
 Three kinds of content live in segments:
 
@@ -15,66 +15,32 @@ Three kinds of content live in segments:
 * a small flag array (which gradients exist).
 """
 
-import itertools
-import os
-import secrets
-from multiprocessing import shared_memory
+from multiprocessing.reduction import DupFd
 
 import numpy as np
 
+from ..._runtime.shared_memory import SharedStorage
+
 ALIGN = 64
-_counter = itertools.count()
 
 
 def _aligned(n):
     return (n + ALIGN - 1) // ALIGN * ALIGN
 
 
-class _SharedMemory(shared_memory.SharedMemory):
-    """``SharedMemory`` that never unmaps memory still in use.
-
-    Views are made with ``np.frombuffer``, which holds a buffer export, so ``close()`` raises
-    ``BufferError`` instead of unmapping while a view is alive; the mapping is then released when
-    the last view is collected. The file descriptor is closed at once (the mapping keeps its
-    own), so nothing leaks when ``close()`` cannot run.
-    """
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        fd = getattr(self, "_fd", -1)
-        if fd >= 0:
-            os.close(fd)
-            self._fd = -1
-
-    def __del__(self):
-        try:
-            self.close()
-        except (OSError, BufferError):
-            pass
-
-
 class Segment:
-    """One named shared-memory segment.
+    """One shared-memory segment of at least ``nbytes`` bytes (``size``).
 
-    ``Segment(nbytes)`` creates a new segment (owned by this process); ``Segment.attach(name)``
-    maps an existing one.
+    Pickled by multiprocessing (process arguments, pipe messages), it carries its memory file's
+    descriptor, and the receiving process maps the same memory.
     """
 
-    def __init__(self, nbytes=None, name=None):
-        if name is None:
-            name = f"nldp_{os.getpid()}_{next(_counter)}_{secrets.token_hex(3)}"
-            self.shm = _SharedMemory(name=name, create=True, size=max(int(nbytes), 1))
-            self.owner = os.getpid()
-        else:
-            self.shm = _SharedMemory(name=name, create=False)
-            self.owner = None
-        self.linked = self.owner is not None  # this process still has to unlink the name
-        self.name = self.shm.name
-        self.size = self.shm.size
+    def __init__(self, nbytes, storage=None):
+        self.storage = SharedStorage.new(nbytes) if storage is None else storage
+        self.size = self.storage.nbytes
 
-    @classmethod
-    def attach(cls, name):
-        return cls(name=name)
+    def __reduce__(self):
+        return _attach, (DupFd(self.storage.fd), self.size)
 
     def view(self, offset, shape, dtype):
         """A numpy array of ``shape``/``dtype`` at byte ``offset`` inside the segment (no copy).
@@ -84,34 +50,16 @@ class Segment:
         count = 1
         for n in shape:
             count *= int(n)
-        return np.frombuffer(self.shm.buf, dtype=dtype, count=count, offset=offset).reshape(shape)
-
-    def unlink(self):
-        """Remove the segment's name from ``/dev/shm`` (creating process only; idempotent).
-
-        Mappings made before stay valid; the memory is returned to the system when the last
-        mapping is gone.
-        """
-        if self.linked and self.owner == os.getpid() and self.shm is not None:
-            self.linked = False
-            try:
-                self.shm.unlink()
-            except FileNotFoundError:
-                pass
+        return np.frombuffer(self.storage, dtype=dtype, count=count, offset=offset).reshape(shape)
 
     def release(self):
-        """Unmap (and, in the creating process, unlink) the segment.
+        """Drop this process's mapping; it is unmapped once no numpy view of it is alive."""
+        self.storage = None
 
-        If numpy views are still alive somewhere the mapping stays valid until they are collected.
-        """
-        if self.shm is None:
-            return
-        self.unlink()
-        shm, self.shm = self.shm, None
-        try:
-            shm.close()
-        except BufferError:
-            pass  # views are still alive: the memory is unmapped when the last one is collected
+
+def _attach(handle, nbytes):
+    """The segment another process sent: its memory mapped here from the received descriptor."""
+    return Segment(nbytes, SharedStorage.from_fd(handle.detach(), nbytes))
 
 
 class Layout:

@@ -45,8 +45,8 @@ def where(rank, phase):
 def main(rank, conn, setup, close_fds=()):
     """Entry point of a worker process.
 
-    ``setup`` holds the module (the object itself when forked, its pickle when spawned), the names
-    of the shared segments and their layouts.
+    ``setup`` holds the module (the object itself when forked, its pickle when spawned), the shared
+    segments and their layouts.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if sys.platform.startswith("linux"):
@@ -115,7 +115,7 @@ class _Replica:
         if names != setup["names"]:
             raise RuntimeError("the replica's parameters and buffers differ from the parent's")
 
-        self.state = _shared.Segment.attach(setup["state"])
+        self.state = setup["state"]
         views = setup["state_layout"].views(self.state)
         n = len(self.params)
         for p, v in zip(self.params, views[:n]):
@@ -125,11 +125,11 @@ class _Replica:
         self.staging = views[n + len(self.buffer_owners) :]
         for (mod, name), v in zip(self.buffer_owners, self.shared_buffers):
             mod._buffers[name]._data = v.copy()
-        self.grads = _shared.Segment.attach(setup["grads"])
+        self.grads = setup["grads"]
         self.grad_views = setup["grad_layout"].views(self.grads)
         self.grad_flags = self.grad_views.pop()
-        self.inbox = _shared.Segment.attach(setup["inbox"])
-        self.outbox = _shared.Segment.attach(setup["outbox"])
+        self.inbox = setup["inbox"]
+        self.outbox = setup["outbox"]
         self.graphs = {}
         self.last_train = None
 
@@ -180,9 +180,9 @@ class _Replica:
     def _attach(self, segments):
         if not segments:
             return
-        for which, name in segments.items():
+        for which, segment in segments.items():
             old = getattr(self, which)
-            setattr(self, which, self._shared.Segment.attach(name))
+            setattr(self, which, segment)
             old.release()
 
     # ------------------------------------------------------------------ forward

@@ -23,18 +23,16 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(nl.__file__)))
 
 
 def segments(pid=None):
+    """Named shared segments of DataParallel in ``/dev/shm`` (its segments have no name, so none:
+    a name that appeared could be left behind by a killed process)."""
     pid = os.getpid() if pid is None else pid
     return sorted(n for n in os.listdir("/dev/shm") if n.startswith(f"nldp_{pid}_"))
 
 
-def mapped(pid=None):
-    """Shared segments of DataParallel mapped in this process (their names are unlinked as soon as
-    the workers have attached them, so ``segments()`` is empty while they run)."""
-    pid = os.getpid() if pid is None else pid
+def mapped():
+    """The anonymous shared memory files mapped in this process (DataParallel's segments)."""
     with open("/proc/self/maps") as f:
-        return sorted(
-            {line.split("/dev/shm/")[1].split()[0] for line in f if f"/dev/shm/nldp_{pid}_" in line}
-        )
+        return sorted({line.split()[-3] for line in f if "/memfd:nnlite_shared" in line})
 
 
 def alive(pid):
@@ -355,12 +353,13 @@ _GROWING_RUN = """
 
 
 def test_sigkill_of_the_parent_and_its_resource_tracker_leaves_no_segment(tmp_path):
-    # The resource tracker is what unlinks a killed program's segments; it dies too when the
-    # whole program is killed (a process group, a container): then no segment may have a name.
+    # The resource tracker is what unlinks a killed program's named segments, and it dies too when
+    # the whole program is killed (a process group, a container). DataParallel's segments have no
+    # name, so they need no tracker: none is started, and killing the parent leaves nothing.
     proc = run_script(_GROWING_RUN, tmp_path, wait=False)
-    *pids, tracker = [int(p) for p in proc.stdout.readline().split()]
-    assert len(pids) == 2 and alive(tracker)
-    os.kill(tracker, signal.SIGKILL)
+    *pids, tracker = proc.stdout.readline().split()
+    assert len(pids) == 2 and tracker == "None"
+    pids = [int(p) for p in pids]
     proc.kill()
     proc.wait(10)
     _wait_gone(proc.pid, pids, timeout=15)  # the workers notice within a second and exit
@@ -368,7 +367,7 @@ def test_sigkill_of_the_parent_and_its_resource_tracker_leaves_no_segment(tmp_pa
 
 def test_sigkill_of_the_whole_process_group_leaves_no_segment(tmp_path):
     proc = run_script(_GROWING_RUN, tmp_path, wait=False, new_session=True)
-    pids = [int(p) for p in proc.stdout.readline().split()][:2]
+    pids = [int(p) for p in proc.stdout.readline().split()[:2]]
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(10)
     _wait_gone(proc.pid, pids, timeout=15)
