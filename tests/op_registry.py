@@ -220,6 +220,8 @@ NO_GRADIENT = _names(
     get_float32_matmul_precision set_float32_matmul_precision get_num_interop_threads
     set_num_interop_threads set_flush_denormal is_warn_always_enabled set_warn_always
     is_anomaly_enabled is_anomaly_check_nan_enabled set_anomaly_enabled
+    assert_int_or_pair boolean_dispatch has_torch_function has_torch_function_unary
+    has_torch_function_variadic handle_torch_function
     """
 )
 

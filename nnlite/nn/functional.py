@@ -19,6 +19,7 @@ from ..autograd.ops.activation import (
     softmax,
     tanh,
 )
+from .functional_helpers import assert_int_or_pair, boolean_dispatch
 from .ops import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -130,6 +131,12 @@ from .ops.pooling_nd import (
     max_unpool1d,
     max_unpool2d,
     max_unpool3d,
+)
+from .torch_function import (
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
 )
 
 if TYPE_CHECKING:
@@ -261,6 +268,12 @@ __all__ = [
     "upsample_nearest",
     "conv_tbc",
     "linear_cross_entropy",
+    "assert_int_or_pair",
+    "boolean_dispatch",
+    "has_torch_function",
+    "has_torch_function_unary",
+    "has_torch_function_variadic",
+    "handle_torch_function",
 ]
 
 

@@ -12,6 +12,8 @@ from . import (
     flatten,
     fold,
     lazy,
+    lazy_variants,
+    legacy_container,
     linear,
     loss,
     module,
@@ -76,6 +78,16 @@ from .lazy import (
     LazyLinear,
     UninitializedParameter,
 )
+from .lazy_variants import (
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+    UninitializedBuffer,
+)
+from .legacy_container import Container
 from .linear import Bilinear, Identity, Linear
 from .loss import (
     BCELoss,
@@ -184,6 +196,8 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict"] + [
         volume_norm,
         parameter_containers,
         lazy,
+        lazy_variants,
+        legacy_container,
     )
     for name in file.__all__
 ]
