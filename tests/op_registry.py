@@ -41,6 +41,7 @@ GRADIENT_TABLES = [
     ("autograd/test_ops_rows_extra.py", "GRADCHECK_ONLY", "lib", ""),
     ("nn/nn_cases.py", "CASES", "case", ""),
     ("nn/nn_surface_cases.py", "SURFACE_CASES", "case", ""),
+    ("nn/nn_more_cases.py", "MORE_CASES", "case", ""),
     ("test_linalg_decompositions.py", "CASES", "lib", "linalg."),
     ("test_special.py", "CASES", "special", "special."),
 ]
@@ -258,7 +259,7 @@ NOT_EXPORTED = _names(
     adaptive_max_pool2d binary_cross_entropy binary_cross_entropy_with_logits conv1d
     conv_transpose2d cosine_embedding_loss cosine_similarity cross_entropy dropout1d dropout2d elu
     gelu group_norm hardsigmoid hardswish hardtanh huber_loss instance_norm interpolate kl_div
-    l1_loss layer_norm leaky_relu leaky_relu_ margin_ranking_loss mish mse_loss nll_loss normalize
+    l1_loss leaky_relu leaky_relu_ margin_ranking_loss mish mse_loss nll_loss normalize
     pad pairwise_distance pixel_shuffle pixel_unshuffle prelu relu_ scaled_dot_product_attention
     silu smooth_l1_loss softplus triplet_margin_loss upsample adaptive_avg_pool1d
     adaptive_avg_pool3d adaptive_max_pool1d adaptive_max_pool1d_with_indices

@@ -104,6 +104,7 @@ from .ops.group_norms import (
     rms_norm,
 )
 from .ops.interpolate import adaptive_max_pool2d, interpolate
+from .ops.multi_head_attention import multi_head_attention_forward
 from .ops.pixel_shuffle import (
     channel_shuffle,
     native_channel_shuffle,
@@ -274,6 +275,7 @@ __all__ = [
     "has_torch_function_unary",
     "has_torch_function_variadic",
     "handle_torch_function",
+    "multi_head_attention_forward",
 ]
 
 

@@ -1,0 +1,111 @@
+"""The third table of nn functional ops (multi-head attention, CTC loss, fractional max pooling),
+with the same row shape as ``nn_cases.CASES``: each row runs through the checks of
+``test_nn_ops.py`` (see ``test_nn_more.py``)."""
+
+import numpy as np
+from nn_cases import Arg, Case, _t
+
+import nnlite as nl
+import nnlite.nn.functional as F
+
+_E, _H = 4, 2  # embedding width and heads of the attention rows
+
+
+def _mha(**kwargs):
+    """A row's pair of calls of ``multi_head_attention_forward`` on (q, k, v, w_in, b_in, w_out,
+    b_out[, extra tensors by name])."""
+    names = kwargs.pop("tensors", ())
+
+    zero_attn = kwargs.pop("add_zero_attn", False)
+
+    def call(lib, lib_f):
+        def fn(q, k, v, w_in, b_in, w_out, b_out, *extra):
+            given = dict(zip(names, extra))
+            bias_k, bias_v = given.pop("bias_k", None), given.pop("bias_v", None)
+            out, weights = lib_f.multi_head_attention_forward(
+                q,
+                k,
+                v,
+                _E,
+                _H,
+                w_in,
+                b_in,
+                bias_k,
+                bias_v,
+                zero_attn,
+                0.0,
+                w_out,
+                b_out,
+                **given,
+                **kwargs,
+            )
+            if weights is None:
+                return out
+            return lib.cat([out.reshape(-1), weights.reshape(-1)])  # one tensor checks both
+
+        return fn
+
+    def in_torch(*x):
+        import torch
+
+        return call(torch, _t())(*x)
+
+    return call(nl, F), in_torch
+
+
+def _mha_args(length=3, source=4, batch=2, extra=()):
+    shape = (lambda n: (n, batch, _E)) if batch else (lambda n: (n, _E))
+    return [
+        Arg(shape(length)),
+        Arg(shape(source)),
+        Arg(shape(source)),
+        Arg((3 * _E, _E)),
+        Arg((3 * _E,)),
+        Arg((_E, _E)),
+        Arg((_E,)),
+        *extra,
+    ]
+
+
+class Fixed(Arg):
+    """A constant input holding given values (masks, lengths, targets)."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values)
+        super().__init__(self.values.shape, grad=False)
+
+    def make(self, rng):
+        return self.values.copy()
+
+
+_CAUSAL = np.triu(np.full((3, 3), -np.inf), 1)
+_PADDING = np.array([[False, False, True, False], [False, False, False, True]])
+
+MORE_CASES = [
+    Case("multi_head_attention_forward", *_mha(), _mha_args()),
+    Case(
+        "multi_head_attention_forward_heads_no_average",
+        *_mha(average_attn_weights=False),
+        _mha_args(),
+    ),
+    Case(
+        "multi_head_attention_forward_causal_mask",
+        *_mha(tensors=("attn_mask",), need_weights=False),
+        _mha_args(3, 3, extra=[Fixed(_CAUSAL)]),
+    ),
+    Case(
+        "multi_head_attention_forward_padding_bias_kv_zero_attn",
+        *_mha(tensors=("key_padding_mask", "bias_k", "bias_v"), add_zero_attn=True),
+        _mha_args(extra=[Fixed(_PADDING), Arg((1, 1, _E)), Arg((1, 1, _E))]),
+    ),
+    Case(
+        "multi_head_attention_forward_unbatched_separate",
+        *_mha(
+            tensors=("q_proj_weight", "k_proj_weight", "v_proj_weight"),
+            use_separate_proj_weight=True,
+        ),
+        _mha_args(batch=0, extra=[Arg((_E, _E)), Arg((_E, _E)), Arg((_E, _E))]),
+    ),
+]
+
+MORE_IDS = [c.id for c in MORE_CASES]
