@@ -273,5 +273,7 @@ NOT_EXPORTED = _names(
     native_channel_shuffle pdist poisson_nll_loss rms_norm rrelu rrelu_ selu_ soft_margin_loss
     threshold threshold_ triplet_margin_with_distance_loss unfold upsample_bilinear
     upsample_nearest
+    fractional_max_pool2d fractional_max_pool2d_with_indices fractional_max_pool3d
+    fractional_max_pool3d_with_indices
     """
 )

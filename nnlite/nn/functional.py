@@ -95,6 +95,12 @@ from .ops.embedding import embedding
 from .ops.embedding_bag import embedding_bag
 from .ops.encoding import one_hot
 from .ops.fold import fold, unfold
+from .ops.fractional_max_pool import (
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
 from .ops.grid_sample import affine_grid, grid_sample
 from .ops.group_norms import (
     group_norm,
@@ -276,6 +282,10 @@ __all__ = [
     "has_torch_function_variadic",
     "handle_torch_function",
     "multi_head_attention_forward",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
 ]
 
 

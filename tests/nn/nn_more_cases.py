@@ -109,3 +109,51 @@ MORE_CASES = [
 ]
 
 MORE_IDS = [c.id for c in MORE_CASES]
+
+
+def _fractional(name, *args, first=False, **kwargs):
+    """A row's pair of calls of a fractional max pool with fixed ``_random_samples``."""
+
+    def call(lib_f):
+        def fn(x, samples):
+            out = getattr(lib_f, name)(x, *args, _random_samples=samples, **kwargs)
+            return out[0] if first else out
+
+        return fn
+
+    return call(F), lambda *x: call(_t())(*x)
+
+
+_SAMPLES_2D = Fixed(np.random.default_rng(5).random((2, 3, 2)))
+_SAMPLES_3D = Fixed(np.random.default_rng(6).random((1, 2, 3)))
+
+MORE_CASES += [
+    Case(
+        "fractional_max_pool2d",
+        *_fractional("fractional_max_pool2d", (2, 3), output_size=(4, 3)),
+        [Arg((2, 3, 7, 8), "distinct"), _SAMPLES_2D],
+    ),
+    Case(
+        "fractional_max_pool2d_ratio",
+        *_fractional("fractional_max_pool2d", 2, output_ratio=(0.6, 0.6)),
+        [Arg((2, 3, 6, 7), "distinct"), _SAMPLES_2D],
+    ),
+    Case(
+        "fractional_max_pool2d_with_indices",
+        *_fractional("fractional_max_pool2d", 2, output_size=3, return_indices=True, first=True),
+        [Arg((3, 6, 5), "distinct"), Fixed(np.random.default_rng(7).random((1, 3, 2)))],
+    ),
+    Case(
+        "fractional_max_pool3d",
+        *_fractional("fractional_max_pool3d", (2, 2, 3), output_size=(2, 3, 2)),
+        [Arg((1, 2, 4, 5, 5), "distinct"), _SAMPLES_3D],
+    ),
+    Case(
+        "fractional_max_pool3d_with_indices",
+        *_fractional(
+            "fractional_max_pool3d_with_indices", 2, output_ratio=(0.5, 0.6, 0.7), first=True
+        ),
+        [Arg((2, 4, 5, 6), "distinct"), _SAMPLES_3D],
+    ),
+]
+MORE_IDS = [c.id for c in MORE_CASES]

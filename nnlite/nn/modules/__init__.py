@@ -11,6 +11,7 @@ from . import (
     dropout,
     flatten,
     fold,
+    fractional_pooling,
     lazy,
     lazy_variants,
     legacy_container,
@@ -68,6 +69,7 @@ from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
+from .fractional_pooling import FractionalMaxPool2d, FractionalMaxPool3d
 from .lazy import (
     LazyBatchNorm1d,
     LazyBatchNorm2d,
@@ -198,6 +200,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict"] + [
         lazy,
         lazy_variants,
         legacy_container,
+        fractional_pooling,
     )
     for name in file.__all__
 ]
