@@ -89,6 +89,7 @@ from .ops.composite_loss import (
 )
 from .ops.conv_transpose import conv1d, conv_transpose2d
 from .ops.conv_volume import conv3d, conv_tbc, conv_transpose1d, conv_transpose3d
+from .ops.ctc_loss import ctc_loss
 from .ops.distance import cosine_similarity, normalize, pairwise_distance, pdist
 from .ops.dropout import alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout
 from .ops.embedding import embedding
@@ -286,6 +287,7 @@ __all__ = [
     "fractional_max_pool2d_with_indices",
     "fractional_max_pool3d",
     "fractional_max_pool3d_with_indices",
+    "ctc_loss",
 ]
 
 

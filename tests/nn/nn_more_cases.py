@@ -157,3 +157,40 @@ MORE_CASES += [
     ),
 ]
 MORE_IDS = [c.id for c in MORE_CASES]
+
+
+def _ctc(*args, **kwargs):
+    """A row's pair of calls of ``ctc_loss`` on ``log_softmax`` of the row's logits (PyTorch's
+    gradient is the one for log-probabilities that come from log_softmax)."""
+
+    def call(lib_f):
+        def fn(logits, targets):
+            return lib_f.ctc_loss(lib_f.log_softmax(logits, 2), targets, *args, **kwargs)
+
+        return fn
+
+    return call(F), lambda *x: call(_t())(*x)
+
+
+# first order only, as PyTorch's ctc_loss (tests/nn/test_ctc_loss.py checks the second's error)
+MORE_CASES += [
+    Case(
+        "ctc_loss",
+        *_ctc((6, 5, 4), (3, 2, 2)),
+        [Arg((6, 3, 5)), Fixed(np.array([[1, 2, 2], [3, 4, 0], [4, 4, 0]]))],
+        gradgrad=False,
+    ),
+    Case(
+        "ctc_loss_concatenated_sum_blank",
+        *_ctc((5, 5), (2, 3), blank=2, reduction="sum"),
+        [Arg((5, 2, 4)), Fixed(np.array([1, 3, 0, 0, 1]))],
+        gradgrad=False,
+    ),
+    Case(
+        "ctc_loss_none_zero_infinity",
+        *_ctc((4, 2), (2, 2), reduction="none", zero_infinity=True),
+        [Arg((4, 2, 3)), Fixed(np.array([[1, 2], [1, 1]]))],
+        gradgrad=False,
+    ),
+]
+MORE_IDS = [c.id for c in MORE_CASES]

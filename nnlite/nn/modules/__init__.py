@@ -7,6 +7,7 @@ from . import (
     container,
     conv,
     conv_volume,
+    ctc_loss,
     distance,
     dropout,
     flatten,
@@ -65,6 +66,7 @@ from .channelshuffle import ChannelShuffle
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose2d
 from .conv_volume import Conv3d, ConvTranspose1d, ConvTranspose3d
+from .ctc_loss import CTCLoss
 from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .flatten import Flatten, Unflatten
@@ -201,6 +203,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict"] + [
         lazy_variants,
         legacy_container,
         fractional_pooling,
+        ctc_loss,
     )
     for name in file.__all__
 ]
