@@ -277,6 +277,6 @@ NOT_EXPORTED = _names(
     threshold threshold_ triplet_margin_with_distance_loss unfold upsample_bilinear
     upsample_nearest
     fractional_max_pool2d fractional_max_pool2d_with_indices fractional_max_pool3d
-    fractional_max_pool3d_with_indices ctc_loss
+    fractional_max_pool3d_with_indices ctc_loss grouped_mm
     """
 )

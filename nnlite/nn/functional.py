@@ -110,6 +110,7 @@ from .ops.group_norms import (
     local_response_norm,
     rms_norm,
 )
+from .ops.grouped_mm import grouped_mm
 from .ops.interpolate import adaptive_max_pool2d, interpolate
 from .ops.multi_head_attention import multi_head_attention_forward
 from .ops.pixel_shuffle import (
@@ -288,6 +289,7 @@ __all__ = [
     "fractional_max_pool3d",
     "fractional_max_pool3d_with_indices",
     "ctc_loss",
+    "grouped_mm",
 ]
 
 

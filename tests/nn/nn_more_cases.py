@@ -194,3 +194,28 @@ MORE_CASES += [
     ),
 ]
 MORE_IDS = [c.id for c in MORE_CASES]
+
+
+def _grouped(ends):
+    """A row's call of ``grouped_mm`` with the int32 group ends ``ends`` (PyTorch refuses float64,
+    so these rows are compared with it in float32 by tests/nn/test_grouped_mm.py)."""
+
+    def fn(a, b):
+        return F.grouped_mm(a, b, offs=nl.tensor(ends, dtype=nl.int32))
+
+    return fn, None
+
+
+MORE_CASES += [
+    Case("grouped_mm", *_grouped([2, 5]), [Arg((6, 3)), Arg((2, 3, 4))], torch_compare=False),
+    Case("grouped_mm_shared_k", *_grouped([1, 3]), [Arg((2, 3)), Arg((3, 4))], torch_compare=False),
+    Case("grouped_mm_3d_2d", *_grouped([2, 4]), [Arg((2, 3, 2)), Arg((2, 4))], torch_compare=False),
+    Case(
+        "grouped_mm_batched",
+        lambda a, b: F.grouped_mm(a, b),
+        None,
+        [Arg((2, 3, 2)), Arg((2, 2, 4))],
+        torch_compare=False,
+    ),
+]
+MORE_IDS = [c.id for c in MORE_CASES]
