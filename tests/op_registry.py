@@ -252,8 +252,7 @@ OPS_WITHOUT_ROWS = _names(
 
 
 # nn.functional names for which PyTorch has a module and nnlite has none yet.
-# linear_cross_entropy: PyTorch's LinearCrossEntropyLoss (a Linear layer fused into its loss).
-MODULE_GAPS = _names("linear_cross_entropy")
+MODULE_GAPS = _names("")
 
 # Differentiable nn.functional names without an ONNX converter of their own: exporting a model
 # that calls them does not use a dedicated converter (the layer's module converter may cover it).

@@ -17,6 +17,7 @@ from . import (
     lazy_variants,
     legacy_container,
     linear,
+    linear_cross_entropy,
     loss,
     module,
     normalization,
@@ -93,6 +94,7 @@ from .lazy_variants import (
 )
 from .legacy_container import Container
 from .linear import Bilinear, Identity, Linear
+from .linear_cross_entropy import LinearCrossEntropyLoss, LinearCrossEntropyOptions
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -204,6 +206,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict"] + [
         legacy_container,
         fractional_pooling,
         ctc_loss,
+        linear_cross_entropy,
     )
     for name in file.__all__
 ]
