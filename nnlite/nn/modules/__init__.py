@@ -2,6 +2,7 @@
 
 from . import (
     activation,
+    adaptive,
     batchnorm,
     channelshuffle,
     container,
@@ -62,6 +63,7 @@ from .activation import (
     Tanhshrink,
     Threshold,
 )
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .channelshuffle import ChannelShuffle
 from .container import ModuleDict, ModuleList, Sequential
@@ -207,6 +209,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict"] + [
         fractional_pooling,
         ctc_loss,
         linear_cross_entropy,
+        adaptive,
     )
     for name in file.__all__
 ]
