@@ -8,6 +8,7 @@ from . import (
     container,
     conv,
     conv_volume,
+    cross_map_lrn,
     ctc_loss,
     distance,
     dropout,
@@ -69,6 +70,7 @@ from .channelshuffle import ChannelShuffle
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose2d
 from .conv_volume import Conv3d, ConvTranspose1d, ConvTranspose3d
+from .cross_map_lrn import CrossMapLRN2d
 from .ctc_loss import CTCLoss
 from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
@@ -210,6 +212,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict"] + [
         ctc_loss,
         linear_cross_entropy,
         adaptive,
+        cross_map_lrn,
     )
     for name in file.__all__
 ]
