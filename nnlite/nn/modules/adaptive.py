@@ -97,7 +97,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
             >>> nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2]).reset_parameters()
         """
         self.head.reset_parameters()
-        for to_hidden, to_out in self.tail:  # type: ignore[misc]
+        for to_hidden, to_out in self.tail:
             to_hidden.reset_parameters()
             to_out.reset_parameters()
 
@@ -199,12 +199,15 @@ class AdaptiveLogSoftmaxWithLoss(Module):
             >>> asm.predict(nl.randn(4, 8)).shape
             nnlite.Size([4])
         """
+        from ...autograd.creation import where
+
         batched = input.dim() > 1
         x = input if batched else input.unsqueeze(0)
         head_output = self.head(x)
         best = head_output.argmax(1)
         outside = best >= self.shortlist_size
         if bool(outside.any()):
-            full = self._full_log_prob(x, head_output).argmax(1)
-            best = best.where(~outside, full)
+            scores: Any = self._full_log_prob(x, head_output)
+            full = scores.argmax(1)
+            best = where(outside, full, best)
         return best if batched else best.squeeze(0)

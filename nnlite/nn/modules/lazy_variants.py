@@ -49,7 +49,11 @@ class UninitializedBuffer(Buffer):
     """
 
     def __init__(
-        self, requires_grad: bool = False, device: Any = None, dtype: Any = None, persistent=True
+        self,
+        requires_grad: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+        persistent: bool = True,
     ) -> None:
         self._lazy_dtype = np.float32 if dtype is None else to_numpy_dtype(dtype)
         super().__init__(np.empty((0,), dtype=self._lazy_dtype), persistent=persistent)

@@ -88,6 +88,8 @@ class LinearCrossEntropyLoss(_WeightedLoss):
         nnlite.Size([])
     """
 
+    weight: Tensor | None  # the class weights buffer, registered by _WeightedLoss
+
     def __init__(
         self,
         in_features: int,

@@ -187,7 +187,7 @@ def ctc_loss(
     input_lengths: Any,
     target_lengths: Any,
     blank: int = 0,
-    reduction: str = "mean",
+    reduction: str | int = "mean",
     zero_infinity: bool = False,
 ) -> Tensor:
     """The connectionist temporal classification loss.
