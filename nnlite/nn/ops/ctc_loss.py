@@ -11,13 +11,16 @@ derivative of its own: a second backward raises PyTorch's error.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...autograd import op as _op
 from ...autograd.op import Op
 from ...autograd.ops import vjp
-from ...autograd.tensor import Tensor
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 __all__ = ["ctc_loss"]
 
@@ -26,7 +29,7 @@ _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 
 
 def _lengths(value: Any) -> np.ndarray:
-    data = value._data if isinstance(value, Tensor) else np.asarray(value)
+    data = value._data if isinstance(value, _op.Tensor) else np.asarray(value)
     return np.asarray(data, dtype=np.int64).reshape(-1)
 
 
@@ -147,7 +150,7 @@ def _check(log_probs, targets, input_lengths, target_lengths):
         raise RuntimeError("input_lengths must be of size batch_size")
     if target_lengths.shape[0] != batch:
         raise RuntimeError("target_lengths must be of size batch_size")
-    data = targets._data if isinstance(targets, Tensor) else np.asarray(targets)
+    data = targets._data if isinstance(targets, _op.Tensor) else np.asarray(targets)
     longest = int(target_lengths.max()) if batch else 0
     if data.ndim == 1:
         total = int(target_lengths.sum())
@@ -218,7 +221,7 @@ def ctc_loss(
     batched = log_probs.dim() == 3
     lp = log_probs if batched else log_probs.unsqueeze(1)
     if not batched:
-        targets = targets.unsqueeze(0) if isinstance(targets, Tensor) else [targets]
+        targets = targets.unsqueeze(0) if isinstance(targets, _op.Tensor) else [targets]
     inputs, lengths = _lengths(input_lengths), _lengths(target_lengths)
     padded = _check(lp, targets, inputs, lengths)
     losses = CtcLoss.apply(
@@ -235,8 +238,7 @@ def ctc_loss(
     if reduction == "sum":
         return losses.sum()
     if reduction == "mean":
-        divisor = Tensor(np.maximum(lengths, 1).astype(losses._data.dtype))
-        return (losses / divisor).mean()
+        return (losses / np.maximum(lengths, 1).astype(losses._data.dtype)).mean()
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 

@@ -11,12 +11,15 @@ a ``gather`` of those indices, so gradients of every order flow through ``gather
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...autograd.tensor import Tensor
+from ...autograd import op as _op
 from ..functional_helpers import boolean_dispatch
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 __all__ = [
     "fractional_max_pool2d",
@@ -82,9 +85,7 @@ def _pool(
     kernel = tuple(int(k) for k in _tuple(kernel_size, dims))
     batch, channels = x.shape[0], x.shape[1]
     if random_samples is None:
-        from ...autograd.creation import rand
-
-        random_samples = rand(batch, channels, dims, dtype=input.dtype)
+        random_samples = x.new_empty((batch, channels, dims)).uniform_()
     samples = random_samples._data
     if samples.shape[1] != channels:
         raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
@@ -113,7 +114,7 @@ def _pool(
     values = np.take_along_axis(planes, flat.reshape(batch, channels, -1), axis=2)
     winner = values.reshape(flat.shape).argmax(axis=-1)[..., None]
     indices = np.take_along_axis(flat, winner, axis=-1)[..., 0]
-    index = Tensor(indices)
+    index = _op.make_tensor(indices)
     output = x.flatten(2).gather(2, index.reshape(batch, channels, -1))
     output = output.reshape(batch, channels, *out)
     if not batched:

@@ -12,13 +12,15 @@ Groups are cut along the dimension that ``offs`` (int32 ends of the groups) deli
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...autograd.creation import cat, stack, zeros
+from ...autograd.ops.shape import Cat, Stack
 from ...autograd.promotion import scalar_type_name
-from ...autograd.tensor import Tensor
+
+if TYPE_CHECKING:
+    from ...autograd.tensor import Tensor
 
 __all__ = ["grouped_mm"]
 
@@ -83,16 +85,16 @@ def grouped_mm(
         parts = [mat_a[s:e] @ mat_b[g] for g, (s, e) in enumerate(groups)]
         rest = mat_a.shape[0] - groups[-1][1]
         if rest:  # rows past the last group take no part
-            parts.append(zeros(rest, mat_b.shape[2], dtype=mat_a.dtype))
-        return cat(parts, 0)
+            parts.append(np.zeros((rest, mat_b.shape[2]), mat_a._data.dtype))
+        return Cat.apply(*parts, dim=0)
     if mat_a.dim() == 3 and mat_b.dim() == 2:
         parts = [mat_a[g] @ mat_b[:, s:e] for g, (s, e) in enumerate(groups)]
         rest = mat_b.shape[1] - groups[-1][1]
         if rest:
-            parts.append(zeros(mat_a.shape[1], rest, dtype=mat_a.dtype))
-        return cat(parts, 1)
+            parts.append(np.zeros((mat_a.shape[1], rest), mat_a._data.dtype))
+        return Cat.apply(*parts, dim=1)
     if mat_a.dim() == 2 and mat_b.dim() == 2:
-        return stack([mat_a[:, s:e] @ mat_b[s:e] for s, e in groups])
+        return Stack.apply(*[mat_a[:, s:e] @ mat_b[s:e] for s, e in groups])
     raise RuntimeError(
         f"grouped_mm: mat_a and mat_b must be 2-D or 3-D, got {mat_a.dim()}-D and {mat_b.dim()}-D"
     )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...autograd.creation import cat, zeros
+from ...autograd.ops.shape import Cat
 from .attention import ScaledMaskedSoftmax
 from .dropout import dropout
 from .linear import linear
@@ -214,8 +214,8 @@ def multi_head_attention_forward(
             f"{(batch * num_heads, length, source)}."
         )
     if bias_k is not None and bias_v is not None:
-        k = cat([k, bias_k.expand(1, batch, embed_dim)])
-        v = cat([v, bias_v.expand(1, batch, embed_dim)])
+        k = Cat.apply(k, bias_k.expand(1, batch, embed_dim), dim=0)
+        v = Cat.apply(v, bias_v.expand(1, batch, embed_dim), dim=0)
         mask, padding = _pad_key(mask), _pad_key(padding)
     elif bias_k is not None or bias_v is not None:
         raise AssertionError("bias_k and bias_v must be given together")
@@ -238,8 +238,8 @@ def multi_head_attention_forward(
     k = k if static_k is None else static_k
     v = v if static_v is None else static_v
     if add_zero_attn:
-        zero = zeros(batch * num_heads, 1, head_dim, dtype=k.dtype)
-        k, v = cat([k, zero], dim=1), cat([v, zero], dim=1)
+        zero = np.zeros((batch * num_heads, 1, head_dim), k._data.dtype)
+        k, v = Cat.apply(k, zero, dim=1), Cat.apply(v, zero, dim=1)
         mask, padding = _pad_key(mask), _pad_key(padding)
     source = k.shape[1]
     if padding is not None:
