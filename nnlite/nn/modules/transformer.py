@@ -41,6 +41,9 @@ class MultiheadAttention(Module):
         num_heads (int): heads.
         dropout (float): dropout on the attention weights (training only).
         bias (bool): biases of the input and output projections.
+        add_bias_kv (bool): learn a key and a value (``bias_k``, ``bias_v``) appended to the
+            sequence. Default: False.
+        add_zero_attn (bool): append a zero key and value after the projections. Default: False.
         kdim, vdim (int): widths of keys and values (default ``embed_dim``).
         batch_first (bool): (N, L, E) instead of (L, N, E).
 

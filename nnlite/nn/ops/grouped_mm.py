@@ -82,17 +82,17 @@ def grouped_mm(
         raise RuntimeError("Offsets have to be int32")
     groups = _bounds(offs)
     if mat_a.dim() == 2 and mat_b.dim() == 3:
-        parts = [mat_a[s:e] @ mat_b[g] for g, (s, e) in enumerate(groups)]
+        parts: list[Any] = [mat_a[s:e] @ mat_b[g] for g, (s, e) in enumerate(groups)]
         rest = mat_a.shape[0] - groups[-1][1]
         if rest:  # rows past the last group take no part
             parts.append(np.zeros((rest, mat_b.shape[2]), mat_a._data.dtype))
         return Cat.apply(*parts, dim=0)
     if mat_a.dim() == 3 and mat_b.dim() == 2:
-        parts = [mat_a[g] @ mat_b[:, s:e] for g, (s, e) in enumerate(groups)]
+        columns: list[Any] = [mat_a[g] @ mat_b[:, s:e] for g, (s, e) in enumerate(groups)]
         rest = mat_b.shape[1] - groups[-1][1]
         if rest:
-            parts.append(np.zeros((mat_a.shape[1], rest), mat_a._data.dtype))
-        return Cat.apply(*parts, dim=1)
+            columns.append(np.zeros((mat_a.shape[1], rest), mat_a._data.dtype))
+        return Cat.apply(*columns, dim=1)
     if mat_a.dim() == 2 and mat_b.dim() == 2:
         return Stack.apply(*[mat_a[:, s:e] @ mat_b[s:e] for s, e in groups])
     raise RuntimeError(
