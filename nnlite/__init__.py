@@ -129,6 +129,7 @@ if TYPE_CHECKING:
         train,
         utils,
     )
+    from .nn.ops.ctc_loss import torch_ctc_loss as ctc_loss
     from .nn.utils.model_summary import summary
     from .serialization import load, load_file, save, save_file
 
@@ -162,6 +163,10 @@ def __getattr__(name: str) -> Any:
         from .nn.utils.model_summary import summary
 
         return summary
+    if name == "ctc_loss":  # torch.ctc_loss (its integer reduction), defined with F.ctc_loss
+        from .nn.ops.ctc_loss import torch_ctc_loss
+
+        return torch_ctc_loss
     if name in ("save", "load", "save_file", "load_file"):
         from . import serialization
 

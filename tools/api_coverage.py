@@ -153,6 +153,12 @@ NAMED = {
             "has_torch_function handle_torch_function".split(), "the __torch_function__ protocol"
         ),
     },
+    "torch.nn.functional": {
+        **dict.fromkeys(
+            "scaled_mm scaled_grouped_mm ScalingType SwizzleType".split(),
+            "low-precision dtypes (scaled float8/float4 products)",
+        ),
+    },
     "torch.linalg": {
         **dict.fromkeys("eig eigvals".split(), "complex numbers (complex eigenvalues)"),
     },

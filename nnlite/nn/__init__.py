@@ -11,6 +11,7 @@ Examples:
 from typing import TYPE_CHECKING, Any
 
 from . import functional, init, utils
+from .factory import factory_kwargs
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _modules_all
 from .modules.sync_batchnorm import SyncBatchNorm
@@ -37,7 +38,11 @@ if TYPE_CHECKING:
     from .modules.upsampling import *  # noqa: F403
     from .parallel import DataParallel
 
-__all__ = ["Parameter", "Buffer", "functional", "init"] + list(_modules_all) + ["SyncBatchNorm"]
+__all__ = (
+    ["Parameter", "Buffer", "functional", "init"]
+    + list(_modules_all)
+    + ["SyncBatchNorm", "factory_kwargs"]
+)
 
 
 def __getattr__(name: str) -> Any:

@@ -20,6 +20,7 @@ from ..autograd.ops.activation import (
     tanh,
 )
 from ..autograd.providers import provide
+from .functional_helpers import assert_int_or_pair, boolean_dispatch
 from .ops import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -89,12 +90,19 @@ from .ops.composite_loss import (
 )
 from .ops.conv_transpose import conv1d, conv_transpose2d
 from .ops.conv_volume import conv3d, conv_tbc, conv_transpose1d, conv_transpose3d
+from .ops.ctc_loss import ctc_loss
 from .ops.distance import cosine_similarity, normalize, pairwise_distance, pdist
 from .ops.dropout import alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout
 from .ops.embedding import embedding
 from .ops.embedding_bag import embedding_bag
 from .ops.encoding import one_hot
 from .ops.fold import fold, unfold
+from .ops.fractional_max_pool import (
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
 from .ops.grid_sample import affine_grid, grid_sample
 from .ops.group_norms import (
     group_norm,
@@ -103,7 +111,9 @@ from .ops.group_norms import (
     local_response_norm,
     rms_norm,
 )
+from .ops.grouped_mm import grouped_mm
 from .ops.interpolate import adaptive_max_pool2d, interpolate
+from .ops.multi_head_attention import multi_head_attention_forward
 from .ops.pixel_shuffle import (
     channel_shuffle,
     native_channel_shuffle,
@@ -131,6 +141,12 @@ from .ops.pooling_nd import (
     max_unpool1d,
     max_unpool2d,
     max_unpool3d,
+)
+from .torch_function import (
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
 )
 
 if TYPE_CHECKING:
@@ -262,6 +278,19 @@ __all__ = [
     "upsample_nearest",
     "conv_tbc",
     "linear_cross_entropy",
+    "assert_int_or_pair",
+    "boolean_dispatch",
+    "has_torch_function",
+    "has_torch_function_unary",
+    "has_torch_function_variadic",
+    "handle_torch_function",
+    "multi_head_attention_forward",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
+    "ctc_loss",
+    "grouped_mm",
 ]
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import nn
 from ..nn import functional as F
+from . import attention
 from .nodes import ExportError, axes_node
 from .recurrent import recurrent
 
@@ -462,6 +463,10 @@ def _module_converters():
         _embedding(g, call, call.args["input"], m.weight, m.max_norm, m.norm_type)
 
     table = {
+        nn.MultiheadAttention: attention.multihead_attention_module,
+        nn.TransformerEncoderLayer: attention.encoder_layer,
+        nn.TransformerDecoderLayer: attention.decoder_layer,
+        nn.LayerNorm: attention.layer_norm_module,
         nn.Embedding: embedding,
         nn.RNN: recurrent,
         nn.LSTM: recurrent,
@@ -568,6 +573,8 @@ def _function_converters():
             lambda g, c: _embedding(g, c, *a(c, "input", "weight", "max_norm", "norm_type")),
         ),
         f("flatten", lambda g, c: _flatten(g, c, *a(c, "input", "start_dim", "end_dim"))),
+        f("multi_head_attention_forward", attention.multi_head_attention_function),
+        f("layer_norm", attention.layer_norm_function),
         f("relu", _unary("Relu")),
         f("sigmoid", _unary("Sigmoid")),
         f("tanh", _unary("Tanh")),

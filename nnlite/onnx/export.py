@@ -174,7 +174,8 @@ def export(
     """Trace ``model`` on ``args`` and write its forward pass to ``f`` as an ONNX model.
 
     The model runs once in eval mode (restored afterwards). Convolution, linear, batch-norm,
-    pooling, activation, softmax, dropout, ``Embedding``, ``RNN``/``LSTM``/``GRU`` layers and the
+    pooling, activation, softmax, dropout, ``Embedding``, ``RNN``/``LSTM``/``GRU``, attention,
+    ``LayerNorm`` and the transformer encoder and decoder layers, and the
     common tensor ops (arithmetic, matmul, reshape/view/flatten, permute, cat, mean, softmax, ...)
     convert; anything else raises ``ExportError`` naming it.
 

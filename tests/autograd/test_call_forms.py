@@ -146,6 +146,19 @@ CASES = [
     ("special.xlog1py", {"input": T(V), "other": T(np.abs(V))}, False),
     ("special.logsumexp", {"input": T(X), "dim": 0, "keepdim": True}, False),
     ("fft.fftshift", {"input": T(X), "dim": 1}, False),
+    (
+        "ctc_loss",
+        {
+            "log_probs": T(np.log(np.full((4, 2, 3), 1 / 3))),
+            "targets": T([[1, 2], [2, 2]]),
+            "input_lengths": T([4, 4]),
+            "target_lengths": T([2, 1]),
+            "blank": 0,
+            "reduction": 1,
+            "zero_infinity": False,
+        },
+        False,
+    ),
 ]
 
 
@@ -155,6 +168,8 @@ OVERRIDES = {
     "clamp_min": "clamp_min(input, min)",
     # documented as ``values``; PyTorch's parser takes ``input``
     "searchsorted": "searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, out=None, sorter=None)",
+    # no docstring; the parser's signature (its TypeError lists it)
+    "ctc_loss": "ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False)",
 }
 
 

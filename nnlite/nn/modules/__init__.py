@@ -2,17 +2,24 @@
 
 from . import (
     activation,
+    adaptive,
     batchnorm,
     channelshuffle,
     container,
     conv,
     conv_volume,
+    cross_map_lrn,
+    ctc_loss,
     distance,
     dropout,
     flatten,
     fold,
+    fractional_pooling,
     lazy,
+    lazy_variants,
+    legacy_container,
     linear,
+    linear_cross_entropy,
     loss,
     module,
     normalization,
@@ -57,15 +64,19 @@ from .activation import (
     Tanhshrink,
     Threshold,
 )
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .channelshuffle import ChannelShuffle
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose2d
 from .conv_volume import Conv3d, ConvTranspose1d, ConvTranspose3d
+from .cross_map_lrn import CrossMapLRN2d
+from .ctc_loss import CTCLoss
 from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
+from .fractional_pooling import FractionalMaxPool2d, FractionalMaxPool3d
 from .lazy import (
     LazyBatchNorm1d,
     LazyBatchNorm2d,
@@ -76,7 +87,18 @@ from .lazy import (
     LazyLinear,
     UninitializedParameter,
 )
+from .lazy_variants import (
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+    UninitializedBuffer,
+)
+from .legacy_container import Container
 from .linear import Bilinear, Identity, Linear
+from .linear_cross_entropy import LinearCrossEntropyLoss, LinearCrossEntropyOptions
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -184,6 +206,13 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict"] + [
         volume_norm,
         parameter_containers,
         lazy,
+        lazy_variants,
+        legacy_container,
+        fractional_pooling,
+        ctc_loss,
+        linear_cross_entropy,
+        adaptive,
+        cross_map_lrn,
     )
     for name in file.__all__
 ]

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import functional as F
 from .. import init
-from ..ops.attention import multi_head_attention
+from ..ops.multi_head_attention import multi_head_attention_forward
 from ..parameter import Parameter
 from .container import ModuleList
 from .dropout import Dropout
@@ -41,6 +41,9 @@ class MultiheadAttention(Module):
         num_heads (int): heads.
         dropout (float): dropout on the attention weights (training only).
         bias (bool): biases of the input and output projections.
+        add_bias_kv (bool): learn a key and a value (``bias_k``, ``bias_v``) appended to the
+            sequence. Default: False.
+        add_zero_attn (bool): append a zero key and value after the projections. Default: False.
         kdim, vdim (int): widths of keys and values (default ``embed_dim``).
         batch_first (bool): (N, L, E) instead of (L, N, E).
 
@@ -53,6 +56,8 @@ class MultiheadAttention(Module):
     """
 
     in_proj_bias: Parameter | None  # registered by __init__ (None without bias)
+    bias_k: Parameter | None  # parameters with add_bias_kv=True, else None
+    bias_v: Parameter | None
 
     def __init__(
         self,
@@ -76,10 +81,6 @@ class MultiheadAttention(Module):
             )
         if embed_dim % num_heads:
             raise AssertionError("embed_dim must be divisible by num_heads")
-        if add_bias_kv or add_zero_attn:
-            raise NotImplementedError(
-                "MultiheadAttention: add_bias_kv and add_zero_attn are not supported by nnlite"
-            )
         self.embed_dim, self.num_heads, self.dropout, self.batch_first = (
             embed_dim,
             num_heads,
@@ -106,6 +107,12 @@ class MultiheadAttention(Module):
         self.out_proj = NonDynamicallyQuantizableLinear(
             embed_dim, embed_dim, bias=bias, dtype=dtype
         )
+        if add_bias_kv:
+            self.bias_k = Parameter(np.empty((1, 1, embed_dim), dt))
+            self.bias_v = Parameter(np.empty((1, 1, embed_dim), dt))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
     def _reset_parameters(self) -> None:
@@ -117,17 +124,10 @@ class MultiheadAttention(Module):
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
-
-    def _projections(self) -> Any:
-        e = self.embed_dim
-        if self._qkv_same_embed_dim:
-            w = self.in_proj_weight
-            weights = (w[:e], w[e : 2 * e], w[2 * e :])
-        else:
-            weights = (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight)
-        b = self.in_proj_bias
-        biases = (None, None, None) if b is None else (b[:e], b[e : 2 * e], b[2 * e :])
-        return weights + biases
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            init.xavier_normal_(self.bias_v)
 
     def forward(
         self,
@@ -143,29 +143,34 @@ class MultiheadAttention(Module):
         batched = query.ndim == 3
         if self.batch_first and batched:
             query, key, value = (x.transpose(0, 1) for x in (query, key, value))
-        if not batched:
-            query, key, value = (x.unsqueeze(1) for x in (query, key, value))
-            if key_padding_mask is not None:
-                key_padding_mask = key_padding_mask.unsqueeze(0)
-        out, weights = multi_head_attention(
+        separate = not self._qkv_same_embed_dim
+        out, weights = multi_head_attention_forward(
             query,
             key,
             value,
+            self.embed_dim,
             self.num_heads,
-            self._projections(),
-            (self.out_proj.weight, self.out_proj.bias),
+            self.in_proj_weight,
+            self.in_proj_bias,
+            self.bias_k,
+            self.bias_v,
+            self.add_zero_attn,
+            self.dropout,
+            self.out_proj.weight,
+            self.out_proj.bias,
+            training=self.training,
             key_padding_mask=key_padding_mask,
-            attn_mask=attn_mask,
             need_weights=need_weights,
+            attn_mask=attn_mask,
+            use_separate_proj_weight=separate,
+            q_proj_weight=self.q_proj_weight if separate else None,
+            k_proj_weight=self.k_proj_weight if separate else None,
+            v_proj_weight=self.v_proj_weight if separate else None,
             average_attn_weights=average_attn_weights,
-            dropout_p=self.dropout if self.training else 0.0,
             is_causal=is_causal,
         )
         if self.batch_first and batched:
             out = out.transpose(0, 1)
-        if not batched:
-            out = out.squeeze(1)
-            weights = weights.squeeze(0) if weights is not None else None
         return out, weights
 
 

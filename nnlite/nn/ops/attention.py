@@ -1,5 +1,6 @@
-"""``scaled_dot_product_attention`` and the multi-head attention forward: composites of matmul,
-``ScaledMaskedSoftmax`` and dropout (so every gradient, second order included, comes from those ops)."""
+"""``scaled_dot_product_attention``: a composite of matmul, ``ScaledMaskedSoftmax`` and dropout (so
+every gradient, second order included, comes from those ops); ``multi_head_attention.py`` builds
+multi-head attention on the same softmax."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import numpy as np
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 from .dropout import dropout
-from .linear import linear
 
 if TYPE_CHECKING:
     from ...autograd.tensor import Tensor
@@ -105,68 +105,3 @@ def scaled_dot_product_attention(
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
     return weights @ value
-
-
-def multi_head_attention(
-    query: Tensor,
-    key: Tensor,
-    value: Any,
-    num_heads: int,
-    in_proj: Any,
-    out_proj: Any,
-    key_padding_mask: Tensor | None = None,
-    attn_mask: Tensor | None = None,
-    need_weights: bool = True,
-    average_attn_weights: bool = True,
-    dropout_p: float = 0.0,
-    is_causal: bool = False,
-) -> tuple[Tensor, Tensor | None]:
-    """The forward of ``nn.MultiheadAttention`` on (L, N, E) sequences.
-
-    ``in_proj`` is ``(w_q, w_k, w_v, b_q, b_k, b_v)``, ``out_proj`` is ``(weight, bias)``.
-    Bool masks follow ``MultiheadAttention``: True marks a position that may *not* be attended.
-    Returns ``(output (L, N, E), weights (N, [H,] L, S) or None)``.
-    """
-    w_q, w_k, w_v, b_q, b_k, b_v = in_proj
-    length, batch, embed = query.shape
-    source = key.shape[0]
-    head_dim = embed // num_heads
-    q, k, v = linear(query, w_q, b_q), linear(key, w_k, b_k), linear(value, w_v, b_v)
-
-    def heads(x, n):  # (n, N, E) -> (N * H, n, head_dim)
-        return x.reshape(n, batch * num_heads, head_dim).transpose(0, 1)
-
-    q, k, v = heads(q, length), heads(k, source), heads(v, source)
-    scores = q @ k.transpose(-2, -1)  # (N * H, L, S)
-    dtype = scores._data.dtype
-    additive = None
-    if is_causal and attn_mask is None:
-        attn_mask = ~np.tri(length, source, dtype=bool)
-    if attn_mask is not None:
-        mask = _as_additive(attn_mask, dtype, allowed_if_true=False)
-        if mask.ndim == 2 and mask.shape != (length, source):
-            raise RuntimeError(
-                f"The shape of the 2D attn_mask is {mask.shape}, but should be {(length, source)}."
-            )
-        if mask.ndim == 3 and mask.shape != (batch * num_heads, length, source):
-            raise RuntimeError(
-                f"The shape of the 3D attn_mask is {mask.shape}, but should be "
-                f"{(batch * num_heads, length, source)}."
-            )
-        additive = mask
-    if key_padding_mask is not None:
-        padding = _as_additive(key_padding_mask, dtype, allowed_if_true=False)  # (N, S)
-        if padding.shape != (batch, source):
-            raise RuntimeError(
-                f"expected key_padding_mask of shape {(batch, source)}, got {padding.shape}"
-            )
-        padding = np.repeat(padding, num_heads, axis=0)[:, None, :]  # (N * H, 1, S)
-        additive = padding if additive is None else additive + padding
-    weights = ScaledMaskedSoftmax.apply(scores, scale=1.0 / math.sqrt(head_dim), mask=additive)
-    attended = dropout(weights, dropout_p, True) if dropout_p > 0.0 else weights
-    out = (attended @ v).transpose(0, 1).reshape(length, batch, embed)
-    out = linear(out, *out_proj)
-    if not need_weights:
-        return out, None
-    weights = weights.reshape(batch, num_heads, length, source)
-    return out, (weights.mean(1) if average_attn_weights else weights)
