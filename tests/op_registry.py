@@ -43,6 +43,8 @@ GRADIENT_TABLES = [
     ("nn/nn_surface_cases.py", "SURFACE_CASES", "case", ""),
     ("test_linalg_decompositions.py", "CASES", "lib", "linalg."),
     ("test_special.py", "CASES", "special", "special."),
+    ("test_nn_function_forms.py", "ROWS", "lib", ""),
+    ("test_nn_function_forms.py", "GRADCHECK_ONLY", "lib", ""),
 ]
 
 
@@ -220,6 +222,7 @@ NO_GRADIENT = _names(
     get_float32_matmul_precision set_float32_matmul_precision get_num_interop_threads
     set_num_interop_threads set_flush_denormal is_warn_always_enabled set_warn_always
     is_anomaly_enabled is_anomaly_check_nan_enabled set_anomaly_enabled
+    embedding_renorm_
     """
 )
 
