@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import autograd
 from ._threads import get_num_threads, set_num_threads
+from .amp.autocast_mode import autocast
+from .amp.autocast_state import *  # noqa: F401,F403  (nl.is_autocast_enabled, ...)
+from .amp.grad_scaler import GradScaler
 from .autograd import return_types
 from .autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
@@ -89,9 +92,17 @@ from .autograd.legacy import (
     ShortTensor,
 )
 from .autograd.ops.einsum import einsum
+from .autograd.print_options import set_printoptions
+from .autograd.process_settings import (
+    default_generator,
+    init_num_threads,
+    is_distributed,
+    set_default_tensor_type,
+)
 from .autograd.promotion import get_default_dtype, promote_types, set_default_dtype
 from .autograd.promotion import tensor_result_type as result_type
 from .autograd.random import get_rng_state, initial_seed, manual_seed, set_rng_state
+from .autograd.strided_views import as_strided, as_strided_, empty_permuted, empty_strided
 from .autograd.surface_functions import *  # noqa: F401,F403  (nl.hstack, nl.cdist, nl.pi, ...)
 from .autograd.tensor import Size, Tensor
 from .autograd.tensor_functions import meshgrid

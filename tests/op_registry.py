@@ -45,6 +45,7 @@ GRADIENT_TABLES = [
     ("test_special.py", "CASES", "special", "special."),
     ("test_nn_function_forms.py", "ROWS", "lib", ""),
     ("test_nn_function_forms.py", "GRADCHECK_ONLY", "lib", ""),
+    ("autograd/test_strided_views.py", "ROWS", "lib", ""),
 ]
 
 
@@ -222,7 +223,10 @@ NO_GRADIENT = _names(
     get_float32_matmul_precision set_float32_matmul_precision get_num_interop_threads
     set_num_interop_threads set_flush_denormal is_warn_always_enabled set_warn_always
     is_anomaly_enabled is_anomaly_check_nan_enabled set_anomaly_enabled
-    embedding_renorm_
+    embedding_renorm_ get_autocast_cpu_dtype get_autocast_dtype is_autocast_cache_enabled
+    is_autocast_cpu_enabled is_autocast_enabled set_autocast_cache_enabled set_autocast_cpu_dtype
+    set_autocast_cpu_enabled set_autocast_dtype set_autocast_enabled set_printoptions
+    init_num_threads is_distributed set_default_tensor_type empty_strided empty_permuted
     """
 )
 
