@@ -21,6 +21,7 @@ from .autograd.anomaly_mode import (
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
+from .autograd.binomial import binomial
 from .autograd.creation import (
     arange,
     as_tensor,
@@ -69,6 +70,7 @@ from .autograd.dtypes import (
     uint32,
     uint64,
 )
+from .autograd.finite_differences import gradient
 from .autograd.function_forms import *  # noqa: F401,F403  (nl.exp(t), nl.sum(t), ...)
 from .autograd.generator import Generator
 from .autograd.grad_mode import (
@@ -80,6 +82,8 @@ from .autograd.grad_mode import (
     set_grad_enabled,
 )
 from .autograd.histogram import histogram
+from .autograd.histogramdd import histogramdd
+from .autograd.indexed_reductions import index_reduce, nonzero_static, segment_reduce
 from .autograd.legacy import (
     BoolTensor,
     ByteTensor,
@@ -102,7 +106,14 @@ from .autograd.process_settings import (
 from .autograd.promotion import get_default_dtype, promote_types, set_default_dtype
 from .autograd.promotion import tensor_result_type as result_type
 from .autograd.random import get_rng_state, initial_seed, manual_seed, set_rng_state
-from .autograd.strided_views import as_strided, as_strided_, empty_permuted, empty_strided
+from .autograd.strided_views import (
+    as_strided,
+    as_strided_,
+    empty_permuted,
+    empty_strided,
+    resize_as_,
+    slice_inverse,
+)
 from .autograd.surface_functions import *  # noqa: F401,F403  (nl.hstack, nl.cdist, nl.pi, ...)
 from .autograd.tensor import Size, Tensor
 from .autograd.tensor_functions import meshgrid

@@ -18,7 +18,14 @@ from .op import Op
 from .ops import vjp
 from .sizes import shape_arg
 
-__all__ = ["as_strided", "as_strided_", "empty_strided", "empty_permuted"]
+__all__ = [
+    "as_strided",
+    "as_strided_",
+    "empty_strided",
+    "empty_permuted",
+    "slice_inverse",
+    "resize_as_",
+]
 
 
 def storage_of(a: np.ndarray) -> tuple[np.ndarray, int]:
@@ -253,3 +260,67 @@ def empty_permuted(
         stride[dim] = step
         step *= max(size[dim], 1)
     return _factory(size, stride, dtype, device, requires_grad)
+
+
+def slice_inverse(
+    input: Any, src: Any, dim: int = 0, start: Any = None, end: Any = None, step: int = 1
+) -> Any:
+    """The inverse of slicing: a view of ``input``'s memory with ``src``'s sizes, strides and
+    offset, as if ``input`` were the slice ``src[start:end:step]`` along ``dim`` of ``src``
+    (``dim``, ``start``, ``end`` and ``step`` describe that slice; the view is read from ``src``'s
+    geometry).
+
+    Args:
+        input (Tensor): the slice.
+        src (Tensor): the tensor the slice is taken from (its geometry is used).
+        dim (int): the sliced dimension. Default: 0.
+        start (int, optional): the slice's start.
+        end (int, optional): the slice's end.
+        step (int): the slice's step. Default: 1.
+
+    Returns:
+        Tensor: a view of ``input``'s memory shaped as ``src``.
+
+    Examples:
+        >>> x = nl.arange(6.).reshape(2, 3)
+        >>> nl.slice_inverse(x, nl.zeros(1, 3), 0, 1, 2)
+        tensor([[0., 1., 2.]])
+    """
+    return _view(input, src.shape, src.stride(), storage_of(src._data)[1])
+
+
+def resize_as_(input: Any, the_template: Any, *, memory_format: Any = None) -> Any:
+    """Resize ``input`` in place to ``the_template``'s shape (``Tensor.resize_``).
+
+    Args:
+        input (Tensor): the tensor, resized in place.
+        the_template (Tensor): the tensor whose shape is taken.
+        memory_format: accepted for PyTorch's signature (contiguous only).
+
+    Returns:
+        Tensor: ``input``.
+
+    Examples:
+        >>> nl.resize_as_(nl.zeros(3), nl.zeros(2, 2)).shape
+        nnlite.Size([2, 2])
+    """
+    return input.resize_(the_template.shape)
+
+
+def resize_(input: Any, size: Sequence[int]) -> Any:
+    """``input`` reshaped in place to ``size``, its memory reused from the start (grown when too
+    small, the old elements kept first), as ``Tensor.resize_``."""
+    if input._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    size = [int(n) for n in size]
+    if any(n < 0 for n in size):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {size}")
+    count = int(np.prod(size, dtype=np.int64))
+    storage, offset = storage_of(input._data)
+    if offset + count > storage.size:
+        grown = np.zeros(offset + count, dtype=storage.dtype)
+        grown[: storage.size] = storage
+        storage = grown
+    input._data = storage[offset : offset + count].reshape(size)
+    input._bump_version()
+    return input
