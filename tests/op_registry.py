@@ -46,6 +46,7 @@ GRADIENT_TABLES = [
     ("test_nn_function_forms.py", "ROWS", "lib", ""),
     ("test_nn_function_forms.py", "GRADCHECK_ONLY", "lib", ""),
     ("autograd/test_strided_views.py", "ROWS", "lib", ""),
+    ("autograd/test_indexed_reductions.py", "ROWS", "lib", ""),
 ]
 
 
@@ -227,6 +228,9 @@ NO_GRADIENT = _names(
     is_autocast_cpu_enabled is_autocast_enabled set_autocast_cache_enabled set_autocast_cpu_dtype
     set_autocast_cpu_enabled set_autocast_dtype set_autocast_enabled set_printoptions
     init_num_threads is_distributed set_default_tensor_type empty_strided empty_permuted
+    binomial bitwise_and_ bitwise_or_ bitwise_xor_ const_data_ptr dense_dim dim_order histogramdd
+    is_set_to logical_not_ module_load new new_empty_strided nonzero_static reinforce resize_
+    resize_as_ set_
     """
 )
 

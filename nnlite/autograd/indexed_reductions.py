@@ -1,8 +1,8 @@
 """Reductions into positions given by indices or segments, as PyTorch's: ``index_reduce``
 (``Tensor.index_reduce``), ``segment_reduce``, and ``nonzero_static`` (``nonzero`` of a fixed size).
 
-``index_reduce`` is ``scatter_reduce`` with the index spread along ``dim``, and ``segment_reduce``
-reduces consecutive slices one by one: both are made of differentiable ops, so their gradients
+``index_reduce`` reduces each destination slice with the source slices sent to it, and
+``segment_reduce`` reduces consecutive slices, one by one: both are made of differentiable ops, so their gradients
 (of any order) come from those ops.
 """
 
@@ -63,11 +63,33 @@ def index_reduce(
             f"index_reduce_(): Number of indices ({index.numel()}) should be equal to "
             f"source.size(dim) ({source.shape[dim]})"
         )
-    shape = [1] * source.ndim
-    if source.ndim:
-        shape[dim] = -1
-    spread = index.reshape(shape).expand(*source.shape) if source.ndim else index.reshape(())
-    return input.scatter_reduce(dim, spread, source, reduce, include_self=include_self)
+    from .creation import cat
+
+    if input.ndim == 0:
+        input, source, dim = input.reshape(1), source.reshape(1), 0
+    targets = np.asarray(index._data).reshape(-1)
+    pieces = []
+    for j in range(input.shape[dim]):
+        own = input.narrow(dim, j, 1)
+        rows = np.nonzero(targets == j)[0]
+        if not len(rows):
+            pieces.append(own)
+            continue
+        picked = source.index_select(dim, index.new(rows.tolist()))
+        block = cat([own, picked], dim) if include_self else picked
+        if reduce == "prod":
+            out = block.prod(dim, keepdim=True)
+        elif reduce == "mean":
+            out = block.sum(dim, keepdim=True) / block.shape[dim]
+            if not out.is_floating_point():
+                out = block.sum(dim, keepdim=True).div(block.shape[dim], rounding_mode="floor")
+        elif reduce == "amax":
+            out = block.amax(dim, keepdim=True)
+        else:
+            out = block.amin(dim, keepdim=True)
+        pieces.append(out.to(input.dtype))
+    result = cat(pieces, dim)
+    return result.reshape(()) if result.ndim and input.ndim == 0 else result
 
 
 _EMPTY = {"sum": 0.0, "prod": 1.0, "mean": float("nan"), "max": -np.inf, "min": np.inf}

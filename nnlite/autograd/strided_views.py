@@ -286,7 +286,33 @@ def slice_inverse(
         >>> nl.slice_inverse(x, nl.zeros(1, 3), 0, 1, 2)
         tensor([[0., 1., 2.]])
     """
-    return _view(input, src.shape, src.stride(), storage_of(src._data)[1])
+    storage, offset = storage_of(input._data)
+    size, stride = list(src.shape), list(src.stride())
+    offset = storage_of(src._data)[1]
+    _check(size, stride, offset, storage.size, storage.itemsize)
+    region = [slice(None)] * src.ndim
+    if src.ndim:
+        region[dim % src.ndim] = slice(start, end, step)
+    mask = np.ones(src.shape, dtype=src._data.dtype)
+    mask[tuple(region)] = 0
+    return SliceInverse.apply(
+        input, src, storage=storage, size=size, stride=stride, offset=offset,
+        region=tuple(region), mask=mask,
+    )  # fmt: skip
+
+
+class SliceInverse(AsStrided):
+    """``slice_inverse``: the view of the memory with ``src``'s geometry; as a function, ``src``
+    with its slice ``region`` replaced by the input, which is how gradients flow."""
+
+    def forward(self, a, src):
+        return super().forward(a)
+
+    def backward(self, grad, needs):
+        return (
+            grad[self.region] if needs[0] else None,
+            grad * vjp.const(self.mask, grad) if needs[1] else None,
+        )
 
 
 def resize_as_(input: Any, the_template: Any, *, memory_format: Any = None) -> Any:

@@ -10,6 +10,14 @@ import nnlite as nl
 
 rng = np.random.default_rng(4)
 
+
+def _quiet(call):
+    """``call()`` with the deprecation warnings of ``resize``/``resize_as`` silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return call()
+
+
 # (id, fn(lib, *tensors), input arrays): gradcheck and gradgradcheck in float64, values and
 # gradients against PyTorch (registered in tests/op_registry.py's GRADIENT_TABLES)
 ROWS = [
@@ -17,6 +25,10 @@ ROWS = [
     ("as_strided_overlap", lambda L, x: L.as_strided(x[1:], (2, 2), (1, 1)), [rng.uniform(-1, 1, 5)]),
     ("as_strided_offset", lambda L, x: L.as_strided(x.t(), (2,), (3,), 1), [rng.uniform(-1, 1, (2, 3))]),
     ("as_strided_method", lambda L, x: x.as_strided((2, 2), (2, 1)) * 2, [rng.uniform(-1, 1, (2, 2))]),
+    ("slice_inverse", lambda L, x: L.slice_inverse(x[1:], x, 0, 1, 3), [rng.uniform(-1, 1, (3, 2))]),
+    ("resize", lambda L, x: _quiet(lambda: x.resize(3, 2)), [rng.uniform(-1, 1, (2, 3))]),
+    ("resize_as", lambda L, x: _quiet(lambda: x.resize_as(x.t())), [rng.uniform(-1, 1, (2, 3))]),
+    ("as_subclass", lambda L, x: x.as_subclass(L.Tensor) * x, [rng.uniform(-1, 1, 3)]),
 ]  # fmt: skip
 
 
