@@ -333,12 +333,25 @@ class TensorOpMethods:
 
     @property
     def name(self) -> None:
-        """The tensor's name: None (PyTorch's attribute for exporters; nnlite sets none)."""
+        """The tensor's name: None (PyTorch's attribute for exporters; nnlite sets none).
+
+        Examples:
+            >>> nl.zeros(1).name is None
+            True
+        """
         return None
 
     @property
     def volatile(self) -> bool:
-        """Removed from PyTorch (always False; warns, as PyTorch)."""
+        """Removed from PyTorch (always False; warns, as PyTorch).
+
+        Examples:
+            >>> import warnings
+            >>> with warnings.catch_warnings():
+            ...     warnings.simplefilter("ignore")
+            ...     nl.zeros(1).volatile
+            False
+        """
         warnings.warn(
             "volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2
         )
@@ -346,5 +359,10 @@ class TensorOpMethods:
 
     @property
     def grad_dtype(self: Any) -> Any:
-        """The dtype of ``grad``: the tensor's own (nnlite accumulates gradients in it)."""
+        """The dtype of ``grad``: the tensor's own (nnlite accumulates gradients in it).
+
+        Examples:
+            >>> nl.zeros(1, dtype=nl.float64).grad_dtype
+            nnlite.float64
+        """
         return self.dtype
