@@ -1231,7 +1231,7 @@ def _cell(mode: str, input: Tensor, states: tuple[Tensor, ...], weights: tuple[A
     x = input if batched else input.unsqueeze(0)
     if not batched:
         states = tuple(s.unsqueeze(0) for s in states)
-    _, final = _run_direction(mode, x.unsqueeze(0), states, weights)  # type: ignore[arg-type]
+    _, final = _run_direction(mode, x.unsqueeze(0), states, weights)
     return tuple(f if batched else f.squeeze(0) for f in final)
 
 

@@ -126,6 +126,10 @@ KNOWN_CIRCLES = [
     # themselves, so that the Tensor core imports none of them.
     {
         "nnlite.autograd.creation",
+        "nnlite.autograd.indexed_reductions",
+        "nnlite.autograd.strided_views",
+        "nnlite.autograd.tensor_op_methods",
+        "nnlite.autograd.tensor_storage_methods",
         "nnlite.autograd.surface_functions",
         "nnlite.autograd.tensor",
         "nnlite.autograd.tensor_surface",

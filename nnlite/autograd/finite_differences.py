@@ -13,9 +13,7 @@ import numpy as np
 __all__ = ["gradient"]
 
 
-def _coefficients(
-    x: np.ndarray, edge_order: int
-) -> list[tuple[slice, list[tuple[int, np.ndarray]]]]:
+def _coefficients(x: np.ndarray, edge_order: int) -> list[tuple[int, list[tuple[int, Any]]]]:
     """For each output region, the (shift, weight per position) pairs of the difference formula
     at coordinates ``x``: interior, first and last positions."""
     h = np.diff(x)
@@ -53,7 +51,7 @@ def _along(f: Any, dim: int, x: np.ndarray, edge_order: int) -> Any:
     for region, terms in _coefficients(x, edge_order):
         if region == 1 and n < 3:
             continue
-        total = None
+        total: Any = None
         for shift, weight in terms:
             count = len(weight)
             piece = f.narrow(dim, starts[region] + shift, count)

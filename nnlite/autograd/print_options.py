@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 __all__ = ["set_printoptions"]
 
-_PROFILES = {
+_PROFILES: dict[str, dict[str, float]] = {
     "default": {"precision": 4, "threshold": 1000, "edgeitems": 3, "linewidth": 80},
     "short": {"precision": 2, "threshold": 1000, "edgeitems": 2, "linewidth": 80},
     "full": {"precision": 4, "threshold": math.inf, "edgeitems": 3, "linewidth": 80},
@@ -46,8 +46,9 @@ def set_printoptions(
         >>> nl.tensor([1.12345])
         tensor([1.1235])
     """
-    if profile in _PROFILES:
-        for key, value in _PROFILES[profile].items():
+    chosen = _PROFILES.get(profile) if profile is not None else None
+    if chosen is not None:
+        for key, value in chosen.items():
             setattr(OPTIONS, key, value)
     for key, value in (
         ("precision", precision),

@@ -146,6 +146,13 @@ CASES = [
     ("special.xlog1py", {"input": T(V), "other": T(np.abs(V))}, False),
     ("special.logsumexp", {"input": T(X), "dim": 0, "keepdim": True}, False),
     ("fft.fftshift", {"input": T(X), "dim": 1}, False),
+    # strided views, indexed reductions, finite differences
+    ("as_strided", {"input": T(V), "size": (2, 2), "stride": (1, 1), "storage_offset": 1}, True),
+    ("nonzero_static", {"input": T([[0, 1], [2, 0]]), "size": 3, "fill_value": 7}, True),
+    ("gradient", {"input": T(X), "spacing": 2.0, "dim": 1, "edge_order": 2}, False),
+    ("histogramdd", {"input": T(X[:, :2]), "bins": [2, 3], "density": True}, False),
+    ("split_with_sizes", {"input": T(X), "split_sizes": [1, 3], "dim": 1}, True),
+    ("hardshrink", {"input": T(V), "lambd": 0.3}, True),
 ]
 
 
@@ -155,6 +162,8 @@ OVERRIDES = {
     "clamp_min": "clamp_min(input, min)",
     # documented as ``values``; PyTorch's parser takes ``input``
     "searchsorted": "searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, out=None, sorter=None)",
+    # no docstring in PyTorch: its native schema
+    "split_with_sizes": "split_with_sizes(input, split_sizes, dim=0)",
 }
 
 
