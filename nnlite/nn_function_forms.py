@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 __all__ = [
     "adaptive_avg_pool1d", "adaptive_max_pool1d", "avg_pool1d", "max_pool1d",
     "max_pool1d_with_indices", "max_pool3d", "conv3d", "conv_transpose1d", "conv_transpose3d",
-    "convolution", "conv_tbc", "batch_norm", "instance_norm", "embedding", "embedding_renorm_",
+    "convolution", "conv_tbc", "batch_norm", "instance_norm", "embedding", "embedding_bag",
+    "embedding_renorm_",
     "selu", "selu_", "celu", "celu_", "threshold", "threshold_", "rrelu", "rrelu_", "hardshrink",
     "alpha_dropout", "alpha_dropout_", "feature_alpha_dropout", "feature_alpha_dropout_",
     "feature_dropout", "feature_dropout_", "dropout_", "bilinear",
@@ -523,6 +524,89 @@ def embedding(
         None if padding_idx == -1 else padding_idx,
         scale_grad_by_freq=scale_grad_by_freq,
         sparse=sparse,
+    )
+
+
+def embedding_bag(
+    weight: Tensor,
+    indices: Tensor,
+    offsets: Tensor,
+    scale_grad_by_freq: bool = False,
+    mode: int = 0,
+    sparse: bool = False,
+    per_sample_weights: Tensor | None = None,
+    include_last_offset: bool = False,
+    padding_idx: int | None = None,
+) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """Sums, means or maxima of bags of embeddings, in PyTorch's native form: weight first,
+    ``mode`` an int (0 sum, 1 mean, 2 max), and three bookkeeping tensors after the result, as
+    PyTorch's CPU kernel fills them: the bag of each index (``offset2bag``, empty for a float32 or
+    float16 sum without ``padding_idx``), each bag's size (zeros for a sum) and, for max, the row of each maximum
+    (for a mean, the bag sizes again; zeros for a sum).
+
+    Args:
+        weight (Tensor): ``(num_embeddings, embedding_dim)``.
+        indices (Tensor): 1-D int64 indices of all bags.
+        offsets (Tensor): each bag's start in ``indices``.
+        scale_grad_by_freq (bool): scale gradients by the inverse frequency. Default: False.
+        mode (int): 0 sum, 1 mean, 2 max. Default: 0.
+        sparse (bool): accepted; gradients are dense. Default: False.
+        per_sample_weights (Tensor, optional): a weight per index (sum only).
+        include_last_offset (bool): ``offsets`` ends with the end of the last bag. Default: False.
+        padding_idx (int, optional): an index left out of the bags.
+
+    Returns:
+        tuple of Tensors: ``(output, offset2bag, bag_size, max_indices)``.
+
+    Examples:
+        >>> w = nl.arange(6.).reshape(3, 2)
+        >>> nl.embedding_bag(w, nl.tensor([0, 2, 1]), nl.tensor([0, 2]))[0]
+        tensor([[4., 6.],
+                [2., 3.]])
+    """
+    import numpy as np
+
+    from .autograd.creation import tensor, zeros
+
+    if mode not in (0, 1, 2):
+        raise ValueError(f"embedding_bag(): mode must be 0 (sum), 1 (mean) or 2 (max), got {mode}")
+    output = _F().embedding_bag(
+        indices,
+        weight,
+        offsets,
+        scale_grad_by_freq=scale_grad_by_freq,
+        mode=("sum", "mean", "max")[mode],
+        sparse=sparse,
+        per_sample_weights=per_sample_weights,
+        include_last_offset=include_last_offset,
+        padding_idx=padding_idx,
+    )
+    index = np.asarray(indices._data).reshape(-1)
+    starts = np.asarray(offsets._data).reshape(-1)
+    bags = len(starts) - 1 if include_last_offset else len(starts)
+    bag_of = np.minimum(np.searchsorted(starts, np.arange(len(index)), side="right") - 1, bags - 1)
+    if mode == 0:
+        # PyTorch's fast kernel (float32 and float16 without padding_idx) leaves it empty
+        fast = padding_idx is None and weight._data.dtype in (np.float32, np.float16)
+        offset2bag = np.zeros(0, dtype=np.int64) if fast else bag_of
+        empty = zeros(len(starts), dtype=indices.dtype)
+        return output, tensor(offset2bag.astype(np.int64)), empty, empty.clone()
+    kept = index != padding_idx if padding_idx is not None else np.ones(len(index), dtype=bool)
+    bag_size = np.bincount(bag_of[kept], minlength=bags).astype(np.int64)
+    if mode == 1:
+        extra = bag_size
+    else:
+        rows = np.asarray(weight._data)
+        extra = np.zeros((bags, rows.shape[1]), dtype=np.int64)
+        for bag in range(bags):
+            members = index[(bag_of == bag) & kept]
+            if len(members):
+                extra[bag] = members[np.argmax(rows[members], axis=0)]
+    return (
+        output,
+        tensor(bag_of.astype(np.int64)),
+        tensor(bag_size),
+        tensor(np.array(extra, dtype=np.int64)),
     )
 
 
