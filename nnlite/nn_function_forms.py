@@ -27,7 +27,7 @@ __all__ = [
     "feature_dropout", "feature_dropout_", "dropout_", "bilinear",
     "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss", "cosine_embedding_loss",
     "hinge_embedding_loss", "margin_ranking_loss", "triplet_margin_loss", "pdist", "rms_norm",
-    "channel_shuffle", "constant_pad_nd", "grid_sampler", "grid_sampler_2d",
+    "channel_shuffle", "constant_pad_nd", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
     "affine_grid_generator", "norm_except_dim", "lstm_cell", "gru_cell", "rnn_tanh_cell",
     "rnn_relu_cell", "lstm", "gru", "rnn_tanh", "rnn_relu",
 ]  # fmt: skip
@@ -1235,6 +1235,14 @@ def _grid_sampler(
             f"grid_sampler(): unknown interpolation_mode {interpolation_mode} or padding_mode "
             f"{padding_mode} (0, 1 or 2 each)"
         )
+    if input.ndim == 5:
+        from .grid_sample_volume import grid_sample_volume
+
+        if interpolation_mode == 2:
+            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+        return grid_sample_volume(
+            input, grid, _INTERPOLATION[interpolation_mode], _PADDING[padding_mode], align_corners
+        )
     return _F().grid_sample(
         input, grid, _INTERPOLATION[interpolation_mode], _PADDING[padding_mode], align_corners
     )
@@ -1285,6 +1293,32 @@ def grid_sampler_2d(
     if input.ndim != 4:
         raise RuntimeError(
             f"grid_sampler_2d(): expected 4D input, but got input with sizes {list(input.shape)}"
+        )
+    return _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sampler_3d(
+    input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int, align_corners: bool
+) -> Tensor:
+    """``grid_sampler`` of 5-D input.
+
+    Args:
+        input (Tensor): ``(N, C, D, H, W)``.
+        grid (Tensor): ``(N, Do, Ho, Wo, 3)``, points ``(x, y, z)`` in [-1, 1].
+        interpolation_mode (int): 0 trilinear, 1 nearest.
+        padding_mode (int): 0 zeros, 1 border, 2 reflection.
+        align_corners (bool): -1 and 1 are the corner voxels' centres.
+
+    Returns:
+        Tensor: ``(N, C, Do, Ho, Wo)``.
+
+    Examples:
+        >>> nl.grid_sampler_3d(nl.ones(1, 1, 2, 2, 2), nl.zeros(1, 1, 1, 1, 3), 0, 0, False)
+        tensor([[[[[1.]]]]])
+    """
+    if input.ndim != 5:
+        raise RuntimeError(
+            f"grid_sampler_3d(): expected 5D input, but got input with sizes {list(input.shape)}"
         )
     return _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
 

@@ -119,6 +119,14 @@ CASES = [
     ("grid_sampler_2d", [T(_a(1, 2, 3, 4)), GRID], {
         "interpolation_mode": 1, "padding_mode": 1, "align_corners": True,
     }),
+    ("grid_sampler_3d", [T(_a(2, 2, 2, 3, 4)), T(rng.uniform(-1.2, 1.2, (2, 2, 1, 3, 3))), 0, 0, False], {}),
+    ("grid_sampler_3d", [T(_a(1, 2, 3, 3, 2)), T(rng.uniform(-1.3, 1.3, (1, 2, 2, 2, 3))), 0, 1, True], {}),
+    ("grid_sampler_3d", [T(_a(1, 1, 3, 2, 4)), T(rng.uniform(-1.9, 1.9, (1, 3, 2, 2, 3))), 0, 2, False], {}),
+    ("grid_sampler_3d", [T(_a(1, 1, 3, 2, 4)), T(rng.uniform(-1.9, 1.9, (1, 3, 2, 2, 3))), 0, 2, True], {}),
+    ("grid_sampler_3d", [T(_a(1, 2, 3, 3, 3)), T(rng.uniform(-1.1, 1.1, (1, 2, 2, 2, 3)))], {
+        "interpolation_mode": 1, "padding_mode": 0, "align_corners": False,
+    }),
+    ("grid_sampler", [T(_a(1, 1, 2, 3, 3)), T(rng.uniform(-1, 1, (1, 2, 1, 2, 3))), 1, 2, True], {}),
     ("affine_grid_generator", [T(_a(1, 2, 3)), [1, 1, 2, 3], False], {}),
     ("affine_grid_generator", [T(_a(1, 3, 4))], {"size": [1, 1, 2, 2, 2], "align_corners": True}),
     ("lstm_cell", [T(_a(2, 3)), [T(_a(2, 4)), T(_a(2, 4))], T(_a(16, 3)), T(_a(16, 4))], {
@@ -282,6 +290,8 @@ ROWS = [
     ("constant_pad_nd", lambda L, x: L.constant_pad_nd(x, [1, -1, 0, 2], 0.5), [_u(2, 3)]),
     ("grid_sampler", lambda L, x, g: L.grid_sampler(x, g, 0, 1, False), [_u(1, 1, 3, 3), _GRID]),
     ("grid_sampler_2d", lambda L, x, g: L.grid_sampler_2d(x, g, 0, 0, True), [_u(1, 1, 3, 3), _GRID]),
+    ("grid_sampler_3d", lambda L, x, g: L.grid_sampler_3d(x, g, 0, 0, False), [_u(1, 2, 2, 3, 2), _u(1, 1, 2, 2, 3, low=-0.9, high=0.9)]),
+    ("grid_sampler_3d_reflection", lambda L, x, g: L.grid_sampler_3d(x, g, 0, 2, True), [_u(1, 1, 2, 2, 3), _u(1, 2, 1, 2, 3, low=-0.9, high=0.9)]),
     ("affine_grid_generator", lambda L, t: L.affine_grid_generator(t, [1, 1, 2, 3], False), [_u(1, 2, 3)]),
     ("lstm_cell", lambda L, x, h, c, wi, wh: L.lstm_cell(x, [h, c], wi, wh)[1], [_u(1, 2), _u(1, 2), _u(1, 2), _u(8, 2), _u(8, 2)]),
     ("gru_cell", lambda L, x, h, wi, wh, b: L.gru_cell(x, h, wi, wh, b, b), [_u(1, 2), _u(1, 2), _u(6, 2), _u(6, 2), _u(6)]),
