@@ -98,15 +98,15 @@ def grid_sample_volume(
     if mode == "nearest":
         coords = [np.rint(t._data).astype(np.int64) for t in (ix, iy, iz)]
         values, inside = corner(*coords)
-        out = values * tensor(inside[:, None, :].astype(input._data.dtype))
-        return out.reshape(n, c, *out_shape)
+        picked = values * tensor(inside[:, None, :].astype(input._data.dtype))
+        return picked.reshape(n, c, *out_shape)
     floors = [np.floor(t._data).astype(np.int64) for t in (ix, iy, iz)]
     fractions = [t - tensor(f.astype(t._data.dtype)) for t, f in zip((ix, iy, iz), floors)]
     out: Any = None
     for dz in (0, 1):
         for dy in (0, 1):
             for dx in (0, 1):
-                weight = None
+                weight: Any = None
                 for frac, step in zip(fractions, (dx, dy, dz)):
                     w = frac if step else 1 - frac
                     weight = w if weight is None else weight * w
