@@ -21,6 +21,7 @@ from .autograd.anomaly_mode import (
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
+from .autograd.bfloat16 import BFloat16Tensor, bfloat16
 from .autograd.binomial import binomial
 from .autograd.creation import (
     arange,

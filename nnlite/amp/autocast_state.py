@@ -3,8 +3,8 @@ dtype it asks for, and whether the cast cache is on (``torch.is_autocast_enabled
 ``torch.get_autocast_dtype``, ...).
 
 ``autocast`` sets and restores this state as PyTorch's does; nnlite computes in its inputs' dtypes
-regardless (see ``autocast``). PyTorch's CPU default dtype is bfloat16, which nnlite does not have:
-nnlite reports float16 there.
+regardless (see ``autocast``). The CPU default dtype is PyTorch's, bfloat16: a name nnlite has but
+cannot compute in (``nl.bfloat16``), which is harmless here since the region casts nothing.
 """
 
 from __future__ import annotations
@@ -45,8 +45,10 @@ def _device(device_type: str) -> str:
 
 def _default_dtype(device: str) -> Any:
     from ..autograd import dtypes
+    from ..autograd.bfloat16 import bfloat16
 
-    return dtypes.float16  # PyTorch: float16 (CUDA), bfloat16 (CPU; nnlite has none)
+    # PyTorch's defaults; bfloat16 is a name nnlite cannot compute in (the region never casts)
+    return bfloat16 if device == "cpu" else dtypes.float16
 
 
 def _deprecated(old: str, new: str) -> None:
@@ -97,7 +99,7 @@ def get_autocast_dtype(device_type: str) -> Any:
         device_type (str): ``"cpu"``, ``"cuda"``, ...
 
     Returns:
-        nl.dtype: the dtype (float16 by default; PyTorch's CPU default, bfloat16, nnlite lacks).
+        nl.dtype: the dtype (by default PyTorch's: bfloat16 on the CPU, float16 elsewhere).
 
     Examples:
         >>> nl.get_autocast_dtype("cuda")

@@ -278,6 +278,27 @@ class TensorOpMethods:
         """
         return self._inplace_result(self.logical_not())
 
+    def bfloat16(self: Any, memory_format: Any = None) -> Tensor:
+        """PyTorch's conversion to bfloat16: raises, since nnlite has no bfloat16 (numpy has no
+        bfloat16 arithmetic); the message names what to use instead.
+
+        Args:
+            memory_format: accepted for PyTorch's signature.
+
+        Raises:
+            TypeError: always.
+
+        Examples:
+            >>> nl.zeros(1).bfloat16()
+            Traceback (most recent call last):
+            ...
+            TypeError: nnlite has no bfloat16: ...
+        """
+        from .bfloat16 import refuse
+
+        refuse()
+        raise AssertionError  # not reached
+
     def is_distributed(self: Any) -> bool:
         """Whether the tensor is spread over processes: never.
 
