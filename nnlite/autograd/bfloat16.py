@@ -8,7 +8,7 @@ bfloat16 weights from a checkpoint works: they load as float32, exactly.)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from .dtypes import dtype
 
@@ -21,7 +21,7 @@ MESSAGE = (
 )
 
 
-def refuse() -> None:
+def refuse() -> NoReturn:
     """Raise the error that explains why nnlite has no bfloat16."""
     raise TypeError(MESSAGE)
 

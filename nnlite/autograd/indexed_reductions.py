@@ -58,6 +58,13 @@ def index_reduce(
         raise IndexError("index_reduce_(): Index is supposed to be a vector")
     ndim = max(input.ndim, 1)
     dim = dim % ndim
+    if input.ndim != source.ndim or any(
+        a != b for d, (a, b) in enumerate(zip(input.shape, source.shape)) if d != dim
+    ):
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified dimension. "
+            f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}"
+        )
     if source.ndim and index.numel() != source.shape[dim]:
         raise IndexError(
             f"index_reduce_(): Number of indices ({index.numel()}) should be equal to "
@@ -65,8 +72,9 @@ def index_reduce(
         )
     from .creation import cat
 
-    if input.ndim == 0:
-        input, source, dim = input.reshape(1), source.reshape(1), 0
+    scalar = input.ndim == 0
+    if scalar:
+        input, source = input.reshape(1), source.reshape(1)
     targets = np.asarray(index._data).reshape(-1)
     pieces = []
     for j in range(input.shape[dim]):
@@ -80,16 +88,18 @@ def index_reduce(
         if reduce == "prod":
             out = block.prod(dim, keepdim=True)
         elif reduce == "mean":
-            out = block.sum(dim, keepdim=True) / block.shape[dim]
-            if not out.is_floating_point():
-                out = block.sum(dim, keepdim=True).div(block.shape[dim], rounding_mode="floor")
+            total = block.sum(dim, keepdim=True)
+            if block.is_floating_point():
+                out = total / block.shape[dim]
+            else:  # integers: floor division, as PyTorch
+                out = total.div(block.shape[dim], rounding_mode="floor")
         elif reduce == "amax":
             out = block.amax(dim, keepdim=True)
         else:
             out = block.amin(dim, keepdim=True)
         pieces.append(out.to(input.dtype))
     result = cat(pieces, dim)
-    return result.reshape(()) if result.ndim and input.ndim == 0 else result
+    return result.reshape(()) if scalar else result
 
 
 _EMPTY = {"sum": 0.0, "prod": 1.0, "mean": float("nan"), "max": -np.inf, "min": np.inf}

@@ -297,7 +297,6 @@ class TensorOpMethods:
         from .bfloat16 import refuse
 
         refuse()
-        raise AssertionError  # not reached
 
     def is_distributed(self: Any) -> bool:
         """Whether the tensor is spread over processes: never.

@@ -71,6 +71,11 @@ def torch():
     return pytest.importorskip("torch", reason="PyTorch is the reference")
 
 
+def _int_index_reduce(L, reduce, include_self):
+    x, index, source = L.tensor([-1, 2, 3]), L.tensor([0, 0, 2]), L.tensor([-4, -6, 5])
+    return _quiet(lambda: x.index_reduce(0, index, source, reduce, include_self=include_self))
+
+
 def _same(ours, theirs):
     assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
@@ -100,11 +105,15 @@ def test_values_and_errors_match_pytorch(torch):
             torch.segment_reduce(torch.tensor(data), reduce, lengths=torch.tensor(lengths)),
         )
     _same(nl.gradient(nl.tensor([1, 2, 4, 8]))[0], torch.gradient(torch.tensor([1, 2, 4, 8]))[0])
+    for reduce, include_self in [("mean", True), ("mean", False), ("amin", True), ("prod", False)]:
+        ours, theirs = (_int_index_reduce(L, reduce, include_self) for L in (nl, torch))
+        _same(ours, theirs)
     for call in [
         lambda L: L.gradient(L.tensor([1.0, 2.0]), edge_order=2),
         lambda L: L.segment_reduce(L.tensor([1.0, 2.0]), "sum", lengths=L.tensor([1, 2])),
         lambda L: L.tensor([1, 2]).split_with_sizes([1, 2]),
         lambda L: L.zeros(2, requires_grad=True).resize_(3),
+        lambda L: _quiet(lambda: L.ones(2, 3).index_reduce(0, L.tensor([0]), L.ones(1, 2), "prod")),
     ]:
         with pytest.raises(RuntimeError) as theirs:
             call(torch)
