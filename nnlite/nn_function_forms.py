@@ -1476,38 +1476,14 @@ def _recurrent(mode: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tupl
     from .nn.modules.rnn import _pack_time_major, _run_direction, _unpack_time_major
     from .nn.utils.rnn import PackedSequence
 
-    state_key = "hx"
     # the packed form has a Tensor of batch sizes where the other form has hx (LSTM: a list) or
     # params (the others: a list)
     position = 1 if mode == "LSTM" else 2
     packed = "batch_sizes" in kwargs or (
         len(args) > position and isinstance(args[position], Tensor)
     )
-    names = (
-        [
-            "data",
-            "batch_sizes",
-            state_key,
-            "params",
-            "has_biases",
-            "num_layers",
-            "dropout",
-            "train",
-            "bidirectional",
-        ]
-        if packed
-        else [
-            "input",
-            state_key,
-            "params",
-            "has_biases",
-            "num_layers",
-            "dropout",
-            "train",
-            "bidirectional",
-            "batch_first",
-        ]
-    )
+    common = ["hx", "params", "has_biases", "num_layers", "dropout", "train", "bidirectional"]
+    names = ["data", "batch_sizes", *common] if packed else ["input", *common, "batch_first"]
     if len(args) > len(names):
         raise TypeError(f"{mode.lower()}() takes {len(names)} arguments but {len(args)} were given")
     bound = dict(zip(names, args))
@@ -1532,7 +1508,7 @@ def _recurrent(mode: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tupl
             f"{mode.lower()}(): expected {per * num_layers * directions} parameters "
             f"({per} per layer and direction), got {len(params)}"
         )
-    states = tuple(bound[state_key]) if mode == "LSTM" else (bound[state_key],)
+    states = tuple(bound["hx"]) if mode == "LSTM" else (bound["hx"],)
     batch_sizes = None
     if packed:
         sizes = bound["batch_sizes"]
