@@ -118,6 +118,7 @@ from .autograd.strided_views import (
 from .autograd.surface_functions import *  # noqa: F401,F403  (nl.hstack, nl.cdist, nl.pi, ...)
 from .autograd.tensor import Size, Tensor
 from .autograd.tensor_functions import meshgrid
+from .autograd.tensor_hash import hash_tensor
 from .autograd.tensor_surface import polygamma, tensordot
 from .device import device, get_default_device, set_default_device
 from .nn_function_forms import *  # noqa: F401,F403  (nl.batch_norm, nl.conv3d, nl.lstm, ...)

@@ -230,7 +230,7 @@ NO_GRADIENT = _names(
     init_num_threads is_distributed set_default_tensor_type empty_strided empty_permuted
     binomial bitwise_and_ bitwise_or_ bitwise_xor_ const_data_ptr dense_dim dim_order histogramdd
     is_set_to logical_not_ module_load new new_empty_strided nonzero_static reinforce resize_
-    resize_as_ set_ bfloat16
+    resize_as_ set_ bfloat16 hash_tensor
     """
 )
 

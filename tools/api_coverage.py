@@ -108,7 +108,7 @@ NAMED = {
             "ScriptObject ScriptObjectProperty StaticModule StreamObjType StringType Tag "
             "TensorType ThroughputBenchmark TracingState TupleType Type UnionType Use Value "
             "AVG SUM import_ir_module import_ir_module_from_buffer typename "
-            "prepare_multiprocessing_environment thread_safe_generator hash_tensor "
+            "prepare_multiprocessing_environment thread_safe_generator "
             "TYPE_CHECKING USE_GLOBAL_DEPS USE_RTLD_GLOBAL_WITH_LIBTORCH "
             "compiled_with_cxx11_abi get_file_path".split(),
             "TorchScript and C++ internals",
@@ -143,7 +143,6 @@ NAMED = {
         "record_stream": "CUDA",
         "layout": "memory formats and layouts (nnlite has one: strided, contiguous)",
         "index": "compilers and function transforms",
-        "hash_tensor": "TorchScript and C++ internals",
     },
     "torch.fft": {
         **dict.fromkeys(

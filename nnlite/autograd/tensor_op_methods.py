@@ -298,6 +298,25 @@ class TensorOpMethods:
 
         refuse()
 
+    def hash_tensor(self: Any, dim: Any = None, *, keepdim: bool = False, mode: int = 0) -> Tensor:
+        """``nl.hash_tensor(self, dim, keepdim=..., mode=...)``: the xor of the elements' 64-bit patterns.
+
+        Args:
+            dim (int or tuple of ints, optional): the dimensions reduced. Default: all.
+            keepdim (bool): keep the reduced dimensions with size one. Default: False.
+            mode (int): the hash; only 0 (xor reduction). Default: 0.
+
+        Returns:
+            Tensor: uint64 hashes.
+
+        Examples:
+            >>> nl.tensor([1, 2]).hash_tensor()
+            tensor(3, dtype=nnlite.uint64)
+        """
+        from .tensor_hash import hash_tensor
+
+        return hash_tensor(self, dim, keepdim=keepdim, mode=mode)
+
     def is_distributed(self: Any) -> bool:
         """Whether the tensor is spread over processes: never.
 

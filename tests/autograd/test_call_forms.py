@@ -153,6 +153,7 @@ CASES = [
     ("histogramdd", {"input": T(X[:, :2]), "bins": [2, 3], "density": True}, False),
     ("split_with_sizes", {"input": T(X), "split_sizes": [1, 3], "dim": 1}, True),
     ("hardshrink", {"input": T(V), "lambd": 0.3}, True),
+    ("hash_tensor", {"input": T([[1, 2], [3, 4]]), "dim": 1, "keepdim": True}, True),
 ]
 
 

@@ -125,6 +125,36 @@ def test_values_and_errors_match_pytorch(torch):
         nl.index_reduce(nl.ones(2), 0, nl.tensor([0]), nl.tensor([2.0]), "prod")
 
 
+@pytest.mark.parametrize(
+    "array, dim, keepdim",
+    [
+        (np.array([1.0, 2.0, 3.0], dtype=np.float32), None, False),
+        (np.array([[1, 2], [3, 4]]), 1, False),
+        (np.array([True, False, True]), None, False),
+        (np.array([1.0, -2.5]), 0, True),
+        (np.array([-1, 5], dtype=np.int8), None, False),
+        (np.array([1.5, 2.0], dtype=np.float16), None, False),
+        (np.ones((2, 3)), (0, 1), True),
+        (np.zeros((0, 2)), 1, False),
+    ],
+)
+def test_hash_tensor_matches_pytorch(torch, array, dim, keepdim):
+    ours = nl.hash_tensor(nl.tensor(array), dim, keepdim=keepdim)
+    theirs = torch.hash_tensor(torch.tensor(array), dim, keepdim=keepdim)
+    assert ours.dtype is nl.uint64 and ours.shape == tuple(theirs.shape)
+    assert ours.tolist() == theirs.tolist()
+    assert nl.tensor(array).hash_tensor(dim, keepdim=keepdim).tolist() == theirs.tolist()
+    for call in [
+        lambda L: L.hash_tensor(L.ones(2), mode=1),
+        lambda L: L.hash_tensor(L.zeros(0)),
+    ]:
+        with pytest.raises(RuntimeError) as expected:
+            call(torch)
+        with pytest.raises(RuntimeError) as got:
+            call(nl)
+        assert str(got.value) == str(expected.value)
+
+
 def test_binomial_draws():
     _ = nl.manual_seed(0)
     draws = nl.binomial(nl.full((4000,), 10.0), nl.full((4000,), 0.3))
