@@ -128,6 +128,7 @@ KNOWN_CIRCLES = [
         "nnlite.autograd.creation",
         "nnlite.autograd.indexed_reductions",
         "nnlite.autograd.strided_views",
+        "nnlite.autograd.tensor_hash",
         "nnlite.autograd.tensor_op_methods",
         "nnlite.autograd.tensor_storage_methods",
         "nnlite.autograd.surface_functions",
