@@ -12,12 +12,17 @@ from typing import TYPE_CHECKING, Any
 
 from . import autograd
 from ._threads import get_num_threads, set_num_threads
+from .amp.autocast_mode import autocast
+from .amp.autocast_state import *  # noqa: F401,F403  (nl.is_autocast_enabled, ...)
+from .amp.grad_scaler import GradScaler
 from .autograd import return_types
 from .autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
+from .autograd.bfloat16 import BFloat16Tensor, bfloat16
+from .autograd.binomial import binomial
 from .autograd.creation import (
     arange,
     as_tensor,
@@ -66,6 +71,7 @@ from .autograd.dtypes import (
     uint32,
     uint64,
 )
+from .autograd.finite_differences import gradient
 from .autograd.function_forms import *  # noqa: F401,F403  (nl.exp(t), nl.sum(t), ...)
 from .autograd.generator import Generator
 from .autograd.grad_mode import (
@@ -77,6 +83,8 @@ from .autograd.grad_mode import (
     set_grad_enabled,
 )
 from .autograd.histogram import histogram
+from .autograd.histogramdd import histogramdd
+from .autograd.indexed_reductions import index_reduce, nonzero_static, segment_reduce
 from .autograd.legacy import (
     BoolTensor,
     ByteTensor,
@@ -89,14 +97,31 @@ from .autograd.legacy import (
     ShortTensor,
 )
 from .autograd.ops.einsum import einsum
+from .autograd.print_options import set_printoptions
+from .autograd.process_settings import (
+    default_generator,
+    init_num_threads,
+    is_distributed,
+    set_default_tensor_type,
+)
 from .autograd.promotion import get_default_dtype, promote_types, set_default_dtype
 from .autograd.promotion import tensor_result_type as result_type
 from .autograd.random import get_rng_state, initial_seed, manual_seed, set_rng_state
+from .autograd.strided_views import (
+    as_strided,
+    as_strided_,
+    empty_permuted,
+    empty_strided,
+    resize_as_,
+    slice_inverse,
+)
 from .autograd.surface_functions import *  # noqa: F401,F403  (nl.hstack, nl.cdist, nl.pi, ...)
 from .autograd.tensor import Size, Tensor
 from .autograd.tensor_functions import meshgrid
+from .autograd.tensor_hash import hash_tensor
 from .autograd.tensor_surface import polygamma, tensordot
 from .device import device, get_default_device, set_default_device
+from .nn_function_forms import *  # noqa: F401,F403  (nl.batch_norm, nl.conv3d, nl.lstm, ...)
 
 __version__ = "0.1.0"
 

@@ -44,6 +44,10 @@ GRADIENT_TABLES = [
     ("nn/nn_more_cases.py", "MORE_CASES", "case", ""),
     ("test_linalg_decompositions.py", "CASES", "lib", "linalg."),
     ("test_special.py", "CASES", "special", "special."),
+    ("test_nn_function_forms.py", "ROWS", "lib", ""),
+    ("test_nn_function_forms.py", "GRADCHECK_ONLY", "lib", ""),
+    ("autograd/test_strided_views.py", "ROWS", "lib", ""),
+    ("autograd/test_indexed_reductions.py", "ROWS", "lib", ""),
 ]
 
 
@@ -223,6 +227,13 @@ NO_GRADIENT = _names(
     is_anomaly_enabled is_anomaly_check_nan_enabled set_anomaly_enabled
     assert_int_or_pair boolean_dispatch has_torch_function has_torch_function_unary
     has_torch_function_variadic handle_torch_function
+    embedding_renorm_ get_autocast_cpu_dtype get_autocast_dtype is_autocast_cache_enabled
+    is_autocast_cpu_enabled is_autocast_enabled set_autocast_cache_enabled set_autocast_cpu_dtype
+    set_autocast_cpu_enabled set_autocast_dtype set_autocast_enabled set_printoptions
+    init_num_threads is_distributed set_default_tensor_type empty_strided empty_permuted
+    binomial bitwise_and_ bitwise_or_ bitwise_xor_ const_data_ptr dense_dim dim_order histogramdd
+    is_set_to logical_not_ module_load new new_empty_strided nonzero_static reinforce resize_
+    resize_as_ set_ bfloat16 hash_tensor
     """
 )
 

@@ -65,12 +65,12 @@ RULES = [
         "quantized tensors",
     ),
     (
-        r"complex|conj|^real$|^imag$|^angle|^polar$|view_as_real|^is_neg$|resolve_neg|^chalf$"
+        r"complex|^ComplexType$|conj|^real$|^imag$|^angle|^polar$|view_as_real|^is_neg$|resolve_neg|^chalf$"
         r"|^cfloat$|^cdouble$|^isreal$|^sgn_?$",
         "complex numbers",
     ),
     (r"^(names|refine_names|align_to|align_as|rename_?|has_names)$", "named tensors"),
-    (r"nested|^jagged$", "nested tensors"),
+    (r"nested|^jagged$|^to_padded_tensor$", "nested tensors"),
     (
         r"^compile|compiler|^jit$|^fx$|dynamo|inductor|^export$|^sym_|^Sym|^fork$|^wait$"
         r"|^while_loop$|^vmap$|^func$|functional_call|_ir_|^parse_(ir|schema|type_comment)$"
@@ -79,7 +79,7 @@ RULES = [
     ),
     (r"_copy$|_scatter$", "view-copy variants for compilers"),
     (r"storage|Storage", "storage objects"),
-    (r"^float8|^float4|^bits|^u?int[1-7]$", "low-precision dtypes"),
+    (r"^float8|^float4|^bits|^bit$|^u?int[1-7]$", "low-precision dtypes"),
     (r"^native_|_backward_|^batch_norm_(elemt|gather|stats|update)|^unsafe_", "internal kernels"),
     (r"dlpack|^from_file$|^frombuffer$", "foreign memory"),
     (r"[Pp]rofiler|kineto|^DeviceType$", "the profiler"),
@@ -108,7 +108,7 @@ NAMED = {
             "ScriptObject ScriptObjectProperty StaticModule StreamObjType StringType Tag "
             "TensorType ThroughputBenchmark TracingState TupleType Type UnionType Use Value "
             "AVG SUM import_ir_module import_ir_module_from_buffer typename "
-            "prepare_multiprocessing_environment thread_safe_generator hash_tensor "
+            "prepare_multiprocessing_environment thread_safe_generator "
             "TYPE_CHECKING USE_GLOBAL_DEPS USE_RTLD_GLOBAL_WITH_LIBTORCH "
             "compiled_with_cxx11_abi get_file_path".split(),
             "TorchScript and C++ internals",
@@ -140,6 +140,9 @@ NAMED = {
         **dict.fromkeys(
             "map_ map2_ apply_".split(), "Python callbacks per element (CPU-only legacy)"
         ),
+        "record_stream": "CUDA",
+        "layout": "memory formats and layouts (nnlite has one: strided, contiguous)",
+        "index": "compilers and function transforms",
     },
     "torch.fft": {
         **dict.fromkeys(

@@ -64,6 +64,7 @@ class autocast:
         self.device = device_type
         self.fast_dtype = dtype
         self._enabled = enabled
+        self._cache_enabled = cache_enabled
         if enabled and device_type == "cuda":
             warnings.warn(
                 "CUDA is not available or torch_xla is imported. Disabling autocast.",
@@ -79,10 +80,19 @@ class autocast:
             )
 
     def __enter__(self) -> autocast:
+        from . import autocast_state
+
+        # the region's state, for nl.is_autocast_enabled and nl.get_autocast_dtype
+        self._saved = getattr(self, "_saved", [])
+        self._saved.append(
+            autocast_state.enter(self.device, self._enabled, self.fast_dtype, self._cache_enabled)
+        )
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        return None
+        from . import autocast_state
+
+        autocast_state.leave(self._saved.pop())
 
     def __call__(self, fn: Any) -> Any:
         @functools.wraps(fn)

@@ -5,11 +5,7 @@ import math
 import numpy as np
 
 from . import promotion
-
-_LINEWIDTH = 80
-_THRESHOLD = 1000
-_EDGEITEMS = 3
-_PRECISION = 4
+from .print_options import OPTIONS
 
 
 class _Formatter:
@@ -36,6 +32,8 @@ class _Formatter:
             lo, hi = magnitudes.min(), magnitudes.max()
             if hi / lo > 1000.0 or hi > 1e8 or (not self.int_mode and lo < 1e-4):
                 self.sci_mode = True
+            if OPTIONS.sci_mode is not None:
+                self.sci_mode = bool(OPTIONS.sci_mode)
             self.max_width = max(len(self._format(v)) for v in nonzero)
 
     @staticmethod
@@ -53,10 +51,10 @@ class _Formatter:
             return self._special(v)
         v = float(v)
         if self.sci_mode:
-            return f"{v:.{_PRECISION}e}"
+            return f"{v:.{OPTIONS.precision}e}"
         if self.int_mode:
             return f"{v:.0f}."
-        return f"{v:.{_PRECISION}f}"
+        return f"{v:.{OPTIONS.precision}f}"
 
     def format(self, v):
         return self._format(v).rjust(self.max_width)
@@ -64,23 +62,30 @@ class _Formatter:
 
 def _summary_values(a):
     """The elements that are printed (edges only when the tensor is summarized)."""
-    if a.size <= _THRESHOLD:
+    if a.size <= OPTIONS.threshold:
         return a
+    return _edge_values(a)
+
+
+def _edge_values(a):
+    _EDGEITEMS = OPTIONS.edgeitems
     if a.ndim == 1:
         return (
             np.concatenate([a[:_EDGEITEMS], a[-_EDGEITEMS:]]) if a.shape[0] > 2 * _EDGEITEMS else a
         )
-    parts = [_summary_values(a[i]) for i in _edge_indices(a.shape[0])]
+    parts = [_edge_values(a[i]) for i in _edge_indices(a.shape[0])]
     return np.concatenate([p.ravel() for p in parts])
 
 
 def _edge_indices(n):
+    _EDGEITEMS = OPTIONS.edgeitems
     if n > 2 * _EDGEITEMS:
         return list(range(_EDGEITEMS)) + list(range(n - _EDGEITEMS, n))
     return list(range(n))
 
 
 def _tensor_str(a, indent, formatter, summarize):
+    _EDGEITEMS = OPTIONS.edgeitems
     if a.ndim == 0:
         return formatter.format(a.item())
     if a.ndim == 1:
@@ -93,7 +98,7 @@ def _tensor_str(a, indent, formatter, summarize):
             )
         else:
             items = [formatter.format(v) for v in a]
-        per_line = max(1, int(math.floor((_LINEWIDTH - indent) / (formatter.max_width + 2))))
+        per_line = max(1, int(math.floor((OPTIONS.linewidth - indent) / (formatter.max_width + 2))))
         lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
         return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
     n = a.shape[0]
@@ -127,7 +132,7 @@ def tensor_repr(t, prefix="tensor("):
         # no element shows whether it is an integer: every dtype but the default float is named
         show_dtype = a.dtype != default_float
     else:
-        summarize = a.size > _THRESHOLD
+        summarize = a.size > OPTIONS.threshold
         formatter = _Formatter(_summary_values(a))
         body = _tensor_str(a, indent, formatter, summarize)
         show_dtype = a.dtype != default_float and a.dtype not in _IMPLIED_DTYPES

@@ -40,6 +40,8 @@ from .sizes import wrap_dim as _wrap_dim
 from .tensor_extras import TensorExtras
 from .tensor_functions import TensorFunctions
 from .tensor_methods import TensorMethods
+from .tensor_op_methods import TensorOpMethods
+from .tensor_storage_methods import TensorStorageMethods
 from .tensor_surface import TensorSurface, TensorSurfaceMore
 
 if TYPE_CHECKING:
@@ -61,7 +63,15 @@ _NON_LEAF_GRAD = (
 _INT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 
 
-class Tensor(TensorExtras, TensorSurface, TensorSurfaceMore, TensorFunctions, TensorMethods):
+class Tensor(
+    TensorStorageMethods,
+    TensorOpMethods,
+    TensorExtras,
+    TensorSurface,
+    TensorSurfaceMore,
+    TensorFunctions,
+    TensorMethods,
+):
     """A multi-dimensional array with autograd, as ``torch.Tensor``.
 
     Create tensors with ``nl.tensor``, ``nl.zeros``, ``nl.from_numpy`` and friends rather than

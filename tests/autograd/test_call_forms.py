@@ -159,6 +159,14 @@ CASES = [
         },
         False,
     ),
+    # strided views, indexed reductions, finite differences
+    ("as_strided", {"input": T(V), "size": (2, 2), "stride": (1, 1), "storage_offset": 1}, True),
+    ("nonzero_static", {"input": T([[0, 1], [2, 0]]), "size": 3, "fill_value": 7}, True),
+    ("gradient", {"input": T(X), "spacing": 2.0, "dim": 1, "edge_order": 2}, False),
+    ("histogramdd", {"input": T(X[:, :2]), "bins": [2, 3], "density": True}, False),
+    ("split_with_sizes", {"input": T(X), "split_sizes": [1, 3], "dim": 1}, True),
+    ("hardshrink", {"input": T(V), "lambd": 0.3}, True),
+    ("hash_tensor", {"input": T([[1, 2], [3, 4]]), "dim": 1, "keepdim": True}, True),
 ]
 
 
@@ -170,6 +178,8 @@ OVERRIDES = {
     "searchsorted": "searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, out=None, sorter=None)",
     # no docstring; the parser's signature (its TypeError lists it)
     "ctc_loss": "ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False)",
+    # no docstring in PyTorch: its native schema
+    "split_with_sizes": "split_with_sizes(input, split_sizes, dim=0)",
 }
 
 
