@@ -709,6 +709,7 @@ provide(
         "full": full,
         "empty": empty,
         "cat": cat,
+        "stack": stack,
         "where": where,
     },
 )

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from .providers import implementation
+
 __all__ = ["index_reduce", "segment_reduce", "nonzero_static"]
 
 _INDEX_REDUCTIONS = ("prod", "mean", "amax", "amin")
@@ -70,7 +72,7 @@ def index_reduce(
             f"index_reduce_(): Number of indices ({index.numel()}) should be equal to "
             f"source.size(dim) ({source.shape[dim]})"
         )
-    from .creation import cat
+    cat = implementation("creation.cat")
 
     scalar = input.ndim == 0
     if scalar:
@@ -139,7 +141,7 @@ def segment_reduce(
         >>> nl.segment_reduce(nl.tensor([1., 2., 3., 4., 5.]), "sum", lengths=nl.tensor([2, 0, 3]))
         tensor([ 3.,  0., 12.])
     """
-    from .creation import full, stack
+    full, stack = implementation("creation.full"), implementation("creation.stack")
 
     if reduce not in _EMPTY:
         raise RuntimeError(f"segment_reduce(): reduction {reduce} is not supported")
@@ -210,7 +212,7 @@ def nonzero_static(input: Any, *, size: int, fill_value: int = -1) -> Any:
                 [ 3],
                 [-1]])
     """
-    from .creation import tensor
+    tensor = implementation("creation.tensor")
 
     if size < 0:
         raise RuntimeError(

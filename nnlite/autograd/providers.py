@@ -16,6 +16,7 @@ from typing import Any
 
 # who provides what: the prefix of a lookup -> the module that registers it
 PROVIDERS = {
+    "tensor": "nnlite.autograd.tensor",
     "creation": "nnlite.autograd.creation",
     "surface_functions": "nnlite.autograd.surface_functions",
     "linalg": "nnlite.linalg",

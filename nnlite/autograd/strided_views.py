@@ -174,7 +174,9 @@ def as_strided_(input: Any, size: Any, stride: Any, storage_offset: int | None =
 
 def _factory(size: Any, stride: Any, dtype: Any, device: Any, requires_grad: bool) -> Any:
     from ..device import check_device
-    from .creation import zeros
+    from .providers import implementation
+
+    zeros = implementation("creation.zeros")
 
     check_device(device)
     size, stride = list(shape_arg(size)), [int(s) for s in stride]

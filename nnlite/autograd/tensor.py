@@ -33,7 +33,7 @@ from .engine import (
 from .node import gradient_edge
 from .ops.shape import assign as _assign
 from .promotion import default_float, scalar_type_name
-from .providers import implementation
+from .providers import implementation, provide
 from .random import default_generator
 from .sizes import Size, shape_arg
 from .sizes import wrap_dim as _wrap_dim
@@ -1443,3 +1443,4 @@ def _as_array(data: Any) -> np.ndarray:
 
 # ops return Tensors of this class (they sit below it and cannot import it)
 _op.register_tensor_type(Tensor, _make)
+provide("tensor", {"Tensor": Tensor})

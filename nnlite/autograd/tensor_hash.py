@@ -38,7 +38,9 @@ def hash_tensor(input: Any, dim: Any = None, *, keepdim: bool = False, mode: int
         >>> nl.hash_tensor(nl.tensor([[1, 2], [3, 4]]), 1)
         tensor([3, 7], dtype=nnlite.uint64)
     """
-    from .creation import tensor
+    from .providers import implementation
+
+    tensor = implementation("creation.tensor")
 
     if mode != 0:
         raise RuntimeError(f"Unknown hash_tensor mode: {mode}")

@@ -46,9 +46,9 @@ def _type_name(t: Any) -> str:
 
 
 def _functional(name: str) -> Any:
-    from ..nn import functional
+    from .providers import implementation
 
-    return getattr(functional, name)
+    return implementation(f"nn.functional.{name}")
 
 
 class TensorOpMethods:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import strided_views
+from .providers import implementation
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -200,7 +201,7 @@ class TensorStorageMethods:
             >>> x.set_(y).is_set_to(y)
             True
         """
-        from .tensor import Tensor
+        Tensor: Any = implementation("tensor.Tensor")
 
         self._check_inplace()
         if source is None:
@@ -263,9 +264,11 @@ class TensorStorageMethods:
             tensor([1, 2])
         """
         from ..device import check_device
-        from .creation import empty, tensor
+
+        empty, tensor = implementation("creation.empty"), implementation("creation.tensor")
         from .sizes import Size
-        from .tensor import Tensor
+
+        Tensor: Any = implementation("tensor.Tensor")
 
         check_device(kwargs.pop("device", None))
         if kwargs:
@@ -332,14 +335,14 @@ class TensorStorageMethods:
             >>> type(nl.zeros(2).as_subclass(Tagged)).__name__
             'Tagged'
         """
-        from .tensor import Tensor
+        Tensor: Any = implementation("tensor.Tensor")
 
         if not (isinstance(cls, type) and issubclass(cls, Tensor)):
             raise TypeError(
                 f"as_subclass(): argument 'cls' must be a subclass of Tensor, not {cls!r}"
             )
         alias = self.view_as(self) if self._requires_grad else self.detach()
-        out = object.__new__(cls)
+        out: Any = object.__new__(cls)
         for slot in Tensor.__slots__:
             if slot != "__weakref__":
                 setattr(out, slot, getattr(alias, slot))
