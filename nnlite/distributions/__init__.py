@@ -1,32 +1,121 @@
 """``nnlite.distributions`` (PyTorch's ``torch.distributions``): probability distributions with
-sampling (reparameterised where the distribution allows), log densities, entropies, and the
-KL divergence between them.
+sampling (reparameterised where the distribution allows), log densities, entropies, the KL
+divergence between them, and transforms between constrained and unconstrained values.
 
-Distributions: ``Normal``, ``Uniform``, ``Bernoulli``, ``Categorical``, ``MultivariateNormal``,
-``Independent``. Closed-form KL divergences: Normal-Normal, Bernoulli-Bernoulli,
-Categorical-Categorical, Uniform-Uniform, Uniform-Normal, MultivariateNormal-MultivariateNormal,
-Independent-Independent; ``register_kl`` adds more.
+Many distributions are ``TransformedDistribution`` compositions of a simpler one and
+``Transform`` objects (``LogNormal`` is ``exp`` of a ``Normal``); ``biject_to`` and
+``transform_to`` find the transform onto a constraint.
 """
 
 from . import constraints
 from .bernoulli import Bernoulli
+from .beta import Beta
 from .categorical import Categorical
+from .cauchy import Cauchy
+from .chi2 import Chi2
+from .constraint_registry import biject_to, transform_to
+from .dirichlet import Dirichlet
 from .distribution import Distribution
+from .elementwise_transforms import (
+    AbsTransform,
+    AffineTransform,
+    CumulativeDistributionTransform,
+    ExpTransform,
+    PowerTransform,
+    SigmoidTransform,
+    SoftplusTransform,
+    TanhTransform,
+)
+from .exponential import Exponential
+from .exponential_family import ExponentialFamily
+from .fisher_snedecor import FisherSnedecor
+from .gamma import Gamma
+from .generalized_pareto import GeneralizedPareto
+from .gumbel import Gumbel
+from .half_distributions import HalfCauchy, HalfNormal
 from .independent import Independent
+from .inverse_gamma import InverseGamma
 from .kl import kl_divergence, register_kl
+from .kumaraswamy import Kumaraswamy
+from .laplace import Laplace
+from .log_normal import LogNormal
+from .logistic_normal import LogisticNormal
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
+from .pareto import Pareto
+from .student_t import StudentT
+from .transform import (
+    CatTransform,
+    ComposeTransform,
+    IndependentTransform,
+    ReshapeTransform,
+    StackTransform,
+    Transform,
+    identity_transform,
+)
+from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
+from .vector_transforms import (
+    CorrCholeskyTransform,
+    LowerCholeskyTransform,
+    PositiveDefiniteTransform,
+    SoftmaxTransform,
+    StickBreakingTransform,
+)
+from .weibull import Weibull
 
 __all__ = [
+    "AbsTransform",
+    "AffineTransform",
     "Bernoulli",
+    "Beta",
+    "CatTransform",
     "Categorical",
+    "Cauchy",
+    "Chi2",
+    "ComposeTransform",
+    "CorrCholeskyTransform",
+    "CumulativeDistributionTransform",
+    "Dirichlet",
     "Distribution",
+    "ExpTransform",
+    "Exponential",
+    "ExponentialFamily",
+    "FisherSnedecor",
+    "Gamma",
+    "GeneralizedPareto",
+    "Gumbel",
+    "HalfCauchy",
+    "HalfNormal",
     "Independent",
+    "IndependentTransform",
+    "InverseGamma",
+    "Kumaraswamy",
+    "Laplace",
+    "LogNormal",
+    "LogisticNormal",
+    "LowerCholeskyTransform",
     "MultivariateNormal",
     "Normal",
+    "Pareto",
+    "PositiveDefiniteTransform",
+    "PowerTransform",
+    "ReshapeTransform",
+    "SigmoidTransform",
+    "SoftmaxTransform",
+    "SoftplusTransform",
+    "StackTransform",
+    "StickBreakingTransform",
+    "StudentT",
+    "TanhTransform",
+    "Transform",
+    "TransformedDistribution",
     "Uniform",
+    "Weibull",
+    "biject_to",
     "constraints",
+    "identity_transform",
     "kl_divergence",
     "register_kl",
+    "transform_to",
 ]

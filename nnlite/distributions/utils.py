@@ -75,3 +75,21 @@ class lazy_property:
         value = self.compute(instance)
         instance.__dict__[self.__name__] = value
         return value
+
+
+def where(condition: Any, a: Any, b: Any) -> Tensor:
+    """``a`` where ``condition`` (a bool array or Tensor, not differentiated) holds, else ``b``."""
+    from ..autograd.ops.where import Where
+
+    mask = np.asarray(condition._data if isinstance(condition, Tensor) else condition)
+    return Where.apply(mask.astype(bool), a, b)
+
+
+def draws(method: str, shape: Any, like: Tensor, *args: Any) -> Tensor:
+    """A Tensor of ``like``'s dtype filled by nnlite's generator's ``method`` (``"standard_cauchy"``,
+    ``"poisson"``...) at ``shape``."""
+    from ..autograd.creation import tensor
+    from ..autograd.random import default_generator
+
+    values = getattr(default_generator, method)(*args, size=tuple(shape))
+    return tensor(np.asarray(values), dtype=like.dtype)
