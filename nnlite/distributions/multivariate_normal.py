@@ -106,6 +106,16 @@ class MultivariateNormal(Distribution):
         """The covariance, ``scale_tril @ scale_tril^T``."""
         return self.scale_tril @ self.scale_tril.transpose(-2, -1)
 
+    @lazy_property
+    def precision_matrix(self) -> Tensor:
+        """The inverse of the covariance, ``L^-T L^-1``."""
+        from ..autograd.creation import eye
+
+        d = self._event_shape[0]
+        identity = eye(d, dtype=self.loc.dtype).expand(*self.scale_tril.shape)
+        inverse = solve_lower(self.scale_tril, identity)
+        return inverse.transpose(-2, -1) @ inverse
+
     @property
     def mean(self) -> Tensor:
         return self.loc
