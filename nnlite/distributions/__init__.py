@@ -10,10 +10,12 @@ Many distributions are ``TransformedDistribution`` compositions of a simpler one
 from . import constraints
 from .bernoulli import Bernoulli
 from .beta import Beta
+from .binomial import Binomial
 from .categorical import Categorical
 from .cauchy import Cauchy
 from .chi2 import Chi2
 from .constraint_registry import biject_to, transform_to
+from .continuous_bernoulli import ContinuousBernoulli
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .elementwise_transforms import (
@@ -31,6 +33,7 @@ from .exponential_family import ExponentialFamily
 from .fisher_snedecor import FisherSnedecor
 from .gamma import Gamma
 from .generalized_pareto import GeneralizedPareto
+from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_distributions import HalfCauchy, HalfNormal
 from .independent import Independent
@@ -40,9 +43,17 @@ from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
 from .log_normal import LogNormal
 from .logistic_normal import LogisticNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
+from .mixture_same_family import MixtureSameFamily
+from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
+from .negative_binomial import NegativeBinomial
 from .normal import Normal
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .pareto import Pareto
+from .poisson import Poisson
+from .relaxed_bernoulli import RelaxedBernoulli
+from .relaxed_categorical import RelaxedOneHotCategorical
 from .student_t import StudentT
 from .transform import (
     CatTransform,
@@ -62,9 +73,23 @@ from .vector_transforms import (
     SoftmaxTransform,
     StickBreakingTransform,
 )
+from .von_mises import VonMises
 from .weibull import Weibull
 
 __all__ = [
+    "Binomial",
+    "ContinuousBernoulli",
+    "Geometric",
+    "LowRankMultivariateNormal",
+    "MixtureSameFamily",
+    "Multinomial",
+    "NegativeBinomial",
+    "OneHotCategorical",
+    "OneHotCategoricalStraightThrough",
+    "Poisson",
+    "RelaxedBernoulli",
+    "RelaxedOneHotCategorical",
+    "VonMises",
     "AbsTransform",
     "AffineTransform",
     "Bernoulli",

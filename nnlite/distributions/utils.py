@@ -93,3 +93,14 @@ def draws(method: str, shape: Any, like: Tensor, *args: Any) -> Tensor:
 
     values = getattr(default_generator, method)(*args, size=tuple(shape))
     return tensor(np.asarray(values), dtype=like.dtype)
+
+
+def probs_or_logits(dist: Any, probs: Any, logits: Any, *others: Any) -> tuple[Tensor, ...]:
+    """Store exactly one of ``probs`` / ``logits`` on ``dist`` (broadcast with ``others``);
+    returns ``others`` broadcast, then the given parameter. The other one is derived lazily."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    name, param = ("probs", probs) if probs is not None else ("logits", logits)
+    values = broadcast_all(*others, param)
+    dist.__dict__[name] = values[-1]
+    return values
