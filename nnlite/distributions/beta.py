@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from numbers import Number
+from numbers import Real
 from typing import Any
 
 from ..autograd.tensor import Tensor
@@ -39,7 +39,7 @@ class Beta(ExponentialFamily):
     ) -> None:
         from ..autograd.creation import stack, tensor
 
-        if isinstance(concentration1, Number) and isinstance(concentration0, Number):
+        if isinstance(concentration1, Real) and isinstance(concentration0, Real):
             both = tensor([float(concentration1), float(concentration0)])
         else:
             concentration1, concentration0 = broadcast_all(concentration1, concentration0)
@@ -48,7 +48,7 @@ class Beta(ExponentialFamily):
         super().__init__(self._dirichlet.batch_shape, (), validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Any:
-        new = super().expand(batch_shape, _instance)
+        new: Any = super().expand(batch_shape, _instance)
         new._dirichlet = self._dirichlet.expand(batch_shape)
         return new
 

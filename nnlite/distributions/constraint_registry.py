@@ -6,7 +6,6 @@ unconstrained reals onto it (PyTorch's ``torch.distributions.constraint_registry
 from __future__ import annotations
 
 from collections.abc import Callable
-from numbers import Number
 from typing import Any
 
 from . import constraints
@@ -125,7 +124,7 @@ def _to_less_than(constraint: Any) -> Transform:
 @_register_both(constraints.interval, constraints.half_open_interval)
 def _to_interval(constraint: Any) -> Transform:
     low, high = constraint.lower_bound, constraint.upper_bound
-    if isinstance(low, Number) and low == 0 and isinstance(high, Number) and high == 1:
+    if isinstance(low, (int, float)) and low == 0 and isinstance(high, (int, float)) and high == 1:
         return SigmoidTransform()
     return ComposeTransform([SigmoidTransform(), AffineTransform(low, high - low)])
 

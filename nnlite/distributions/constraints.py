@@ -147,14 +147,14 @@ class _IndependentConstraint(Constraint):
                 f"Expected value.dim() >= {self.base_constraint.event_dim + n} but got "
                 f"{_array(value).ndim}"
             )
-        return result.reshape(result.shape[: result.ndim - n] + (-1,)).all(-1)
+        return np.asarray(result.reshape(result.shape[: result.ndim - n] + (-1,)).all(-1))
 
     def __repr__(self) -> str:
         return f"IndependentConstraint({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
 
 
 class _GreaterThanEq(Constraint):
-    def __init__(self, lower_bound: float) -> None:
+    def __init__(self, lower_bound: Any) -> None:
         self.lower_bound = lower_bound
 
     def check(self, value: Any) -> np.ndarray:
@@ -351,7 +351,7 @@ class _PositiveSemidefinite(_Symmetric):
         symmetric = super().check(value)
         if not symmetric.all():
             return symmetric
-        return (np.linalg.eigvalsh(_array(value)) >= 0).all(-1)
+        return np.asarray((np.linalg.eigvalsh(_array(value)) >= 0).all(-1))
 
 
 class _PositiveDefinite(_Symmetric):
@@ -359,7 +359,7 @@ class _PositiveDefinite(_Symmetric):
         symmetric = super().check(value)
         if not symmetric.all():
             return symmetric
-        return (np.linalg.eigvalsh(_array(value)) > 0).all(-1)
+        return np.asarray((np.linalg.eigvalsh(_array(value)) > 0).all(-1))
 
 
 dependent = _Dependent()

@@ -243,7 +243,7 @@ class AffineTransform(Transform):
     def event_dim(self) -> int:
         return self._event_dim
 
-    @property  # type: ignore[override]
+    @property
     def domain(self) -> Any:
         if self.event_dim == 0:
             return constraints.real
@@ -323,7 +323,7 @@ class CumulativeDistributionTransform(Transform):
         super().__init__(cache_size=cache_size)
         self.distribution = distribution
 
-    @property  # type: ignore[override]
+    @property
     def domain(self) -> Any:
         return self.distribution.support
 

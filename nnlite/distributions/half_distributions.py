@@ -24,7 +24,7 @@ class _Folded(TransformedDistribution):
 
     arg_constraints = {"scale": constraints.positive}
     support = constraints.nonnegative
-    has_rsample = True  # type: ignore[assignment]
+    has_rsample = True
     base_dist: Any
 
     def __init__(self, base: Any, validate_args: bool | None) -> None:

@@ -29,7 +29,7 @@ class InverseGamma(TransformedDistribution):
 
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.positive
-    has_rsample = True  # type: ignore[assignment]
+    has_rsample = True
     base_dist: Gamma
 
     def __init__(self, concentration: Any, rate: Any, validate_args: bool | None = None) -> None:

@@ -28,7 +28,7 @@ class LogNormal(TransformedDistribution):
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.positive
-    has_rsample = True  # type: ignore[assignment]
+    has_rsample = True
     base_dist: Normal
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool | None = None) -> None:

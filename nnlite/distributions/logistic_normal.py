@@ -29,7 +29,7 @@ class LogisticNormal(TransformedDistribution):
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.simplex
-    has_rsample = True  # type: ignore[assignment]
+    has_rsample = True
     base_dist: Any
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool | None = None) -> None:

@@ -90,7 +90,7 @@ class LowRankMultivariateNormal(Distribution):
         return self.loc
 
     @lazy_property
-    def variance(self) -> Tensor:  # type: ignore[override]
+    def variance(self) -> Tensor:
         """The diagonal of the covariance."""
         return (self.cov_factor**2).sum(-1) + self.cov_diag
 

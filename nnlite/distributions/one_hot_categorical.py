@@ -85,7 +85,7 @@ class OneHotCategorical(Distribution):
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        return self._categorical.log_prob(value.argmax(-1))
+        return self._categorical.log_prob(value.max(-1)[1])
 
     def entropy(self) -> Tensor:
         return self._categorical.entropy()

@@ -70,12 +70,12 @@ class RelaxedBernoulli(TransformedDistribution):
     Examples:
         >>> m = nl.distributions.RelaxedBernoulli(nl.tensor(0.5), probs=nl.tensor(0.3))
         >>> m.log_prob(nl.tensor(0.5))
-        tensor(-0.5108)
+        tensor(-0.8675)
     """
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval
-    has_rsample = True  # type: ignore[assignment]
+    has_rsample = True
     base_dist: LogitRelaxedBernoulli
 
     def __init__(

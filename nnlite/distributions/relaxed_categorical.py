@@ -97,7 +97,7 @@ class RelaxedOneHotCategorical(TransformedDistribution):
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     support = constraints.simplex
-    has_rsample = True  # type: ignore[assignment]
+    has_rsample = True
     base_dist: ExpRelaxedCategorical
 
     def __init__(

@@ -153,16 +153,16 @@ class _InverseTransform(Transform):
         assert self._inv is not None
         return self._inv
 
-    @property  # type: ignore[override]
+    @property
     def domain(self) -> Any:
         return self._forward.codomain
 
-    @property  # type: ignore[override]
+    @property
     def codomain(self) -> Any:
         return self._forward.domain
 
-    @property  # type: ignore[override]
-    def bijective(self) -> bool:
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]
         return self._forward.bijective
 
     @property
@@ -229,7 +229,7 @@ class ComposeTransform(Transform):
 
     __hash__ = object.__hash__
 
-    @property  # type: ignore[override]
+    @property
     def domain(self) -> Any:
         if not self.parts:
             return constraints.real
@@ -239,7 +239,7 @@ class ComposeTransform(Transform):
             event_dim = max(event_dim, part.domain.event_dim)
         return _widened(self.parts[0].domain, event_dim)
 
-    @property  # type: ignore[override]
+    @property
     def codomain(self) -> Any:
         if not self.parts:
             return constraints.real
@@ -249,8 +249,8 @@ class ComposeTransform(Transform):
             event_dim = max(event_dim, part.codomain.event_dim)
         return _widened(self.parts[-1].codomain, event_dim)
 
-    @property  # type: ignore[override]
-    def bijective(self) -> bool:
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]
         return all(part.bijective for part in self.parts)
 
     @property
@@ -342,16 +342,16 @@ class IndependentTransform(Transform):
             self.base_transform, self.reinterpreted_batch_ndims, cache_size=cache_size
         )
 
-    @property  # type: ignore[override]
+    @property
     def domain(self) -> Any:
         return constraints.independent(self.base_transform.domain, self.reinterpreted_batch_ndims)
 
-    @property  # type: ignore[override]
+    @property
     def codomain(self) -> Any:
         return constraints.independent(self.base_transform.codomain, self.reinterpreted_batch_ndims)
 
-    @property  # type: ignore[override]
-    def bijective(self) -> bool:
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]
         return self.base_transform.bijective
 
     @property
@@ -403,11 +403,11 @@ class ReshapeTransform(Transform):
             raise ValueError("in_shape, out_shape have different numbers of elements")
         super().__init__(cache_size=cache_size)
 
-    @property  # type: ignore[override]
+    @property
     def domain(self) -> Any:
         return constraints.independent(constraints.real, len(self.in_shape))
 
-    @property  # type: ignore[override]
+    @property
     def codomain(self) -> Any:
         return constraints.independent(constraints.real, len(self.out_shape))
 
@@ -526,15 +526,15 @@ class CatTransform(Transform):
         dim = (self.dim - x.ndim if self.dim >= 0 else self.dim) + self.event_dim
         return cat(terms, dim) if dim < 0 else reduce(add, terms)
 
-    @property  # type: ignore[override]
-    def bijective(self) -> bool:
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]
         return all(t.bijective for t in self.transforms)
 
-    @property  # type: ignore[override]
+    @property
     def domain(self) -> Any:
         return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
 
-    @property  # type: ignore[override]
+    @property
     def codomain(self) -> Any:
         return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
 
@@ -593,14 +593,14 @@ class StackTransform(Transform):
         pairs = zip(self.transforms, self._slices(x, "x"), self._slices(y, "y"))
         return stack([t.log_abs_det_jacobian(xs, ys) for t, xs, ys in pairs], self.dim)
 
-    @property  # type: ignore[override]
-    def bijective(self) -> bool:
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]
         return all(t.bijective for t in self.transforms)
 
-    @property  # type: ignore[override]
+    @property
     def domain(self) -> Any:
         return constraints.stack([t.domain for t in self.transforms], self.dim)
 
-    @property  # type: ignore[override]
+    @property
     def codomain(self) -> Any:
         return constraints.stack([t.codomain for t in self.transforms], self.dim)

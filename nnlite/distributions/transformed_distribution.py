@@ -74,7 +74,7 @@ class TransformedDistribution(Distribution):
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Distribution:
         # parameters kept on the instance (a Gumbel's loc) grow as any distribution's
-        new = Distribution.expand(self, batch_shape, _instance)
+        new: Any = Distribution.expand(self, batch_shape, _instance)
         shape = tuple(batch_shape) + tuple(self._event_shape)
         base_shape = tuple(ComposeTransform(self.transforms).inverse_shape(shape))
         base_batch = base_shape[: len(base_shape) - len(self.base_dist.event_shape)]
