@@ -165,6 +165,18 @@ FAMILIES = {
         a(0.0, 1.0, 0.0),
         (0,),
     ),
+    "lkj_cholesky": (
+        [a(0.5, 2.0)],
+        lambda d, c: d.LKJCholesky(3, c),
+        np.linalg.cholesky(np.array([[1.0, 0.3, -0.2], [0.3, 1.0, 0.1], [-0.2, 0.1, 1.0]])),
+        (0,),
+    ),
+    "wishart": (
+        [a(4.5, 6.0), np.array([[2.0, 0.3, 0.1], [0.3, 1.0, -0.2], [0.1, -0.2, 1.5]])],
+        lambda d, df, cov: d.Wishart(df, cov),
+        np.array([[3.0, 0.5, 0.2], [0.5, 2.0, -0.1], [0.2, -0.1, 2.5]]),
+        (0, 1),
+    ),
 }
 
 # families whose rsample goes through the gamma sampler: their samples are not smooth functions
@@ -178,6 +190,7 @@ GAMMA_BASED = {
     "student_t",
     "fisher_snedecor",
     "inverse_gamma",
+    "wishart",
 }
 
 # PyTorch 2.13's GeneralizedPareto compares float64 parameters with a float32 zero and fails:

@@ -230,6 +230,10 @@ INVALID = [
     lambda d, t: d.VonMises(t([0.0]), t([-1.0])),
     lambda d, t: d.Weibull(t([1.0]), t([0.0])),
     lambda d, t: d.ContinuousBernoulli(probs=t([1.5]), validate_args=True),
+    lambda d, t: d.LKJCholesky(1, t(1.0)),
+    lambda d, t: d.LKJCholesky(2, t(-1.0)),
+    lambda d, t: d.Wishart(t(1.0), t([[1.0, 0.0], [0.0, 1.0]]), t([[1.0, 0.0], [0.0, 1.0]])),
+    lambda d, t: d.Wishart(t(0.5), t([[1.0, 0.0], [0.0, 1.0]])),
 ]
 
 
