@@ -8,6 +8,7 @@ Many distributions are ``TransformedDistribution`` compositions of a simpler one
 """
 
 from . import constraints
+from . import kl_cross_pairs as _kl_cross_pairs  # noqa: F401  (registers the closed forms)
 from . import kl_pairs as _kl_pairs  # noqa: F401  (registers the closed forms)
 from .bernoulli import Bernoulli
 from .beta import Beta
