@@ -14,7 +14,7 @@ from ..autograd.tensor import Tensor
 from . import constraints
 from .chi2 import Chi2
 from .exponential_family import ExponentialFamily
-from .triangular import cholesky, diagonal, solve_lower
+from .triangular import cholesky, diagonal, inverse_spd, solve_lower
 from .utils import lazy_property
 
 __all__ = ["Wishart"]
@@ -28,17 +28,6 @@ def _mvdigamma(x: Tensor, p: int) -> Tensor:
     for i in range(1, p):
         total = total + (x - i / 2).digamma()
     return total
-
-
-def _inverse_spd(matrix: Tensor) -> Tensor:
-    """The inverse of symmetric positive-definite matrices, through their Cholesky factor."""
-    from ..autograd.creation import eye
-
-    lower = cholesky(matrix)
-    inverse_lower = solve_lower(
-        lower, eye(matrix.shape[-1], dtype=matrix.dtype).expand(*matrix.shape)
-    )
-    return inverse_lower.transpose(-2, -1) @ inverse_lower
 
 
 class Wishart(ExponentialFamily):
@@ -127,7 +116,7 @@ class Wishart(ExponentialFamily):
             self._unbroadcasted_scale_tril = cholesky(covariance_matrix)
         else:
             assert precision_matrix is not None
-            self._unbroadcasted_scale_tril = cholesky(_inverse_spd(precision_matrix))
+            self._unbroadcasted_scale_tril = cholesky(inverse_spd(precision_matrix))
         offsets = arange(p, dtype=param.dtype).expand(*batch_shape, p)
         self._dist_chi2 = Chi2(self.df.unsqueeze(-1) - offsets)
 
@@ -154,7 +143,7 @@ class Wishart(ExponentialFamily):
     @lazy_property
     def precision_matrix(self) -> Tensor:
         """The inverse of the scale matrix."""
-        return _inverse_spd(self.covariance_matrix)
+        return inverse_spd(self.covariance_matrix)
 
     def _df_matrix(self) -> Tensor:
         return self.df.reshape(*self._batch_shape, 1, 1)
