@@ -35,8 +35,7 @@ class Wishart(ExponentialFamily):
     one of ``covariance_matrix``, ``precision_matrix`` (its inverse) or ``scale_tril`` (its lower
     Cholesky factor).
 
-    Factorisations and solves are tensor ops looping over the matrix size (for small matrices);
-    samples that come out singular are returned as they are (PyTorch redraws them).
+    Factorisations and solves are tensor ops looping over the matrix size (for small matrices).
 
     Args:
         df (float or Tensor): degrees of freedom, above ``p - 1`` for ``p x p`` matrices.
@@ -166,17 +165,43 @@ class Wishart(ExponentialFamily):
         d = diagonal(v)
         return self._df_matrix() * (v**2 + d.unsqueeze(-1) * d.unsqueeze(-2))
 
-    def rsample(self, sample_shape: Any = ()) -> Tensor:
+    def _bartlett_sample(self, sample_shape: tuple) -> Tensor:
         from ..autograd.creation import randn
 
         p = self._event_shape[-1]
-        sample_shape = tuple(sample_shape)
         tiny = float(np.finfo(self.df._data.dtype).eps)
         root = self._dist_chi2.rsample(sample_shape).sqrt().clamp(min=tiny)
         normals = randn(*sample_shape, *self._batch_shape, p, p, dtype=root.dtype).tril(-1)
-        noise = normals + root.diag_embed()  # the Bartlett factor
-        factor = self._unbroadcasted_scale_tril @ noise
+        factor = self._unbroadcasted_scale_tril @ (normals + root.diag_embed())
         return factor @ factor.transpose(-2, -1)
+
+    def rsample(self, sample_shape: Any = (), max_try_correction: int | None = None) -> Tensor:
+        """Reparameterised samples by the Bartlett decomposition; samples that come out singular
+        (possible when ``df`` is below the matrix size) are redrawn up to ``max_try_correction``
+        times (default 10), with a warning.
+
+        Args:
+            sample_shape (Size or tuple): how many samples, as a shape. Default: one.
+            max_try_correction (int, optional): how many redraws of singular samples.
+
+        Returns:
+            Tensor: ``sample_shape + batch_shape + (p, p)``.
+        """
+        from .utils import where
+
+        tries = 10 if max_try_correction is None else max_try_correction
+        sample_shape = tuple(sample_shape)
+        sample = self._bartlett_sample(sample_shape)
+        singular = ~np.asarray(self.support.check(sample), dtype=bool)
+        if singular.any():
+            warnings.warn("Singular sample detected.", stacklevel=2)
+            for _ in range(tries):
+                redrawn = self._bartlett_sample(sample_shape)
+                sample = where(singular[..., None, None], redrawn, sample)
+                singular = ~np.asarray(self.support.check(sample), dtype=bool)
+                if not singular.any():
+                    break
+        return sample
 
     def _half_log_det_scale(self) -> Tensor:
         return diagonal(self._unbroadcasted_scale_tril).log().sum(-1)

@@ -246,3 +246,14 @@ def test_invalid_arguments_raise_pytorchs_errors(build):
             build(dists, lambda v, lib=lib: lib.tensor(v, dtype=lib.float32))
         errors.append((type(caught.value).__name__, str(caught.value).replace("torch.", "nnlite.")))
     assert errors[0] == errors[1]
+
+
+def test_wishart_redraws_singular_samples():
+    # df just above p - 1 makes singular draws likely; each returned sample is positive definite
+    cov = nl.tensor(np.eye(3))
+    with pytest.warns(UserWarning):
+        dist = D.Wishart(nl.tensor(2.05, dtype=nl.float64), cov)
+    nl.manual_seed(0)
+    with np.errstate(all="ignore"):
+        samples = dist.rsample((200,), max_try_correction=50)
+    assert np.all(D.constraints.positive_definite.check(samples))
