@@ -84,8 +84,10 @@ class Binomial(BinaryParameters, Distribution):
             self._validate_sample(value)
         n, logits = self.total_count, self.logits
         log_choose = (n + 1).lgamma() - (value + 1).lgamma() - (n - value + 1).lgamma()
-        # n log(1 + e^logit), written to stay finite for large |logit|
-        normaliser = n * logits.clamp(min=0) + n * (-logits.abs()).exp().log1p()
+        # n log(1 + e^logit) = n max(logit, 0) + n log1p(e^-|logit|), finite for large |logit|;
+        # max(logit, 0) as the mean of its two one-sided forms, so its gradient at 0 is 1/2
+        positive_part = (logits.clamp(min=0) + logits - logits.clamp(max=0)) / 2
+        normaliser = n * positive_part + n * (-logits.abs()).exp().log1p()
         return value * logits + log_choose - normaliser
 
     def entropy(self) -> Tensor:

@@ -36,10 +36,11 @@ class ExponentialFamily(Distribution):
     def entropy(self) -> Tensor:
         from ..autograd import grad
 
+        carrier = self._mean_carrier_measure  # first: families without one raise here
         params = [p.detach().requires_grad_() for p in self._natural_params]
         normalizer = self._log_normalizer(*params)
         gradients = grad(normalizer.sum(), params, create_graph=True)
-        result = normalizer - self._mean_carrier_measure
+        result = normalizer - carrier
         for param, gradient in zip(params, gradients):
             result = result - (param * gradient).reshape(*self._batch_shape, -1).sum(-1)
         return result

@@ -148,7 +148,8 @@ FAMILIES = {
         (0, 1),
     ),
     "multinomial": (
-        [a(0.2, 0.3, 0.5)],
+        # not 0.5: the binomial normaliser, as PyTorch's, has no curvature at logit 0 exactly
+        [a(0.2, 0.35, 0.45)],
         lambda d, p: d.Multinomial(4, probs=p),
         a(1.0, 1.0, 2.0),
         (0,),

@@ -126,7 +126,7 @@ def _checked(name, fn, params, second_order=True):
 
 
 @pytest.mark.parametrize("name", IDS)
-def test_log_prob_gradcheck_and_gradgradcheck(name):
+def test_log_prob_and_entropy_gradcheck_and_gradgradcheck(name):
     arrays, build, values, differentiable = FAMILIES[name]
     fixed = _params(nl, arrays, grad=False)
 
@@ -134,7 +134,12 @@ def test_log_prob_gradcheck_and_gradgradcheck(name):
         params = list(fixed)
         for position, value in zip(differentiable, free):
             params[position] = value
-        return build(D, *params).log_prob(nl.tensor(values))
+        dist = build(D, *params)
+        total = dist.log_prob(nl.tensor(values)).sum()
+        try:
+            return total + dist.entropy().sum()
+        except NotImplementedError:
+            return total
 
     free = [_params(nl, [arrays[k]])[0] for k in differentiable]
     _checked(name, log_prob, free)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import nnlite as nl
-from nnlite.autograd import gradcheck
+from nnlite.autograd import gradcheck, gradgradcheck
 
 D = nl.distributions
 
@@ -123,13 +123,16 @@ def test_log_abs_det_jacobian_is_the_log_determinant(name):
 def test_transforms_are_differentiable(name):
     transform, x = _make(nl, name)
     x = x.detach().requires_grad_()
-    assert gradcheck(lambda v: transform(v), (x,), eps=1e-6, atol=1e-5, rtol=1e-3)
-    if name not in NO_JACOBIAN:
-
-        def ladj(v):
-            return transform.log_abs_det_jacobian(v, transform(v))
-
-        assert gradcheck(ladj, (x,), eps=1e-6, atol=1e-5, rtol=1e-3)
+    for check in (gradcheck, gradgradcheck):
+        assert check(lambda v: transform(v), (x,), eps=1e-6, atol=1e-5, rtol=1e-3)
+        if name not in NO_JACOBIAN:
+            assert check(
+                lambda v: transform.log_abs_det_jacobian(v, transform(v)),
+                (x,),
+                eps=1e-6,
+                atol=1e-5,
+                rtol=1e-3,
+            )
 
 
 def test_sign_cache_inverse_and_equality():
