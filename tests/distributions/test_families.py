@@ -9,7 +9,7 @@ import pytest
 
 import nnlite as nl
 from nnlite.autograd import gradcheck, gradgradcheck
-from tests.distributions.family_cases import FAMILIES, GAMMA_BASED, TORCH_FLOAT32
+from family_cases import FAMILIES, GAMMA_BASED, TORCH_FLOAT32
 
 D = nl.distributions
 IDS = list(FAMILIES)
