@@ -6,10 +6,10 @@
 
 import numpy as np
 import pytest
+from family_cases import FAMILIES, GAMMA_BASED, TORCH_FLOAT32
 
 import nnlite as nl
 from nnlite.autograd import gradcheck, gradgradcheck
-from family_cases import FAMILIES, GAMMA_BASED, TORCH_FLOAT32
 
 D = nl.distributions
 IDS = list(FAMILIES)
