@@ -86,13 +86,26 @@ class StandardGamma(Op):
         return np.maximum(draws, tiny).astype(alpha.dtype)
 
     def backward(self, grad, needs):
-        alpha, x = self.inputs()[0], self.output()
-        if hasattr(grad, "_data"):
-            raise NotImplementedError(
-                "the derivative of a gamma sample with respect to its concentration is not "
-                "differentiable again"
-            )
+        from ..autograd.ops import vjp
+
+        # the drawn samples themselves (output() would draw afresh under create_graph)
+        alpha, x = self.inputs()[0], self.output_array()
+        if vjp.is_tensor(grad):  # under create_graph: a node whose own backward refuses
+            return (grad * vjp.call(StandardGammaGrad, alpha, x),)
         return (grad * standard_gamma_grad(alpha, x),)
+
+
+class StandardGammaGrad(Op):
+    """``dx/dalpha`` of standard gamma samples ``x`` (the implicit derivative), as a node of a
+    recorded backward graph; it is not differentiated further (PyTorch's is not either)."""
+
+    node_name = "StandardGammaGradBackward0"
+
+    def forward(self, alpha, x):
+        return standard_gamma_grad(alpha, x)
+
+    def backward(self, grad, needs):
+        raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")
 
 
 def standard_gamma(alpha: Any) -> Any:
