@@ -11,7 +11,7 @@ from ..autograd.grad_mode import no_grad
 from ..autograd.sizes import Size
 from ..autograd.tensor import Tensor
 from . import constraints
-from .utils import format_value
+from .utils import format_value, lazy_property
 
 __all__ = ["Distribution"]
 
@@ -61,9 +61,13 @@ class Distribution:
             self._validate_args = validate_args
         if self._validate_args:
             for param, constraint in self.arg_constraints.items():
-                if constraint is constraints.dependent or param not in self.__dict__:
+                if constraints.is_dependent(constraint):
                     continue
-                value = self.__dict__[param]
+                if param not in self.__dict__ and isinstance(
+                    getattr(type(self), param, None), lazy_property
+                ):
+                    continue  # derived from the parameter given instead
+                value = getattr(self, param)
                 if not np.all(constraint.check(value)):
                     raise ValueError(
                         f"Expected parameter {param} ({type(value).__name__} of shape "
@@ -100,6 +104,52 @@ class Distribution:
     def stddev(self) -> Tensor:
         """The standard deviation of each distribution."""
         return self.variance.sqrt()
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Distribution:
+        """This distribution with its parameters broadcast to ``batch_shape`` (no copy).
+
+        Args:
+            batch_shape (Size or tuple): the new batch shape, broadcastable from the current one.
+
+        Returns:
+            Distribution: a new distribution of the same type.
+
+        Examples:
+            >>> nl.distributions.Normal(0.0, 1.0).expand((3,)).batch_shape
+            nnlite.Size([3])
+        """
+        batch_shape = Size(batch_shape)
+        old = tuple(self._batch_shape)
+        try:
+            np.broadcast_shapes(old, tuple(batch_shape))
+        except ValueError:
+            raise RuntimeError(
+                f"The expanded size of the batch ({tuple(batch_shape)}) is not compatible with "
+                f"the batch shape {old}"
+            ) from None
+        new = object.__new__(type(self)) if _instance is None else _instance
+        new.__dict__.update(self.__dict__)
+        for name, value in self.__dict__.items():
+            # parameters are laid out batch first: only the batch part grows
+            if isinstance(value, Tensor) and value.ndim >= len(old):
+                rest = tuple(value.shape[len(old) :])
+                if tuple(value.shape[: len(old)]) == old:
+                    new.__dict__[name] = value.expand(*batch_shape, *rest)
+            elif isinstance(value, Distribution) and tuple(value.batch_shape) == old:
+                new.__dict__[name] = value.expand(batch_shape)
+        new._batch_shape = batch_shape
+        return new
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        """Every value of a discrete distribution's support, along a new leading dimension.
+
+        Args:
+            expand (bool): broadcast to ``(n,) + batch_shape`` (else ``(n, 1, ..., 1)``).
+
+        Returns:
+            Tensor: the values.
+        """
+        raise NotImplementedError
 
     def _extended_shape(self, sample_shape: Any = ()) -> Size:
         return Size(tuple(sample_shape) + tuple(self._batch_shape) + tuple(self._event_shape))

@@ -51,6 +51,15 @@ class Independent(Distribution):
             validate_args,
         )
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Distribution:
+        new = object.__new__(type(self)) if _instance is None else _instance
+        new.__dict__.update(self.__dict__)
+        event = tuple(self._event_shape)
+        reinterpreted = event[: self.reinterpreted_batch_ndims]
+        new.base_dist = self.base_dist.expand(tuple(batch_shape) + reinterpreted)
+        new._batch_shape = type(self._batch_shape)(batch_shape)
+        return new
+
     @property
     def has_rsample(self) -> bool:  # type: ignore[override]
         return self.base_dist.has_rsample

@@ -10,7 +10,7 @@ import numpy as np
 from ..autograd.tensor import Tensor
 from . import constraints
 from .distribution import Distribution
-from .triangular import cholesky, diagonal, solve_lower
+from .triangular import cholesky, diagonal, inverse_spd, solve_lower
 from .utils import lazy_property
 
 __all__ = ["MultivariateNormal"]
@@ -30,14 +30,15 @@ class MultivariateNormal(Distribution):
     """The multivariate normal of mean ``loc`` and covariance given by exactly one of
     ``covariance_matrix`` or ``scale_tril`` (its lower Cholesky factor).
 
-    ``precision_matrix`` is not supported (it raises). The factorisation and the solves are
+    The factorisation and the solves are
     tensor ops (differentiable to any order) looping over the event's dimensions: meant for
     small event sizes.
 
     Args:
         loc (Tensor): ``(*batch, d)`` means.
         covariance_matrix (Tensor, optional): ``(*batch, d, d)`` positive-definite.
-        precision_matrix (Tensor, optional): not supported.
+        precision_matrix (Tensor, optional): ``(*batch, d, d)`` positive-definite, the inverse
+            covariance.
         scale_tril (Tensor, optional): ``(*batch, d, d)`` lower-triangular, positive diagonal.
         validate_args (bool, optional): check the arguments and the values given to ``log_prob``.
 
@@ -72,32 +73,30 @@ class MultivariateNormal(Distribution):
                 "Exactly one of covariance_matrix or precision_matrix or scale_tril may be "
                 "specified."
             )
-        if precision_matrix is not None:
-            raise NotImplementedError(
-                "MultivariateNormal: precision_matrix is not supported by nnlite; pass "
-                "covariance_matrix or scale_tril"
-            )
-        matrix = covariance_matrix if covariance_matrix is not None else scale_tril
-        assert matrix is not None
+        names = ("covariance_matrix", "precision_matrix", "scale_tril")
+        name, matrix = next(
+            (n, m)
+            for n, m in zip(names, (covariance_matrix, precision_matrix, scale_tril))
+            if m is not None
+        )
         if matrix.ndim < 2:
-            name = "covariance_matrix" if covariance_matrix is not None else "scale_tril"
             raise ValueError(
                 f"{name} must be at least two-dimensional, with optional leading batch dimensions"
             )
         batch_shape = np.broadcast_shapes(tuple(matrix.shape[:-2]), tuple(loc.shape[:-1]))
         d = loc.shape[-1]
-        if covariance_matrix is not None:
-            self.covariance_matrix = covariance_matrix.expand(*batch_shape, d, d)
-        else:
-            self.scale_tril = matrix.expand(*batch_shape, d, d)
+        setattr(self, name, matrix.expand(*batch_shape, d, d))
         self.loc = loc.expand(*batch_shape, d)
         super().__init__(batch_shape, (d,), validate_args)
 
     @lazy_property
     def scale_tril(self) -> Tensor:
         """The lower Cholesky factor of the covariance."""
-        # factor the symmetric part: the gradient then treats the covariance as symmetric,
-        # as PyTorch's Cholesky gradient does
+        # factor the symmetric part: the gradient then treats the matrix as symmetric, as
+        # PyTorch's Cholesky gradient does
+        if "precision_matrix" in self.__dict__:
+            precision = self.precision_matrix
+            return cholesky(inverse_spd((precision + precision.transpose(-2, -1)) * 0.5))
         covariance = self.covariance_matrix
         return cholesky((covariance + covariance.transpose(-2, -1)) * 0.5)
 
@@ -105,6 +104,11 @@ class MultivariateNormal(Distribution):
     def covariance_matrix(self) -> Tensor:
         """The covariance, ``scale_tril @ scale_tril^T``."""
         return self.scale_tril @ self.scale_tril.transpose(-2, -1)
+
+    @lazy_property
+    def precision_matrix(self) -> Tensor:
+        """The inverse of the covariance, ``L^-T L^-1``."""
+        return inverse_spd(self.covariance_matrix)
 
     @property
     def mean(self) -> Tensor:

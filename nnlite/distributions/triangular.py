@@ -51,6 +51,17 @@ def solve_lower(lower: Tensor, rhs: Tensor) -> Tensor:
     return stack(solved, -2)
 
 
+def inverse_spd(matrix: Tensor) -> Tensor:
+    """The inverse of symmetric positive-definite ``(..., d, d)`` matrices, ``L^-T L^-1`` from
+    their Cholesky factor ``L``."""
+    from ..autograd.creation import eye
+
+    lower = cholesky(matrix)
+    identity = eye(matrix.shape[-1], dtype=matrix.dtype).expand(*matrix.shape)
+    inverse_lower = solve_lower(lower, identity)
+    return inverse_lower.transpose(-2, -1) @ inverse_lower
+
+
 def diagonal(matrix: Tensor) -> Tensor:
     """The diagonal of ``(..., d, d)`` matrices, ``(..., d)``."""
     from ..autograd.creation import eye

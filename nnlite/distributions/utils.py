@@ -75,3 +75,32 @@ class lazy_property:
         value = self.compute(instance)
         instance.__dict__[self.__name__] = value
         return value
+
+
+def where(condition: Any, a: Any, b: Any) -> Tensor:
+    """``a`` where ``condition`` (a bool array or Tensor, not differentiated) holds, else ``b``."""
+    from ..autograd.ops.where import Where
+
+    mask = np.asarray(condition._data if isinstance(condition, Tensor) else condition)
+    return Where.apply(mask.astype(bool), a, b)
+
+
+def draws(method: str, shape: Any, like: Tensor, *args: Any) -> Tensor:
+    """A Tensor of ``like``'s dtype filled by nnlite's generator's ``method`` (``"standard_cauchy"``,
+    ``"poisson"``...) at ``shape``."""
+    from ..autograd.creation import tensor
+    from ..autograd.random import default_generator
+
+    values = getattr(default_generator, method)(*args, size=tuple(shape))
+    return tensor(np.asarray(values), dtype=like.dtype)
+
+
+def probs_or_logits(dist: Any, probs: Any, logits: Any, *others: Any) -> tuple[Tensor, ...]:
+    """Store exactly one of ``probs`` / ``logits`` on ``dist`` (broadcast with ``others``);
+    returns ``others`` broadcast, then the given parameter. The other one is derived lazily."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    name, param = ("probs", probs) if probs is not None else ("logits", logits)
+    values = broadcast_all(*others, param)
+    dist.__dict__[name] = values[-1]
+    return values

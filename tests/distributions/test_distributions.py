@@ -72,6 +72,11 @@ CASES = {
         lambda d, loc, cov: d.MultivariateNormal(loc, covariance_matrix=cov),
         np.array([[0.1, 0.3, -0.4], [1.0, -2.0, 0.5]]),
     ),
+    "mvn_precision": (
+        [np.array([0.5, -1.0, 0.2]), _spd(2)],
+        lambda d, loc, precision: d.MultivariateNormal(loc, precision_matrix=precision),
+        np.array([[0.1, 0.3, -0.4], [1.0, -2.0, 0.5]]),
+    ),
     "mvn_scale_tril_batch": (
         [np.array([[0.5, -1.0, 0.2], [0.0, 1.0, 2.0]]), _tril(1)],
         lambda d, loc, tril: d.MultivariateNormal(loc, scale_tril=tril.tril()),
