@@ -6,11 +6,26 @@ again until a newer checkpoint exists. From them come the confusion matrix, the 
 accuracy and the most confidently misclassified images.
 """
 
+from __future__ import annotations
+
 import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-__all__ = ["Evaluation", "EvaluationUnavailable", "build_model_for", "evaluate_run"]
+if TYPE_CHECKING:
+    from ..nn import Module
+    from ..train.config import TrainConfig
+    from .run_folder import RunFolder
+
+__all__ = [
+    "Evaluation",
+    "EvaluationUnavailable",
+    "build_model_for",
+    "evaluate_run",
+    "train_config_of",
+]
 
 CACHE = "evaluation.npz"
 
@@ -58,38 +73,47 @@ class Evaluation:
         return wrong[order[:k]]
 
 
-def build_model_for(config, num_classes):
+def train_config_of(run: RunFolder, raw: Mapping[str, Any] | None = None) -> TrainConfig:
+    """The trainer's typed config of ``run`` (from ``raw``, e.g. a checkpoint's copy, or the
+    run's ``config.yaml``); ``EvaluationUnavailable`` when it is not a valid config."""
+    from ..train.config import ConfigError, validate
+
+    try:
+        return validate(run.config if raw is None else raw, run.name)
+    except ConfigError as e:
+        raise EvaluationUnavailable(f"the run's config is not valid here: {e}") from None
+
+
+def build_model_for(config: TrainConfig, num_classes: int) -> Module:
     """The run's model as the trainer built it (finetuning's new head and frozen layers included),
     with freshly initialised weights."""
     from ..train.builders import apply_finetune, build_model
 
-    model = build_model(config["model"])
-    if config.get("finetune"):
-        apply_finetune(
-            model, config["finetune"], num_classes, load_weights=False, log=lambda *a: None
-        )
+    model = build_model(config.model)
+    if config.finetune is not None:
+        apply_finetune(model, config.finetune, num_classes, load_weights=False, log=lambda *a: None)
     return model
 
 
-def load_test_set(config, transform=True):
+def load_test_set(config: TrainConfig, transform: bool = True) -> Any:
     """The run's test set (without downloading), with its test transforms or raw images."""
     from ..data import datasets
     from ..train.builders import build_transforms
     from ..train.config import DATASETS
 
-    data = config["data"]
-    cls = getattr(datasets, DATASETS[data["dataset"]][0])
-    root = os.path.expanduser(data["root"])
+    data = config.data
+    cls = getattr(datasets, DATASETS[data.dataset][0])
+    root = os.path.expanduser(data.root)
     try:
         return cls(
             root,
             train=False,
             download=False,
-            transform=build_transforms(data["test_transforms"]) if transform else None,
+            transform=build_transforms(data.test_transforms) if transform else None,
         )
     except (RuntimeError, OSError, ValueError) as e:
         raise EvaluationUnavailable(
-            f"the test set ({data['dataset']} in {root}) cannot be read: {e}"
+            f"the test set ({data.dataset} in {root}) cannot be read: {e}"
         ) from None
 
 
@@ -142,7 +166,7 @@ def evaluate_run(run):
     ev = _read_cache(cache, epoch)
     if ev is not None:
         return ev
-    config = state.get("config") or run.config
+    config = train_config_of(run, state.get("config") or None)
     test_set = load_test_set(config)
     classes = [str(c) for c in (state.get("classes") or getattr(test_set, "classes", []))]
     try:
@@ -154,9 +178,7 @@ def evaluate_run(run):
         ) from None
     model.eval()
     labels, predicted, confidence = [], [], []
-    loader = DataLoader(
-        test_set, batch_size=int(config["data"].get("test_batch_size", 1000)), shuffle=False
-    )
+    loader = DataLoader(test_set, batch_size=config.data.test_batch_size, shuffle=False)
     with nl.no_grad():
         for images, targets in loader:
             probs = nl.nn.functional.softmax(model(images), dim=1).numpy()
@@ -176,5 +198,5 @@ def evaluate_run(run):
 
 def mistake_images(run, indices):
     """The raw test images (H x W x C uint8) at ``indices``."""
-    raw = load_test_set(run.config, transform=False)
+    raw = load_test_set(train_config_of(run), transform=False)
     return [raw[int(i)][0] for i in indices]

@@ -39,16 +39,18 @@ class PageWriter:
 
     @staticmethod
     def _summary(run):
-        from .evaluation import load_test_set
+        from .evaluation import load_test_set, train_config_of
 
         try:
-            classes = load_test_set(run.config, transform=False).classes
+            classes = load_test_set(train_config_of(run), transform=False).classes
             return model_summary_text(run, len(classes))
         except Exception:  # noqa: BLE001 the page explains the missing summary itself
             return None
 
     def _tensorboard(self, run, final):
-        if not (run.config.get("logging") or {}).get("tensorboard"):
+        from .evaluation import train_config_of
+
+        if not train_config_of(run).logging.tensorboard:
             return
         if self.tensorboard is False:  # unavailable, already said so
             return

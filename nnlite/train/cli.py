@@ -86,10 +86,8 @@ def resolve_config(config_path, overrides, resume_dir):
     if config_path is not None:
         cfg = load_config(config_path, overrides)
     else:
-        cfg = load_config(
-            raw=load_yaml(saved_path), overrides=overrides, default_name=saved["name"]
-        )
-    a, b = _flatten(saved), _flatten(cfg)
+        cfg = load_config(raw=load_yaml(saved_path), overrides=overrides, default_name=saved.name)
+    a, b = _flatten(saved.to_dict()), _flatten(cfg.to_dict())
     diffs = [
         k
         for k in dict.fromkeys(list(a) + list(b))
@@ -105,7 +103,7 @@ def resolve_config(config_path, overrides, resume_dir):
             f"only epochs may change when resuming",
             diffs[0],
         )
-    return cfg, cfg["epochs"] != saved["epochs"]
+    return cfg, cfg.epochs != saved.epochs
 
 
 # The most an error line shows (messages quote values cut shorter; this bounds the rest).
