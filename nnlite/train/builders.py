@@ -94,7 +94,7 @@ def build_datasets(data_cfg: DataConfig) -> tuple[Dataset[Any], Dataset[Any]]:
     return sets[0], sets[1]
 
 
-def _offline_alternative(dataset: str, cls: type, root: str) -> str:
+def _offline_alternative(dataset: str, cls: Any, root: str) -> str:
     """For the tutorial's CIFAR-10 when its files are absent (no internet to download them): the
     config that trains on Fashion-MNIST, which a machine may have already."""
     if dataset != "cifar10" or os.path.isdir(os.path.join(root, cls.base_folder)):
@@ -151,7 +151,7 @@ def _check_args(fn: Callable[..., Any], args: dict[str, Any], label: str) -> Non
     except (TypeError, ValueError):
         return
     params = sig.parameters
-    hints = type_hints(fn.__init__ if isinstance(fn, type) else fn)
+    hints = type_hints(fn)
     named = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     takes_any = any(p.kind == p.VAR_KEYWORD for p in params.values())
     for key in args:
@@ -351,7 +351,7 @@ def apply_finetune(
     head = ft_cfg.head
     head_name = head.module if head else None
     if head:
-        old = _module_named(modules, head_name, "finetune.head.module")
+        old = _module_named(modules, head.module, "finetune.head.module")
         if _fresh_like(old, 1) is None:
             raise ConfigError(
                 f"finetune.head.module: {head_name} is a {type(old).__name__}; the head must be a "
@@ -422,14 +422,14 @@ def apply_finetune(
             m.requires_grad_(False)
             frozen.append(m)
     if head:
-        old = modules[head_name]
+        old = modules[head.module]
         new = _fresh_like(old, head.num_classes)
         assert new is not None  # checked above
-        _set_module(model, head_name, new)
+        _set_module(model, head.module, new)
         frozen = [m for m in frozen if m is not old]
     total = sum(p.numel() for p in model.parameters())
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
-    what = "all but " + head_name if freeze == "all_but_head" else (", ".join(freeze) or "nothing")
+    what = f"all but {head_name}" if freeze == "all_but_head" else (", ".join(freeze) or "nothing")
     log(
         f"finetune: frozen {what}; "
         + (f"new head {head_name} with {head.num_classes} outputs; " if head else "")

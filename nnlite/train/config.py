@@ -46,6 +46,7 @@ from .schema import (
     Field,
     bad,
     check_mapping,
+    fields_of,
     join,
     kind_name,
     kind_of,
@@ -54,7 +55,6 @@ from .schema import (
     show,
     to_raw,
     type_name,
-    unknown_key,
 )
 
 __all__ = [
@@ -167,7 +167,7 @@ class HeadConfig:
 
 def _check_freeze(value: Any, path: str) -> list[str] | str:
     if value == "all_but_head":
-        return value
+        return "all_but_head"
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
@@ -540,90 +540,47 @@ def _path_text(parts: Sequence[str | int]) -> str:
     return out
 
 
-def _check_path(parts: Sequence[str | int], raw: Any) -> None:
-    """Check that ``parts`` names a key of the config (raises the unknown-key error otherwise)."""
-    tp: Any = TrainConfig
-    rules: Mapping[str, Any] = {}
-    node = raw
-    for depth, part in enumerate(parts):
-        path = _path_text(parts[:depth])
-        kind, inner, _ = kind_of(tp)
-        if kind == "components":
-            if not isinstance(part, int):
-                raise ConfigError(
-                    f"{path}: is a list; index it with a number, e.g. {path}[0]", path
-                )
-            tp = Component
-            node = node[part] if isinstance(node, list) and part < len(node) else None
-            continue
-        if isinstance(part, int):
-            raise ConfigError(
-                f"{_path_text(parts[: depth + 1])}: {path or 'config'} is not a list", path
-            )
-        if kind == "section":
-            fields = section_fields(inner)
-            if part not in fields:
-                raise unknown_key(path, part, fields)
-            tp, rules = fields[part].type, fields[part].rules
-        elif kind == "component":
-            tp = _component_key(rules["registry"], node, path, part)
-        elif kind == "map":
-            tp = Any
-        else:
-            raise ConfigError(f"{path} holds a single value, it has no key {part!r}", path)
-        node = node.get(part) if isinstance(node, dict) else None
-
-
-def _component_key(registry: Any, node: Any, path: str, key: str) -> Any:
-    """The annotation of ``key`` in a registry section whose raw mapping is ``node`` (``Any``
-    unless its name is known); the unknown-key error when no entry takes ``key``."""
-    from .schema import fields_of
-
-    name = node.get("name") if isinstance(node, dict) else None
-    known = isinstance(name, str) and name in registry
-    variants = [fields_of(registry, name)] if known else [fields_of(registry, n) for n in registry]
-    if key != "name" and not any(key in v for v in variants):
-        fields = dict(variants[0]) if known else {k: None for v in variants for k in v}
-        what = f"{registry.kind} {show(name)}" if known else None
-        raise unknown_key(path, key, {"name": None, **fields}, what)
-    return variants[0][key].type if known and key in variants[0] else Any
-
-
 def apply_overrides(raw: dict[str, Any], overrides: Iterable[str]) -> dict[str, str]:
     """Apply ``--set`` strings to the raw config mapping (in place); returns ``{path: text}`` of
-    the keys set, for error messages."""
+    the keys set, for error messages. Keys are checked by ``validate`` afterwards, which names
+    the ``--set`` a bad key came from."""
     origins = {}
     for text in overrides:
         parts, value = parse_override(text)
-        try:
-            _check_path(parts, raw)
-        except ConfigError as e:
-            raise ConfigError(f"--set {_cut(text)}: {e}", e.key) from None
         node: Any = raw
         for depth, part in enumerate(parts):
-            last = depth == len(parts) - 1
-            if isinstance(node, list):
-                assert isinstance(part, int)  # _check_path said so
-                if part > len(node) or (part == len(node) and not last):
-                    p = _path_text(parts[: depth + 1])
+            path, here = _path_text(parts[:depth]), _path_text(parts[: depth + 1])
+            if isinstance(node, list) != isinstance(part, int):
+                problem = (
+                    f"{path}: is a list; index it with a number, e.g. {path}[0]"
+                    if isinstance(node, list)
+                    else f"{here}: {path or 'config'} is not a list"
+                )
+                raise ConfigError(f"--set {_cut(text)}: {problem}", path)
+            if isinstance(node, list) and isinstance(part, int):
+                if part >= len(node) + (depth == len(parts) - 1):
                     raise ConfigError(
-                        f"--set {_cut(text)}: {p} does not exist (the list has {len(node)} entries)",
-                        p,
+                        f"--set {_cut(text)}: {here} does not exist (the list has {len(node)} "
+                        "entries)",
+                        here,
                     )
                 if part == len(node):
                     node.append(None)
-            if last:
+            if depth == len(parts) - 1:
                 node[part] = value
-            else:
-                if not isinstance(_get(node, part), (dict, list)):
-                    node[part] = [] if isinstance(parts[depth + 1], int) else {}
-                node = node[part]
+                break
+            child = node.get(part) if isinstance(node, dict) else node[part]
+            if child is not None and not isinstance(child, (dict, list)):
+                raise ConfigError(
+                    f"--set {_cut(text)}: {here} holds a single value, it has no key "
+                    f"{parts[depth + 1]!r}",
+                    here,
+                )
+            if child is None:
+                node[part] = child = [] if isinstance(parts[depth + 1], int) else {}
+            node = child
         origins[_path_text(parts)] = text
     return origins
-
-
-def _get(node: Any, part: str | int) -> Any:
-    return node[part] if isinstance(node, list) else node.get(part)
 
 
 def load_config(
@@ -704,7 +661,6 @@ def _args_text(fields: Mapping[str, Field]) -> str:
 def reference(cls: type = TrainConfig, prefix: str = "") -> str:
     """The config reference as Markdown table rows ``| key | type | default | meaning |``, one
     per field of the dataclasses (and one per registered name of a registry section)."""
-    from .schema import fields_of
 
     rows = ["| key | type | default | meaning |", "|---|---|---|---|"] if not prefix else []
     for key, f in section_fields(cls).items():

@@ -450,7 +450,7 @@ def check_mapping(
         raise bad(path, "a mapping", value)
     for key in value:
         if key not in fields:
-            raise unknown_key(path, key, fields, what)
+            raise _unknown_key(path, key, fields, what)
     out = {}
     for key, f in fields.items():
         sub = join(path, key)
@@ -496,7 +496,7 @@ def _check_component(value: Any, registry: Any, path: str) -> Component:
 ROOT: list[type] = []  # the whole config's dataclass, where an unknown key is looked for elsewhere
 
 
-def all_paths(fields: Mapping[str, Field], prefix: str = "") -> list[str]:
+def _all_paths(fields: Mapping[str, Field], prefix: str = "") -> list[str]:
     """Every key path under ``fields`` (for suggesting a key that sits in another section)."""
     out: list[str] = []
     for key, f in fields.items():
@@ -504,15 +504,15 @@ def all_paths(fields: Mapping[str, Field], prefix: str = "") -> list[str]:
         out.append(p)
         kind, tp, _ = kind_of(f.type)
         if kind == "section":
-            out += all_paths(section_fields(tp), p)
+            out += _all_paths(section_fields(tp), p)
         elif kind == "component":
             registry = f.rules["registry"]
             for name in registry:
-                out += [q for q in all_paths(fields_of(registry, name), p) if q not in out]
+                out += [q for q in _all_paths(fields_of(registry, name), p) if q not in out]
     return out
 
 
-def unknown_key(
+def _unknown_key(
     path: str, key: Any, fields: Mapping[str, Any], what: str | None = None
 ) -> ConfigError:
     """The error for ``key`` not among ``fields`` under ``path``, with the closest key."""
@@ -522,7 +522,7 @@ def unknown_key(
     if match:
         hint = f"did you mean '{join(path, match[0])}'?"
     else:
-        everywhere = all_paths(section_fields(ROOT[0])) if ROOT else []
+        everywhere = _all_paths(section_fields(ROOT[0])) if ROOT else []
         elsewhere = [p for p in everywhere if p.rsplit(".", 1)[-1] == str(key)]
         if full in everywhere or not elsewhere:  # valid for another optimizer/scheduler/transform
             hint = f"valid keys{where}: " + ", ".join(fields)
@@ -553,8 +553,7 @@ _SIGNATURE_FIELDS: dict[tuple[int, str], dict[str, Field]] = {}
 def _fields_of(registry: Any, name: str) -> dict[str, Field]:
     cls = registry[name]
     options = registry.options.get(name, {})
-    init = cls.__init__ if isinstance(cls, type) else cls
-    hints = {**type_hints(init), **options.get("types", {})}
+    hints = {**type_hints(cls), **options.get("types", {})}
     helps = _argument_help(cls)
     fields = {}
     for arg, p in inspect.signature(cls).parameters.items():
@@ -564,11 +563,11 @@ def _fields_of(registry: Any, name: str) -> dict[str, Field]:
             continue
         rules = {"help": helps.get(arg, ""), **options.get("limits", {}).get(arg, {})}
         default = rules.pop("default", REQUIRED if p.default is p.empty else p.default)
-        tp = hints.get(arg)
+        tp: Any = hints.get(arg)
         if tp is None:
             tp = Any if default in (REQUIRED, None) else type(default)
         if isinstance(default, tuple) and tp is type(default):
-            tp = tuple[tuple(type(v) for v in default)]
+            tp = tuple.__class_getitem__(tuple(type(v) for v in default))
         if default is None:
             tp = tp | None if tp is not Any else tp
         if kind_of(tp)[0] == "float" and isinstance(default, int) and not isinstance(default, bool):
@@ -595,8 +594,11 @@ def fields_of(registry: Any, name: str) -> dict[str, Field]:
 
 
 def type_hints(fn: Any) -> dict[str, Any]:
-    """``fn``'s evaluated annotations. Names imported only for type checkers do not evaluate at
-    run time: each annotation is then tried on its own, and those that fail are left out."""
+    """``fn``'s evaluated annotations (of a class: its constructor's). Names imported only for
+    type checkers do not evaluate at run time: each annotation is then tried on its own, and
+    those that fail are left out."""
+    if isinstance(fn, type):
+        fn = next(vars(c)["__init__"] for c in fn.__mro__ if "__init__" in vars(c))
     try:
         return typing.get_type_hints(fn)
     except Exception:  # noqa: BLE001  (any failure: fall back to one at a time)
