@@ -18,6 +18,8 @@ import signal
 import sys
 import time
 import warnings
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -34,11 +36,15 @@ from .builders import (
     check_model_output,
     scheduler_steps,
 )
-from .config import ConfigError, dump_config
+from .config import ConfigError, TrainConfig, dump_config
 from .metrics import ClassificationMeter, MetricsLog, accuracy_lines, write_json_atomic
 from .signals import Stopped, requested_signal, stop_message, stop_on_signals
 
 __all__ = ["Trainer", "NonFiniteLossError", "TrainError", "seed_everything", "new_run_dir"]
+
+
+#: ``observer(run_dir, state, message)``, told when a run's folder changes (the run report)
+Observer = Callable[[str, str, str | None], object]
 
 
 class NonFiniteLossError(TrainError):
@@ -248,7 +254,13 @@ class Trainer:
         (1, 4)
     """
 
-    def __init__(self, config, run_dir=None, progress=None, observers=()):
+    def __init__(
+        self,
+        config: TrainConfig,
+        run_dir: str | None = None,
+        progress: bool | None = None,
+        observers: Iterable[Observer] = (),
+    ) -> None:
         self.cfg = config
         self.observers = list(observers)
         self.resume_dir = run_dir
@@ -456,7 +468,7 @@ class Trainer:
 
     # ------------------------------------------------------------------ loop
 
-    def fit(self):
+    def fit(self) -> dict[str, Any]:
         """Train the remaining epochs, evaluate, write checkpoints, metrics and the report.
 
         Returns:
