@@ -9,10 +9,11 @@ accuracy and the most confidently misclassified images.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 if TYPE_CHECKING:
     from ..nn import Module
@@ -43,7 +44,14 @@ class Evaluation:
         classes: class names; epoch: the checkpoint's epoch.
     """
 
-    def __init__(self, labels, predicted, confidence, classes, epoch):
+    def __init__(
+        self,
+        labels: ArrayLike,
+        predicted: ArrayLike,
+        confidence: ArrayLike,
+        classes: Iterable[object],
+        epoch: int,
+    ) -> None:
         self.labels = np.asarray(labels, dtype=np.int64)
         self.predicted = np.asarray(predicted, dtype=np.int64)
         self.confidence = np.asarray(confidence, dtype=np.float32)
@@ -51,22 +59,22 @@ class Evaluation:
         self.epoch = int(epoch)
 
     @property
-    def accuracy(self):
+    def accuracy(self) -> float:
         return float((self.labels == self.predicted).mean()) if len(self.labels) else 0.0
 
-    def confusion_matrix(self):
+    def confusion_matrix(self) -> np.ndarray:
         """``C x C`` counts: row = true class, column = predicted class."""
         c = len(self.classes)
         return np.bincount(self.labels * c + self.predicted, minlength=c * c).reshape(c, c)
 
-    def per_class_accuracy(self):
+    def per_class_accuracy(self) -> np.ndarray:
         """Fraction right per class (NaN for a class without test images)."""
         m = self.confusion_matrix()
         totals = m.sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(totals > 0, np.diag(m) / np.maximum(totals, 1), np.nan)
 
-    def worst_mistakes(self, k):
+    def worst_mistakes(self, k: int) -> np.ndarray:
         """Indices of the ``k`` misclassified images predicted with the highest confidence."""
         wrong = np.flatnonzero(self.labels != self.predicted)
         order = np.argsort(-self.confidence[wrong], kind="stable")
@@ -117,7 +125,7 @@ def load_test_set(config: TrainConfig, transform: bool = True) -> Any:
         ) from None
 
 
-def _read_cache(path, epoch):
+def _read_cache(path: str, epoch: int) -> Evaluation | None:
     try:
         with np.load(path, allow_pickle=False) as z:
             if int(z["epoch"]) != epoch:
@@ -129,7 +137,7 @@ def _read_cache(path, epoch):
         return None
 
 
-def _write_cache(ev, path):
+def _write_cache(ev: Evaluation, path: str) -> None:
     tmp = f"{path}.{os.getpid()}.tmp.npz"
     try:
         np.savez(
@@ -146,7 +154,7 @@ def _write_cache(ev, path):
             os.unlink(tmp)
 
 
-def evaluate_run(run):
+def evaluate_run(run: RunFolder) -> Evaluation:
     """The ``Evaluation`` of ``run``'s last checkpoint (cached in ``evaluation.npz``).
 
     Raises ``EvaluationUnavailable`` with the reason when it cannot be made here."""
@@ -196,7 +204,7 @@ def evaluate_run(run):
     return ev
 
 
-def mistake_images(run, indices):
+def mistake_images(run: RunFolder, indices: Iterable[int]) -> list[np.ndarray]:
     """The raw test images (H x W x C uint8) at ``indices``."""
     raw = load_test_set(train_config_of(run), transform=False)
     return [raw[int(i)][0] for i in indices]

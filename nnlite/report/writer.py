@@ -4,6 +4,7 @@ atomically."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .comparison_page import comparison_page
@@ -16,7 +17,7 @@ from .evaluation import (
     train_config_of,
 )
 from .machine import machine_info
-from .run_folder import read_run, write_text_atomic
+from .run_folder import RunFolder, read_run, write_text_atomic
 from .run_page import MISTAKES_SHOWN, run_page
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def _input_size(config: TrainConfig) -> tuple[int, ...]:
         return (1, channels, side, side)
 
 
-def model_summary_text(run, num_classes):
+def model_summary_text(run: RunFolder, num_classes: int) -> str:
     """``nl.summary`` of the run's model as trained: built as for training (frozen layers
     marked) with the last checkpoint's weights when there is one."""
     from ..nn.utils.model_summary import summary
@@ -54,7 +55,7 @@ def model_summary_text(run, num_classes):
     return str(summary(model, input_size=_input_size(config)))
 
 
-def write_report(run_dir, summary_text=None):
+def write_report(run_dir: str | os.PathLike[str], summary_text: str | None = None) -> str:
     """Write ``run_dir/report.html`` from what the run folder holds; returns its path.
 
     Args:
@@ -110,14 +111,16 @@ def write_report(run_dir, summary_text=None):
     return path
 
 
-def _num_classes(run):
+def _num_classes(run: RunFolder) -> int:
     try:
         return len(load_test_set(train_config_of(run), transform=False).classes)
     except EvaluationUnavailable:
         return 10
 
 
-def write_comparison(run_dirs, output):
+def write_comparison(
+    run_dirs: Iterable[str | os.PathLike[str]], output: str | os.PathLike[str]
+) -> str:
     """Write one page comparing the runs in ``run_dirs`` to ``output``; returns its path.
 
     Args:
