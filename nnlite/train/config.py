@@ -659,24 +659,32 @@ def _args_text(fields: Mapping[str, Field]) -> str:
 
 
 def reference(cls: type = TrainConfig, prefix: str = "") -> str:
-    """The config reference as Markdown table rows ``| key | type | default | meaning |``, one
-    per field of the dataclasses (and one per registered name of a registry section)."""
-
-    rows = ["| key | type | default | meaning |", "|---|---|---|---|"] if not prefix else []
+    """The config reference in Markdown: for each section dataclass a heading and a table
+    ``| key | type | default | meaning |`` of its fields, derived from their annotations and
+    rules (a registry section adds one row per registered name, with its arguments)."""
+    title = f"`{cls.__name__}`" + (f": `{prefix}`" if prefix else "")
+    summary = (cls.__doc__ or "").strip().splitlines()[0]
+    rows = [
+        f"### {title}",
+        "",
+        summary,
+        "",
+        "| key | type | default | meaning |",
+        "|---|---|---|---|",
+    ]
+    sections = []
     for key, f in section_fields(cls).items():
         path = join(prefix, key)
         kind, inner, _ = kind_of(f.type)
         default = "" if kind == "section" and f.default is not None else _default_text(f.default)
-        rows.append(
-            f"| `{path}` | {type_name(f.type, f.rules)} | {default} | {f.rules.get('help', '')} |"
-        )
+        meaning = f.rules.get("help", "") + (f" (`{inner.__name__}`)" if kind == "section" else "")
+        rows.append(f"| `{path}` | {type_name(f.type, f.rules)} | {default} | {meaning} |")
         if kind == "section":
-            rows.append(reference(inner, path))
+            sections.append(reference(inner, path))
         elif kind in ("component", "components") and path != "data.test_transforms":
             registry = f.rules["registry"]
             label = "data.*_transforms[i]" if kind == "components" else path
             for name in registry:
-                rows.append(
-                    f"| `{label}.name: {name}` | | | {_args_text(fields_of(registry, name))} |"
-                )
-    return "\n".join(rows)
+                args = _args_text(fields_of(registry, name))
+                rows.append(f"| `{label}.name: {name}` | | | {args} |")
+    return "\n\n".join(["\n".join(rows), *sections])

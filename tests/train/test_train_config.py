@@ -384,6 +384,19 @@ def test_reference_table_lists_every_key():
         assert f"| `{key}` |" in table, key
 
 
+def test_trainer_guide_holds_the_generated_reference():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "config_reference", ROOT / "tools" / "config_reference.py"
+    )
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    page = tool.PAGE.read_text(encoding="utf-8")
+    assert tool.updated(page) == page, "run python tools/config_reference.py"
+    assert "| `parallel.backend` | `mpi` or null | `null` |" in page
+
+
 # ------------------------------------------------------------------------- the command line
 
 
