@@ -614,8 +614,8 @@ def load_config(
         raw = load_yaml(path)
         if default_name is None:
             default_name = os.path.splitext(os.path.basename(os.fspath(path)))[0]
-    data = copy.deepcopy(dict(raw))
-    origins = apply_overrides(data, overrides)
+    data = copy.deepcopy(raw)
+    origins = apply_overrides(data, overrides) if isinstance(data, dict) else {}
     try:
         return validate(data, default_name)
     except ConfigError as e:

@@ -361,25 +361,30 @@ def check(value: Any, tp: Any, rules: Mapping[str, Any], path: str) -> Any:
     """``value`` checked against the annotation ``tp`` and ``rules``, as the config object holds
     it (ints of a float key as floats, sections as dataclasses, registry entries as
     ``Component``s); ``ConfigError`` naming ``path`` otherwise."""
+    annotation = tp
     kind, tp, nullable = kind_of(tp)
     if value is None:
         if nullable:
             return None
-        raise bad(path, expected(tp, rules), value)
+        raise bad(path, expected(annotation, rules), value)
     if "check" in rules:
         return rules["check"](value, path)
     if kind == "section":
+        if not isinstance(value, dict):
+            raise bad(path, expected(annotation, rules), value)
         return tp(**check_mapping(value, section_fields(tp), path))
     if kind == "component":
+        if not isinstance(value, (dict, str)):
+            raise bad(path, expected(annotation, rules), value)
         return _check_component(value, rules["registry"], path)
     if kind == "components":
         if not isinstance(value, list) or (rules.get("nonempty") and not value):
-            raise bad(path, expected(tp, rules), value)
+            raise bad(path, expected(annotation, rules), value)
         return [_check_component(v, rules["registry"], join(path, i)) for i, v in enumerate(value)]
     if kind == "choice" and isinstance(value, str) and value not in typing.get_args(tp):
         choices = typing.get_args(tp)
         raise ConfigError(
-            f"{path}: expected {expected(tp, rules)}, got {show(value)}{suggest(value, choices)}",
+            f"{path}: expected {expected(annotation, rules)}, got {show(value)}{suggest(value, choices)}",
             path,
         )
     if kind == "map":
@@ -392,7 +397,7 @@ def check(value: Any, tp: Any, rules: Mapping[str, Any], path: str) -> Any:
                     )
             return dict(value)
     elif kind == "numbers":
-        return _check_numbers(value, tp, rules, path)
+        return _check_numbers(value, tp, rules, path, expected(annotation, rules))
     elif kind == "int_or_ints":
         items = value if isinstance(value, list) else [value]
         ok = not isinstance(value, list) or len(value) in rules.get("lengths", (2,))
@@ -412,18 +417,20 @@ def check(value: Any, tp: Any, rules: Mapping[str, Any], path: str) -> Any:
         or kind == "choice" and isinstance(value, str)
     ):  # fmt: skip
         return value
-    raise bad(path, expected(tp, rules), value)
+    raise bad(path, expected(annotation, rules), value)
 
 
-def _check_numbers(value: Any, tp: Any, rules: Mapping[str, Any], path: str) -> list[Any]:
+def _check_numbers(
+    value: Any, tp: Any, rules: Mapping[str, Any], path: str, want: str
+) -> list[Any]:
     integer = typing.get_args(tp) == (int,)
     length = len(typing.get_args(tp)) if typing.get_origin(tp) is tuple else 0
     if not isinstance(value, list):
         if length or not rules.get("scalar_ok", True) or not _is_number(value):
-            raise bad(path, expected(tp, rules), value)
+            raise bad(path, want, value)
         value = [value]
     if not value or (length and len(value) != length):
-        raise bad(path, expected(tp, rules), value)
+        raise bad(path, want, value)
     out = []
     for v in value:
         ok = isinstance(v, int) if integer else isinstance(v, (int, float))
@@ -434,10 +441,10 @@ def _check_numbers(value: Any, tp: Any, rules: Mapping[str, Any], path: str) -> 
             or (rules.get("positive") and v <= 0)
             or not _in_range(v, {k: r for k, r in rules.items() if k != "min_open"})
         ):
-            raise bad(path, expected(tp, rules), value)
+            raise bad(path, want, value)
         out.append(v if integer else float(v))
     if rules.get("increasing") and any(b <= a for a, b in zip(out, out[1:])):
-        raise bad(path, expected(tp, rules), value)
+        raise bad(path, want, value)
     return out
 
 
