@@ -19,7 +19,7 @@ from ..optim import Optimizer
 from .checkpoint import CheckpointFileError, model_state_from
 from .config import DATASETS, DataConfig, FinetuneConfig, ModelConfig
 from .registries import LOSSES, OPTIMIZERS, SCHEDULERS, TRANSFORMS
-from .schema import Component, ConfigError, check, show, type_hints
+from .schema import Component, ConfigError, check, show, type_hints, union_members
 
 __all__ = [
     "TrainError",
@@ -168,7 +168,8 @@ def _check_args(fn: Callable[..., Any], args: dict[str, Any], label: str) -> Non
                 f"model.args.{n}: missing required argument of {label}", f"model.args.{n}"
             )
     for key, value in args.items():
-        if key in hints:
+        # a union (``int | Sequence[int]``) is left to the model: the config checks one type
+        if key in hints and len(union_members(hints[key])[0]) == 1:
             args[key] = check(value, hints[key], {}, f"model.args.{key}")
 
 

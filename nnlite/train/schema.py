@@ -34,6 +34,7 @@ __all__ = [
     "check",
     "to_raw",
     "type_hints",
+    "union_members",
     "expected",
     "type_name",
     "show",
@@ -233,7 +234,7 @@ _Kind = Literal[
 ]  # fmt: skip
 
 
-def _members(tp: Any) -> tuple[list[Any], bool]:
+def union_members(tp: Any) -> tuple[list[Any], bool]:
     """The members of a union annotation other than None, and whether None is one."""
     if typing.get_origin(tp) in (typing.Union, types.UnionType):
         args = typing.get_args(tp)
@@ -246,7 +247,7 @@ def kind_of(tp: Any) -> tuple[_Kind, Any, bool]:
     """``(kind, annotation, nullable)`` of the annotation ``tp``. Of a union, ``int | float`` is
     any number, ``int | list[int]`` a size or its pair, and otherwise the first member counts
     (``float | list[float]``: one value per parameter group; the config has one group)."""
-    kept, nullable = _members(tp)
+    kept, nullable = union_members(tp)
     if set(kept) == {int, float}:
         return "number", tp, nullable
     if set(kept) == {int, list[int]}:

@@ -384,6 +384,18 @@ def test_reference_table_lists_every_key():
         assert f"| `{key}` |" in table, key
 
 
+def test_model_args_are_checked_against_the_constructor_annotations():
+    from nnlite.train.builders import build_model
+    from nnlite.train.config import ModelConfig
+
+    with pytest.raises(
+        ConfigError, match=r"model.args.num_classes: expected an integer, got 'ten'"
+    ):
+        build_model(ModelConfig(name="lenet", args={"num_classes": "ten"}))
+    # a union annotation (hidden: int | Sequence[int]) is left to the model
+    assert build_model(ModelConfig(name="mlp", args={"in_features": 4, "hidden": [3]}))
+
+
 def test_trainer_guide_holds_the_generated_reference():
     import importlib.util
 
