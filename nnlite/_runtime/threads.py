@@ -25,7 +25,7 @@ THREAD_ENV_VARS = (
     "NUMBA_NUM_THREADS",
 )
 
-_threads = [None]
+_threads: list[int | None] = [None]
 _default = [None]  # default_num_threads(), once known
 _pool_checked = [False]  # a running numba pool was looked at
 
@@ -148,7 +148,7 @@ def set_num_threads(n):
     sync_numba_threads()
 
 
-def get_num_threads():
+def get_num_threads() -> int:
     """The thread count set by ``set_num_threads``.
 
     Default, as in PyTorch: ``OMP_NUM_THREADS`` if set to a positive integer, else the number of
@@ -179,7 +179,7 @@ def set_thread_env(threads, numba_started=False):
             os.environ[var] = str(threads)
 
 
-def limit_threads(threads, never_forks=False):
+def limit_threads(threads: int, never_forks: bool = False) -> None:
     """Use ``threads`` threads in BLAS, OpenMP and numba in this (worker) process.
 
     numba's pool is only sized, not started: starting it costs about half a second, and most
@@ -206,7 +206,7 @@ def limit_threads(threads, never_forks=False):
     if not getattr(parallel, "_is_initialized", False):
         if never_forks and "NUMBA_THREADING_LAYER" not in os.environ:
             try:
-                from numba.np.ufunc import omppool  # noqa: F401  (fails without an OpenMP runtime)
+                from numba.np.ufunc import omppool  # type: ignore[attr-defined]  # noqa: F401  (fails without an OpenMP runtime)
 
                 numba.config.THREADING_LAYER = "omp"
             except ImportError:

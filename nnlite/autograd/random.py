@@ -1,5 +1,7 @@
 """nnlite's random number generator (``nl.manual_seed``), separate from numpy's global one."""
 
+from typing import Any
+
 import numpy as np
 
 # PyTorch's default seed, so that unseeded programs are reproducible as they are in PyTorch
@@ -47,7 +49,7 @@ def initial_seed():
     return _seed[0]
 
 
-def get_rng_state():
+def get_rng_state() -> dict[str, Any]:
     """The generator's state, to restore later with ``set_rng_state`` (checkpoints save it).
 
     Returns:
@@ -60,10 +62,10 @@ def get_rng_state():
         >>> bool((nl.rand(2) == a).all())
         True
     """
-    return default_generator.bit_generator.state
+    return dict(default_generator.bit_generator.state)
 
 
-def set_rng_state(state):
+def set_rng_state(state: dict[str, Any]) -> None:
     """Restore the generator state that ``get_rng_state`` returned.
 
     Args:

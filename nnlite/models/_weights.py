@@ -2,6 +2,11 @@
 
 import os
 from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from ..nn import Module
+
+_M = TypeVar("_M", bound=Module)
 
 __all__ = ["load_weights"]
 
@@ -9,7 +14,7 @@ __all__ = ["load_weights"]
 _NESTED_KEYS = ("model", "state_dict", "model_state_dict")
 
 
-def _state_dict_of(obj, path):
+def _state_dict_of(obj: object, path: str) -> Mapping[str, Any]:
     """The mapping of tensor names to tensors inside a loaded weight file."""
     if not isinstance(obj, Mapping):
         raise ValueError(f"weights file '{path}' holds a {type(obj).__name__}, not a state dict")
@@ -20,7 +25,7 @@ def _state_dict_of(obj, path):
     return obj
 
 
-def load_weights(model, weights):
+def load_weights(model: _M, weights: str | os.PathLike[str] | None) -> _M:
     """Load the weights file ``weights`` (``.pth``, ``.safetensors`` or nnlite ``.npz``) into ``model``.
 
     A nested checkpoint (``{"model": state_dict, ...}`` as nnlite's trainer writes, or

@@ -1,6 +1,9 @@
 """The convolutional nets of PyTorch's 60-minute blitz, and a plain MLP."""
 
+from collections.abc import Sequence
+
 from .. import nn
+from ..autograd.tensor import Tensor
 from ..nn import functional as F
 
 __all__ = ["Net", "LeNet", "MLP"]
@@ -20,7 +23,7 @@ class Net(nn.Module):
         )
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.conv1 = nn.Conv2d(1, 6, 3)
         self.conv2 = nn.Conv2d(6, 16, 3)
@@ -28,7 +31,7 @@ class Net(nn.Module):
         self.fc2 = nn.Linear(120, 84)
         self.fc3 = nn.Linear(84, 10)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))
         x = F.max_pool2d(F.relu(self.conv2(x)), 2)
         x = x.view(-1, self.num_flat_features(x))
@@ -37,7 +40,7 @@ class Net(nn.Module):
         return self.fc3(x)
 
     @staticmethod
-    def num_flat_features(x):
+    def num_flat_features(x: Tensor) -> int:
         """The number of features per sample: the product of the sizes after the first.
 
         Args:
@@ -56,7 +59,7 @@ class Net(nn.Module):
         return n
 
 
-def _conv_pool_size(size):
+def _conv_pool_size(size: int) -> int:
     """Spatial size after conv 5x5 (valid) then 2x2 max pooling."""
     return (size - 4) // 2
 
@@ -76,7 +79,7 @@ class LeNet(nn.Module):
         nnlite.Size([4, 10])
     """
 
-    def __init__(self, in_channels=3, num_classes=10, input_size=32):
+    def __init__(self, in_channels: int = 3, num_classes: int = 10, input_size: int = 32) -> None:
         super().__init__()
         side = _conv_pool_size(_conv_pool_size(input_size))
         if side < 1:
@@ -88,7 +91,7 @@ class LeNet(nn.Module):
         self.fc2 = nn.Linear(120, 84)
         self.fc3 = nn.Linear(84, num_classes)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         x = self.pool(F.relu(self.conv1(x)))
         x = self.pool(F.relu(self.conv2(x)))
         x = F.flatten(x, 1)
@@ -112,16 +115,18 @@ class MLP(nn.Module):
         nnlite.Size([2, 10])
     """
 
-    def __init__(self, in_features, hidden=(128,), num_classes=10):
+    def __init__(
+        self, in_features: int, hidden: int | Sequence[int] = (128,), num_classes: int = 10
+    ) -> None:
         super().__init__()
         if isinstance(hidden, int):
             hidden = (hidden,)
         sizes = [in_features] + list(hidden)
-        layers = [nn.Flatten()]
+        layers: list[nn.Module] = [nn.Flatten()]
         for a, b in zip(sizes[:-1], sizes[1:]):
             layers += [nn.Linear(a, b), nn.ReLU()]
         layers.append(nn.Linear(sizes[-1], num_classes))
         self.layers = nn.Sequential(*layers)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return self.layers(x)

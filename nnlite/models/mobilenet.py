@@ -1,13 +1,19 @@
 """MobileNetV2 with torchvision's module names, shapes and initialisation, so its published weights load."""
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 from .. import nn
+from ..autograd.tensor import Tensor
 from ._weights import load_weights
-from .weights import MobileNet_V2_Weights, resolve_weights
+from .weights import MobileNet_V2_Weights, WeightsArg, resolve_weights
+
+_NormLayer = Callable[[int], nn.Module]
 
 __all__ = ["MobileNetV2", "InvertedResidual", "Conv2dNormActivation", "mobilenet_v2"]
 
 
-def _make_divisible(value, divisor, min_value=None):
+def _make_divisible(value: float, divisor: int, min_value: int | None = None) -> int:
     """Round a channel count to a multiple of ``divisor``, never more than 10% below ``value``."""
     min_value = divisor if min_value is None else min_value
     rounded = max(min_value, int(value + divisor / 2) // divisor * divisor)
@@ -19,23 +25,23 @@ class Conv2dNormActivation(nn.Sequential):
 
     def __init__(
         self,
-        in_channels,
-        out_channels,
-        kernel_size=3,
-        stride=1,
-        padding=None,
-        groups=1,
-        norm_layer=nn.BatchNorm2d,
-        activation_layer=nn.ReLU,
-        dilation=1,
-        inplace=True,
-        bias=None,
-    ):
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int = 3,
+        stride: int = 1,
+        padding: int | None = None,
+        groups: int = 1,
+        norm_layer: _NormLayer | None = nn.BatchNorm2d,
+        activation_layer: Callable[..., nn.Module] | None = nn.ReLU,
+        dilation: int = 1,
+        inplace: bool = True,
+        bias: bool | None = None,
+    ) -> None:
         if padding is None:
             padding = (kernel_size - 1) // 2 * dilation
         if bias is None:
             bias = norm_layer is None
-        layers = [
+        layers: list[nn.Module] = [
             nn.Conv2d(
                 in_channels,
                 out_channels,
@@ -58,14 +64,21 @@ class Conv2dNormActivation(nn.Sequential):
 class InvertedResidual(nn.Module):
     """Expand (1x1), depthwise 3x3, project (1x1, linear); a residual when shapes allow."""
 
-    def __init__(self, inp, oup, stride, expand_ratio, norm_layer=None):
+    def __init__(
+        self,
+        inp: int,
+        oup: int,
+        stride: int,
+        expand_ratio: float,
+        norm_layer: _NormLayer | None = None,
+    ) -> None:
         super().__init__()
         if stride not in (1, 2):
             raise ValueError(f"stride should be 1 or 2 instead of {stride}")
         norm_layer = nn.BatchNorm2d if norm_layer is None else norm_layer
         hidden_dim = int(round(inp * expand_ratio))
         self.use_res_connect = stride == 1 and inp == oup
-        layers = []
+        layers: list[nn.Module] = []
         if expand_ratio != 1:
             layers.append(
                 Conv2dNormActivation(
@@ -87,7 +100,7 @@ class InvertedResidual(nn.Module):
         self.conv = nn.Sequential(*layers)
         self.out_channels = oup
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return x + self.conv(x) if self.use_res_connect else self.conv(x)
 
 
@@ -121,14 +134,14 @@ class MobileNetV2(nn.Module):
 
     def __init__(
         self,
-        num_classes=1000,
-        width_mult=1.0,
-        inverted_residual_setting=None,
-        round_nearest=8,
-        block=None,
-        norm_layer=None,
-        dropout=0.2,
-    ):
+        num_classes: int = 1000,
+        width_mult: float = 1.0,
+        inverted_residual_setting: Sequence[Sequence[int]] | None = None,
+        round_nearest: int = 8,
+        block: Callable[..., nn.Module] | None = None,
+        norm_layer: _NormLayer | None = None,
+        dropout: float = 0.2,
+    ) -> None:
         super().__init__()
         block = InvertedResidual if block is None else block
         norm_layer = nn.BatchNorm2d if norm_layer is None else norm_layer
@@ -139,7 +152,7 @@ class MobileNetV2(nn.Module):
             )
         input_channel = _make_divisible(32 * width_mult, round_nearest)
         self.last_channel = _make_divisible(1280 * max(1.0, width_mult), round_nearest)
-        features = [
+        features: list[nn.Module] = [
             Conv2dNormActivation(
                 3, input_channel, stride=2, norm_layer=norm_layer, activation_layer=nn.ReLU6
             )
@@ -175,19 +188,20 @@ class MobileNetV2(nn.Module):
                 nn.init.kaiming_normal_(m.weight, mode="fan_out")
                 if m.bias is not None:
                     nn.init.zeros_(m.bias)
-            elif isinstance(m, nn.BatchNorm2d):
+            elif isinstance(m, nn.BatchNorm2d) and m.weight is not None:
                 nn.init.ones_(m.weight)
-                nn.init.zeros_(m.bias)
+                if m.bias is not None:
+                    nn.init.zeros_(m.bias)
             elif isinstance(m, nn.Linear):
                 nn.init.normal_(m.weight, 0, 0.01)
                 nn.init.zeros_(m.bias)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         x = nn.functional.adaptive_avg_pool2d(self.features(x), (1, 1)).flatten(1)
         return self.classifier(x)
 
 
-def mobilenet_v2(weights=None, **kwargs):
+def mobilenet_v2(weights: WeightsArg = None, **kwargs: Any) -> MobileNetV2:
     """MobileNetV2. ``weights``: a ``.pth``/``.safetensors``/``.npz`` file of torchvision's layout, or None.
 
     Args:

@@ -11,6 +11,8 @@ an ``nn.Module`` subclass.
 import difflib
 import importlib
 import inspect
+from collections.abc import Callable, Iterable
+from typing import Any
 
 __all__ = [
     "Registry",
@@ -24,7 +26,7 @@ __all__ = [
 ]
 
 
-def suggestion(word, candidates):
+def suggestion(word: object, candidates: Iterable[object]) -> str:
     """``"; did you mean 'x'?"`` for the candidate closest to ``word``, or ``""``."""
     if len(str(word)) > 100:  # nothing is close to a long text (and comparing would be slow)
         return ""
@@ -32,7 +34,7 @@ def suggestion(word, candidates):
     return f"; did you mean {match[0]!r}?" if match else ""
 
 
-class Registry(dict):
+class Registry(dict[str, Callable[..., Any]]):
     """Names of one ``kind`` mapped to classes or functions, with per-name ``options``.
 
     Args:
@@ -46,16 +48,16 @@ class Registry(dict):
         <class 'nnlite.optim.sgd.SGD'>
     """
 
-    def __init__(self, kind):
+    def __init__(self, kind: str) -> None:
         super().__init__()
         self.kind = kind
-        self.options = {}
+        self.options: dict[str, dict[str, Any]] = {}
 
-    def register(self, name, factory=None, **options):
+    def register(self, name: str, factory: Callable[..., Any] | None = None, **options: Any) -> Any:
         """Register ``factory`` under ``name`` (usable as a decorator). ``options`` are kept for
         the config reader (``exclude=``, ``hints=``, ...)."""
 
-        def add(f):
+        def add(f: Callable[..., Any]) -> Callable[..., Any]:
             if name in self and self[name] is not f:
                 raise KeyError(f"{self.kind} '{name}' is already registered")
             self[name] = f
@@ -64,7 +66,7 @@ class Registry(dict):
 
         return add(factory) if factory is not None else add
 
-    def lookup(self, name):
+    def lookup(self, name: str) -> Callable[..., Any]:
         """The entry registered under ``name`` (``KeyError`` naming the known ones otherwise)."""
         if name not in self:
             raise KeyError(
@@ -73,7 +75,7 @@ class Registry(dict):
             )
         return self[name]
 
-    def names(self):
+    def names(self) -> list[str]:
         """The registered names, sorted."""
         return sorted(self)
 
@@ -81,7 +83,7 @@ class Registry(dict):
 MODELS = Registry("model")
 
 
-def register_model(name, factory=None):
+def register_model(name: str, factory: Callable[..., Any] | None = None) -> Any:
     """Register ``factory`` (a class or function returning a Module) under ``name``; usable as a decorator.
 
     Args:
@@ -101,7 +103,7 @@ def register_model(name, factory=None):
     return MODELS.register(name, factory)
 
 
-def get_model_builder(name):
+def get_model_builder(name: str) -> Callable[..., Any]:
     """The class or function registered under ``name`` (KeyError naming the known ones otherwise).
 
     Args:
@@ -117,7 +119,7 @@ def get_model_builder(name):
     return MODELS.lookup(name)
 
 
-def list_models():
+def list_models() -> list[str]:
     """The registered model names, sorted.
 
     Returns:
@@ -130,7 +132,7 @@ def list_models():
     return MODELS.names()
 
 
-def import_module_class(spec, base, what="model"):
+def import_module_class(spec: str, base: type, what: str = "model") -> type:
     """The class ``"pkg.module:ClassName"`` names (``"pkg.module:Outer.Inner"`` too), checked to be
     a subclass of ``base`` before anything calls it. Importing runs the module's top-level code.
 
@@ -164,7 +166,7 @@ def import_module_class(spec, base, what="model"):
     return target
 
 
-def get_model(name, **kwargs):
+def get_model(name: str, **kwargs: Any) -> Any:
     """Build a model by registry name or by import path ``"package.module:ClassName"``.
 
     Keyword arguments go to the model's constructor; an unknown argument is an error naming it
@@ -201,7 +203,7 @@ def get_model(name, **kwargs):
     return model
 
 
-def _check_kwargs(name, factory, kwargs):
+def _check_kwargs(name: str, factory: Callable[..., Any], kwargs: dict[str, Any]) -> None:
     try:
         sig = inspect.signature(factory)
     except (TypeError, ValueError):
@@ -218,11 +220,11 @@ def _check_kwargs(name, factory, kwargs):
             )
 
 
-def _register_builtins():
+def _register_builtins() -> None:
     from . import mobilenet, resnet, vgg
     from .lenet import MLP, LeNet, Net
 
-    builtins = {
+    builtins: dict[str, Callable[..., Any]] = {
         "lenet": LeNet,
         "tutorial_net": Net,
         "mlp": MLP,

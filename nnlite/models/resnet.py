@@ -1,13 +1,25 @@
 """ResNet with torchvision's module names, shapes and initialisation (``state_dict()`` keys match)."""
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 from .. import nn
+from ..autograd.tensor import Tensor
 from ._weights import load_weights
-from .weights import ResNet18_Weights, ResNet34_Weights, ResNet50_Weights, resolve_weights
+from .weights import (
+    ResNet18_Weights,
+    ResNet34_Weights,
+    ResNet50_Weights,
+    WeightsArg,
+    resolve_weights,
+)
 
 __all__ = ["ResNet", "BasicBlock", "Bottleneck", "resnet18", "resnet34", "resnet50"]
 
 
-def conv3x3(in_planes, out_planes, stride=1, groups=1, dilation=1):
+def conv3x3(
+    in_planes: int, out_planes: int, stride: int = 1, groups: int = 1, dilation: int = 1
+) -> nn.Conv2d:
     return nn.Conv2d(
         in_planes,
         out_planes,
@@ -20,7 +32,7 @@ def conv3x3(in_planes, out_planes, stride=1, groups=1, dilation=1):
     )
 
 
-def conv1x1(in_planes, out_planes, stride=1):
+def conv1x1(in_planes: int, out_planes: int, stride: int = 1) -> nn.Conv2d:
     return nn.Conv2d(in_planes, out_planes, kernel_size=1, stride=stride, bias=False)
 
 
@@ -45,15 +57,15 @@ class BasicBlock(nn.Module):
 
     def __init__(
         self,
-        inplanes,
-        planes,
-        stride=1,
-        downsample=None,
-        groups=1,
-        base_width=64,
-        dilation=1,
-        norm_layer=None,
-    ):
+        inplanes: int,
+        planes: int,
+        stride: int = 1,
+        downsample: nn.Module | None = None,
+        groups: int = 1,
+        base_width: int = 64,
+        dilation: int = 1,
+        norm_layer: Callable[[int], nn.Module] | None = None,
+    ) -> None:
         super().__init__()
         if norm_layer is None:
             norm_layer = nn.BatchNorm2d
@@ -69,7 +81,7 @@ class BasicBlock(nn.Module):
         self.downsample = downsample
         self.stride = stride
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         identity = x
         out = self.relu(self.bn1(self.conv1(x)))
         out = self.bn2(self.conv2(out))
@@ -101,15 +113,15 @@ class Bottleneck(nn.Module):
 
     def __init__(
         self,
-        inplanes,
-        planes,
-        stride=1,
-        downsample=None,
-        groups=1,
-        base_width=64,
-        dilation=1,
-        norm_layer=None,
-    ):
+        inplanes: int,
+        planes: int,
+        stride: int = 1,
+        downsample: nn.Module | None = None,
+        groups: int = 1,
+        base_width: int = 64,
+        dilation: int = 1,
+        norm_layer: Callable[[int], nn.Module] | None = None,
+    ) -> None:
         super().__init__()
         if norm_layer is None:
             norm_layer = nn.BatchNorm2d
@@ -124,7 +136,7 @@ class Bottleneck(nn.Module):
         self.downsample = downsample
         self.stride = stride
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         identity = x
         out = self.relu(self.bn1(self.conv1(x)))
         out = self.relu(self.bn2(self.conv2(out)))
@@ -157,16 +169,16 @@ class ResNet(nn.Module):
 
     def __init__(
         self,
-        block,
-        layers,
-        num_classes=1000,
-        zero_init_residual=False,
-        groups=1,
-        width_per_group=64,
-        replace_stride_with_dilation=None,
-        norm_layer=None,
-        in_channels=3,
-    ):
+        block: type[BasicBlock | Bottleneck],
+        layers: Sequence[int],
+        num_classes: int = 1000,
+        zero_init_residual: bool = False,
+        groups: int = 1,
+        width_per_group: int = 64,
+        replace_stride_with_dilation: Sequence[bool] | None = None,
+        norm_layer: Callable[[int], nn.Module] | None = None,
+        in_channels: int = 3,
+    ) -> None:
         super().__init__()
         if norm_layer is None:
             norm_layer = nn.BatchNorm2d
@@ -204,17 +216,29 @@ class ResNet(nn.Module):
         for m in self.modules():
             if isinstance(m, nn.Conv2d):
                 nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
-            elif isinstance(m, (nn.BatchNorm2d, nn.BatchNorm1d)):
+            elif isinstance(m, (nn.BatchNorm2d, nn.BatchNorm1d)) and m.weight is not None:
                 nn.init.constant_(m.weight, 1)
-                nn.init.constant_(m.bias, 0)
+                if m.bias is not None:
+                    nn.init.constant_(m.bias, 0)
         if zero_init_residual:
             for m in self.modules():
-                if isinstance(m, Bottleneck) and m.bn3.weight is not None:
-                    nn.init.constant_(m.bn3.weight, 0)
-                elif isinstance(m, BasicBlock) and m.bn2.weight is not None:
-                    nn.init.constant_(m.bn2.weight, 0)
+                last_bn = m.bn3 if isinstance(m, Bottleneck) else getattr(m, "bn2", None)
+                weight = (
+                    getattr(last_bn, "weight", None)
+                    if isinstance(m, (Bottleneck, BasicBlock))
+                    else None
+                )
+                if isinstance(weight, Tensor):
+                    nn.init.constant_(weight, 0)
 
-    def _make_layer(self, block, planes, blocks, stride=1, dilate=False):
+    def _make_layer(
+        self,
+        block: type[BasicBlock | Bottleneck],
+        planes: int,
+        blocks: int,
+        stride: int = 1,
+        dilate: bool = False,
+    ) -> nn.Sequential:
         norm_layer = self._norm_layer
         downsample = None
         previous_dilation = self.dilation
@@ -226,7 +250,7 @@ class ResNet(nn.Module):
                 conv1x1(self.inplanes, planes * block.expansion, stride),
                 norm_layer(planes * block.expansion),
             )
-        layers = [
+        layers: list[nn.Module] = [
             block(
                 self.inplanes,
                 planes,
@@ -252,14 +276,14 @@ class ResNet(nn.Module):
             )
         return nn.Sequential(*layers)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
         x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
         x = self.avgpool(x).flatten(1)
         return self.fc(x)
 
 
-def resnet18(weights=None, num_classes=1000, **kwargs):
+def resnet18(weights: WeightsArg = None, num_classes: int = 1000, **kwargs: Any) -> ResNet:
     """ResNet-18 (torchvision's architecture and names).
 
     Args:
@@ -282,7 +306,7 @@ def resnet18(weights=None, num_classes=1000, **kwargs):
     )
 
 
-def resnet34(weights=None, num_classes=1000, **kwargs):
+def resnet34(weights: WeightsArg = None, num_classes: int = 1000, **kwargs: Any) -> ResNet:
     """ResNet-34; arguments as ``resnet18``.
 
     Args:
@@ -304,7 +328,7 @@ def resnet34(weights=None, num_classes=1000, **kwargs):
     )
 
 
-def resnet50(weights=None, num_classes=1000, **kwargs):
+def resnet50(weights: WeightsArg = None, num_classes: int = 1000, **kwargs: Any) -> ResNet:
     """ResNet-50 (bottleneck blocks); arguments as ``resnet18``.
 
     Args:

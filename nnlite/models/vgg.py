@@ -1,8 +1,12 @@
 """VGG with torchvision's module names, shapes and initialisation, so its published weights load."""
 
+from collections.abc import Sequence
+from typing import Any
+
 from .. import nn
+from ..autograd.tensor import Tensor
 from ._weights import load_weights
-from .weights import get_model_weights, resolve_weights
+from .weights import WeightsArg, get_model_weights, resolve_weights
 
 __all__ = [
     "VGG",
@@ -17,7 +21,7 @@ __all__ = [
 ]
 
 # Output channels of each 3x3 convolution; "M" is a 2x2 max pool (the paper's configurations A, B, D, E).
-_CONFIGS = {
+_CONFIGS: dict[int, list[int | str]] = {
     11: [64, "M", 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
     13: [64, 64, "M", 128, 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
     16: [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512, 512, 512, "M"],
@@ -47,10 +51,12 @@ _CONFIGS = {
 }
 
 
-def _make_features(config, batch_norm, in_channels=3):
-    layers = []
+def _make_features(
+    config: Sequence[int | str], batch_norm: bool, in_channels: int = 3
+) -> nn.Sequential:
+    layers: list[nn.Module] = []
     for width in config:
-        if width == "M":
+        if isinstance(width, str):  # "M"
             layers.append(nn.MaxPool2d(kernel_size=2, stride=2))
             continue
         layers.append(nn.Conv2d(in_channels, width, kernel_size=3, padding=1))
@@ -76,7 +82,13 @@ class VGG(nn.Module):
         nnlite.Size([1, 10])
     """
 
-    def __init__(self, features, num_classes=1000, init_weights=True, dropout=0.5):
+    def __init__(
+        self,
+        features: nn.Module,
+        num_classes: int = 1000,
+        init_weights: bool = True,
+        dropout: float = 0.5,
+    ) -> None:
         super().__init__()
         self.features = features
         self.avgpool = nn.AdaptiveAvgPool2d((7, 7))
@@ -95,19 +107,20 @@ class VGG(nn.Module):
                     nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
                     if m.bias is not None:
                         nn.init.constant_(m.bias, 0)
-                elif isinstance(m, nn.BatchNorm2d):
+                elif isinstance(m, nn.BatchNorm2d) and m.weight is not None:
                     nn.init.constant_(m.weight, 1)
-                    nn.init.constant_(m.bias, 0)
+                    if m.bias is not None:
+                        nn.init.constant_(m.bias, 0)
                 elif isinstance(m, nn.Linear):
                     nn.init.normal_(m.weight, 0, 0.01)
                     nn.init.constant_(m.bias, 0)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         x = self.avgpool(self.features(x)).flatten(1)
         return self.classifier(x)
 
 
-def _vgg(depth, batch_norm, weights, kwargs):
+def _vgg(depth: int, batch_norm: bool, weights: WeightsArg, kwargs: dict[str, Any]) -> "VGG":
     weights = resolve_weights(
         weights, get_model_weights(f"vgg{depth}{'_bn' if batch_norm else ''}")
     )
@@ -115,7 +128,7 @@ def _vgg(depth, batch_norm, weights, kwargs):
     return load_weights(model, weights)
 
 
-def vgg11(weights=None, **kwargs):
+def vgg11(weights: WeightsArg = None, **kwargs: Any) -> VGG:
     """VGG-11 (configuration A). ``weights``: a ``.pth``/``.safetensors``/``.npz`` file, or None.
 
     Args:
@@ -133,7 +146,7 @@ def vgg11(weights=None, **kwargs):
     return _vgg(11, False, weights, kwargs)
 
 
-def vgg11_bn(weights=None, **kwargs):
+def vgg11_bn(weights: WeightsArg = None, **kwargs: Any) -> VGG:
     """VGG-11 with batch normalisation.
 
     Args:
@@ -151,7 +164,7 @@ def vgg11_bn(weights=None, **kwargs):
     return _vgg(11, True, weights, kwargs)
 
 
-def vgg13(weights=None, **kwargs):
+def vgg13(weights: WeightsArg = None, **kwargs: Any) -> VGG:
     """VGG-13 (configuration B).
 
     Args:
@@ -169,7 +182,7 @@ def vgg13(weights=None, **kwargs):
     return _vgg(13, False, weights, kwargs)
 
 
-def vgg13_bn(weights=None, **kwargs):
+def vgg13_bn(weights: WeightsArg = None, **kwargs: Any) -> VGG:
     """VGG-13 with batch normalisation.
 
     Args:
@@ -187,7 +200,7 @@ def vgg13_bn(weights=None, **kwargs):
     return _vgg(13, True, weights, kwargs)
 
 
-def vgg16(weights=None, **kwargs):
+def vgg16(weights: WeightsArg = None, **kwargs: Any) -> VGG:
     """VGG-16 (configuration D).
 
     Args:
@@ -205,7 +218,7 @@ def vgg16(weights=None, **kwargs):
     return _vgg(16, False, weights, kwargs)
 
 
-def vgg16_bn(weights=None, **kwargs):
+def vgg16_bn(weights: WeightsArg = None, **kwargs: Any) -> VGG:
     """VGG-16 with batch normalisation.
 
     Args:
@@ -223,7 +236,7 @@ def vgg16_bn(weights=None, **kwargs):
     return _vgg(16, True, weights, kwargs)
 
 
-def vgg19(weights=None, **kwargs):
+def vgg19(weights: WeightsArg = None, **kwargs: Any) -> VGG:
     """VGG-19 (configuration E).
 
     Args:
@@ -241,7 +254,7 @@ def vgg19(weights=None, **kwargs):
     return _vgg(19, False, weights, kwargs)
 
 
-def vgg19_bn(weights=None, **kwargs):
+def vgg19_bn(weights: WeightsArg = None, **kwargs: Any) -> VGG:
     """VGG-19 with batch normalisation.
 
     Args:

@@ -9,6 +9,7 @@ address to fetch and where to save it.
 from __future__ import annotations
 
 import os
+import typing
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -71,7 +72,7 @@ class WeightsEnum(Enum):
             >>> nl.models.ResNet18_Weights.DEFAULT.url
             'https://download.pytorch.org/models/resnet18-f37072fd.pth'
         """
-        return self.value.url
+        return str(self.value.url)
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -81,7 +82,7 @@ class WeightsEnum(Enum):
             >>> nl.models.ResNet18_Weights.DEFAULT.meta["num_params"]
             11689512
         """
-        return self.value.meta
+        return dict(self.value.meta)
 
     @property
     def path(self) -> str:
@@ -353,8 +354,12 @@ def get_weight(name: str) -> WeightsEnum:
     enum_name, _, member = name.partition(".")
     for enum in _BY_MODEL.values():
         if enum.__name__ == enum_name:
-            return enum.verify(member)
+            return typing.cast(WeightsEnum, enum.verify(member))
     raise ValueError(f"Invalid weight name provided: '{name}'.")
+
+
+#: what a builder's ``weights=`` takes: a weights enum member (or its name), a file, or None
+WeightsArg = WeightsEnum | str | os.PathLike[str] | None
 
 
 def resolve_weights(weights: Any, enum: type[WeightsEnum]) -> Any:

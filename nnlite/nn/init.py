@@ -5,11 +5,15 @@
 
 import math
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..autograd.grad_mode import no_grad
 from ..autograd.random import default_generator
+
+if TYPE_CHECKING:
+    from ..autograd.tensor import Tensor
 
 __all__ = [
     "calculate_gain",
@@ -51,7 +55,7 @@ _LINEAR = (
 )
 
 
-def calculate_gain(nonlinearity, param=None):
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     """The recommended gain for a nonlinearity (``"relu"``: sqrt(2), ``"tanh"``: 5/3, ...).
 
     Args:
@@ -86,7 +90,7 @@ def calculate_gain(nonlinearity, param=None):
     raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
-def _fill(tensor, values):
+def _fill(tensor: "Tensor", values: object) -> "Tensor":
     """Write ``values`` into ``tensor`` in place, outside the graph; returns the tensor."""
     with no_grad():
         a = tensor._data
@@ -95,7 +99,9 @@ def _fill(tensor, values):
     return tensor
 
 
-def uniform_(tensor, a=0.0, b=1.0, generator=None):
+def uniform_(
+    tensor: "Tensor", a: float = 0.0, b: float = 1.0, generator: np.random.Generator | None = None
+) -> "Tensor":
     """Fill with draws from U(a, b).
 
     Args:
@@ -116,7 +122,12 @@ def uniform_(tensor, a=0.0, b=1.0, generator=None):
     return _fill(tensor, rng.uniform(a, b, tensor._data.shape))
 
 
-def normal_(tensor, mean=0.0, std=1.0, generator=None):
+def normal_(
+    tensor: "Tensor",
+    mean: float = 0.0,
+    std: float = 1.0,
+    generator: np.random.Generator | None = None,
+) -> "Tensor":
     """Fill with draws from N(mean, std**2).
 
     Args:
@@ -174,7 +185,7 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     return _fill(tensor, values)
 
 
-def constant_(tensor, val):
+def constant_(tensor: "Tensor", val: float) -> "Tensor":
     """Fill ``tensor`` with ``val``.
 
     Args:
@@ -191,7 +202,7 @@ def constant_(tensor, val):
     return _fill(tensor, val)
 
 
-def ones_(tensor):
+def ones_(tensor: "Tensor") -> "Tensor":
     """Fill ``tensor`` with ones.
 
     Args:
@@ -207,7 +218,7 @@ def ones_(tensor):
     return _fill(tensor, 1)
 
 
-def zeros_(tensor):
+def zeros_(tensor: "Tensor") -> "Tensor":
     """Fill ``tensor`` with zeros.
 
     Args:
@@ -242,7 +253,7 @@ def eye_(tensor):
     return _fill(tensor, np.eye(*tensor._data.shape))
 
 
-def _calculate_fan_in_and_fan_out(tensor):
+def _calculate_fan_in_and_fan_out(tensor: "Tensor") -> tuple[int, int]:
     shape = tensor._data.shape
     if len(shape) < 2:
         raise ValueError(
@@ -254,7 +265,7 @@ def _calculate_fan_in_and_fan_out(tensor):
     return shape[1] * receptive, shape[0] * receptive
 
 
-def _calculate_correct_fan(tensor, mode):
+def _calculate_correct_fan(tensor: "Tensor", mode: str) -> int:
     mode = mode.lower()
     if mode not in ("fan_in", "fan_out"):
         raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
@@ -328,7 +339,13 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
     return uniform_(tensor, -bound, bound, generator)
 
 
-def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+def kaiming_normal_(
+    tensor: "Tensor",
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: np.random.Generator | None = None,
+) -> "Tensor":
     """N(0, std**2) with ``std = gain / sqrt(fan)`` (He).
 
     Args:

@@ -9,7 +9,7 @@ from .run_folder import RunFolderError
 from .writer import write_comparison, write_report
 
 
-def main(argv=None, prog="python -m nnlite.report"):
+def main(argv: list[str] | None = None, prog: str = "python -m nnlite.report") -> int:
     """Run the command; returns the exit code (0 written, 2 not a run folder or bad usage).
     ``prog`` names the program in usage and messages."""
     p = argparse.ArgumentParser(

@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 from multiprocessing.connection import Connection
+from typing import Any
 
 __all__ = ["BackgroundPageWriter"]
 
@@ -29,7 +30,7 @@ class BackgroundPageWriter:
     page shows the run folder as it is then, so it covers every epoch before it.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         if os.name != "posix":
             raise OSError("the background page writer needs a POSIX system")
         ours, theirs = socket.socketpair()
@@ -46,14 +47,14 @@ class BackgroundPageWriter:
         self._conn = Connection(ours.detach())
         self._conn.send([os.path.abspath(p) for p in sys.path])  # the user's modules, as here
 
-    def write(self, run_dir, final):
+    def write(self, run_dir: str | os.PathLike[str], final: bool) -> bool:
         try:
             self._conn.send((os.fspath(run_dir), bool(final)))
         except (OSError, ValueError):
             return False
         return self._wait() if final else True
 
-    def flush(self):
+    def flush(self) -> bool:
         """Wait until every page handed over so far is written; False if the writer died."""
         try:
             self._conn.send(None)
@@ -61,17 +62,17 @@ class BackgroundPageWriter:
             return False
         return self._wait()
 
-    def _wait(self):
+    def _wait(self) -> bool:
         while True:
             try:
                 if self._conn.poll(0.2):
-                    return self._conn.recv() == _FINAL_DONE
+                    return bool(self._conn.recv() == _FINAL_DONE)
             except (EOFError, OSError):
                 return False
             if self._process.poll() is not None:
                 return False
 
-    def close(self):
+    def close(self) -> None:
         try:
             self._conn.close()  # the writer sees the end of the socket and exits
         except OSError:
@@ -83,14 +84,14 @@ class BackgroundPageWriter:
             self._process.wait()
 
 
-def _nnlite_root():
+def _nnlite_root() -> str:
     """PYTHONPATH for a child that must import this very nnlite."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     rest = os.environ.get("PYTHONPATH")
     return root + (os.pathsep + rest if rest else "")
 
 
-def _serve(conn):
+def _serve(conn: Connection) -> None:
     sys.path[:] = conn.recv()
     from .._runtime.threads import limit_threads
 
@@ -103,7 +104,7 @@ def _serve(conn):
         while conn.poll():
             waiting.append(conn.recv())
         # one page per run folder covers every request waiting for it
-        newest = {}
+        newest: dict[str, Any] = {}
         for request in waiting:
             if request is not None:
                 run_dir, final = request

@@ -1,13 +1,18 @@
 """One page comparing runs: curves overlaid, final figures side by side, configs that differ."""
 
+from typing import TYPE_CHECKING, Any
+
 from . import html as h
 from . import plots
 from .status import describe
 
+if TYPE_CHECKING:
+    from .run_folder import RunFolder
+
 __all__ = ["comparison_page"]
 
 
-def _flatten(obj, prefix=""):
+def _flatten(obj: Any, prefix: str = "") -> dict[str, Any]:
     if isinstance(obj, dict):
         out = {}
         for k, v in obj.items():
@@ -16,7 +21,7 @@ def _flatten(obj, prefix=""):
     return {prefix: obj}
 
 
-def _config_differences(runs):
+def _config_differences(runs: list["RunFolder"]) -> str:
     flat = [_flatten(r.config) for r in runs]
     keys = [k for k in dict.fromkeys(k for f in flat for k in f) if k not in ("name", "output_dir")]
     differing = [k for k in keys if len({repr(f.get(k)) for f in flat}) > 1]
@@ -30,7 +35,7 @@ def _config_differences(runs):
     )
 
 
-def comparison_page(runs):
+def comparison_page(runs: list["RunFolder"]) -> str:
     """The HTML comparing ``runs`` (``RunFolder`` objects)."""
     with_plots = plots.available()
     series = [{"name": r.name, "steps": r.steps, "epochs": r.epochs} for r in runs]

@@ -6,13 +6,29 @@ again until a newer checkpoint exists. From them come the confusion matrix, the 
 accuracy and the most confidently misclassified images.
 """
 
+from __future__ import annotations
+
 import os
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._runtime.atomic_file import replace_atomically
 
-__all__ = ["Evaluation", "EvaluationUnavailable", "build_model_for", "evaluate_run"]
+if TYPE_CHECKING:
+    from ..nn import Module
+    from ..train.config import TrainConfig
+    from .run_folder import RunFolder
+
+__all__ = [
+    "Evaluation",
+    "EvaluationUnavailable",
+    "build_model_for",
+    "evaluate_run",
+    "train_config_of",
+]
 
 CACHE = "evaluation.npz"
 
@@ -30,7 +46,14 @@ class Evaluation:
         classes: class names; epoch: the checkpoint's epoch.
     """
 
-    def __init__(self, labels, predicted, confidence, classes, epoch):
+    def __init__(
+        self,
+        labels: ArrayLike,
+        predicted: ArrayLike,
+        confidence: ArrayLike,
+        classes: Iterable[object],
+        epoch: int,
+    ) -> None:
         self.labels = np.asarray(labels, dtype=np.int64)
         self.predicted = np.asarray(predicted, dtype=np.int64)
         self.confidence = np.asarray(confidence, dtype=np.float32)
@@ -38,64 +61,73 @@ class Evaluation:
         self.epoch = int(epoch)
 
     @property
-    def accuracy(self):
+    def accuracy(self) -> float:
         return float((self.labels == self.predicted).mean()) if len(self.labels) else 0.0
 
-    def confusion_matrix(self):
+    def confusion_matrix(self) -> np.ndarray:
         """``C x C`` counts: row = true class, column = predicted class."""
         c = len(self.classes)
         return np.bincount(self.labels * c + self.predicted, minlength=c * c).reshape(c, c)
 
-    def per_class_accuracy(self):
+    def per_class_accuracy(self) -> np.ndarray:
         """Fraction right per class (NaN for a class without test images)."""
         m = self.confusion_matrix()
         totals = m.sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(totals > 0, np.diag(m) / np.maximum(totals, 1), np.nan)
 
-    def worst_mistakes(self, k):
+    def worst_mistakes(self, k: int) -> np.ndarray:
         """Indices of the ``k`` misclassified images predicted with the highest confidence."""
         wrong = np.flatnonzero(self.labels != self.predicted)
         order = np.argsort(-self.confidence[wrong], kind="stable")
         return wrong[order[:k]]
 
 
-def build_model_for(config, num_classes):
+def train_config_of(run: RunFolder, raw: Mapping[str, Any] | None = None) -> TrainConfig:
+    """The trainer's typed config of ``run`` (from ``raw``, e.g. a checkpoint's copy, or the
+    run's ``config.yaml``); ``EvaluationUnavailable`` when it is not a valid config."""
+    from ..train.config import ConfigError, validate
+
+    try:
+        return validate(run.config if raw is None else raw, run.name)
+    except ConfigError as e:
+        raise EvaluationUnavailable(f"the run's config is not valid here: {e}") from None
+
+
+def build_model_for(config: TrainConfig, num_classes: int) -> Module:
     """The run's model as the trainer built it (finetuning's new head and frozen layers included),
     with freshly initialised weights."""
     from ..train.builders import apply_finetune, build_model
 
-    model = build_model(config["model"])
-    if config.get("finetune"):
-        apply_finetune(
-            model, config["finetune"], num_classes, load_weights=False, log=lambda *a: None
-        )
+    model = build_model(config.model)
+    if config.finetune is not None:
+        apply_finetune(model, config.finetune, num_classes, load_weights=False, log=lambda *a: None)
     return model
 
 
-def load_test_set(config, transform=True):
+def load_test_set(config: TrainConfig, transform: bool = True) -> Any:
     """The run's test set (without downloading), with its test transforms or raw images."""
     from ..data import datasets
     from ..train.builders import build_transforms
     from ..train.config import DATASETS
 
-    data = config["data"]
-    cls = getattr(datasets, DATASETS[data["dataset"]][0])
-    root = os.path.expanduser(data["root"])
+    data = config.data
+    cls = getattr(datasets, DATASETS[data.dataset][0])
+    root = os.path.expanduser(data.root)
     try:
         return cls(
             root,
             train=False,
             download=False,
-            transform=build_transforms(data["test_transforms"]) if transform else None,
+            transform=build_transforms(data.test_transforms) if transform else None,
         )
     except (RuntimeError, OSError, ValueError) as e:
         raise EvaluationUnavailable(
-            f"the test set ({data['dataset']} in {root}) cannot be read: {e}"
+            f"the test set ({data.dataset} in {root}) cannot be read: {e}"
         ) from None
 
 
-def _read_cache(path, epoch):
+def _read_cache(path: str, epoch: int) -> Evaluation | None:
     try:
         with np.load(path, allow_pickle=False) as z:
             if int(z["epoch"]) != epoch:
@@ -107,7 +139,7 @@ def _read_cache(path, epoch):
         return None
 
 
-def _write_cache(ev, path):
+def _write_cache(ev: Evaluation, path: str) -> None:
     with replace_atomically(path) as f:
         np.savez(
             f,
@@ -119,7 +151,7 @@ def _write_cache(ev, path):
         )
 
 
-def evaluate_run(run):
+def evaluate_run(run: RunFolder) -> Evaluation:
     """The ``Evaluation`` of ``run``'s last checkpoint (cached in ``evaluation.npz``).
 
     Raises ``EvaluationUnavailable`` with the reason when it cannot be made here."""
@@ -139,7 +171,7 @@ def evaluate_run(run):
     ev = _read_cache(cache, epoch)
     if ev is not None:
         return ev
-    config = state.get("config") or run.config
+    config = train_config_of(run, state.get("config") or None)
     test_set = load_test_set(config)
     classes = [str(c) for c in (state.get("classes") or getattr(test_set, "classes", []))]
     try:
@@ -151,9 +183,7 @@ def evaluate_run(run):
         ) from None
     model.eval()
     labels, predicted, confidence = [], [], []
-    loader = DataLoader(
-        test_set, batch_size=int(config["data"].get("test_batch_size", 1000)), shuffle=False
-    )
+    loader = DataLoader(test_set, batch_size=config.data.test_batch_size, shuffle=False)
     with nl.no_grad():
         for images, targets in loader:
             probs = nl.nn.functional.softmax(model(images), dim=1).numpy()
@@ -171,7 +201,7 @@ def evaluate_run(run):
     return ev
 
 
-def mistake_images(run, indices):
+def mistake_images(run: RunFolder, indices: Iterable[int]) -> list[np.ndarray]:
     """The raw test images (H x W x C uint8) at ``indices``."""
-    raw = load_test_set(run.config, transform=False)
+    raw = load_test_set(train_config_of(run), transform=False)
     return [raw[int(i)][0] for i in indices]

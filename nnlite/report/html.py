@@ -2,6 +2,8 @@
 small inline script), tables, sections. Everything shown is escaped."""
 
 import html
+from collections.abc import Iterable
+from typing import Any
 
 __all__ = ["document", "escape", "figure", "figures", "note", "pre", "section", "table", "tiles"]
 
@@ -38,7 +40,7 @@ document.body.setAttribute('data-plots-drawn',String(drawn));})();
 """
 
 
-def document(title, body, refresh_seconds=None):
+def document(title: str, body: str, refresh_seconds: int | None = None) -> str:
     """A whole page."""
     refresh = (
         f'<meta http-equiv="refresh" content="{int(refresh_seconds)}">' if refresh_seconds else ""
@@ -51,7 +53,7 @@ def document(title, body, refresh_seconds=None):
     )
 
 
-def section(title, *parts, anchor=None):
+def section(title: str, *parts: str, anchor: str | None = None) -> str:
     ident = f' id="{escape(anchor)}"' if anchor else ""
     return (
         f"<section{ident}><h2>{escape(title)}</h2>\n"
@@ -60,10 +62,10 @@ def section(title, *parts, anchor=None):
     )
 
 
-def table(header, rows, left=1):
+def table(header: Iterable[object], rows: Iterable[Iterable[object]], left: int = 1) -> str:
     """A table; the first ``left`` columns are aligned left (names), the rest right (figures)."""
 
-    def cells(tag, values):
+    def cells(tag: str, values: Iterable[object]) -> str:
         return "".join(
             f"<{tag}{' class=l' if i < left else ''}>{escape(str(v))}</{tag}>"
             for i, v in enumerate(values)
@@ -73,25 +75,25 @@ def table(header, rows, left=1):
     return f"<table><tr>{cells('th', header)}</tr>{body}</table>"
 
 
-def pre(text):
+def pre(text: str) -> str:
     return f"<pre>{escape(text)}</pre>"
 
 
-def figure(svg, caption=None):
+def figure(svg: str, caption: str | None = None) -> str:
     """An SVG drawn by matplotlib (trusted markup, not escaped)."""
     cap = f"<figcaption>{escape(caption)}</figcaption>" if caption else ""
     return f'<figure class="plot">{svg}{cap}</figure>'
 
 
-def figures(*items):
+def figures(*items: str | None) -> str:
     return '<div class="figures">' + "".join(i for i in items if i) + "</div>"
 
 
-def note(text):
+def note(text: str) -> str:
     return f'<p class="note">{escape(text)}</p>'
 
 
-def tiles(pairs):
+def tiles(pairs: Iterable[tuple[str, Any]]) -> str:
     return (
         '<div class="tiles">'
         + "".join(

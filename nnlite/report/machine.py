@@ -10,13 +10,14 @@ import os
 import platform
 import sys
 from importlib import metadata
+from typing import Any
 
 __all__ = ["machine_info"]
 
 PACKAGES = ("numpy", "numba", "matplotlib", "tensorboardX")
 
 
-def _cpu_model():
+def _cpu_model() -> str:
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
@@ -27,7 +28,7 @@ def _cpu_model():
     return platform.processor() or platform.machine()
 
 
-def _version(distribution):
+def _version(distribution: str) -> str | None:
     """The installed version of ``distribution``, or None, without importing it."""
     try:
         return metadata.version(distribution)
@@ -36,7 +37,7 @@ def _version(distribution):
 
 
 @functools.cache
-def _fixed_facts():
+def _fixed_facts() -> dict[str, Any]:
     import nnlite as nl
 
     info = {
@@ -53,7 +54,7 @@ def _fixed_facts():
     return info
 
 
-def machine_info():
+def machine_info() -> dict[str, Any]:
     """A dict: host OS, CPU, CPU count, nnlite's thread count, Python and package versions."""
     import nnlite as nl
 

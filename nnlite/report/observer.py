@@ -9,6 +9,10 @@ last epoch, an interruption or an error is waited for.
 
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .background import BackgroundPageWriter
 
 from .machine import machine_info
 from .page_writer import PageWriter
@@ -52,12 +56,12 @@ class TrainingObserver:
         ['report.html']
     """
 
-    def __init__(self, background=True):
+    def __init__(self, background: bool = True) -> None:
         self.background = background
-        self._writer = None
+        self._writer: BackgroundPageWriter | None = None
         self._page = PageWriter()
 
-    def __call__(self, run_dir, state, message=None):
+    def __call__(self, run_dir: str, state: str, message: str | None = None) -> None:
         try:
             write_status(run_dir, state, message)
             machine = os.path.join(run_dir, "machine.json")
@@ -78,7 +82,7 @@ class TrainingObserver:
                 return
         self._write_here(run_dir, final)
 
-    def wait(self):
+    def wait(self) -> None:
         """Wait until every page handed to the background writer so far is written.
 
         Example:
@@ -88,12 +92,12 @@ class TrainingObserver:
         if self._writer is not None and not self._writer.flush():
             self._close_writer()
 
-    def _close_writer(self):
+    def _close_writer(self) -> None:
         writer, self._writer = self._writer, None
         if writer is not None:
             writer.close()
 
-    def _write_here(self, run_dir, final):
+    def _write_here(self, run_dir: str, final: bool) -> None:
         from ..train.checkpoint import rng_state, set_rng_state
 
         # building and running models here must not move the generators training draws from
@@ -105,7 +109,7 @@ class TrainingObserver:
             set_rng_state(generators)
 
 
-def _start_writer(run_dir):
+def _start_writer(run_dir: str) -> "BackgroundPageWriter | None":
     from .background import BackgroundPageWriter
 
     try:
@@ -115,7 +119,7 @@ def _start_writer(run_dir):
         return None
 
 
-def _warn(run_dir, e):
+def _warn(run_dir: str, e: BaseException) -> None:
     print(
         f"train.py: warning: {run_dir}/report.html not written: {type(e).__name__}: {e}",
         file=sys.stderr,

@@ -2,6 +2,10 @@
 training process or in the background writer process (``background``)."""
 
 import sys
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .run_folder import RunFolder
 
 from .tensorboard import TensorBoardExport, TensorBoardUnavailable
 from .writer import model_summary_text, write_report
@@ -17,11 +21,12 @@ class PageWriter:
     made once; TensorBoardX is imported only here, never in a page-less process.
     """
 
-    def __init__(self):
-        self.summary_text = None
-        self.tensorboard = None
+    def __init__(self) -> None:
+        self.summary_text: str | None = None
+        # None: not started; False: tensorboardX is missing (said once)
+        self.tensorboard: TensorBoardExport | Literal[False] | None = None
 
-    def __call__(self, run_dir, final):
+    def __call__(self, run_dir: str, final: bool) -> None:
         from .run_folder import read_run
 
         try:
@@ -38,24 +43,25 @@ class PageWriter:
             )
 
     @staticmethod
-    def _summary(run):
-        from .evaluation import load_test_set
+    def _summary(run: "RunFolder") -> str | None:
+        from .evaluation import load_test_set, train_config_of
 
         try:
-            classes = load_test_set(run.config, transform=False).classes
+            classes = load_test_set(train_config_of(run), transform=False).classes
             return model_summary_text(run, len(classes))
         except Exception:  # noqa: BLE001 the page explains the missing summary itself
             return None
 
-    def _tensorboard(self, run, final):
-        if not (run.config.get("logging") or {}).get("tensorboard"):
+    def _tensorboard(self, run: "RunFolder", final: bool) -> None:
+        from .evaluation import train_config_of
+
+        if not train_config_of(run).logging.tensorboard:
             return
         if self.tensorboard is False:  # unavailable, already said so
             return
-        if self.tensorboard is None:
-            self.tensorboard = TensorBoardExport()
+        export = self.tensorboard = self.tensorboard or TensorBoardExport()
         try:
-            self.tensorboard(run)
+            export(run)
         except TensorBoardUnavailable as e:
             print(
                 f"train.py: warning: {e}; no TensorBoard files are written",
@@ -66,4 +72,4 @@ class PageWriter:
             return
         finally:
             if final and self.tensorboard:
-                self.tensorboard.close()
+                export.close()

@@ -8,6 +8,8 @@ file and no network.
 
 import functools
 import io
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -24,10 +26,14 @@ __all__ = [
     "speed_bars",
 ]
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
 INSTALL_HINT = "pip install 'nnlite[report]'  (matplotlib)"
 
 
-def available():
+def available() -> bool:
+    """Whether matplotlib (which draws the plots) is installed."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -35,12 +41,12 @@ def available():
     return True
 
 
-def _literal_text(plot):
+def _literal_text(plot: Callable[_P, _R]) -> Callable[_P, _R]:
     """Draw ``plot``'s figure with matplotlib's math text off: run and class names are shown as
     written, a ``$`` in them never starts a formula (nor fails on an unknown TeX command)."""
 
     @functools.wraps(plot)
-    def drawn(*args, **kwargs):
+    def drawn(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         import matplotlib
 
         with matplotlib.rc_context({"text.parse_math": False}):
@@ -49,7 +55,14 @@ def _literal_text(plot):
     return drawn
 
 
-def _figure(width, height, left=0.8, bottom=0.55, right=0.2, top=0.35):
+def _figure(
+    width: float,
+    height: float,
+    left: float = 0.8,
+    bottom: float = 0.55,
+    right: float = 0.2,
+    top: float = 0.35,
+) -> Any:
     """A figure whose axes leave fixed margins, in inches, for labels and titles.
 
     Fixed margins, not matplotlib's constrained layout: measuring every label to place the axes
@@ -66,18 +79,18 @@ def _figure(width, height, left=0.8, bottom=0.55, right=0.2, top=0.35):
     return fig
 
 
-def _label_inches(labels):
+def _label_inches(labels: Sequence[object]) -> float:
     """Room for the longest of ``labels`` as tick labels (small font), in inches."""
     return 0.3 + 0.075 * max((len(str(t)) for t in labels), default=4)
 
 
-def _integer_epochs(ax):
+def _integer_epochs(ax: Any) -> None:
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
-def _svg(fig):
+def _svg(fig: Any) -> str:
     """The figure as an ``<svg>`` element (the XML prolog and doctype dropped)."""
     import matplotlib
 
@@ -88,12 +101,12 @@ def _svg(fig):
     return text[text.index("<svg") :]
 
 
-def _series_label(series, many):
+def _series_label(series: Mapping[str, Any], many: bool) -> str | None:
     return series["name"] if many else None
 
 
 @_literal_text
-def loss_curves(runs):
+def loss_curves(runs: Sequence[Mapping[str, Any]]) -> str:
     """Training loss (running, per ``log_every`` steps, and per epoch) and test loss per epoch,
     against the optimizer step. ``runs``: list of dicts with name, steps, epochs."""
     fig = _figure(7.5, 3.6)
@@ -138,7 +151,7 @@ def loss_curves(runs):
     return _svg(fig)
 
 
-def _per_epoch_axes(fig, ax, ylabel, title, legend):
+def _per_epoch_axes(fig: Any, ax: Any, ylabel: str, title: str, legend: bool) -> str:
     """Labels, integer epoch ticks, grid and legend of a per-epoch plot; the SVG."""
     ax.set_xlabel("epoch")
     ax.set_ylabel(ylabel)
@@ -151,7 +164,7 @@ def _per_epoch_axes(fig, ax, ylabel, title, legend):
 
 
 @_literal_text
-def accuracy_curves(runs):
+def accuracy_curves(runs: Sequence[Mapping[str, Any]]) -> str:
     """Test accuracy (percent) per epoch."""
     fig = _figure(5.5, 3.4)
     ax = fig.add_subplot()
@@ -168,7 +181,7 @@ def accuracy_curves(runs):
 
 
 @_literal_text
-def lr_curves(runs):
+def lr_curves(runs: Sequence[Mapping[str, Any]]) -> str:
     """The learning rate of each epoch."""
     fig = _figure(5.5, 3.0)
     ax = fig.add_subplot()
@@ -191,7 +204,7 @@ def lr_curves(runs):
 
 
 @_literal_text
-def speed_bars(runs):
+def speed_bars(runs: Sequence[Mapping[str, Any]]) -> str:
     """Training images per second (bars) and the seconds of each epoch (line)."""
     fig = _figure(6.5, 3.2, right=0.75)
     ax = fig.add_subplot()
@@ -231,7 +244,7 @@ def speed_bars(runs):
 
 
 @_literal_text
-def per_class_bars(classes, accuracy):
+def per_class_bars(classes: Sequence[str], accuracy: Sequence[float] | np.ndarray) -> str:
     """Horizontal bars: accuracy of each class (percent)."""
     fig = _figure(6.0, 0.28 * len(classes) + 1.2, left=_label_inches(classes))
     ax = fig.add_subplot()
@@ -248,7 +261,7 @@ def per_class_bars(classes, accuracy):
 
 
 @_literal_text
-def confusion_heatmap(matrix, classes):
+def confusion_heatmap(matrix: np.ndarray, classes: Sequence[str]) -> str:
     """The confusion matrix: rows true class, columns predicted; colour = share of the row,
     numbers = counts."""
     matrix = np.asarray(matrix)
@@ -283,7 +296,13 @@ def confusion_heatmap(matrix, classes):
 
 
 @_literal_text
-def mistakes_grid(images, true_names, predicted_names, confidences, columns=8):
+def mistakes_grid(
+    images: Sequence[np.ndarray],
+    true_names: Sequence[str],
+    predicted_names: Sequence[str],
+    confidences: Sequence[float],
+    columns: int = 8,
+) -> str:
     """The misclassified images, each titled with its true and predicted class.
 
     The tiles are one mosaic image (one embedded PNG, quick to lay out) with the titles as text
@@ -330,7 +349,7 @@ def mistakes_grid(images, true_names, predicted_names, confidences, columns=8):
 
 
 @_literal_text
-def final_accuracy_bars(names, accuracies):
+def final_accuracy_bars(names: Sequence[str], accuracies: Sequence[float]) -> str:
     """Comparison page: the last test accuracy of each run."""
     fig = _figure(6.0, 0.35 * len(names) + 1.2, left=min(3.0, _label_inches(names)))
     ax = fig.add_subplot()

@@ -2,6 +2,7 @@
 
 import json
 import os
+from typing import Any
 
 import yaml
 
@@ -21,17 +22,17 @@ class RunFolderError(ValueError):
     """
 
 
-def write_text_atomic(text, path):
+def write_text_atomic(text: str, path: str) -> None:
     """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``: a reader
     (a browser reloading the page) sees the old file or the new one, never half of one."""
     write_atomically(path, text)
 
 
-def write_json_atomic(obj, path):
+def write_json_atomic(obj: Any, path: str) -> None:
     write_text_atomic(json.dumps(obj, indent=2) + "\n", path)
 
 
-def _read_json(path):
+def _read_json(path: str) -> Any:
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
@@ -41,7 +42,7 @@ def _read_json(path):
         raise RunFolderError(f"cannot read {path}: {e}") from None
 
 
-def _read_jsonl(path):
+def _read_jsonl(path: str) -> list[dict[str, Any]]:
     """Every whole JSON object line (a last line cut short by a crash is skipped)."""
     records = []
     try:
@@ -85,7 +86,7 @@ class RunFolder:
         ('demo', 2, [{'epoch': 1, 'train_loss': 0.5}], 'unknown')
     """
 
-    def __init__(self, path):
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.path.abspath(os.fspath(path))
         self.name = os.path.basename(self.path.rstrip(os.sep))
         config_path = os.path.join(self.path, "config.yaml")
@@ -97,13 +98,14 @@ class RunFolder:
             )
         try:
             with open(config_path, encoding="utf-8") as f:
-                self.config = yaml.safe_load(f)
+                config = yaml.safe_load(f)
         except (OSError, yaml.YAMLError) as e:
             raise RunFolderError(f"cannot read {config_path}: {e}") from None
-        if not isinstance(self.config, dict):
+        if not isinstance(config, dict):
             raise RunFolderError(f"{config_path} does not hold a config mapping")
         with open(config_path, encoding="utf-8") as f:
             self.config_text = f.read()
+        self.config: dict[str, Any] = config
         lines = _read_jsonl(os.path.join(self.path, "metrics.jsonl"))
         self.steps = [r for r in lines if "step" in r]
         self.epochs = [r for r in lines if "step" not in r and "epoch" in r]
@@ -111,9 +113,9 @@ class RunFolder:
         self.final = _read_json(os.path.join(self.path, "report.json"))
         self.machine = _read_json(os.path.join(self.path, "machine.json"))
         last = os.path.join(self.path, "checkpoints", "last.npz")
-        self.checkpoint = last if os.path.isfile(last) else None
+        self.checkpoint: str | None = last if os.path.isfile(last) else None
 
-    def file(self, name):
+    def file(self, name: str) -> str:
         """The path of the file ``name`` in the run folder.
 
         Args:
@@ -135,7 +137,7 @@ class RunFolder:
         return os.path.join(self.path, name)
 
     @property
-    def total_epochs(self):
+    def total_epochs(self) -> int | None:
         """The epochs the config asks for (None if it does not say).
 
         Examples:
@@ -151,7 +153,7 @@ class RunFolder:
         return self.config.get("epochs")
 
     @property
-    def state(self):
+    def state(self) -> str:
         """``finished``, ``running``, ``interrupted``, ``nonfinite``, ``failed`` or ``unknown``.
 
         Examples:
@@ -165,11 +167,11 @@ class RunFolder:
             'unknown'
         """
         if self.status is not None:
-            return self.status.get("state", "unknown")
+            return str(self.status.get("state", "unknown"))
         return "finished" if self.final is not None else "unknown"
 
 
-def read_run(path):
+def read_run(path: str | os.PathLike[str]) -> RunFolder:
     """The ``RunFolder`` at ``path`` (``RunFolderError`` naming the problem otherwise).
 
     Args:

@@ -1,8 +1,14 @@
 """The page of one run: status, headline figures, curves, per-class accuracy, confusion matrix,
 misclassified images, model summary, config, machine."""
 
+from typing import Any
+
+import numpy as np
+
 from . import html as h
 from . import plots
+from .evaluation import Evaluation
+from .run_folder import RunFolder
 from .status import describe
 
 __all__ = ["run_page"]
@@ -10,15 +16,15 @@ __all__ = ["run_page"]
 MISTAKES_SHOWN = 24
 
 
-def _fmt(value, spec=".4f"):
+def _fmt(value: float | None, spec: str = ".4f") -> str:
     return "--" if value is None else format(value, spec)
 
 
-def _series(run):
+def _series(run: RunFolder) -> dict[str, Any]:
     return {"name": run.name, "steps": run.steps, "epochs": run.epochs}
 
 
-def _headline(run, ev):
+def _headline(run: RunFolder, ev: Evaluation | None) -> str:
     e = run.epochs
     pairs = [("epochs", f"{len(e)} / {run.total_epochs}")]
     if e:
@@ -41,7 +47,7 @@ def _headline(run, ev):
     return h.tiles(pairs)
 
 
-def _epoch_table(run):
+def _epoch_table(run: RunFolder) -> str:
     rows = [
         [
             r["epoch"],
@@ -61,7 +67,7 @@ def _epoch_table(run):
     )
 
 
-def _curves(run, with_plots):
+def _curves(run: RunFolder, with_plots: bool) -> str:
     if not run.epochs and not run.steps:
         return h.note("No metrics yet: the first epoch has not finished.")
     parts = []
@@ -85,7 +91,9 @@ def _curves(run, with_plots):
     return "".join(parts)
 
 
-def _evaluation(run, ev, images, with_plots):
+def _evaluation(
+    run: RunFolder, ev: Evaluation, images: list[np.ndarray] | None, with_plots: bool
+) -> str:
     acc = ev.per_class_accuracy()
     matrix = ev.confusion_matrix()
     parts = [
@@ -141,23 +149,23 @@ def _evaluation(run, ev, images, with_plots):
     return "".join(parts)
 
 
-def _machine(run, current):
+def _machine(run: RunFolder, current: dict[str, Any] | None) -> str:
     info = run.machine
     where = "the machine that trained the run"
     if info is None:
-        info, where = current, "this machine (the run recorded none)"
+        info, where = current or {}, "this machine (the run recorded none)"
     return f"<p>{h.escape(where)}</p>" + h.table(["", "value"], [[k, v] for k, v in info.items()])
 
 
 def run_page(
-    run,
-    evaluation=None,
-    evaluation_problem=None,
-    images=None,
-    summary_text=None,
-    summary_problem=None,
-    machine=None,
-):
+    run: RunFolder,
+    evaluation: Evaluation | None = None,
+    evaluation_problem: str | None = None,
+    images: list[np.ndarray] | None = None,
+    summary_text: str | None = None,
+    summary_problem: str | None = None,
+    machine: dict[str, Any] | None = None,
+) -> str:
     """The HTML of ``run``'s page (a ``RunFolder``), from what the caller gathered."""
     with_plots = plots.available()
     headline, css, detail = describe(run)

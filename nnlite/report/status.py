@@ -4,8 +4,12 @@ failed), written by the training process each time it changes, and how a page wo
 import datetime
 import os
 import socket
+from typing import TYPE_CHECKING, Any
 
 from .run_folder import write_json_atomic
+
+if TYPE_CHECKING:
+    from .run_folder import RunFolder
 
 __all__ = ["STATES", "describe", "write_status"]
 
@@ -20,7 +24,7 @@ STATES = {
 }
 
 
-def write_status(run_dir, state, message=None):
+def write_status(run_dir: str, state: str, message: str | None = None) -> None:
     """Record the run's state in ``run_dir/status.json`` (atomically)."""
     if state not in STATES:
         raise ValueError(f"unknown run state {state!r}, expected one of {', '.join(STATES)}")
@@ -36,7 +40,7 @@ def write_status(run_dir, state, message=None):
     )
 
 
-def _process_gone(status):
+def _process_gone(status: dict[str, Any]) -> bool:
     """A 'running' status whose process no longer exists on this machine (killed without a word)."""
     pid, host = status.get("pid"), status.get("host")
     if not isinstance(pid, int) or host != socket.gethostname() or pid == os.getpid():
@@ -50,7 +54,7 @@ def _process_gone(status):
     return False
 
 
-def describe(run):
+def describe(run: "RunFolder") -> tuple[str, str, str]:
     """``(headline, css class, detail text)`` of a ``RunFolder``'s state."""
     state = run.state
     status = run.status or {}

@@ -3,6 +3,10 @@ metrics lines through tensorboardX (the optional extra ``tensorboard``)."""
 
 import os
 import shutil
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .run_folder import RunFolder
 
 __all__ = ["INSTALL_HINT", "TensorBoardExport"]
 
@@ -20,11 +24,11 @@ class TensorBoardExport:
     run has already cut back to its checkpoint), so no step is written twice.
     """
 
-    def __init__(self):
-        self.writer = None
+    def __init__(self) -> None:
+        self.writer: Any = None
         self.done_steps = self.done_epochs = 0
 
-    def __call__(self, run):
+    def __call__(self, run: "RunFolder") -> None:
         if self.writer is None:
             try:
                 from tensorboardX import SummaryWriter
@@ -50,7 +54,7 @@ class TensorBoardExport:
         self.done_steps, self.done_epochs = len(run.steps), len(run.epochs)
         w.flush()
 
-    def close(self):
+    def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
             self.writer = None

@@ -1,7 +1,11 @@
 """Writing the pages: gather what a run folder holds, evaluate its last checkpoint, draw, write
 atomically."""
 
+from __future__ import annotations
+
 import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from .comparison_page import comparison_page
 from .evaluation import (
@@ -10,43 +14,48 @@ from .evaluation import (
     evaluate_run,
     load_test_set,
     mistake_images,
+    train_config_of,
 )
 from .machine import machine_info
-from .run_folder import read_run, write_text_atomic
+from .run_folder import RunFolder, read_run, write_text_atomic
 from .run_page import MISTAKES_SHOWN, run_page
+
+if TYPE_CHECKING:
+    from ..train.config import TrainConfig
 
 __all__ = ["model_summary_text", "write_comparison", "write_report"]
 
 
-def _input_size(config):
+def _input_size(config: TrainConfig) -> tuple[int, ...]:
     """(1, C, H, W) of one test image after the test transforms."""
     from ..train.config import DATASETS
 
     try:
         image = load_test_set(config)[0][0]
-        return (1,) + tuple(image.shape)
+        return (1, *image.shape)
     except (EvaluationUnavailable, IndexError):
-        channels = DATASETS[config["data"]["dataset"]][1]
-        side = 32 if config["data"]["dataset"] == "cifar10" else 28
+        channels = DATASETS[config.data.dataset][1]
+        side = 32 if config.data.dataset == "cifar10" else 28
         return (1, channels, side, side)
 
 
-def model_summary_text(run, num_classes):
+def model_summary_text(run: RunFolder, num_classes: int) -> str:
     """``nl.summary`` of the run's model as trained: built as for training (frozen layers
     marked) with the last checkpoint's weights when there is one."""
     from ..nn.utils.model_summary import summary
     from ..train.checkpoint import CheckpointFileError, load_checkpoint
 
-    model = build_model_for(run.config, num_classes)
+    config = train_config_of(run)
+    model = build_model_for(config, num_classes)
     if run.checkpoint is not None:
         try:
             model.load_state_dict(load_checkpoint(run.checkpoint)["model"])
         except (CheckpointFileError, KeyError, RuntimeError, ValueError):
             pass  # the shapes and counts are the same with fresh weights
-    return str(summary(model, input_size=_input_size(run.config)))
+    return str(summary(model, input_size=_input_size(config)))
 
 
-def write_report(run_dir, summary_text=None):
+def write_report(run_dir: str | os.PathLike[str], summary_text: str | None = None) -> str:
     """Write ``run_dir/report.html`` from what the run folder holds; returns its path.
 
     Args:
@@ -102,14 +111,16 @@ def write_report(run_dir, summary_text=None):
     return path
 
 
-def _num_classes(run):
+def _num_classes(run: RunFolder) -> int:
     try:
-        return len(load_test_set(run.config, transform=False).classes)
+        return len(load_test_set(train_config_of(run), transform=False).classes)
     except EvaluationUnavailable:
         return 10
 
 
-def write_comparison(run_dirs, output):
+def write_comparison(
+    run_dirs: Iterable[str | os.PathLike[str]], output: str | os.PathLike[str]
+) -> str:
     """Write one page comparing the runs in ``run_dirs`` to ``output``; returns its path.
 
     Args:

@@ -7,6 +7,8 @@ Examples:
     >>> from nnlite.train import load_config, Trainer
     >>> cfg = load_config("configs/lenet_fashion_mnist.yaml", ["epochs=1"])  # doctest: +SKIP
     >>> report = Trainer(cfg).fit()  # downloads Fashion-MNIST, trains an epoch  # doctest: +SKIP
+    >>> cfg.parallel.backend is None  # doctest: +SKIP
+    True
     >>> report["accuracy"]  # doctest: +SKIP
     0.85...
 """
@@ -14,12 +16,14 @@ Examples:
 from .builders import TrainError
 from .checkpoint import load_checkpoint, save_checkpoint
 from .cli import main
-from .config import ConfigError, load_config, validate
+from .config import Component, ConfigError, TrainConfig, load_config, validate
 from .trainer import NonFiniteLossError, Trainer
 
 __all__ = [
     "load_config",
     "validate",
+    "TrainConfig",
+    "Component",
     "ConfigError",
     "Trainer",
     "TrainError",

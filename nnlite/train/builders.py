@@ -4,15 +4,22 @@ optimizer, scheduler, and the finetuning surgery (load, freeze, replace the head
 import inspect
 import os
 import sys
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal
 
 import numpy as np
 
+from .. import nn
+from ..data import Dataset
+from ..data.transforms import Compose
 from ..models.registry import MODELS, import_module_class
 from ..models.registry import suggestion as _suggest
+from ..optim import Optimizer
 from .checkpoint import CheckpointFileError, model_state_from
-from .config import DATASETS
+from .config import DATASETS, DataConfig, FinetuneConfig, ModelConfig
 from .registries import LOSSES, OPTIMIZERS, SCHEDULERS, TRANSFORMS
-from .schema import ConfigError, show
+from .schema import Component, ConfigError, check, show, type_hints, union_members
 
 __all__ = [
     "TrainError",
@@ -52,44 +59,42 @@ class TrainError(RuntimeError):
 # ------------------------------------------------------------------------------------- data
 
 
-def _plain_args(section):
-    """A config section's arguments for the constructor: lists become tuples (sizes, betas)."""
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in section.items() if k != "name"}
+def _plain_args(section: Component) -> dict[str, Any]:
+    """A registry section's arguments for the constructor: lists become tuples (sizes, betas)."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in section.args.items()}
 
 
-def build_transforms(items):
+def build_transforms(items: Iterable[Component]) -> Compose:
     """A ``Compose`` of the transforms listed in a ``data.*_transforms`` section."""
-    from ..data import transforms as T
-
-    return T.Compose([TRANSFORMS.lookup(t["name"])(**_plain_args(t)) for t in items])
+    return Compose([TRANSFORMS.lookup(t.name)(**_plain_args(t)) for t in items])
 
 
-def build_datasets(data_cfg):
+def build_datasets(data_cfg: DataConfig) -> tuple[Dataset[Any], Dataset[Any]]:
     """``(train_set, test_set)`` of the configured dataset, with their transforms."""
     from ..data import datasets
 
-    cls = getattr(datasets, DATASETS[data_cfg["dataset"]][0])
-    root = os.path.expanduser(data_cfg["root"])
+    cls = getattr(datasets, DATASETS[data_cfg.dataset][0])
+    root = os.path.expanduser(data_cfg.root)
     sets = []
-    for train, key in ((True, "train_transforms"), (False, "test_transforms")):
+    for train, transforms in ((True, data_cfg.train_transforms), (False, data_cfg.test_transforms)):
         try:
             sets.append(
                 cls(
                     root,
                     train=train,
-                    download=data_cfg["download"],
-                    transform=build_transforms(data_cfg[key]),
+                    download=data_cfg.download,
+                    transform=build_transforms(transforms),
                 )
             )
         except (RuntimeError, OSError, ValueError) as e:
             raise TrainError(
-                f"data ({data_cfg['dataset']} in {root}): {e}"
-                + _offline_alternative(data_cfg["dataset"], cls, root)
+                f"data ({data_cfg.dataset} in {root}): {e}"
+                + _offline_alternative(data_cfg.dataset, cls, root)
             ) from None
     return sets[0], sets[1]
 
 
-def _offline_alternative(dataset, cls, root):
+def _offline_alternative(dataset: str, cls: Any, root: str) -> str:
     """For the tutorial's CIFAR-10 when its files are absent (no internet to download them): the
     config that trains on Fashion-MNIST, which a machine may have already."""
     if dataset != "cifar10" or os.path.isdir(os.path.join(root, cls.base_folder)):
@@ -104,12 +109,10 @@ def _offline_alternative(dataset, cls, root):
 # ------------------------------------------------------------------------------------- model
 
 
-def _builder(name):
+def _builder(name: str) -> Callable[..., Any]:
     """The class or function building model ``name``: a registered name, or an import path
     ``pkg.module:Class`` that must name an ``nn.Module`` subclass (checked before anything
     calls it; importing the module runs its top-level code)."""
-    from .. import nn
-
     if ":" not in name:
         if name not in MODELS:
             raise ConfigError(
@@ -134,18 +137,21 @@ def _builder(name):
         raise ConfigError(f"model.name: {_cut(e)}", "model.name") from None
 
 
-def _cut(e, limit=300):
+def _cut(e: BaseException, limit: int = 300) -> str:
     """An exception's text cut to ``limit`` characters (it may quote a huge config value)."""
     text = str(e)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _check_args(fn, args, label):
+def _check_args(fn: Callable[..., Any], args: dict[str, Any], label: str) -> None:
+    """The model's arguments against its signature: unknown (with "did you mean") or missing
+    ones are errors, and values of annotated arguments are checked as config values are."""
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
         return
     params = sig.parameters
+    hints = type_hints(fn)
     named = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     takes_any = any(p.kind == p.VAR_KEYWORD for p in params.values())
     for key in args:
@@ -161,13 +167,15 @@ def _check_args(fn, args, label):
             raise ConfigError(
                 f"model.args.{n}: missing required argument of {label}", f"model.args.{n}"
             )
+    for key, value in args.items():
+        # a union (``int | Sequence[int]``) is left to the model: the config checks one type
+        if key in hints and len(union_members(hints[key])[0]) == 1:
+            args[key] = check(value, hints[key], {}, f"model.args.{key}")
 
 
-def build_model(model_cfg):
+def build_model(model_cfg: ModelConfig) -> nn.Module:
     """The model named in the ``model`` section, built with its ``args``."""
-    from .. import nn
-
-    name, args = model_cfg["name"], dict(model_cfg["args"])
+    name, args = model_cfg.name, dict(model_cfg.args)
     fn = _builder(name)
     label = name if ":" not in name else name.partition(":")[2]
     _check_args(fn, args, label)
@@ -185,7 +193,7 @@ def build_model(model_cfg):
     return model
 
 
-def check_model_output(model, dataset, num_classes):
+def check_model_output(model: nn.Module, dataset: Any, num_classes: int) -> None:
     """Run two images through the model (eval mode, no gradient) and check that it gives one
     score per class: a clear error now rather than a shape error in the first step."""
     import nnlite as nl
@@ -222,7 +230,7 @@ def check_model_output(model, dataset, num_classes):
 # ------------------------------------------------------------------------------------- loss, optim
 
 
-def build_loss(loss_cfg, num_classes):
+def build_loss(loss_cfg: Component, num_classes: int) -> nn.Module:
     """The loss of the ``loss`` section; ``weight`` (one value per class) becomes a tensor."""
     import nnlite as nl
 
@@ -235,40 +243,47 @@ def build_loss(loss_cfg, num_classes):
                 "loss.weight",
             )
         args["weight"] = nl.tensor(np.asarray(args["weight"], dtype=np.float32))
-    return LOSSES.lookup(loss_cfg["name"])(**args)
+    return typing.cast(nn.Module, LOSSES.lookup(loss_cfg.name)(**args))
 
 
-def build_optimizer(opt_cfg, params):
+def build_optimizer(opt_cfg: Component, params: Sequence[nn.Parameter]) -> Optimizer:
     """The optimizer of the ``optimizer`` section over ``params``."""
     try:
-        return OPTIMIZERS.lookup(opt_cfg["name"])(params, **_plain_args(opt_cfg))
+        return typing.cast(
+            Optimizer, OPTIMIZERS.lookup(opt_cfg.name)(params, **_plain_args(opt_cfg))
+        )
     except ValueError as e:
         raise ConfigError(f"optimizer: {_cut(e)}", "optimizer") from None
 
 
-def build_scheduler(sched_cfg, optimizer, epochs=None, steps_per_epoch=None):
+def build_scheduler(
+    sched_cfg: Component | None,
+    optimizer: Optimizer,
+    epochs: int | None = None,
+    steps_per_epoch: int | None = None,
+) -> Any:
     """The scheduler of the ``scheduler`` section (``None`` for none). ``onecycle`` without
     ``total_steps`` spans ``epochs * steps_per_epoch`` batches."""
     if sched_cfg is None:
         return None
-    name = sched_cfg["name"]
+    name = sched_cfg.name
     args = _plain_args(sched_cfg)
     if "schedulers" in args:
         args["schedulers"] = [
             build_scheduler(s, optimizer, epochs, steps_per_epoch) for s in args["schedulers"]
         ]
     if name == "onecycle" and args.get("total_steps") is None:
-        args["total_steps"] = epochs * steps_per_epoch
+        args["total_steps"] = (epochs or 1) * (steps_per_epoch or 1)
     try:
         return SCHEDULERS.lookup(name)(optimizer, **args)
     except (ValueError, TypeError) as e:
         raise ConfigError(f"scheduler: {_cut(e)}", "scheduler") from None
 
 
-def scheduler_steps(sched_cfg):
+def scheduler_steps(sched_cfg: Component | None) -> Literal["batch", "metric", "epoch"]:
     """When the trainer steps the scheduler: ``"batch"`` (after every optimizer step),
     ``"metric"`` (after evaluation, given the test loss) or ``"epoch"``."""
-    options = SCHEDULERS.options.get(sched_cfg["name"], {}) if sched_cfg else {}
+    options = SCHEDULERS.options.get(sched_cfg.name, {}) if sched_cfg else {}
     if options.get("per_batch"):
         return "batch"
     return "metric" if options.get("metric") else "epoch"
@@ -277,11 +292,11 @@ def scheduler_steps(sched_cfg):
 # ------------------------------------------------------------------------------------- finetune
 
 
-def _modules_of(model):
+def _modules_of(model: nn.Module) -> dict[str, nn.Module]:
     return dict(model.named_modules())
 
 
-def _module_named(modules, name, key):
+def _module_named(modules: dict[str, nn.Module], name: str, key: str) -> nn.Module:
     if name not in modules or name == "":
         names = [n for n in modules if n]
         raise ConfigError(
@@ -292,9 +307,7 @@ def _module_named(modules, name, key):
     return modules[name]
 
 
-def _fresh_like(layer, num_classes):
-    from .. import nn
-
+def _fresh_like(layer: nn.Module, num_classes: int) -> nn.Module | None:
     if isinstance(layer, nn.Linear):
         return nn.Linear(layer.in_features, num_classes, bias=layer.bias is not None)
     if isinstance(layer, nn.Conv2d):
@@ -311,7 +324,7 @@ def _fresh_like(layer, num_classes):
     return None
 
 
-def _set_module(model, name, new):
+def _set_module(model: nn.Module, name: str, new: nn.Module) -> None:
     parent_name, _, attr = name.rpartition(".")
     parent = (
         model.get_submodule(parent_name)
@@ -325,34 +338,41 @@ def _set_module(model, name, new):
         parent._modules[attr] = new
 
 
-def apply_finetune(model, ft_cfg, num_classes, load_weights=True, log=print):
+def apply_finetune(
+    model: nn.Module,
+    ft_cfg: FinetuneConfig,
+    num_classes: int,
+    load_weights: bool = True,
+    log: Callable[..., Any] = print,
+) -> list[nn.Module]:
     """Load the finetuning checkpoint (all but the head), freeze the listed modules and replace
     the head with a fresh layer of ``finetune.head.num_classes`` outputs. Returns the frozen
     modules (kept in eval mode while training)."""
     modules = _modules_of(model)
-    head = ft_cfg["head"]
-    head_name = head["module"] if head else None
+    head = ft_cfg.head
+    head_name = head.module if head else None
     if head:
-        old = _module_named(modules, head_name, "finetune.head.module")
+        old = _module_named(modules, head.module, "finetune.head.module")
         if _fresh_like(old, 1) is None:
             raise ConfigError(
                 f"finetune.head.module: {head_name} is a {type(old).__name__}; the head must be a "
                 f"Linear (or Conv2d) layer",
                 "finetune.head.module",
             )
-        if head["num_classes"] != num_classes:
+        if head.num_classes != num_classes:
             raise ConfigError(
                 f"finetune.head.num_classes: expected {num_classes} (the number of classes of the "
-                f"dataset), got {head['num_classes']}",
+                f"dataset), got {head.num_classes}",
                 "finetune.head.num_classes",
             )
 
-    def in_head(key):
+    def in_head(key: str) -> bool:
         return head_name is not None and (key == head_name or key.startswith(head_name + "."))
 
-    if load_weights and ft_cfg["from"] is not None:
+    source = ft_cfg.from_
+    if load_weights and source is not None:
         try:
-            state = model_state_from(ft_cfg["from"])
+            state = model_state_from(source)
         except CheckpointFileError as e:
             raise ConfigError(f"finetune.from: {e}", "finetune.from") from None
         own = model.state_dict()
@@ -370,26 +390,27 @@ def apply_finetune(model, ft_cfg, num_classes, load_weights=True, log=print):
                     f"unexpected {', '.join(unexpected[:6])}{' ...' if len(unexpected) > 6 else ''}"
                 )
             raise ConfigError(
-                f"finetune.from: {ft_cfg['from']} does not match the model ({'; '.join(parts)})",
+                f"finetune.from: {source} does not match the model ({'; '.join(parts)})",
                 "finetune.from",
             )
         for k in wanted:
             got, need = tuple(state[k].shape), tuple(own[k].shape)
             if got != need:
                 raise ConfigError(
-                    f"finetune.from: {k} has shape {got} in {ft_cfg['from']} but {need} in the model"
+                    f"finetune.from: {k} has shape {got} in {source} but {need} in the model"
                     f" (replace that layer with finetune.head)",
                     "finetune.from",
                 )
         model.load_state_dict({k: state[k] for k in wanted}, strict=False)
         log(
-            f"finetune: loaded {len(wanted)} tensors from {ft_cfg['from']}"
+            f"finetune: loaded {len(wanted)} tensors from {source}"
             + (f" (all but {head_name})" if head_name else "")
         )
 
     frozen = []
-    freeze = ft_cfg["freeze"]
+    freeze = ft_cfg.freeze
     if freeze == "all_but_head":
+        assert head_name is not None  # validate() requires a head with all_but_head
         for name, m in modules.items():
             if name and not in_head(name) and not head_name.startswith(name + "."):
                 frozen.append(m)
@@ -402,15 +423,17 @@ def apply_finetune(model, ft_cfg, num_classes, load_weights=True, log=print):
             m.requires_grad_(False)
             frozen.append(m)
     if head:
-        old = modules[head_name]
-        _set_module(model, head_name, _fresh_like(old, head["num_classes"]))
+        old = modules[head.module]
+        new = _fresh_like(old, head.num_classes)
+        assert new is not None  # checked above
+        _set_module(model, head.module, new)
         frozen = [m for m in frozen if m is not old]
     total = sum(p.numel() for p in model.parameters())
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
-    what = "all but " + head_name if freeze == "all_but_head" else (", ".join(freeze) or "nothing")
+    what = f"all but {head_name}" if freeze == "all_but_head" else (", ".join(freeze) or "nothing")
     log(
         f"finetune: frozen {what}; "
-        + (f"new head {head_name} with {head['num_classes']} outputs; " if head else "")
+        + (f"new head {head_name} with {head.num_classes} outputs; " if head else "")
         + f"training {trainable:,} of {total:,} parameters"
     )
     if trainable == 0:

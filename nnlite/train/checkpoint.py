@@ -17,8 +17,10 @@ A checkpoint is an ``nl.save`` file (``.npz`` + JSON header, no pickle) holding 
     classes       the dataset's class names
 """
 
+import os
 import random
 import shutil
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +40,7 @@ FORMAT = "nnlite-train-checkpoint"
 VERSION = 1
 
 
-def rng_state():
+def rng_state() -> dict[str, Any]:
     """The states of nnlite's, numpy's global and python's generators, as JSON-able data."""
     from ..autograd import random as nl_random
 
@@ -61,7 +63,7 @@ def rng_state():
     }
 
 
-def set_rng_state(state):
+def set_rng_state(state: dict[str, Any]) -> None:
     """Restore the generators from ``rng_state()``'s result."""
     from ..autograd import random as nl_random
 
@@ -80,7 +82,7 @@ def set_rng_state(state):
     random.setstate((int(p["version"]), tuple(int(x) for x in p["state"]), p["gauss_next"]))
 
 
-def _plain(obj):
+def _plain(obj: Any) -> Any:
     """Nested dicts/lists with numpy scalars turned into Python ones."""
     if isinstance(obj, dict):
         return {k: _plain(v) for k, v in obj.items()}
@@ -91,7 +93,7 @@ def _plain(obj):
     return obj
 
 
-def save_checkpoint(state, path):
+def save_checkpoint(state: dict[str, Any], path: str | os.PathLike[str]) -> None:
     """Write ``state`` to ``path`` with ``nl.save``: to a temporary file in the same folder,
     then renamed over ``path``, so a crash never leaves a half-written checkpoint.
 
@@ -109,7 +111,7 @@ def save_checkpoint(state, path):
     serialization.save(state, path)
 
 
-def copy_atomic(src, dst):
+def copy_atomic(src: str, dst: str) -> None:
     """Copy ``src`` to ``dst`` through a temporary file and ``os.replace``."""
     with serialization.replace_atomically(dst) as out, open(src, "rb") as f:
         shutil.copyfileobj(f, out, 1 << 20)
@@ -119,7 +121,7 @@ class CheckpointFileError(RuntimeError):
     """A file is missing or is not a trainer checkpoint."""
 
 
-def load_checkpoint(path):
+def load_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A checkpoint written by ``save_checkpoint`` (``CheckpointFileError`` naming the file
     and the problem otherwise).
 
@@ -151,7 +153,7 @@ def load_checkpoint(path):
     return state
 
 
-def model_state_from(path):
+def model_state_from(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The model state_dict in ``path``: a training checkpoint's ``model`` entry, or a file
     holding a bare state_dict (``nl.save(model.state_dict(), path)``). A ``module.`` prefix
     on every key (a DataParallel state_dict) is removed."""

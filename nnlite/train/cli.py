@@ -3,13 +3,15 @@
 import argparse
 import os
 import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .._runtime.atomic_file import replace_atomically
 from .builders import TrainError
-from .config import ConfigError, dump_config, load_config, load_yaml
+from .config import ConfigError, TrainConfig, dump_config, load_config, load_yaml
 from .schema import show
 from .signals import check_stop, stop_on_signals
-from .trainer import NonFiniteLossError, Trainer
+from .trainer import NonFiniteLossError, Observer, Trainer
 
 __all__ = ["main", "resolve_config"]
 
@@ -31,12 +33,12 @@ _EPILOG = """examples:
   mpirun -n 2 {command} configs/lenet_fashion_mnist.yaml --set parallel.backend=mpi"""
 
 
-def _command(prog):
+def _command(prog: str) -> str:
     """How a user types the program named ``prog`` (a script runs through python)."""
     return f"python {prog}" if prog.endswith(".py") else prog
 
 
-def _parser(prog="train.py"):
+def _parser(prog: str = "train.py") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=prog,
         description=_DESCRIPTION,
@@ -60,8 +62,8 @@ def _parser(prog="train.py"):
     return p
 
 
-def _flatten(obj, prefix=""):
-    out = {}
+def _flatten(obj: Any, prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
     if isinstance(obj, dict):
         for k, v in obj.items():
             out.update(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
@@ -70,7 +72,9 @@ def _flatten(obj, prefix=""):
     return out
 
 
-def resolve_config(config_path, overrides, resume_dir):
+def resolve_config(
+    config_path: str | None, overrides: Sequence[str], resume_dir: str | None
+) -> tuple[TrainConfig, bool]:
     """The resolved config of a run (and whether ``config.yaml`` of ``resume_dir`` needs
     rewriting for a changed epoch count)."""
     if resume_dir is None:
@@ -86,10 +90,8 @@ def resolve_config(config_path, overrides, resume_dir):
     if config_path is not None:
         cfg = load_config(config_path, overrides)
     else:
-        cfg = load_config(
-            raw=load_yaml(saved_path), overrides=overrides, default_name=saved["name"]
-        )
-    a, b = _flatten(saved), _flatten(cfg)
+        cfg = load_config(raw=load_yaml(saved_path), overrides=overrides, default_name=saved.name)
+    a, b = _flatten(saved.to_dict()), _flatten(cfg.to_dict())
     diffs = [
         k
         for k in dict.fromkeys(list(a) + list(b))
@@ -105,19 +107,19 @@ def resolve_config(config_path, overrides, resume_dir):
             f"only epochs may change when resuming",
             diffs[0],
         )
-    return cfg, cfg["epochs"] != saved["epochs"]
+    return cfg, cfg.epochs != saved.epochs
 
 
 # The most an error line shows (messages quote values cut shorter; this bounds the rest).
 MAX_ERROR_CHARS = 1000
 
 
-def _one_line(e):
+def _one_line(e: BaseException) -> str:
     text = " ".join(str(e).split())
     return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 3] + "..."
 
 
-def _abort_others(trainer, code):
+def _abort_others(trainer: Trainer | None, code: int) -> None:
     dist = getattr(trainer, "dist", None)
     if dist is not None and dist.size > 1:
         sys.stdout.flush()
@@ -125,7 +127,9 @@ def _abort_others(trainer, code):
         dist.comm.Abort(code)
 
 
-def main(argv=None, observers=(), prog="train.py"):
+def main(
+    argv: Sequence[str] | None = None, observers: Iterable[Observer] = (), prog: str = "train.py"
+) -> int:
     """Run the CLI; returns the exit code (0 done, 1 failed, 2 bad config or usage, 3 a loss,
     gradient, weight or evaluation became NaN/inf, 130 interrupted by Ctrl-C, 143 by SIGTERM).
     ``observers`` go to the ``Trainer``; ``prog`` names the program in usage and messages
@@ -162,7 +166,9 @@ def main(argv=None, observers=(), prog="train.py"):
         return _run(args, observers, prog)
 
 
-def _run(args, observers=(), prog="train.py"):
+def _run(
+    args: argparse.Namespace, observers: Iterable[Observer] = (), prog: str = "train.py"
+) -> int:
     if (
         "" not in sys.path and os.getcwd() not in sys.path
     ):  # user models importable from the working directory

@@ -1,12 +1,16 @@
-"""The training config: the schema, YAML loading, validation and ``--set`` overrides.
+"""The training config: its sections as dataclasses, YAML loading, validation and ``--set``
+overrides.
 
 A config is a YAML mapping. ``load_config(path, overrides)`` reads it (refusing alias bombs),
-applies the ``key.path=value`` overrides, checks every key against ``SCHEMA`` and returns the
-resolved config: plain dicts and lists with every default filled in. The sections that name a
-class (optimizer, scheduler, loss, transforms) take their keys and defaults from its signature
-(``registries.py``, ``schema.fields_of``). Every problem raises ``ConfigError`` with a one-line
-message that names the key (``optimizer.lr``, ``data.train_transforms[1].mean``), what was
-expected and what was found; an unknown key comes with the closest valid key as a suggestion.
+applies the ``key.path=value`` overrides, checks every key against the dataclasses below and
+returns a ``TrainConfig``: typed sections with every default filled in (``cfg.train`` does not
+exist; ``cfg.epochs``, ``cfg.parallel.backend``, ``cfg.optimizer.args["lr"]`` do). The sections
+that name a registered class (optimizer, scheduler, loss, transforms) are ``Component``s whose
+keys, defaults and types come from that class's signature (``registries.py``,
+``schema.fields_of``). Every problem raises ``ConfigError`` with a one-line message that names
+the key (``optimizer.lr``, ``data.train_transforms[1].mean``), what was expected and what was
+found; an unknown key comes with the closest valid key as a suggestion. ``to_dict`` (and
+``dump_config``) give the resolved config back as the YAML mapping a run folder records.
 
 Examples:
     >>> with open("lenet.yaml", "w") as f:
@@ -17,39 +21,52 @@ Examples:
     ... epochs: 2
     ... ''')
     >>> cfg = load_config("lenet.yaml", ["optimizer.lr=0.01"])
-    >>> cfg["optimizer"]
+    >>> cfg.optimizer
+    Component(name='sgd', args={'lr': 0.01, 'momentum': 0.9, 'dampening': 0.0, 'weight_decay': 0.0, 'nesterov': False})
+    >>> cfg.to_dict()["optimizer"]
     {'name': 'sgd', 'lr': 0.01, 'momentum': 0.9, 'dampening': 0.0, 'weight_decay': 0.0, 'nesterov': False}
 """
 
 import copy
 import os
 import re
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import yaml
 
 from .registries import LOSSES, OPTIMIZERS, SCHEDULERS, TRANSFORMS
 from .schema import (
-    _REQUIRED,
-    Bool,
-    Choice,
+    REQUIRED,
+    ROOT,
+    Component,
     ConfigError,
-    Float,
-    FreeMap,
-    Int,
-    ListOf,
-    Section,
-    Spec,
-    Str,
-    _bad,
-    _Freeze,
-    _join,
-    _kind,
-    _show,
-    _unknown_key,
+    Field,
+    bad,
+    check_mapping,
+    fields_of,
+    join,
+    kind_name,
+    kind_of,
+    section_fields,
+    setting,
+    show,
+    to_raw,
+    type_name,
 )
 
 __all__ = [
     "ConfigError",
+    "Component",
+    "TrainConfig",
+    "ModelConfig",
+    "DataConfig",
+    "ParallelConfig",
+    "LoggingConfig",
+    "HeadConfig",
+    "FinetuneConfig",
     "load_config",
     "load_yaml",
     "parse_override",
@@ -57,12 +74,181 @@ __all__ = [
     "validate",
     "dump_config",
     "reference",
-    "SCHEMA",
     "DATASETS",
 ]
 
+DatasetName = Literal["cifar10", "fashion_mnist", "mnist"]
+
 #: dataset name -> (nnlite.data.datasets class name, image channels)
-DATASETS = {"cifar10": ("CIFAR10", 3), "fashion_mnist": ("FashionMNIST", 1), "mnist": ("MNIST", 1)}
+DATASETS: dict[DatasetName, tuple[str, int]] = {
+    "cifar10": ("CIFAR10", 3),
+    "fashion_mnist": ("FashionMNIST", 1),
+    "mnist": ("MNIST", 1),
+}
+
+SECONDS_PER_YEAR = 365 * 24 * 3600  # the longest collective timeout a config may ask for
+
+# ---------------------------------------------------------------------------------------- sections
+
+
+def _to_tensor_only() -> list[Component]:
+    return [Component("to_tensor")]
+
+
+@dataclass(kw_only=True)
+class ModelConfig:
+    """``model``: which model, built with which arguments."""
+
+    name: str = setting(
+        help="registry name (lenet, tutorial_net, resnet18, mlp) or 'pkg.module:Class'"
+    )
+    args: dict[str, Any] = setting(
+        factory=dict, help="keyword arguments of the model's constructor"
+    )
+
+
+@dataclass(kw_only=True)
+class DataConfig:
+    """``data``: the dataset, its transforms and the loaders."""
+
+    dataset: DatasetName = setting(help="the dataset")
+    root: str = setting("./data", help="folder holding (or receiving) the dataset files")
+    download: bool = setting(True, help="download the files when they are missing")
+    batch_size: int = setting(min=1, help="training mini-batch size (per process with MPI)")
+    test_batch_size: int = setting(1000, min=1, help="evaluation batch size")
+    num_workers: int = setting(
+        0, min=0, help="data loader worker processes (0: load in the main process)"
+    )
+    train_transforms: list[Component] = setting(
+        factory=_to_tensor_only, registry=TRANSFORMS, help="transforms of training images, in order"
+    )
+    test_transforms: list[Component] = setting(
+        factory=_to_tensor_only, registry=TRANSFORMS, help="transforms of test images, in order"
+    )
+
+
+@dataclass(kw_only=True)
+class ParallelConfig:
+    """``parallel``: DataParallel worker processes, or MPI ranks."""
+
+    workers: int = setting(1, min=1, help="DataParallel worker processes (1: no DataParallel)")
+    backend: Literal["mpi"] | None = setting(
+        None, help="mpi: DistributedDataParallel across mpirun processes"
+    )
+    timeout_seconds: float = setting(
+        1800.0,
+        min=0,
+        min_open=True,
+        max=SECONDS_PER_YEAR,
+        help="with backend mpi: how long a rank waits for the others in a collective before the "
+        "job is aborted (PyTorch's default: 30 minutes)",
+    )
+
+
+@dataclass(kw_only=True)
+class LoggingConfig:
+    """``logging``: extra outputs of a run."""
+
+    tensorboard: bool = setting(
+        False,
+        help="also write TensorBoard event files to RUN_DIR/tensorboard (needs tensorboardX)",
+    )
+
+
+@dataclass(kw_only=True)
+class HeadConfig:
+    """``finetune.head``: the layer replaced by a fresh one."""
+
+    module: str = setting(help="name of the layer to replace (e.g. fc3)")
+    num_classes: int = setting(
+        min=1, help="outputs of the new layer (must equal the dataset's classes)"
+    )
+
+
+def _check_freeze(value: Any, path: str) -> list[str] | str:
+    if value == "all_but_head":
+        return "all_but_head"
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise bad(path, "a list of module names (e.g. [conv1, conv2]) or all_but_head", value)
+    return list(value)
+
+
+@dataclass(kw_only=True)
+class FinetuneConfig:
+    """``finetune``: start from a checkpoint, freeze and replace layers."""
+
+    from_: str | None = setting(
+        None,
+        key="from",
+        help="weights to start from: a run's .npz, a saved state_dict, a PyTorch .pth or a "
+        ".safetensors file (null: the model's own, e.g. model.args.weights)",
+    )
+    freeze: list[str] | Literal["all_but_head"] = setting(
+        factory=list,
+        check=_check_freeze,
+        expected="a list of module names or all_but_head",
+        type_name="list of str or all_but_head",
+        help="module names to freeze (requires_grad off, eval mode), or all_but_head",
+    )
+    head: HeadConfig | None = setting(
+        None, help="the layer replaced by a fresh one (null: keep every layer)"
+    )
+
+
+@dataclass(kw_only=True)
+class TrainConfig:
+    """The whole config of a run: one attribute per top-level key (``load_config``'s result).
+
+    Examples:
+        >>> cfg = validate({"model": {"name": "lenet"}, "data": {"dataset": "mnist", "batch_size": 8},
+        ...                 "optimizer": "adam", "epochs": 1}, default_name="demo")
+        >>> cfg.name, cfg.data.batch_size, cfg.optimizer.name, cfg.parallel.workers
+        ('demo', 8, 'adam', 1)
+    """
+
+    name: str | None = setting(None, help="run name (null: the config file's name)")
+    seed: int = setting(0, min=0, help="seeds nnlite, numpy, python's random and the data loaders")
+    model: ModelConfig = setting(help="the model")
+    data: DataConfig = setting(help="dataset, transforms and loaders")
+    loss: Component = setting(
+        factory=lambda: Component("cross_entropy"),
+        registry=LOSSES,
+        help="the loss and its arguments",
+    )
+    optimizer: Component = setting(registry=OPTIMIZERS, help="the optimizer and its arguments")
+    scheduler: Component | None = setting(
+        None,
+        registry=SCHEDULERS,
+        help="learning-rate schedule, stepped once per epoch (onecycle: per batch; plateau: on "
+        "the test loss)",
+    )
+    epochs: int = setting(min=1, help="training epochs")
+    log_every: int = setting(2000, min=1, help="print the running loss every N mini-batches")
+    threads: int | None = setting(
+        None,
+        min=1,
+        help="threads of nnlite's kernels and BLAS, as nl.set_num_threads (null: all CPUs)",
+    )
+    parallel: ParallelConfig = setting(factory=ParallelConfig, help="parallel training")
+    output_dir: str = setting("runs", help="where run directories are created")
+    logging: LoggingConfig = setting(factory=LoggingConfig, help="extra outputs of a run")
+    finetune: FinetuneConfig | None = setting(
+        None, help="start from a checkpoint, freeze and replace layers"
+    )
+
+    @property
+    def run_name(self) -> str:
+        """``name``, which ``validate`` always fills in."""
+        return self.name or "run"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The config as the YAML mapping a run folder records (keys in declaration order)."""
+        return typing.cast(dict[str, Any], to_raw(self))
+
+
+ROOT.append(TrainConfig)
 
 # ---------------------------------------------------------------------------------------- YAML
 
@@ -71,9 +257,9 @@ class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader, plus: ``1e-3`` is a float (YAML 1.1 wants ``1.0e-3``) and a key
     given twice in one mapping is an error rather than silently the last one."""
 
-    def construct_mapping(self, node, deep=False):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         if isinstance(node, yaml.MappingNode):
-            seen = {}
+            seen: dict[Any, int] = {}
             for key_node, _ in node.value:
                 if not isinstance(key_node, yaml.ScalarNode):
                     continue
@@ -100,7 +286,7 @@ _Loader.add_implicit_resolver(
 )
 
 
-def _yaml_error_text(e):
+def _yaml_error_text(e: yaml.YAMLError) -> str:
     mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
     problem = getattr(e, "problem", None) or str(e).splitlines()[0]
     context = getattr(e, "context", None)
@@ -110,7 +296,7 @@ def _yaml_error_text(e):
     return text
 
 
-def load_yaml(path):
+def load_yaml(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The mapping in the YAML file ``path`` (``ConfigError`` for a missing file, invalid YAML
     (naming the line) or a document that is not a mapping)."""
     path = os.fspath(path)
@@ -134,12 +320,12 @@ def load_yaml(path):
     if not isinstance(data, dict):
         raise ConfigError(
             f"config file {path} must hold a mapping of keys (name: ..., model: ..., ...), "
-            f"got {_kind(data)}"
+            f"got {kind_name(data)}"
         )
     return data
 
 
-def parse_yaml_value(text):
+def parse_yaml_value(text: str) -> Any:
     """A ``--set`` value: parsed as YAML (``0.01`` a float, ``[1, 2]`` a list, ``null`` None)."""
     return _safe_load(text)
 
@@ -149,10 +335,8 @@ def parse_yaml_value(text):
 # refused before anything walks it: a 1 KB "billion laughs" file would otherwise expand to 10^9.
 MAX_EXPANDED_VALUES = 100_000
 
-SECONDS_PER_YEAR = 365 * 24 * 3600  # the longest collective timeout a config may ask for
 
-
-def _safe_load(text):
+def _safe_load(text: str) -> Any:
     """``yaml.load`` with ``_Loader``, refusing documents nested too deep or whose aliases
     expand beyond ``MAX_EXPANDED_VALUES`` (``ConfigError``)."""
     loader = _Loader(text)
@@ -173,13 +357,14 @@ def _safe_load(text):
         loader.dispose()
 
 
-def _expanded_size(root, limit):
+def _expanded_size(root: yaml.Node, limit: int) -> int:
     """How many values ``root`` stands for once every alias is expanded (counting stops past
     ``limit``). Each node is sized once (post-order, no recursion), so this takes time linear in
     the document even when the expansion is astronomically large. A recursive alias raises
     ``ConfigError``."""
-    sizes, started = {}, set()
-    stack = [(root, False)]
+    sizes: dict[int, int] = {}
+    started: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
     while stack:
         node, children_done = stack.pop()
         if id(node) in sizes:
@@ -203,178 +388,52 @@ def _expanded_size(root, limit):
     return sizes[id(root)]
 
 
-# The schema. Each key: type, default (none: required) and meaning, as in the reference table. The
-# sections that name a class take their keys from its signature (registries.py).
-
-_DEFAULT_TRANSFORMS = [{"name": "to_tensor"}]
-
-SCHEMA = Section(
-    {
-        "name": Str(None, nullable=True, help="run name (null: the config file's name)"),
-        "seed": Int(0, min=0, help="seeds nnlite, numpy, python's random and the data loaders"),
-        "model": Section(
-            help="the model",
-            fields={
-                "name": Str(
-                    help="registry name (lenet, tutorial_net, resnet18, mlp) or 'pkg.module:Class'"
-                ),
-                "args": FreeMap({}, help="keyword arguments of the model's constructor"),
-            },
-            default=_REQUIRED,
-        ),
-        "data": Section(
-            help="dataset, transforms and loaders",
-            fields={
-                "dataset": Str(choices=list(DATASETS), help="the dataset"),
-                "root": Str("./data", help="folder holding (or receiving) the dataset files"),
-                "download": Bool(True, help="download the files when they are missing"),
-                "batch_size": Int(min=1, help="training mini-batch size (per process with MPI)"),
-                "test_batch_size": Int(1000, min=1, help="evaluation batch size"),
-                "num_workers": Int(
-                    0, min=0, help="data loader worker processes (0: load in the main process)"
-                ),
-                "train_transforms": ListOf(
-                    Choice(TRANSFORMS, kind="transform"),
-                    _DEFAULT_TRANSFORMS,
-                    help="transforms of training images, in order",
-                ),
-                "test_transforms": ListOf(
-                    Choice(TRANSFORMS, kind="transform"),
-                    _DEFAULT_TRANSFORMS,
-                    help="transforms of test images, in order",
-                ),
-            },
-            default=_REQUIRED,
-        ),
-        "loss": Choice(
-            LOSSES, {"name": "cross_entropy"}, kind="loss", help="the loss and its arguments"
-        ),
-        "optimizer": Choice(OPTIMIZERS, kind="optimizer", help="the optimizer and its arguments"),
-        "scheduler": Choice(
-            SCHEDULERS,
-            None,
-            nullable=True,
-            kind="scheduler",
-            help="learning-rate schedule, stepped once per epoch (onecycle: per batch; plateau: on the test loss)",
-        ),
-        "epochs": Int(min=1, help="training epochs"),
-        "log_every": Int(2000, min=1, help="print the running loss every N mini-batches"),
-        "threads": Int(
-            None,
-            nullable=True,
-            min=1,
-            help="threads of nnlite's kernels and BLAS, as nl.set_num_threads (null: all CPUs)",
-        ),
-        "parallel": Section(
-            help="parallel training",
-            fields={
-                "workers": Int(1, min=1, help="DataParallel worker processes (1: no DataParallel)"),
-                "backend": Str(
-                    None,
-                    nullable=True,
-                    choices=["mpi"],
-                    help="mpi: DistributedDataParallel across mpirun processes",
-                ),
-                "timeout_seconds": Float(
-                    1800.0,
-                    min=0,
-                    min_open=True,
-                    max=SECONDS_PER_YEAR,
-                    help="with backend mpi: how long a rank waits for the others in a collective "
-                    "before the job is aborted (PyTorch's default: 30 minutes)",
-                ),
-            },
-        ),
-        "output_dir": Str("runs", help="where run directories are created"),
-        "logging": Section(
-            help="extra outputs of a run",
-            fields={
-                "tensorboard": Bool(
-                    False,
-                    help="also write TensorBoard event files to RUN_DIR/tensorboard (needs tensorboardX)",
-                ),
-            },
-        ),
-        "finetune": Section(
-            {
-                "from": Str(
-                    None,
-                    nullable=True,
-                    help="weights to start from: a run's .npz, a saved state_dict, a PyTorch "
-                    ".pth or a .safetensors file (null: the model's own, e.g. "
-                    "model.args.weights)",
-                ),
-                "freeze": _Freeze(
-                    [],
-                    help="module names to freeze (requires_grad off, eval mode), or all_but_head",
-                ),
-                "head": Section(
-                    {
-                        "module": Str(help="name of the layer to replace (e.g. fc3)"),
-                        "num_classes": Int(
-                            min=1,
-                            help="outputs of the new layer (must equal the dataset's classes)",
-                        ),
-                    },
-                    default=None,
-                    nullable=True,
-                    help="the layer replaced by a fresh one (null: keep every layer)",
-                ),
-            },
-            default=None,
-            nullable=True,
-            help="start from a checkpoint, freeze and replace layers",
-        ),
-    }
-)
-
-Spec.root = SCHEMA
+# ---------------------------------------------------------------------------------------- validation
 
 _ORDER_TRANSFORM_HINT = "to_tensor must come before normalize"
 
 
-def _check_freeze(value, path):
-    if value == "all_but_head":
-        return value
-    if value is None:
-        return []
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise _bad(path, "a list of module names (e.g. [conv1, conv2]) or all_but_head", value)
-    return list(value)
-
-
-def _check_transform_order(transforms, path):
-    kinds = [t["name"] for t in transforms]
+def _check_transforms(transforms: list[Component], path: str, dataset: DatasetName) -> None:
+    """One ``to_tensor``, before any ``normalize``; ``normalize`` with 1 or one value per channel."""
+    kinds = [t.name for t in transforms]
     if "to_tensor" not in kinds:
         raise ConfigError(
             f"{path}: the list needs a {{name: to_tensor}} entry (images must become tensors), "
-            f"got {_show(kinds)}",
+            f"got {show(kinds)}",
             path,
         )
-    if kinds.count("to_tensor") > 1:
-        i = [j for j, k in enumerate(kinds) if k == "to_tensor"][1]
-        raise ConfigError(f"{_join(path, i)}: to_tensor is given twice", _join(path, i))
     first = kinds.index("to_tensor")
-    for i, k in enumerate(kinds):
-        if k == "normalize" and i < first:
+    if kinds.count("to_tensor") > 1:
+        i = kinds.index("to_tensor", first + 1)
+        raise ConfigError(f"{join(path, i)}: to_tensor is given twice", join(path, i))
+    channels = DATASETS[dataset][1]
+    for i, t in enumerate(transforms):
+        if t.name == "normalize" and i < first:
             raise ConfigError(
-                f"{_join(path, i)}: normalize works on tensors; {_ORDER_TRANSFORM_HINT}",
-                _join(path, i),
+                f"{join(path, i)}: normalize works on tensors; {_ORDER_TRANSFORM_HINT}",
+                join(path, i),
             )
+        for stat in ("mean", "std") if t.name == "normalize" else ():
+            if len(t.args[stat]) not in (1, channels):
+                p = f"{path}[{i}].{stat}"
+                raise ConfigError(
+                    f"{p}: expected 1 or {channels} values for {dataset} ({channels} "
+                    f"channel{'s' if channels > 1 else ''}), got {show(t.args[stat])}",
+                    p,
+                )
 
 
-def validate(raw, default_name=None):
-    """Check ``raw`` (a mapping, e.g. parsed YAML) against the schema and return the resolved
-    config with every default filled in. Raises ``ConfigError`` naming the first bad key.
+def validate(raw: Any, default_name: str | None = None) -> TrainConfig:
+    """Check ``raw`` (a mapping, e.g. parsed YAML) against the config's dataclasses and return
+    the resolved config with every default filled in. Raises ``ConfigError`` naming the first
+    bad key.
 
     Args:
         raw (dict): the config.
         default_name (str, optional): the run name when the config gives none.
 
     Returns:
-        dict: the resolved config.
+        TrainConfig: the resolved config.
 
     Examples:
         >>> from nnlite.train import validate
@@ -383,55 +442,40 @@ def validate(raw, default_name=None):
             ...
         nnlite.train.schema.ConfigError: missing required key 'data' (a mapping: dataset, transforms and loaders)
     """
-    cfg = SCHEMA.check(raw, "")
-    if cfg["name"] is None:
-        cfg["name"] = re.sub(r"[^A-Za-z0-9._-]+", "_", default_name or "run").lstrip("._-") or "run"
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", cfg["name"]):
+    cfg = TrainConfig(**check_mapping(raw, section_fields(TrainConfig), ""))
+    if cfg.name is None:
+        cfg.name = re.sub(r"[^A-Za-z0-9._-]+", "_", default_name or "run").lstrip("._-") or "run"
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", cfg.name):
         raise ConfigError(
             f"name: expected letters, digits, '.', '_' or '-' (it names the run directory), "
-            f"got {_show(cfg['name'])}",
+            f"got {show(cfg.name)}",
             "name",
         )
-    channels = DATASETS[cfg["data"]["dataset"]][1]
-    for key in ("train_transforms", "test_transforms"):
-        path = f"data.{key}"
-        _check_transform_order(cfg["data"][key], path)
-        for i, t in enumerate(cfg["data"][key]):
-            if t["name"] == "normalize":
-                for stat in ("mean", "std"):
-                    n = len(t[stat])
-                    if n not in (1, channels):
-                        p = f"{path}[{i}].{stat}"
-                        raise ConfigError(
-                            f"{p}: expected 1 or {channels} values for {cfg['data']['dataset']} "
-                            f"({channels} channel{'s' if channels > 1 else ''}), got {_show(t[stat])}",
-                            p,
-                        )
-    if cfg["parallel"]["backend"] == "mpi" and cfg["parallel"]["workers"] > 1:
+    _check_transforms(cfg.data.train_transforms, "data.train_transforms", cfg.data.dataset)
+    _check_transforms(cfg.data.test_transforms, "data.test_transforms", cfg.data.dataset)
+    if cfg.parallel.backend == "mpi" and cfg.parallel.workers > 1:
         raise ConfigError(
             "parallel.workers: expected 1 with backend: mpi (one process per MPI rank), got "
-            f"{cfg['parallel']['workers']}",
+            f"{cfg.parallel.workers}",
             "parallel.workers",
         )
-    ft = cfg["finetune"]
-    if ft is not None:
-        ft["freeze"] = _check_freeze(ft["freeze"], "finetune.freeze")
-        if ft["freeze"] == "all_but_head" and ft["head"] is None:
-            raise ConfigError(
-                "finetune.freeze: all_but_head needs finetune.head (the layer to keep training)",
-                "finetune.freeze",
-            )
-    _fill_epoch_defaults(cfg["scheduler"], cfg["epochs"])
+    ft = cfg.finetune
+    if ft is not None and ft.freeze == "all_but_head" and ft.head is None:
+        raise ConfigError(
+            "finetune.freeze: all_but_head needs finetune.head (the layer to keep training)",
+            "finetune.freeze",
+        )
+    _fill_epoch_defaults(cfg.scheduler, cfg.epochs)
     return cfg
 
 
-def _fill_epoch_defaults(sched, epochs):
+def _fill_epoch_defaults(sched: Component | None, epochs: int) -> None:
     """``cosine``'s ``T_max: null`` means the run's epochs (here and in nested schedulers)."""
     if sched is None:
         return
-    if sched["name"] == "cosine" and sched["T_max"] is None:
-        sched["T_max"] = epochs
-    for inner in sched.get("schedulers", ()):
+    if sched.name == "cosine" and sched.args["T_max"] is None:
+        sched.args["T_max"] = epochs
+    for inner in sched.args.get("schedulers", ()):
         _fill_epoch_defaults(inner, epochs)
 
 
@@ -440,8 +484,9 @@ def _fill_epoch_defaults(sched, epochs):
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
-def _split_path(text):
-    parts, pos = [], 0
+def _split_path(text: str) -> list[str | int]:
+    parts: list[str | int] = []
+    pos = 0
     text = text.strip()
     while pos < len(text):
         if text[pos] == ".":
@@ -460,12 +505,12 @@ def _split_path(text):
     return parts
 
 
-def _cut(text, limit=200):
+def _cut(text: str, limit: int = 200) -> str:
     """A ``--set`` argument as an error message quotes it: at most ``limit`` characters."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def parse_override(text):
+def parse_override(text: str) -> tuple[list[str | int], Any]:
     """``"optimizer.lr=0.01"`` -> ``(["optimizer", "lr"], 0.01)`` (the value parsed as YAML)."""
     if "=" not in text:
         raise ConfigError(
@@ -476,7 +521,7 @@ def parse_override(text):
         parts = _split_path(key)
     except ValueError:
         raise ConfigError(
-            f"--set {_cut(text)}: {_show(key.strip())} is not a key path (e.g. optimizer.lr, "
+            f"--set {_cut(text)}: {show(key.strip())} is not a key path (e.g. optimizer.lr, "
             f"data.train_transforms[1].p)"
         ) from None
     try:
@@ -488,107 +533,62 @@ def parse_override(text):
     return parts, parsed
 
 
-def _path_text(parts):
+def _path_text(parts: Sequence[str | int]) -> str:
     out = ""
     for p in parts:
-        out = _join(out, p)
+        out = join(out, p)
     return out
 
 
-def _spec_at(parts, raw):
-    """Check that ``parts`` names a key of the schema (raises the unknown-key error otherwise)."""
-    spec, node = SCHEMA, raw
-    for depth, part in enumerate(parts):
-        path = _path_text(parts[:depth])
-        if isinstance(spec, ListOf):
-            if not isinstance(part, int):
-                raise ConfigError(
-                    f"{path}: is a list; index it with a number, e.g. {path}[0]", path
-                )
-            spec = spec.item
-            node = node[part] if isinstance(node, list) and part < len(node) else None
-            continue
-        if isinstance(part, int):
-            raise ConfigError(
-                f"{_path_text(parts[: depth + 1])}: {path or 'config'} is not a list", path
-            )
-        if isinstance(spec, Section):
-            if part not in spec.fields:
-                raise _unknown_key(path, part, spec.fields)
-            spec = spec.fields[part]
-        elif isinstance(spec, Choice):
-            name = node.get("name") if isinstance(node, dict) else None
-            name = name if isinstance(name, str) else None
-            variants = (
-                [spec.variants[name]] if name in spec.variants else list(spec.variants.values())
-            )
-            if part != "name" and not any(part in v for v in variants):
-                fields = (
-                    dict(variants[0])
-                    if len(variants) == 1
-                    else {k: None for v in variants for k in v}
-                )
-                raise _unknown_key(
-                    path,
-                    part,
-                    {"name": None, **fields},
-                    f"{spec.kind} {_show(name)}" if name in spec.variants else None,
-                )
-            # the key's own spec when the name is known (a nested list of schedulers, say)
-            spec = variants[0][part] if len(variants) == 1 and part in variants[0] else Spec()
-        elif isinstance(spec, FreeMap):
-            spec = Spec()
-        else:
-            raise ConfigError(f"{path} holds a single value, it has no key {part!r}", path)
-        node = node.get(part) if isinstance(node, dict) else None
-    return spec
-
-
-def apply_overrides(raw, overrides):
+def apply_overrides(raw: dict[str, Any], overrides: Iterable[str]) -> dict[str, str]:
     """Apply ``--set`` strings to the raw config mapping (in place); returns ``{path: text}`` of
-    the keys set, for error messages."""
+    the keys set, for error messages. Keys are checked by ``validate`` afterwards, which names
+    the ``--set`` a bad key came from."""
     origins = {}
     for text in overrides:
         parts, value = parse_override(text)
-        try:
-            _spec_at(parts, raw)
-        except ConfigError as e:
-            raise ConfigError(f"--set {_cut(text)}: {e}", e.key) from None
-        node = raw
-        for depth, part in enumerate(parts[:-1]):
-            nxt = parts[depth + 1]
-            if isinstance(node, list):
-                if part >= len(node):
-                    p = _path_text(parts[: depth + 1])
-                    raise ConfigError(
-                        f"--set {_cut(text)}: {p} does not exist (the list has {len(node)} entries)",
-                        p,
-                    )
-                if not isinstance(node[part], (dict, list)):
-                    node[part] = [] if isinstance(nxt, int) else {}
-                node = node[part]
-            else:
-                if not isinstance(node.get(part), (dict, list)):
-                    node[part] = [] if isinstance(nxt, int) else {}
-                node = node[part]
-        last = parts[-1]
-        if isinstance(node, list):
-            if last > len(node):
-                p = _path_text(parts)
-                raise ConfigError(
-                    f"--set {_cut(text)}: {p} does not exist (the list has {len(node)} entries)", p
+        node: Any = raw
+        for depth, part in enumerate(parts):
+            path, here = _path_text(parts[:depth]), _path_text(parts[: depth + 1])
+            if isinstance(node, list) != isinstance(part, int):
+                problem = (
+                    f"{path}: is a list; index it with a number, e.g. {path}[0]"
+                    if isinstance(node, list)
+                    else f"{here}: {path or 'config'} is not a list"
                 )
-            if last == len(node):
-                node.append(value)
-            else:
-                node[last] = value
-        else:
-            node[last] = value
+                raise ConfigError(f"--set {_cut(text)}: {problem}", path)
+            if isinstance(node, list) and isinstance(part, int):
+                if part >= len(node) + (depth == len(parts) - 1):
+                    raise ConfigError(
+                        f"--set {_cut(text)}: {here} does not exist (the list has {len(node)} "
+                        "entries)",
+                        here,
+                    )
+                if part == len(node):
+                    node.append(None)
+            if depth == len(parts) - 1:
+                node[part] = value
+                break
+            child = node.get(part) if isinstance(node, dict) else node[part]
+            if child is not None and not isinstance(child, (dict, list)):
+                raise ConfigError(
+                    f"--set {_cut(text)}: {here} holds a single value, it has no key "
+                    f"{parts[depth + 1]!r}",
+                    here,
+                )
+            if child is None:
+                node[part] = child = [] if isinstance(parts[depth + 1], int) else {}
+            node = child
         origins[_path_text(parts)] = text
     return origins
 
 
-def load_config(path=None, overrides=(), raw=None, default_name=None):
+def load_config(
+    path: str | os.PathLike[str] | None = None,
+    overrides: Iterable[str] = (),
+    raw: Mapping[str, Any] | None = None,
+    default_name: str | None = None,
+) -> TrainConfig:
     """Read the YAML config ``path`` (or take the mapping ``raw``), apply the ``--set``
     overrides and validate; returns the resolved config.
 
@@ -599,114 +599,92 @@ def load_config(path=None, overrides=(), raw=None, default_name=None):
         default_name (str, optional): the run name when the config gives none (default: the file's base name).
 
     Returns:
-        dict: the resolved config.
+        TrainConfig: the resolved config.
 
     Examples:
         >>> from nnlite.train import load_config
         >>> cfg = load_config(raw={"model": {"name": "lenet"}, "data": {"dataset": "cifar10", "batch_size": 64},
         ...                        "optimizer": {"name": "adam"}, "epochs": 2}, overrides=["epochs=3"])
-        >>> cfg["epochs"], cfg["optimizer"]["lr"]
+        >>> cfg.epochs, cfg.optimizer.args["lr"]
         (3, 0.001)
     """
     if raw is None:
+        if path is None:
+            raise ConfigError("a config file or mapping is needed")
         raw = load_yaml(path)
         if default_name is None:
             default_name = os.path.splitext(os.path.basename(os.fspath(path)))[0]
-    raw = copy.deepcopy(raw)
-    origins = apply_overrides(raw, overrides)
+    data = copy.deepcopy(raw)
+    origins = apply_overrides(data, overrides) if isinstance(data, dict) else {}
     try:
-        return validate(raw, default_name)
+        return validate(data, default_name)
     except ConfigError as e:
+        key = e.key
         source = next(
             (
                 t
                 for p, t in origins.items()
-                if e.key
-                and (
-                    e.key == p
-                    or e.key.startswith(p + ".")
-                    or e.key.startswith(p + "[")
-                    or p.startswith(e.key + ".")
-                    or p.startswith(e.key + "[")
-                )
+                if key
+                and any(a == b or a.startswith(b + ".") or a.startswith(b + "[")
+                        for a, b in ((key, p), (p, key)))
             ),
             None,
-        )
+        )  # fmt: skip
         if source is not None:
-            raise ConfigError(f"{e} (from --set {_cut(source)})", e.key) from None
-        raise ConfigError(f"{path}: {e}" if path is not None else str(e), e.key) from None
+            raise ConfigError(f"{e} (from --set {_cut(source)})", key) from None
+        raise ConfigError(f"{os.fspath(path)}: {e}" if path is not None else str(e), key) from None
 
 
-def dump_config(cfg):
-    """The resolved config as YAML text (keys in schema order)."""
-    return yaml.safe_dump(cfg, sort_keys=False, default_flow_style=None, width=100)
+def dump_config(cfg: TrainConfig) -> str:
+    """The resolved config as YAML text (keys in declaration order)."""
+    return yaml.safe_dump(cfg.to_dict(), sort_keys=False, default_flow_style=None, width=100)
 
 
 # ---------------------------------------------------------------------------------------- reference
 
 
-def _default_text(spec):
-    if spec.required:
+def _default_text(default: Any) -> str:
+    if default is REQUIRED:
         return "required"
-    if isinstance(spec, (Section, Choice)) and spec.default in ({}, None) and not spec.nullable:
-        return ""
-    d = spec.default
-    return (
-        "`"
-        + (
-            yaml.safe_dump(d, default_flow_style=True).strip().replace("\n...", "")
-            if d is not None
-            else "null"
-        )
-        + "`"
-    )
+    text = yaml.safe_dump(to_raw(default), default_flow_style=True).strip()
+    return "`" + text.removesuffix("\n...").removesuffix("...").strip() + "`"
 
 
-def _args_text(fields):
+def _args_text(fields: Mapping[str, Field]) -> str:
     args = ", ".join(
-        f"`{k}`" + ("" if f.required else f" [{_default_text(f).strip('`')}]")
+        f"`{k}`" + ("" if f.default is REQUIRED else f" [{_default_text(f.default).strip('`')}]")
         for k, f in fields.items()
     )
     return "arguments: " + (args or "none")
 
 
-def reference():
-    """The config reference as Markdown table rows ``| key | type | default | meaning |``."""
-    rows = ["| key | type | default | meaning |", "|---|---|---|---|"]
-    seen_lists = set()
-
-    def walk(spec, prefix):
-        for key, sub in spec.fields.items():
-            path = _join(prefix, key)
-            if isinstance(sub, Section):
-                rows.append(
-                    f"| `{path}` | mapping{' or null' if sub.nullable else ''} | {_default_text(sub)} | "
-                    f"{sub.help} |"
-                )
-                walk(sub, path)
-            elif isinstance(sub, Choice):
-                rows.append(
-                    f"| `{path}` | mapping{' or null' if sub.nullable else ''} | {_default_text(sub)} | "
-                    f"{sub.help} |"
-                )
-                for name, fields in sub.variants.items():
-                    rows.append(f"| `{path}.name: {name}` | | | {_args_text(fields)} |")
-            elif isinstance(sub, ListOf) and isinstance(sub.item, Choice):
-                rows.append(
-                    f"| `{path}` | list of {sub.item.kind}s | {_default_text(sub)} | {sub.help} |"
-                )
-                if path not in seen_lists:
-                    seen_lists.add(path)
-                    if key == "train_transforms":
-                        for name, fields in sub.item.variants.items():
-                            rows.append(
-                                f"| `data.*_transforms[i].name: {name}` | | | {_args_text(fields)} |"
-                            )
-            else:
-                rows.append(
-                    f"| `{path}` | {sub.type_name}{' or null' if sub.nullable else ''} | "
-                    f"{_default_text(sub)} | {sub.help} |"
-                )
-
-    walk(SCHEMA, "")
-    return "\n".join(rows)
+def reference(cls: type = TrainConfig, prefix: str = "") -> str:
+    """The config reference in Markdown: for each section dataclass a heading and a table
+    ``| key | type | default | meaning |`` of its fields, derived from their annotations and
+    rules (a registry section adds one row per registered name, with its arguments)."""
+    title = f"`{cls.__name__}`" + (f": `{prefix}`" if prefix else "")
+    summary = (cls.__doc__ or "").strip().splitlines()[0]
+    rows = [
+        f"### {title}",
+        "",
+        summary,
+        "",
+        "| key | type | default | meaning |",
+        "|---|---|---|---|",
+    ]
+    sections = []
+    for key, f in section_fields(cls).items():
+        path = join(prefix, key)
+        kind, inner, _ = kind_of(f.type)
+        default = "" if kind == "section" and f.default is not None else _default_text(f.default)
+        meaning = f.rules.get("help", "") + (f" (`{inner.__name__}`)" if kind == "section" else "")
+        rows.append(f"| `{path}` | {type_name(f.type, f.rules)} | {default} | {meaning} |")
+        if kind == "section":
+            sections.append(reference(inner, path))
+        elif kind in ("component", "components") and path != "data.test_transforms":
+            registry = f.rules["registry"]
+            label = "data.*_transforms[i]" if kind == "components" else path
+            for name in registry:
+                args = _args_text(fields_of(registry, name))
+                rows.append(f"| `{label}.name: {name}` | | | {args} |")
+    return "\n\n".join(["\n".join(rows), *sections])

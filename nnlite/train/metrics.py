@@ -2,6 +2,8 @@
 
 import json
 import os
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -13,13 +15,13 @@ __all__ = ["ClassificationMeter", "MetricsLog", "write_json_atomic", "accuracy_l
 class ClassificationMeter:
     """Sums of loss, per-class correct predictions and per-class counts over an evaluation."""
 
-    def __init__(self, num_classes):
+    def __init__(self, num_classes: int) -> None:
         self.num_classes = num_classes
         self.loss_sum = 0.0
         self.correct = np.zeros(num_classes, dtype=np.int64)
         self.total = np.zeros(num_classes, dtype=np.int64)
 
-    def update(self, logits, labels, mean_loss):
+    def update(self, logits: np.ndarray, labels: np.ndarray, mean_loss: float) -> None:
         """One batch: ``logits`` (N, C) and ``labels`` (N,) as numpy arrays, ``mean_loss`` the
         batch's mean loss."""
         n = labels.shape[0]
@@ -29,7 +31,7 @@ class ClassificationMeter:
         self.total += np.bincount(labels, minlength=c)[:c]
         self.correct += np.bincount(labels[predicted == labels], minlength=c)[:c]
 
-    def allreduce(self, comm):
+    def allreduce(self, comm: Any) -> None:
         """Sum the counts of every MPI rank (``comm`` an mpi4py communicator)."""
         buf = np.concatenate(
             [[self.loss_sum], self.correct.astype(np.float64), self.total.astype(np.float64)]
@@ -41,18 +43,18 @@ class ClassificationMeter:
         self.total = np.rint(buf[1 + c :]).astype(np.int64)
 
     @property
-    def count(self):
+    def count(self) -> int:
         return int(self.total.sum())
 
     @property
-    def accuracy(self):
+    def accuracy(self) -> float:
         return float(self.correct.sum() / max(self.count, 1))
 
     @property
-    def loss(self):
+    def loss(self) -> float:
         return self.loss_sum / max(self.count, 1)
 
-    def per_class(self, classes):
+    def per_class(self, classes: Iterable[object]) -> dict[str, float]:
         """``{class name: accuracy}`` (fractions; classes without test images are left out)."""
         return {
             str(name): float(self.correct[i] / self.total[i])
@@ -61,7 +63,7 @@ class ClassificationMeter:
         }
 
 
-def accuracy_lines(meter, classes):
+def accuracy_lines(meter: ClassificationMeter, classes: Sequence[object]) -> list[str]:
     """The tutorial's printed lines: overall accuracy (whole percent) and one per class."""
     lines = [
         f"Accuracy of the network on the {meter.count} test images: "
@@ -75,10 +77,10 @@ def accuracy_lines(meter, classes):
 class MetricsLog:
     """``metrics.jsonl``: one JSON object per line, one line per epoch."""
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
 
-    def truncate_after(self, epoch):
+    def truncate_after(self, epoch: int) -> None:
         """Drop lines of epochs after ``epoch`` (written before a crash, not covered by the
         checkpoint the run resumes from)."""
         if not os.path.exists(self.path):
@@ -95,19 +97,19 @@ class MetricsLog:
         with replace_atomically(self.path) as f:
             f.write("".join(keep).encode("utf-8"))
 
-    def append(self, record):
+    def append(self, record: dict[str, Any]) -> None:
         with open(self.path, "a", encoding="utf-8") as f:
             f.write(json.dumps(record) + "\n")
             f.flush()
             os.fsync(f.fileno())
 
-    def read(self):
+    def read(self) -> list[dict[str, Any]]:
         if not os.path.exists(self.path):
             return []
         with open(self.path, encoding="utf-8") as f:
             return [json.loads(line) for line in f if line.strip()]
 
 
-def write_json_atomic(obj, path):
+def write_json_atomic(obj: Any, path: str) -> None:
     """Write ``obj`` as indented JSON to ``path`` through a temporary file and a rename."""
     write_atomically(path, json.dumps(obj, indent=2) + "\n")

@@ -7,8 +7,8 @@ A config section's keys, defaults and types come from the registered class's con
 * ``exclude``: arguments a config does not set (the trainer's own, or ones that would break
   its bookkeeping);
 * ``types``: annotations for classes written without them;
-* ``limits``: tighter bounds (``min=1``), or ``default=None`` where the trainer fills a value in;
-* ``specs``: the ``Spec`` of an argument no annotation describes (a list of schedulers);
+* ``limits``: the checks' rules: tighter bounds (``min=1``), ``default=None`` where the trainer
+  fills a value in, ``registry`` for a list of entries (a list of schedulers);
 * ``per_batch`` / ``metric``: how the trainer steps a scheduler (after every batch; with the
   test loss).
 
@@ -21,7 +21,7 @@ from .. import nn, optim
 from ..data import transforms as T
 from ..models.registry import MODELS, Registry
 from ..optim import lr_scheduler as S
-from .schema import Choice, IntOrPair, ListOf
+from .schema import Component
 
 __all__ = ["OPTIMIZERS", "SCHEDULERS", "LOSSES", "TRANSFORMS", "MODELS"]
 
@@ -78,21 +78,23 @@ SCHEDULERS.register(
     metric="test_loss",
     limits={"factor": {"max": 1.0, "max_open": True}},
 )
-_SCHEDULER_LIST = (
-    ListOf,
-    {
-        "item": Choice(SCHEDULERS, kind="scheduler"),
-        "nonempty": True,
-        "help": "the schedulers, each a mapping with its name",
-    },
-)
+_SCHEDULER_LIST = {
+    "registry": SCHEDULERS,
+    "nonempty": True,
+    "help": "the schedulers, each a mapping with its name",
+}
 SCHEDULERS.register(
     "sequential",
     S.SequentialLR,
-    specs={"schedulers": _SCHEDULER_LIST},
-    limits={"milestones": {"increasing": True, "min": 1}},
+    types={"schedulers": list[Component]},
+    limits={"schedulers": _SCHEDULER_LIST, "milestones": {"increasing": True, "min": 1}},
 )
-SCHEDULERS.register("chained", S.ChainedScheduler, specs={"schedulers": _SCHEDULER_LIST})
+SCHEDULERS.register(
+    "chained",
+    S.ChainedScheduler,
+    types={"schedulers": list[Component]},
+    limits={"schedulers": _SCHEDULER_LIST},
+)
 
 LOSSES = Registry("loss")
 # The trainer reports the mean loss and counts every label, so reduction and ignore_index stay
@@ -115,6 +117,7 @@ LOSSES.register(
 )
 
 TRANSFORMS = Registry("transform")
+_SIZE = int | list[int]  # a square's side, or (height, width)
 TRANSFORMS.register("to_tensor", T.ToTensor)
 TRANSFORMS.register(
     "normalize",
@@ -130,17 +133,14 @@ TRANSFORMS.register(
     "random_crop",
     T.RandomCrop,
     types={
+        "size": _SIZE,
+        "padding": _SIZE | None,
         "fill": int | float,
         "padding_mode": Literal["constant", "edge", "reflect", "symmetric"],
     },
-    specs={
-        "size": (IntOrPair, {"min": 1, "help": "crop height and width (an int for a square)"}),
-        "padding": (
-            IntOrPair,
-            {"nullable": True, "lengths": (2, 4), "help": "padding added before cropping"},
-        ),
-    },
     limits={
+        "size": {"min": 1, "help": "crop height and width (an int for a square)"},
+        "padding": {"lengths": (2, 4), "help": "padding added before cropping"},
         "pad_if_needed": {"help": "pad images smaller than size"},
         "fill": {"help": "constant padding value"},
     },
@@ -156,18 +156,17 @@ TRANSFORMS.register(
     "resize",
     T.Resize,
     exclude=("max_size", "interpolation"),
-    specs={  # bilinear, as torchvision
-        "size": (
-            IntOrPair,
-            {"min": 1, "help": "output height and width, or an int for the shorter side"},
-        )
+    types={"size": _SIZE},  # bilinear, as torchvision
+    limits={
+        "size": {"min": 1, "help": "output height and width, or an int for the shorter side"},
+        "antialias": {"help": "smooth before downsampling"},
     },
-    limits={"antialias": {"help": "smooth before downsampling"}},
 )
 TRANSFORMS.register(
     "center_crop",
     T.CenterCrop,
-    specs={"size": (IntOrPair, {"min": 1, "help": "crop height and width (an int for a square)"})},
+    types={"size": _SIZE},
+    limits={"size": {"min": 1, "help": "crop height and width (an int for a square)"}},
 )
 TRANSFORMS.register(
     "grayscale",

@@ -1,37 +1,42 @@
-"""The building blocks of the config schema: one ``Spec`` per kind of value (``Int``, ``Float``,
-``Str``, ``Numbers``, ...), ``Section`` (fixed keys), ``Choice`` (keys chosen by ``name``), and
-``fields_of``, which derives a section's keys, defaults and types from a class signature.
+"""Checking config values against their declared types.
+
+A config section is a dataclass (``config.py``) whose fields carry a type annotation, a default
+and ``setting`` rules (bounds, help); a registry section (an optimizer, a transform, ...) is a
+``Component`` whose keys come from the registered constructor's signature (``fields_of``). Both
+become ``Field``s, and ``check`` validates a YAML value against one: the annotation says what is
+expected (``int``, ``float``, ``Literal[...]``, ``list[float]``, ``tuple[float, float]``, a
+dataclass, ``X | None``), the rules add what an annotation cannot say (``min=1``).
 
 Every problem raises ``ConfigError`` with a one-line message that names the key, what was expected
 and what was found (quoted values are cut to a few dozen characters); an unknown key comes with
 the closest valid key as a suggestion.
 """
 
-import copy
+import dataclasses
 import difflib
+import functools
 import inspect
 import math
 import re
 import types
 import typing
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, NamedTuple
 
 __all__ = [
     "ConfigError",
-    "Spec",
-    "Int",
-    "Float",
-    "Bool",
-    "Str",
-    "Numbers",
-    "IntOrPair",
-    "Number",
-    "FreeMap",
-    "Section",
-    "Choice",
-    "ListOf",
+    "Component",
+    "Field",
+    "REQUIRED",
+    "setting",
+    "section_fields",
     "fields_of",
-    "spec_for",
+    "check",
+    "to_raw",
+    "type_hints",
+    "union_members",
+    "expected",
+    "type_name",
     "show",
 ]
 
@@ -52,24 +57,98 @@ class ConfigError(ValueError):
         data
     """
 
-    def __init__(self, message, key=None):
+    def __init__(self, message: str, key: str | None = None) -> None:
         super().__init__(message)
         self.key = key
 
 
-_REQUIRED = object()
-_EMPTY = object()
+REQUIRED: Any = dataclasses.MISSING  # the default of a key the config must give
 
 
-def _kind(value):
+@dataclasses.dataclass
+class Component:
+    """An entry of a registry, as a config names it: ``name`` and the keyword arguments of its
+    constructor (``args``, every default filled in). In YAML it is one flat mapping,
+    ``{name: sgd, lr: 0.01, ...}``.
+
+    Args:
+        name (str): the registered name.
+        args (dict): the constructor's keyword arguments.
+
+    Examples:
+        >>> Component("sgd", {"lr": 0.01}).to_dict()
+        {'name': 'sgd', 'lr': 0.01}
+    """
+
+    name: str
+    args: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The flat YAML mapping: ``name`` then the arguments."""
+        return {"name": self.name, **{k: to_raw(v) for k, v in self.args.items()}}
+
+
+class Field(NamedTuple):
+    """One key of a section: its attribute name, annotation, default (``REQUIRED``: none) and
+    rules (``help``, ``min``, ``max``, ``min_open``, ``max_open``, ``registry``, ...)."""
+
+    name: str
+    type: Any
+    default: Any
+    rules: Mapping[str, Any]
+
+
+def setting(
+    default: Any = REQUIRED, *, factory: Callable[[], Any] | None = None, **rules: Any
+) -> Any:
+    """A dataclass field with its config rules: ``help`` (the reference's text), bounds (``min``,
+    ``max``, ``min_open``, ``max_open``), ``key`` (the YAML key when it is not the attribute
+    name), ``registry`` (for ``Component`` fields), ``check`` (a function for what no annotation
+    says)."""
+    if factory is not None:
+        return dataclasses.field(default_factory=factory, metadata=rules)
+    if default is REQUIRED:
+        return dataclasses.field(metadata=rules)
+    return dataclasses.field(default=default, metadata=rules)
+
+
+@functools.cache
+def section_fields(cls: type) -> dict[str, Field]:
+    """``{yaml key: Field}`` of the dataclass ``cls``, in declaration order."""
+    hints = typing.get_type_hints(cls)
+    out = {}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            default = REQUIRED
+        out[f.metadata.get("key", f.name)] = Field(f.name, hints[f.name], default, f.metadata)
+    return out
+
+
+def to_raw(value: Any) -> Any:
+    """A config object as plain YAML data: dataclasses as mappings (YAML keys, declaration
+    order), ``Component``s as flat mappings, tuples as lists."""
+    if isinstance(value, Component):
+        return value.to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {k: to_raw(getattr(value, f.name)) for k, f in section_fields(type(value)).items()}
+    if isinstance(value, (list, tuple)):
+        return [to_raw(v) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------------------------------- messages
+
+
+def kind_name(value: Any) -> str:
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
+    for cls, text in ((bool, "a boolean"), (int, "an integer"), (float, "a number")):
+        if isinstance(value, cls):
+            return text
     if isinstance(value, str):
         return "a string"
     if isinstance(value, (list, tuple)):
@@ -82,19 +161,20 @@ def _kind(value):
 SHOW_LIMIT = 80
 
 
-def show(value, limit=SHOW_LIMIT):
+def show(value: Any, limit: int = SHOW_LIMIT) -> str:
     """A value as it appears in an error message: YAML-like, cut to ``limit`` characters. The
     text is built piece by piece and stops at the limit, so a huge (or alias-expanded) value
     costs no more than a short one."""
-    pieces, size = [], 0
+    pieces: list[str] = []
+    size = 0
 
-    def emit(text):
+    def emit(text: str) -> bool:
         nonlocal size
         pieces.append(text)
         size += len(text)
         return size <= limit
 
-    def walk(v):
+    def walk(v: Any) -> bool:
         if isinstance(v, dict):
             if not emit("{"):
                 return False
@@ -122,115 +202,78 @@ def show(value, limit=SHOW_LIMIT):
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-_show = show
-
-
-def _join(path, key):
+def join(path: str, key: str | int) -> str:
+    """``path`` extended by a mapping key (``a.b``) or a list index (``a[1]``)."""
     if isinstance(key, int):
         return f"{path}[{key}]"
     return f"{path}.{key}" if path else str(key)
 
 
-def _bad(path, expected, value):
+def bad(path: str, expected_text: str, value: Any) -> ConfigError:
+    """The error for ``value`` at ``path`` that is not ``expected_text``."""
     return ConfigError(
-        f"{path or 'config'}: expected {expected}, got {_show(value)} ({_kind(value)})", path
+        f"{path or 'config'}: expected {expected_text}, got {show(value)} ({kind_name(value)})",
+        path,
     )
 
 
-class Spec:
-    """One key's type, default and documentation."""
-
-    root: Any = None  # the whole schema, where an unknown key is looked for in other sections
-
-    expected = "a value"
-    type_name = "any"
-
-    def __init__(self, default=_REQUIRED, help="", nullable=False):
-        self.default = default
-        self.help = help
-        self.nullable = nullable
-
-    @property
-    def required(self):
-        return self.default is _REQUIRED
-
-    def check(self, value, path):
-        if value is None:
-            if self.nullable:
-                return None
-            raise _bad(path, self.describe(), value)
-        return self._check(value, path)
-
-    def _check(self, value, path):
-        return value
-
-    def describe(self):
-        text = self.expected
-        return text + " or null" if self.nullable else text
-
-    def resolved_default(self, path):
-        if self.default is _REQUIRED:
-            raise ConfigError(
-                f"missing required key '{path}' ({self.describe()}"
-                f"{': ' + self.help if self.help else ''})",
-                path,
-            )
-        return copy.deepcopy(self.default)
+def suggest(word: Any, candidates: Any) -> str:
+    """``"; did you mean 'x'?"`` for the candidate closest to ``word``, or ``""``."""
+    if not isinstance(word, str) or len(word) > SHOW_LIMIT:  # nothing close to a long text
+        return ""
+    match = difflib.get_close_matches(word, [str(c) for c in candidates], n=1, cutoff=0.6)
+    return f"; did you mean {match[0]!r}?" if match else ""
 
 
-class Int(Spec):
-    type_name = "int"
+# ---------------------------------------------------------------------------------------- kinds
 
-    def __init__(self, default=_REQUIRED, help="", nullable=False, min=None, max=None):
-        super().__init__(default, help, nullable)
-        self.min, self.max = min, max
-
-    @property
-    def expected(self):
-        return "an integer" + _range_text(self.min, self.max)
-
-    def _check(self, value, path):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise _bad(path, self.describe(), value)
-        if (self.min is not None and value < self.min) or (
-            self.max is not None and value > self.max
-        ):
-            raise _bad(path, self.describe(), value)
-        return value
+# What an annotation asks for, one word per way of checking it.
+_Kind = Literal[
+    "section", "component", "components", "bool", "int", "float", "number", "str", "choice",
+    "map", "numbers", "int_or_ints", "any",
+]  # fmt: skip
 
 
-class Float(Spec):
-    type_name = "float"
-
-    def __init__(
-        self,
-        default=_REQUIRED,
-        help="",
-        nullable=False,
-        min=None,
-        max=None,
-        min_open=False,
-        max_open=False,
-    ):
-        super().__init__(default, help, nullable)
-        self.min, self.max, self.min_open, self.max_open = min, max, min_open, max_open
-
-    @property
-    def expected(self):
-        return "a number" + _range_text(self.min, self.max, self.min_open, self.max_open)
-
-    def _check(self, value, path):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise _bad(path, self.describe(), value)
-        value = float(value)
-        lo_bad = self.min is not None and (value <= self.min if self.min_open else value < self.min)
-        hi_bad = self.max is not None and (value >= self.max if self.max_open else value > self.max)
-        if math.isnan(value) or lo_bad or hi_bad:
-            raise _bad(path, self.describe(), value)
-        return value
+def union_members(tp: Any) -> tuple[list[Any], bool]:
+    """The members of a union annotation other than None, and whether None is one."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        kept = [a for a in args if a is not type(None)]
+        return kept, len(kept) < len(args)
+    return [tp], False
 
 
-def _range_text(lo, hi, lo_open=False, hi_open=False):
+def kind_of(tp: Any) -> tuple[_Kind, Any, bool]:
+    """``(kind, annotation, nullable)`` of the annotation ``tp``. Of a union, ``int | float`` is
+    any number, ``int | list[int]`` a size or its pair, and otherwise the first member counts
+    (``float | list[float]``: one value per parameter group; the config has one group)."""
+    kept, nullable = union_members(tp)
+    if set(kept) == {int, float}:
+        return "number", tp, nullable
+    if set(kept) == {int, list[int]}:
+        return "int_or_ints", tp, nullable
+    tp = kept[0]
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp is Component:
+        return "component", tp, nullable
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return "section", tp, nullable
+    if tp in (bool, int, float, str):
+        return typing.cast(_Kind, tp.__name__), tp, nullable
+    if origin is Literal:
+        return "choice", tp, nullable
+    if origin is dict:
+        return "map", tp, nullable
+    if origin is list and args == (Component,):
+        return "components", tp, nullable
+    if origin is tuple or (origin is list and args in ((int,), (float,))):
+        return "numbers", tp, nullable
+    return "any", tp, nullable
+
+
+def _range_text(rules: Mapping[str, Any]) -> str:
+    lo, hi = rules.get("min"), rules.get("max")
+    lo_open, hi_open = rules.get("min_open", False), rules.get("max_open", False)
     if lo is not None and hi is not None:
         return f" in {'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}"
     if lo is not None:
@@ -240,307 +283,261 @@ def _range_text(lo, hi, lo_open=False, hi_open=False):
     return ""
 
 
-class Bool(Spec):
-    expected = "true or false"
-    type_name = "bool"
-
-    def _check(self, value, path):
-        if not isinstance(value, bool):
-            raise _bad(path, self.describe(), value)
-        return value
+def _in_range(v: float, rules: Mapping[str, Any]) -> bool:
+    lo, hi = rules.get("min"), rules.get("max")
+    if lo is not None and (v <= lo if rules.get("min_open") else v < lo):
+        return False
+    return not (hi is not None and (v >= hi if rules.get("max_open") else v > hi))
 
 
-class Str(Spec):
-    def __init__(self, default=_REQUIRED, help="", nullable=False, choices=None, nonempty=True):
-        super().__init__(default, help, nullable)
-        self.choices = choices
-        self.nonempty = nonempty
-
-    @property
-    def expected(self):
-        if self.choices:
-            return "one of " + ", ".join(self.choices)
-        return "a non-empty string" if self.nonempty else "a string"
-
-    @property
-    def type_name(self):
-        return " \\| ".join(self.choices) if self.choices else "str"
-
-    def _check(self, value, path):
-        if not isinstance(value, str) or (self.nonempty and not value.strip()):
-            raise _bad(path, self.describe(), value)
-        if self.choices and value not in self.choices:
-            raise ConfigError(
-                f"{path}: expected {self.describe()}, got {_show(value)}{_suggest(value, self.choices)}",
-                path,
-            )
-        return value
+def _numbers_text(tp: Any, rules: Mapping[str, Any]) -> str:
+    what = "integers" if typing.get_args(tp) == (int,) else "numbers"
+    if rules.get("positive"):
+        what = "positive " + what
+    what += _range_text({k: v for k, v in rules.items() if k != "min_open"})
+    length = len(typing.get_args(tp)) if typing.get_origin(tp) is tuple else 0
+    text = f"a list of {f'{length} ' if length else ''}{what}"
+    if rules.get("increasing"):
+        text += " in increasing order"
+    return text + ("" if length or not rules.get("scalar_ok", True) else " (or a single number)")
 
 
-class Numbers(Spec):
-    """A list of numbers (or one number, kept as a one-element list)."""
-
-    type_name = "list of float"
-
-    def __init__(
-        self,
-        default=_REQUIRED,
-        help="",
-        nullable=False,
-        positive=False,
-        length=None,
-        scalar_ok=True,
-        integer=False,
-        increasing=False,
-        min=None,
-        max=None,
-        max_open=False,
-    ):
-        super().__init__(default, help, nullable)
-        self.positive, self.length, self.scalar_ok = positive, length, scalar_ok
-        self.integer, self.increasing = integer, increasing
-        self.min, self.max, self.max_open = min, max, max_open
-        if integer:
-            self.type_name = "list of int"
-
-    @property
-    def expected(self):
-        what = "integers" if self.integer else "numbers"
-        if self.positive:
-            what = "positive " + what
-        if self.min is not None or self.max is not None:
-            what += _range_text(self.min, self.max, False, self.max_open)
-        n = f"{self.length} " if self.length else ""
-        text = f"a list of {n}{what}"
-        if self.increasing:
-            text += " in increasing order"
-        if self.scalar_ok and not self.length:
-            text += " (or a single number)"
-        return text
-
-    def _check(self, value, path):
-        if not isinstance(value, list):
-            if self.scalar_ok and isinstance(value, (int, float)) and not isinstance(value, bool):
-                value = [value]
-            else:
-                raise _bad(path, self.describe(), value)
-        if not value or (self.length and len(value) != self.length):
-            raise _bad(path, self.describe(), value)
-        out = []
-        for v in value:
-            ok = isinstance(v, int) if self.integer else isinstance(v, (int, float))
-            if isinstance(v, bool) or not ok or (isinstance(v, float) and math.isnan(v)):
-                raise _bad(path, self.describe(), value)
-            if self.positive and v <= 0:
-                raise _bad(path, self.describe(), value)
-            if self.min is not None and v < self.min:
-                raise _bad(path, self.describe(), value)
-            if self.max is not None and (v >= self.max if self.max_open else v > self.max):
-                raise _bad(path, self.describe(), value)
-            out.append(v if self.integer else float(v))
-        if self.increasing and any(b <= a for a, b in zip(out, out[1:])):
-            raise _bad(path, self.describe(), value)
-        return out
+def expected(tp: Any, rules: Mapping[str, Any]) -> str:
+    """What a value annotated ``tp`` must be, as error messages say it."""
+    kind, tp, nullable = kind_of(tp)
+    if "expected" in rules:
+        text = rules["expected"]
+    elif kind == "int_or_ints":
+        lengths = " or ".join(str(n) for n in rules.get("lengths", (2,)))
+        text = f"an integer >= {rules.get('min', 0)} or a list of {lengths} such integers"
+    elif kind == "component":
+        text = f"a mapping with name: {' | '.join(rules['registry'])}"
+    elif kind == "choice":
+        text = "one of " + ", ".join(typing.get_args(tp))
+    elif kind == "numbers":
+        text = _numbers_text(tp, rules)
+    elif kind == "components":
+        text = "a non-empty list" if rules.get("nonempty") else "a list"
+    else:
+        text = {
+            "section": "a mapping",
+            "bool": "true or false",
+            "int": "an integer" + _range_text(rules),
+            "float": "a number" + _range_text(rules),
+            "number": "a number",
+            "str": "a non-empty string",
+            "map": "a mapping of argument names to values",
+            "any": "a value",
+        }[kind]
+    return text + " or null" if nullable else text
 
 
-class IntOrPair(Spec):
-    """An int, or a list of ``lengths`` ints (crop sizes, paddings)."""
+def type_name(tp: Any, rules: Mapping[str, Any]) -> str:
+    """The short type of the config reference's table (``int``, ``list of float``, ...)."""
+    kind, tp, nullable = kind_of(tp)
+    if "type_name" in rules:
+        text = rules["type_name"]
+    elif kind == "choice":
+        text = " \\| ".join(f"`{c}`" for c in typing.get_args(tp))
+    elif kind == "numbers":
+        text = "list of int" if typing.get_args(tp) == (int,) else "list of float"
+    elif kind == "components":
+        text = f"list of {rules['registry'].kind}s"
+    else:
+        text = {"section": "mapping", "component": "mapping", "map": "mapping"}.get(kind, kind)
+        text = {"int_or_ints": "int or list of int", "float": "float" + _range_text(rules)}.get(
+            kind, text
+        )
+    return text + " or null" if nullable else text
 
-    def __init__(self, default=_REQUIRED, help="", nullable=False, lengths=(2,), min=0):
-        super().__init__(default, help, nullable)
-        self.lengths, self.min = lengths, min
 
-    @property
-    def expected(self):
-        n = " or ".join(str(n) for n in self.lengths)
-        return f"an integer >= {self.min} or a list of {n} such integers"
+# ---------------------------------------------------------------------------------------- checking
 
-    type_name = "int or list of int"
 
-    def _check(self, value, path):
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def check(value: Any, tp: Any, rules: Mapping[str, Any], path: str) -> Any:
+    """``value`` checked against the annotation ``tp`` and ``rules``, as the config object holds
+    it (ints of a float key as floats, sections as dataclasses, registry entries as
+    ``Component``s); ``ConfigError`` naming ``path`` otherwise."""
+    annotation = tp
+    kind, tp, nullable = kind_of(tp)
+    if value is None:
+        if nullable:
+            return None
+        raise bad(path, expected(annotation, rules), value)
+    if "check" in rules:
+        return rules["check"](value, path)
+    if kind == "section":
+        if not isinstance(value, dict):
+            raise bad(path, expected(annotation, rules), value)
+        return tp(**check_mapping(value, section_fields(tp), path))
+    if kind == "component":
+        if not isinstance(value, (dict, str)):
+            raise bad(path, expected(annotation, rules), value)
+        return _check_component(value, rules["registry"], path)
+    if kind == "components":
+        if not isinstance(value, list) or (rules.get("nonempty") and not value):
+            raise bad(path, expected(annotation, rules), value)
+        return [_check_component(v, rules["registry"], join(path, i)) for i, v in enumerate(value)]
+    if kind == "choice" and isinstance(value, str) and value not in typing.get_args(tp):
+        choices = typing.get_args(tp)
+        raise ConfigError(
+            f"{path}: expected {expected(annotation, rules)}, got {show(value)}{suggest(value, choices)}",
+            path,
+        )
+    if kind == "map":
+        if isinstance(value, dict):
+            for k in value:
+                if not isinstance(k, str) or not k.isidentifier():
+                    key = join(path, str(k))
+                    raise ConfigError(
+                        f"{key}: argument names must be identifiers, got {show(k)}", key
+                    )
+            return dict(value)
+    elif kind == "numbers":
+        return _check_numbers(value, tp, rules, path, expected(annotation, rules))
+    elif kind == "int_or_ints":
         items = value if isinstance(value, list) else [value]
-        if isinstance(value, list) and len(value) not in self.lengths:
-            raise _bad(path, self.describe(), value)
-        for v in items:
-            if isinstance(v, bool) or not isinstance(v, int) or v < self.min:
-                raise _bad(path, self.describe(), value)
+        ok = not isinstance(value, list) or len(value) in rules.get("lengths", (2,))
+        if ok and all(isinstance(v, int) and not isinstance(v, bool) for v in items):
+            if all(v >= rules.get("min", 0) for v in items):
+                return value
+    elif kind == "float":
+        if _is_number(value):
+            value = float(value)  # a float key's 1 is 1.0 (in messages too)
+            if not math.isnan(value) and _in_range(value, rules):
+                return value
+    elif kind == "any" or (
+        kind == "bool" and isinstance(value, bool)
+        or kind == "int" and isinstance(value, int) and _is_number(value) and _in_range(value, rules)
+        or kind == "number" and _is_number(value)
+        or kind == "str" and isinstance(value, str) and value.strip()
+        or kind == "choice" and isinstance(value, str)
+    ):  # fmt: skip
         return value
+    raise bad(path, expected(annotation, rules), value)
 
 
-class Number(Spec):
-    """A number, int or float kept as given (a padding fill value)."""
-
-    expected = "a number"
-    type_name = "number"
-
-    def _check(self, value, path):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise _bad(path, self.describe(), value)
-        return value
-
-
-class _Freeze(Spec):
-    type_name = "list of str or all_but_head"
-    expected = "a list of module names or all_but_head"
-
-
-class FreeMap(Spec):
-    """A mapping with string keys and any YAML values (a model's constructor arguments); the
-    keys are checked later against the model's signature."""
-
-    expected = "a mapping of argument names to values"
-    type_name = "mapping"
-
-    def _check(self, value, path):
-        if not isinstance(value, dict):
-            raise _bad(path, self.describe(), value)
-        for k in value:
-            if not isinstance(k, str) or not k.isidentifier():
-                raise ConfigError(
-                    f"{_join(path, str(k))}: argument names must be identifiers, got {_show(k)}",
-                    _join(path, str(k)),
-                )
-        return dict(value)
-
-
-class Section(Spec):
-    """A mapping with a fixed set of keys."""
-
-    type_name = "mapping"
-
-    def __init__(self, fields, default=_EMPTY, help="", nullable=False, what=None):
-        super().__init__({} if default is _EMPTY else default, help, nullable)
-        self.fields = fields
-        self.what = what
-
-    expected = "a mapping"
-
-    def _check(self, value, path):
-        if not isinstance(value, dict):
-            raise _bad(path, self.describe(), value)
-        for key in value:
-            if key not in self.fields:
-                raise _unknown_key(path, key, self.fields, self.what)
-        out = {}
-        for key, spec in self.fields.items():
-            sub = _join(path, key)
-            if key in value:
-                out[key] = spec.check(value[key], sub)
-            else:
-                out[key] = spec.check(spec.resolved_default(sub), sub)
-        return out
-
-
-class Choice(Spec):
-    """A mapping whose ``name`` key selects the set of other keys allowed (an optimizer and its
-    arguments, a transform and its arguments, ...)."""
-
-    type_name = "mapping"
-
-    def __init__(self, variants, default=_REQUIRED, help="", nullable=False, kind="name"):
-        super().__init__(default, help, nullable)
-        # a Registry (its names and constructor signatures) or a ready {name: fields} mapping
-        self._registry = variants if hasattr(variants, "options") else None
-        self._variants = None if self._registry is not None else variants
-        self.kind = kind
-
-    @property
-    def expected(self):
-        return f"a mapping with name: {' | '.join(self.variants)}"
-
-    def _check(self, value, path):
-        if isinstance(value, str):  # shorthand: "loss: cross_entropy"
-            value = {"name": value}
-        if not isinstance(value, dict):
-            raise _bad(path, self.describe(), value)
-        name_path = _join(path, "name")
-        if "name" not in value:
-            raise ConfigError(
-                f"missing required key '{name_path}' (one of {', '.join(self.variants)})", name_path
-            )
-        name = value["name"]
-        if not isinstance(name, str):
-            raise _bad(name_path, "one of " + ", ".join(self.variants), name)
-        if name not in self.variants:
-            raise ConfigError(
-                f"{name_path}: unknown {self.kind} {_show(name)}, expected one of "
-                f"{', '.join(self.variants)}{_suggest(name, self.variants)}",
-                name_path,
-            )
-        fields = {"name": Str(name, "")}
-        fields.update(self.variants[name])
-        return Section(fields, what=f"{self.kind} {name!r}")._check(value, path)
-
-    @property
-    def variants(self):
-        """``{name: {key: Spec}}``; from a registry, derived from the constructors' signatures."""
-        if self._variants is None:
-            self._variants = {name: fields_of(self._registry, name) for name in self._registry}
-        return self._variants
-
-
-class ListOf(Spec):
-    type_name = "list"
-
-    def __init__(self, item, default=_REQUIRED, help="", nullable=False, nonempty=False):
-        super().__init__(default, help, nullable)
-        self.item, self.nonempty = item, nonempty
-
-    @property
-    def expected(self):
-        return "a non-empty list" if self.nonempty else "a list"
-
-    def _check(self, value, path):
-        if not isinstance(value, list) or (self.nonempty and not value):
-            raise _bad(path, self.describe(), value)
-        return [self.item.check(v, _join(path, i)) for i, v in enumerate(value)]
-
-
-def _suggest(word, candidates):
-    if not isinstance(word, str) or len(word) > SHOW_LIMIT:  # nothing close to a long text
-        return ""
-    match = difflib.get_close_matches(word, [str(c) for c in candidates], n=1, cutoff=0.6)
-    return f"; did you mean {match[0]!r}?" if match else ""
-
-
-def _all_paths(spec, prefix=""):
-    """Every key path of the schema (for suggesting a key that sits in another section)."""
+def _check_numbers(
+    value: Any, tp: Any, rules: Mapping[str, Any], path: str, want: str
+) -> list[Any]:
+    integer = typing.get_args(tp) == (int,)
+    length = len(typing.get_args(tp)) if typing.get_origin(tp) is tuple else 0
+    if not isinstance(value, list):
+        if length or not rules.get("scalar_ok", True) or not _is_number(value):
+            raise bad(path, want, value)
+        value = [value]
+    if not value or (length and len(value) != length):
+        raise bad(path, want, value)
     out = []
-    if isinstance(spec, Section):
-        for key, sub in spec.fields.items():
-            p = _join(prefix, key)
-            out.append(p)
-            out += _all_paths(sub, p)
-    elif isinstance(spec, Choice):
-        for fields in spec.variants.values():
-            for key in fields:
-                p = _join(prefix, key)
-                if p not in out:
-                    out.append(p)
+    for v in value:
+        ok = isinstance(v, int) if integer else isinstance(v, (int, float))
+        if (
+            isinstance(v, bool)
+            or not ok
+            or (isinstance(v, float) and math.isnan(v))
+            or (rules.get("positive") and v <= 0)
+            or not _in_range(v, {k: r for k, r in rules.items() if k != "min_open"})
+        ):
+            raise bad(path, want, value)
+        out.append(v if integer else float(v))
+    if rules.get("increasing") and any(b <= a for a, b in zip(out, out[1:])):
+        raise bad(path, want, value)
     return out
 
 
-def _unknown_key(path, key, fields, what=None):
-    full = _join(path, key)
+def check_mapping(
+    value: Any, fields: Mapping[str, Field], path: str, what: str | None = None
+) -> dict[str, Any]:
+    """``{attribute: checked value}`` of the mapping ``value`` whose keys are ``fields``: unknown
+    keys refused, missing ones given their (checked) defaults or refused when required."""
+    if not isinstance(value, dict):
+        raise bad(path, "a mapping", value)
+    for key in value:
+        if key not in fields:
+            raise _unknown_key(path, key, fields, what)
+    out = {}
+    for key, f in fields.items():
+        sub = join(path, key)
+        if key in value:
+            out[f.name] = check(value[key], f.type, f.rules, sub)
+        elif f.default is REQUIRED:
+            help_text = f.rules.get("help", "")
+            raise ConfigError(
+                f"missing required key '{sub}' ({expected(f.type, f.rules)}"
+                f"{': ' + help_text if help_text else ''})",
+                sub,
+            )
+        else:
+            out[f.name] = check(to_raw(f.default), f.type, f.rules, sub)
+    return out
+
+
+def _check_component(value: Any, registry: Any, path: str) -> Component:
+    if isinstance(value, str):  # shorthand: "loss: cross_entropy"
+        value = {"name": value}
+    names = ", ".join(registry)
+    if not isinstance(value, dict):
+        raise bad(path, f"a mapping with name: {' | '.join(registry)}", value)
+    name_path = join(path, "name")
+    if "name" not in value:
+        raise ConfigError(f"missing required key '{name_path}' (one of {names})", name_path)
+    name = value["name"]
+    if not isinstance(name, str):
+        raise bad(name_path, f"one of {names}", name)
+    if name not in registry:
+        raise ConfigError(
+            f"{name_path}: unknown {registry.kind} {show(name)}, expected one of "
+            f"{names}{suggest(name, registry)}",
+            name_path,
+        )
+    fields = {"name": Field("name", str, name, {}), **fields_of(registry, name)}
+    args = check_mapping(value, fields, path, f"{registry.kind} {name!r}")
+    return Component(args.pop("name"), args)
+
+
+# ---------------------------------------------------------------------------------------- unknown keys
+
+ROOT: list[type] = []  # the whole config's dataclass, where an unknown key is looked for elsewhere
+
+
+def _all_paths(fields: Mapping[str, Field], prefix: str = "") -> list[str]:
+    """Every key path under ``fields`` (for suggesting a key that sits in another section)."""
+    out: list[str] = []
+    for key, f in fields.items():
+        p = join(prefix, key)
+        out.append(p)
+        kind, tp, _ = kind_of(f.type)
+        if kind == "section":
+            out += _all_paths(section_fields(tp), p)
+        elif kind == "component":
+            registry = f.rules["registry"]
+            for name in registry:
+                out += [q for q in _all_paths(fields_of(registry, name), p) if q not in out]
+    return out
+
+
+def _unknown_key(
+    path: str, key: Any, fields: Mapping[str, Any], what: str | None = None
+) -> ConfigError:
+    """The error for ``key`` not among ``fields`` under ``path``, with the closest key."""
+    full = join(path, str(key))
     where = f" of {what}" if what else (f" in {path}" if path else "")
     match = difflib.get_close_matches(str(key), list(fields), n=1, cutoff=0.6)
     if match:
-        hint = f"did you mean '{_join(path, match[0])}'?"
+        hint = f"did you mean '{join(path, match[0])}'?"
     else:
-        everywhere = _all_paths(Spec.root)
-        if full in everywhere:  # valid for another optimizer/scheduler/transform
+        everywhere = _all_paths(section_fields(ROOT[0])) if ROOT else []
+        elsewhere = [p for p in everywhere if p.rsplit(".", 1)[-1] == str(key)]
+        if full in everywhere or not elsewhere:  # valid for another optimizer/scheduler/transform
             hint = f"valid keys{where}: " + ", ".join(fields)
         else:
-            elsewhere = [p for p in everywhere if p.rsplit(".", 1)[-1] == str(key)]
-            hint = (
-                f"did you mean '{elsewhere[0]}'?"
-                if elsewhere
-                else f"valid keys{where}: " + ", ".join(fields)
-            )
+            hint = f"did you mean '{elsewhere[0]}'?"
     return ConfigError(f"unknown key '{full}'{where} ({hint})", full)
 
-
-# The schema. Each key: type, default (none: required) and meaning, as in the reference table.
 
 # ---------------------------------------------------------------------------------------- from signatures
 
@@ -558,111 +555,76 @@ _NOT_CONFIGURABLE = {
 }
 
 
-def fields_of(registry, name):
-    """``{argument: Spec}`` of the class registered as ``name``: its positional-or-keyword
-    constructor arguments, with the signature's defaults and the types its annotations give.
+_SIGNATURE_FIELDS: dict[tuple[int, str], dict[str, Field]] = {}
 
-    The registry entry's options refine what a signature cannot say: ``exclude`` (arguments
-    left out), ``types`` (annotations for classes that have none), ``limits`` (extra ``Spec``
-    arguments: ``min=1``, ``increasing=True``, ``default=None`` where the trainer fills in a
-    value), ``specs`` (``(SpecClass, kwargs)`` for an argument no annotation describes)."""
+
+def _fields_of(registry: Any, name: str) -> dict[str, Field]:
     cls = registry[name]
     options = registry.options.get(name, {})
-    exclude = set(options.get("exclude", ()))
-    init = cls.__init__ if isinstance(cls, type) else cls
-    annotations = _type_hints(init)
-    annotations.update(options.get("types", {}))
+    hints = {**type_hints(cls), **options.get("types", {})}
     helps = _argument_help(cls)
     fields = {}
     for arg, p in inspect.signature(cls).parameters.items():
-        if p.kind is not p.POSITIONAL_OR_KEYWORD or arg in _NOT_CONFIGURABLE or arg in exclude:
+        if p.kind is not p.POSITIONAL_OR_KEYWORD or arg in _NOT_CONFIGURABLE:
             continue
-        default = _REQUIRED if p.default is p.empty else p.default
-        extra = {"help": helps.get(arg, ""), **options.get("limits", {}).get(arg, {})}
-        default = extra.pop("default", default)
-        if arg in options.get("specs", {}):
-            spec_class, kwargs = options["specs"][arg]
-            fields[arg] = spec_class(**{"default": default, **extra, **kwargs})
-        else:
-            fields[arg] = spec_for(annotations.get(arg, _type_of(default)), default, **extra)
+        if arg in options.get("exclude", ()):
+            continue
+        rules = {"help": helps.get(arg, ""), **options.get("limits", {}).get(arg, {})}
+        default = rules.pop("default", REQUIRED if p.default is p.empty else p.default)
+        tp: Any = hints.get(arg)
+        if tp is None:
+            tp = Any if default in (REQUIRED, None) else type(default)
+        if isinstance(default, tuple) and tp is type(default):
+            tp = tuple.__class_getitem__(tuple(type(v) for v in default))
+        if default is None:
+            tp = tp | None if tp is not Any else tp
+        if kind_of(tp)[0] == "float" and isinstance(default, int) and not isinstance(default, bool):
+            default = float(default)  # ``momentum=0`` in a signature: the config shows 0.0
+        if kind_of(tp)[0] in ("int", "float", "numbers") and typing.get_origin(tp) is not list:
+            rules.setdefault("min", 0.0 if kind_of(tp)[0] != "int" else 0)
+        fields[arg] = Field(arg, tp, default, rules)
     return fields
 
 
-def _type_hints(fn):
-    """``fn``'s evaluated annotations. Names imported only for type checkers do not evaluate at
-    run time: each annotation is then tried on its own, and those that fail fall back on the
-    defaults."""
+def fields_of(registry: Any, name: str) -> dict[str, Field]:
+    """``{argument: Field}`` of the class registered as ``name``: its positional-or-keyword
+    constructor arguments, with the signature's defaults and annotations. Ints and floats are
+    >= 0 unless the entry says otherwise.
+
+    The registry entry's options refine what a signature cannot say: ``exclude`` (arguments
+    left out), ``types`` (annotations for arguments that have none, or a narrower one),
+    ``limits`` (rules: ``min=1``, ``increasing=True``, ``default=None`` where the trainer fills
+    in a value)."""
+    key = (id(registry), name)
+    if key not in _SIGNATURE_FIELDS:
+        _SIGNATURE_FIELDS[key] = _fields_of(registry, name)
+    return _SIGNATURE_FIELDS[key]
+
+
+def type_hints(fn: Any) -> dict[str, Any]:
+    """``fn``'s evaluated annotations (of a class: its constructor's). Names imported only for
+    type checkers do not evaluate at run time: each annotation is then tried on its own, and
+    those that fail are left out."""
+    if isinstance(fn, type):
+        fn = next(vars(c)["__init__"] for c in fn.__mro__ if "__init__" in vars(c))
     try:
         return typing.get_type_hints(fn)
-    except Exception:
+    except Exception:  # noqa: BLE001  (any failure: fall back to one at a time)
         pass
     hints = {}
     namespace = getattr(fn, "__globals__", {})
     for name, annotation in getattr(fn, "__annotations__", {}).items():
+        holder = types.SimpleNamespace(__annotations__={name: annotation})
         try:
-            hints[name] = typing.get_type_hints(_Annotated(name, annotation), globalns=namespace)[
-                name
-            ]
-        except Exception:
+            hints[name] = typing.get_type_hints(holder, globalns=namespace)[name]
+        except Exception:  # noqa: BLE001
             continue
     return hints
 
 
-class _Annotated:
-    """An object holding one annotation, for ``typing.get_type_hints`` to evaluate."""
-
-    def __init__(self, name, annotation):
-        self.__annotations__ = {name: annotation}
-
-
-def _type_of(default):
-    if default is _REQUIRED or default is None:
-        return None
-    if isinstance(default, tuple):
-        return tuple[tuple(type(v) for v in default)]
-    return type(default)
-
-
-def spec_for(annotation, default=_REQUIRED, **extra):
-    """The ``Spec`` of a value annotated ``annotation`` (``float``, ``int``, ``bool``, ``str``,
-    ``Literal[...]``, ``tuple[float, float]``, ``list[int]``, ``list[float]``, any of them
-    ``| None``). Floats and ints are >= 0 unless ``extra`` says otherwise (the options of
-    optimizers and schedulers are)."""
-    nullable = default is None
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        members = typing.get_args(annotation)
-        kept = [a for a in members if a is not type(None)]
-        nullable = nullable or len(kept) < len(members)
-        # ``float | list[float]`` (one value per param group): the config has one group
-        annotation = "number" if set(kept) == {int, float} else kept[0]
-    if isinstance(default, tuple):
-        default = list(default)
-    if annotation is float and isinstance(default, int) and not isinstance(default, bool):
-        default = float(default)  # ``momentum=0`` in a signature: the config shows 0.0
-    kw = {"default": default, "nullable": nullable}
-    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if annotation is bool:
-        return Bool(**kw, **extra)
-    if annotation is int:
-        return Int(**{"min": 0, **kw, **extra})
-    if annotation is float:
-        return Float(**{"min": 0.0, **kw, **extra})
-    if annotation == "number":
-        return Number(**kw, **extra)
-    if annotation is str:
-        return Str(**kw, **extra)
-    if origin is typing.Literal:
-        return Str(**{"choices": list(args), **kw, **extra})
-    if origin is tuple:
-        return Numbers(**{"length": len(args), "scalar_ok": False, "min": 0.0, **kw, **extra})
-    if origin is list and args in ((int,), (float,)):
-        return Numbers(**{"integer": args == (int,), **kw, **extra})
-    return Spec(**kw, help=extra.get("help", ""))
-
-
-def _argument_help(cls):
+def _argument_help(cls: Any) -> dict[str, str]:
     """``{argument: first sentence}`` from the ``Args:`` section of ``cls``'s docstring."""
-    out = {}
+    out: dict[str, str] = {}
     in_args = False
     for line in (inspect.getdoc(cls) or "").splitlines():
         stripped = line.strip()

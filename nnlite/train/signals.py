@@ -13,14 +13,17 @@ import contextlib
 import os
 import signal
 import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
 
 __all__ = ["Stopped", "check_stop", "requested_signal", "stop_message", "stop_on_signals"]
 
 WATCHED = (signal.SIGINT, signal.SIGTERM)
 
-_requested = None  # the signal number of the first stop request, or None
+_requested: int | None = None  # the signal number of the first stop request, or None
 _installed = False
-_previous: dict[int, object] = {}  # signal number -> the handler stop_on_signals replaced
+_previous: dict[int, Any] = {}  # signal number -> the handler stop_on_signals replaced
 
 
 class Stopped(KeyboardInterrupt):
@@ -35,16 +38,16 @@ class Stopped(KeyboardInterrupt):
         143
     """
 
-    def __init__(self, signum=signal.SIGINT):
+    def __init__(self, signum: int = signal.SIGINT) -> None:
         super().__init__(signal.Signals(signum).name)
         self.signum = int(signum)
 
     @property
-    def exit_code(self):
+    def exit_code(self) -> int:
         return 128 + self.signum
 
 
-def stop_message(signum):
+def stop_message(signum: int) -> str:
     """What ``status.json`` says about a run stopped by ``signum``.
 
     Examples:
@@ -58,7 +61,7 @@ def stop_message(signum):
     return f"Stopped by {signal.Signals(signum).name}."
 
 
-def _say(text):
+def _say(text: str) -> None:
     """One line on stderr, written straight to the descriptor: a handler must not re-enter a
     buffered stream the program may be writing, nor raise when stderr is closed."""
     try:
@@ -67,7 +70,7 @@ def _say(text):
         pass
 
 
-def _record(signum, frame):
+def _record(signum: int, frame: FrameType | None) -> None:
     global _requested
     name = signal.Signals(signum).name
     if _requested is None:
@@ -76,7 +79,7 @@ def _record(signum, frame):
         return
     # asked twice: the user wants out now, with the handling the process had before
     _say(f"{name} again: stopping at once")
-    previous = _previous.get(signum)
+    previous: Any = _previous.get(signum)
     if not callable(previous):
         previous = signal.SIG_DFL
     signal.signal(signum, previous)
@@ -86,19 +89,19 @@ def _record(signum, frame):
         previous(signum, frame)  # Python's own SIGINT handler: KeyboardInterrupt, here
 
 
-def requested_signal():
+def requested_signal() -> int | None:
     """The signal that asked the run to stop (``signal.SIGINT`` or ``signal.SIGTERM``), or ``None``."""
     return _requested
 
 
-def check_stop():
+def check_stop() -> None:
     """Raise ``Stopped`` if a watched signal arrived since ``stop_on_signals`` began."""
     if _requested is not None:
         raise Stopped(_requested)
 
 
 @contextlib.contextmanager
-def stop_on_signals():
+def stop_on_signals() -> Iterator[None]:
     """While active, SIGINT and SIGTERM only record a stop request (see ``check_stop``).
 
     Installed from the main thread only (where Python runs signal handlers); nested uses and

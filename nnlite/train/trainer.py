@@ -18,6 +18,8 @@ import signal
 import sys
 import time
 import warnings
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -34,11 +36,15 @@ from .builders import (
     check_model_output,
     scheduler_steps,
 )
-from .config import ConfigError, dump_config
+from .config import ConfigError, TrainConfig, dump_config
 from .metrics import ClassificationMeter, MetricsLog, accuracy_lines, write_json_atomic
 from .signals import Stopped, requested_signal, stop_message, stop_on_signals
 
 __all__ = ["Trainer", "NonFiniteLossError", "TrainError", "seed_everything", "new_run_dir"]
+
+
+#: ``observer(run_dir, state, message)``, told when a run's folder changes (the run report)
+Observer = Callable[[str, str, str | None], object]
 
 
 class NonFiniteLossError(TrainError):
@@ -248,11 +254,17 @@ class Trainer:
         (1, 4)
     """
 
-    def __init__(self, config, run_dir=None, progress=None, observers=()):
+    def __init__(
+        self,
+        config: TrainConfig,
+        run_dir: str | None = None,
+        progress: bool | None = None,
+        observers: Iterable[Observer] = (),
+    ) -> None:
         self.cfg = config
         self.observers = list(observers)
         self.resume_dir = run_dir
-        self.dist = _Distributed(config["parallel"]["backend"])
+        self.dist = _Distributed(config.parallel.backend)
         self.progress = _stdout_is_terminal() if progress is None else bool(progress)
         self.progress = self.progress and self.dist.is_main
         self._bar_epochs = self._bar_batches = None
@@ -297,26 +309,26 @@ class Trainer:
         import nnlite as nl
 
         cfg = self.cfg
-        if cfg["threads"] is not None:
+        if cfg.threads is not None:
             cpus = os.cpu_count() or 1
-            if cfg["threads"] > cpus and self.dist.is_main:
+            if cfg.threads > cpus and self.dist.is_main:
                 warnings.warn(
-                    f"threads: {cfg['threads']} is more than the {cpus} CPUs of this machine; the extra "
+                    f"threads: {cfg.threads} is more than the {cpus} CPUs of this machine; the extra "
                     "threads only compete for them",
                     UserWarning,
                     stacklevel=2,
                 )
-            nl.set_num_threads(cfg["threads"])
-        seed_everything(cfg["seed"])
-        self.train_set, self.test_set = build_datasets(cfg["data"])
+            nl.set_num_threads(cfg.threads)
+        seed_everything(cfg.seed)
+        self.train_set, self.test_set = build_datasets(cfg.data)
         self.classes = [str(c) for c in getattr(self.train_set, "classes", [])]
         if not self.classes:
             raise TrainError(f"data: {type(self.train_set).__name__} has no class names")
         num_classes = len(self.classes)
 
-        model = build_model(cfg["model"])
+        model = build_model(cfg.model)
         self.frozen = []
-        ft = cfg["finetune"]
+        ft = cfg.finetune
         resuming = self.resume_dir is not None and os.path.exists(self._last_path(self.resume_dir))
         if ft is not None:
             self.frozen = apply_finetune(
@@ -324,15 +336,15 @@ class Trainer:
             )
         check_model_output(model, self.test_set, num_classes)
         self.model = model
-        self.criterion = build_loss(cfg["loss"], num_classes)
+        self.criterion = build_loss(cfg.loss, num_classes)
 
         params = [p for p in model.parameters() if p.requires_grad]
         self._param_names = {id(p): name for name, p in model.named_parameters()}
-        self.optimizer = build_optimizer(cfg["optimizer"], params)
+        self.optimizer = build_optimizer(cfg.optimizer, params)
         self.scheduler = build_scheduler(
-            cfg["scheduler"], self.optimizer, cfg["epochs"], len(self._loader(True, 0))
+            cfg.scheduler, self.optimizer, cfg.epochs, len(self._loader(True, 0))
         )
-        self.scheduler_steps = scheduler_steps(cfg["scheduler"])
+        self.scheduler_steps = scheduler_steps(cfg.scheduler)
         self.start_epoch, self.global_step, self.best_accuracy, self.seconds = 0, 0, -1.0, 0.0
         self.best_epoch = 0
         self.last_meter = None
@@ -344,8 +356,8 @@ class Trainer:
         else:
             run_dir = None
             if self.dist.is_main:
-                with _writing("the run directory", cfg["output_dir"]):
-                    run_dir = new_run_dir(cfg["output_dir"], cfg["name"])
+                with _writing("the run directory", cfg.output_dir):
+                    run_dir = new_run_dir(cfg.output_dir, cfg.run_name)
                     try:
                         with replace_atomically(os.path.join(run_dir, "config.yaml")) as f:
                             f.write(dump_config(cfg).encode("utf-8"))
@@ -354,7 +366,7 @@ class Trainer:
                             run_dir, ignore_errors=True
                         )  # no empty run folder left behind
                         raise
-                _link_latest(run_dir, cfg["output_dir"], cfg["name"])
+                _link_latest(run_dir, cfg.output_dir, cfg.run_name)
             self.run_dir = self.dist.bcast(run_dir)
         if self.dist.is_main:
             with _writing("the run directory", self.run_dir):
@@ -371,12 +383,12 @@ class Trainer:
             self.print(f"No checkpoint in {self.run_dir} yet: starting it from the beginning")
 
         # parallel wrapping (the plain model keeps the parameters the optimizer steps)
-        workers = cfg["parallel"]["workers"]
-        if cfg["parallel"]["backend"] == "mpi":
+        workers = cfg.parallel.workers
+        if cfg.parallel.backend == "mpi":
             from ..nn.parallel import DistributedDataParallel
 
             self.net = DistributedDataParallel(
-                model, comm=self.dist.comm, timeout=cfg["parallel"]["timeout_seconds"]
+                model, comm=self.dist.comm, timeout=cfg.parallel.timeout_seconds
             )
         elif workers > 1:
             self.net = nl.nn.DataParallel(model, workers=workers)
@@ -415,8 +427,8 @@ class Trainer:
     def _loader(self, train, epoch):
         from ..data import DataLoader, DistributedSampler, Subset
 
-        data = self.cfg["data"]
-        seed = _epoch_seed(self.cfg["seed"], epoch if train else 0)
+        data = self.cfg.data
+        seed = _epoch_seed(self.cfg.seed, epoch if train else 0)
         if train:
             if self.dist.size > 1:
                 sampler = DistributedSampler(
@@ -424,21 +436,21 @@ class Trainer:
                     num_replicas=self.dist.size,
                     rank=self.dist.rank,
                     shuffle=True,
-                    seed=self.cfg["seed"],
+                    seed=self.cfg.seed,
                 )
                 sampler.set_epoch(epoch)
                 return DataLoader(
                     self.train_set,
-                    batch_size=data["batch_size"],
+                    batch_size=data.batch_size,
                     sampler=sampler,
-                    num_workers=data["num_workers"],
+                    num_workers=data.num_workers,
                     seed=seed,
                 )
             return DataLoader(
                 self.train_set,
-                batch_size=data["batch_size"],
+                batch_size=data.batch_size,
                 shuffle=True,
-                num_workers=data["num_workers"],
+                num_workers=data.num_workers,
                 seed=seed,
             )
         test_set = self.test_set
@@ -448,15 +460,15 @@ class Trainer:
             )
         return DataLoader(
             test_set,
-            batch_size=data["test_batch_size"],
+            batch_size=data.test_batch_size,
             shuffle=False,
-            num_workers=data["num_workers"],
+            num_workers=data.num_workers,
             seed=seed,
         )
 
     # ------------------------------------------------------------------ loop
 
-    def fit(self):
+    def fit(self) -> dict[str, Any]:
         """Train the remaining epochs, evaluate, write checkpoints, metrics and the report.
 
         Returns:
@@ -488,7 +500,7 @@ class Trainer:
         try:
             self._setup()
             self.print(f"Run directory: {self.run_dir}")
-            epochs = self.cfg["epochs"]
+            epochs = self.cfg.epochs
             if self.progress:
                 from tqdm import tqdm
 
@@ -571,7 +583,7 @@ class Trainer:
         net.train()
         for m in self.frozen:
             m.eval()
-        progress = _EpochProgress(epoch, self.cfg["epochs"], len(loader), self.progress)
+        progress = _EpochProgress(epoch, self.cfg.epochs, len(loader), self.progress)
         self._bar_batches = progress.bar
         for i, (images, labels) in enumerate(loader):
             self._check_stop()  # Ctrl-C and SIGTERM stop here, between batches
@@ -653,7 +665,7 @@ class Trainer:
     def _log_step(self, progress, i, value):
         """After each training step: the tutorial's running-loss line (and a per-step
         ``metrics.jsonl`` line) every ``log_every`` batches, and the progress bar's figures."""
-        log_every = self.cfg["log_every"]
+        log_every = self.cfg.log_every
         if (i + 1) % log_every == 0:
             running = progress.take_running() / log_every
             self.print(f"[{progress.epoch + 1}, {i + 1:5d}] loss: {running:.3f}")
@@ -676,7 +688,7 @@ class Trainer:
         if improved:
             self.best_accuracy, self.best_epoch = meter.accuracy, epoch + 1
         self.print(
-            f"epoch {epoch + 1}/{self.cfg['epochs']}: train loss {record['train_loss']:.3f}, "
+            f"epoch {epoch + 1}/{self.cfg.epochs}: train loss {record['train_loss']:.3f}, "
             f"test loss {meter.loss:.3f}, test accuracy {100 * meter.accuracy:.2f} %, "
             f"{record['epoch_seconds']:.1f} s ({record['images_per_second']:,.0f} img/s)"
         )
@@ -744,7 +756,7 @@ class Trainer:
             "best_epoch": self.best_epoch,
             "seconds": self.seconds,
             "rng": ckpt_io.rng_state(),
-            "config": self.cfg,
+            "config": self.cfg.to_dict(),
             "classes": list(self.classes),
         }
         folder = os.path.join(self.run_dir, "checkpoints")
@@ -764,7 +776,7 @@ class Trainer:
         report = {
             "accuracy": meter.accuracy,
             "per_class_accuracy": meter.per_class(self.classes),
-            "epochs": self.cfg["epochs"],
+            "epochs": self.cfg.epochs,
             "test_loss": meter.loss,
             "seconds": self.seconds,
             "test_images": meter.count,

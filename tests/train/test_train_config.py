@@ -6,7 +6,16 @@ from pathlib import Path
 import pytest
 from train_helpers import ROOT, make_config, run_train
 
-from nnlite.train.config import ConfigError, load_config, parse_override, reference, validate
+from nnlite.train.config import (
+    Component,
+    ConfigError,
+    FinetuneConfig,
+    ParallelConfig,
+    load_config,
+    parse_override,
+    reference,
+    validate,
+)
 
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 
@@ -31,14 +40,14 @@ def error_of(raw=None, overrides=(), path=None):
 @pytest.mark.parametrize("path", CONFIGS, ids=[p.name for p in CONFIGS])
 def test_shipped_configs_are_valid(path):
     cfg = load_config(path)
-    assert cfg["name"] == path.stem
-    assert cfg["epochs"] >= 1
+    assert cfg.name == path.stem
+    assert cfg.epochs >= 1
 
 
 def test_tutorial_recipe():
     cfg = load_config(ROOT / "configs" / "lenet_cifar10.yaml")
-    assert cfg["data"]["batch_size"] == 4 and cfg["data"]["num_workers"] == 2
-    assert cfg["optimizer"] == {
+    assert cfg.data.batch_size == 4 and cfg.data.num_workers == 2
+    assert cfg.to_dict()["optimizer"] == {
         "name": "sgd",
         "lr": 0.001,
         "momentum": 0.9,
@@ -46,47 +55,38 @@ def test_tutorial_recipe():
         "weight_decay": 0.0,
         "nesterov": False,
     }
-    assert cfg["epochs"] == 2 and cfg["log_every"] == 2000
-    assert cfg["data"]["train_transforms"][1] == {
-        "name": "normalize",
-        "mean": [0.5] * 3,
-        "std": [0.5] * 3,
-    }
-    fm = load_config(ROOT / "configs" / "lenet_fashion_mnist.yaml")
-    assert (
-        fm["data"]["batch_size"] == 64
-        and fm["optimizer"]["lr"] == 0.01
-        and fm["optimizer"]["momentum"] == 0.9
+    assert cfg.epochs == 2 and cfg.log_every == 2000
+    assert cfg.data.train_transforms[1] == Component(
+        "normalize", {"mean": [0.5] * 3, "std": [0.5] * 3}
     )
-    assert fm["model"]["args"]["in_channels"] == 1 and fm["epochs"] == 2
+    fm = load_config(ROOT / "configs" / "lenet_fashion_mnist.yaml")
+    assert fm.data.batch_size == 64 and fm.optimizer.args["lr"] == 0.01
+    assert fm.optimizer.args["momentum"] == 0.9
+    assert fm.model.args["in_channels"] == 1 and fm.epochs == 2
 
 
 def test_defaults_filled_in():
     cfg = validate(good(), default_name="x")
-    assert cfg["name"] == "x" and cfg["seed"] == 0
-    assert cfg["data"]["test_batch_size"] == 1000 and cfg["data"]["num_workers"] == 0
-    assert cfg["data"]["root"] == "./data" and cfg["data"]["download"] is True
-    assert cfg["loss"] == {"name": "cross_entropy", "label_smoothing": 0.0, "weight": None}
-    assert cfg["scheduler"] is None and cfg["finetune"] is None
-    assert cfg["log_every"] == 2000 and cfg["output_dir"] == "runs"
-    assert cfg["parallel"] == {"workers": 1, "backend": None, "timeout_seconds": 1800.0}
-    assert cfg["model"]["args"] == {}
-    assert cfg["optimizer"]["momentum"] == 0.0
+    assert cfg.name == "x" and cfg.seed == 0
+    assert cfg.data.test_batch_size == 1000 and cfg.data.num_workers == 0
+    assert cfg.data.root == "./data" and cfg.data.download is True
+    assert cfg.loss == Component("cross_entropy", {"label_smoothing": 0.0, "weight": None})
+    assert cfg.scheduler is None and cfg.finetune is None
+    assert cfg.log_every == 2000 and cfg.output_dir == "runs"
+    assert cfg.parallel == ParallelConfig(workers=1, backend=None, timeout_seconds=1800.0)
+    assert cfg.model.args == {}
+    assert cfg.optimizer.args["momentum"] == 0.0
 
 
 def test_floats_in_exponent_notation_and_shorthands():
     cfg = validate(
         good(optimizer={"name": "adam", "lr": 1}, scheduler={"name": "cosine"}, loss="nll")
     )
-    assert cfg["optimizer"]["lr"] == 1.0 and isinstance(cfg["optimizer"]["lr"], float)
-    assert cfg["scheduler"] == {"name": "cosine", "T_max": 1, "eta_min": 0.0}
-    assert cfg["loss"]["name"] == "nll"
-    assert (
-        load_config(ROOT / "configs" / "lenet_cifar10.yaml", ["optimizer.lr=1e-3"])["optimizer"][
-            "lr"
-        ]
-        == 0.001
-    )
+    assert cfg.optimizer.args["lr"] == 1.0 and isinstance(cfg.optimizer.args["lr"], float)
+    assert cfg.scheduler == Component("cosine", {"T_max": 1, "eta_min": 0.0})
+    assert cfg.loss.name == "nll"
+    cfg = load_config(ROOT / "configs" / "lenet_cifar10.yaml", ["optimizer.lr=1e-3"])
+    assert cfg.optimizer.args["lr"] == 0.001
 
 
 @pytest.mark.parametrize(
@@ -293,10 +293,10 @@ def test_set_overrides():
             "finetune.from=x.npz",
         ],
     )
-    assert cfg["data"]["batch_size"] == 64 and cfg["optimizer"]["lr"] == 0.01
-    assert cfg["scheduler"]["step_size"] == 1
-    assert cfg["data"]["train_transforms"][1]["mean"] == [0.4, 0.4, 0.4]
-    assert cfg["finetune"] == {"from": "x.npz", "freeze": [], "head": None}
+    assert cfg.data.batch_size == 64 and cfg.optimizer.args["lr"] == 0.01
+    assert cfg.scheduler is not None and cfg.scheduler.args["step_size"] == 1
+    assert cfg.data.train_transforms[1].args["mean"] == [0.4, 0.4, 0.4]
+    assert cfg.finetune == FinetuneConfig(from_="x.npz", freeze=[], head=None)
     assert parse_override("a.b[2].c=[1, 2]") == (["a", "b", 2, "c"], [1, 2])
 
 
@@ -382,6 +382,31 @@ def test_reference_table_lists_every_key():
         "finetune.head.num_classes",
     ):
         assert f"| `{key}` |" in table, key
+
+
+def test_model_args_are_checked_against_the_constructor_annotations():
+    from nnlite.train.builders import build_model
+    from nnlite.train.config import ModelConfig
+
+    with pytest.raises(
+        ConfigError, match=r"model.args.num_classes: expected an integer, got 'ten'"
+    ):
+        build_model(ModelConfig(name="lenet", args={"num_classes": "ten"}))
+    # a union annotation (hidden: int | Sequence[int]) is left to the model
+    assert build_model(ModelConfig(name="mlp", args={"in_features": 4, "hidden": [3]}))
+
+
+def test_trainer_guide_holds_the_generated_reference():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "config_reference", ROOT / "tools" / "config_reference.py"
+    )
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    page = tool.PAGE.read_text(encoding="utf-8")
+    assert tool.updated(page) == page, "run python tools/config_reference.py"
+    assert "| `parallel.backend` | `mpi` or null | `null` |" in page
 
 
 # ------------------------------------------------------------------------- the command line

@@ -128,7 +128,7 @@ def test_shared_aliases_within_bounds_still_work(tmp_path):
         epochs: 1
     """)
     )
-    assert load_config(path)["data"]["test_transforms"][1] == {
+    assert load_config(path).to_dict()["data"]["test_transforms"][1] == {
         "name": "normalize",
         "mean": [0.5],
         "std": [0.5],

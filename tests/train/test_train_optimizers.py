@@ -38,7 +38,7 @@ def read_metrics(run):
 )
 def test_optimizer_sections_take_keys_and_defaults_from_the_signature(name):
     cls = OPTIMIZERS[name]
-    resolved = validate(good(optimizer={"name": name}))["optimizer"]
+    resolved = validate(good(optimizer={"name": name})).to_dict()["optimizer"]
     params = inspect.signature(cls).parameters
     expected = {
         k: p.default
@@ -121,7 +121,7 @@ def test_nested_schedulers_resolve_with_defaults_and_epochs():
             }
         )
     )
-    inner = cfg["scheduler"]["schedulers"]
+    inner = cfg.to_dict()["scheduler"]["schedulers"]
     assert inner[0] == {"name": "linear", "start_factor": 0.5, "end_factor": 1.0, "total_iters": 5}
     assert inner[1] == {"name": "cosine", "T_max": 4, "eta_min": 0.0}
 
@@ -131,7 +131,7 @@ def test_set_override_reaches_a_nested_scheduler(tmp_path):
         tmp_path, scheduler={"name": "chained", "schedulers": [{"name": "step", "step_size": 2}]}
     )
     cfg = load_config(path, ["scheduler.schedulers[0].gamma=0.5"])
-    assert cfg["scheduler"]["schedulers"][0]["gamma"] == 0.5
+    assert cfg.scheduler is not None and cfg.scheduler.args["schedulers"][0].args["gamma"] == 0.5
     with pytest.raises(ConfigError, match="did you mean 'scheduler.schedulers\\[0\\].gamma'"):
         load_config(path, ["scheduler.schedulers[0].gama=0.5"])
 

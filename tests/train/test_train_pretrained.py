@@ -94,7 +94,7 @@ def test_shipped_config_is_valid():
     config = load_config(
         Path(__file__).resolve().parents[2] / "configs" / "finetune_resnet18_pretrained.yaml"
     )
-    assert [t["name"] for t in config["data"]["test_transforms"]] == [
+    assert [t.name for t in config.data.test_transforms] == [
         "resize",
         "center_crop",
         "to_tensor",

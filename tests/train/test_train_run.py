@@ -74,7 +74,7 @@ def test_cifar10_end_to_end(tmp_path, cifar_root):
     assert (tmp_path / "runs" / "t-latest").resolve() == run.resolve()
 
     saved = yaml.safe_load((run / "config.yaml").read_text())
-    assert saved == load_config(cfg_path)
+    assert saved == load_config(cfg_path).to_dict()
 
     (record,) = read_metrics(run)
     assert METRIC_KEYS <= set(record)

@@ -104,7 +104,7 @@ class _BatchNorm(Module):
             (tensor([0., 0.]), tensor([1., 1.]))
         """
         self.reset_running_stats()
-        if self.affine:
+        if self.affine and self.weight is not None:
             init.ones_(self.weight)
             if self.bias is not None:
                 init.zeros_(self.bias)

@@ -86,7 +86,7 @@ class LayerNorm(Module):
             >>> ln.weight.detach()
             tensor([1., 1.])
         """
-        if self.elementwise_affine:
+        if self.elementwise_affine and self.weight is not None:
             init.ones_(self.weight)
             if self.bias is not None:
                 init.zeros_(self.bias)

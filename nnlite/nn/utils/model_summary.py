@@ -11,6 +11,7 @@ The module is named ``model_summary`` so that ``nl.summary`` stays the function.
 
 import math
 import time
+from typing import Any
 
 import numpy as np
 
@@ -354,7 +355,15 @@ class _Recorder:
         return model(*inputs)
 
 
-def summary(model, input_size=None, input_data=None, dtypes=None, depth=3, timing=True, repeats=3):
+def summary(
+    model: Any,
+    input_size: Any = None,
+    input_data: Any = None,
+    dtypes: Any = None,
+    depth: int = 3,
+    timing: bool = True,
+    repeats: int = 3,
+) -> "ModelSummary":
     """A torchinfo-like summary of ``model``: per layer its name, type, output shape, parameters
     (trainable and frozen), multiply-adds and measured forward/backward time.
 
@@ -383,7 +392,7 @@ def summary(model, input_size=None, input_data=None, dtypes=None, depth=3, timin
     if not isinstance(depth, int) or depth < 0:
         raise ValueError(f"summary: depth must be an int >= 0, got {depth!r}")
     inputs = _make_inputs(input_size, input_data, dtypes)
-    names = {}
+    names: dict[int, str] = {}
     for name, m in model.named_modules():
         names.setdefault(id(m), name)
     rec = _Recorder(model)

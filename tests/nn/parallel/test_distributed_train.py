@@ -112,7 +112,7 @@ def _trainer_accepts_mpi(cfg_path):
         cfg = load_config(str(cfg_path))
     except Exception as ex:  # noqa: BLE001  (any config error means: not supported yet)
         return f"the trainer does not accept parallel: {{backend: mpi}} yet: {ex}"
-    if (cfg.get("parallel") or {}).get("backend") != "mpi":
+    if cfg.parallel.backend != "mpi":
         return "the trainer's config has no parallel.backend yet"
     return None
 
