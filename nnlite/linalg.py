@@ -15,8 +15,8 @@ import numpy as np
 
 from .autograd import op as _op
 from .autograd.ops import decompositions as _dec
-from .autograd.return_types import _ReturnType
 from .autograd.tensor import Tensor
+from .linalg_results import named as _named
 
 __all__ = [
     "norm", "vector_norm", "matrix_norm", "LinAlgError", "inv", "inv_ex", "det", "slogdet",
@@ -36,17 +36,6 @@ class LinAlgError(RuntimeError):
         >>> issubclass(nl.linalg.LinAlgError, RuntimeError)
         True
     """
-
-
-def _field(i: int) -> property:
-    return property(lambda self: self[i])
-
-
-def _named(name: str, fields: tuple[str, ...]) -> type:
-    """A result type printing as ``nnlite.return_types.<name>(...)`` with named fields."""
-    attributes: dict[str, Any] = {"__slots__": (), "_field_names": fields}
-    attributes.update({f: _field(i) for i, f in enumerate(fields)})
-    return type(name, (_ReturnType,), attributes)
 
 
 _slogdet = _named("slogdet", ("sign", "logabsdet"))
