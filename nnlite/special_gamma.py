@@ -17,12 +17,15 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import numpy as np
 
+from .autograd import op as _op
 from .autograd.op import Op
 from .autograd.ops import vjp
 from .autograd.ops.elementwise import Lgamma
+from .autograd.tensor import Tensor
 
 _EPS = np.finfo(np.float64).eps
 _MAX_ITERATIONS = 10_000
@@ -234,3 +237,119 @@ class HurwitzZeta(Op):
             raise NotImplementedError("the derivative for 'zeta' is not implemented.")
         x, q = self.inputs()
         return None, vjp.sum_to(-grad * x * vjp.call(HurwitzZeta, x + 1, q), self.shapes[1])
+
+
+# ----------------------------------------------------------------------------- public names
+def _operands(name: str, input: Any, other: Any, scalars: bool) -> tuple[Tensor, Tensor]:
+    """Both operands as Tensors of one floating dtype (PyTorch's promotion)."""
+    from .autograd.promotion import default_float, result_type
+
+    if not scalars:
+        for position, (label, value) in enumerate((("input", input), ("other", other)), start=1):
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"{name}(): argument '{label}' (position {position}) must be Tensor, not "
+                    f"{type(value).__name__}"
+                )
+    elif not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise TypeError(f"{name}(): expected at least one Tensor argument")
+    arrays = [v._data if isinstance(v, Tensor) else v for v in (input, other)]
+    dtype = result_type(*arrays)
+    if dtype.kind != "f":
+        if not scalars:
+            kernel = "igamma" if name.endswith("gammainc") else "igammac"
+            raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{_name_of(dtype)}\'')
+        dtype = default_float()
+    return tuple(  # type: ignore[return-value]
+        v.to(_dtype_of(dtype)) if isinstance(v, Tensor) and v._data.dtype != dtype
+        else v if isinstance(v, Tensor) else _op.make_tensor(np.asarray(v, dtype=dtype))
+        for v in (input, other)
+    )
+
+
+def _name_of(dtype: np.dtype) -> str:
+    from .autograd.promotion import scalar_type_name
+
+    return scalar_type_name(dtype)
+
+
+def _dtype_of(dtype: np.dtype) -> Any:
+    from .autograd.dtypes import from_numpy_dtype
+
+    return from_numpy_dtype(dtype)
+
+
+def _finish(name: str, result: Tensor, out: Tensor | None, inputs: tuple[Any, ...]) -> Tensor:
+    if out is None:
+        return result
+    from .autograd.out_arg import write_out
+
+    return write_out(name, result, out, inputs)
+
+
+def gammainc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The regularized lower incomplete gamma function ``P(a, x)`` with ``a = input``,
+    ``x = other``: ``int_0^x t^(a-1) e^-t dt / Gamma(a)``.
+
+    Differentiable in ``other`` (``x^(a-1) e^-x / Gamma(a)``); a gradient for ``input`` raises, as
+    in PyTorch.
+
+    Args:
+        input (Tensor): ``a >= 0``.
+        other (Tensor): ``x >= 0`` (broadcast).
+        out (Tensor, optional): a tensor to write the result into.
+
+    Returns:
+        Tensor: ``P(a, x)`` (``nan`` for negative arguments).
+
+    Examples:
+        >>> nl.special.gammainc(nl.tensor([1., 2.]), nl.tensor([1., 2.]))
+        tensor([0.6321, 0.5940])
+    """
+    a, x = _operands("special_gammainc", input, other, scalars=False)
+    return _finish("special_gammainc", GammaInc.apply(a, x), out, (input, other))
+
+
+def gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)`` with
+    ``a = input``, ``x = other``.
+
+    Differentiable in ``other``; a gradient for ``input`` raises, as in PyTorch.
+
+    Args:
+        input (Tensor): ``a >= 0``.
+        other (Tensor): ``x >= 0`` (broadcast).
+        out (Tensor, optional): a tensor to write the result into.
+
+    Returns:
+        Tensor: ``Q(a, x)``.
+
+    Examples:
+        >>> nl.special.gammaincc(nl.tensor([1., 2.]), nl.tensor([1., 2.]))
+        tensor([0.3679, 0.4060])
+    """
+    a, x = _operands("special_gammaincc", input, other, scalars=False)
+    return _finish("special_gammaincc", GammaIncc.apply(a, x), out, (input, other))
+
+
+def zeta(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+    """Hurwitz's zeta function ``sum_k (q + k)^-x`` with ``x = input``, ``q = other`` (Riemann's
+    for ``q = 1``).
+
+    Differentiable in ``other`` (``-x zeta(x + 1, q)``); a gradient for ``input`` raises, as in
+    PyTorch.
+
+    Args:
+        input (Tensor or number): ``x`` (``nan`` below 1, ``inf`` at 1).
+        other (Tensor or number): ``q`` (``inf`` at the non-positive integers).
+        out (Tensor, optional): a tensor to write the result into.
+
+    Returns:
+        Tensor: the values.
+
+    Examples:
+        >>> nl.special.zeta(nl.tensor([2.]), 1.0)
+        tensor([1.6449])
+    """
+    x, q = _operands("special_zeta", input, other, scalars=True)
+    return _finish("special_zeta", HurwitzZeta.apply(x, q), out, (input, other))
