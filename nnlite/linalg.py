@@ -16,6 +16,9 @@ import numpy as np
 from .autograd import op as _op
 from .autograd.ops import decompositions as _dec
 from .autograd.tensor import Tensor
+from .linalg_householder import householder_product
+from .linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve
+from .linalg_lu import lu, lu_factor, lu_factor_ex, lu_solve
 from .linalg_results import named as _named
 
 __all__ = [
@@ -23,6 +26,8 @@ __all__ = [
     "solve", "solve_ex", "solve_triangular", "cholesky", "cholesky_ex", "eigh", "eigvalsh", "svdvals",
     "qr", "svd", "pinv", "lstsq", "matrix_rank", "cond", "matrix_power", "matrix_exp", "multi_dot",
     "matmul", "vecdot", "cross", "diagonal", "vander", "tensorinv", "tensorsolve",
+    "lu", "lu_factor", "lu_factor_ex", "lu_solve", "householder_product", "ldl_factor",
+    "ldl_factor_ex", "ldl_solve",
 ]  # fmt: skip
 
 
