@@ -48,9 +48,7 @@ def geqrf_arrays(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         r[:, j, j] = np.where(reflect, beta, alpha)
         v = np.concatenate([np.ones((r.shape[0], 1), r.dtype), r[:, j + 1 :, j]], axis=1)
         block = r[:, j:, j + 1 :]
-        r[:, j:, j + 1 :] = block - tau[:, j, None, None] * v[:, :, None] * (
-            v[:, None, :] @ block
-        )
+        r[:, j:, j + 1 :] = block - tau[:, j, None, None] * v[:, :, None] * (v[:, None, :] @ block)
     return r.reshape(a.shape), tau.reshape(tuple(batch) + (k,))
 
 

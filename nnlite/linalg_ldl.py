@@ -173,7 +173,9 @@ class _NoDerivative(Op):
 
 def _square(A: Tensor, name: str) -> None:
     if A.ndim < 2:
-        raise RuntimeError(f"torch.linalg.{name}: The input tensor A must have at least 2 dimensions.")
+        raise RuntimeError(
+            f"torch.linalg.{name}: The input tensor A must have at least 2 dimensions."
+        )
     if A.shape[-1] != A.shape[-2]:
         raise RuntimeError(
             f"torch.linalg.{name}: A must be batches of square matrices, but they are "
@@ -278,9 +280,7 @@ def ldl_solve(
                 [1.]])
     """
     if B.ndim < 2:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [-1, 0], but got -2)"
-        )
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got -2)")
     _square(LD, "ldl_solve")
     if LD._data.dtype != B._data.dtype:
         raise RuntimeError(
@@ -293,7 +293,9 @@ def ldl_solve(
     piv = np.broadcast_to(pivots._data, batch + (n,)).reshape(-1, n)
     b = np.broadcast_to(B._data, batch + (B.shape[-2], k)).reshape(-1, B.shape[-2], k)
     solved = np.stack([_solve_one(*parts) for parts in zip(ld, piv, b)]) if ld.size else b.copy()
-    X = _NoDerivative.apply(LD, B, result=solved.reshape(batch + (n, k)), function="linalg_ldl_solve")
+    X = _NoDerivative.apply(
+        LD, B, result=solved.reshape(batch + (n, k)), function="linalg_ldl_solve"
+    )
     if out is not None:
         from .autograd.out_arg import write_out
 

@@ -139,14 +139,16 @@ class LUFactor(Op):
 # ------------------------------------------------------------------------------ public names
 def _check_input(A: Any, name: str) -> None:
     if not isinstance(A, Tensor):
-        raise TypeError(f"{name}(): argument 'A' (position 1) must be Tensor, not {type(A).__name__}")
+        raise TypeError(
+            f"{name}(): argument 'A' (position 1) must be Tensor, not {type(A).__name__}"
+        )
     if A.ndim < 2:
         raise RuntimeError(
             f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: "
             f"{list(A.shape)} instead"
         )
     if A._data.dtype.kind != "f":
-        raise NotImplementedError(f'"lu_cpu" not implemented for \'{_type_name(A)}\'')
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{_type_name(A)}'")
 
 
 def _type_name(t: Tensor) -> str:
@@ -297,12 +299,16 @@ def lu_unpack(
     if LU_pivots._data.dtype != np.int32:
         raise RuntimeError(
             "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 "
-            f"dtype. Note: this function is intended to be used with the output produced by "
-            f"torch.linalg.lu_factor"
+            "dtype. Note: this function is intended to be used with the output produced by "
+            "torch.linalg.lu_factor"
         )
     P, L, U = _unpack(LU_data, LU_pivots, LU_data.shape[-2])
     empty = _op.make_tensor(np.zeros(0, dtype=LU_data._data.dtype))
-    result = (P if unpack_pivots else empty, L if unpack_data else empty, U if unpack_data else empty)
+    result = (
+        P if unpack_pivots else empty,
+        L if unpack_data else empty,
+        U if unpack_data else empty,
+    )
     return _write(_lu_unpack_result(result), out)
 
 
@@ -355,9 +361,7 @@ def lu_solve(
             f"{_type_name(LU)} and B of type {_type_name(B)} instead"
         )
     if B.ndim < 2:
-        raise RuntimeError(
-            "linalg.lu_solve: The input tensor B must have at least 2 dimensions."
-        )
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
     if LU.shape[-1] != LU.shape[-2]:
         raise RuntimeError(
             "linalg.lu_solve: A must be batches of square matrices, but they are "

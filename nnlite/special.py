@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from . import special_bessel as _bessel
 from .autograd import op as _op
 from .autograd.ops import elementwise as _ew
-from . import special_bessel as _bessel
 from .autograd.ops.elementwise import bessel_i_array
 from .autograd.out_arg import write_out
 from .autograd.promotion import default_float
@@ -537,18 +537,14 @@ modified_bessel_k1 = _unary(
 )
 scaled_modified_bessel_k0 = _unary(
     "scaled_modified_bessel_k0",
-    _without_gradient(
-        "scaled_modified_bessel_k0", lambda a: _bessel.modified_bessel_k(0, a, True)
-    ),
+    _without_gradient("scaled_modified_bessel_k0", lambda a: _bessel.modified_bessel_k(0, a, True)),
     "``exp(x) * modified_bessel_k0(x)``, without overflow for large ``x``; no gradient, as in "
     "PyTorch.",
     ">>> nl.special.scaled_modified_bessel_k0(nl.tensor([1.]))\ntensor([1.1445])",
 )
 scaled_modified_bessel_k1 = _unary(
     "scaled_modified_bessel_k1",
-    _without_gradient(
-        "scaled_modified_bessel_k1", lambda a: _bessel.modified_bessel_k(1, a, True)
-    ),
+    _without_gradient("scaled_modified_bessel_k1", lambda a: _bessel.modified_bessel_k(1, a, True)),
     "``exp(x) * modified_bessel_k1(x)``, without overflow for large ``x``; no gradient, as in "
     "PyTorch.",
     ">>> nl.special.scaled_modified_bessel_k1(nl.tensor([1.]))\ntensor([1.6362])",

@@ -57,10 +57,7 @@ def _log_prefactor(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     near = np.abs(d) < 0.5
     log_ratio = np.where(near, np.log1p(np.where(near, d, 0.0)), np.log(x / a))
     return (
-        a * (log_ratio - d)
-        + 0.5 * np.log(a)
-        - 0.5 * math.log(2 * math.pi)
-        - _stirling_remainder(a)
+        a * (log_ratio - d) + 0.5 * np.log(a) - 0.5 * math.log(2 * math.pi) - _stirling_remainder(a)
     )
 
 
@@ -258,11 +255,14 @@ def _operands(name: str, input: Any, other: Any, scalars: bool) -> tuple[Tensor,
     if dtype.kind != "f":
         if not scalars:
             kernel = "igamma" if name.endswith("gammainc") else "igammac"
-            raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{_name_of(dtype)}\'')
+            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{_name_of(dtype)}'")
         dtype = default_float()
     return tuple(  # type: ignore[return-value]
-        v.to(_dtype_of(dtype)) if isinstance(v, Tensor) and v._data.dtype != dtype
-        else v if isinstance(v, Tensor) else _op.make_tensor(np.asarray(v, dtype=dtype))
+        v.to(_dtype_of(dtype))
+        if isinstance(v, Tensor) and v._data.dtype != dtype
+        else v
+        if isinstance(v, Tensor)
+        else _op.make_tensor(np.asarray(v, dtype=dtype))
         for v in (input, other)
     )
 
