@@ -17,14 +17,16 @@ Examples:
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .autograd import op as _op
 from .autograd.op import Op
-from .autograd.tensor import Tensor
 from .linalg_results import named
+
+if TYPE_CHECKING:
+    from .autograd.tensor import Tensor
 
 _ALPHA = (1 + math.sqrt(17)) / 8
 _ldl_factor_result = named("linalg_ldl_factor", ("LD", "pivots"))

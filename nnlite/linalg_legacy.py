@@ -12,10 +12,12 @@ Examples:
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .autograd.tensor import Tensor
 from .linalg_results import named
+
+if TYPE_CHECKING:
+    from .autograd.tensor import Tensor
 
 _triangular_solve_result = named("triangular_solve", ("solution", "cloned_coefficient"))
 _REMOVED = "This function was deprecated since version 1.9 and is now removed. "

@@ -16,7 +16,7 @@ Examples:
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,8 +24,10 @@ from .autograd import op as _op
 from .autograd.op import Op
 from .autograd.ops import decompositions as _dec
 from .autograd.ops import vjp
-from .autograd.tensor import Tensor
 from .linalg_results import named
+
+if TYPE_CHECKING:
+    from .autograd.tensor import Tensor
 
 _lu_factor_result = named("linalg_lu_factor", ("LU", "pivots"))
 _lu_factor_ex_result = named("linalg_lu_factor_ex", ("LU", "pivots", "info"))
@@ -138,7 +140,7 @@ class LUFactor(Op):
 
 # ------------------------------------------------------------------------------ public names
 def _check_input(A: Any, name: str) -> None:
-    if not isinstance(A, Tensor):
+    if not isinstance(A, _op.Tensor):
         raise TypeError(
             f"{name}(): argument 'A' (position 1) must be Tensor, not {type(A).__name__}"
         )

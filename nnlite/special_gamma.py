@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,7 +25,9 @@ from .autograd import op as _op
 from .autograd.op import Op
 from .autograd.ops import vjp
 from .autograd.ops.elementwise import Lgamma
-from .autograd.tensor import Tensor
+
+if TYPE_CHECKING:
+    from .autograd.tensor import Tensor
 
 _EPS = np.finfo(np.float64).eps
 _MAX_ITERATIONS = 10_000
@@ -243,14 +245,14 @@ def _operands(name: str, input: Any, other: Any, scalars: bool) -> tuple[Tensor,
 
     if not scalars:
         for position, (label, value) in enumerate((("input", input), ("other", other)), start=1):
-            if not isinstance(value, Tensor):
+            if not isinstance(value, _op.Tensor):
                 raise TypeError(
                     f"{name}(): argument '{label}' (position {position}) must be Tensor, not "
                     f"{type(value).__name__}"
                 )
-    elif not isinstance(input, Tensor) and not isinstance(other, Tensor):
+    elif not isinstance(input, _op.Tensor) and not isinstance(other, _op.Tensor):
         raise TypeError(f"{name}(): expected at least one Tensor argument")
-    arrays = [v._data if isinstance(v, Tensor) else v for v in (input, other)]
+    arrays = [v._data if isinstance(v, _op.Tensor) else v for v in (input, other)]
     dtype = result_type(*arrays)
     if dtype.kind != "f":
         if not scalars:
@@ -259,9 +261,9 @@ def _operands(name: str, input: Any, other: Any, scalars: bool) -> tuple[Tensor,
         dtype = default_float()
     return tuple(  # type: ignore[return-value]
         v.to(_dtype_of(dtype))
-        if isinstance(v, Tensor) and v._data.dtype != dtype
+        if isinstance(v, _op.Tensor) and v._data.dtype != dtype
         else v
-        if isinstance(v, Tensor)
+        if isinstance(v, _op.Tensor)
         else _op.make_tensor(np.asarray(v, dtype=dtype))
         for v in (input, other)
     )
