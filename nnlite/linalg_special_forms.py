@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import linalg_householder, linalg_legacy, linalg_lowrank, linalg_lu, special_gamma, stft
+from . import (
+    linalg_householder,
+    linalg_legacy,
+    linalg_lowrank,
+    linalg_lu,
+    special_gamma,
+    spectral_stft,
+)
 
 if TYPE_CHECKING:
     from .autograd.tensor import Tensor
@@ -72,8 +79,8 @@ FUNCTIONS = {
     "svd_lowrank": linalg_lowrank.svd_lowrank,
     "igamma": igamma,
     "igammac": igammac,
-    "stft": stft.stft,
-    "istft": stft.istft,
+    "stft": spectral_stft.stft,
+    "istft": spectral_stft.istft,
 }
 
 
@@ -333,7 +340,7 @@ def _igammac_(self: Tensor, other: Tensor) -> Tensor:
 
 def _stft(self: Tensor, n_fft: int, *args: Any, **kwargs: Any) -> Tensor:
     """``nl.stft(self, n_fft, ...)``: the short-time Fourier transform as real and imaginary parts
-    (``return_complex=False``; see ``nnlite.stft.stft`` for the arguments).
+    (``return_complex=False``; see ``nnlite.spectral_stft.stft`` for the arguments).
 
     Args:
         n_fft (int): the size of each Fourier transform.
@@ -346,7 +353,7 @@ def _stft(self: Tensor, n_fft: int, *args: Any, **kwargs: Any) -> Tensor:
         >>> nl.ones(8).stft(4, window=nl.ones(4), return_complex=False).shape
         nnlite.Size([3, 3, 2])
     """
-    return stft.stft(self, n_fft, *args, **kwargs)
+    return spectral_stft.stft(self, n_fft, *args, **kwargs)
 
 
 def _istft(self: Tensor, n_fft: int, *args: Any, **kwargs: Any) -> Tensor:
@@ -365,7 +372,7 @@ def _istft(self: Tensor, n_fft: int, *args: Any, **kwargs: Any) -> Tensor:
         ...
         RuntimeError: istft requires a complex-valued input tensor matching the output from stft with return_complex=True.
     """
-    return stft.istft(self, n_fft, *args, **kwargs)
+    return spectral_stft.istft(self, n_fft, *args, **kwargs)
 
 
 METHODS = {
