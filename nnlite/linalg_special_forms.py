@@ -318,7 +318,8 @@ def _igamma_(self: Tensor, other: Tensor) -> Tensor:
         tensor([0.6321])
     """
     self._check_inplace()
-    return self._inplace_result(special_gamma.gammainc(self, other))
+    # the op keeps its own copy of ``a``: this tensor is overwritten below
+    return self._inplace_result(special_gamma.gammainc(self.clone(), other))
 
 
 def _igammac_(self: Tensor, other: Tensor) -> Tensor:
@@ -335,7 +336,7 @@ def _igammac_(self: Tensor, other: Tensor) -> Tensor:
         tensor([0.3679])
     """
     self._check_inplace()
-    return self._inplace_result(special_gamma.gammaincc(self, other))
+    return self._inplace_result(special_gamma.gammaincc(self.clone(), other))
 
 
 def _stft(self: Tensor, n_fft: int, *args: Any, **kwargs: Any) -> Tensor:

@@ -101,6 +101,39 @@ def _upper_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return h * np.exp(_log_prefactor(a, x))
 
 
+def _lgamma1p(a: np.ndarray) -> np.ndarray:
+    """``lgamma(1 + a)`` for ``|a| <= 1/2``: ``-euler a + sum_k (-1)^k zeta(k) a^k / k``, exact for
+    tiny ``a`` where ``1 + a`` rounds to 1."""
+    total = -0.57721566490153286061 * a
+    power = -a  # (-a)^k
+    for k in range(2, 60):
+        power = power * -a
+        total = total + _zeta_integers()[k] * power / k
+    return total
+
+
+@cache
+def _zeta_integers() -> np.ndarray:
+    """``zeta(k)`` for ``k = 0 .. 59`` (entries below 2 unused), by ``hurwitz_zeta``."""
+    values = np.zeros(60)
+    k = np.arange(2.0, 60.0)
+    values[2:] = _euler_maclaurin(k, np.ones_like(k))
+    return values
+
+
+def _upper_small(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``Q(a, x)`` for ``a < 1/2`` and ``x <= 3/2`` without the cancellation of ``1 - P``:
+    ``Q = -expm1(u) - exp(u) a S`` with ``u = a log x - lgamma(1 + a)`` and
+    ``S = sum_{n>=1} (-x)^n / (n! (a + n))`` (from ``P``'s series term by term)."""
+    u = a * np.log(x) - _lgamma1p(a)
+    term = np.ones_like(x)
+    total = np.zeros_like(x)
+    for n in range(1, 40):
+        term = term * -x / n
+        total = total + term / (a + n)
+    return -np.expm1(u) - np.exp(u) * a * total
+
+
 def regularized_gamma(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
     """``P(a, x)`` (or ``Q`` when ``upper``) with PyTorch's values at the edges: ``nan`` for negative
     or ``nan`` arguments, for ``a = x = 0`` and for ``a = inf``; ``P(0, x > 0) = 1``,
@@ -127,6 +160,9 @@ def regularized_gamma(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
         lower = _lower_series(a[series], x[series])
         upper_part = _upper_fraction(a[fraction], x[fraction])
     p[series], q[series] = lower, 1 - lower
+    small = series & (a < 0.5) & (x <= 1.5)
+    with np.errstate(under="ignore"):
+        q[small] = _upper_small(a[small], x[small])
     p[fraction], q[fraction] = 1 - upper_part, upper_part
     return q if upper else p
 

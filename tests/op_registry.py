@@ -43,6 +43,10 @@ GRADIENT_TABLES = [
     ("nn/nn_surface_cases.py", "SURFACE_CASES", "case", ""),
     ("test_linalg_decompositions.py", "CASES", "lib", "linalg."),
     ("test_special.py", "CASES", "special", "special."),
+    ("test_linalg_factorizations.py", "CASES", "lib", "linalg."),
+    ("test_linalg_factorizations.py", "TORCH_FORMS", "lib", ""),
+    ("test_special_functions.py", "CASES", "special", "special."),
+    ("test_special_functions.py", "TENSOR_FORMS", "lib", ""),
 ]
 
 
@@ -220,8 +224,12 @@ NO_GRADIENT = _names(
     get_float32_matmul_precision set_float32_matmul_precision get_num_interop_threads
     set_num_interop_threads set_flush_denormal is_warn_always_enabled set_warn_always
     is_anomaly_enabled is_anomaly_check_nan_enabled set_anomaly_enabled
+    geqrf istft solve symeig eig lstsq matrix_rank
     """
 )
+# geqrf: PyTorch's backward raises ("the derivative for 'geqrf' is not implemented"), as nnlite's.
+# istft, solve, symeig, eig, lstsq, matrix_rank: they only raise PyTorch's error (istft takes
+# complex input only; the others were removed from PyTorch 2).
 
 # Differentiable names without a gradcheck row yet: known gaps, each to be closed by a row.
 # float and half round to float32/float16, below what float64 finite differences resolve.
@@ -241,8 +249,13 @@ OPS_WITHOUT_ROWS = _names(
     """
     ToDtype
     _DifferentiatedTwice
+    Geqrf
+    _NoDerivative
     """
 )
+# Geqrf and _NoDerivative (the LDL factorization and solve) are the results of functions PyTorch
+# has no derivative for: their backward raises PyTorch's error, so no gradient row can reach them
+# (tests/test_linalg_factorizations.py checks the refusals).
 
 
 # nn.functional names for which PyTorch has a module and nnlite has none yet.
