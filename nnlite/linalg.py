@@ -401,7 +401,7 @@ def qr(A: Tensor, mode: str = "reduced", *, out: Any = None) -> Any:
         >>> Q, R = nl.linalg.qr(nl.tensor([[3., 0.], [4., 5.]]))
         >>> R
         tensor([[-5., -4.],
-                [ 0., -3.]])
+                [ 0.,  3.]])
     """
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(
@@ -466,7 +466,7 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
         driver gives it, ``residuals`` and ``singular_values`` empty.
 
     Examples:
-        >>> nl.linalg.lstsq(nl.tensor([[1.], [1.]]), nl.tensor([[1.], [3.]])).solution
+        >>> nl.linalg.lstsq(nl.tensor([[2.], [0.]]), nl.tensor([[4.], [1.]])).solution
         tensor([[2.]])
     """
     dtype = A._data.dtype

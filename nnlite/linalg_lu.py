@@ -241,12 +241,15 @@ def lu_factor(A: Tensor, *, pivot: bool = True, out: Any = None) -> Any:
 def _unpack(LU: Tensor, pivots: Tensor, m: int) -> tuple[Tensor, Tensor, Tensor]:
     n = LU.shape[-1]
     k = min(m, n)
+    from .autograd.creation import where
+
     strict, upper = _triangles((m, n))
     dtype = LU._data.dtype
-    L = LU[..., :, :k] * _op.make_tensor(strict[:, :k].astype(dtype)) + _op.make_tensor(
+    # where, not a product with a mask: the zeros stay +0.0 as LAPACK's
+    L = where(_op.make_tensor(strict[:, :k] > 0), LU[..., :, :k], 0.0) + _op.make_tensor(
         np.eye(m, k, dtype=dtype)
     )
-    U = LU[..., :k, :] * _op.make_tensor(upper[:k, :].astype(dtype))
+    U = where(_op.make_tensor(upper[:k, :] > 0), LU[..., :k, :], 0.0)
     P = _op.make_tensor(permutation_arrays(pivots._data, m, dtype))
     return P, L, U
 

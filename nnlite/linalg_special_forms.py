@@ -352,7 +352,7 @@ def _stft(self: Tensor, n_fft: int, *args: Any, **kwargs: Any) -> Tensor:
 
     Examples:
         >>> nl.ones(8).stft(4, window=nl.ones(4), return_complex=False).shape
-        nnlite.Size([3, 3, 2])
+        nnlite.Size([3, 9, 2])
     """
     return spectral_stft.stft(self, n_fft, *args, **kwargs)
 

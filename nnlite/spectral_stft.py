@@ -8,7 +8,7 @@ so for every nnlite tensor it raises PyTorch's own error.
 
 Examples:
     >>> nl.stft(nl.ones(8), 4, window=nl.ones(4), return_complex=False).shape
-    nnlite.Size([3, 3, 2])
+    nnlite.Size([3, 9, 2])
 """
 
 from __future__ import annotations
@@ -154,14 +154,19 @@ def stft(
         full_window = window
     sided = True if onesided is None else onesided
     n_freq = n_fft // 2 + 1 if sided else n_fft
-    angle = 2 * np.pi * np.outer(np.arange(n_fft), np.arange(n_freq)) / n_fft
+    # (n f mod n_fft) keeps the angles exact; values that are exactly 0 in theory are set to 0
+    angle = 2 * np.pi * (np.outer(np.arange(n_fft), np.arange(n_freq)) % n_fft) / n_fft
     scale = n_fft**-0.5 if normalized else 1.0
-    cosine = _op.make_tensor((np.cos(angle) * scale).astype(dtype))
-    sine = _op.make_tensor((-np.sin(angle) * scale).astype(dtype))
+    cos_values, sin_values = np.cos(angle), -np.sin(angle)
+    cos_values[np.abs(cos_values) < 1e-12] = 0.0
+    sin_values[np.abs(sin_values) < 1e-12] = 0.0
+    cosine = _op.make_tensor((cos_values * scale).astype(dtype))
+    sine = _op.make_tensor((sin_values * scale).astype(dtype))
     windowed = frames * full_window
     from .autograd.creation import stack
 
-    result = stack([(windowed @ cosine).mT, (windowed @ sine).mT], -1)
+    # + 0.0 turns the -0.0 of sin(0) products into PyTorch's 0.0
+    result = stack([(windowed @ cosine).mT, (windowed @ sine).mT + 0.0], -1)
     return result if input.ndim == 2 else result.squeeze(0)
 
 
