@@ -176,7 +176,8 @@ def _bernoulli_factors() -> np.ndarray:
     """``B_2j / (2j)!`` for ``j = 1 .. 12`` (the Bernoulli numbers by their recurrence)."""
     numbers = [Fraction(1)]
     for m in range(1, 2 * _CORRECTIONS + 1):
-        numbers.append(-sum(math.comb(m + 1, k) * numbers[k] for k in range(m)) / (m + 1))
+        total = sum((math.comb(m + 1, k) * numbers[k] for k in range(m)), Fraction(0))
+        numbers.append(-total / (m + 1))
     return np.array(
         [float(numbers[2 * j] / math.factorial(2 * j)) for j in range(1, _CORRECTIONS + 1)]
     )
