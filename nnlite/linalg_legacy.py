@@ -82,6 +82,9 @@ def solve(input: Tensor, A: Tensor, *, out: Any = None) -> Any:
         A (Tensor): the matrix.
         out (tuple, optional): unused.
 
+    Returns:
+        Nothing: it raises.
+
     Raises:
         RuntimeError: always, with the replacement.
 
@@ -111,6 +114,9 @@ def symeig(
         upper (bool): unused. Default: True.
         out (tuple, optional): unused.
 
+    Returns:
+        Nothing: it raises.
+
     Raises:
         RuntimeError: always, with the replacement.
 
@@ -137,6 +143,9 @@ def eig(self: Tensor, eigenvectors: bool = False, *, e: Any = None, v: Any = Non
         eigenvectors (bool): unused. Default: False.
         e, v (Tensor, optional): unused.
 
+    Returns:
+        Nothing: it raises.
+
     Raises:
         RuntimeError: always, with the replacement.
 
@@ -161,6 +170,9 @@ def lstsq(input: Tensor, A: Tensor, *, out: Any = None) -> Any:
         input (Tensor): the right-hand side.
         A (Tensor): the matrix.
         out (tuple, optional): unused.
+
+    Returns:
+        Nothing: it raises.
 
     Raises:
         RuntimeError: always, with the replacement.
@@ -192,6 +204,9 @@ def matrix_rank(input: Tensor, tol: Any = None, symmetric: bool = False, *, out:
         tol (float, optional): unused.
         symmetric (bool): unused. Default: False.
         out (Tensor, optional): unused.
+
+    Returns:
+        Nothing: it raises.
 
     Raises:
         RuntimeError: always, with the replacement.

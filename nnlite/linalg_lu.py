@@ -24,6 +24,7 @@ from .autograd import op as _op
 from .autograd.op import Op
 from .autograd.ops import decompositions as _dec
 from .autograd.ops import vjp
+from .autograd.ops.where import Where
 from .linalg_results import named
 
 if TYPE_CHECKING:
@@ -241,15 +242,13 @@ def lu_factor(A: Tensor, *, pivot: bool = True, out: Any = None) -> Any:
 def _unpack(LU: Tensor, pivots: Tensor, m: int) -> tuple[Tensor, Tensor, Tensor]:
     n = LU.shape[-1]
     k = min(m, n)
-    from .autograd.creation import where
-
     strict, upper = _triangles((m, n))
     dtype = LU._data.dtype
     # where, not a product with a mask: the zeros stay +0.0 as LAPACK's
-    L = where(_op.make_tensor(strict[:, :k] > 0), LU[..., :, :k], 0.0) + _op.make_tensor(
+    L = Where.apply(strict[:, :k] > 0, LU[..., :, :k], 0.0) + _op.make_tensor(
         np.eye(m, k, dtype=dtype)
     )
-    U = where(_op.make_tensor(upper[:k, :] > 0), LU[..., :k, :], 0.0)
+    U = Where.apply(upper[:k, :] > 0, LU[..., :k, :], 0.0)
     P = _op.make_tensor(permutation_arrays(pivots._data, m, dtype))
     return P, L, U
 

@@ -206,6 +206,9 @@ def _solve(self: Tensor, other: Tensor) -> Any:
     Args:
         other (Tensor): the matrix.
 
+    Returns:
+        Nothing: it raises.
+
     Raises:
         RuntimeError: always.
 
@@ -223,6 +226,9 @@ def _symeig(self: Tensor, eigenvectors: bool = False) -> Any:
 
     Args:
         eigenvectors (bool): unused. Default: False.
+
+    Returns:
+        Nothing: it raises.
 
     Raises:
         RuntimeError: always.
@@ -242,6 +248,9 @@ def _eig(self: Tensor, eigenvectors: bool = False) -> Any:
     Args:
         eigenvectors (bool): unused. Default: False.
 
+    Returns:
+        Nothing: it raises.
+
     Raises:
         RuntimeError: always.
 
@@ -259,6 +268,9 @@ def _lstsq(self: Tensor, other: Tensor) -> Any:
 
     Args:
         other (Tensor): the matrix.
+
+    Returns:
+        Nothing: it raises.
 
     Raises:
         RuntimeError: always.
@@ -363,6 +375,9 @@ def _istft(self: Tensor, n_fft: int, *args: Any, **kwargs: Any) -> Tensor:
     Args:
         n_fft (int): the size of each Fourier transform.
         *args, **kwargs: ``istft``'s other arguments.
+
+    Returns:
+        Nothing: it raises.
 
     Raises:
         RuntimeError: always.

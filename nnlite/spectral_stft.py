@@ -191,6 +191,9 @@ def istft(
         hop_length, win_length, window, center, normalized, onesided, length, return_complex:
             PyTorch's arguments.
 
+    Returns:
+        Nothing: it raises.
+
     Raises:
         RuntimeError: always.
 
