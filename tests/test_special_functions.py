@@ -193,7 +193,7 @@ def test_zeta_over_a_grid_and_at_the_edges():
 def test_accuracy_against_arbitrary_precision():
     mpmath = pytest.importorskip("mpmath", reason="mpmath gives reference values")
     mpmath.mp.dps = 30
-    points = np.concatenate([np.linspace(0.05, 40.0, 60), [2.5, 7.3, 26.0, 80.0]])
+    points = np.concatenate([np.linspace(0.05, 40.0, 24), [2.5, 7.3, 26.0, 80.0]])
     checks = [
         ("bessel_j0", lambda v: mpmath.besselj(0, v)),
         ("bessel_j1", lambda v: mpmath.besselj(1, v)),
@@ -207,7 +207,7 @@ def test_accuracy_against_arbitrary_precision():
         reference = np.array([float(exact(v)) for v in points])
         scale = np.maximum(np.abs(reference), 1.0)
         assert np.max(np.abs(ours - reference) / scale) < 1e-14, name
-    airy_points = np.linspace(-30.0, 30.0, 121)
+    airy_points = np.linspace(-30.0, 30.0, 41)
     ours = nl.special.airy_ai(nl.tensor(airy_points)).numpy()
     reference = np.array([float(mpmath.airyai(v)) for v in airy_points])
     assert np.max(np.abs(ours - reference) / np.maximum(np.abs(reference), 1e-3)) < 1e-12
