@@ -2,7 +2,10 @@
 
 Most are the Tensor's own functions under SciPy's names (``expit`` is ``sigmoid``, ``gammaln`` is
 ``lgamma``); the rest are composites of them, so gradients exist to every order. The orthogonal
-polynomials are evaluated by their recurrences and, as in PyTorch, carry no gradient.
+polynomials are evaluated by their recurrences and, as in PyTorch, carry no gradient. The Bessel
+and Airy functions (``special_bessel.py``) and the incomplete gamma and zeta functions
+(``special_gamma.py``) are nnlite's own numerics, to float64 precision; the Bessel and Airy
+functions carry no gradient, as in PyTorch.
 
 Examples:
     >>> nl.special.expit(nl.tensor([0.]))

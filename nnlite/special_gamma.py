@@ -234,7 +234,7 @@ class GammaInc(Op):
     upper = False
     saved_inputs = (0, 1)
     silence_fp_errors = True
-    node_name = "SpecialGammaincBackward0"
+    node_name = "IgammaBackward0"
 
     def forward(self, a, x):
         self.shapes = (np.shape(a), np.shape(x))
@@ -254,7 +254,7 @@ class GammaIncc(GammaInc):
     """``Q(a, x) = 1 - P(a, x)``; differentiable in ``x`` only, as PyTorch."""
 
     upper = True
-    node_name = "SpecialGammainccBackward0"
+    node_name = "IgammacBackward0"
 
 
 class HurwitzZeta(Op):
