@@ -303,7 +303,7 @@ def lu_unpack(
     if LU_pivots._data.dtype != np.int32:
         raise RuntimeError(
             "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 "
-            "dtype. Note: this function is intended to be used with the output produced by "
+            "dtype.\nNote: this function is intended to be used with the output produced by "
             "torch.linalg.lu_factor"
         )
     P, L, U = _unpack(LU_data, LU_pivots, LU_data.shape[-2])
@@ -366,6 +366,8 @@ def lu_solve(
         )
     if B.ndim < 2:
         raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
+    if pivots._data.dtype != np.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
     if LU.shape[-1] != LU.shape[-2]:
         raise RuntimeError(
             "linalg.lu_solve: A must be batches of square matrices, but they are "

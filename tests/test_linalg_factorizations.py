@@ -198,6 +198,15 @@ def test_lu_unpack_flags_and_older_forms():
     a = rng.standard_normal((4, 4))
     LU, piv = nl.linalg.lu_factor(nl.tensor(a))
     tLU, tpiv = torch.linalg.lu_factor(torch.tensor(a))
+    for call in (
+        lambda L, lu, p: L.lu_unpack(lu, p.long()),
+        lambda L, lu, p: L.linalg.lu_solve(lu, p.long(), lu[:, :1]),
+    ):
+        with pytest.raises(RuntimeError) as ours:
+            call(nl, LU, piv)
+        with pytest.raises(RuntimeError) as theirs:
+            call(torch, tLU, tpiv)
+        assert str(ours.value) == str(theirs.value)
     assert nl.lu_unpack(LU, piv, unpack_data=False).L.numel() == 0
     assert nl.lu_unpack(LU, piv, unpack_pivots=False).P.numel() == 0
     np.testing.assert_array_equal(
