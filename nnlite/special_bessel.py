@@ -191,10 +191,15 @@ def _scaled_k_integral(nu: float, x: np.ndarray) -> np.ndarray:
     The step shrinks as ``1/sqrt(x)``, the width of the integrand, so that 64 points always reach
     where it is below 1e-20 and the discretisation error stays below ``exp(-79)``.
     """
-    step = np.minimum(0.1, 0.5 / np.sqrt(x))[..., None]
-    t = np.arange(64) * step
-    values = np.exp(-x[..., None] * 2 * np.sinh(t / 2) ** 2) * np.cosh(nu * t)
-    return step[..., 0] * (values.sum(-1) - values[..., 0] / 2)
+    out = np.empty(x.shape)
+    flat, result = x.reshape(-1), out.reshape(-1)
+    for start in range(0, flat.size, 8192):  # bounded memory for big inputs
+        chunk = flat[start : start + 8192, None]
+        step = np.minimum(0.1, 0.5 / np.sqrt(chunk))
+        t = np.arange(64) * step
+        values = np.exp(-chunk * 2 * np.sinh(t / 2) ** 2) * np.cosh(nu * t)
+        result[start : start + 8192] = step[:, 0] * (values.sum(-1) - values[:, 0] / 2)
+    return out
 
 
 def modified_bessel_k(order: int, x: np.ndarray, scaled: bool) -> np.ndarray:
