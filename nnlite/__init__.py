@@ -133,6 +133,10 @@ _numpy_aliases.install(globals(), Tensor)
 _deprecated_overloads.install(globals(), Tensor)
 _scalar_input.install(globals(), Tensor)
 
+from . import linalg_special_forms as _linalg_special_forms  # noqa: E402
+
+_linalg_special_forms.install(globals(), Tensor)
+
 if TYPE_CHECKING:
     # What __getattr__ loads on first use, visible to type checkers and editors.
     from . import (

@@ -13,17 +13,23 @@ from typing import Any
 
 import numpy as np
 
+from . import linalg_lapack as _lapack
 from .autograd import op as _op
 from .autograd.ops import decompositions as _dec
 from .autograd.providers import provide
-from .autograd.return_types import _ReturnType
 from .autograd.tensor import Tensor
+from .linalg_householder import householder_product
+from .linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve
+from .linalg_lu import lu, lu_factor, lu_factor_ex, lu_solve
+from .linalg_results import named as _named
 
 __all__ = [
     "norm", "vector_norm", "matrix_norm", "LinAlgError", "inv", "inv_ex", "det", "slogdet",
     "solve", "solve_ex", "solve_triangular", "cholesky", "cholesky_ex", "eigh", "eigvalsh", "svdvals",
     "qr", "svd", "pinv", "lstsq", "matrix_rank", "cond", "matrix_power", "matrix_exp", "multi_dot",
     "matmul", "vecdot", "cross", "diagonal", "vander", "tensorinv", "tensorsolve",
+    "lu", "lu_factor", "lu_factor_ex", "lu_solve", "householder_product", "ldl_factor",
+    "ldl_factor_ex", "ldl_solve",
 ]  # fmt: skip
 
 
@@ -37,17 +43,6 @@ class LinAlgError(RuntimeError):
         >>> issubclass(nl.linalg.LinAlgError, RuntimeError)
         True
     """
-
-
-def _field(i: int) -> property:
-    return property(lambda self: self[i])
-
-
-def _named(name: str, fields: tuple[str, ...]) -> type:
-    """A result type printing as ``nnlite.return_types.<name>(...)`` with named fields."""
-    attributes: dict[str, Any] = {"__slots__": (), "_field_names": fields}
-    attributes.update({f: _field(i) for i, f in enumerate(fields)})
-    return type(name, (_ReturnType,), attributes)
 
 
 _slogdet = _named("slogdet", ("sign", "logabsdet"))
@@ -327,7 +322,7 @@ def eigvalsh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> Tensor
 
 
 def svdvals(A: Tensor, *, driver: str | None = None, out: Tensor | None = None) -> Tensor:
-    """The singular values, descending: the square roots of ``A^T A``'s eigenvalues.
+    """The singular values, descending (LAPACK's, exact for rank-deficient matrices too).
 
     Args:
         A (Tensor): ``(*, m, n)``.
@@ -335,16 +330,13 @@ def svdvals(A: Tensor, *, driver: str | None = None, out: Tensor | None = None) 
         out (Tensor, optional): a tensor to write the result into.
 
     Returns:
-        Tensor: ``(*, min(m, n))``.
+        Tensor: ``(*, min(m, n))``; its gradient is ``U diag(gS) Vh``.
 
     Examples:
         >>> nl.linalg.svdvals(nl.tensor([[3., 0.], [0., -4.]]))
         tensor([4., 3.])
     """
-    gram = A.mT @ A if A.shape[-2] >= A.shape[-1] else A @ A.mT
-    values = _dec.EighValues.apply(gram).clamp(min=0).flip(-1)
-    zero = values._data == 0
-    return _out(values.masked_fill(zero, 1.0).sqrt().masked_fill(zero, 0.0), out)
+    return _out(_lapack.SvdS.apply(A), out)
 
 
 def svd(
@@ -352,10 +344,11 @@ def svd(
 ) -> Any:
     """``A = U @ diag(S) @ Vh`` with singular values ``S`` descending.
 
-    nnlite computes it from the symmetric eigendecomposition of ``A^T A`` (or ``A A^T``), so the
-    gradients need distinct, non-zero singular values (as PyTorch's do). Singular vectors are
-    defined up to sign; nnlite's signs may differ from LAPACK's. With ``full_matrices`` the extra
-    columns of ``U`` (or rows of ``Vh``) complete the basis and carry no gradient.
+    The factors are LAPACK's (exact for rank-deficient matrices too); singular vectors are
+    defined up to sign, and nnlite's signs are those of the LAPACK that numpy uses. Gradients
+    through ``U`` and ``Vh`` need distinct, non-zero singular values, as PyTorch's do. With
+    ``full_matrices`` the extra columns of ``U`` (or rows of ``Vh``) complete the basis and carry no
+    gradient.
 
     Args:
         A (Tensor): ``(*, m, n)``.
@@ -369,18 +362,18 @@ def svd(
         >>> nl.linalg.svd(nl.tensor([[3., 0.], [0., -4.]])).S
         tensor([4., 3.])
     """
-    if A.shape[-2] < A.shape[-1]:
-        U, S, Vh = svd(A.mT, full_matrices)
-        return _svd((Vh.mT, S, U.mT))
-    gram = A.mT @ A
-    V = _dec.EighVectors.apply(gram).flip(-1)
-    S = svdvals(A)
-    U = A @ V / S.unsqueeze(-2)
-    if full_matrices and A.shape[-2] > A.shape[-1]:
-        from .autograd.creation import cat
+    U, S, Vh = _lapack.SvdU.apply(A), _lapack.SvdS.apply(A), _lapack.SvdVh.apply(A)
+    from .autograd.creation import cat
 
+    m, n = A.shape[-2:]
+    if full_matrices and m > n:
         U = cat([U, _op.make_tensor(_complement(U._data))], -1)
-    return _svd((U, S, V.mT))
+    if full_matrices and n > m:
+        Vh = cat(
+            [Vh, _op.make_tensor(np.swapaxes(_complement(np.swapaxes(Vh._data, -1, -2)), -1, -2))],
+            -2,
+        )
+    return _svd((U, S, Vh))
 
 
 def _complement(U: np.ndarray) -> np.ndarray:
@@ -393,35 +386,35 @@ def _complement(U: np.ndarray) -> np.ndarray:
 
 
 def qr(A: Tensor, mode: str = "reduced", *, out: Any = None) -> Any:
-    """``A = Q @ R`` with orthonormal ``Q`` and upper-triangular ``R``.
-
-    nnlite computes it from the Cholesky factor of ``A^T A``, so ``A`` must have full column rank
-    and ``R``'s diagonal comes out positive (LAPACK's, which PyTorch uses, may have either sign).
+    """``A = Q @ R`` with orthonormal ``Q`` and upper-triangular ``R`` (LAPACK's Householder
+    factorization, so signs and rank-deficient matrices are as PyTorch's).
 
     Args:
-        A (Tensor): ``(*, m, n)`` with ``m >= n`` and full column rank.
-        mode (str): ``"reduced"`` or ``"r"``. Default: ``"reduced"``.
+        A (Tensor): ``(*, m, n)``.
+        mode (str): ``"reduced"`` (``Q`` is ``m x k``, ``R`` is ``k x n``, ``k = min(m, n)``),
+            ``"complete"`` (``Q`` is ``m x m``) or ``"r"`` (``Q`` empty). Default: ``"reduced"``.
 
     Returns:
-        A named tuple ``(Q, R)`` (``Q`` empty for ``mode="r"``).
+        A named tuple ``(Q, R)``, differentiable as PyTorch's (not for ``"r"``, nor for
+        ``"complete"`` with ``m > n``).
 
     Examples:
         >>> Q, R = nl.linalg.qr(nl.tensor([[3., 0.], [4., 5.]]))
         >>> R
-        tensor([[5., 4.],
-                [0., 3.]])
+        tensor([[-5., -4.],
+                [ 0.,  3.]])
     """
-    if mode not in ("reduced", "r"):
+    if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(
-            f"qr received unrecognized mode '{mode}' (nnlite supports 'reduced' and 'r')"
+            f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), "
+            "'r', or 'complete'"
         )
-    if A.shape[-2] < A.shape[-1]:
-        raise RuntimeError("linalg.qr: nnlite needs m >= n (full column rank)")
-    R = _dec.Cholesky.apply(A.mT @ A).mT
+    if A.ndim < 2:
+        raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
+    R = _lapack.QrR.apply(A, mode=mode)
     if mode == "r":
-        return _qr((_op.make_tensor(np.zeros(0, A._data.dtype)), R))
-    Q = solve(R, A, left=False)  # A = Q R
-    return _qr((Q, R))
+        return _qr((_op.make_tensor(np.zeros(0, R._data.dtype)), R))
+    return _qr((_lapack.QrQ.apply(A, mode=mode), R))
 
 
 def pinv(
@@ -432,46 +425,60 @@ def pinv(
     hermitian: bool = False,
     out: Tensor | None = None,
 ) -> Tensor:
-    """The pseudo-inverse, for full-rank matrices: ``(A^T A)^-1 A^T`` or ``A^T (A A^T)^-1``.
+    """The pseudo-inverse, from the SVD: singular values at or below
+    ``max(atol, rtol * s_max)`` count as zero (exact for rank-deficient matrices).
 
     Args:
-        A (Tensor): ``(*, m, n)`` of full rank.
-        atol, rtol (float, optional): accepted (full rank is required instead).
-        hermitian (bool): accepted. Default: False.
+        A (Tensor): ``(*, m, n)``.
+        atol (float, optional): absolute tolerance. Default: 0.
+        rtol (float, optional): relative tolerance. Default: ``eps * max(m, n)`` when ``atol`` is
+            not given either, else 0.
+        hermitian (bool): accepted (the SVD serves symmetric matrices too). Default: False.
         out (Tensor, optional): a tensor to write the result into.
 
     Returns:
-        Tensor: ``(*, n, m)``.
+        Tensor: ``(*, n, m)``; its gradient is Golub and Pereyra's, as PyTorch's.
 
     Examples:
         >>> nl.linalg.pinv(nl.tensor([[1.], [1.]]))
         tensor([[0.5000, 0.5000]])
     """
-    if A.shape[-2] >= A.shape[-1]:
-        return _out(solve(A.mT @ A, A.mT), out)
-    return _out(solve(A @ A.mT, A).mT, out)
+    dtype = A._data.dtype if A._data.dtype.kind == "f" else np.float32
+    atol_value = 0.0 if atol is None else float(atol)
+    if rtol is None:
+        rtol_value = np.finfo(dtype).eps * max(A.shape[-2:]) if atol is None or atol == 0 else 0.0
+    else:
+        rtol_value = float(rtol)
+    return _out(_lapack.Pinv.apply(A, atol=atol_value, rtol=rtol_value), out)
 
 
 def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | None = None) -> Any:
-    """The least-squares solution of ``A X = B`` (full-rank ``A``, through ``pinv``).
+    """The minimum-norm least-squares solution of ``A X = B``: ``pinv(A) @ B`` with singular values
+    at or below ``rcond * s_max`` dropped (exact for rank-deficient ``A``, as LAPACK's ``gelsy``).
 
     Args:
         A (Tensor): ``(*, m, n)``.
         B (Tensor): ``(*, m, k)``.
-        rcond (float, optional): accepted.
-        driver (str, optional): accepted.
+        rcond (float, optional): relative tolerance. Default: ``eps * max(m, n)``.
+        driver (str, optional): accepted (the result is the same up to rounding).
 
     Returns:
-        A named tuple ``(solution, residuals, rank, singular_values)`` (the last three empty, as
-        PyTorch's default driver gives).
+        A named tuple ``(solution, residuals, rank, singular_values)``: ``rank`` as the default
+        driver gives it, ``residuals`` and ``singular_values`` empty.
 
     Examples:
-        >>> nl.linalg.lstsq(nl.tensor([[1.], [1.]]), nl.tensor([[1.], [3.]])).solution
+        >>> nl.linalg.lstsq(nl.tensor([[2.], [0.]]), nl.tensor([[4.], [1.]])).solution
         tensor([[2.]])
     """
-    empty = _op.make_tensor(np.zeros(0, A._data.dtype))
-    rank = _op.make_tensor(np.zeros(0, np.int64))
-    return _lstsq((pinv(A) @ B, empty, rank, empty))
+    dtype = A._data.dtype
+    tolerance = np.finfo(dtype).eps * max(A.shape[-2:]) if rcond is None else rcond
+    empty = _op.make_tensor(np.zeros(0, dtype))
+    rank = (
+        matrix_rank(A, atol=0.0, rtol=tolerance)
+        if A.numel()
+        else _op.make_tensor(np.zeros(tuple(A.shape[:-2]), np.int64))
+    )
+    return _lstsq((pinv(A, atol=0.0, rtol=tolerance) @ B, empty, rank, empty))
 
 
 def matrix_rank(

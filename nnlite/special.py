@@ -2,7 +2,10 @@
 
 Most are the Tensor's own functions under SciPy's names (``expit`` is ``sigmoid``, ``gammaln`` is
 ``lgamma``); the rest are composites of them, so gradients exist to every order. The orthogonal
-polynomials are evaluated by their recurrences and, as in PyTorch, carry no gradient.
+polynomials are evaluated by their recurrences and, as in PyTorch, carry no gradient. The Bessel
+and Airy functions (``special_bessel.py``) and the incomplete gamma and zeta functions
+(``special_gamma.py``) are nnlite's own numerics, to float64 precision; the Bessel and Airy
+functions carry no gradient, as in PyTorch.
 
 Examples:
     >>> nl.special.expit(nl.tensor([0.]))
@@ -16,11 +19,15 @@ from typing import Any
 
 import numpy as np
 
+from . import special_bessel as _bessel
 from .autograd import op as _op
 from .autograd.ops import elementwise as _ew
+from .autograd.ops.elementwise import bessel_i_array
 from .autograd.out_arg import write_out
+from .autograd.promotion import default_float
 from .autograd.providers import provide
 from .autograd.tensor import Tensor
+from .special_gamma import gammainc, gammaincc, zeta
 
 __all__ = [
     "digamma", "psi", "polygamma", "multigammaln", "gammaln", "erf", "erfc", "erfcx", "erfinv",
@@ -31,6 +38,9 @@ __all__ = [
     "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
     "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
     "laguerre_polynomial_l", "legendre_polynomial_p",
+    "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
+    "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1", "gammainc", "gammaincc", "zeta",
 ]  # fmt: skip
 
 _SQRT2 = math.sqrt(2.0)
@@ -441,6 +451,107 @@ legendre_polynomial_p = _polynomial(
     False,
     "The Legendre polynomial",
     ">>> nl.special.legendre_polynomial_p(nl.tensor([1.]), 3)\n    tensor([1.])",
+)
+
+
+# ------------------------------------------------------- Bessel, Airy, incomplete gamma and zeta
+def _without_gradient(kernel: str, compute: Any) -> Any:
+    """``compute`` (float64 arrays) as a function of a Tensor with PyTorch's dtype rules: floats
+    keep their type, integers and bools give the default float, float16 is refused; the result
+    carries no gradient, as in PyTorch, where these functions have no derivative."""
+
+    def fn(input: Tensor) -> Tensor:
+        data = np.asarray(input._data)
+        if data.dtype == np.float16:
+            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Half'")
+        dtype = data.dtype if data.dtype.kind == "f" else default_float()
+        with np.errstate(all="ignore"):
+            return _op.make_tensor(np.asarray(compute(data), dtype=dtype))
+
+    return fn
+
+
+def _modified_bessel_i(order: int) -> Any:
+    def compute(a: np.ndarray) -> np.ndarray:
+        values = bessel_i_array(order, a.astype(np.float64))
+        return np.where(np.isinf(a), np.nan, values)  # PyTorch's value at the infinities
+
+    return compute
+
+
+airy_ai = _unary(
+    "airy_ai",
+    _without_gradient("airy_ai", _bessel.airy_ai),
+    "The Airy function ``Ai``; carries no gradient, as in PyTorch.",
+    ">>> nl.special.airy_ai(nl.tensor([0.]))\ntensor([0.3550])",
+)
+bessel_j0 = _unary(
+    "bessel_j0",
+    _without_gradient("bessel_j0", lambda a: _bessel.bessel_j(0, a)),
+    "The Bessel function of the first kind, order 0; carries no gradient, as in PyTorch.",
+    ">>> nl.special.bessel_j0(nl.tensor([0.]))\ntensor([1.])",
+)
+bessel_j1 = _unary(
+    "bessel_j1",
+    _without_gradient("bessel_j1", lambda a: _bessel.bessel_j(1, a)),
+    "The Bessel function of the first kind, order 1; carries no gradient, as in PyTorch.",
+    ">>> nl.special.bessel_j1(nl.tensor([1.]))\ntensor([0.4401])",
+)
+bessel_y0 = _unary(
+    "bessel_y0",
+    _without_gradient("bessel_y0", lambda a: _bessel.bessel_y(0, a)),
+    "The Bessel function of the second kind, order 0 (``nan`` below 0); no gradient, as in "
+    "PyTorch.",
+    ">>> nl.special.bessel_y0(nl.tensor([1.]))\ntensor([0.0883])",
+)
+bessel_y1 = _unary(
+    "bessel_y1",
+    _without_gradient("bessel_y1", lambda a: _bessel.bessel_y(1, a)),
+    "The Bessel function of the second kind, order 1 (``nan`` below 0); no gradient, as in "
+    "PyTorch.",
+    ">>> nl.special.bessel_y1(nl.tensor([1.]))\ntensor([-0.7812])",
+)
+modified_bessel_i0 = _unary(
+    "modified_bessel_i0",
+    _without_gradient("modified_bessel_i0", _modified_bessel_i(0)),
+    "The modified Bessel function of the first kind, order 0 (``i0`` without its gradient, as "
+    "PyTorch's).",
+    ">>> nl.special.modified_bessel_i0(nl.tensor([0.]))\ntensor([1.])",
+)
+modified_bessel_i1 = _unary(
+    "modified_bessel_i1",
+    _without_gradient("modified_bessel_i1", _modified_bessel_i(1)),
+    "The modified Bessel function of the first kind, order 1 (``i1`` without its gradient, as "
+    "PyTorch's).",
+    ">>> nl.special.modified_bessel_i1(nl.tensor([1.]))\ntensor([0.5652])",
+)
+modified_bessel_k0 = _unary(
+    "modified_bessel_k0",
+    _without_gradient("modified_bessel_k0", lambda a: _bessel.modified_bessel_k(0, a, False)),
+    "The modified Bessel function of the second kind, order 0 (``nan`` below 0); no gradient, "
+    "as in PyTorch.",
+    ">>> nl.special.modified_bessel_k0(nl.tensor([1.]))\ntensor([0.4210])",
+)
+modified_bessel_k1 = _unary(
+    "modified_bessel_k1",
+    _without_gradient("modified_bessel_k1", lambda a: _bessel.modified_bessel_k(1, a, False)),
+    "The modified Bessel function of the second kind, order 1 (``nan`` below 0); no gradient, "
+    "as in PyTorch.",
+    ">>> nl.special.modified_bessel_k1(nl.tensor([1.]))\ntensor([0.6019])",
+)
+scaled_modified_bessel_k0 = _unary(
+    "scaled_modified_bessel_k0",
+    _without_gradient("scaled_modified_bessel_k0", lambda a: _bessel.modified_bessel_k(0, a, True)),
+    "``exp(x) * modified_bessel_k0(x)``, without overflow for large ``x``; no gradient, as in "
+    "PyTorch.",
+    ">>> nl.special.scaled_modified_bessel_k0(nl.tensor([1.]))\ntensor([1.1445])",
+)
+scaled_modified_bessel_k1 = _unary(
+    "scaled_modified_bessel_k1",
+    _without_gradient("scaled_modified_bessel_k1", lambda a: _bessel.modified_bessel_k(1, a, True)),
+    "``exp(x) * modified_bessel_k1(x)``, without overflow for large ``x``; no gradient, as in "
+    "PyTorch.",
+    ">>> nl.special.scaled_modified_bessel_k1(nl.tensor([1.]))\ntensor([1.6362])",
 )
 
 

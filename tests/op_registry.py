@@ -49,6 +49,10 @@ GRADIENT_TABLES = [
     ("autograd/test_strided_views.py", "ROWS", "lib", ""),
     ("autograd/test_indexed_reductions.py", "ROWS", "lib", ""),
     ("distributions/test_distribution_ops.py", "OPS", "tuple", "distributions."),
+    ("test_linalg_factorizations.py", "CASES", "lib", "linalg."),
+    ("test_linalg_factorizations.py", "TORCH_FORMS", "lib", ""),
+    ("test_special_functions.py", "CASES", "special", "special."),
+    ("test_special_functions.py", "TENSOR_FORMS", "lib", ""),
 ]
 
 
@@ -235,8 +239,12 @@ NO_GRADIENT = _names(
     binomial bitwise_and_ bitwise_or_ bitwise_xor_ const_data_ptr dense_dim dim_order histogramdd
     is_set_to logical_not_ module_load new new_empty_strided nonzero_static reinforce resize_
     resize_as_ set_ bfloat16 hash_tensor
+    geqrf istft solve symeig eig lstsq matrix_rank
     """
 )
+# geqrf: PyTorch's backward raises ("the derivative for 'geqrf' is not implemented"), as nnlite's.
+# istft, solve, symeig, eig, lstsq, matrix_rank: they only raise PyTorch's error (istft takes
+# complex input only; the others were removed from PyTorch 2).
 
 # Differentiable names without a gradcheck row yet: known gaps, each to be closed by a row.
 # float and half round to float32/float16, below what float64 finite differences resolve.
@@ -269,8 +277,13 @@ OPS_WITHOUT_ROWS = _names(
     CrossMapLRN _CrossMapLRNGradient
     StandardGamma
     StandardGammaGrad
+    Geqrf
+    _NoDerivative
     """
 )
+# Geqrf and _NoDerivative (the LDL factorization and solve) are the results of functions PyTorch
+# has no derivative for: their backward raises PyTorch's error, so no gradient row can reach them
+# (tests/test_linalg_factorizations.py checks the refusals).
 
 
 # nn.functional names for which PyTorch has a module and nnlite has none yet.

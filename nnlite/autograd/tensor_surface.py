@@ -2000,7 +2000,7 @@ class TensorSurfaceMore:
         return implementation("linalg.slogdet")(self)
 
     @_doc(
-        "The pseudo-inverse (``linalg.pinv``, full rank).",
+        "The pseudo-inverse (``linalg.pinv``).",
         ["rcond (float): accepted. Default: 1e-15."],
         "Tensor: the pseudo-inverse.",
         ">>> nl.tensor([[1.], [1.]]).pinverse()\ntensor([[0.5000, 0.5000]])",
@@ -2056,7 +2056,7 @@ class TensorSurfaceMore:
         return implementation("linalg.solve")(low @ low.mT, self)
 
     @_doc(
-        "``(Q, R)`` (``linalg.qr``, full column rank).",
+        "``(Q, R)`` (``linalg.qr``).",
         ["some (bool): reduced factors. Default: True."],
         "A named tuple ``(Q, R)``.",
         ">>> nl.eye(2).qr().R\ntensor([[1., 0.],\n        [0., 1.]])",
@@ -2065,7 +2065,7 @@ class TensorSurfaceMore:
         return implementation("linalg.qr")(self)
 
     @_doc(
-        "``(U, S, V)`` with ``self = U diag(S) V.mT`` (``linalg.svd`` of full-rank input).",
+        "``(U, S, V)`` with ``self = U diag(S) V.mT`` (``linalg.svd``).",
         [
             "some (bool): reduced factors (always). Default: True.",
             "compute_uv (bool): Default: True.",

@@ -18,6 +18,8 @@ X = rng.standard_normal((3, 4))
 V = rng.standard_normal(4)
 S = rng.standard_normal((3, 3)) + 3 * np.eye(3)
 IDX = np.array([2, 0])
+_LU, _PIVOTS = torch.linalg.lu_factor(torch.tensor(S))
+_LD, _LDL_PIVOTS = torch.linalg.ldl_factor(torch.tensor(S + S.T))
 
 
 class T:
@@ -30,6 +32,9 @@ class T:
         dtype = getattr(lib, self.dtype) if self.dtype else None
         return lib.tensor(self.array, dtype=dtype)
 
+
+LU_ARGS = {"LU": T(_LU.numpy()), "pivots": T(_PIVOTS.numpy(), "int32")}
+LDL_ARGS = {"LD": T(_LD.numpy()), "pivots": T(_LDL_PIVOTS.numpy(), "int32")}
 
 # (name, arguments by PyTorch's parameter names, with_method)
 CASES = [
@@ -167,6 +172,43 @@ CASES = [
     ("split_with_sizes", {"input": T(X), "split_sizes": [1, 3], "dim": 1}, True),
     ("hardshrink", {"input": T(V), "lambd": 0.3}, True),
     ("hash_tensor", {"input": T([[1, 2], [3, 4]]), "dim": 1, "keepdim": True}, True),
+    # factorizations, the older linear-algebra forms, special functions, stft
+    ("linalg.lu_factor", {"A": T(S)}, False),
+    ("linalg.lu_factor_ex", {"A": T(S), "check_errors": True}, False),
+    ("linalg.lu", {"A": T(X)}, False),
+    ("linalg.lu_solve", {**LU_ARGS, "B": T(X[:, :3].T), "left": True, "adjoint": True}, False),
+    ("linalg.householder_product", {"A": T(X.T), "tau": T(V[:3])}, False),
+    ("linalg.ldl_factor", {"A": T(S + S.T), "hermitian": False}, False),
+    ("linalg.ldl_solve", {**LDL_ARGS, "B": T(X[:, :3].T), "hermitian": False}, False),
+    (
+        "lu_unpack",
+        {"LU_data": LU_ARGS["LU"], "LU_pivots": LU_ARGS["pivots"], "unpack_data": True},
+        False,
+    ),
+    (
+        "lu_solve",
+        {"b": T(X[:, :3].T), "LU_data": LU_ARGS["LU"], "LU_pivots": LU_ARGS["pivots"]},
+        True,
+    ),
+    ("geqrf", {"input": T(X.T)}, True),
+    ("triangular_solve", {"b": T(X[:, :3].T), "A": T(S), "upper": False, "transpose": True}, False),
+    ("igamma", {"input": T(np.abs(V)), "other": T(np.abs(V[::-1]))}, True),
+    ("igammac", {"input": T(np.abs(V)), "other": T(np.abs(V[::-1]))}, True),
+    ("special.gammainc", {"input": T(np.abs(V)), "other": T(np.abs(V[::-1]))}, False),
+    ("special.zeta", {"input": T(np.abs(V) + 1), "other": T(np.abs(V[::-1]))}, False),
+    ("special.bessel_j0", {"input": T(V)}, False),
+    ("special.scaled_modified_bessel_k1", {"input": T(np.abs(V))}, False),
+    (
+        "stft",
+        {
+            "input": T(X[0]),
+            "n_fft": 2,
+            "hop_length": 1,
+            "window": T(np.ones(2)),
+            "return_complex": False,
+        },
+        True,
+    ),
 ]
 
 
@@ -185,7 +227,16 @@ OVERRIDES = {
 
 # PyTorch itself refuses its documented name of the first parameter (``A=``) for these: pass it
 # positionally in the keyword form
-FIRST_POSITIONAL = {"linalg.matrix_norm", "linalg.cholesky", "linalg.eigvalsh"}
+FIRST_POSITIONAL = {
+    "linalg.matrix_norm",
+    "linalg.cholesky",
+    "linalg.eigvalsh",
+    "linalg.householder_product",
+    "linalg.ldl_factor",
+    "lu_solve",
+    "triangular_solve",
+    "special.scaled_modified_bessel_k1",
+}
 # PyTorch's overload with ``stable`` takes ``dim`` and ``descending`` by keyword only
 KEYWORD_ONLY = {"sort_stable"}
 # test ids that call another name with other arguments
