@@ -201,8 +201,13 @@ class FinetuneConfig:
 class TrainConfig:
     """The whole config of a run: one attribute per top-level key (``load_config``'s result).
 
+    Args:
+        name, seed, model, data, loss, optimizer, scheduler, epochs, ...: one per top-level key of
+            the YAML file, each a section dataclass or a value (the trainer guide's config
+            reference lists every field with its type and default).
+
     Examples:
-        >>> cfg = validate({"model": {"name": "lenet"}, "data": {"dataset": "mnist", "batch_size": 8},
+        >>> cfg = validate({"model": {"name": "lenet"}, "data": {"dataset": "mnist", "batch_size": 8}, "epochs": 1,
         ...                 "optimizer": "adam", "epochs": 1}, default_name="demo")
         >>> cfg.name, cfg.data.batch_size, cfg.optimizer.name, cfg.parallel.workers
         ('demo', 8, 'adam', 1)
@@ -240,11 +245,32 @@ class TrainConfig:
 
     @property
     def run_name(self) -> str:
-        """``name``, which ``validate`` always fills in."""
+        """The run's name.
+
+        Returns:
+            str: ``name``, which ``validate`` always fills in (``"run"`` before that).
+
+        Examples:
+            >>> raw = {"model": {"name": "lenet"}, "data": {"dataset": "mnist", "batch_size": 8},
+            ...        "optimizer": "adam", "epochs": 1}
+            >>> validate(raw, default_name="demo").run_name
+            'demo'
+        """
         return self.name or "run"
 
     def to_dict(self) -> dict[str, Any]:
-        """The config as the YAML mapping a run folder records (keys in declaration order)."""
+        """The config as the YAML mapping a run folder records.
+
+        Returns:
+            dict: the mapping, keys in declaration order (``validate`` of it gives this config back).
+
+        Examples:
+            >>> raw = {"model": {"name": "lenet"}, "data": {"dataset": "mnist", "batch_size": 8},
+            ...        "optimizer": "adam", "epochs": 1}
+            >>> cfg = validate(raw, default_name="demo")
+            >>> cfg.to_dict()["optimizer"]["lr"], cfg.to_dict()["epochs"]
+            (0.001, 1)
+        """
         return typing.cast(dict[str, Any], to_raw(self))
 
 

@@ -84,7 +84,15 @@ class Component:
     args: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """The flat YAML mapping: ``name`` then the arguments."""
+        """The flat YAML mapping of this component.
+
+        Returns:
+            dict: ``name`` then the arguments.
+
+        Examples:
+            >>> Component("sgd", {"lr": 0.1}).to_dict()
+            {'name': 'sgd', 'lr': 0.1}
+        """
         return {"name": self.name, **{k: to_raw(v) for k, v in self.args.items()}}
 
 
