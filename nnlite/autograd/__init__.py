@@ -15,6 +15,7 @@ from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, se
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph_drawing import print_graph, to_dot
 from .legacy import Variable
+from .nested_io_function import NestedIOFunction
 from .saved_tensor import SavedTensor
 from .tensor import Size, Tensor
 
@@ -40,6 +41,7 @@ __all__ = [
     "is_tensor_like",
     "variable",
     "SavedTensor",
+    "NestedIOFunction",
     "enforce_grad_layout_policy",
     "is_multithreading_enabled",
     "is_view_replay_enabled",

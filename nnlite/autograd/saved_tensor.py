@@ -47,6 +47,8 @@ class SavedTensor:
     """
 
     __slots__ = ("_node", "_index")
+    _node: Any
+    _index: int
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")

@@ -67,7 +67,7 @@ def zeropower_via_newtonschulz(
     if tall:
         x = x.T
     # scale so that the spectral norm is at most 1
-    x = _to_bfloat16(x / _to_bfloat16(np.float32(max(np.linalg.norm(x), eps))))
+    x = _to_bfloat16(x / _to_bfloat16(np.float32(max(float(np.linalg.norm(x)), eps))))
     for _ in range(ns_steps):
         gram = _to_bfloat16(x @ x.T)
         gram_update = _to_bfloat16(b * gram + c * (gram @ gram))

@@ -181,3 +181,27 @@ def test_switches_change_no_gradient():
     ):
         (x * x).sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [2.0, 4.0])
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "set_multithreading_enabled",
+        "enforce_grad_layout_policy",
+        "_force_original_view_tracking",
+        "is_multithreading_enabled",
+        "is_view_replay_enabled",
+    ],
+)
+def test_signatures_match_torch(name):
+    import inspect
+
+    torch = pytest.importorskip("torch", reason="compares with torch")
+    try:
+        theirs = inspect.signature(getattr(torch.autograd, name))
+    except ValueError:  # a C function: no arguments
+        theirs = inspect.Signature()
+    ours = inspect.signature(getattr(nl.autograd, name))
+    assert [(p.name, p.kind, p.default) for p in ours.parameters.values()] == [
+        (p.name, p.kind, p.default) for p in theirs.parameters.values()
+    ]

@@ -241,3 +241,26 @@ def test_swap_in_needs_initialized_state():
     with pytest.raises(RuntimeError, match="requires initialized optimizer state"):
         with optim.swap_in_optimizer_params_and_state(opt, {}, opt.state_dict()):
             pass
+
+
+@pytest.mark.parametrize("name", ["Adafactor", "Muon", "swap_in_optimizer_params_and_state"])
+def test_signatures_match_torch(name):
+    import inspect
+
+    ours = inspect.signature(getattr(optim, name)).parameters
+    theirs = inspect.signature(getattr(torch.optim, name)).parameters
+    assert [(p.name, p.kind, p.default) for p in ours.values()] == [
+        (p.name, p.kind, p.default) for p in theirs.values()
+    ]
+
+
+def test_keyword_and_positional_forms_agree():
+    weights = [nl.ones(2, 2, requires_grad=True) for _ in range(2)]
+    by_position = optim.Adafactor([weights[0]], 0.05, -0.5, (None, 1e-2), 2.0, 0.1)
+    by_keyword = optim.Adafactor(
+        [weights[1]], lr=0.05, beta2_decay=-0.5, eps=(None, 1e-2), d=2.0, weight_decay=0.1
+    )
+    assert by_position.param_groups[0].keys() == by_keyword.param_groups[0].keys()
+    assert [v for k, v in by_position.param_groups[0].items() if k != "params"] == [
+        v for k, v in by_keyword.param_groups[0].items() if k != "params"
+    ]
