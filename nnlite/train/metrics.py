@@ -6,28 +6,44 @@ import os
 import numpy as np
 
 from ..serialization import replace_atomically
+from .predictions import predictions_from_logits
 
 __all__ = ["ClassificationMeter", "MetricsLog", "write_json_atomic", "accuracy_lines"]
 
 
 class ClassificationMeter:
-    """Sums of loss, per-class correct predictions and per-class counts over an evaluation."""
+    """Sums of loss, per-class correct predictions and per-class counts over an evaluation;
+    with ``keep_predictions``, also every image's label, predicted class and its probability
+    (``predictions()``), for the run page."""
 
-    def __init__(self, num_classes):
+    def __init__(self, num_classes, keep_predictions=False):
         self.num_classes = num_classes
         self.loss_sum = 0.0
         self.correct = np.zeros(num_classes, dtype=np.int64)
         self.total = np.zeros(num_classes, dtype=np.int64)
+        self._kept = ([], [], []) if keep_predictions else None
 
     def update(self, logits, labels, mean_loss):
         """One batch: ``logits`` (N, C) and ``labels`` (N,) as numpy arrays, ``mean_loss`` the
         batch's mean loss."""
         n = labels.shape[0]
-        predicted = logits.argmax(axis=1)
+        if self._kept is None:
+            predicted = logits.argmax(axis=1)
+        else:
+            predicted, confidence = predictions_from_logits(logits)
+            for kept, values in zip(self._kept, (labels, predicted, confidence)):
+                kept.append(values)
         self.loss_sum += float(mean_loss) * n
         c = self.num_classes
         self.total += np.bincount(labels, minlength=c)[:c]
         self.correct += np.bincount(labels[predicted == labels], minlength=c)[:c]
+
+    def predictions(self):
+        """``(labels, predicted, confidence)`` arrays over every image seen, or None when the
+        meter keeps no predictions."""
+        if self._kept is None:
+            return None
+        return tuple(np.concatenate(kept) if kept else np.zeros(0) for kept in self._kept)
 
     def allreduce(self, comm):
         """Sum the counts of every MPI rank (``comm`` an mpi4py communicator)."""
