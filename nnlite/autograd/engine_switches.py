@@ -89,7 +89,17 @@ class _Switch:
         _flags.values[self._flag] = self.prev
 
     def clone(self) -> Any:
-        """A new switch to the same mode."""
+        """A new switch to the same mode (it switches the flag again).
+
+        Returns:
+            the new switch.
+
+        Examples:
+            >>> switch = nl.autograd.set_multithreading_enabled(True)  # switched now, for good
+            >>> with switch.clone():
+            ...     nl.autograd.is_multithreading_enabled()
+            True
+        """
         return self.__class__(self.mode)
 
     def __call__(self, fn: F) -> F:

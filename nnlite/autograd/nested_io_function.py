@@ -117,27 +117,125 @@ class NestedIOFunction(Function):
         return _unflatten(flat, self._nested_output)
 
     def forward_extended(self, *inputs: Any) -> Any:
-        """The forward computation on the (nested) inputs; a subclass defines it."""
+        """The forward computation on the (nested) inputs; a subclass defines it.
+
+        Args:
+            *inputs: the call's arguments, tensors nested in lists and tuples.
+
+        Returns:
+            the outputs: a tensor, or tensors nested in lists and tuples.
+
+        Examples:
+            >>> class Scale(nl.autograd.NestedIOFunction):
+            ...     def forward_extended(self, x):
+            ...         self.save_for_backward([x])
+            ...         return x * 3
+            ...     def backward_extended(self, grad):
+            ...         ((x,),) = self.saved_tensors
+            ...         return grad * 3
+            >>> x = nl.ones(2, requires_grad=True)
+            >>> Scale()(x).sum().backward()
+            >>> x.grad
+            tensor([3., 3.])
+        """
         raise NotImplementedError
 
     def backward_extended(self, *grad_outputs: Any) -> Any:
-        """The (nested) gradients of the inputs from those of the outputs; a subclass defines it."""
+        """The (nested) gradients of the inputs from those of the outputs; a subclass defines it.
+
+        Args:
+            *grad_outputs: one gradient per output, nested as the outputs are.
+
+        Returns:
+            the gradients of the inputs, nested as the inputs are (None for no gradient).
+
+        Examples:
+            >>> class Scale(nl.autograd.NestedIOFunction):
+            ...     def forward_extended(self, x):
+            ...         self.save_for_backward([x])
+            ...         return x * 3
+            ...     def backward_extended(self, grad):
+            ...         ((x,),) = self.saved_tensors
+            ...         return grad * 3
+            >>> x = nl.ones(2, requires_grad=True)
+            >>> Scale()(x).sum().backward()
+            >>> x.grad
+            tensor([3., 3.])
+        """
         raise NotImplementedError
 
     def save_for_backward(self, *tensors: Any) -> None:
-        """Keep (nested) tensors for ``backward_extended``."""
+        """Keep (nested) tensors for ``backward_extended``.
+
+        Args:
+            *tensors: tensors, nested in lists and tuples.
+
+        Examples:
+            >>> class Scale(nl.autograd.NestedIOFunction):
+            ...     def forward_extended(self, x):
+            ...         self.save_for_backward([x])
+            ...         return x * 3
+            ...     def backward_extended(self, grad):
+            ...         ((x,),) = self.saved_tensors
+            ...         return grad * 3
+            >>> x = nl.ones(2, requires_grad=True)
+            >>> Scale()(x).sum().backward()
+            >>> x.grad
+            tensor([3., 3.])
+        """
         self.to_save = tuple(_iter_tensors(tensors))
         self._to_save_nested = tensors
 
     @property
     def saved_tensors(self) -> Any:
-        """What ``save_for_backward`` kept, in its nesting."""
+        """What ``save_for_backward`` kept, in its nesting.
+
+        Examples:
+            >>> class Scale(nl.autograd.NestedIOFunction):
+            ...     def forward_extended(self, x):
+            ...         self.save_for_backward([x])
+            ...         return x * 3
+            ...     def backward_extended(self, grad):
+            ...         ((x,),) = self.saved_tensors
+            ...         return grad * 3
+            >>> x = nl.ones(2, requires_grad=True)
+            >>> Scale()(x).sum().backward()
+            >>> x.grad
+            tensor([3., 3.])
+        """
         return _unflatten(self._ctx.saved_tensors, self._to_save_nested)
 
     def mark_dirty(self, *tensors: Any, **kwargs: Any) -> None:
-        """Record the (nested) inputs changed in place."""
+        """Record the (nested) inputs changed in place.
+
+        Args:
+            *tensors: tensors, nested in lists and tuples.
+            **kwargs: more tensors.
+
+        Examples:
+            >>> class AddOne(nl.autograd.NestedIOFunction):
+            ...     def forward_extended(self, x):
+            ...         self.mark_dirty(x)
+            ...         return x + 1
+            >>> AddOne().dirty_tensors
+            ()
+        """
         self.dirty_tensors = tuple(_iter_tensors((tensors, tuple(kwargs.values()))))
 
     def mark_non_differentiable(self, *tensors: Any, **kwargs: Any) -> None:
-        """(Nested) outputs that get no gradient."""
+        """(Nested) outputs that get no gradient.
+
+        Args:
+            *tensors: tensors, nested in lists and tuples.
+            **kwargs: more tensors.
+
+        Examples:
+            >>> class Positive(nl.autograd.NestedIOFunction):
+            ...     def forward_extended(self, x):
+            ...         mask = x > 0
+            ...         self.mark_non_differentiable(mask)
+            ...         return mask
+            >>> Positive()(nl.tensor([1.0, -1.0], requires_grad=True)).requires_grad
+            False
+        """
         self.non_differentiable = tuple(_iter_tensors((tensors, tuple(kwargs.values()))))

@@ -73,6 +73,20 @@ class SavedTensor:
         Raises:
             TypeError: when a hook is not callable.
             RuntimeError: when hooks are already set on this saved tensor.
+
+        Examples:
+            >>> class Double(nl.autograd.Function):
+            ...     @staticmethod
+            ...     def forward(ctx, x):
+            ...         ctx.save_for_backward(x)
+            ...         return x * 2
+            ...     @staticmethod
+            ...     def backward(ctx, grad):
+            ...         return grad * 2
+            >>> saved = Double.apply(nl.ones(2, requires_grad=True)).grad_fn._raw_saved_tensors[0]
+            >>> saved.register_hooks(lambda t: t.numpy(), nl.from_numpy)
+            >>> saved.unpack()  # from the numpy array, in the original's place in the graph
+            tensor([1., 1.], requires_grad=True)
         """
         if not callable(pack_hook) or not callable(unpack_hook):
             raise TypeError(
@@ -96,7 +110,21 @@ class SavedTensor:
 
     @property
     def data(self) -> Any:
-        """What is stored: the packed value when hooks are set, else the tensor."""
+        """What is stored: the packed value when hooks are set, else the tensor.
+
+        Examples:
+            >>> class Double(nl.autograd.Function):
+            ...     @staticmethod
+            ...     def forward(ctx, x):
+            ...         ctx.save_for_backward(x)
+            ...         return x * 2
+            ...     @staticmethod
+            ...     def backward(ctx, grad):
+            ...         return grad * 2
+            >>> saved = Double.apply(nl.ones(2, requires_grad=True)).grad_fn._raw_saved_tensors[0]
+            >>> saved.data
+            tensor([1., 1.], requires_grad=True)
+        """
         hooked = self._hooks().get(self._index)
         if hooked is not None:
             return hooked[0]
@@ -107,12 +135,43 @@ class SavedTensor:
 
     @property
     def unpack_hook(self) -> Any:
-        """The unpack hook, or None."""
+        """The unpack hook, or None.
+
+        Examples:
+            >>> class Double(nl.autograd.Function):
+            ...     @staticmethod
+            ...     def forward(ctx, x):
+            ...         ctx.save_for_backward(x)
+            ...         return x * 2
+            ...     @staticmethod
+            ...     def backward(ctx, grad):
+            ...         return grad * 2
+            >>> saved = Double.apply(nl.ones(2, requires_grad=True)).grad_fn._raw_saved_tensors[0]
+            >>> saved.unpack_hook is None
+            True
+        """
         hooked = self._hooks().get(self._index)
         return None if hooked is None else hooked[1]
 
     def unpack(self) -> Any:
-        """The saved tensor as backward sees it (through ``unpack_hook`` when set)."""
+        """The saved tensor as backward sees it (through ``unpack_hook`` when set).
+
+        Returns:
+            Tensor: the saved tensor.
+
+        Examples:
+            >>> class Double(nl.autograd.Function):
+            ...     @staticmethod
+            ...     def forward(ctx, x):
+            ...         ctx.save_for_backward(x)
+            ...         return x * 2
+            ...     @staticmethod
+            ...     def backward(ctx, grad):
+            ...         return grad * 2
+            >>> saved = Double.apply(nl.ones(2, requires_grad=True)).grad_fn._raw_saved_tensors[0]
+            >>> saved.unpack()
+            tensor([1., 1.], requires_grad=True)
+        """
         return self._node.saved_tensors[self._index]
 
 

@@ -126,6 +126,9 @@ def swap_in_optimizer_params_and_state(
         swapin_optim_state (dict): an ``optimizer.state_dict()``-shaped dict whose groups have
             the live groups' keys.
 
+    Yields:
+        None: the optimizer is swapped while the ``with`` block runs.
+
     Raises:
         RuntimeError: when the optimizer has no state yet or the arguments do not fit its groups.
 
