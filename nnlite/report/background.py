@@ -19,6 +19,7 @@ from multiprocessing.connection import Connection
 __all__ = ["BackgroundPageWriter"]
 
 _FINAL_DONE = "final page written"
+_GRACE_SECONDS = 0.5
 
 
 class BackgroundPageWriter:
@@ -100,6 +101,11 @@ def _serve(conn):
     writer = PageWriter()
     while True:
         waiting = [conn.recv()]
+        # nobody waits for the page of a running run: give the end of training, which follows
+        # the last epoch's page within milliseconds, a moment to arrive, so one final page is
+        # drawn instead of two in a row while the training process waits
+        while not any(r is None or r[1] for r in waiting) and conn.poll(_GRACE_SECONDS):
+            waiting.append(conn.recv())
         while conn.poll():
             waiting.append(conn.recv())
         # one page per run folder covers every request waiting for it
