@@ -86,20 +86,22 @@ _test_sets: dict[str, object] = {}
 _TEST_SETS_KEPT = 4
 
 
-def _files_signature(root, depth=3):
-    """The files under ``root`` (a few levels down) with their sizes and modification times: a
-    test set rewritten in place is read again."""
-    found = []
-    try:
-        with os.scandir(root) as entries:
-            for entry in entries:
-                if entry.is_dir() and depth > 1:
-                    found += _files_signature(entry.path, depth - 1)
-                elif entry.is_file():
-                    stat = entry.stat()
-                    found.append([os.path.abspath(entry.path), stat.st_size, stat.st_mtime_ns])
-    except OSError:
-        found.append([os.path.abspath(root), None, None])
+def _files_signature(root, depth=3, limit=1000):
+    """The files under ``root`` (a few levels down, the first ``limit`` entries) with their sizes
+    and modification times: a test set rewritten in place is read again."""
+    found, folders = [], [(root, depth)]
+    while folders and len(found) < limit:
+        folder, levels = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    if entry.is_dir() and levels > 1:
+                        folders.append((entry.path, levels - 1))
+                    elif entry.is_file():
+                        stat = entry.stat()
+                        found.append([os.path.abspath(entry.path), stat.st_size, stat.st_mtime_ns])
+        except OSError:
+            found.append([os.path.abspath(folder), None, None])
     return sorted(found)
 
 
