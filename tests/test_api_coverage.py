@@ -52,3 +52,16 @@ def test_counts_add_up():
         assert ns.total == len(ns.implemented) + len(ns.missing) + ns.excluded
         assert not set(ns.implemented) & set(ns.missing)
         assert 0 <= ns.percent <= 100
+
+
+def test_optimizer_scope_and_standard_library_imports():
+    pytest.importorskip("torch", reason="the coverage page counts torch's names")
+    coverage = load_script()
+    assert coverage.scope_reason("torch.optim", "SparseAdam").startswith("sparse tensors")
+    assert coverage.scope_reason("torch", "SparseAdam") is None
+    import torch.optim.lr_scheduler
+
+    names = coverage.public_names(torch.optim.lr_scheduler)
+    # functools.partial, functools.wraps, bisect.bisect_right and weakref.ref are imports
+    assert not {"partial", "wraps", "bisect_right", "ref"} & set(names)
+    assert {"StepLR", "LambdaLR", "LRScheduler"} <= set(names)

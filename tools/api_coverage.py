@@ -165,10 +165,26 @@ NAMED = {
     "torch.linalg": {
         **dict.fromkeys("eig eigvals".split(), "complex numbers (complex eigenvalues)"),
     },
+    "torch.optim": {
+        "SparseAdam": "sparse tensors (SparseAdam's step refuses dense gradients)",
+    },
 }
 
-# Names that are imports into a namespace, not its API (typing helpers, the Tensor class itself).
-_FOREIGN_MODULES = ("typing", "typing_extensions", "collections", "builtins", "warnings", "math")
+# Names that are imports into a namespace, not its API (typing helpers, the Tensor class itself,
+# standard-library helpers such as ``functools.partial`` and ``bisect.bisect_right`` that
+# ``torch.optim.lr_scheduler`` imports for its own use).
+_FOREIGN_MODULES = (
+    "typing",
+    "typing_extensions",
+    "collections",
+    "builtins",
+    "warnings",
+    "math",
+    "functools",
+    "bisect",
+    "_bisect",
+    "weakref",
+)
 
 
 @dataclass

@@ -2,11 +2,20 @@
 
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import backward, grad
+from .engine_switches import (
+    _force_original_view_tracking,
+    enforce_grad_layout_policy,
+    is_multithreading_enabled,
+    is_view_replay_enabled,
+    set_multithreading_enabled,
+)
 from .function import Function
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph_drawing import print_graph, to_dot
 from .legacy import Variable
+from .nested_io_function import NestedIOFunction
+from .saved_tensor import SavedTensor
 from .tensor import Size, Tensor
 
 __all__ = [
@@ -30,6 +39,13 @@ __all__ = [
     "inference_mode",
     "is_tensor_like",
     "variable",
+    "SavedTensor",
+    "NestedIOFunction",
+    "enforce_grad_layout_policy",
+    "is_multithreading_enabled",
+    "is_view_replay_enabled",
+    "set_multithreading_enabled",
+    "_force_original_view_tracking",
 ]
 
 

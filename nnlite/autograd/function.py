@@ -12,8 +12,9 @@ import functools
 import numpy as np
 
 from . import grad_mode
-from .node import SECOND_BACKWARD, Node, gradient_edge, modified_message
+from .node import FREED, SECOND_BACKWARD, Node, gradient_edge, modified_message
 from .op import Op
+from .saved_tensor import SavedTensor, unpacked
 from .tensor import Tensor, _make
 
 _grad_state = grad_mode._state
@@ -35,6 +36,19 @@ class FunctionNode(Node):
 
     def set_materialize_grads(self, value):
         self._materialize = bool(value)
+
+    @property
+    def saved_tensors(self):
+        saved = Node.saved_tensors.fget(self)
+        hooks = self.__dict__.get("_saved_hooks")
+        return unpacked(saved, hooks) if hooks else saved
+
+    @property
+    def _raw_saved_tensors(self):
+        """The saved tensors as ``SavedTensor`` objects (to register pack/unpack hooks on)."""
+        if self._saved is FREED:
+            raise RuntimeError(SECOND_BACKWARD)
+        return tuple(SavedTensor._of(self, i) for i in range(len(self._saved)))
 
     def _run(self, grads):
         """Compute input gradients from output gradients (Tensors, one entry per output)."""

@@ -20,6 +20,7 @@ from typing import Any
 __all__ = ["BackgroundPageWriter"]
 
 _FINAL_DONE = "final page written"
+_GRACE_SECONDS = 0.5
 
 
 class BackgroundPageWriter:
@@ -101,6 +102,11 @@ def _serve(conn: Connection) -> None:
     writer = PageWriter()
     while True:
         waiting = [conn.recv()]
+        # nobody waits for the page of a running run: give the end of training, which follows
+        # the last epoch's page within milliseconds, a moment to arrive, so one final page is
+        # drawn instead of two in a row while the training process waits
+        while not any(r is None or r[1] for r in waiting) and conn.poll(_GRACE_SECONDS):
+            waiting.append(conn.recv())
         while conn.poll():
             waiting.append(conn.recv())
         # one page per run folder covers every request waiting for it
@@ -122,3 +128,8 @@ if __name__ == "__main__":
         _serve(Connection(int(sys.argv[1])))
     except (EOFError, OSError):
         pass
+    # every page is written and renamed into place: exit at once, without the interpreter's
+    # teardown of matplotlib and numba (half a second the training process would wait for)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

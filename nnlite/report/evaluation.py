@@ -1,13 +1,15 @@
 """The test-set evaluation a page shows: the run's last checkpoint applied to its test set.
 
 The predictions (label, predicted class, confidence of every test image) are kept in
-``RUN_DIR/evaluation.npz`` with the checkpoint's epoch, so a page is rebuilt without evaluating
-again until a newer checkpoint exists. From them come the confusion matrix, the per-class
+``RUN_DIR/evaluation.npz`` with the checkpoint's epoch (``nnlite.train.predictions``). The trainer
+writes that file from its own evaluation after each epoch, so a page evaluates the test set only
+for a run folder without it (one trained by several processes, or by an older nnlite). From them come the confusion matrix, the per-class
 accuracy and the most confidently misclassified images.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -15,7 +17,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._runtime.atomic_file import replace_atomically
+from ..train.predictions import (
+    FILE_NAME,
+    predictions_from_logits,
+    read_predictions,
+    write_predictions,
+)
 
 if TYPE_CHECKING:
     from ..nn import Module
@@ -30,7 +37,7 @@ __all__ = [
     "train_config_of",
 ]
 
-CACHE = "evaluation.npz"
+CACHE = FILE_NAME
 
 
 class EvaluationUnavailable(RuntimeError):
@@ -105,6 +112,32 @@ def build_model_for(config: TrainConfig, num_classes: int) -> Module:
     return model
 
 
+#: the test sets read last, by (dataset, root, transforms): a page writer reads its run's test
+#: set once, not on every page (decompressing and checking it took longer than drawing a page)
+_test_sets: dict[str, object] = {}
+_TEST_SETS_KEPT = 4
+
+
+def _files_signature(root: str, depth: int = 3, limit: int = 1000) -> list[list[Any]]:
+    """The files under ``root`` (a few levels down, the first ``limit`` entries) with their sizes
+    and modification times: a test set rewritten in place is read again."""
+    found: list[list[Any]] = []
+    folders = [(root, depth)]
+    while folders and len(found) < limit:
+        folder, levels = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    if entry.is_dir() and levels > 1:
+                        folders.append((entry.path, levels - 1))
+                    elif entry.is_file():
+                        stat = entry.stat()
+                        found.append([os.path.abspath(entry.path), stat.st_size, stat.st_mtime_ns])
+        except OSError:
+            found.append([os.path.abspath(folder), None, None])
+    return sorted(found)
+
+
 def load_test_set(config: TrainConfig, transform: bool = True) -> Any:
     """The run's test set (without downloading), with its test transforms or raw images."""
     from ..data import datasets
@@ -112,10 +145,21 @@ def load_test_set(config: TrainConfig, transform: bool = True) -> Any:
     from ..train.config import DATASETS
 
     data = config.data
-    cls = getattr(datasets, DATASETS[data.dataset][0])
     root = os.path.expanduser(data.root)
+    key = json.dumps(
+        [
+            data.dataset,
+            _files_signature(root),
+            data.test_transforms if transform else None,
+        ],
+        sort_keys=True,
+        default=str,
+    )
+    if key in _test_sets:
+        return _test_sets[key]
+    cls = getattr(datasets, DATASETS[data.dataset][0])
     try:
-        return cls(
+        test_set = cls(
             root,
             train=False,
             download=False,
@@ -125,30 +169,23 @@ def load_test_set(config: TrainConfig, transform: bool = True) -> Any:
         raise EvaluationUnavailable(
             f"the test set ({data.dataset} in {root}) cannot be read: {e}"
         ) from None
+    if len(_test_sets) >= _TEST_SETS_KEPT:
+        del _test_sets[next(iter(_test_sets))]
+    _test_sets[key] = test_set
+    return test_set
 
 
 def _read_cache(path: str, epoch: int) -> Evaluation | None:
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            if int(z["epoch"]) != epoch:
-                return None
-            return Evaluation(
-                z["labels"], z["predicted"], z["confidence"], [str(c) for c in z["classes"]], epoch
-            )
-    except (OSError, KeyError, ValueError):
+    found = read_predictions(path, epoch)
+    if found is None:
         return None
+    return Evaluation(
+        found["labels"], found["predicted"], found["confidence"], found["classes"], epoch
+    )
 
 
 def _write_cache(ev: Evaluation, path: str) -> None:
-    with replace_atomically(path) as f:
-        np.savez(
-            f,
-            labels=ev.labels,
-            predicted=ev.predicted,
-            confidence=ev.confidence,
-            classes=np.array(ev.classes),
-            epoch=np.int64(ev.epoch),
-        )
+    write_predictions(path, ev.labels, ev.predicted, ev.confidence, ev.classes, ev.epoch)
 
 
 def evaluate_run(run: RunFolder) -> Evaluation:
@@ -186,10 +223,10 @@ def evaluate_run(run: RunFolder) -> Evaluation:
     loader = DataLoader(test_set, batch_size=config.data.test_batch_size, shuffle=False)
     with nl.no_grad():
         for images, targets in loader:
-            probs = nl.nn.functional.softmax(model(images), dim=1).numpy()
+            classes_seen, probability = predictions_from_logits(model(images).numpy())
             labels.append(targets.numpy())
-            predicted.append(probs.argmax(axis=1))
-            confidence.append(probs.max(axis=1))
+            predicted.append(classes_seen)
+            confidence.append(probability)
     ev = Evaluation(
         np.concatenate(labels),
         np.concatenate(predicted),

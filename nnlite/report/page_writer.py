@@ -18,7 +18,7 @@ class PageWriter:
     the config asks for them; ``final`` closes them).
 
     A problem is printed as a warning: the page must never stop training. The model summary is
-    made once; TensorBoardX is imported only here, never in a page-less process.
+    read from the run folder (the trainer writes it) or made once; TensorBoardX is imported only here, never in a page-less process.
     """
 
     def __init__(self) -> None:
@@ -44,8 +44,14 @@ class PageWriter:
 
     @staticmethod
     def _summary(run: "RunFolder") -> str | None:
+        from ..train.model_summary_file import FILE_NAME
         from .evaluation import load_test_set, train_config_of
 
+        try:  # made by the training process
+            with open(run.file(FILE_NAME), encoding="utf-8") as f:
+                return f.read()
+        except OSError:
+            pass
         try:
             classes = load_test_set(train_config_of(run), transform=False).classes
             return model_summary_text(run, len(classes))

@@ -7,7 +7,9 @@ file and no network.
 """
 
 import functools
+import hashlib
 import io
+import pickle
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 
@@ -41,16 +43,43 @@ def available() -> bool:
     return True
 
 
-def _literal_text(plot: Callable[_P, _R]) -> Callable[_P, _R]:
+#: the SVG text of the plots drawn last, by a digest of the plot and its data: a page redrawn
+#: with the same figures (the final page after the last epoch's, the same evaluation on the next
+#: page) reuses them instead of drawing again
+_drawn_lately: dict[bytes, str] = {}
+_DRAWN_KEPT = 32
+
+
+def _data_key(
+    plot: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any]
+) -> bytes | None:
+    """A digest of the plot's name and its data, or None when the data cannot be pickled."""
+    try:
+        data = pickle.dumps((plot.__name__, args, sorted(kwargs.items())), protocol=5)
+    except Exception:  # noqa: BLE001 (unpicklable data: draw without keeping the result)
+        return None
+    return hashlib.sha256(data).digest()
+
+
+def _literal_text(plot: Callable[_P, str]) -> Callable[_P, str]:
     """Draw ``plot``'s figure with matplotlib's math text off: run and class names are shown as
-    written, a ``$`` in them never starts a formula (nor fails on an unknown TeX command)."""
+    written, a ``$`` in them never starts a formula (nor fails on an unknown TeX command). The
+    same plot of the same data is drawn once (``_drawn_lately``)."""
 
     @functools.wraps(plot)
-    def drawn(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+    def drawn(*args: _P.args, **kwargs: _P.kwargs) -> str:
         import matplotlib
 
+        key = _data_key(plot, args, kwargs)
+        if key is not None and key in _drawn_lately:
+            return _drawn_lately[key]
         with matplotlib.rc_context({"text.parse_math": False}):
-            return plot(*args, **kwargs)
+            svg = plot(*args, **kwargs)
+        if key is not None:
+            if len(_drawn_lately) >= _DRAWN_KEPT:
+                del _drawn_lately[next(iter(_drawn_lately))]
+            _drawn_lately[key] = svg
+        return svg
 
     return drawn
 

@@ -8,28 +8,49 @@ from typing import Any
 import numpy as np
 
 from .._runtime.atomic_file import replace_atomically, write_atomically
+from .predictions import predictions_from_logits
 
 __all__ = ["ClassificationMeter", "MetricsLog", "write_json_atomic", "accuracy_lines"]
 
 
 class ClassificationMeter:
-    """Sums of loss, per-class correct predictions and per-class counts over an evaluation."""
+    """Sums of loss, per-class correct predictions and per-class counts over an evaluation;
+    with ``keep_predictions``, also every image's label, predicted class and its probability
+    (``predictions()``), for the run page."""
 
-    def __init__(self, num_classes: int) -> None:
+    def __init__(self, num_classes: int, keep_predictions: bool = False) -> None:
         self.num_classes = num_classes
         self.loss_sum = 0.0
         self.correct = np.zeros(num_classes, dtype=np.int64)
         self.total = np.zeros(num_classes, dtype=np.int64)
+        self._kept: tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]] | None = (
+            ([], [], []) if keep_predictions else None
+        )
 
     def update(self, logits: np.ndarray, labels: np.ndarray, mean_loss: float) -> None:
         """One batch: ``logits`` (N, C) and ``labels`` (N,) as numpy arrays, ``mean_loss`` the
         batch's mean loss."""
         n = labels.shape[0]
-        predicted = logits.argmax(axis=1)
+        if self._kept is None:
+            predicted = logits.argmax(axis=1)
+        else:
+            predicted, confidence = predictions_from_logits(logits)
+            for kept, values in zip(self._kept, (labels, predicted, confidence)):
+                kept.append(values)
         self.loss_sum += float(mean_loss) * n
         c = self.num_classes
         self.total += np.bincount(labels, minlength=c)[:c]
         self.correct += np.bincount(labels[predicted == labels], minlength=c)[:c]
+
+    def predictions(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """``(labels, predicted, confidence)`` arrays over every image seen, or None when the
+        meter keeps no predictions."""
+        if self._kept is None:
+            return None
+        labels, predicted, confidence = (
+            np.concatenate(kept) if kept else np.zeros(0) for kept in self._kept
+        )
+        return labels, predicted, confidence
 
     def allreduce(self, comm: Any) -> None:
         """Sum the counts of every MPI rank (``comm`` an mpi4py communicator)."""

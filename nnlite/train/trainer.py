@@ -38,6 +38,8 @@ from .builders import (
 )
 from .config import ConfigError, TrainConfig, dump_config
 from .metrics import ClassificationMeter, MetricsLog, accuracy_lines, write_json_atomic
+from .model_summary_file import write_model_summary
+from .predictions import FILE_NAME, write_predictions
 from .signals import Stopped, requested_signal, stop_message, stop_on_signals
 
 __all__ = ["Trainer", "NonFiniteLossError", "TrainError", "seed_everything", "new_run_dir"]
@@ -371,6 +373,8 @@ class Trainer:
         if self.dist.is_main:
             with _writing("the run directory", self.run_dir):
                 os.makedirs(os.path.join(self.run_dir, "checkpoints"), exist_ok=True)
+            if self.observers:  # the page's model summary, while the model and kernels are at hand
+                write_model_summary(self.run_dir, model, self.test_set)
         self.metrics = MetricsLog(os.path.join(self.run_dir, "metrics.jsonl"))
         if self.dist.is_main and self.resume_dir is not None:
             with _writing("metrics", self.metrics.path):
@@ -723,7 +727,8 @@ class Trainer:
         import nnlite as nl
 
         net, criterion = self.net, self.criterion
-        meter = ClassificationMeter(len(self.classes))
+        # one process sees the whole test set: its predictions are the run page's
+        meter = ClassificationMeter(len(self.classes), keep_predictions=self.dist.size == 1)
         net.eval()
         with nl.no_grad():
             for b, (images, labels) in enumerate(self._loader(False, 0)):
@@ -768,6 +773,11 @@ class Trainer:
             best = os.path.join(folder, "best.npz")
             with _writing("checkpoint", best, "the previous checkpoint is kept"):
                 ckpt_io.copy_atomic(last, best)
+        predictions = self.last_meter.predictions() if self.last_meter is not None else None
+        if predictions is not None:  # after the checkpoint of the same epoch, which it describes
+            path = os.path.join(self.run_dir, FILE_NAME)
+            with _writing("predictions", path):
+                write_predictions(path, *predictions, self.classes, epoch)
 
     def _report(self, session_seconds):
         meter = self.last_meter

@@ -116,3 +116,45 @@ def test_the_writer_does_not_run_the_users_script_again(tmp_path):
     assert (tmp_path / "ran.txt").read_text() == "ran\n"
     (run_dir,) = run_dirs(tmp_path / "runs")
     assert _state(run_dir)[0] == "finished"
+
+
+def test_last_epochs_page_and_final_page_drawn_once(monkeypatch):
+    """The end of training arriving just after the last epoch's page: one final page."""
+    import sys as _sys
+    import threading
+    import time
+    from multiprocessing import Pipe
+
+    from nnlite._runtime import threads
+    from nnlite.report import background, page_writer
+
+    drawn = []
+
+    class CountingWriter:
+        def __call__(self, run_dir, final):
+            drawn.append((run_dir, final))
+
+    monkeypatch.setattr(page_writer, "PageWriter", CountingWriter)
+    monkeypatch.setattr(threads, "limit_threads", lambda n: None)
+    ours, theirs = Pipe()
+    saved_path = list(_sys.path)
+    server = threading.Thread(target=lambda: _serve_until_closed(background, theirs))
+    server.start()
+    try:
+        ours.send(saved_path)
+        ours.send(("run", False))  # the last epoch's page
+        time.sleep(0.1)  # the trainer's report, between the two
+        ours.send(("run", True))  # training stopped: the final page, waited for
+        assert ours.poll(30) and ours.recv() == background._FINAL_DONE
+    finally:
+        ours.close()
+        server.join(30)
+        _sys.path[:] = saved_path
+    assert drawn == [("run", True)]
+
+
+def _serve_until_closed(background, conn):
+    try:
+        background._serve(conn)
+    except (EOFError, OSError):
+        pass
