@@ -64,7 +64,7 @@ class SharedStorage(mmap.mmap):
         return storage
 
 
-def storage_of(array: Array) -> SharedStorage | None:
+def storage_of(array: object) -> SharedStorage | None:
     """The ``SharedStorage`` an array's memory lies in, or ``None``."""
     base: object = array
     while isinstance(base, np.ndarray):
@@ -74,7 +74,7 @@ def storage_of(array: Array) -> SharedStorage | None:
     return base if isinstance(base, SharedStorage) else None
 
 
-def is_shared(array: Array) -> bool:
+def is_shared(array: object) -> bool:
     """Whether ``array`` lies in shared memory (made by ``to_shared`` or received from a process)."""
     return storage_of(array) is not None
 
