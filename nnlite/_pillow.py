@@ -1,7 +1,9 @@
 """Pillow, imported on first use: it is the optional extra ``vision`` (image files, PIL images)."""
 
+from types import ModuleType
 
-def import_pillow(purpose):
+
+def import_pillow(purpose: str) -> ModuleType:
     """Pillow's ``Image`` module, or an ImportError saying what needs it and how to install it."""
     try:
         from PIL import Image
@@ -13,7 +15,7 @@ def import_pillow(purpose):
     return Image
 
 
-def is_pil_image(obj):
+def is_pil_image(obj: object) -> bool:
     """True for a PIL image (without importing Pillow when it is not loaded already)."""
     import sys
 

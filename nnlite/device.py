@@ -5,6 +5,11 @@ build their device line; only the CPU can hold data. ``check_device`` is the one
 turns a request for another device into a clear error.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
 # The device types PyTorch 2.13 parses, in the order its error message lists them.
 _DEVICE_TYPES = (
     "cpu",
@@ -48,8 +53,10 @@ class device:
     """
 
     __slots__ = ("_type", "_index")
+    _type: str
+    _index: int | None
 
-    def __init__(self, type, index=None):
+    def __init__(self, type: str | device | int, index: int | None = None) -> None:
         if isinstance(type, device):
             if index is not None:
                 raise TypeError("device(): when a device is given, index must not be passed")
@@ -88,7 +95,7 @@ class device:
         self._type, self._index = name, index
 
     @property
-    def type(self):
+    def type(self) -> str:
         """The device type, ``"cpu"`` (or the name of a device nnlite refuses).
 
         Examples:
@@ -98,7 +105,7 @@ class device:
         return self._type
 
     @property
-    def index(self):
+    def index(self) -> int | None:
         """The device index, ``None`` when the name gave none.
 
         Examples:
@@ -107,38 +114,38 @@ class device:
         """
         return self._index
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._index is None:
             return f"device(type='{self._type}')"
         return f"device(type='{self._type}', index={self._index})"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self._type if self._index is None else f"{self._type}:{self._index}"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, device):
             return NotImplemented
         return self._type == other._type and self._index == other._index
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self._type, self._index))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str, int | None], device], tuple[str, int | None]]:
         return device, (self._type, self._index)
 
     # ``with nl.device("cpu"):`` sets PyTorch's default device; the CPU is always the default here
-    def __enter__(self):
+    def __enter__(self) -> device:
         check_device(self)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         return False
 
 
 CPU = device("cpu")
 
 
-def check_device(d):
+def check_device(d: str | device | int | None) -> None:
     """Accept ``None``, ``"cpu"``, ``"cpu:N"`` or a cpu ``device``; refuse every other device.
 
     Args:
@@ -166,7 +173,7 @@ def check_device(d):
         )
 
 
-def set_default_device(device):
+def set_default_device(device: str | device | int | None) -> None:
     """Set the device new tensors are made on: only the CPU (or ``None``) is accepted.
 
     Args:
@@ -183,7 +190,7 @@ def set_default_device(device):
     check_device(device)
 
 
-def get_default_device():
+def get_default_device() -> device:
     """The device new tensors are made on: the CPU.
 
     Returns:

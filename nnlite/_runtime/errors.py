@@ -1,8 +1,11 @@
 """An exception raised in a worker process, carried to the parent with its formatted traceback."""
 
+from __future__ import annotations
+
 import pickle
 import sys
 import traceback
+from typing import NoReturn
 
 
 class ExceptionWrapper:
@@ -22,13 +25,13 @@ class ExceptionWrapper:
         (<class 'KeyError'>, 'worker 0')
     """
 
-    def __init__(self, exc_type, text, where):
+    def __init__(self, exc_type: type[BaseException], text: str, where: str) -> None:
         self.exc_type = exc_type
         self.text = text
         self.where = where
 
     @classmethod
-    def from_current(cls, where):
+    def from_current(cls, where: str) -> ExceptionWrapper:
         """The exception being handled now."""
         exc_type, exc, tb = sys.exc_info()
         text = "".join(traceback.format_exception(exc_type, exc, tb))
@@ -36,9 +39,9 @@ class ExceptionWrapper:
             pickle.loads(pickle.dumps(exc_type))
         except Exception:  # noqa: BLE001  (a class defined where the parent cannot find it)
             exc_type = RuntimeError
-        return cls(exc_type, text, where)
+        return cls(exc_type or RuntimeError, text, where)  # None only outside an except block
 
-    def exception(self):
+    def exception(self) -> BaseException:
         """The exception to raise in the parent: the worker's type when it can carry the text."""
         msg = (
             f"Caught {self.exc_type.__name__} in {self.where}.\n"
@@ -46,6 +49,7 @@ class ExceptionWrapper:
         )
         if issubclass(self.exc_type, KeyError):
             return _KeyErrorMessage(msg)
+        exc: BaseException | None
         try:
             exc = self.exc_type(msg)
         except Exception:  # noqa: BLE001
@@ -54,7 +58,7 @@ class ExceptionWrapper:
             exc = RuntimeError(msg)
         return exc
 
-    def reraise(self):
+    def reraise(self) -> NoReturn:
         """Raise ``exception()``.
 
         The exception's traceback holds the caller's frames; no frame may hold the exception in
@@ -65,11 +69,11 @@ class ExceptionWrapper:
         try:
             raise exc
         finally:
-            exc = None
+            del exc
 
 
 class _KeyErrorMessage(KeyError):
     """A KeyError whose str is its message as is (KeyError's own str quotes it)."""
 
-    def __str__(self):
-        return self.args[0]
+    def __str__(self) -> str:
+        return str(self.args[0])

@@ -2,9 +2,11 @@
 
 import signal
 import time
+from collections.abc import Sequence
+from multiprocessing.process import BaseProcess
 
 
-def signal_name(exit_code):
+def signal_name(exit_code: int) -> str:
     """``"SIGKILL"`` for exit code -9; ``"signal N"`` for a signal without a name."""
     try:
         return signal.Signals(-exit_code).name
@@ -12,7 +14,7 @@ def signal_name(exit_code):
         return f"signal {-exit_code}"
 
 
-def stop_processes(procs, grace):
+def stop_processes(procs: Sequence[BaseProcess], grace: float) -> None:
     """Wait up to ``grace`` seconds for ``procs`` (``multiprocessing.Process``) to exit on their own,
     then terminate those still running, then kill those that ignore it. Returns when all are gone.
 

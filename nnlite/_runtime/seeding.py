@@ -6,7 +6,7 @@ import sys
 import numpy as np
 
 
-def seed_process(seed, numpy_seed=None, python_seed=None):
+def seed_process(seed: int, numpy_seed: int | None = None, python_seed: int | None = None) -> None:
     """Seed nnlite's generator with ``seed``, numpy's global generator with ``numpy_seed`` (taken
     modulo 2**32) and Python's ``random`` with ``python_seed``; both default to ``seed``.
 

@@ -26,29 +26,30 @@ THREAD_ENV_VARS = (
 )
 
 _threads: list[int | None] = [None]
-_default = [None]  # default_num_threads(), once known
-_pool_checked = [False]  # a running numba pool was looked at
+_default: list[int | None] = [None]  # default_num_threads(), once known
+_pool_checked: list[bool] = [False]  # a running numba pool was looked at
 
 
-def usable_cpus():
+def usable_cpus() -> int:
     """The CPUs this process may run on."""
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
 
 
-def default_num_threads():
+def default_num_threads() -> int:
     """nnlite's thread count when ``set_num_threads`` was never called.
 
     As in PyTorch: ``OMP_NUM_THREADS`` when it holds a positive integer, else the usable CPUs.
     """
-    if _default[0] is None:  # read once, as PyTorch reads it at start-up
+    count = _default[0]
+    if count is None:  # read once, as PyTorch reads it at start-up
         value = os.environ.get("OMP_NUM_THREADS", "").strip()
-        _default[0] = int(value) if value.isdigit() and int(value) > 0 else usable_cpus()
-    return _default[0]
+        count = _default[0] = int(value) if value.isdigit() and int(value) > 0 else usable_cpus()
+    return count
 
 
-def configure_threading_layer():
+def configure_threading_layer() -> None:
     """Choose numba's fork-safe threading layer unless the user picked one.
 
     nnlite forks processes (data-loader workers, DataParallel replicas) that run numba kernels;
@@ -58,12 +59,14 @@ def configure_threading_layer():
     """
     import numba
 
-    if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
-        numba.config.THREADING_LAYER = "forksafe"
+    # numba.config sets its options at run time, from the environment
+    layer = numba.config.THREADING_LAYER  # type: ignore[attr-defined]
+    if "NUMBA_THREADING_LAYER" not in os.environ and layer == "default":
+        numba.config.THREADING_LAYER = "forksafe"  # type: ignore[attr-defined]  # as above
     _warn_if_pool_spins()
 
 
-def _warn_if_pool_spins():
+def _warn_if_pool_spins() -> None:
     """Say so when numba's pool already runs on GNU OpenMP, whose threads spin between kernels.
 
     Measured: a ResNet-18 step at batch 16 took 1.5x the time (and 1.75x the CPU time) when the
@@ -75,16 +78,16 @@ def _warn_if_pool_spins():
     if _pool_checked[0] or not getattr(parallel, "_is_initialized", False):
         return
     _pool_checked[0] = True
-    import numba
 
     try:
-        from numba.np.ufunc import omppool
+        # a compiled extension that numba ships without type information
+        from numba.np.ufunc import omppool  # type: ignore[attr-defined]
 
         gnu = omppool.openmp_vendor == "GNU"
     except ImportError:
         gnu = False
     passive = os.environ.get("OMP_WAIT_POLICY", "").upper() == "PASSIVE"
-    if gnu and not passive and numba.threading_layer() == "omp":
+    if gnu and not passive and parallel.threading_layer() == "omp":
         import warnings
 
         warnings.warn(
@@ -96,7 +99,7 @@ def _warn_if_pool_spins():
         )
 
 
-def pin_blas_to_one_thread():
+def pin_blas_to_one_thread() -> None:
     """Run numpy's BLAS on the calling thread only (nnlite splits big products itself)."""
     try:
         from threadpoolctl import threadpool_limits
@@ -106,7 +109,7 @@ def pin_blas_to_one_thread():
         pass
 
 
-def sync_numba_threads():
+def sync_numba_threads() -> int:
     """Size numba's pool (for the calling thread) to nnlite's count; returns that count.
 
     Called before each parallel kernel, so the count holds whoever started numba's pool and from
@@ -114,13 +117,14 @@ def sync_numba_threads():
     """
     import numba
 
-    n = min(get_num_threads(), numba.config.NUMBA_NUM_THREADS)
+    # numba.config sets its options at run time, from the environment
+    n: int = min(get_num_threads(), numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
     if numba.get_num_threads() != n:
         numba.set_num_threads(n)
     return n
 
 
-def set_num_threads(n):
+def set_num_threads(n: int) -> None:
     """Use ``n`` threads in nnlite's kernels and matrix products.
 
     Big matrix products are split into ``n`` blocks, each a one-thread BLAS call; numpy's BLAS
@@ -166,7 +170,7 @@ def get_num_threads() -> int:
     return default_num_threads()
 
 
-def set_thread_env(threads, numba_started=False):
+def set_thread_env(threads: int, numba_started: bool = False) -> None:
     """Thread-count environment for libraries that read it when they start.
 
     ``numba_started``: numba is imported in this process, so ``NUMBA_NUM_THREADS`` is left as
@@ -206,7 +210,8 @@ def limit_threads(threads: int, never_forks: bool = False) -> None:
     if not getattr(parallel, "_is_initialized", False):
         if never_forks and "NUMBA_THREADING_LAYER" not in os.environ:
             try:
-                from numba.np.ufunc import omppool  # type: ignore[attr-defined]  # noqa: F401  (fails without an OpenMP runtime)
+                # fails without an OpenMP runtime; a compiled extension without type information
+                from numba.np.ufunc import omppool  # type: ignore[attr-defined] # noqa: F401
 
                 numba.config.THREADING_LAYER = "omp"
             except ImportError:

@@ -11,23 +11,43 @@ holds at least ``MIN_MACS_PER_PART`` multiply-adds, so a product gets ``min(thre
 blocks. Small products (an MLP's, LeNet's at small batches) stay on one thread.
 """
 
+from __future__ import annotations
+
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .threads import get_num_threads
+
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
+    from numpy.typing import NDArray
+
+    Array: TypeAlias = NDArray[Any]  # of any dtype
 
 # Multiply-adds a block must hold to pay for handing it to another thread: about 0.3 ms of
 # float32 BLAS on one core, where a hand-over costs 20-60 us.
 MIN_MACS_PER_PART = 1 << 24
 
 _pool_lock = threading.Lock()
-_pool: list = [None, 0]  # the executor and its number of helper threads
 
 
-def matmul_parts(batch, m, n, k, threads):
+class _HelperPool:
+    """The executor of the helper threads (started when a product first needs it) and its size."""
+
+    def __init__(self) -> None:
+        self.executor: ThreadPoolExecutor | None = None
+        self.helpers = 0
+
+
+_pool = _HelperPool()
+
+
+def matmul_parts(batch: int, m: int, n: int, k: int, threads: int) -> int:
     """How many blocks a ``(batch, m, k) @ (batch, k, n)`` product is split into on ``threads``.
 
     Args:
@@ -43,30 +63,30 @@ def matmul_parts(batch, m, n, k, threads):
     return max(1, min(parts, max(batch, m, n)))
 
 
-def _executor(helpers):
+def _executor(helpers: int) -> ThreadPoolExecutor:
     with _pool_lock:
-        if _pool[0] is None or _pool[1] < helpers:
-            if _pool[0] is not None:
-                _pool[0].shutdown(wait=False)
-            _pool[0] = ThreadPoolExecutor(helpers, thread_name_prefix="nnlite-matmul")
-            _pool[1] = helpers
-        return _pool[0]
+        if _pool.executor is None or _pool.helpers < helpers:
+            if _pool.executor is not None:
+                _pool.executor.shutdown(wait=False)
+            _pool.executor = ThreadPoolExecutor(helpers, thread_name_prefix="nnlite-matmul")
+            _pool.helpers = helpers
+        return _pool.executor
 
 
-def _forget_pool():
+def _forget_pool() -> None:
     """In a forked child the helper threads do not exist: start a new pool when one is needed."""
-    _pool[0], _pool[1] = None, 0
+    _pool.executor, _pool.helpers = None, 0
 
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool)
 
 
-def _bounds(size, parts):
+def _bounds(size: int, parts: int) -> list[tuple[int, int]]:
     return [(size * i // parts, size * (i + 1) // parts) for i in range(parts)]
 
 
-def _blocks(a, b, out, parts):
+def _blocks(a: Array, b: Array, out: Array, parts: int) -> list[tuple[Array, Array, Array]]:
     """``parts`` triples (a block, b block, out block) whose products fill ``out``."""
     batch = out.shape[0] if out.ndim == 3 else 1
     if out.ndim == 3 and batch >= parts:
@@ -80,7 +100,7 @@ def _blocks(a, b, out, parts):
     return [(a, b[..., :, i:j], out[..., :, i:j]) for i, j in _bounds(n, parts)]
 
 
-def matmul(a, b, out=None):
+def matmul(a: Array, b: Array, out: Array | None = None) -> Array:
     """``np.matmul(a, b, out=out)`` for 2-D or 3-D arrays, split over nnlite's threads when big.
 
     Args:

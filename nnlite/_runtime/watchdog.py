@@ -19,17 +19,17 @@ class ParentWatchdog:
         True
     """
 
-    def __init__(self, parent_pid):
+    def __init__(self, parent_pid: int) -> None:
         self.parent_pid = parent_pid
         self.ppid = os.getppid()
 
-    def parent_alive(self):
+    def parent_alive(self) -> bool:
         if os.getppid() != self.ppid:
             return False
         return self.ppid == self.parent_pid or pid_alive(self.parent_pid)
 
 
-def pid_alive(pid):
+def pid_alive(pid: int) -> bool:
     """Whether a process ``pid`` exists (a zombie counts as existing)."""
     try:
         os.kill(pid, 0)

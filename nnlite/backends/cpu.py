@@ -1,7 +1,7 @@
 """``nl.backends.cpu``: what PyTorch reports about the CPU's vector instructions."""
 
 
-def get_cpu_capability():
+def get_cpu_capability() -> str:
     """The widest vector instruction set numba compiles nnlite's kernels for: ``"AVX512"``,
     ``"AVX2"`` or ``"DEFAULT"`` (PyTorch's names).
 

@@ -2,6 +2,8 @@
 CPU): ``matmul.allow_tf32``, ``matmul.allow_fp16_reduced_precision_reduction``, the SDP kernel
 switches; ``is_built()`` is ``False``."""
 
+from collections.abc import Callable
+
 
 class _MatmulFlags:
     """``nl.backends.cuda.matmul``: the matrix-product precision switches (no effect)."""
@@ -15,7 +17,7 @@ matmul = _MatmulFlags()
 _sdp = {"flash": True, "mem_efficient": True, "math": True, "cudnn": True}
 
 
-def is_built():
+def is_built() -> bool:
     """Whether nnlite was built with CUDA: ``False``.
 
     Returns:
@@ -28,11 +30,11 @@ def is_built():
     return False
 
 
-def _switch(name):
-    def enable(enabled):
+def _switch(name: str) -> tuple[Callable[[bool], None], Callable[[], bool]]:
+    def enable(enabled: bool) -> None:
         _sdp[name] = bool(enabled)
 
-    def query():
+    def query() -> bool:
         return _sdp[name]
 
     enable.__name__, query.__name__ = f"enable_{name}_sdp", f"{name}_sdp_enabled"

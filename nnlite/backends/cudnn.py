@@ -7,7 +7,7 @@ deterministic = False
 allow_tf32 = True
 
 
-def is_available():
+def is_available() -> bool:
     """Whether cuDNN can be used: always ``False``.
 
     Returns:
@@ -20,7 +20,7 @@ def is_available():
     return False
 
 
-def version():
+def version() -> None:
     """The cuDNN version: ``None``, as in a PyTorch build without cuDNN.
 
     Returns:

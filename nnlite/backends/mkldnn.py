@@ -5,7 +5,7 @@ enabled = True
 deterministic = False
 
 
-def is_available():
+def is_available() -> bool:
     """Whether oneDNN is used: ``False`` (nnlite has its own CPU kernels).
 
     Returns:

@@ -1,7 +1,7 @@
 """``nl.backends.mps``: Apple's Metal backend is not available in nnlite."""
 
 
-def is_available():
+def is_available() -> bool:
     """Whether Apple's Metal (MPS) backend can be used: always ``False``.
 
     Returns:
@@ -14,7 +14,7 @@ def is_available():
     return False
 
 
-def is_built():
+def is_built() -> bool:
     """Whether nnlite was built with MPS support: always ``False``.
 
     Returns:

@@ -1,7 +1,7 @@
 """``nl.backends.openmp``: whether a parallel runtime is available (numba's thread pool)."""
 
 
-def is_available():
+def is_available() -> bool:
     """Whether nnlite's kernels can run on several threads: ``True`` (numba's thread pool).
 
     Returns:

@@ -10,7 +10,14 @@ Examples:
     device(type='cpu')
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..device import check_device
+
+if TYPE_CHECKING:
+    from .._typing import Device
 
 __all__ = [
     "is_available",
@@ -28,7 +35,7 @@ __all__ = [
 ]
 
 
-def is_available():
+def is_available() -> bool:
     """Whether a CUDA GPU can be used: always ``False``, nnlite runs on the CPU.
 
     Returns:
@@ -41,7 +48,7 @@ def is_available():
     return False
 
 
-def device_count():
+def device_count() -> int:
     """The number of CUDA devices: always ``0``.
 
     Returns:
@@ -54,7 +61,7 @@ def device_count():
     return 0
 
 
-def is_initialized():
+def is_initialized() -> bool:
     """Whether CUDA has been initialised: always ``False``.
 
     Returns:
@@ -67,7 +74,7 @@ def is_initialized():
     return False
 
 
-def manual_seed(seed):
+def manual_seed(seed: int) -> None:
     """Accepted and ignored: there is no CUDA generator (``nl.manual_seed`` seeds nnlite's).
 
     Args:
@@ -79,7 +86,7 @@ def manual_seed(seed):
     int(seed)
 
 
-def manual_seed_all(seed):
+def manual_seed_all(seed: int) -> None:
     """Accepted and ignored, as ``manual_seed``.
 
     Args:
@@ -91,7 +98,7 @@ def manual_seed_all(seed):
     int(seed)
 
 
-def seed():
+def seed() -> None:
     """Accepted and ignored: there is no CUDA generator.
 
     Examples:
@@ -99,7 +106,7 @@ def seed():
     """
 
 
-def seed_all():
+def seed_all() -> None:
     """Accepted and ignored: there is no CUDA generator.
 
     Examples:
@@ -107,7 +114,7 @@ def seed_all():
     """
 
 
-def empty_cache():
+def empty_cache() -> None:
     """Nothing to free: a no-op, as in PyTorch before CUDA is initialised.
 
     Examples:
@@ -115,11 +122,12 @@ def empty_cache():
     """
 
 
-def _no_gpu(index=None):
+def _no_gpu(index: object = None) -> None:
+    # ``index`` is only shown in the message: whatever the caller named the device by
     check_device("cuda" if index is None else f"cuda:{index}")
 
 
-def set_device(device):
+def set_device(device: Device) -> None:
     """Raises: nnlite has no CUDA device.
 
     Args:
@@ -137,7 +145,7 @@ def set_device(device):
     _no_gpu(getattr(device, "index", device) if not isinstance(device, str) else None)
 
 
-def current_device():
+def current_device() -> None:
     """Raises: nnlite has no CUDA device.
 
     Raises:
@@ -152,7 +160,7 @@ def current_device():
     _no_gpu()
 
 
-def synchronize(device=None):
+def synchronize(device: Device = None) -> None:
     """Raises: nnlite has no CUDA device.
 
     Args:
@@ -170,7 +178,7 @@ def synchronize(device=None):
     _no_gpu()
 
 
-def get_device_name(device=None):
+def get_device_name(device: Device = None) -> None:
     """Raises: nnlite has no CUDA device.
 
     Args:

@@ -109,7 +109,8 @@ def _bicubic_weights(in_size: int, out_size: int) -> Array:
 def _nearest_indices(in_size: int, out_size: int, exact: bool) -> Array:
     scale = np.float32(in_size / out_size)
     positions = np.arange(out_size, dtype=np.float32) + np.float32(0.5 if exact else 0.0)
-    return np.minimum(np.floor(positions * scale).astype(np.int64), in_size - 1)
+    result: Array = np.minimum(np.floor(positions * scale).astype(np.int64), in_size - 1)
+    return result
 
 
 def _weights(in_size: int, out_size: int, mode: str, antialias: bool) -> Array:
@@ -135,7 +136,8 @@ def resize(arr: Array, size: Sequence[int], mode: str = BILINEAR, antialias: boo
     out_h, out_w = size
     in_h, in_w = arr.shape[-2:]
     if (out_h, out_w) == (in_h, in_w):
-        return arr.copy()
+        result: Array = arr.copy()
+        return result
     if mode in (NEAREST, NEAREST_EXACT):
         rows = _nearest_indices(in_h, out_h, mode == NEAREST_EXACT)
         cols = _nearest_indices(in_w, out_w, mode == NEAREST_EXACT)
@@ -162,7 +164,8 @@ def pad(
     width = [(0, 0)] * (arr.ndim - 2) + [(top, bottom), (left, right)]
     if mode != "constant":
         # ``mode`` is one of numpy's modes (the transforms check it)
-        return np.pad(arr, width, mode=mode)  # type: ignore[call-overload]
+        result: Array = np.pad(arr, width, mode=mode)  # type: ignore[call-overload]
+        return result
     if isinstance(fill, (tuple, list)):  # one value per channel
         if len(fill) == 1:
             fill = fill[0]
@@ -197,7 +200,8 @@ def crop(arr: Array, top: int, left: int, height: int, width: int) -> Array:
 def rgb_to_grayscale(arr: Array) -> Array:
     """Luma ``0.2989 R + 0.587 G + 0.114 B`` as one channel of ``arr``'s dtype (``(..., 1, H, W)``)."""
     if arr.shape[-3] == 1:
-        return arr.copy()
+        result: Array = arr.copy()
+        return result
     if arr.shape[-3] != 3:
         raise TypeError(
             f"Input image tensor permitted channel values are [1, 3], but found {arr.shape[-3]}"
@@ -377,13 +381,15 @@ def convert_dtype(arr: Array, dtype: Any) -> Array:  # anything np.dtype takes
         return (arr * (max_value(dst) + 1.0 - eps)).astype(dst)
     src_max = max_value(src)
     if dst.kind == "f":
-        return arr.astype(dst) / dst.type(src_max)
+        result: Array = arr.astype(dst) / dst.type(src_max)
+        return result
     dst_max = max_value(dst)
     if src_max > dst_max:
         factor = (src_max + 1) // (dst_max + 1)
         return (arr // factor).astype(dst)
     factor = (dst_max + 1) // (src_max + 1)
-    return arr.astype(dst) * dst.type(factor)
+    result = arr.astype(dst) * dst.type(factor)
+    return result
 
 
 def _torch_name(dtype: Any) -> str:

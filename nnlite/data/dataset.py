@@ -8,11 +8,14 @@ import math
 import numbers
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
 from . import _core
+
+if TYPE_CHECKING:
+    from ..autograd.tensor import Tensor
 
 _T_co = TypeVar("_T_co", covariant=True)
 
@@ -91,7 +94,7 @@ class IterableDataset(Dataset[_T_co]):
         return ChainDataset([self, other])
 
 
-class ChainDataset(IterableDataset):
+class ChainDataset(IterableDataset[Any]):  # items of whichever datasets it chains
     """The samples of several ``IterableDataset``s, one after the other.
 
     Args:
@@ -130,7 +133,7 @@ def _is_int_index(index: object) -> bool:
     return isinstance(index, (numbers.Integral, np.integer)) and not isinstance(index, bool)
 
 
-class TensorDataset(Dataset):
+class TensorDataset(Dataset[tuple["Tensor", ...]]):
     """Samples are the i-th rows of the given tensors (numpy arrays are accepted and wrapped).
 
     Examples:
@@ -183,7 +186,7 @@ class TensorDataset(Dataset):
         return self.tensors[0].shape[0]
 
 
-class Subset(Dataset):
+class Subset(Dataset[_T_co]):
     """The samples of ``dataset`` at ``indices``.
 
     Args:
@@ -198,7 +201,7 @@ class Subset(Dataset):
         (tensor(2.), tensor(0))
     """
 
-    def __init__(self, dataset: Dataset[Any], indices: Sequence[int]) -> None:
+    def __init__(self, dataset: Dataset[_T_co], indices: Sequence[int]) -> None:
         self.dataset = dataset
         self.indices = indices
 
@@ -233,7 +236,7 @@ class Subset(Dataset):
         return len(self.indices)
 
 
-class ConcatDataset(Dataset):
+class ConcatDataset(Dataset[_T_co]):
     """The concatenation of several datasets.
 
     Args:
@@ -246,7 +249,7 @@ class ConcatDataset(Dataset):
         (5, (tensor(1.),))
     """
 
-    def __init__(self, datasets: Iterable[Dataset[Any]]) -> None:
+    def __init__(self, datasets: Iterable[Dataset[_T_co]]) -> None:
         self.datasets = list(datasets)
         if not self.datasets:
             raise ValueError("datasets should not be an empty iterable")

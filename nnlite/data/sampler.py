@@ -75,7 +75,7 @@ def _make_rng(generator: Any) -> Any:
     )
 
 
-class SequentialSampler(Sampler):
+class SequentialSampler(Sampler[int]):
     """Indices ``0 .. len(data_source) - 1`` in order.
 
     Args:
@@ -90,14 +90,14 @@ class SequentialSampler(Sampler):
     def __init__(self, data_source: Sized) -> None:
         self.data_source = data_source
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[int]:
         return iter(range(len(self.data_source)))
 
     def __len__(self) -> int:
         return len(self.data_source)
 
 
-class RandomSampler(Sampler):
+class RandomSampler(Sampler[int]):
     """Indices in random order (a permutation, or draws with replacement).
 
     ``generator`` may be a numpy ``Generator`` (used as is) or an int seed. ``seed`` makes every
@@ -142,7 +142,7 @@ class RandomSampler(Sampler):
             _check_int("num_samples", num_samples, 1)
 
     @property
-    def num_samples(self) -> Any:
+    def num_samples(self) -> int:
         """How many indices one pass yields.
 
         Examples:
@@ -176,7 +176,7 @@ class RandomSampler(Sampler):
         self.epoch += 1
         return np.random.default_rng([int(self.seed), epoch])
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[int]:
         n = len(self.data_source)
         rng = self._rng()
         if n == 0:
@@ -207,7 +207,7 @@ def _permutations(rng: Any, n: int, count: int) -> Iterator[int]:
         count -= n
 
 
-class SubsetRandomSampler(Sampler):
+class SubsetRandomSampler(Sampler[int]):
     """The given indices in random order.
 
     Args:
@@ -224,7 +224,7 @@ class SubsetRandomSampler(Sampler):
         self.indices = indices
         self.generator = generator
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[int]:
         rng = _make_rng(self.generator)
         return iter([self.indices[i] for i in rng.permutation(len(self.indices)).tolist()])
 
@@ -232,7 +232,7 @@ class SubsetRandomSampler(Sampler):
         return len(self.indices)
 
 
-class BatchSampler(Sampler):
+class BatchSampler(Sampler[list[int]]):
     """Groups the indices of ``sampler`` into lists of ``batch_size`` (the last one shorter unless
     ``drop_last``).
 
@@ -259,9 +259,9 @@ class BatchSampler(Sampler):
         self.batch_size = int(batch_size)
         self.drop_last = drop_last
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[list[int]]:
         bs = self.batch_size
-        batch = []
+        batch: list[int] = []
         for idx in self.sampler:
             batch.append(idx)
             if len(batch) == bs:
@@ -293,7 +293,7 @@ def _mpi_world() -> Any:
     return comm.Get_size(), comm.Get_rank()
 
 
-class DistributedSampler(Sampler):
+class DistributedSampler(Sampler[int]):
     """The shard of the dataset's indices that belongs to one of ``num_replicas`` processes.
 
     As PyTorch's: the (optionally shuffled, by ``seed + epoch``) index list is padded by repeating
@@ -349,7 +349,7 @@ class DistributedSampler(Sampler):
             self.num_samples = math.ceil(n / self.num_replicas)
         self.total_size = self.num_samples * self.num_replicas
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[int]:
         n = len(self.dataset)  # type: ignore[arg-type]  # map-style datasets define __len__
         if self.shuffle:
             indices = np.random.default_rng(self.seed + self.epoch).permutation(n)
@@ -385,7 +385,7 @@ class DistributedSampler(Sampler):
         self.epoch = int(epoch)
 
 
-class WeightedRandomSampler(Sampler):
+class WeightedRandomSampler(Sampler[int]):
     """Indices drawn with probabilities proportional to ``weights`` (with replacement by
     default), lazily a chunk at a time.
 

@@ -10,7 +10,7 @@ from .dataset import Dataset
 __all__ = ["StackDataset"]
 
 
-class StackDataset(Dataset):
+class StackDataset(Dataset[tuple[Any, ...] | dict[str, Any]]):
     """Sample ``i`` is ``(d[i] for d in args)`` or ``{k: d[i] for k, d in kwargs}``.
 
     Args:

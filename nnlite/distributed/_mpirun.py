@@ -11,6 +11,8 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Iterable, Mapping
+from types import FrameType
 
 INSTALL_MPIRUN = (
     "mpirun was not found on PATH: install Open MPI from your system's packages (Debian/Ubuntu: "
@@ -18,13 +20,13 @@ INSTALL_MPIRUN = (
 )
 
 
-def find_mpirun():
+def find_mpirun() -> str | None:
     """The path of ``mpirun`` (or ``mpiexec``), or None."""
     return shutil.which("mpirun") or shutil.which("mpiexec")
 
 
 @functools.cache
-def is_open_mpi(exe):
+def is_open_mpi(exe: str) -> bool:
     try:
         done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
@@ -33,7 +35,14 @@ def is_open_mpi(exe):
     return "Open MPI" in text or "OpenRTE" in text
 
 
-def mpirun_command(nprocs, argv, env_names=(), hostfile=None, per_node=None, extra=()):
+def mpirun_command(
+    nprocs: int,
+    argv: Iterable[str],
+    env_names: Iterable[str] = (),
+    hostfile: str | os.PathLike[str] | None = None,
+    per_node: int | None = None,
+    extra: Iterable[str] = (),
+) -> list[str]:
     """``mpirun`` starting ``nprocs`` copies of ``argv``.
 
     ``env_names``: variables passed to every rank (Open MPI passes the launching environment only
@@ -67,13 +76,13 @@ def mpirun_command(nprocs, argv, env_names=(), hostfile=None, per_node=None, ext
     return cmd + list(argv)
 
 
-def start(cmd, env):
+def start(cmd: list[str], env: Mapping[str, str]) -> subprocess.Popen[bytes]:
     """Start ``cmd`` (mpirun) in this process group: whatever stops this process's group
     (Ctrl-C in a terminal, a job controller) reaches mpirun, which passes it on to the ranks."""
     return subprocess.Popen(cmd, env=env)
 
 
-def stop(process, grace=3.0):
+def stop(process: subprocess.Popen[bytes], grace: float = 3.0) -> None:
     """End a started job: SIGTERM to mpirun (it ends its ranks), SIGKILL after ``grace`` seconds."""
     if process.poll() is not None:
         return
@@ -85,14 +94,14 @@ def stop(process, grace=3.0):
         process.wait()
 
 
-def run_to_end(cmd, env):
+def run_to_end(cmd: list[str], env: Mapping[str, str]) -> int:
     """Run ``cmd``; a SIGTERM sent to this process alone is passed on. Returns its exit status.
 
     Ctrl-C reaches mpirun directly (same process group); here it only stops the wait.
     """
     process = start(cmd, env)
 
-    def forward(signum, frame):
+    def forward(signum: int, frame: FrameType | None) -> None:
         if process.poll() is None:
             process.send_signal(signum)
 
@@ -108,6 +117,6 @@ def run_to_end(cmd, env):
         stop(process)
 
 
-def python_argv(module, *args):
+def python_argv(module: str, *args: str) -> list[str]:
     """``python -m module args`` with this interpreter."""
     return [sys.executable, "-m", module, *args]

@@ -52,7 +52,7 @@ reductions.init_reductions()
 _STRATEGIES = ("file_descriptor",)
 
 
-def get_all_sharing_strategies():
+def get_all_sharing_strategies() -> set[str]:
     """The ways tensors can be shared between processes: ``{"file_descriptor"}`` (nnlite passes
     descriptors of unnamed memory files, so nothing is left behind in ``/dev/shm``).
 
@@ -67,7 +67,7 @@ def get_all_sharing_strategies():
     return set(_STRATEGIES)
 
 
-def get_sharing_strategy():
+def get_sharing_strategy() -> str:
     """The current sharing strategy (always ``"file_descriptor"``).
 
     Returns:
@@ -81,7 +81,7 @@ def get_sharing_strategy():
     return _STRATEGIES[0]
 
 
-def set_sharing_strategy(new_strategy):
+def set_sharing_strategy(new_strategy: str) -> None:
     """Choose how tensors are shared; nnlite offers ``"file_descriptor"`` only.
 
     Args:

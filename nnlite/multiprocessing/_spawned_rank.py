@@ -12,16 +12,17 @@ import os
 import pickle
 import sys
 import traceback
+from typing import NoReturn
 
 from .._runtime.atomic_file import write_atomically
 
 
-def _write(folder, name, text):
+def _write(folder: str, name: str, text: str) -> None:
     """Write a small file atomically (the parent may read it at any moment)."""
     write_atomically(os.path.join(folder, name), text)
 
 
-def _end_job():
+def _end_job() -> NoReturn:
     """A failed rank ends the job: MPI_Abort once MPI runs (the others may be waiting in a
     collective), else a non-zero exit, after which mpirun stops the others."""
     mpi = sys.modules.get("mpi4py.MPI")
@@ -30,7 +31,7 @@ def _end_job():
     os._exit(1)
 
 
-def main(folder):
+def main(folder: str) -> None:
     rank = int(os.environ.get("OMPI_COMM_WORLD_RANK") or os.environ["PMI_RANK"])
     _write(folder, f"started-{rank}", str(os.getpid()))
     try:

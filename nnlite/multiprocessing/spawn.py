@@ -9,6 +9,8 @@ the same memory; ``fn`` importable by name, the main script re-imported as ``__m
 Without MPI, or with "fork"/"forkserver", they are plain ``multiprocessing`` processes.
 """
 
+from __future__ import annotations
+
 import importlib.util
 import multiprocessing
 import multiprocessing.connection
@@ -20,21 +22,31 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable, Sequence
 from multiprocessing.reduction import ForkingPickler
+from typing import TYPE_CHECKING, Literal
 
 from .._runtime.processes import signal_name, stop_processes
+
+#: the start methods of ``multiprocessing``
+StartMethod = Literal["spawn", "fork", "forkserver"]
+
+if TYPE_CHECKING:
+    import subprocess
+    from multiprocessing.process import BaseProcess
+    from multiprocessing.queues import SimpleQueue
 
 
 class ProcessException(Exception):
     """A process started by ``spawn`` failed."""
 
-    def __init__(self, msg, error_index, error_pid):
+    def __init__(self, msg: str, error_index: int, error_pid: int | None) -> None:
         super().__init__(msg)
         self.msg = msg
         self.error_index = error_index
         self.pid = error_pid
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[ProcessException], tuple[object, ...]]:
         return type(self), (self.msg, self.error_index, self.pid)
 
 
@@ -76,16 +88,25 @@ class ProcessExitedException(ProcessException):
         nnlite.multiprocessing.spawn.ProcessExitedException: process 0 terminated with exit code 3
     """
 
-    def __init__(self, msg, error_index, error_pid, exit_code, signal_name=None):
+    def __init__(
+        self,
+        msg: str,
+        error_index: int,
+        error_pid: int | None,
+        exit_code: int,
+        signal_name: str | None = None,
+    ) -> None:
         super().__init__(msg, error_index, error_pid)
         self.exit_code = exit_code
         self.signal_name = signal_name
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[ProcessException], tuple[object, ...]]:
         return type(self), (self.msg, self.error_index, self.pid, self.exit_code, self.signal_name)
 
 
-def _wrap(fn, i, args, error_queue):
+def _wrap(
+    fn: Callable[..., object], i: int, args: Sequence[object], error_queue: SimpleQueue[str]
+) -> None:
     try:
         fn(i, *args)
     except KeyboardInterrupt:
@@ -113,12 +134,12 @@ class ProcessContext:
         ...     pass
     """
 
-    def __init__(self, processes, error_queues):
+    def __init__(self, processes: list[BaseProcess], error_queues: list[SimpleQueue[str]]) -> None:
         self.processes = processes
         self.error_queues = error_queues
-        self.sentinels = {p.sentinel: i for i, p in enumerate(processes)}
+        self.sentinels: dict[int, int] = {p.sentinel: i for i, p in enumerate(processes)}
 
-    def pids(self):
+    def pids(self) -> list[int | None]:
         """The process ids, in rank order.
 
         Returns:
@@ -136,7 +157,7 @@ class ProcessContext:
         """
         return [p.pid for p in self.processes]
 
-    def join(self, timeout=None):
+    def join(self, timeout: float | None = None) -> bool:
         """Wait up to ``timeout`` seconds (``None``: for ever) for the processes.
 
         Returns True once all have ended successfully, False if some are still running. When one
@@ -161,7 +182,8 @@ class ProcessContext:
             return True
         ready = multiprocessing.connection.wait(list(self.sentinels), timeout=timeout)
         error_index = None
-        for sentinel in ready:
+        # the sentinels given are ints, and ``wait`` gives back those that are ready
+        for sentinel in (s for s in ready if isinstance(s, int)):
             index = self.sentinels.pop(sentinel)
             process = self.processes[index]
             process.join()
@@ -175,6 +197,7 @@ class ProcessContext:
         queue = self.error_queues[error_index]
         if queue.empty():
             code = failed.exitcode
+            assert code is not None  # the process was joined above
             if code < 0:
                 name = signal_name(code)
                 raise ProcessExitedException(
@@ -212,17 +235,19 @@ class MPIProcessContext(ProcessContext):
     # after the first error, how long mpirun may take to end the other ranks
     _ERROR_GRACE_SECONDS = 5.0
 
-    def __init__(self, process, folder, nprocs):
+    def __init__(self, process: subprocess.Popen[bytes], folder: str, nprocs: int) -> None:
         self.process = process
         self.folder = folder
         self.nprocs = nprocs
         self.processes = []
         self.error_queues = []
         self.sentinels = {}
-        self._first_error_seen = None
-        self._final_pids = None  # kept when the job ends and its folder is removed
+        self._first_error_seen: float | None = None
+        self._final_pids: list[int | None] | None = (
+            None  # kept when the job ends and its folder is removed
+        )
 
-    def _reports(self, kind):
+    def _reports(self, kind: str) -> dict[int, str]:
         found = {}
         for name in os.listdir(self.folder):
             if name.startswith(kind + "-") and not name.endswith(".tmp"):
@@ -230,11 +255,11 @@ class MPIProcessContext(ProcessContext):
                 found[int(name.split("-", 1)[1])] = path
         return found
 
-    def _read(self, path):
+    def _read(self, path: str) -> str:
         with open(path, encoding="utf-8") as f:
             return f.read()
 
-    def pids(self):
+    def pids(self) -> list[int | None]:
         """The pids of the ranks that have started so far, in rank order.
 
         Returns:
@@ -252,7 +277,7 @@ class MPIProcessContext(ProcessContext):
         started = self._reports("started")
         return [int(self._read(started[r])) for r in sorted(started)]
 
-    def join(self, timeout=None):
+    def join(self, timeout: float | None = None) -> bool:
         """Wait up to ``timeout`` seconds (``None``: until the job ends) and raise the first failure.
 
         Args:
@@ -289,7 +314,7 @@ class MPIProcessContext(ProcessContext):
             shutil.rmtree(self.folder, ignore_errors=True)
         return True
 
-    def _raise_failure(self):
+    def _raise_failure(self) -> None:
         errors = self._reports("error")
         if errors:
             # the first rank to fail: the oldest error report
@@ -315,7 +340,7 @@ class MPIProcessContext(ProcessContext):
         )
 
 
-def _can_start_mpi_job():
+def _can_start_mpi_job() -> bool:
     """mpi4py and mpirun are there, and this process is not itself an MPI rank (mpirun inside an
     MPI job is not supported by Open MPI)."""
     from ..distributed import _mpirun
@@ -328,7 +353,9 @@ def _can_start_mpi_job():
     )
 
 
-def _start_mpi_job(fn, args, nprocs):
+def _start_mpi_job(
+    fn: Callable[..., object], args: Sequence[object], nprocs: int
+) -> MPIProcessContext:
     from ..distributed import _mpirun
 
     folder = tempfile.mkdtemp(prefix="nnlite-spawn-")
@@ -352,7 +379,14 @@ def _start_mpi_job(fn, args, nprocs):
     return MPIProcessContext(process, folder, nprocs)
 
 
-def start_processes(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
+def start_processes(
+    fn: Callable[..., object],
+    args: Sequence[object] = (),
+    nprocs: int = 1,
+    join: bool = True,
+    daemon: bool = False,
+    start_method: StartMethod = "spawn",
+) -> ProcessContext | None:
     """Start ``nprocs`` processes running ``fn(i, *args)`` with ``i`` in ``0..nprocs-1``.
 
     With ``start_method="spawn"`` and MPI installed (mpi4py and ``mpirun``), they are one MPI
@@ -388,10 +422,15 @@ def start_processes(fn, args=(), nprocs=1, join=True, daemon=False, start_method
             pass
         return None
     ctx = multiprocessing.get_context(start_method)
-    processes, error_queues = [], []
+    processes: list[BaseProcess] = []
+    error_queues: list[SimpleQueue[str]] = []
     for i in range(nprocs):
         error_queue = ctx.SimpleQueue()
-        process = ctx.Process(target=_wrap, args=(fn, i, args, error_queue), daemon=daemon)
+        # typeshed types get_context(str) as BaseContext, which lacks the Process that every
+        # real context has
+        process = ctx.Process(  # type: ignore[attr-defined]
+            target=_wrap, args=(fn, i, args, error_queue), daemon=daemon
+        )
         process.start()
         processes.append(process)
         error_queues.append(error_queue)
@@ -403,7 +442,14 @@ def start_processes(fn, args=(), nprocs=1, join=True, daemon=False, start_method
     return None
 
 
-def spawn(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
+def spawn(
+    fn: Callable[..., object],
+    args: Sequence[object] = (),
+    nprocs: int = 1,
+    join: bool = True,
+    daemon: bool = False,
+    start_method: StartMethod = "spawn",
+) -> ProcessContext | None:
     """``start_processes`` with the "spawn" start method by default, as ``torch.multiprocessing.spawn``.
 
     Args:

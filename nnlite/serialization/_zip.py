@@ -189,7 +189,7 @@ class ZipReader:
             self.fail(f"member {member!r}: {e}")
         if magic != b"PK\x03\x04":
             self.fail(f"member {member!r}: bad local header")
-        offset = info.header_offset + _LOCAL_HEADER.size + name_len + extra_len
+        offset: int = info.header_offset + _LOCAL_HEADER.size + name_len + extra_len
         if offset + info.compress_size > self.file_size:
             self.fail(f"member {member!r} lies beyond the end of the file")
         return offset

@@ -385,7 +385,8 @@ def _array_from_npy(reader: ZipReader, buf: bytearray, what: str) -> Array:
 
 
 def _float_from_bits(text: str) -> float:
-    return struct.unpack(">d", bytes.fromhex(text))[0]
+    value: float = struct.unpack(">d", bytes.fromhex(text))[0]
+    return value
 
 
 class _Decoder:
@@ -458,7 +459,7 @@ class _Decoder:
         from ..autograd.creation import from_numpy
 
         if kind == "parameter":
-            from ..nn import Parameter
+            from ..nn.parameter import Parameter
 
             return Parameter(from_numpy(arr), requires_grad=requires_grad)
         t = from_numpy(arr)

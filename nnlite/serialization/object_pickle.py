@@ -95,7 +95,8 @@ class _ObjectPickler(pickle._Pickler):
             obj = _Global("torch", obj.name)
         if not isinstance(obj, _Global):
             # the pure-Python pickler's method, which typeshed leaves out
-            return super().save_global(obj, name)  # type: ignore[misc]
+            super().save_global(obj, name)  # type: ignore[misc]
+            return
         self.write(f"c{obj.module}\n{obj.name}\n".encode("ascii"))
         self.memoize(obj)
         return None

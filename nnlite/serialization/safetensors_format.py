@@ -58,6 +58,7 @@ def looks_like_safetensors(head: bytes, fh: IO[bytes]) -> bool:
     8-byte little-endian header length that fits in the file, then ``{``."""
     if len(head) < 9 or head[8:9] != b"{":
         return False
+    n: int
     (n,) = struct.unpack("<Q", head[:8])
     try:
         start = fh.tell()

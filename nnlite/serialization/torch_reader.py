@@ -576,7 +576,7 @@ class _Converter:
                 f"storage {short_repr(storage.key)}: {e}", prefix="unsupported PyTorch checkpoint"
             )
         if spec.parameter:
-            from ..nn import Parameter
+            from ..nn.parameter import Parameter
 
             return Parameter(t, requires_grad=requires_grad)
         if requires_grad:

@@ -1,13 +1,34 @@
 """``make_grid`` and ``save_image``: torchvision's helpers to look at a batch of images."""
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
 from .._pillow import import_pillow
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
-def _as_batch(tensor):
+    from .._typing import Array, FileLike
+    from ..autograd.tensor import Tensor
+
+
+class _GridOptions(TypedDict, total=False):
+    """The keyword arguments ``save_image`` passes on to ``make_grid``."""
+
+    nrow: int
+    padding: int
+    normalize: bool
+    value_range: tuple[float, float] | None
+    scale_each: bool
+    pad_value: float
+
+
+def _as_batch(tensor: Tensor | Sequence[Tensor]) -> Array:
     """A float ``(B, C, H, W)`` array from a 4-d tensor, a 3-d ``CHW``/2-d ``HW`` image or a list of
     images; one-channel images become three channels, as torchvision does."""
     from ..autograd.tensor import Tensor
@@ -35,14 +56,14 @@ def _as_batch(tensor):
     return arr
 
 
-def _normalize(arr, value_range, scale_each):
+def _normalize(arr: Array, value_range: tuple[float, float] | None, scale_each: bool) -> Array:
     if value_range is not None and not (isinstance(value_range, tuple) and len(value_range) == 2):
         raise TypeError(
             "value_range has to be a tuple (min, max) if specified. min and max are numbers"
         )
     arr = arr.astype(np.result_type(arr.dtype, np.float32), copy=True)
 
-    def scale(x, low, high):
+    def scale(x: Array, low: float, high: float) -> None:
         np.clip(x, low, high, out=x)
         x -= low
         x /= max(high - low, 1e-5)
@@ -56,8 +77,14 @@ def _normalize(arr, value_range, scale_each):
 
 
 def make_grid(
-    tensor, nrow=8, padding=2, normalize=False, value_range=None, scale_each=False, pad_value=0.0
-):
+    tensor: Tensor | Sequence[Tensor],
+    nrow: int = 8,
+    padding: int = 2,
+    normalize: bool = False,
+    value_range: tuple[float, float] | None = None,
+    scale_each: bool = False,
+    pad_value: float = 0.0,
+) -> Tensor:
     """Tile a batch of images into one ``(C, H', W')`` image, as ``torchvision.utils.make_grid``.
 
     Args:
@@ -96,7 +123,12 @@ def make_grid(
     return _make(grid)
 
 
-def save_image(tensor, fp, format=None, **kwargs):
+def save_image(
+    tensor: Tensor | Sequence[Tensor],
+    fp: FileLike,
+    format: str | None = None,
+    **kwargs: Unpack[_GridOptions],
+) -> None:
     """Save a tensor (or a batch, tiled by ``make_grid(**kwargs)``) as an image file through Pillow.
 
     Values in [0, 1] map to 0..255 (rounded, clamped). The format comes from the file name

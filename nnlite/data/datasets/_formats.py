@@ -220,7 +220,7 @@ def _scalar_cost(dtype: object, obj: object = b"", *rest: object) -> int:
 
 def _plain_dtype(*args: Any) -> np.dtype[Any]:
     """``numpy.dtype(*args)``, refusing dtypes that hold Python objects."""
-    dtype = np.dtype(*args)
+    dtype: np.dtype[Any] = np.dtype(*args)
     if dtype.hasobject:
         raise TypeError("arrays of Python objects are not allowed")
     return dtype

@@ -91,7 +91,8 @@ class ImageClassificationDataset(Dataset[tuple[Any, Any]]):
             >>> MNIST("mnist").image_array().shape
             (3, 28, 28)
         """
-        return self.data
+        images: Array = self.data  # an array wherever a subclass does not say otherwise
+        return images
 
     def label_array(self) -> Array:
         """The labels as one numpy array.
@@ -105,7 +106,8 @@ class ImageClassificationDataset(Dataset[tuple[Any, Any]]):
             >>> MNIST("mnist").label_array()
             array([0, 0, 0])
         """
-        return self.targets
+        labels: Array = self.targets  # as image_array
+        return labels
 
     def __len__(self) -> int:
         return len(self.image_array())
