@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...autograd.fp_errors import silenced
+from ...autograd.grad_mode import is_grad_enabled
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 from ...autograd.ops.activation import LogSoftmax, Relu, Sigmoid, Softmax, log_softmax_array
@@ -622,8 +623,14 @@ def binary_cross_entropy_with_logits(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
         )
     x = input._data
-    for t in (weight, pos_weight):
+    for name, t in (("weight", weight), ("pos_weight", pos_weight)):
         if t is not None:
+            # PyTorch has no derivative for these: it refuses rather than drop the gradient
+            if t.requires_grad and is_grad_enabled():
+                raise RuntimeError(
+                    "The function 'binary_cross_entropy_with_logits' is not differentiable with "
+                    f"respect to argument '{name}'. This input cannot have requires_grad True."
+                )
             try:
                 np.broadcast_shapes(t._data.shape, x.shape)
             except ValueError:

@@ -150,6 +150,15 @@ ERROR_CASES = {
     "pos_weight_shape": lambda lib: lib.nn.functional.binary_cross_entropy_with_logits(
         _x(lib, 2, 3), _probs(lib, 2, 3), pos_weight=lib.ones(4, dtype=lib.float64)
     ),
+    # PyTorch has no gradient for weight and pos_weight: it refuses, not silently drops it
+    "bce_with_logits_weight_requires_grad": lambda lib: (
+        lib.nn.functional.binary_cross_entropy_with_logits(
+            _x(lib, 2, 3), _probs(lib, 2, 3), weight=_x(lib, 3)
+        )
+    ),
+    "bce_with_logits_pos_weight_requires_grad": lambda lib: lib.nn.BCEWithLogitsLoss(
+        pos_weight=_x(lib, 3)
+    )(_x(lib, 2, 3, seed=1), _probs(lib, 2, 3)),
 }
 
 
@@ -164,3 +173,15 @@ def test_mse_broadcast_failure_warns_then_names_the_dimension():
     same_error(
         lambda lib: lib.nn.functional.mse_loss(_x(lib, 2, 3), _x(lib, 2, 4, seed=1).detach())
     )
+
+
+def test_bce_with_logits_takes_trainable_weights_without_grad_mode():
+    torch = pytest.importorskip("torch", reason="torch is the reference for losses")
+    results = []
+    for lib in (torch, nl):
+        with lib.no_grad():
+            loss = lib.nn.functional.binary_cross_entropy_with_logits(
+                _x(lib, 2, 3), _probs(lib, 2, 3), weight=_x(lib, 3), pos_weight=_x(lib, 3).exp()
+            )
+        results.append(loss.numpy())
+    np.testing.assert_allclose(results[1], results[0], rtol=1e-12)
