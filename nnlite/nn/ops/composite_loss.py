@@ -4,6 +4,7 @@ smooth L1 and Huber, KL divergence, and the margin losses."""
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -556,10 +557,11 @@ def poisson_nll_loss(
     else:
         losses = input - target * (input + eps).log()
     if full:
-        y = target._data if hasattr(target, "_data") else np.asarray(target)
+        # built from differentiable ops, so the target gets the Stirling term's gradient (and,
+        # as in PyTorch, NaN where it is not positive)
         with np.errstate(divide="ignore", invalid="ignore"):
-            stirling = y * np.log(y) - y + 0.5 * np.log(2 * np.pi * y)
-        losses = losses + np.where(y > 1, stirling, 0.0).astype(losses._data.dtype)
+            stirling = target * target.log() - target + 0.5 * (target * (2 * math.pi)).log()
+        losses = losses + stirling.masked_fill(target <= 1, 0.0)
     return _reduce(losses, reduction)
 
 
