@@ -43,6 +43,8 @@ def _compiled(name):
             # need q itself: 1 - |y| has lost its digits there). Giles' single-precision
             # approximation, then Halley steps on erf near 0 and on erfc in the tails, where
             # erfc(x) - q keeps its relative precision.
+            if y == 0.0:
+                return y  # keeps the sign of zero
             sign = 1.0
             if y < 0.0:
                 sign, y = -1.0, -y
@@ -50,8 +52,6 @@ def _compiled(name):
                 return sign * math.inf if q == 0.0 else math.nan
             if q > 1.0 or y != y:
                 return math.nan
-            if y == 0.0:
-                return sign * 0.0
             w = -math.log(q * (2.0 - q))
             if w < 5.0:
                 w -= 2.5
@@ -97,12 +97,12 @@ def _compiled(name):
 
         @numba.vectorize(sig, cache=True)
         def ndtri(p):
-            # ndtri(p) = -sqrt(2) erfinv(1 - 2p), with the tail distance 2 min(p, 1 - p) handed
+            # ndtri(p) = sqrt(2) erfinv(2p - 1), with the tail distance 2 min(p, 1 - p) handed
             # on exactly
             if p < 0.0 or p > 1.0 or p != p:
                 return math.nan
             p2 = 2.0 * float(p)
-            return -1.4142135623730951 * inverse_erf(1.0 - p2, min(p2, 2.0 - p2))
+            return 1.4142135623730951 * inverse_erf(p2 - 1.0, min(p2, 2.0 - p2))
 
         @numba.vectorize(["float32(int64, float32)", "float64(int64, float64)"], cache=True)
         def polygamma(n, x):
