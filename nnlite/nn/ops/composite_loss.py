@@ -14,7 +14,7 @@ from ...autograd.op import Op
 from ...autograd.ops import Clamp, vjp
 from ...autograd.ops.where import Where
 from .distance import cosine_similarity, pairwise_distance
-from .loss import _reduction
+from .loss import _reduction, refuse_gradient
 
 if TYPE_CHECKING:
     from ...autograd.tensor import Tensor
@@ -93,6 +93,7 @@ def binary_cross_entropy(
         raise RuntimeError("all elements of input should be between 0 and 1")
     losses = BinaryCrossEntropy.apply(input, target)
     if weight is not None:
+        refuse_gradient("binary_cross_entropy", "weight", weight)
         losses = losses * weight
     return _reduce(losses, reduction)
 

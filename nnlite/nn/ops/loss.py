@@ -349,6 +349,16 @@ def _reduction(reduction, size_average=None, reduce=None):
     return reduction
 
 
+def refuse_gradient(function: str, name: str, t: Tensor) -> None:
+    """PyTorch's error for an argument it has no derivative for (a loss's ``weight``), rather
+    than silently giving it no gradient."""
+    if t.requires_grad and is_grad_enabled():
+        raise RuntimeError(
+            f"The function '{function}' is not differentiable with respect to argument '{name}'. "
+            "This input cannot have requires_grad True."
+        )
+
+
 def _warn_broadcast(input, target):
     if target.shape != input.shape:
         warnings.warn(
@@ -625,12 +635,7 @@ def binary_cross_entropy_with_logits(
     x = input._data
     for name, t in (("weight", weight), ("pos_weight", pos_weight)):
         if t is not None:
-            # PyTorch has no derivative for these: it refuses rather than drop the gradient
-            if t.requires_grad and is_grad_enabled():
-                raise RuntimeError(
-                    "The function 'binary_cross_entropy_with_logits' is not differentiable with "
-                    f"respect to argument '{name}'. This input cannot have requires_grad True."
-                )
+            refuse_gradient("binary_cross_entropy_with_logits", name, t)
             try:
                 np.broadcast_shapes(t._data.shape, x.shape)
             except ValueError:

@@ -156,6 +156,9 @@ ERROR_CASES = {
             _x(lib, 2, 3), _probs(lib, 2, 3), weight=_x(lib, 3)
         )
     ),
+    "bce_weight_requires_grad": lambda lib: lib.nn.functional.binary_cross_entropy(
+        _x(lib, 2, 3).sigmoid(), _probs(lib, 2, 3), weight=_x(lib, 3).expand(2, 3)
+    ),
     "bce_with_logits_pos_weight_requires_grad": lambda lib: lib.nn.BCEWithLogitsLoss(
         pos_weight=_x(lib, 3)
     )(_x(lib, 2, 3, seed=1), _probs(lib, 2, 3)),
