@@ -158,7 +158,7 @@ ndtr = _unary(
 )
 ndtri = _unary(
     "ndtri",
-    lambda p: (p * 2 - 1).erfinv() * _SQRT2,
+    lambda p: _ew.Ndtri.apply(p),
     "The inverse of ``ndtr``.",
     ">>> nl.special.ndtri(nl.tensor([0.5]))\ntensor([0.])",
 )

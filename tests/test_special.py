@@ -83,3 +83,20 @@ def test_gradcheck_and_gradgradcheck(name, fn, array, differentiable):
 def test_multigammaln_refuses_small_inputs():
     with pytest.raises(RuntimeError, match="greater than"):
         nl.special.multigammaln(nl.tensor([0.5]), 3)
+
+
+def test_erfinv_and_ndtri_float64_accuracy_on_a_dense_grid_with_tails():
+    # float64 erfinv / ndtri are exact to a few ulps over the whole domain, tails included
+    torch = pytest.importorskip("torch", reason="torch is the reference for erfinv and ndtri")
+    tail = np.logspace(-16, -1, 400)
+    y = np.concatenate([np.linspace(-1, 1, 20001), 1 - tail, tail - 1, np.logspace(-300, -1, 100)])
+    p = np.concatenate([np.linspace(0, 1, 20001), np.logspace(-300, -1, 200), 1 - tail])
+    for name, grid, ours in (
+        ("erfinv", y, lambda t: t.erfinv()),
+        ("erfinv", y, nl.erfinv),
+        ("erfinv", y, nl.special.erfinv),
+        ("ndtri", p, nl.special.ndtri),
+    ):
+        expected = getattr(torch.special, name)(torch.tensor(grid)).numpy()
+        got = ours(nl.tensor(grid, dtype=nl.float64)).numpy()
+        np.testing.assert_allclose(got, expected, rtol=1e-14, atol=0, err_msg=name)

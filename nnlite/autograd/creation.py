@@ -89,7 +89,7 @@ def tensor(
     elif isinstance(data, np.ndarray):
         array = data.copy()
     else:
-        array = _as_array(data)
+        array = _as_array(data, None if dtype is None else to_numpy_dtype(dtype))
         if array.base is not None or array is data:
             array = array.copy()
     if dtype is not None:
@@ -248,9 +248,9 @@ def full(
             if isinstance(fill_value, int)
             else default_float()
         )
-    return _finish(
-        np.full(_shape_arg((size,)), fill_value, dtype=to_numpy_dtype(dtype)), requires_grad, device
-    )
+    target = to_numpy_dtype(dtype)
+    fill = _as_array(fill_value, target) if isinstance(fill_value, float) else fill_value
+    return _finish(np.full(_shape_arg((size,)), fill, dtype=target), requires_grad, device)
 
 
 def rand(

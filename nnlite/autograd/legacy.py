@@ -52,7 +52,7 @@ class _TypedTensorMeta(type):
         ):
             return _make(np.empty(_shape_arg(args), np_dtype))  # sizes, or an nl.Size
         if len(args) == 1 and isinstance(first, (list, tuple, np.ndarray)):
-            return _make(np.array(_as_array(first), dtype=np_dtype))
+            return _make(np.array(_as_array(first, np_dtype), dtype=np_dtype))
         raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
 
 

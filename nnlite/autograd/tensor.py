@@ -1425,13 +1425,21 @@ def _rebuild(data: np.ndarray, requires_grad: bool) -> Tensor:
     return t
 
 
-def _as_array(data: Any) -> np.ndarray:
-    """Convert Python data to an array with PyTorch's default dtypes (floats -> float32)."""
+def _as_array(data: Any, target: np.dtype[Any] | None = None) -> np.ndarray:
+    """Convert Python data to an array with PyTorch's default dtypes (floats -> float32).
+
+    A caller converting to a ``target`` dtype gets Python floats in float64 (rounding through
+    float32 would make float64's 0.7 0.699999988), except for float16, which PyTorch reaches
+    through float32.
+    """
     if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in data):
         data = [x._data if isinstance(x, Tensor) else x for x in data]
     a = np.asarray(data)
     if a.dtype == np.float64 and not isinstance(data, (np.ndarray, np.generic)):
-        a = a.astype(default_float())
+        if target is None:
+            a = a.astype(default_float())
+        elif target.kind == "f" and target.itemsize < 4:
+            a = a.astype(np.float32)
     elif a.dtype.kind in "iu" and not isinstance(data, (np.ndarray, np.generic)):
         a = a.astype(np.int64)
     elif a.dtype == object:

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import op as _op
 from . import return_types
+from .grad_mode import is_grad_enabled
 from .ops import elementwise as ew
 from .providers import implementation
 from .sizes import wrap_dim
@@ -2271,7 +2272,7 @@ class TensorSurfaceMore:
             "reduce (str): the reduction.",
             "include_self (bool): count this tensor's values. Default: True.",
         ],
-        "Tensor: the result (differentiable for ``'sum'`` and ``'mean'``).",
+        "Tensor: the result, differentiable for every reduction.",
         ">>> nl.zeros(2).scatter_reduce(0, nl.tensor([0, 0, 1]), nl.tensor([1., 3., 5.]), 'amax', include_self=False)\ntensor([3., 5.])",
     )
     def scatter_reduce(
@@ -2306,7 +2307,14 @@ class TensorSurfaceMore:
             else:
                 data[target] = combine(data[target], values[position])
             touched[target] = True
-        return _make(data)
+        differentiable = isinstance(src, _op.Tensor) and (self.requires_grad or src.requires_grad)
+        if not (differentiable and is_grad_enabled() and self.is_floating_point()):
+            return _make(data)
+        part = src[tuple(slice(0, n) for n in idx.shape)]  # the part of src that index reaches
+        targets = _flat_targets(idx, dim, self._data.shape)
+        if reduce == "prod":
+            return _scatter_prod(self, part, targets, touched, include_self)
+        return _scatter_extreme(self, part, idx, dim, targets, data, touched, include_self)
 
     @_doc(
         "A copy with ``values`` written (or added) at the positions ``indices`` (a tuple of index tensors).",
@@ -2537,6 +2545,62 @@ class _svd_result(return_types._ReturnType):
 
 
 _svd_result.__name__ = _svd_result.__qualname__ = "svd"
+
+
+def _flat_targets(index: np.ndarray, dim: int, shape: tuple[int, ...]) -> np.ndarray:
+    """The flat position in a tensor of ``shape`` that each element of ``index`` scatters to."""
+    grid = list(np.indices(index.shape))
+    grid[dim] = index
+    return np.ravel_multi_index(tuple(grid), shape).reshape(-1)
+
+
+def _scatter_prod(
+    self: Tensor, part: Tensor, targets: np.ndarray, touched: np.ndarray, include_self: bool
+) -> Tensor:
+    """``scatter_reduce(..., 'prod')`` as a product of differentiable factors: the k-th value
+    reaching each position (in scan order) forms the k-th factor, so the multiplications run in the
+    forward's order (same bits) and zeros get their gradient by the product rule, to any order."""
+    order = np.argsort(targets, kind="stable")
+    ranked = targets[order]
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size) - np.searchsorted(ranked, ranked)
+    flat, values = self.reshape(-1), part.reshape(-1)
+    out = flat if include_self else flat.masked_fill(_make(touched.reshape(-1)), 1.0)
+    ones = _make(np.ones(flat.shape[0], dtype=self._data.dtype))
+    for k in range(int(rank.max(initial=-1)) + 1):
+        chosen = np.flatnonzero(rank == k)
+        out = out * ones.scatter(0, targets[chosen], values[chosen])
+    return out.reshape(self.shape)
+
+
+def _scatter_extreme(
+    self: Tensor,
+    part: Tensor,
+    index: np.ndarray,
+    dim: int,
+    targets: np.ndarray,
+    result: np.ndarray,
+    touched: np.ndarray,
+    include_self: bool,
+) -> Tensor:
+    """``result`` of ``scatter_reduce(..., 'amax' / 'amin')`` with PyTorch's gradient: shared
+    evenly among the values equal to the result (self counted in the share even when
+    ``include_self`` is False, as PyTorch does, but then given none)."""
+    self_is = self._data == result
+    src_is = part._data == np.take_along_axis(result, index, dim)
+    ties = self_is.astype(result.dtype).reshape(-1)
+    np.add.at(ties, targets[src_is.reshape(-1)], 1)
+    ties = ties.reshape(result.shape)
+    with np.errstate(divide="ignore"):
+        self_share = np.where(self_is & (include_self | ~touched), 1 / ties, 0).astype(result.dtype)
+        src_share = np.where(src_is, 1 / np.take_along_axis(ties, index, dim), 0)
+    self_part = self.masked_fill(_make(self_share == 0), 0.0) * _make(self_share)
+    src_part = part.masked_fill(_make(~src_is), 0.0) * _make(src_share.astype(result.dtype))
+    shared = self_part.scatter_add(dim, index, src_part)  # the result, up to rounding
+    # the exact result, with the gradient of ``shared``; infinite results are ``shared`` exactly
+    with np.errstate(invalid="ignore"):
+        exact = _make(result) + (shared - shared.detach())
+    return exact.where(_make(np.isfinite(result)), shared)
 
 
 def _scatter_counts(counts: np.ndarray, dim: int, index: np.ndarray) -> None:

@@ -153,6 +153,25 @@ def test_grad_fn_names_and_next_functions():
     assert "grad_fn=<MulBackward0>" in repr(w * k)
 
 
+@pytest.mark.parametrize(
+    "reduce",
+    [
+        lambda L, x: x.sum(),
+        lambda L, x: x.sum(0),
+        lambda L, x: L.sum(x, (0, 1), keepdim=True),
+        lambda L, x: x.sum(dtype=L.float64),
+        lambda L, x: x.mean(),
+        lambda L, x: L.mean(x, 1),
+        lambda L, x: x.mean(dim=(0, 1)),
+    ],
+)
+def test_sum_and_mean_name_their_node_by_overload_as_pytorch(reduce):
+    # PyTorch: ...Backward0 for the reduction of all elements, ...Backward1 for given dims
+    torch = pytest.importorskip("torch", reason="torch is the reference for node names")
+    names = [reduce(L, L.ones(2, 3, requires_grad=True)).grad_fn.name() for L in (torch, nl)]
+    assert names[1] == names[0]
+
+
 def test_detach_shares_data_and_leaves_graph():
     x = nl.tensor([1.0, 2.0], requires_grad=True)
     d = (x * 2).detach()

@@ -188,6 +188,32 @@ DIFFERENTIABLE = [
         lambda L, x, s: x.scatter_reduce(0, L.tensor([0, 2, 0]), s, reduce="mean"),
         [arr(3), arr(3)],
     ),
+    (  # a zero among the factors of the first position
+        "scatter_reduce_prod_grad",
+        lambda L, x, s: x.scatter_reduce(
+            0, L.tensor([0, 2, 0, 0]), s * L.tensor([1, 1, 0, 1]), "prod"
+        ),
+        [arr(3), arr(4)],
+    ),
+    (
+        "scatter_reduce_prod_without_self",
+        lambda L, x, s: x.scatter_reduce(
+            1, L.tensor([[0, 0, 2], [1, 1, 1]]), s, "prod", include_self=False
+        ),
+        [arr(2, 3), arr(2, 3)],
+    ),
+    (
+        "scatter_reduce_amax_grad",
+        lambda L, x, s: L.scatter_reduce(x, 0, L.tensor([0, 2, 0, 0]), s, "amax"),
+        [arr(3), arr(4)],
+    ),
+    (
+        "scatter_reduce_amin_without_self",
+        lambda L, x, s: x.scatter_reduce(
+            1, L.tensor([[0, 0, 2], [1, 1, 1]]), s, "amin", include_self=False
+        ),
+        [arr(2, 3), arr(2, 3)],
+    ),
     (
         "index_put",
         lambda L, x, v: L.index_put(
@@ -472,3 +498,23 @@ def test_scalar_predicates():
     assert not nl.tensor([True]).is_signed()
     with pytest.raises(RuntimeError, match="ambiguous"):
         nl.ones(2).is_nonzero()
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("reduce", ["amax", "amin", "prod"])
+def test_scatter_reduce_gradient_with_ties_and_zeros_matches_pytorch(reduce, include_self):
+    # small integers: ties for amax / amin (the gradient is shared evenly, self counted as PyTorch
+    # does), zeros for prod (one or several reaching the same position)
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference")
+    values = np.random.default_rng(4)
+    base, src = values.integers(-2, 3, (3, 4)), values.integers(-2, 3, (4, 4))
+    index, grad = values.integers(0, 3, (4, 4)), values.standard_normal((3, 4))
+    results = []
+    for L in (torch, nl):
+        x = L.tensor(base, dtype=L.float64, requires_grad=True)
+        s = L.tensor(src, dtype=L.float64, requires_grad=True)
+        out = x.scatter_reduce(0, L.tensor(index), s, reduce, include_self=include_self)
+        out.backward(L.tensor(grad))
+        results.append([out.detach().numpy(), x.grad.numpy(), s.grad.numpy()])
+    for theirs, ours in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)

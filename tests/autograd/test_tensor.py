@@ -45,6 +45,45 @@ def test_creation_dtypes(make, dtype):
     assert make().dtype == dtype
 
 
+# 0.7 is inexact in float32; 1 + 2**-11 + 2**-30 rounds to 1 through float32 but up in float16
+_PRECISE = [0.7, 1 + 2**-11 + 2**-30, 1e-310]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda L, dt: L.tensor(_PRECISE, dtype=dt),
+        lambda L, dt: L.tensor(_PRECISE[0], dtype=dt),
+        lambda L, dt: L.tensor([[1, _PRECISE[0]], [2, _PRECISE[1]]], dtype=dt),
+        lambda L, dt: L.as_tensor(_PRECISE, dtype=dt),
+        lambda L, dt: L.asarray(_PRECISE, dtype=dt),
+        lambda L, dt: L.zeros(1, dtype=dt).new_tensor(_PRECISE),
+        lambda L, dt: L.zeros(1).new_tensor(_PRECISE, dtype=dt),
+        lambda L, dt: L.full((2,), _PRECISE[1], dtype=dt),
+    ],
+)
+@pytest.mark.parametrize("dtype", ["float64", "float16"])
+def test_python_floats_convert_straight_to_the_requested_dtype(make, dtype):
+    torch = pytest.importorskip("torch", reason="torch is the reference for creation")
+    expected = make(torch, getattr(torch, dtype)).numpy()
+    got = make(nl, getattr(nl, dtype)).numpy()
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_legacy_constructor_and_float64_default_keep_python_float_precision():
+    torch = pytest.importorskip("torch", reason="torch is the reference for creation")
+    np.testing.assert_array_equal(nl.DoubleTensor(_PRECISE).numpy(), torch.DoubleTensor(_PRECISE))
+    np.testing.assert_array_equal(nl.HalfTensor(_PRECISE).numpy(), torch.HalfTensor(_PRECISE))
+    old = nl.get_default_dtype()
+    nl.set_default_dtype(nl.float64)
+    try:
+        np.testing.assert_array_equal(nl.tensor(_PRECISE).numpy(), np.array(_PRECISE))
+        np.testing.assert_array_equal(nl.full((1,), 0.7).numpy(), np.array([0.7]))
+    finally:
+        nl.set_default_dtype(old)
+
+
 def test_from_numpy_shares_memory_both_ways():
     n = np.zeros(3)
     t = nl.from_numpy(n)

@@ -18,11 +18,12 @@ _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _SQRT_PI_OVER_TWO = math.sqrt(math.pi) / 2.0
+_SQRT_TWO_PI = math.sqrt(2.0 * math.pi)
 _kernels: dict[str, Any] = {}
 
 
 def _compiled(name):
-    """numba ufuncs for what numpy lacks (lgamma, polygamma, erfc, erfinv), compiled on first use."""
+    """numba ufuncs for what numpy lacks (lgamma, polygamma, erfc, erfinv, ndtri), compiled on first use."""
     if not _kernels:
         import numba
 
@@ -36,14 +37,22 @@ def _compiled(name):
         def erfc(x):
             return math.erfc(x)
 
-        @numba.vectorize(sig, cache=True)
-        def erfinv(y):
-            if y <= -1.0:
-                return -math.inf if y == -1.0 else math.nan
-            if y >= 1.0:
-                return math.inf if y == 1.0 else math.nan
-            # Giles' single-precision approximation, then two Newton steps on erf(x) = y
-            w = -math.log((1.0 - y) * (1.0 + y))
+        @numba.njit(cache=True)
+        def inverse_erf(y, q):
+            # x with erf(x) = y, given q = 1 - |y| as exactly as the caller knows it (the tails
+            # need q itself: 1 - |y| has lost its digits there). Giles' single-precision
+            # approximation, then Halley steps on erf near 0 and on erfc in the tails, where
+            # erfc(x) - q keeps its relative precision.
+            if y == 0.0:
+                return y  # keeps the sign of zero
+            sign = 1.0
+            if y < 0.0:
+                sign, y = -1.0, -y
+            if q <= 0.0:
+                return sign * math.inf if q == 0.0 else math.nan
+            if q > 1.0 or y != y:
+                return math.nan
+            w = -math.log(q * (2.0 - q))
             if w < 5.0:
                 w -= 2.5
                 p = 2.81022636e-08
@@ -58,24 +67,42 @@ def _compiled(name):
                     1.50140941,
                 ):
                     p = c + p * w
+                x = p * y
             else:
-                w = math.sqrt(w) - 3.0
-                p = -0.000200214257
-                for c in (
-                    0.000100950558,
-                    0.00134934322,
-                    -0.00367342844,
-                    0.00573950773,
-                    -0.0076224613,
-                    0.00943887047,
-                    1.00167406,
-                    2.83297682,
-                ):
-                    p = c + p * w
-            x = p * y
-            for _ in range(2):
-                x -= (math.erf(x) - y) / (1.1283791670955126 * math.exp(-x * x))
-            return x
+                # erfc(x) ~ exp(-x*x) / (x sqrt(pi)): a start good for any tail, however far
+                t = w - math.log(2.0)
+                x = math.sqrt(t - 0.5 * math.log(math.pi * t))
+            for _ in range(8):
+                half = math.exp(
+                    -0.5 * x * x
+                )  # the derivative's exp(-x*x) in two halves: no underflow
+                if y <= 0.5:
+                    r = (math.erf(x) - y) / half / (1.1283791670955126 * half)
+                    step = -r / (1.0 + r * x)
+                else:
+                    r = (math.erfc(x) - q) / half / (1.1283791670955126 * half)
+                    step = r / (1.0 - r * x)
+                x += step
+                if abs(step) <= 1e-17 * abs(x):
+                    break
+            return sign * x
+
+        @numba.vectorize(sig, cache=True)
+        def erfinv(y):
+            if y <= -1.0:
+                return -math.inf if y == -1.0 else math.nan
+            if y >= 1.0:
+                return math.inf if y == 1.0 else math.nan
+            return inverse_erf(float(y), 1.0 - abs(float(y)))
+
+        @numba.vectorize(sig, cache=True)
+        def ndtri(p):
+            # ndtri(p) = sqrt(2) erfinv(2p - 1), with the tail distance 2 min(p, 1 - p) handed
+            # on exactly
+            if p < 0.0 or p > 1.0 or p != p:
+                return math.nan
+            p2 = 2.0 * float(p)
+            return 1.4142135623730951 * inverse_erf(p2 - 1.0, min(p2, 2.0 - p2))
 
         @numba.vectorize(["float32(int64, float32)", "float64(int64, float64)"], cache=True)
         def polygamma(n, x):
@@ -120,7 +147,12 @@ def _compiled(name):
             return total if (order == 0 or x >= 0) else -total
 
         _kernels.update(
-            lgamma=lgamma, erfc=erfc, erfinv=erfinv, polygamma=polygamma, bessel_i=bessel_i
+            lgamma=lgamma,
+            erfc=erfc,
+            erfinv=erfinv,
+            ndtri=ndtri,
+            polygamma=polygamma,
+            bessel_i=bessel_i,
         )
     return _kernels[name]
 
@@ -187,6 +219,11 @@ Erfinv = _define(
     "Erfinv",
     lambda a: _compiled("erfinv")(a),
     lambda self, x: _SQRT_PI_OVER_TWO * vjp.exp(_apply(Erfinv, x) ** 2),
+)
+Ndtri = _define(
+    "Ndtri",
+    lambda a: _compiled("ndtri")(a),
+    lambda self, x: _SQRT_TWO_PI * vjp.exp(_apply(Ndtri, x) ** 2 * 0.5),
 )
 Lgamma = _define(
     "Lgamma", lambda a: _compiled("lgamma")(a), lambda self, x: _apply(Polygamma, x, n=0)

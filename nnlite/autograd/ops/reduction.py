@@ -39,8 +39,17 @@ def _expand_back(grad, shape, axes, keepdim):
     return vjp.expand(grad, shape)
 
 
-class Sum(Op):
+class _DimReduction(Op):
+    """A reduction whose node PyTorch names ``...Backward0`` over all elements and
+    ``...Backward1`` over given dimensions (two overloads there)."""
+
     dim = None
+
+    def name(self):
+        return self.node_name if self.dim is None else self.node_name[:-1] + "1"
+
+
+class Sum(_DimReduction):
     keepdim = False
     dtype = None
 
@@ -68,8 +77,7 @@ class SumToSize(Op):
         return vjp.expand(grad, self.input_shape)
 
 
-class Mean(Op):
-    dim = None
+class Mean(_DimReduction):
     keepdim = False
     dtype = None
 

@@ -177,7 +177,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         Examples:
             >>> asm = nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[3, 6])
             >>> asm.log_prob(nl.randn(2, 8)).exp().sum(1)
-            tensor([1.0000, 1.0000], grad_fn=<SumBackward0>)
+            tensor([1.0000, 1.0000], grad_fn=<SumBackward1>)
         """
         batched = input.dim() > 1
         x = input if batched else input.unsqueeze(0)

@@ -4,6 +4,7 @@ smooth L1 and Huber, KL divergence, and the margin losses."""
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,7 @@ from ...autograd.op import Op
 from ...autograd.ops import Clamp, vjp
 from ...autograd.ops.where import Where
 from .distance import cosine_similarity, pairwise_distance
-from .loss import _reduction
+from .loss import _reduction, refuse_gradient
 
 if TYPE_CHECKING:
     from ...autograd.tensor import Tensor
@@ -92,6 +93,7 @@ def binary_cross_entropy(
         raise RuntimeError("all elements of input should be between 0 and 1")
     losses = BinaryCrossEntropy.apply(input, target)
     if weight is not None:
+        refuse_gradient("binary_cross_entropy", "weight", weight)
         losses = losses * weight
     return _reduce(losses, reduction)
 
@@ -556,10 +558,11 @@ def poisson_nll_loss(
     else:
         losses = input - target * (input + eps).log()
     if full:
-        y = target._data if hasattr(target, "_data") else np.asarray(target)
+        # built from differentiable ops, so the target gets the Stirling term's gradient (and,
+        # as in PyTorch, NaN where it is not positive)
         with np.errstate(divide="ignore", invalid="ignore"):
-            stirling = y * np.log(y) - y + 0.5 * np.log(2 * np.pi * y)
-        losses = losses + np.where(y > 1, stirling, 0.0).astype(losses._data.dtype)
+            stirling = target * target.log() - target + 0.5 * (target * (2 * math.pi)).log()
+        losses = losses + stirling.masked_fill(target <= 1, 0.0)
     return _reduce(losses, reduction)
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...autograd.fp_errors import silenced
+from ...autograd.grad_mode import is_grad_enabled
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 from ...autograd.ops.activation import LogSoftmax, Relu, Sigmoid, Softmax, log_softmax_array
@@ -348,6 +349,16 @@ def _reduction(reduction, size_average=None, reduce=None):
     return reduction
 
 
+def refuse_gradient(function: str, name: str, t: Tensor) -> None:
+    """PyTorch's error for an argument it has no derivative for (a loss's ``weight``), rather
+    than silently giving it no gradient."""
+    if t.requires_grad and is_grad_enabled():
+        raise RuntimeError(
+            f"The function '{function}' is not differentiable with respect to argument '{name}'. "
+            "This input cannot have requires_grad True."
+        )
+
+
 def _warn_broadcast(input, target):
     if target.shape != input.shape:
         warnings.warn(
@@ -622,8 +633,9 @@ def binary_cross_entropy_with_logits(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
         )
     x = input._data
-    for t in (weight, pos_weight):
+    for name, t in (("weight", weight), ("pos_weight", pos_weight)):
         if t is not None:
+            refuse_gradient("binary_cross_entropy_with_logits", name, t)
             try:
                 np.broadcast_shapes(t._data.shape, x.shape)
             except ValueError:

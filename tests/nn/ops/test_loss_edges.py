@@ -150,6 +150,18 @@ ERROR_CASES = {
     "pos_weight_shape": lambda lib: lib.nn.functional.binary_cross_entropy_with_logits(
         _x(lib, 2, 3), _probs(lib, 2, 3), pos_weight=lib.ones(4, dtype=lib.float64)
     ),
+    # PyTorch has no gradient for weight and pos_weight: it refuses, not silently drops it
+    "bce_with_logits_weight_requires_grad": lambda lib: (
+        lib.nn.functional.binary_cross_entropy_with_logits(
+            _x(lib, 2, 3), _probs(lib, 2, 3), weight=_x(lib, 3)
+        )
+    ),
+    "bce_weight_requires_grad": lambda lib: lib.nn.functional.binary_cross_entropy(
+        _x(lib, 2, 3).sigmoid(), _probs(lib, 2, 3), weight=_x(lib, 3).expand(2, 3)
+    ),
+    "bce_with_logits_pos_weight_requires_grad": lambda lib: lib.nn.BCEWithLogitsLoss(
+        pos_weight=_x(lib, 3)
+    )(_x(lib, 2, 3, seed=1), _probs(lib, 2, 3)),
 }
 
 
@@ -164,3 +176,40 @@ def test_mse_broadcast_failure_warns_then_names_the_dimension():
     same_error(
         lambda lib: lib.nn.functional.mse_loss(_x(lib, 2, 3), _x(lib, 2, 4, seed=1).detach())
     )
+
+
+def test_bce_with_logits_takes_trainable_weights_without_grad_mode():
+    torch = pytest.importorskip("torch", reason="torch is the reference for losses")
+    results = []
+    for lib in (torch, nl):
+        with lib.no_grad():
+            loss = lib.nn.functional.binary_cross_entropy_with_logits(
+                _x(lib, 2, 3), _probs(lib, 2, 3), weight=_x(lib, 3), pos_weight=_x(lib, 3).exp()
+            )
+        results.append(loss.numpy())
+    np.testing.assert_allclose(results[1], results[0], rtol=1e-12)
+
+
+@pytest.mark.parametrize("log_input", [True, False])
+def test_poisson_nll_full_gives_the_target_the_stirling_gradient(log_input):
+    def loss(lib, x, y):
+        return lib.nn.functional.poisson_nll_loss(x, y, log_input=log_input, full=True)
+
+    counts = np.array([0.0, 0.5, 1.0, 2.0, 3.5, 7.0])
+    rates = np.random.default_rng(2).uniform(0.2, 2.0, counts.size)
+
+    def pair(lib):
+        y = lib.tensor(counts, requires_grad=True)
+        return lib.tensor(rates, requires_grad=True), y
+
+    x_n, y_n = pair(nl)
+    smooth = [1, 3, 4, 5]  # away from the zero count (NaN) and from the jump at 1
+    args = (x_n[smooth].detach().requires_grad_(), y_n[smooth].detach().requires_grad_())
+    assert nl.autograd.gradcheck(lambda x, y: loss(nl, x, y), args)
+    assert nl.autograd.gradgradcheck(lambda x, y: loss(nl, x, y), args)
+    torch = pytest.importorskip("torch", reason="torch is the reference for losses")
+    x_t, y_t = pair(torch)
+    loss(torch, x_t, y_t).backward()
+    loss(nl, x_n, y_n).backward()
+    for ours, theirs in ((x_n, x_t), (y_n, y_t)):  # NaN at the zero count, as PyTorch's
+        np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-12)
