@@ -51,7 +51,15 @@ def test_test_set_read_once_until_its_files_change(tmp_path, monkeypatch):
     from train_helpers import write_idx_dataset
 
     write_idx_dataset(tmp_path / "fm", n_train=4, n_test=6)
-    config = {"data": {"dataset": "fashion_mnist", "root": str(tmp_path / "fm")}}
+    from nnlite.train.config import validate
+
+    raw = {
+        "model": {"name": "lenet"},
+        "data": {"dataset": "fashion_mnist", "root": str(tmp_path / "fm"), "batch_size": 2},
+        "optimizer": "sgd",
+        "epochs": 1,
+    }
+    config = validate(raw, default_name="reuse")
     monkeypatch.setattr(evaluation, "_test_sets", {})
     first = evaluation.load_test_set(config, transform=False)
     assert evaluation.load_test_set(config, transform=False) is first
