@@ -151,11 +151,6 @@ NAMED = {
             "complex numbers",
         ),
     },
-    "torch.autograd": {
-        **dict.fromkeys(
-            "has_torch_function handle_torch_function".split(), "the __torch_function__ protocol"
-        ),
-    },
     "torch.nn.functional": {
         **dict.fromkeys(
             "scaled_mm scaled_grouped_mm ScalingType SwizzleType".split(),

@@ -17,6 +17,7 @@ from .legacy import Variable
 from .nested_io_function import NestedIOFunction
 from .saved_tensor import SavedTensor
 from .tensor import Size, Tensor
+from .torch_function import handle_torch_function, has_torch_function
 
 __all__ = [
     "Tensor",
@@ -46,23 +47,25 @@ __all__ = [
     "is_view_replay_enabled",
     "set_multithreading_enabled",
     "_force_original_view_tracking",
+    "has_torch_function",
+    "handle_torch_function",
 ]
 
 
 def is_tensor_like(inp):
-    """Whether ``inp`` is a Tensor (nnlite has no ``__torch_function__`` protocol).
+    """Whether ``inp`` is a Tensor or an object whose type defines ``__torch_function__``.
 
     Args:
         inp: any object.
 
     Returns:
-        bool: True for a Tensor.
+        bool: True for a Tensor or such an object.
 
     Examples:
         >>> nl.autograd.is_tensor_like(nl.zeros(1))
         True
     """
-    return isinstance(inp, Tensor)
+    return isinstance(inp, Tensor) or hasattr(type(inp), "__torch_function__")
 
 
 def variable(*args, **kwargs):

@@ -20,6 +20,12 @@ from ..autograd.ops.activation import (
     tanh,
 )
 from ..autograd.providers import provide
+from ..autograd.torch_function import (
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
+)
 from .functional_helpers import assert_int_or_pair, boolean_dispatch
 from .ops import (
     adaptive_avg_pool2d,
@@ -141,12 +147,6 @@ from .ops.pooling_nd import (
     max_unpool1d,
     max_unpool2d,
     max_unpool3d,
-)
-from .torch_function import (
-    handle_torch_function,
-    has_torch_function,
-    has_torch_function_unary,
-    has_torch_function_variadic,
 )
 
 if TYPE_CHECKING:

@@ -111,6 +111,16 @@ class _Declines:
         return NotImplemented
 
 
+def test_autograd_exports_the_same_helpers_as_pytorch():
+    torch = _torch()
+    assert nl.autograd.has_torch_function is F.has_torch_function
+    assert nl.autograd.handle_torch_function is F.handle_torch_function
+    assert torch.autograd.has_torch_function is torch.nn.functional.has_torch_function
+    for lib, tensor in ((nl, nl.ones(2)), (torch, torch.ones(2))):
+        assert lib.autograd.is_tensor_like(tensor) and lib.autograd.is_tensor_like(_Override())
+        assert not lib.autograd.is_tensor_like([1.0])
+
+
 def test_torch_function_helpers_as_pytorch():
     torch = _torch()
     tf = torch.nn.functional
@@ -120,6 +130,7 @@ def test_torch_function_helpers_as_pytorch():
 
     for module, tensor in ((F, nl.ones(2)), (tf, torch.ones(2))):
         assert module.has_torch_function((tensor, 1.0)) is False
+        assert module.has_torch_function((tensor, _Override())) is True
         assert module.has_torch_function_unary(tensor) is False
         assert module.has_torch_function_variadic(tensor, tensor) is False
         assert module.has_torch_function((tensor, _Override())) is True
