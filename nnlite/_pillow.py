@@ -12,7 +12,8 @@ def import_pillow(purpose: str) -> ModuleType:
             f"{purpose} needs Pillow, which is not installed: pip install 'nnlite[vision]' "
             f"(or pip install Pillow)"
         ) from None
-    return Image
+    image_module: ModuleType = Image
+    return image_module
 
 
 def is_pil_image(obj: object) -> bool:
