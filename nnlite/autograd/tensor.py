@@ -43,12 +43,15 @@ from .tensor_methods import TensorMethods
 from .tensor_op_methods import TensorOpMethods
 from .tensor_storage_methods import TensorStorageMethods
 from .tensor_surface import TensorSurface, TensorSurfaceMore
+from .view_inplace import Overwrite as _Overwrite
+from .view_inplace import check_view_inplace, mark_view, rebase_history
 
 if TYPE_CHECKING:
     from .._typing import Device, DTypeLike, Number, _bool, _float, _int, _size
     from .dtypes import dtype
     from .node import Node
     from .op import Op
+    from .view_inplace import ViewInfo
 
 _grad_state = grad_mode._state
 _new = object.__new__
@@ -101,6 +104,7 @@ class Tensor(
         "_grad_acc",
         "_retains_grad",
         "_hooks",
+        "_view",
         "__weakref__",
     )
     _data: np.ndarray
@@ -112,6 +116,7 @@ class Tensor(
     _grad_acc: Any
     _retains_grad: _bool
     _hooks: Any
+    _view: ViewInfo | None  # set on views: the base they share memory with (view_inplace.py)
     __array_priority__ = 1000
     __array_ufunc__ = (
         None  # numpy defers to Tensor's reflected operators: np.float32(2) * t is a Tensor
@@ -1144,9 +1149,15 @@ class Tensor(
                 f"result type {scalar_type_name(out.dtype)} can't be cast to the desired "
                 f"output type {scalar_type_name(self._data.dtype)}"
             )
+        view = self._view is not None and _grad_state[0]
+        if view and (result._grad_fn is not None or self._view.base._requires_grad):
+            check_view_inplace(self)
         np.copyto(self._data, out, casting="unsafe")
         self._vc[0] += 1
         if result._grad_fn is not None:
+            if view:
+                rebase_history(self, result)
+                return self
             self._grad_fn = result._grad_fn
             self._output_nr = 0
             self._requires_grad = True
@@ -1155,11 +1166,13 @@ class Tensor(
     def _array_inplace(self, update: Callable[[np.ndarray], object]) -> Tensor:
         """In-place change of the data outside autograd (``zero_``, ``fill_``, ``uniform_``...)."""
         self._check_inplace()
-        if self._grad_fn is not None and _grad_state[0]:
-            raise RuntimeError(
-                "in-place initialisation of a tensor that has a grad_fn is not supported; "
-                "use it under nl.no_grad() or on a leaf"
-            )
+        if _grad_state[0] and (
+            self._grad_fn is not None or (self._view is not None and self._view.base._requires_grad)
+        ):
+            # recorded: the old values get no gradient, the base's history is rewritten
+            values = self._data.copy()
+            update(values)
+            return self._inplace(_Overwrite, values=values)
         update(self._data)
         self._vc[0] += 1
         return self
@@ -1310,7 +1323,7 @@ class Tensor(
         index = _index_arg(index)
         out = _ops.GetItem.apply(self, index=index)
         if out._data.base is not None and _is_basic_index(index):
-            out._vc = self._vc  # a view: in-place changes through it are changes to self
+            mark_view(self, out)  # a view: in-place changes through it are changes to self
         return out
 
     def clone(self, memory_format: Any = None) -> Tensor:
@@ -1399,6 +1412,7 @@ def _init(t: Tensor, data: np.ndarray, grad_fn: Node | None) -> None:
     t._grad_acc = None
     t._retains_grad = False
     t._hooks = None
+    t._view = None
 
 
 def _make(data: Any, grad_fn: Node | None = None) -> Tensor:
@@ -1415,6 +1429,7 @@ def _make(data: Any, grad_fn: Node | None = None) -> Tensor:
     t._grad_acc = None
     t._retains_grad = False
     t._hooks = None
+    t._view = None
     return t
 
 

@@ -1,0 +1,158 @@
+"""In-place changes through views, as PyTorch's autograd records them.
+
+A view (``y[1:3]``, ``y.t()``, ``y.view(...)``, ...) shares its base's memory and version counter,
+and remembers its base (always the tensor owning the memory, never another view) in ``_view``. An
+in-place op on a view writes through to the base, so the base's history is rewritten: the base's
+``grad_fn`` becomes a ``CopySlices`` node (the old base with the view's region replaced by the
+op's result), and the view's ``grad_fn`` becomes an ``AsStridedBackward0`` node reading that region
+from the new base. Chains of views, repeated in-place ops and ``create_graph=True`` work because
+both nodes are ordinary ops whose backward formulas are linear maps through element positions.
+
+The cases PyTorch forbids raise PyTorch's errors: a view of a leaf that requires grad, a view made
+under ``no_grad`` modified with grad mode on, and an output of a function returning several views
+(``unbind``, ``split``, ``chunk``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import grad_mode
+from .op import Op
+from .ops import vjp
+from .strided_views import StorageMap, _positions
+
+_grad_state = grad_mode._state
+
+_VIEW_OF_LEAF = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
+_NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+    "code by moving both the view and the inplace either both inside the no_grad block (if you "
+    "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+)
+
+
+class ViewInfo:
+    """What a view knows of its origin: its base, and how it was made (for PyTorch's errors)."""
+
+    __slots__ = ("base", "no_grad", "multi")
+
+    def __init__(self, base: Any, no_grad: bool, multi: tuple[str, int] | None) -> None:
+        self.base, self.no_grad, self.multi = base, no_grad, multi
+
+
+def mark_view(base: Any, out: Any) -> Any:
+    """Make ``out`` (whose array is a numpy view of ``base``'s) a view of ``base``: shared
+    version counter, and its root base remembered. Returns ``out``."""
+    out._vc = base._vc
+    info = base._view
+    out._view = ViewInfo(
+        base if info is None else info.base,
+        not _grad_state[0] or (info is not None and info.no_grad),
+        None,
+    )
+    return out
+
+
+def mark_multi_output(views: tuple[Any, ...], function: str) -> tuple[Any, ...]:
+    """Mark the views returned together by ``unbind``/``split``/``chunk``: PyTorch forbids
+    modifying them in place while recording."""
+    for k, v in enumerate(views):
+        info = v._view
+        if info is not None:
+            info.multi = (function, k)
+    return views
+
+
+def check_view_inplace(view: Any) -> None:
+    """Raise PyTorch's error when an in-place op on ``view`` cannot be recorded."""
+    info = view._view
+    if info.no_grad:
+        raise RuntimeError(_NO_GRAD_VIEW)
+    if info.multi is not None:
+        name, k = info.multi
+        raise RuntimeError(
+            f"Output {k} of {name} is a view and is being modified inplace. This view is the "
+            "output of a function that returns multiple views. Such functions do not allow the "
+            "output views to be modified inplace. You should replace the inplace operation by an "
+            "out-of-place one."
+        )
+    base = info.base
+    if base._requires_grad and base._grad_fn is None:
+        raise RuntimeError(_VIEW_OF_LEAF)
+
+
+def rebase_history(view: Any, result: Any) -> None:
+    """After ``result`` (a recorded out-of-place op on ``view``) was written into ``view``'s
+    memory: make the base's history a ``CopySlices`` of that result, and the view a strided read
+    of the new base."""
+    base = view._view.base
+    index = _element_index(base._data, view._data)
+    n = base._data.size
+    every = np.arange(n, dtype=np.int64).reshape(base._data.shape)
+    mask = np.ones(base._data.shape, dtype=base._data.dtype)
+    mask.reshape(-1)[index.reshape(-1)] = 0
+    new_base = CopySlices.apply(base, result, every=every, index=index, length=n, mask=mask)
+    base._grad_fn = new_base._grad_fn
+    base._output_nr = 0
+    base._requires_grad = True
+    read = ReadRegion.apply(new_base, source=every, target=index, length=n)
+    view._grad_fn = read._grad_fn
+    view._output_nr = 0
+    view._requires_grad = True
+
+
+def _element_index(base: np.ndarray, view: np.ndarray) -> np.ndarray:
+    """For each element of ``view``, the flat (row-major) index of the same memory in ``base``."""
+    base_at = _positions(base.shape, base.strides, 0).reshape(-1)
+    order = np.argsort(base_at, kind="stable")
+    ordered = base_at[order]
+    start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    view_at = _positions(view.shape, view.strides, start)
+    k = np.searchsorted(ordered, view_at)
+    if view_at.size and (k.max() >= ordered.size or not np.array_equal(ordered[k], view_at)):
+        raise RuntimeError("in-place operation on a view reaching outside its base's memory")
+    return order[k] if view_at.size else np.zeros(view.shape, dtype=np.int64)
+
+
+class CopySlices(Op):
+    """The base after an in-place op through one of its views: the old base with the view's
+    elements (at flat positions ``index``) replaced by the op's result. The values were already
+    written through the view, so the forward returns the base's memory as it is."""
+
+    node_name = "CopySlices"
+
+    def forward(self, base, value):
+        return base
+
+    def backward(self, grad, needs):
+        return (
+            grad * vjp.const(self.mask, grad) if needs[0] else None,
+            vjp.call(StorageMap, grad, source=self.every, target=self.index, length=self.length)
+            if needs[1]
+            else None,
+        )
+
+
+class ReadRegion(StorageMap):
+    """A view re-read from its rewritten base (PyTorch's ``AsStridedBackward0`` in this place)."""
+
+    node_name = "AsStridedBackward0"
+
+
+class Overwrite(Op):
+    """An in-place change that discards the old values (``zero_``, ``fill_``, ``copy_`` of a
+    constant) while recording: the result is ``values``, and no gradient reaches the old ones."""
+
+    node_name = "FillBackward0"
+
+    def forward(self, a):
+        return self.values
+
+    def backward(self, grad, needs):
+        return grad * 0
