@@ -44,7 +44,7 @@ from .tensor_op_methods import TensorOpMethods
 from .tensor_storage_methods import TensorStorageMethods
 from .tensor_surface import TensorSurface, TensorSurfaceMore
 from .view_inplace import Overwrite as _Overwrite
-from .view_inplace import check_view_inplace, mark_view, rebase_history
+from .view_inplace import check_view_inplace, keep_original, mark_view, rebase_history
 
 if TYPE_CHECKING:
     from .._typing import Device, DTypeLike, Number, _bool, _float, _int, _size
@@ -1149,6 +1149,15 @@ class Tensor(
                 f"result type {scalar_type_name(out.dtype)} can't be cast to the desired "
                 f"output type {scalar_type_name(self._data.dtype)}"
             )
+        node = result._grad_fn
+        if node is not None:
+            # the op (or the op that computed a value written here, as ``clamp_`` does) may have
+            # saved this tensor for backward: it keeps the values from before the write
+            if node._saved:
+                keep_original(node, self)
+            for a in args:
+                if isinstance(a, Tensor) and a._grad_fn is not None and a._grad_fn._saved:
+                    keep_original(a._grad_fn, self)
         view = self._view is not None and _grad_state[0]
         if view and (result._grad_fn is not None or self._view.base._requires_grad):
             check_view_inplace(self)

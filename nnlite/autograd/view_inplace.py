@@ -25,6 +25,7 @@ from .ops import vjp
 from .strided_views import StorageMap, _positions
 
 _grad_state = grad_mode._state
+_new = object.__new__
 
 _VIEW_OF_LEAF = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -85,6 +86,28 @@ def check_view_inplace(view: Any) -> None:
     base = info.base
     if base._requires_grad and base._grad_fn is None:
         raise RuntimeError(_VIEW_OF_LEAF)
+
+
+def keep_original(node: Any, tensor: Any) -> None:
+    """``node`` (an in-place op's, run on ``tensor`` before the write) saved ``tensor`` for its
+    backward: keep a copy of the values it had, as PyTorch saves the original ``self``."""
+    saved = node._saved
+    for k, t in enumerate(saved):
+        if t is tensor:
+            original = _new(type(tensor))
+            original._data = tensor._data.copy()
+            original._grad_fn, original._output_nr = tensor._grad_fn, tensor._output_nr
+            original._requires_grad = tensor._requires_grad
+            original._grad, original._grad_acc, original._retains_grad = (
+                None,
+                tensor._grad_acc,
+                False,
+            )
+            original._hooks, original._view, original._vc = None, None, [0]
+            node._saved = (*saved[:k], original, *saved[k + 1 :])
+            versions = node._saved_versions
+            node._saved_versions = (*versions[:k], 0, *versions[k + 1 :])
+            return
 
 
 def rebase_history(view: Any, result: Any) -> None:
