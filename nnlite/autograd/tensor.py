@@ -44,7 +44,13 @@ from .tensor_op_methods import TensorOpMethods
 from .tensor_storage_methods import TensorStorageMethods
 from .tensor_surface import TensorSurface, TensorSurfaceMore
 from .view_inplace import Overwrite as _Overwrite
-from .view_inplace import check_view_inplace, keep_original, mark_view, rebase_history
+from .view_inplace import (
+    check_view_inplace,
+    keep_original,
+    mark_view,
+    rebase_history,
+    refresh_views,
+)
 
 if TYPE_CHECKING:
     from .._typing import Device, DTypeLike, Number, _bool, _float, _int, _size
@@ -1170,6 +1176,8 @@ class Tensor(
             self._grad_fn = result._grad_fn
             self._output_nr = 0
             self._requires_grad = True
+            if len(self._vc) > 1:  # views of this tensor were taken: they read the new history
+                refresh_views(self)
         return self
 
     def _array_inplace(self, update: Callable[[np.ndarray], object]) -> Tensor:
@@ -1322,11 +1330,19 @@ class Tensor(
         if not isinstance(value, Tensor):
             value = _make(np.asarray(value, dtype=self._data.dtype))
         self._check_inplace()
+        view = self._view is not None
+        if view:
+            check_view_inplace(self)
         result = _ops.IndexPut.apply(self, value, index=index)
         self._vc[0] += 1
+        if view:
+            rebase_history(self, result)
+            return
         self._grad_fn = result._grad_fn
         self._output_nr = 0
         self._requires_grad = True
+        if len(self._vc) > 1:
+            refresh_views(self)
 
     def __getitem__(self, index: Any) -> Tensor:
         index = _index_arg(index)

@@ -15,6 +15,7 @@ under ``no_grad`` modified with grad mode on, and an output of a function return
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -50,13 +51,14 @@ class ViewInfo:
 def mark_view(base: Any, out: Any) -> Any:
     """Make ``out`` (whose array is a numpy view of ``base``'s) a view of ``base``: shared
     version counter, and its root base remembered. Returns ``out``."""
-    out._vc = base._vc
+    counter = out._vc = base._vc
     info = base._view
-    out._view = ViewInfo(
-        base if info is None else info.base,
-        not _grad_state[0] or (info is not None and info.no_grad),
-        None,
-    )
+    root = base if info is None else info.base
+    out._view = ViewInfo(root, not _grad_state[0] or (info is not None and info.no_grad), None)
+    if root._grad_fn is not None and _grad_state[0]:
+        # a later in-place change of the memory rewrites the base's history, and this view
+        # must then read the new base: the shared counter lists the views that may need it
+        counter.append(weakref.ref(out))
     return out
 
 
@@ -124,7 +126,26 @@ def rebase_history(view: Any, result: Any) -> None:
     base._grad_fn = new_base._grad_fn
     base._output_nr = 0
     base._requires_grad = True
-    read = ReadRegion.apply(new_base, source=every, target=index, length=n)
+    _read_from(base, view, new_base, every, index)
+    refresh_views(base, skip=view)
+
+
+def refresh_views(base: Any, skip: Any = None) -> None:
+    """After ``base``'s history was rewritten by an in-place change: the views of it taken
+    earlier (listed in the shared version counter) read the new base, as PyTorch regenerates a
+    view's ``grad_fn`` when its version moved."""
+    counter = base._vc
+    alive = [ref for ref in counter[1:] if ref() is not None]
+    counter[1:] = alive
+    every = np.arange(base._data.size, dtype=np.int64).reshape(base._data.shape)
+    for ref in alive:
+        view = ref()
+        if view is not skip and view is not None:
+            _read_from(base, view, base, every, _element_index(base._data, view._data))
+
+
+def _read_from(base: Any, view: Any, new_base: Any, every: np.ndarray, index: np.ndarray) -> None:
+    read = ReadRegion.apply(new_base, source=every, target=index, length=base._data.size)
     view._grad_fn = read._grad_fn
     view._output_nr = 0
     view._requires_grad = True

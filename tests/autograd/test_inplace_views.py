@@ -89,6 +89,21 @@ def _base_then_view(x):
     return y.sum() + (v * v).sum()
 
 
+def _other_view_after_change(x):
+    y = x * 2
+    a, b = y[:2], y[1:]
+    b.mul_(x[0])  # rewrites y's history: a, taken before, reads the new y
+    return (a * y[0]).sum() + b.sum() * y
+
+
+def _setitem_on_view(x):
+    y = x * 2
+    v = y[1:3]
+    v[0] = x[0] * 7
+    v[:, 1] *= 3
+    return y
+
+
 def nl_or_torch_index(x):
     lib = nl if isinstance(x, nl.Tensor) else pytest.importorskip("torch")
     return lib.tensor([1])
@@ -104,6 +119,9 @@ CASES = [
     _overwrite,
     _masked_and_index,
     _as_strided,
+    _base_then_view,
+    _other_view_after_change,
+    _setitem_on_view,
 ]
 IDS = [f.__name__.strip("_") for f in CASES]
 
