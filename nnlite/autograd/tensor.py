@@ -1158,8 +1158,9 @@ class Tensor(
         node = result._grad_fn
         if node is not None:
             # the op (or the op that computed a value written here, as ``clamp_`` does) may have
-            # saved this tensor for backward: it keeps the values from before the write
-            if node._saved:
+            # saved this tensor for backward: it keeps the values from before the write (an op
+            # saving its output reads only that in a first-order backward: no copy for it)
+            if node._saved and not node.saves_output:
                 keep_original(node, self)
             for a in args:
                 if isinstance(a, Tensor) and a._grad_fn is not None and a._grad_fn._saved:
