@@ -1159,14 +1159,15 @@ class Tensor(
         if node is not None:
             # the op (or the op that computed a value written here, as ``clamp_`` does) may have
             # saved this tensor for backward: it keeps the values from before the write (an op
-            # saving its output reads only that in a first-order backward: no copy for it)
-            if node._saved and not node.saves_output:
+            # saving its output reads the input only under create_graph: no copy for it, except
+            # on a view, whose base's history must replay)
+            if node._saved and (not node.saves_output or self._view is not None):
                 keep_original(node, self)
             for a in args:
                 if isinstance(a, Tensor) and a._grad_fn is not None and a._grad_fn._saved:
                     keep_original(a._grad_fn, self)
         view = self._view is not None and _grad_state[0]
-        if view and (result._grad_fn is not None or self._view.base._requires_grad):
+        if view and (result._grad_fn is not None or self._view[0]._requires_grad):
             check_view_inplace(self)
         np.copyto(self._data, out, casting="unsafe")
         self._vc[0] += 1
@@ -1185,7 +1186,7 @@ class Tensor(
         """In-place change of the data outside autograd (``zero_``, ``fill_``, ``uniform_``...)."""
         self._check_inplace()
         if _grad_state[0] and (
-            self._grad_fn is not None or (self._view is not None and self._view.base._requires_grad)
+            self._grad_fn is not None or (self._view is not None and self._view[0]._requires_grad)
         ):
             # recorded: the old values get no gradient, the base's history is rewritten
             values = self._data.copy()

@@ -15,8 +15,8 @@ under ``no_grad`` modified with grad mode on, and an output of a function return
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
+from weakref import ref as _ref
 
 import numpy as np
 
@@ -39,13 +39,11 @@ _NO_GRAD_VIEW = (
 )
 
 
-class ViewInfo:
-    """What a view knows of its origin: its base, and how it was made (for PyTorch's errors)."""
-
-    __slots__ = ("base", "no_grad", "multi")
-
-    def __init__(self, base: Any, no_grad: bool, multi: tuple[str, int] | None) -> None:
-        self.base, self.no_grad, self.multi = base, no_grad, multi
+# What a view knows of its origin, a plain tuple (made for every view, so kept cheap):
+# (base, made under no_grad, (function, output number) for outputs of unbind/split/chunk or None)
+ViewInfo = tuple[Any, bool, "tuple[str, int] | None"]
+BASE = 0
+_PRUNE_FROM = 16
 
 
 def mark_view(base: Any, out: Any) -> Any:
@@ -53,12 +51,20 @@ def mark_view(base: Any, out: Any) -> Any:
     version counter, and its root base remembered. Returns ``out``."""
     counter = out._vc = base._vc
     info = base._view
-    root = base if info is None else info.base
-    out._view = ViewInfo(root, not _grad_state[0] or (info is not None and info.no_grad), None)
-    if root._grad_fn is not None and _grad_state[0]:
+    recording = _grad_state[0]
+    if info is None:
+        root = base
+        out._view = (base, not recording, None)
+    else:
+        root = info[0]
+        out._view = (root, info[1] or not recording, None)
+    if recording and root._grad_fn is not None:
         # a later in-place change of the memory rewrites the base's history, and this view
         # must then read the new base: the shared counter lists the views that may need it
-        counter.append(weakref.ref(out))
+        counter.append(_ref(out))
+        n = len(counter)
+        if n >= _PRUNE_FROM and not n & (n - 1):  # at powers of two: amortised constant cost
+            counter[1:] = [r for r in counter[1:] if r() is not None]
     return out
 
 
@@ -68,24 +74,23 @@ def mark_multi_output(views: tuple[Any, ...], function: str) -> tuple[Any, ...]:
     for k, v in enumerate(views):
         info = v._view
         if info is not None:
-            info.multi = (function, k)
+            v._view = (info[0], info[1], (function, k))
     return views
 
 
 def check_view_inplace(view: Any) -> None:
     """Raise PyTorch's error when an in-place op on ``view`` cannot be recorded."""
-    info = view._view
-    if info.no_grad:
+    base, no_grad, multi = view._view
+    if no_grad:
         raise RuntimeError(_NO_GRAD_VIEW)
-    if info.multi is not None:
-        name, k = info.multi
+    if multi is not None:
+        name, k = multi
         raise RuntimeError(
             f"Output {k} of {name} is a view and is being modified inplace. This view is the "
             "output of a function that returns multiple views. Such functions do not allow the "
             "output views to be modified inplace. You should replace the inplace operation by an "
             "out-of-place one."
         )
-    base = info.base
     if base._requires_grad and base._grad_fn is None:
         raise RuntimeError(_VIEW_OF_LEAF)
 
@@ -116,7 +121,7 @@ def rebase_history(view: Any, result: Any) -> None:
     """After ``result`` (a recorded out-of-place op on ``view``) was written into ``view``'s
     memory: make the base's history a ``CopySlices`` of that result, and the view a strided read
     of the new base."""
-    base = view._view.base
+    base = view._view[0]
     index = _element_index(base._data, view._data)
     n = base._data.size
     every = np.arange(n, dtype=np.int64).reshape(base._data.shape)
