@@ -1166,8 +1166,9 @@ class Tensor(
             for a in args:
                 if isinstance(a, Tensor) and a._grad_fn is not None and a._grad_fn._saved:
                     keep_original(a._grad_fn, self)
-        view = self._view is not None and _grad_state[0]
-        if view and (result._grad_fn is not None or self._view[0]._requires_grad):
+        info = self._view
+        view = info is not None and _grad_state[0]
+        if view and info is not None and (result._grad_fn is not None or info[0]._requires_grad):
             check_view_inplace(self)
         np.copyto(self._data, out, casting="unsafe")
         self._vc[0] += 1
