@@ -1183,7 +1183,9 @@ class Tensor(
                 refresh_views(self)
         return self
 
-    def _array_inplace(self, update: Callable[[np.ndarray], object]) -> Tensor:
+    def _array_inplace(
+        self, update: Callable[[np.ndarray], object], node_name: str = "FillBackward0"
+    ) -> Tensor:
         """In-place change of the data outside autograd (``zero_``, ``fill_``, ``uniform_``...)."""
         self._check_inplace()
         if _grad_state[0] and (
@@ -1192,7 +1194,7 @@ class Tensor(
             # recorded: the old values get no gradient, the base's history is rewritten
             values = self._data.copy()
             update(values)
-            return self._inplace(_Overwrite, values=values)
+            return self._inplace(_Overwrite, values=values, node_name=node_name)
         update(self._data)
         self._vc[0] += 1
         return self
@@ -1207,7 +1209,7 @@ class Tensor(
             >>> nl.ones(3).zero_()
             tensor([0., 0., 0.])
         """
-        return self._array_inplace(lambda a: a.fill(0))
+        return self._array_inplace(lambda a: a.fill(0), "ZeroBackward0")
 
     def fill_(self, value: Number | Tensor) -> Tensor:
         """Set every element to ``value``.
@@ -1223,7 +1225,7 @@ class Tensor(
             tensor([2., 2., 2.])
         """
         value = value.item() if isinstance(value, Tensor) else value
-        return self._array_inplace(lambda a: a.fill(value))
+        return self._array_inplace(lambda a: a.fill(value), "FillBackward2")
 
     def copy_(self, src: Tensor | np.ndarray | Number) -> Tensor:
         """Copy ``src``'s values into this tensor (broadcast and converted to this dtype).
@@ -1243,7 +1245,8 @@ class Tensor(
         if isinstance(src, Tensor) and src._requires_grad and _grad_state[0]:
             return self._inplace(_ops.CopyFrom, src)
         return self._array_inplace(
-            lambda a: np.copyto(a, np.broadcast_to(src_data, a.shape), casting="unsafe")
+            lambda a: np.copyto(a, np.broadcast_to(src_data, a.shape), casting="unsafe"),
+            "CopyBackwards",
         )
 
     def uniform_(self, a: _float = 0.0, b: _float = 1.0) -> Tensor:
@@ -1262,7 +1265,8 @@ class Tensor(
             True
         """
         return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.uniform(a, b, x.shape))
+            lambda x: x.__setitem__(..., default_generator.uniform(a, b, x.shape)),
+            "UniformBackward0",
         )
 
     def normal_(self, mean: _float = 0.0, std: _float = 1.0) -> Tensor:
@@ -1280,7 +1284,8 @@ class Tensor(
             nnlite.Size([2, 3])
         """
         return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.normal(mean, std, x.shape))
+            lambda x: x.__setitem__(..., default_generator.normal(mean, std, x.shape)),
+            "NormalBackward0",
         )
 
     def bernoulli_(self, p: _float = 0.5) -> Tensor:
@@ -1298,7 +1303,8 @@ class Tensor(
             True
         """
         return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.random(x.shape) < p)
+            lambda x: x.__setitem__(..., default_generator.random(x.shape) < p),
+            "BernoulliBackward2",
         )
 
     def t_(self) -> Tensor:

@@ -196,9 +196,8 @@ class ReadRegion(StorageMap):
 
 class Overwrite(Op):
     """An in-place change that discards the old values (``zero_``, ``fill_``, ``copy_`` of a
-    constant) while recording: the result is ``values``, and no gradient reaches the old ones."""
-
-    node_name = "FillBackward0"
+    constant, a random fill) while recording: the result is ``values``, and the old ones get a
+    zero gradient. ``node_name`` is given per call (``ZeroBackward0``, ``FillBackward2``...)."""
 
     def forward(self, a):
         return self.values

@@ -168,6 +168,24 @@ def test_graph_nodes_are_pytorchs():
     assert x.grad.tolist() == [2.0, 6.0, 6.0, 2.0]
 
 
+@pytest.mark.parametrize(
+    ("change", "name"),
+    [
+        (lambda y: y.zero_(), "ZeroBackward0"),
+        (lambda y: y.fill_(2.0), "FillBackward2"),
+        (lambda y: y.copy_(nl.zeros(3)), "CopyBackwards"),
+        (lambda y: y.normal_(), "NormalBackward0"),
+    ],
+)
+def test_overwriting_a_recorded_tensor_gives_zero_gradient(change, name):
+    x = nl.ones(3, requires_grad=True)
+    y = x * 2
+    change(y)
+    assert y.grad_fn.name() == name
+    (y * 3).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+
+
 def test_saved_base_detects_change_through_view():
     x = nl.ones(4, requires_grad=True)
     y = x * 2
