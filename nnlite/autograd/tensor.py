@@ -1355,6 +1355,14 @@ class Tensor(
 
     def __getitem__(self, index: Any) -> Tensor:
         index = _index_arg(index)
+        if type(index) is builtins.int and self._data.ndim == 1:
+            index = (index, ...)  # one element: numpy gives a 0-D view, not a copied scalar
+        elif (
+            type(index) is tuple
+            and len(index) == self._data.ndim
+            and all(type(i) is builtins.int for i in index)
+        ):
+            index = (*index, ...)
         out = _ops.GetItem.apply(self, index=index)
         if out._data.base is not None and _is_basic_index(index):
             mark_view(self, out)  # a view: in-place changes through it are changes to self

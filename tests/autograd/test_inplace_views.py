@@ -64,6 +64,7 @@ def _overwrite(x):
     y[0].zero_()
     y[1].fill_(2.0)
     y[2].copy_(x[3] * 5)
+    y[3, 1].mul_(x[0, 0])  # one element is a view too
     y[3].relu_()
     return y * y
 
@@ -73,6 +74,7 @@ def _masked_and_index(x):
     v = y[1:3]
     v.masked_fill_(v > 1.0, 0.5)
     y[:, 1:3].index_fill_(1, nl_or_torch_index(x), -1.0)
+    y[2:].index_add_(0, nl_or_torch_index(x), x[:1] * 2)
     return y * x
 
 
