@@ -58,7 +58,8 @@ def mark_view(base: Any, out: Any) -> Any:
     else:
         root = info[0]
         out._view = (root, info[1] or not recording, None)
-    if recording and root._grad_fn is not None:
+    if recording and (root._grad_fn is not None or not root._requires_grad):
+        # (a leaf that requires grad is never changed in place while recording: not listed)
         # a later in-place change of the memory rewrites the base's history, and this view
         # must then read the new base: the shared counter lists the views that may need it
         counter.append(_ref(out))

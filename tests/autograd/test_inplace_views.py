@@ -197,6 +197,16 @@ def test_saved_base_detects_change_through_view():
         z.sum().backward()
 
 
+def test_view_taken_before_the_base_gets_a_history():
+    x = nl.ones(4, requires_grad=True, dtype=nl.float64)
+    y = nl.zeros(4, dtype=nl.float64)
+    v = y[1:3]
+    y.copy_(x * 3)
+    (v * 2).sum().backward()
+    assert v.grad_fn.name() == "AsStridedBackward0"
+    assert x.grad.tolist() == [0.0, 6.0, 6.0, 0.0]
+
+
 def test_inplace_on_view_of_non_grad_base_records_value():
     x = nl.ones(2, requires_grad=True, dtype=nl.float64)
     y = nl.zeros(4, dtype=nl.float64)
