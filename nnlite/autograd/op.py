@@ -180,6 +180,7 @@ class Op(Node):
         t._grad_acc = None
         t._retains_grad = False
         t._hooks = None
+        t._view = None
         if not (record and _grad_state[0]):
             t._grad_fn = None
             t._requires_grad = False

@@ -149,7 +149,9 @@ def as_strided(input: Any, size: Any, stride: Any, storage_offset: int | None = 
         tensor([[0., 2.],
                 [1., 3.]])
     """
-    return _view(input, size, stride, storage_offset)
+    from .view_inplace import mark_view  # (it builds on this module's ops)
+
+    return mark_view(input, _view(input, size, stride, storage_offset))
 
 
 def as_strided_(input: Any, size: Any, stride: Any, storage_offset: int | None = None) -> Any:

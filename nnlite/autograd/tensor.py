@@ -43,12 +43,21 @@ from .tensor_methods import TensorMethods
 from .tensor_op_methods import TensorOpMethods
 from .tensor_storage_methods import TensorStorageMethods
 from .tensor_surface import TensorSurface, TensorSurfaceMore
+from .view_inplace import Overwrite as _Overwrite
+from .view_inplace import (
+    check_view_inplace,
+    keep_original,
+    mark_view,
+    rebase_history,
+    refresh_views,
+)
 
 if TYPE_CHECKING:
     from .._typing import Device, DTypeLike, Number, _bool, _float, _int, _size
     from .dtypes import dtype
     from .node import Node
     from .op import Op
+    from .view_inplace import ViewInfo
 
 _grad_state = grad_mode._state
 _new = object.__new__
@@ -101,6 +110,7 @@ class Tensor(
         "_grad_acc",
         "_retains_grad",
         "_hooks",
+        "_view",
         "__weakref__",
     )
     _data: np.ndarray
@@ -112,6 +122,7 @@ class Tensor(
     _grad_acc: Any
     _retains_grad: _bool
     _hooks: Any
+    _view: ViewInfo | None  # set on views: the base they share memory with (view_inplace.py)
     __array_priority__ = 1000
     __array_ufunc__ = (
         None  # numpy defers to Tensor's reflected operators: np.float32(2) * t is a Tensor
@@ -1144,22 +1155,46 @@ class Tensor(
                 f"result type {scalar_type_name(out.dtype)} can't be cast to the desired "
                 f"output type {scalar_type_name(self._data.dtype)}"
             )
+        node = result._grad_fn
+        if node is not None:
+            # the op (or the op that computed a value written here, as ``clamp_`` does) may have
+            # saved this tensor for backward: it keeps the values from before the write (an op
+            # saving its output reads the input only under create_graph: no copy for it, except
+            # on a view, whose base's history must replay)
+            if node._saved and (not node.saves_output or self._view is not None):
+                keep_original(node, self)
+            for a in args:
+                if isinstance(a, Tensor) and a._grad_fn is not None and a._grad_fn._saved:
+                    keep_original(a._grad_fn, self)
+        info = self._view
+        view = info is not None and _grad_state[0]
+        if view and info is not None and (result._grad_fn is not None or info[0]._requires_grad):
+            check_view_inplace(self)
         np.copyto(self._data, out, casting="unsafe")
         self._vc[0] += 1
         if result._grad_fn is not None:
+            if view:
+                rebase_history(self, result)
+                return self
             self._grad_fn = result._grad_fn
             self._output_nr = 0
             self._requires_grad = True
+            if len(self._vc) > 1:  # views of this tensor were taken: they read the new history
+                refresh_views(self)
         return self
 
-    def _array_inplace(self, update: Callable[[np.ndarray], object]) -> Tensor:
+    def _array_inplace(
+        self, update: Callable[[np.ndarray], object], node_name: str = "FillBackward0"
+    ) -> Tensor:
         """In-place change of the data outside autograd (``zero_``, ``fill_``, ``uniform_``...)."""
         self._check_inplace()
-        if self._grad_fn is not None and _grad_state[0]:
-            raise RuntimeError(
-                "in-place initialisation of a tensor that has a grad_fn is not supported; "
-                "use it under nl.no_grad() or on a leaf"
-            )
+        if _grad_state[0] and (
+            self._grad_fn is not None or (self._view is not None and self._view[0]._requires_grad)
+        ):
+            # recorded: the old values get no gradient, the base's history is rewritten
+            values = self._data.copy()
+            update(values)
+            return self._inplace(_Overwrite, values=values, node_name=node_name)
         update(self._data)
         self._vc[0] += 1
         return self
@@ -1174,7 +1209,7 @@ class Tensor(
             >>> nl.ones(3).zero_()
             tensor([0., 0., 0.])
         """
-        return self._array_inplace(lambda a: a.fill(0))
+        return self._array_inplace(lambda a: a.fill(0), "ZeroBackward0")
 
     def fill_(self, value: Number | Tensor) -> Tensor:
         """Set every element to ``value``.
@@ -1190,7 +1225,7 @@ class Tensor(
             tensor([2., 2., 2.])
         """
         value = value.item() if isinstance(value, Tensor) else value
-        return self._array_inplace(lambda a: a.fill(value))
+        return self._array_inplace(lambda a: a.fill(value), "FillBackward2")
 
     def copy_(self, src: Tensor | np.ndarray | Number) -> Tensor:
         """Copy ``src``'s values into this tensor (broadcast and converted to this dtype).
@@ -1210,7 +1245,8 @@ class Tensor(
         if isinstance(src, Tensor) and src._requires_grad and _grad_state[0]:
             return self._inplace(_ops.CopyFrom, src)
         return self._array_inplace(
-            lambda a: np.copyto(a, np.broadcast_to(src_data, a.shape), casting="unsafe")
+            lambda a: np.copyto(a, np.broadcast_to(src_data, a.shape), casting="unsafe"),
+            "CopyBackwards",
         )
 
     def uniform_(self, a: _float = 0.0, b: _float = 1.0) -> Tensor:
@@ -1229,7 +1265,8 @@ class Tensor(
             True
         """
         return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.uniform(a, b, x.shape))
+            lambda x: x.__setitem__(..., default_generator.uniform(a, b, x.shape)),
+            "UniformBackward0",
         )
 
     def normal_(self, mean: _float = 0.0, std: _float = 1.0) -> Tensor:
@@ -1247,7 +1284,8 @@ class Tensor(
             nnlite.Size([2, 3])
         """
         return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.normal(mean, std, x.shape))
+            lambda x: x.__setitem__(..., default_generator.normal(mean, std, x.shape)),
+            "NormalBackward0",
         )
 
     def bernoulli_(self, p: _float = 0.5) -> Tensor:
@@ -1265,7 +1303,8 @@ class Tensor(
             True
         """
         return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.random(x.shape) < p)
+            lambda x: x.__setitem__(..., default_generator.random(x.shape) < p),
+            "BernoulliBackward2",
         )
 
     def t_(self) -> Tensor:
@@ -1300,17 +1339,33 @@ class Tensor(
         if not isinstance(value, Tensor):
             value = _make(np.asarray(value, dtype=self._data.dtype))
         self._check_inplace()
+        view = self._view is not None
+        if view:
+            check_view_inplace(self)
         result = _ops.IndexPut.apply(self, value, index=index)
         self._vc[0] += 1
+        if view:
+            rebase_history(self, result)
+            return
         self._grad_fn = result._grad_fn
         self._output_nr = 0
         self._requires_grad = True
+        if len(self._vc) > 1:
+            refresh_views(self)
 
     def __getitem__(self, index: Any) -> Tensor:
         index = _index_arg(index)
+        if type(index) is builtins.int and self._data.ndim == 1:
+            index = (index, ...)  # one element: numpy gives a 0-D view, not a copied scalar
+        elif (
+            type(index) is tuple
+            and len(index) == self._data.ndim
+            and all(type(i) is builtins.int for i in index)
+        ):
+            index = (*index, ...)
         out = _ops.GetItem.apply(self, index=index)
         if out._data.base is not None and _is_basic_index(index):
-            out._vc = self._vc  # a view: in-place changes through it are changes to self
+            mark_view(self, out)  # a view: in-place changes through it are changes to self
         return out
 
     def clone(self, memory_format: Any = None) -> Tensor:
@@ -1399,6 +1454,7 @@ def _init(t: Tensor, data: np.ndarray, grad_fn: Node | None) -> None:
     t._grad_acc = None
     t._retains_grad = False
     t._hooks = None
+    t._view = None
 
 
 def _make(data: Any, grad_fn: Node | None = None) -> Tensor:
@@ -1415,6 +1471,7 @@ def _make(data: Any, grad_fn: Node | None = None) -> Tensor:
     t._grad_acc = None
     t._retains_grad = False
     t._hooks = None
+    t._view = None
     return t
 
 

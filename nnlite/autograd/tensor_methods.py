@@ -20,6 +20,7 @@ from .ops.arithmetic import rounded_quotient
 from .promotion import binary_result, result_type, scalar_type_name
 from .sizes import shape_arg as _shape_arg
 from .sizes import wrap_dim as _wrap_dim
+from .view_inplace import mark_multi_output, mark_view
 
 if TYPE_CHECKING:
     from .._typing import DTypeLike, Number, TensorOrScalar, _dims, _size
@@ -619,7 +620,7 @@ def _shared_view(base: TensorMethods, out: Tensor) -> Tensor:
     or transpose has no ``base``, so checking it is enough (and far cheaper than comparing memory).
     """
     if out._data.base is not None:
-        out._vc = base._vc
+        mark_view(base, out)
     return out
 
 
@@ -929,7 +930,9 @@ def _chunk(self: TensorMethods, chunks: int, dim: int = 0) -> tuple[Tensor, ...]
     """
     size = self.size(dim)
     step = -(-size // chunks)
-    return tuple(self.narrow(dim, s, min(step, size - s)) for s in range(0, size, step))
+    return mark_multi_output(
+        tuple(self.narrow(dim, s, min(step, size - s)) for s in range(0, size, step)), "Split"
+    )
 
 
 def _split(
@@ -966,7 +969,7 @@ def _split(
     for n in sections:
         out.append(self.narrow(dim, start, n))
         start += n
-    return tuple(out)
+    return mark_multi_output(tuple(out), "Split")
 
 
 def _gather(self: TensorMethods, dim: int, index: Tensor | np.ndarray) -> Tensor:

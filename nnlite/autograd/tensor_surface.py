@@ -22,6 +22,7 @@ from .grad_mode import is_grad_enabled
 from .ops import elementwise as ew
 from .providers import implementation
 from .sizes import wrap_dim
+from .view_inplace import mark_multi_output
 
 if TYPE_CHECKING:
     from .._typing import TensorOrScalar, _dims
@@ -1443,7 +1444,9 @@ class TensorSurface(_Base):
     )
     def unbind(self, dim: int = 0) -> tuple[Tensor, ...]:
         dim = wrap_dim(dim, self.ndim)
-        return tuple(self.select(dim, i) for i in range(self.shape[dim]))
+        return mark_multi_output(
+            tuple(self.select(dim, i) for i in range(self.shape[dim])), "Unbind"
+        )
 
     @_doc(
         "Broadcast to ``size`` (``expand``).",

@@ -6,6 +6,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ...autograd.ops import Reshape
+from ...autograd.view_inplace import mark_view
 
 if TYPE_CHECKING:
     from ...autograd.tensor import Tensor
@@ -32,6 +33,6 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     ):  # (N, ...) -> (N, features): the usual case
         out = Reshape.apply(input, shape=(shape[0], math.prod(shape[1:])))
         if out._data.base is not None:
-            out._vc = input._vc  # a view shares its base's version counter
+            mark_view(input, out)  # a view shares its base's version counter
         return out
     return input.flatten(start_dim, end_dim)
