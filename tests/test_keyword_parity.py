@@ -10,6 +10,7 @@ refuse those keywords too.
 """
 
 import inspect
+import keyword
 import re
 
 import pytest
@@ -48,14 +49,19 @@ def torch_params(obj, name):
 
 
 def nnlite_params(obj):
-    """The keywords nnlite's ``obj`` accepts (None: unreadable, or it takes ``**kwargs``)."""
+    """The keywords nnlite's ``obj`` accepts (None: unreadable, or it takes any ``**kwargs``).
+
+    A PyTorch keyword that is a Python keyword (``from``) is spelled ``from_`` in the signature and
+    taken through ``**kwargs``; such a signature counts as accepting ``from``."""
     try:
         params = inspect.signature(obj).parameters.values()
     except (ValueError, TypeError):
         return None
+    names = {p.name for p in params}
     if any(p.kind == p.VAR_KEYWORD for p in params):
-        return None
-    return {p.name for p in params}
+        spelled = {n[:-1] for n in names if keyword.iskeyword(n[:-1])}
+        return (names | spelled) if spelled else None
+    return names
 
 
 def _shared_names():
@@ -226,3 +232,39 @@ def test_docstring_artifact_is_refused_by_pytorch_and_nnlite(entry):
         probe(True)
     label, param = entry
     assert param in missing_keywords().get(label, ()), f"nnlite accepts {label}({param}=...)"
+
+
+def test_from_keyword_of_the_random_fills():
+    x = nl.zeros(50).uniform_(**{"from": 2.0, "to": 3.0})
+    assert bool(((x >= 2) & (x < 3)).all())
+    assert nl.zeros(4).random_(**{"from": 5, "to": 6}).tolist() == [5.0] * 4
+    with pytest.raises(TypeError, match="unexpected keyword argument 'frm'"):
+        nl.zeros(2).uniform_(frm=1)
+
+
+def test_generator_keyword_draws_from_the_given_generator():
+    def draws(fill):
+        return fill(nl.zeros(5), nl.Generator().manual_seed(7)).tolist()
+
+    for fill in (
+        lambda x, g: x.uniform_(generator=g),
+        lambda x, g: x.normal_(generator=g),
+        lambda x, g: x.bernoulli_(0.5, generator=g),
+        lambda x, g: x.exponential_(generator=g),
+        lambda x, g: nl.rand_like(x, generator=g),
+        lambda x, g: nl.randn_like(x, generator=g),
+    ):
+        assert draws(fill) == draws(fill)
+
+
+def test_creation_keywords_as_pytorch_on_cpu():
+    out = nl.empty(3)
+    assert nl.arange(3, out=out) is out and out.tolist() == [0.0, 1.0, 2.0]
+    assert nl.zeros_like(input=nl.ones(2), layout=None).tolist() == [0.0, 0.0]
+    assert nl.ones(2).new_zeros(2, pin_memory=False).tolist() == [0.0, 0.0]
+    for make in (lambda: torch.empty(2, pin_memory=True), lambda: nl.empty(2, pin_memory=True)):
+        with pytest.raises(RuntimeError, match="pin_memory=True requires"):
+            make()
+    for make in (lambda: torch.zeros(2, layout="strided"), lambda: nl.zeros(2, layout="strided")):
+        with pytest.raises(TypeError, match="argument 'layout' must be torch.layout, not str"):
+            make()

@@ -67,3 +67,12 @@ def creation_keywords(*names: str, name: str | None = None) -> Callable[[F], F]:
         return call  # type: ignore[return-value]
 
     return wrap
+
+
+def from_keyword(name: str, from_: Any, keywords: dict[str, Any]) -> Any:
+    """``from_``, or the ``from`` keyword PyTorch's random fills take (``x.uniform_(**{"from": 0})``),
+    which a Python signature cannot name; any other keyword is refused as Python would."""
+    unexpected = set(keywords) - {"from"}
+    if unexpected:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{sorted(unexpected)[0]}'")
+    return keywords.get("from", from_)

@@ -21,6 +21,7 @@ from . import grad_mode
 from . import op as _op
 from . import ops as _ops
 from ._formatting import tensor_repr
+from .creation_keywords import from_keyword
 from .engine import (
     accumulate_into_inputs as _accumulate_into_inputs,
 )
@@ -264,8 +265,11 @@ class Tensor(
         """
         return self._data.dtype.kind == "f"
 
-    def is_contiguous(self) -> _bool:
+    def is_contiguous(self, memory_format: Any = None) -> _bool:
         """Whether the elements lie in memory in row-major order without gaps.
+
+        Args:
+            memory_format: accepted for compatibility (the contiguous format).
 
         Returns:
             bool: True for a C-contiguous tensor.
@@ -905,8 +909,11 @@ class Tensor(
                 dtype = legacy
         return self.to(dtype)
 
-    def float(self) -> Tensor:
+    def float(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to float32 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a float32 tensor.
@@ -917,8 +924,11 @@ class Tensor(
         """
         return self.to(_dtypes.float32)
 
-    def double(self) -> Tensor:
+    def double(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to float64 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a float64 tensor.
@@ -929,8 +939,11 @@ class Tensor(
         """
         return self.to(_dtypes.float64)
 
-    def half(self) -> Tensor:
+    def half(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to float16 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a float16 tensor.
@@ -941,8 +954,11 @@ class Tensor(
         """
         return self.to(_dtypes.float16)
 
-    def long(self) -> Tensor:
+    def long(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to int64 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a int64 tensor.
@@ -953,8 +969,11 @@ class Tensor(
         """
         return self.to(_dtypes.int64)
 
-    def int(self) -> Tensor:
+    def int(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to int32 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a int32 tensor.
@@ -965,8 +984,11 @@ class Tensor(
         """
         return self.to(_dtypes.int32)
 
-    def bool(self) -> Tensor:
+    def bool(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to bool (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a bool tensor.
@@ -977,8 +999,11 @@ class Tensor(
         """
         return self.to(_dtypes.bool)
 
-    def byte(self) -> Tensor:
+    def byte(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to uint8 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a uint8 tensor.
@@ -1021,6 +1046,8 @@ class Tensor(
         dtype: DTypeLike | None = None,
         device: Device = None,
         requires_grad: _bool = False,
+        layout: Any = None,
+        pin_memory: _bool = False,
     ) -> Tensor:
         """A new tensor of zeros of shape ``size``, with this tensor's dtype by default.
 
@@ -1029,6 +1056,8 @@ class Tensor(
             dtype (nl.dtype, optional): the element type. Default: this tensor's.
             device (str or nl.device, optional): only ``"cpu"``.
             requires_grad (bool): record operations on the result. Default: False.
+            layout: only the strided layout (None).
+            pin_memory (bool): only False; nnlite has no pinned memory.
 
         Returns:
             Tensor: the result.
@@ -1038,7 +1067,12 @@ class Tensor(
             tensor([0., 0.])
         """
         return implementation("creation.zeros")(
-            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+            *size,
+            dtype=dtype or self.dtype,
+            device=device,
+            requires_grad=requires_grad,
+            layout=layout,
+            pin_memory=pin_memory,
         )
 
     def new_ones(
@@ -1047,6 +1081,8 @@ class Tensor(
         dtype: DTypeLike | None = None,
         device: Device = None,
         requires_grad: _bool = False,
+        layout: Any = None,
+        pin_memory: _bool = False,
     ) -> Tensor:
         """A new tensor of ones of shape ``size``, with this tensor's dtype by default.
 
@@ -1055,6 +1091,8 @@ class Tensor(
             dtype (nl.dtype, optional): the element type. Default: this tensor's.
             device (str or nl.device, optional): only ``"cpu"``.
             requires_grad (bool): record operations on the result. Default: False.
+            layout: only the strided layout (None).
+            pin_memory (bool): only False; nnlite has no pinned memory.
 
         Returns:
             Tensor: the result.
@@ -1064,7 +1102,12 @@ class Tensor(
             tensor([1., 1.])
         """
         return implementation("creation.ones")(
-            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+            *size,
+            dtype=dtype or self.dtype,
+            device=device,
+            requires_grad=requires_grad,
+            layout=layout,
+            pin_memory=pin_memory,
         )
 
     def new_full(
@@ -1074,6 +1117,8 @@ class Tensor(
         dtype: DTypeLike | None = None,
         device: Device = None,
         requires_grad: _bool = False,
+        layout: Any = None,
+        pin_memory: _bool = False,
     ) -> Tensor:
         """A new tensor of shape ``size`` filled with ``fill_value``, with this tensor's dtype.
 
@@ -1083,6 +1128,8 @@ class Tensor(
             dtype (nl.dtype, optional): the element type. Default: this tensor's.
             device (str or nl.device, optional): only ``"cpu"``.
             requires_grad (bool): record operations on the result. Default: False.
+            layout: only the strided layout (None).
+            pin_memory (bool): only False; nnlite has no pinned memory.
 
         Returns:
             Tensor: the result.
@@ -1092,7 +1139,13 @@ class Tensor(
             tensor([7., 7.])
         """
         return implementation("creation.full")(
-            size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+            size,
+            fill_value,
+            dtype=dtype or self.dtype,
+            device=device,
+            requires_grad=requires_grad,
+            layout=layout,
+            pin_memory=pin_memory,
         )
 
     def new_empty(
@@ -1101,6 +1154,8 @@ class Tensor(
         dtype: DTypeLike | None = None,
         device: Device = None,
         requires_grad: _bool = False,
+        layout: Any = None,
+        pin_memory: _bool = False,
     ) -> Tensor:
         """A new tensor of uninitialised values of shape ``size``, with this tensor's dtype by
         default.
@@ -1110,6 +1165,8 @@ class Tensor(
             dtype (nl.dtype, optional): the element type. Default: this tensor's.
             device (str or nl.device, optional): only ``"cpu"``.
             requires_grad (bool): record operations on the result. Default: False.
+            layout: only the strided layout (None).
+            pin_memory (bool): only False; nnlite has no pinned memory.
 
         Returns:
             Tensor: the result.
@@ -1119,7 +1176,12 @@ class Tensor(
             nnlite.Size([2])
         """
         return implementation("creation.empty")(
-            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+            *size,
+            dtype=dtype or self.dtype,
+            device=device,
+            requires_grad=requires_grad,
+            layout=layout,
+            pin_memory=pin_memory,
         )
 
     # ------------------------------------------------------------------ in-place plumbing
@@ -1192,11 +1254,12 @@ class Tensor(
         value = value.item() if isinstance(value, Tensor) else value
         return self._array_inplace(lambda a: a.fill(value))
 
-    def copy_(self, src: Tensor | np.ndarray | Number) -> Tensor:
+    def copy_(self, src: Tensor | np.ndarray | Number, non_blocking: _bool = False) -> Tensor:
         """Copy ``src``'s values into this tensor (broadcast and converted to this dtype).
 
         Args:
             src (Tensor): the values.
+            non_blocking (bool): accepted for compatibility; the copy is always synchronous.
 
         Returns:
             Tensor: this tensor.
@@ -1213,12 +1276,15 @@ class Tensor(
             lambda a: np.copyto(a, np.broadcast_to(src_data, a.shape), casting="unsafe")
         )
 
-    def uniform_(self, a: _float = 0.0, b: _float = 1.0) -> Tensor:
-        """Fill with samples from the uniform distribution on ``[a, b)``, from nnlite's generator.
+    def uniform_(
+        self, from_: _float = 0.0, to: _float = 1.0, *, generator: Any = None, **keywords: Any
+    ) -> Tensor:
+        """Fill with samples from the uniform distribution on ``[from, to)``.
 
         Args:
-            a (float): the lower bound. Default: 0.
-            b (float): the upper bound. Default: 1.
+            from_ (float): the lower bound, also given as PyTorch's ``from`` keyword. Default: 0.
+            to (float): the upper bound. Default: 1.
+            generator (nl.Generator, optional): the source of randomness. Default: nnlite's.
 
         Returns:
             Tensor: this tensor.
@@ -1228,16 +1294,17 @@ class Tensor(
             >>> bool(((x >= -1) & (x < 1)).all())
             True
         """
-        return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.uniform(a, b, x.shape))
-        )
+        low = from_keyword("uniform_", from_, keywords)
+        gen = generator or default_generator
+        return self._array_inplace(lambda x: x.__setitem__(..., gen.uniform(low, to, x.shape)))
 
-    def normal_(self, mean: _float = 0.0, std: _float = 1.0) -> Tensor:
-        """Fill with samples from the normal distribution, from nnlite's generator.
+    def normal_(self, mean: _float = 0.0, std: _float = 1.0, *, generator: Any = None) -> Tensor:
+        """Fill with samples from the normal distribution.
 
         Args:
             mean (float): the mean. Default: 0.
             std (float): the standard deviation. Default: 1.
+            generator (nl.Generator, optional): the source of randomness. Default: nnlite's.
 
         Returns:
             Tensor: this tensor.
@@ -1247,14 +1314,17 @@ class Tensor(
             nnlite.Size([2, 3])
         """
         return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.normal(mean, std, x.shape))
+            lambda x: x.__setitem__(
+                ..., (generator or default_generator).normal(mean, std, x.shape)
+            )
         )
 
-    def bernoulli_(self, p: _float = 0.5) -> Tensor:
-        """Fill with 1 with probability ``p`` and 0 otherwise, from nnlite's generator.
+    def bernoulli_(self, p: _float = 0.5, *, generator: Any = None) -> Tensor:
+        """Fill with 1 with probability ``p`` and 0 otherwise.
 
         Args:
             p (float): the probability of a 1. Default: 0.5.
+            generator (nl.Generator, optional): the source of randomness. Default: nnlite's.
 
         Returns:
             Tensor: this tensor.
@@ -1265,7 +1335,7 @@ class Tensor(
             True
         """
         return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.random(x.shape) < p)
+            lambda x: x.__setitem__(..., (generator or default_generator).random(x.shape) < p)
         )
 
     def t_(self) -> Tensor:
