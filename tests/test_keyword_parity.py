@@ -13,6 +13,7 @@ import inspect
 import keyword
 import re
 
+import numpy as np
 import pytest
 
 import nnlite as nl
@@ -268,3 +269,26 @@ def test_creation_keywords_as_pytorch_on_cpu():
     for make in (lambda: torch.zeros(2, layout="strided"), lambda: nl.zeros(2, layout="strided")):
         with pytest.raises(TypeError, match="argument 'layout' must be torch.layout, not str"):
             make()
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("loss", ["l1_loss", "mse_loss"])
+def test_weighted_l1_and_mse_loss_as_pytorch(loss, reduction):
+    rng = np.random.default_rng(0)
+    x, y, w = rng.random((3, 2, 3))
+    got = getattr(NF, loss)(nl.tensor(x), nl.tensor(y), reduction=reduction, weight=nl.tensor(w))
+    want = getattr(TF, loss)(
+        torch.tensor(x), torch.tensor(y), reduction=reduction, weight=torch.tensor(w)
+    )
+    np.testing.assert_allclose(got.detach().numpy(), want.numpy(), rtol=1e-12)
+    with pytest.raises(ValueError, match="Weights and input must have the same size"):
+        getattr(NF, loss)(nl.tensor(x), nl.tensor(y), weight=nl.ones(3))
+
+
+def test_weighted_loss_gradients():
+    rng = np.random.default_rng(1)
+    x = nl.tensor(rng.random((2, 3)), requires_grad=True)
+    y, w = nl.tensor(rng.random((2, 3))), nl.tensor(rng.random((2, 3)))
+    for loss in (NF.l1_loss, NF.mse_loss):
+        assert nl.autograd.gradcheck(lambda a, loss=loss: loss(a, y, weight=w), (x,))
+    assert nl.autograd.gradgradcheck(lambda a: NF.mse_loss(a, y, weight=w), (x,))

@@ -363,7 +363,11 @@ def randint(
 
 @creation_keywords("out", "layout", "pin_memory")
 def randperm(
-    n: int, dtype: DTypeLike | None = None, device: Device = None, generator: Any = None
+    n: int,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
+    generator: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """A random permutation of the integers ``0 .. n - 1``.
 
@@ -372,6 +376,7 @@ def randperm(
         dtype (nl.dtype, optional): the element type. Default: int64.
         device (str or nl.device, optional): only ``"cpu"``.
         generator (numpy.random.Generator, optional): draw from this generator instead.
+        requires_grad (bool): only False for this integer result. Default: False.
 
     Returns:
         Tensor: the permutation.
@@ -381,7 +386,9 @@ def randperm(
         [0, 1, 2, 3]
     """
     gen = generator or default_generator
-    return _finish(gen.permutation(n).astype(_dtype_or(dtype, np.dtype(np.int64))), False, device)
+    return _finish(
+        gen.permutation(n).astype(_dtype_or(dtype, np.dtype(np.int64))), requires_grad, device
+    )
 
 
 @creation_keywords("out", "layout", "pin_memory")

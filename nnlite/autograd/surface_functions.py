@@ -14,6 +14,7 @@ import numpy as np
 
 from . import op as _op
 from .creation import cat, stack, tensor
+from .creation_keywords import creation_keywords
 from .dtypes import float32, to_numpy_dtype
 from .dtypes import int64 as _int64
 from .providers import implementation, provide
@@ -1097,6 +1098,7 @@ def hann_window(
     "Tensor: the window.",
     ">>> nl.hamming_window(3, periodic=False)\ntensor([0.0800, 1.0000, 0.0800])",
 )
+@creation_keywords("pin_memory")
 def hamming_window(
     window_length: int,
     periodic: bool = True,

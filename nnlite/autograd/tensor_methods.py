@@ -99,9 +99,25 @@ def _rmul(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return ops.Mul.apply(other, self)
 
 
+def _mm(self: TensorMethods, mat2: Tensor) -> Tensor:
+    """The matrix product ``self @ mat2``.
+
+    Args:
+        mat2 (Tensor): the second matrix.
+
+    Returns:
+        Tensor: the product.
+
+    Examples:
+        >>> nl.eye(2).mm(nl.tensor([[1., 2.], [3., 4.]]))
+        tensor([[1., 2.],
+                [3., 4.]])
+    """
+    return _matmul(self, mat2)
+
+
 def _truediv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
-    """``self / other``, elementwise true division (``div`` without ``rounding_mode``); ``divide``
-    is the same method.
+    """``self / other``, elementwise true division (``div`` without ``rounding_mode``).
 
     Args:
         other (Tensor or number): the second operand (broadcast).
@@ -1243,12 +1259,13 @@ class TensorMethods:
     __rsub__ = _rsub
     __mul__ = mul = _mul
     __rmul__ = _rmul
-    __truediv__ = true_divide = divide = _truediv
-    div = _div
+    __truediv__ = true_divide = _truediv
+    div = divide = _div
     __rtruediv__ = _rtruediv
     __pow__ = pow = _pow
     __rpow__ = _rpow
-    __matmul__ = matmul = mm = _matmul
+    __matmul__ = matmul = _matmul
+    mm = _mm
     __rmatmul__ = _rmatmul
     __neg__ = neg = _neg
     __floordiv__ = floor_divide = _floor_divide
@@ -1348,7 +1365,9 @@ class TensorMethods:
         """
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
-    def allclose(self, other: TensorOrScalar, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
+    def allclose(
+        self, other: TensorOrScalar, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False
+    ) -> bool:
         """Whether every element is close to ``other``'s: ``|self - other| <= atol + rtol *
         |other|``.
 
@@ -1356,6 +1375,7 @@ class TensorMethods:
             other (Tensor or number): the second operand (broadcast).
             rtol (float): the relative tolerance. Default: 1e-05.
             atol (float): the absolute tolerance. Default: 1e-08.
+            equal_nan (bool): count NaNs in the same place as equal. Default: False.
 
         Returns:
             bool: True when all elements are close.
@@ -1364,7 +1384,7 @@ class TensorMethods:
             >>> nl.tensor([1., 2.]).allclose(nl.tensor([1., 2.000001]))
             True
         """
-        return bool(np.allclose(self._data, _data(other), rtol, atol))
+        return bool(np.allclose(self._data, _data(other), rtol, atol, equal_nan))
 
     # pointwise math
     exp = _unary(

@@ -800,7 +800,14 @@ class TensorSurface(_Base):
             )
         return self @ tensor
 
-    vdot = dot
+    @_doc(
+        "The dot product of two 1-D tensors (conjugating ``self``, a no-op for real ones).",
+        ["other (Tensor): the second vector."],
+        "Tensor: a 0-d tensor.",
+        ">>> nl.tensor([1., 2.]).vdot(nl.tensor([3., 4.]))\ntensor(11.)",
+    )
+    def vdot(self, other: Tensor) -> Tensor:
+        return self.dot(other)
 
     @_doc(
         "The inner product over the last dimension.",
