@@ -292,3 +292,15 @@ def test_weighted_loss_gradients():
     for loss in (NF.l1_loss, NF.mse_loss):
         assert nl.autograd.gradcheck(lambda a, loss=loss: loss(a, y, weight=w), (x,))
     assert nl.autograd.gradgradcheck(lambda a: NF.mse_loss(a, y, weight=w), (x,))
+
+
+def test_pickle_keywords_of_save_and_load(tmp_path):
+    import pickle
+
+    path = tmp_path / "ckpt.pth"
+    nl.save({"a": nl.ones(2)}, path, pickle_module=pickle, pickle_protocol=2)
+    assert nl.load(path, pickle_module=pickle)["a"].tolist() == [1.0, 1.0]
+    with pytest.raises(RuntimeError, match="explicit pickle_module"):
+        nl.load(path, pickle_module=pickle, weights_only=True)
+    with pytest.raises(ValueError, match="pickle_protocol=2"):
+        nl.save({"a": nl.ones(2)}, path, pickle_protocol=4)

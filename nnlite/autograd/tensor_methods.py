@@ -949,12 +949,12 @@ def _chunk(self: TensorMethods, chunks: int, dim: int = 0) -> tuple[Tensor, ...]
 
 
 def _split(
-    self: TensorMethods, split_size_or_sections: int | Sequence[int], dim: int = 0
+    self: TensorMethods, split_size: int | Sequence[int], dim: int = 0
 ) -> tuple[Tensor, ...]:
     """Split along ``dim`` into pieces of a size, or of the sizes listed.
 
     Args:
-        split_size_or_sections (int or list of ints): a piece size, or every piece's size.
+        split_size (int or list of ints): a piece size, or every piece's size.
         dim (int): the dimension to split. Default: 0.
 
     Returns:
@@ -967,12 +967,10 @@ def _split(
         (tensor([0]), tensor([1, 2, 3, 4]))
     """
     size = self.size(dim)
-    if isinstance(split_size_or_sections, int):
-        sections = [
-            min(split_size_or_sections, size - s) for s in range(0, size, split_size_or_sections)
-        ]
+    if isinstance(split_size, int):
+        sections = [min(split_size, size - s) for s in range(0, size, split_size)]
     else:
-        sections = list(split_size_or_sections)
+        sections = list(split_size)
         if sum(sections) != size:
             raise RuntimeError(
                 f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
