@@ -304,3 +304,19 @@ def test_pickle_keywords_of_save_and_load(tmp_path):
         nl.load(path, pickle_module=pickle, weights_only=True)
     with pytest.raises(ValueError, match="pickle_protocol=2"):
         nl.save({"a": nl.ones(2)}, path, pickle_protocol=4)
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [("logspace", (0, 2, 3)), ("arange", (0, 1, 0.25)), ("fft.fftfreq", (4,)), ("eye", (2, 3))],
+)
+def test_out_receives_pytorch_values(name, args):
+    def resolve(module):
+        for part in name.split("."):
+            module = getattr(module, part)
+        return module
+
+    want = resolve(torch)(*args)
+    out = nl.empty(0)
+    assert resolve(nl)(*args, out=out) is out
+    np.testing.assert_allclose(out.numpy(), want.numpy(), rtol=1e-6)
