@@ -15,19 +15,19 @@ from typing import Any
 import numpy as np
 
 from .autograd.creation import tensor
+from .autograd.creation_keywords import creation_keywords
 from .autograd.dtypes import float32
 from .autograd.tensor import Tensor
 
 __all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 
 
+@creation_keywords("out", "layout", "pin_memory")
 def fftfreq(
     n: int,
     d: float = 1.0,
     *,
-    out: Tensor | None = None,
     dtype: Any = None,
-    layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
@@ -49,13 +49,12 @@ def fftfreq(
     return tensor(np.fft.fftfreq(n, d), dtype=dtype or float32, requires_grad=requires_grad)
 
 
+@creation_keywords("out", "layout", "pin_memory")
 def rfftfreq(
     n: int,
     d: float = 1.0,
     *,
-    out: Tensor | None = None,
     dtype: Any = None,
-    layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:

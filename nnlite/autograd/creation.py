@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 import numpy as np
 
 from . import ops
+from .creation_keywords import creation_keywords
 from .dtypes import from_numpy_dtype, to_numpy_dtype
 from .out_arg import write_out
 from .promotion import default_float
@@ -38,7 +40,7 @@ class _Like(Protocol):
 
     def __call__(
         self,
-        t: Tensor,
+        input: Tensor,
         dtype: DTypeLike | None = None,
         device: Device = None,
         requires_grad: bool = False,
@@ -63,6 +65,7 @@ def _dtype_or(dtype: DTypeLike | None, default: np.dtype[Any] | None = None) -> 
     return default_float() if default is None else default
 
 
+@creation_keywords("pin_memory")
 def tensor(
     data: Any, dtype: DTypeLike | None = None, device: Device = None, requires_grad: bool = False
 ) -> Tensor:
@@ -147,7 +150,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return _make(array)
 
 
-def _filled(fill: Callable[..., np.ndarray]) -> _Filled:
+def _filled(fill: Callable[..., np.ndarray], *keywords: str) -> _Filled:
     def create(
         *size: Any,
         dtype: DTypeLike | None = None,
@@ -158,12 +161,12 @@ def _filled(fill: Callable[..., np.ndarray]) -> _Filled:
         result = _finish(fill(_shape_arg(size), _dtype_or(dtype)), requires_grad, device)
         return result if out is None else write_out(fill.__name__, result, out)
 
-    return create
+    return creation_keywords("layout", "pin_memory", *keywords, name=fill.__name__)(create)
 
 
 zeros = _filled(np.zeros)
 ones = _filled(np.ones)
-empty = _filled(np.empty)
+empty = _filled(np.empty, "memory_format")
 zeros.__doc__ = """A tensor of zeros of the given shape (``nl.zeros(2, 3)`` or ``nl.zeros((2, 3))``).
 
 Args:
@@ -215,6 +218,7 @@ Examples:
 """
 
 
+@creation_keywords("out", "layout", "pin_memory")
 def full(
     size: _size,
     fill_value: Number,
@@ -253,6 +257,7 @@ def full(
     return _finish(np.full(_shape_arg((size,)), fill, dtype=target), requires_grad, device)
 
 
+@creation_keywords("out", "layout", "pin_memory")
 def rand(
     *size: Any,
     dtype: DTypeLike | None = None,
@@ -284,6 +289,7 @@ def rand(
     )
 
 
+@creation_keywords("out", "layout", "pin_memory")
 def randn(
     *size: Any,
     dtype: DTypeLike | None = None,
@@ -314,6 +320,7 @@ def randn(
     )
 
 
+@creation_keywords("out", "layout", "pin_memory")
 def randint(
     low: int,
     high: Any = None,
@@ -354,8 +361,13 @@ def randint(
     )
 
 
+@creation_keywords("out", "layout", "pin_memory")
 def randperm(
-    n: int, dtype: DTypeLike | None = None, device: Device = None, generator: Any = None
+    n: int,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
+    generator: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """A random permutation of the integers ``0 .. n - 1``.
 
@@ -364,6 +376,7 @@ def randperm(
         dtype (nl.dtype, optional): the element type. Default: int64.
         device (str or nl.device, optional): only ``"cpu"``.
         generator (numpy.random.Generator, optional): draw from this generator instead.
+        requires_grad (bool): only False for this integer result. Default: False.
 
     Returns:
         Tensor: the permutation.
@@ -373,9 +386,12 @@ def randperm(
         [0, 1, 2, 3]
     """
     gen = generator or default_generator
-    return _finish(gen.permutation(n).astype(_dtype_or(dtype, np.dtype(np.int64))), False, device)
+    return _finish(
+        gen.permutation(n).astype(_dtype_or(dtype, np.dtype(np.int64))), requires_grad, device
+    )
 
 
+@creation_keywords("out", "layout", "pin_memory")
 def arange(
     start: Number,
     end: Number | None = None,
@@ -411,6 +427,7 @@ def arange(
     return _finish(np.arange(start, end, step).astype(to_numpy_dtype(dtype)), requires_grad, device)
 
 
+@creation_keywords("out", "layout", "pin_memory")
 def linspace(
     start: Number,
     end: Number,
@@ -439,6 +456,7 @@ def linspace(
     return _finish(np.linspace(start, end, steps).astype(_dtype_or(dtype)), requires_grad, device)
 
 
+@creation_keywords("out", "layout", "pin_memory")
 def eye(
     n: int,
     m: int | None = None,
@@ -466,34 +484,43 @@ def eye(
     return _finish(np.eye(n, m, dtype=_dtype_or(dtype)), requires_grad, device)
 
 
-def _like(fill: Callable[..., Tensor]) -> _Like:
+def _like(fill: Callable[..., Tensor], *keywords: str) -> _Like:
+    """The ``*_like`` form of ``fill``; ``keywords`` are ``fill``'s extra ones it passes on
+    (``generator`` for the random ones)."""
+
     def create(
-        t: Tensor,
+        input: Tensor,
         dtype: DTypeLike | None = None,
         device: Device = None,
         requires_grad: bool = False,
         memory_format: Any = None,
+        **passed: Any,
     ) -> Tensor:
         return fill(
-            t.shape,
-            dtype=t.dtype if dtype is None else dtype,
+            input.shape,
+            dtype=input.dtype if dtype is None else dtype,
             device=device,
             requires_grad=requires_grad,
+            **passed,
         )
 
-    return create
+    sig = inspect.signature(create)
+    own = [p for p in sig.parameters.values() if p.kind != p.VAR_KEYWORD]
+    extra = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None) for k in keywords]
+    create.__signature__ = sig.replace(parameters=[*own, *extra])  # type: ignore[attr-defined]
+    return creation_keywords("layout", "pin_memory", name=fill.__name__ + "_like")(create)
 
 
 zeros_like = _like(zeros)
 ones_like = _like(ones)
 empty_like = _like(empty)
-rand_like = _like(rand)
-randn_like = _like(randn)
-zeros_like.__doc__ = """Zeros with ``t``'s shape and dtype (unless ``dtype`` is given).
+rand_like = _like(rand, "generator")
+randn_like = _like(randn, "generator")
+zeros_like.__doc__ = """Zeros with ``input``'s shape and dtype (unless ``dtype`` is given).
 
 Args:
-    t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
-    dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+    input (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+    dtype (nl.dtype, optional): the element type. Default: ``input.dtype``.
     device (str or nl.device, optional): only ``"cpu"``.
     requires_grad (bool): record operations on the result for autograd. Default: False.
     memory_format: accepted for compatibility.
@@ -505,11 +532,11 @@ Examples:
     >>> nl.zeros_like(nl.ones(2, dtype=nl.int64))
     tensor([0, 0])
 """
-ones_like.__doc__ = """Ones with ``t``'s shape and dtype (unless ``dtype`` is given): int64 stays int64.
+ones_like.__doc__ = """Ones with ``input``'s shape and dtype (unless ``dtype`` is given): int64 stays int64.
 
 Args:
-    t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
-    dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+    input (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+    dtype (nl.dtype, optional): the element type. Default: ``input.dtype``.
     device (str or nl.device, optional): only ``"cpu"``.
     requires_grad (bool): record operations on the result for autograd. Default: False.
     memory_format: accepted for compatibility.
@@ -521,11 +548,11 @@ Examples:
     >>> nl.ones_like(nl.zeros(2))
     tensor([1., 1.])
 """
-empty_like.__doc__ = """An uninitialised tensor with ``t``'s shape and dtype.
+empty_like.__doc__ = """An uninitialised tensor with ``input``'s shape and dtype.
 
 Args:
-    t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
-    dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+    input (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+    dtype (nl.dtype, optional): the element type. Default: ``input.dtype``.
     device (str or nl.device, optional): only ``"cpu"``.
     requires_grad (bool): record operations on the result for autograd. Default: False.
     memory_format: accepted for compatibility.
@@ -537,12 +564,12 @@ Examples:
     >>> nl.empty_like(nl.zeros(2, 2)).shape
     nnlite.Size([2, 2])
 """
-rand_like.__doc__ = """Uniform samples from [0, 1) with ``t``'s shape; ``rand_like(x, dtype=nl.float32)``
+rand_like.__doc__ = """Uniform samples from [0, 1) with ``input``'s shape; ``rand_like(x, dtype=nl.float32)``
 for integer ``x``.
 
 Args:
-    t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
-    dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+    input (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+    dtype (nl.dtype, optional): the element type. Default: ``input.dtype``.
     device (str or nl.device, optional): only ``"cpu"``.
     requires_grad (bool): record operations on the result for autograd. Default: False.
     memory_format: accepted for compatibility.
@@ -554,11 +581,11 @@ Examples:
     >>> nl.rand_like(nl.zeros(2, 3)).shape
     nnlite.Size([2, 3])
 """
-randn_like.__doc__ = """Standard normal samples with ``t``'s shape.
+randn_like.__doc__ = """Standard normal samples with ``input``'s shape.
 
 Args:
-    t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
-    dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+    input (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+    dtype (nl.dtype, optional): the element type. Default: ``input.dtype``.
     device (str or nl.device, optional): only ``"cpu"``.
     requires_grad (bool): record operations on the result for autograd. Default: False.
     memory_format: accepted for compatibility.
@@ -572,19 +599,20 @@ Examples:
 """
 
 
+@creation_keywords("layout", "pin_memory", "memory_format")
 def full_like(
-    t: Tensor,
+    input: Tensor,
     fill_value: Number,
     dtype: DTypeLike | None = None,
     device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    """A tensor of ``t``'s shape filled with ``fill_value``.
+    """A tensor of ``input``'s shape filled with ``fill_value``.
 
     Args:
-        t (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
+        input (Tensor): gives the shape, and the dtype unless ``dtype`` is given.
         fill_value (number): the value of every element.
-        dtype (nl.dtype, optional): the element type. Default: ``t.dtype``.
+        dtype (nl.dtype, optional): the element type. Default: ``input.dtype``.
         device (str or nl.device, optional): only ``"cpu"``.
         requires_grad (bool): record operations on the result for autograd. Default: False.
 
@@ -596,9 +624,9 @@ def full_like(
         tensor([3., 3.])
     """
     return full(
-        t.shape,
+        input.shape,
         fill_value,
-        dtype=t.dtype if dtype is None else dtype,
+        dtype=input.dtype if dtype is None else dtype,
         device=device,
         requires_grad=requires_grad,
     )
@@ -664,6 +692,7 @@ def _bad_dim(dim: int, nd: int) -> NoReturn:
     )
 
 
+@creation_keywords("out")
 def where(condition: Tensor | np.ndarray, input: TensorOrScalar, other: TensorOrScalar) -> Tensor:
     """Elements of ``input`` where ``condition`` holds, else of ``other`` (all three broadcast).
 

@@ -39,6 +39,8 @@ def _function_doc(name):
 
 # PyTorch's name of the first parameter where it is not ``input``
 _FIRST_PARAMETER = {"split": "tensor", "searchsorted": "sorted_sequence"}
+# PyTorch's keyword of the function where the method's differs: {name: {function's: method's}}
+_METHOD_KEYWORD = {"split": {"split_size_or_sections": "split_size"}}
 
 
 def _function(name):
@@ -51,6 +53,9 @@ def _function(name):
             input = kwargs.pop(first)
         else:
             raise TypeError(f"{name}() missing 1 required positional argument: '{first}'")
+        for function_keyword, method_keyword in _METHOD_KEYWORD.get(name, {}).items():
+            if function_keyword in kwargs:
+                kwargs[method_keyword] = kwargs.pop(function_keyword)
         result = getattr(input, name)(*args, **kwargs)
         return result if out is None else write_out(name, result, out, (input, *args))
 

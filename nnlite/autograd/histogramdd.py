@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .creation_keywords import creation_keywords
 from .return_types import _ReturnType
 
 __all__ = ["histogramdd"]
@@ -30,6 +31,7 @@ class _HistogramDD(_ReturnType):
 _HistogramDD.__name__ = "histogramdd"
 
 
+@creation_keywords("out")
 def histogramdd(
     input: Any,
     bins: Any,

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .creation_keywords import creation_keywords
 from .providers import implementation
 
 __all__ = ["index_reduce", "segment_reduce", "nonzero_static"]
@@ -21,6 +22,7 @@ _INDEX_REDUCTIONS = ("prod", "mean", "amax", "amin")
 _warned = [False]
 
 
+@creation_keywords("out")
 def index_reduce(
     input: Any, dim: int, index: Any, source: Any, reduce: str, *, include_self: bool = True
 ) -> Any:

@@ -37,7 +37,11 @@ def write_out(name, result, out, inputs=()):
     if isinstance(result, tuple):
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
             raise TypeError(f"{name}(): out must be a tuple of {len(result)} Tensors")
-        return type(result)(*(write_out(name, r, o) for r, o in zip(result, out)))
+        written = tuple(write_out(name, r, o) for r, o in zip(result, out))
+        if type(result) is tuple:
+            return written
+        # namedtuples take their fields as arguments, nnlite's return types one sequence
+        return type(result)(*written) if hasattr(result, "_fields") else type(result)(written)
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     src, dst = result._data, out._data

@@ -65,11 +65,11 @@ def get_rng_state() -> dict[str, Any]:
     return dict(default_generator.bit_generator.state)
 
 
-def set_rng_state(state: dict[str, Any]) -> None:
+def set_rng_state(new_state: dict[str, Any]) -> None:
     """Restore the generator state that ``get_rng_state`` returned.
 
     Args:
-        state (dict): a state from ``get_rng_state``.
+        new_state (dict): a state from ``get_rng_state``.
 
     Examples:
         >>> state = nl.get_rng_state()
@@ -78,4 +78,4 @@ def set_rng_state(state: dict[str, Any]) -> None:
         >>> bool((nl.randn(3) == a).all())
         True
     """
-    default_generator.bit_generator.state = state
+    default_generator.bit_generator.state = new_state

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import op as _op
 from .creation import cat, stack, tensor
+from .creation_keywords import creation_keywords
 from .dtypes import float32, to_numpy_dtype
 from .dtypes import int64 as _int64
 from .providers import implementation, provide
@@ -281,6 +282,7 @@ def _triangle_indices(row: int, col: int, offset: int, lower: bool, dtype: Any) 
     "Tensor: ``(2, N)``.",
     ">>> nl.tril_indices(2, 2)\ntensor([[0, 1, 1],\n        [0, 0, 1]])",
 )
+@creation_keywords("layout", "pin_memory")
 def tril_indices(
     row: int,
     col: int,
@@ -288,7 +290,6 @@ def tril_indices(
     *,
     dtype: Any = _int64,
     device: Any = None,
-    layout: Any = None,
 ) -> Tensor:
     return _triangle_indices(row, col, offset, True, dtype)
 
@@ -304,6 +305,7 @@ def tril_indices(
     "Tensor: ``(2, N)``.",
     ">>> nl.triu_indices(2, 2)\ntensor([[0, 0, 1],\n        [0, 1, 1]])",
 )
+@creation_keywords("layout", "pin_memory")
 def triu_indices(
     row: int,
     col: int,
@@ -311,7 +313,6 @@ def triu_indices(
     *,
     dtype: Any = _int64,
     device: Any = None,
-    layout: Any = None,
 ) -> Tensor:
     return _triangle_indices(row, col, offset, False, dtype)
 
@@ -346,15 +347,14 @@ def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
     "Tensor: the points.",
     ">>> nl.logspace(0, 2, 3)\ntensor([  1.,  10., 100.])",
 )
+@creation_keywords("out", "layout", "pin_memory")
 def logspace(
     start: float,
     end: float,
     steps: int,
     base: float = 10.0,
     *,
-    out: Tensor | None = None,
     dtype: Any = None,
-    layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
@@ -368,14 +368,13 @@ def logspace(
     "Tensor: 0-d.",
     ">>> nl.scalar_tensor(3)\ntensor(3.)",
 )
+@creation_keywords("layout", "pin_memory")
 def scalar_tensor(
     s: float,
     *,
     dtype: Any = None,
-    layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
-    pin_memory: bool = False,
 ) -> Tensor:
     return tensor(float(s), dtype=dtype or float32, requires_grad=requires_grad)
 
@@ -1073,12 +1072,12 @@ def _window(
     "Tensor: the window.",
     ">>> nl.hann_window(4)\ntensor([0.0000, 0.5000, 1.0000, 0.5000])",
 )
+@creation_keywords("layout", "pin_memory")
 def hann_window(
     window_length: int,
     periodic: bool = True,
     *,
     dtype: Any = None,
-    layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
@@ -1097,6 +1096,7 @@ def hann_window(
     "Tensor: the window.",
     ">>> nl.hamming_window(3, periodic=False)\ntensor([0.0800, 1.0000, 0.0800])",
 )
+@creation_keywords("layout", "pin_memory")
 def hamming_window(
     window_length: int,
     periodic: bool = True,
@@ -1104,7 +1104,6 @@ def hamming_window(
     beta: float = 0.46,
     *,
     dtype: Any = None,
-    layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
@@ -1124,12 +1123,12 @@ def hamming_window(
     "Tensor: the window.",
     ">>> nl.bartlett_window(5, periodic=False)\ntensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])",
 )
+@creation_keywords("layout", "pin_memory")
 def bartlett_window(
     window_length: int,
     periodic: bool = True,
     *,
     dtype: Any = None,
-    layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
@@ -1146,12 +1145,12 @@ def bartlett_window(
     "Tensor: the window.",
     ">>> nl.blackman_window(3, periodic=False)[1]\ntensor(1.)",
 )
+@creation_keywords("layout", "pin_memory")
 def blackman_window(
     window_length: int,
     periodic: bool = True,
     *,
     dtype: Any = None,
-    layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
@@ -1169,13 +1168,13 @@ def blackman_window(
     "Tensor: the window.",
     ">>> nl.kaiser_window(3, periodic=False, beta=0.)\ntensor([1., 1., 1.])",
 )
+@creation_keywords("layout", "pin_memory")
 def kaiser_window(
     window_length: int,
     periodic: bool = True,
     beta: float = 12.0,
     *,
     dtype: Any = None,
-    layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:

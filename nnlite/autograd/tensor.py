@@ -21,6 +21,7 @@ from . import grad_mode
 from . import op as _op
 from . import ops as _ops
 from ._formatting import tensor_repr
+from .creation_keywords import from_keyword
 from .engine import (
     accumulate_into_inputs as _accumulate_into_inputs,
 )
@@ -275,8 +276,11 @@ class Tensor(
         """
         return self._data.dtype.kind == "f"
 
-    def is_contiguous(self) -> _bool:
+    def is_contiguous(self, memory_format: Any = None) -> _bool:
         """Whether the elements lie in memory in row-major order without gaps.
+
+        Args:
+            memory_format: accepted for compatibility (the contiguous format).
 
         Returns:
             bool: True for a C-contiguous tensor.
@@ -916,8 +920,11 @@ class Tensor(
                 dtype = legacy
         return self.to(dtype)
 
-    def float(self) -> Tensor:
+    def float(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to float32 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a float32 tensor.
@@ -928,8 +935,11 @@ class Tensor(
         """
         return self.to(_dtypes.float32)
 
-    def double(self) -> Tensor:
+    def double(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to float64 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a float64 tensor.
@@ -940,8 +950,11 @@ class Tensor(
         """
         return self.to(_dtypes.float64)
 
-    def half(self) -> Tensor:
+    def half(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to float16 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a float16 tensor.
@@ -952,8 +965,11 @@ class Tensor(
         """
         return self.to(_dtypes.float16)
 
-    def long(self) -> Tensor:
+    def long(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to int64 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a int64 tensor.
@@ -964,8 +980,11 @@ class Tensor(
         """
         return self.to(_dtypes.int64)
 
-    def int(self) -> Tensor:
+    def int(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to int32 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a int32 tensor.
@@ -976,8 +995,11 @@ class Tensor(
         """
         return self.to(_dtypes.int32)
 
-    def bool(self) -> Tensor:
+    def bool(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to bool (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a bool tensor.
@@ -988,8 +1010,11 @@ class Tensor(
         """
         return self.to(_dtypes.bool)
 
-    def byte(self) -> Tensor:
+    def byte(self, memory_format: Any = None) -> Tensor:
         """This tensor converted to uint8 (itself when it already is).
+
+        Args:
+            memory_format: accepted for compatibility.
 
         Returns:
             Tensor: a uint8 tensor.
@@ -1032,6 +1057,8 @@ class Tensor(
         dtype: DTypeLike | None = None,
         device: Device = None,
         requires_grad: _bool = False,
+        layout: Any = None,
+        pin_memory: _bool = False,
     ) -> Tensor:
         """A new tensor of zeros of shape ``size``, with this tensor's dtype by default.
 
@@ -1040,6 +1067,8 @@ class Tensor(
             dtype (nl.dtype, optional): the element type. Default: this tensor's.
             device (str or nl.device, optional): only ``"cpu"``.
             requires_grad (bool): record operations on the result. Default: False.
+            layout: only the strided layout (None).
+            pin_memory (bool): only False; nnlite has no pinned memory.
 
         Returns:
             Tensor: the result.
@@ -1049,7 +1078,12 @@ class Tensor(
             tensor([0., 0.])
         """
         return implementation("creation.zeros")(
-            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+            *size,
+            dtype=dtype or self.dtype,
+            device=device,
+            requires_grad=requires_grad,
+            layout=layout,
+            pin_memory=pin_memory,
         )
 
     def new_ones(
@@ -1058,6 +1092,8 @@ class Tensor(
         dtype: DTypeLike | None = None,
         device: Device = None,
         requires_grad: _bool = False,
+        layout: Any = None,
+        pin_memory: _bool = False,
     ) -> Tensor:
         """A new tensor of ones of shape ``size``, with this tensor's dtype by default.
 
@@ -1066,6 +1102,8 @@ class Tensor(
             dtype (nl.dtype, optional): the element type. Default: this tensor's.
             device (str or nl.device, optional): only ``"cpu"``.
             requires_grad (bool): record operations on the result. Default: False.
+            layout: only the strided layout (None).
+            pin_memory (bool): only False; nnlite has no pinned memory.
 
         Returns:
             Tensor: the result.
@@ -1075,7 +1113,12 @@ class Tensor(
             tensor([1., 1.])
         """
         return implementation("creation.ones")(
-            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+            *size,
+            dtype=dtype or self.dtype,
+            device=device,
+            requires_grad=requires_grad,
+            layout=layout,
+            pin_memory=pin_memory,
         )
 
     def new_full(
@@ -1085,6 +1128,8 @@ class Tensor(
         dtype: DTypeLike | None = None,
         device: Device = None,
         requires_grad: _bool = False,
+        layout: Any = None,
+        pin_memory: _bool = False,
     ) -> Tensor:
         """A new tensor of shape ``size`` filled with ``fill_value``, with this tensor's dtype.
 
@@ -1094,6 +1139,8 @@ class Tensor(
             dtype (nl.dtype, optional): the element type. Default: this tensor's.
             device (str or nl.device, optional): only ``"cpu"``.
             requires_grad (bool): record operations on the result. Default: False.
+            layout: only the strided layout (None).
+            pin_memory (bool): only False; nnlite has no pinned memory.
 
         Returns:
             Tensor: the result.
@@ -1103,7 +1150,13 @@ class Tensor(
             tensor([7., 7.])
         """
         return implementation("creation.full")(
-            size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+            size,
+            fill_value,
+            dtype=dtype or self.dtype,
+            device=device,
+            requires_grad=requires_grad,
+            layout=layout,
+            pin_memory=pin_memory,
         )
 
     def new_empty(
@@ -1112,6 +1165,8 @@ class Tensor(
         dtype: DTypeLike | None = None,
         device: Device = None,
         requires_grad: _bool = False,
+        layout: Any = None,
+        pin_memory: _bool = False,
     ) -> Tensor:
         """A new tensor of uninitialised values of shape ``size``, with this tensor's dtype by
         default.
@@ -1121,6 +1176,8 @@ class Tensor(
             dtype (nl.dtype, optional): the element type. Default: this tensor's.
             device (str or nl.device, optional): only ``"cpu"``.
             requires_grad (bool): record operations on the result. Default: False.
+            layout: only the strided layout (None).
+            pin_memory (bool): only False; nnlite has no pinned memory.
 
         Returns:
             Tensor: the result.
@@ -1130,7 +1187,12 @@ class Tensor(
             nnlite.Size([2])
         """
         return implementation("creation.empty")(
-            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+            *size,
+            dtype=dtype or self.dtype,
+            device=device,
+            requires_grad=requires_grad,
+            layout=layout,
+            pin_memory=pin_memory,
         )
 
     # ------------------------------------------------------------------ in-place plumbing
@@ -1227,11 +1289,12 @@ class Tensor(
         value = value.item() if isinstance(value, Tensor) else value
         return self._array_inplace(lambda a: a.fill(value), "FillBackward2")
 
-    def copy_(self, src: Tensor | np.ndarray | Number) -> Tensor:
+    def copy_(self, src: Tensor | np.ndarray | Number, non_blocking: _bool = False) -> Tensor:
         """Copy ``src``'s values into this tensor (broadcast and converted to this dtype).
 
         Args:
             src (Tensor): the values.
+            non_blocking (bool): accepted for compatibility; the copy is always synchronous.
 
         Returns:
             Tensor: this tensor.
@@ -1249,12 +1312,15 @@ class Tensor(
             "CopyBackwards",
         )
 
-    def uniform_(self, a: _float = 0.0, b: _float = 1.0) -> Tensor:
-        """Fill with samples from the uniform distribution on ``[a, b)``, from nnlite's generator.
+    def uniform_(
+        self, from_: _float = 0.0, to: _float = 1.0, *, generator: Any = None, **keywords: Any
+    ) -> Tensor:
+        """Fill with samples from the uniform distribution on ``[from, to)``.
 
         Args:
-            a (float): the lower bound. Default: 0.
-            b (float): the upper bound. Default: 1.
+            from_ (float): the lower bound, also given as PyTorch's ``from`` keyword. Default: 0.
+            to (float): the upper bound. Default: 1.
+            generator (nl.Generator, optional): the source of randomness. Default: nnlite's.
 
         Returns:
             Tensor: this tensor.
@@ -1264,17 +1330,20 @@ class Tensor(
             >>> bool(((x >= -1) & (x < 1)).all())
             True
         """
+        low = from_keyword("uniform_", from_, keywords)
+        gen = generator or default_generator
         return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.uniform(a, b, x.shape)),
+            lambda x: x.__setitem__(..., gen.uniform(low, to, x.shape)),
             "UniformBackward0",
         )
 
-    def normal_(self, mean: _float = 0.0, std: _float = 1.0) -> Tensor:
-        """Fill with samples from the normal distribution, from nnlite's generator.
+    def normal_(self, mean: _float = 0.0, std: _float = 1.0, *, generator: Any = None) -> Tensor:
+        """Fill with samples from the normal distribution.
 
         Args:
             mean (float): the mean. Default: 0.
             std (float): the standard deviation. Default: 1.
+            generator (nl.Generator, optional): the source of randomness. Default: nnlite's.
 
         Returns:
             Tensor: this tensor.
@@ -1284,15 +1353,18 @@ class Tensor(
             nnlite.Size([2, 3])
         """
         return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.normal(mean, std, x.shape)),
+            lambda x: x.__setitem__(
+                ..., (generator or default_generator).normal(mean, std, x.shape)
+            ),
             "NormalBackward0",
         )
 
-    def bernoulli_(self, p: _float = 0.5) -> Tensor:
-        """Fill with 1 with probability ``p`` and 0 otherwise, from nnlite's generator.
+    def bernoulli_(self, p: _float = 0.5, *, generator: Any = None) -> Tensor:
+        """Fill with 1 with probability ``p`` and 0 otherwise.
 
         Args:
             p (float): the probability of a 1. Default: 0.5.
+            generator (nl.Generator, optional): the source of randomness. Default: nnlite's.
 
         Returns:
             Tensor: this tensor.
@@ -1303,7 +1375,7 @@ class Tensor(
             True
         """
         return self._array_inplace(
-            lambda x: x.__setitem__(..., default_generator.random(x.shape) < p),
+            lambda x: x.__setitem__(..., (generator or default_generator).random(x.shape) < p),
             "BernoulliBackward2",
         )
 

@@ -100,9 +100,25 @@ def _rmul(self: TensorMethods, other: TensorOrScalar) -> Tensor:
     return ops.Mul.apply(other, self)
 
 
+def _mm(self: TensorMethods, mat2: Tensor) -> Tensor:
+    """The matrix product ``self @ mat2``.
+
+    Args:
+        mat2 (Tensor): the second matrix.
+
+    Returns:
+        Tensor: the product.
+
+    Examples:
+        >>> nl.eye(2).mm(nl.tensor([[1., 2.], [3., 4.]]))
+        tensor([[1., 2.],
+                [3., 4.]])
+    """
+    return _matmul(self, mat2)
+
+
 def _truediv(self: TensorMethods, other: TensorOrScalar) -> Tensor:
-    """``self / other``, elementwise true division (``div`` without ``rounding_mode``); ``divide``
-    is the same method.
+    """``self / other``, elementwise true division (``div`` without ``rounding_mode``).
 
     Args:
         other (Tensor or number): the second operand (broadcast).
@@ -936,12 +952,12 @@ def _chunk(self: TensorMethods, chunks: int, dim: int = 0) -> tuple[Tensor, ...]
 
 
 def _split(
-    self: TensorMethods, split_size_or_sections: int | Sequence[int], dim: int = 0
+    self: TensorMethods, split_size: int | Sequence[int], dim: int = 0
 ) -> tuple[Tensor, ...]:
     """Split along ``dim`` into pieces of a size, or of the sizes listed.
 
     Args:
-        split_size_or_sections (int or list of ints): a piece size, or every piece's size.
+        split_size (int or list of ints): a piece size, or every piece's size.
         dim (int): the dimension to split. Default: 0.
 
     Returns:
@@ -954,12 +970,10 @@ def _split(
         (tensor([0]), tensor([1, 2, 3, 4]))
     """
     size = self.size(dim)
-    if isinstance(split_size_or_sections, int):
-        sections = [
-            min(split_size_or_sections, size - s) for s in range(0, size, split_size_or_sections)
-        ]
+    if isinstance(split_size, int):
+        sections = [min(split_size, size - s) for s in range(0, size, split_size)]
     else:
-        sections = list(split_size_or_sections)
+        sections = list(split_size)
         if sum(sections) != size:
             raise RuntimeError(
                 f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
@@ -1246,12 +1260,13 @@ class TensorMethods:
     __rsub__ = _rsub
     __mul__ = mul = _mul
     __rmul__ = _rmul
-    __truediv__ = true_divide = divide = _truediv
-    div = _div
+    __truediv__ = true_divide = _truediv
+    div = divide = _div
     __rtruediv__ = _rtruediv
     __pow__ = pow = _pow
     __rpow__ = _rpow
-    __matmul__ = matmul = mm = _matmul
+    __matmul__ = matmul = _matmul
+    mm = _mm
     __rmatmul__ = _rmatmul
     __neg__ = neg = _neg
     __floordiv__ = floor_divide = _floor_divide
@@ -1351,7 +1366,9 @@ class TensorMethods:
         """
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
-    def allclose(self, other: TensorOrScalar, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
+    def allclose(
+        self, other: TensorOrScalar, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False
+    ) -> bool:
         """Whether every element is close to ``other``'s: ``|self - other| <= atol + rtol *
         |other|``.
 
@@ -1359,6 +1376,7 @@ class TensorMethods:
             other (Tensor or number): the second operand (broadcast).
             rtol (float): the relative tolerance. Default: 1e-05.
             atol (float): the absolute tolerance. Default: 1e-08.
+            equal_nan (bool): count NaNs in the same place as equal. Default: False.
 
         Returns:
             bool: True when all elements are close.
@@ -1367,7 +1385,7 @@ class TensorMethods:
             >>> nl.tensor([1., 2.]).allclose(nl.tensor([1., 2.000001]))
             True
         """
-        return bool(np.allclose(self._data, _data(other), rtol, atol))
+        return bool(np.allclose(self._data, _data(other), rtol, atol, equal_nan))
 
     # pointwise math
     exp = _unary(

@@ -801,7 +801,14 @@ class TensorSurface(_Base):
             )
         return self @ tensor
 
-    vdot = dot
+    @_doc(
+        "The dot product of two 1-D tensors (conjugating ``self``, a no-op for real ones).",
+        ["other (Tensor): the second vector."],
+        "Tensor: a 0-d tensor.",
+        ">>> nl.tensor([1., 2.]).vdot(nl.tensor([3., 4.]))\ntensor(11.)",
+    )
+    def vdot(self, other: Tensor) -> Tensor:
+        return self.dot(other)
 
     @_doc(
         "The inner product over the last dimension.",
@@ -2475,10 +2482,11 @@ class TensorSurfaceMore:
 
         return self._array_inplace(fill)
 
-    def _random_fill(self, draw: Any) -> Tensor:
+    def _random_fill(self, draw: Any, generator: Any = None) -> Tensor:
         from .random import default_generator
 
-        return self._array_inplace(lambda a: a.__setitem__(..., draw(default_generator, a.shape)))
+        gen = generator or default_generator
+        return self._array_inplace(lambda a: a.__setitem__(..., draw(gen, a.shape)))
 
     @_doc(
         "Filled with exponential samples of rate ``lambd``, in place.",
@@ -2487,7 +2495,7 @@ class TensorSurfaceMore:
         ">>> (nl.zeros(3).exponential_() >= 0).all()\ntensor(True)",
     )
     def exponential_(self, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
-        return self._random_fill(lambda g, s: g.exponential(1.0 / lambd, s))
+        return self._random_fill(lambda g, s: g.exponential(1.0 / lambd, s), generator)
 
     @_doc(
         "Filled with Cauchy samples, in place.",
@@ -2496,7 +2504,7 @@ class TensorSurfaceMore:
         ">>> nl.zeros(3).cauchy_().shape\nnnlite.Size([3])",
     )
     def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None) -> Tensor:
-        return self._random_fill(lambda g, s: median + sigma * g.standard_cauchy(s))
+        return self._random_fill(lambda g, s: median + sigma * g.standard_cauchy(s), generator)
 
     @_doc(
         "Filled with log-normal samples, in place.",
@@ -2505,7 +2513,7 @@ class TensorSurfaceMore:
         ">>> (nl.zeros(3).log_normal_() > 0).all()\ntensor(True)",
     )
     def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator: Any = None) -> Tensor:
-        return self._random_fill(lambda g, s: g.lognormal(mean, std, s))
+        return self._random_fill(lambda g, s: g.lognormal(mean, std, s), generator)
 
     @_doc(
         "Filled with geometric samples (trials to the first success), in place.",
@@ -2514,7 +2522,7 @@ class TensorSurfaceMore:
         ">>> (nl.zeros(3).geometric_(0.5) >= 1).all()\ntensor(True)",
     )
     def geometric_(self, p: float, *, generator: Any = None) -> Tensor:
-        return self._random_fill(lambda g, s: g.geometric(p, s))
+        return self._random_fill(lambda g, s: g.geometric(p, s), generator)
 
     @_doc(
         "Filled with integers from ``[from_, to)`` (``[0, to)`` with one argument), in place.",
@@ -2522,10 +2530,15 @@ class TensorSurfaceMore:
         "Tensor: this tensor.",
         ">>> nl.zeros(3).random_(1, 2)\ntensor([1., 1., 1.])",
     )
-    def random_(self, from_: int = 0, to: int | None = None, *, generator: Any = None) -> Tensor:
+    def random_(
+        self, from_: int = 0, to: int | None = None, *, generator: Any = None, **keywords: Any
+    ) -> Tensor:
+        from .creation_keywords import from_keyword
+
+        from_ = from_keyword("random_", from_, keywords)
         if to is None:
             from_, to = 0, (from_ if from_ else 2**24)
-        return self._random_fill(lambda g, s: g.integers(from_, to, s))
+        return self._random_fill(lambda g, s: g.integers(from_, to, s), generator)
 
 
 class _svd_result(return_types._ReturnType):

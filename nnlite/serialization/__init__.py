@@ -30,6 +30,7 @@ from ._errors import CheckpointError, WeightsOnlyError
 from ._zip import ZIP_MAGIC, ZipReader
 from .allowlist import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
 from .npz import HEADER_NAME, read_npz, write_npz
+from .pickle_options import check_save_options, resolve_weights_only
 
 if TYPE_CHECKING:
     from .._typing import FileLike
@@ -56,7 +57,16 @@ _DATA_TYPES = (bool, int, float, complex, str, bytes, bytearray)
 _TORCH_LEGACY_MAGIC = b"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19"
 
 
-def save(obj: object, f: FileLike, format: str | None = None) -> None:
+def save(
+    obj: object,
+    f: FileLike,
+    format: str | None = None,
+    *,
+    pickle_module: Any = None,
+    pickle_protocol: int = 2,
+    _use_new_zipfile_serialization: bool = True,
+    _disable_byteorder_record: bool = False,
+) -> None:
     """Save ``obj`` to ``f`` (a path, or a binary file object opened for writing).
 
     ``obj`` is usually a nested structure of dicts (keys: str, int, float, bool, None), lists,
@@ -74,6 +84,9 @@ def save(obj: object, f: FileLike, format: str | None = None) -> None:
         obj: what to save (see above).
         f (str, os.PathLike or binary file): where to write.
         format (str, optional): ``"npz"``, ``"torch"`` or ``"safetensors"``; by default from the suffix.
+        pickle_module, pickle_protocol, _use_new_zipfile_serialization, _disable_byteorder_record:
+            PyTorch's keywords; only their defaults (Python's pickle, protocol 2, the zip format
+            with its byte order record), the format nnlite writes, are accepted.
 
     Raises:
         TypeError: for an object the format cannot hold, naming where it is
@@ -86,6 +99,9 @@ def save(obj: object, f: FileLike, format: str | None = None) -> None:
         ...         "ckpt.npz")
         >>> nl.save(model.state_dict(), "linear.pth")   # torch.load reads this one
     """
+    check_save_options(
+        pickle_module, pickle_protocol, _use_new_zipfile_serialization, _disable_byteorder_record
+    )
     fmt = _save_format(f, format)
     if fmt == "torch" or (not _names_format(f, format) and not _is_data(obj)):
         archive = "archive"
@@ -156,7 +172,12 @@ def _save_format(f: FileLike, format: str | None) -> str:
 
 
 def load(
-    f: FileLike, map_location: Any = None, weights_only: bool = True, mmap: bool | None = None
+    f: FileLike,
+    map_location: Any = None,
+    pickle_module: Any = None,
+    *,
+    weights_only: bool | None = None,
+    mmap: bool | None = None,
 ) -> Any:
     """Load an object saved with :func:`save`, ``torch.save`` or safetensors from ``f`` (a path
     or a binary file object).
@@ -186,7 +207,9 @@ def load(
     Args:
         f (str, os.PathLike or binary file): what to read.
         map_location (optional): the CPU, as a string, device, dict or function (others raise).
-        weights_only (bool): ``True`` (the default) reads PyTorch files with the allow-list
+        pickle_module (optional): Python's :mod:`pickle` (others raise); given, ``weights_only``
+            defaults to False and True raises, as in PyTorch.
+        weights_only (bool, optional): ``True`` (the default without ``pickle_module``) reads PyTorch files with the allow-list
             unpickler; ``False`` unpickles them with Python's pickle, which runs code from the
             file (see the security model above).
         mmap (bool, optional): memory-map a PyTorch file instead of reading it.
@@ -212,6 +235,7 @@ def load(
         <All keys matched successfully>
     """
     _check_map_location(map_location)
+    weights_only = resolve_weights_only(pickle_module, weights_only)
     name = _display_name(f)
     if hasattr(f, "read"):
         if mmap:

@@ -22,6 +22,8 @@ from ...autograd.ops.activation import LogSoftmax, Relu, Sigmoid, Softmax, log_s
 from ._messages import dims, type_name
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ...autograd.tensor import Tensor
 
 
@@ -381,12 +383,30 @@ def _warn_broadcast(input, target):
             raise
 
 
+def _weighted_loss(
+    errors: Callable[[], Tensor], input: Tensor, weight: Tensor, reduction: str
+) -> Tensor:
+    """PyTorch's weighted ``l1_loss``/``mse_loss``: each element's error times its weight, summed
+    (``"sum"``), divided by the weights' sum (``"mean"``), or kept (``"none"``)."""
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(
+            f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+        )
+    weighted = errors() * weight
+    if reduction == "none":
+        return weighted
+    return weighted.sum() if reduction == "sum" else weighted.sum() / weight.sum()
+
+
 def mse_loss(
     input: Tensor,
     target: Tensor,
     size_average: bool | None = None,
     reduce: bool | None = None,
     reduction: str = "mean",
+    weight: Tensor | None = None,
 ) -> Tensor:
     """Mean squared error ``(input - target) ** 2``, reduced.
 
@@ -395,6 +415,8 @@ def mse_loss(
         target (Tensor): the targets, of ``input``'s shape.
         size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+        weight (Tensor, optional): a weight per element, of ``input``'s shape; ``"mean"`` then
+            divides the weighted sum by the sum of the weights.
 
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
@@ -405,6 +427,8 @@ def mse_loss(
     """
     reduction = _reduction(reduction, size_average, reduce)
     _warn_broadcast(input, target)
+    if weight is not None:
+        return _weighted_loss(lambda: (input - target) ** 2, input, weight, reduction)
     return MseLoss.apply(input, target, reduction=reduction)
 
 
@@ -414,6 +438,7 @@ def l1_loss(
     size_average: bool | None = None,
     reduce: bool | None = None,
     reduction: str = "mean",
+    weight: Tensor | None = None,
 ) -> Tensor:
     """Mean absolute error ``|input - target|``, reduced.
 
@@ -422,6 +447,8 @@ def l1_loss(
         target (Tensor): the targets, of ``input``'s shape.
         size_average, reduce: deprecated forms of ``reduction``, honoured as PyTorch does.
         reduction (str): ``"none"``, ``"mean"`` or ``"sum"``. Default: ``"mean"``.
+        weight (Tensor, optional): a weight per element, of ``input``'s shape; ``"mean"`` then
+            divides the weighted sum by the sum of the weights.
 
     Returns:
         Tensor: the loss; a scalar unless ``reduction`` is ``"none"``.
@@ -432,6 +459,8 @@ def l1_loss(
     """
     reduction = _reduction(reduction, size_average, reduce)
     _warn_broadcast(input, target)
+    if weight is not None:
+        return _weighted_loss(lambda: (input - target).abs(), input, weight, reduction)
     return L1Loss.apply(input, target, reduction=reduction)
 
 
