@@ -35,6 +35,7 @@ TESTS = Path(__file__).resolve().parent
 #: (``linalg.det``): its rows reach their ops but do not stand for the ``nnlite`` name of that id.
 GRADIENT_TABLES = [
     ("autograd/test_ops.py", "OPS", "tuple", ""),
+    ("autograd/test_inplace_views.py", "ROWS", "tuple", ""),
     ("autograd/test_ops_surface.py", "DIFFERENTIABLE", "lib", ""),
     ("autograd/test_ops_surface.py", "GRADCHECK_ONLY", "lib", ""),
     ("autograd/test_ops_rows_extra.py", "ROWS", "lib", ""),

@@ -17,6 +17,7 @@ import numpy as np
 from .op import Op
 from .ops import vjp
 from .sizes import shape_arg
+from .storage_positions import StorageMap, _positions, storage_of
 
 __all__ = [
     "as_strided",
@@ -26,28 +27,6 @@ __all__ = [
     "slice_inverse",
     "resize_as_",
 ]
-
-
-def storage_of(a: np.ndarray) -> tuple[np.ndarray, int]:
-    """The flat array owning ``a``'s memory and ``a``'s offset in it, in elements."""
-    root = a
-    while isinstance(root.base, np.ndarray):
-        root = root.base
-    if not root.flags.c_contiguous or root.dtype != a.dtype:
-        root = a  # memory nnlite did not lay out itself: the tensor is its own storage
-    flat = root.reshape(-1)
-    start = a.__array_interface__["data"][0] - flat.__array_interface__["data"][0]
-    return flat, start // a.itemsize if a.size else 0
-
-
-def _positions(size: Sequence[int], stride: Sequence[int], offset: int) -> np.ndarray:
-    """The storage position of each element of a view, in the view's order."""
-    index = np.full(tuple(size), offset, dtype=np.int64)
-    for dim, (n, s) in enumerate(zip(size, stride)):
-        shape = [1] * len(size)
-        shape[dim] = n
-        index = index + (np.arange(n, dtype=np.int64) * s).reshape(shape)
-    return index
 
 
 def _check(size: list[int], stride: list[int], offset: int, storage: int, itemsize: int) -> None:
@@ -71,23 +50,6 @@ def _check(size: list[int], stride: list[int], offset: int, storage: int, itemsi
             f"setStorage: sizes {size}, strides {stride}, storage offset {offset}, and itemsize "
             f"{itemsize} requiring a storage size of {needed * itemsize} are out of bounds for "
             f"storage of size {storage * itemsize}"
-        )
-
-
-class StorageMap(Op):
-    """A linear map through storage positions: the input's elements are added into a zero storage
-    of ``length`` elements at ``source`` (one position per element), and the result reads the
-    positions ``target`` (of the result's shape). ``as_strided``'s gradient is one, and the
-    adjoint of one is another with the two position arrays swapped."""
-
-    def forward(self, a):
-        storage = np.zeros(self.length, dtype=a.dtype)
-        np.add.at(storage, self.source.reshape(-1), a.reshape(-1))
-        return storage[self.target]
-
-    def backward(self, grad, needs):
-        return (
-            vjp.call(StorageMap, grad, source=self.target, target=self.source, length=self.length),
         )
 
 

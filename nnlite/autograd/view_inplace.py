@@ -23,7 +23,7 @@ import numpy as np
 from . import grad_mode
 from .op import Op
 from .ops import vjp
-from .strided_views import StorageMap, _positions
+from .storage_positions import StorageMap, _positions
 
 _grad_state = grad_mode._state
 _new = object.__new__

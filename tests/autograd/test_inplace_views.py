@@ -127,6 +127,15 @@ CASES = [
 ]
 IDS = [f.__name__.strip("_") for f in CASES]
 
+_DATA = np.random.default_rng(0).uniform(0.2, 1.5, (4, 4))
+#: the completeness test's gradient rows (tests/op_registry.py): each is gradchecked and
+#: gradgradchecked there, and reaches the nodes an in-place change through a view records
+ROWS = [
+    ("mul__through_a_slice", [_DATA], _slice_mul),
+    ("zero__and_fills_through_views", [_DATA], _overwrite),
+    ("mul__base_then_view", [_DATA], _base_then_view),
+]
+
 
 def _input(lib):
     data = np.random.default_rng(0).uniform(0.2, 1.5, (4, 4))
