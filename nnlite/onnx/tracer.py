@@ -21,11 +21,14 @@ import inspect
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from ..autograd.op import Op
 from ..autograd.tensor import Tensor
 from ..nn.modules.module import Module, RemovableHandle
+
+if TYPE_CHECKING:
+    from .export import _Graph
 
 _MISSING = object()
 
@@ -68,11 +71,15 @@ _WITHOUT_GRAD = (
 ).split()
 
 
+#: an op's ONNX conversion: adds the nodes of one recorded call to the graph
+Conversion: TypeAlias = "Callable[[_Graph, Call], None]"
+
+
 @dataclass
 class Call:
     """One recorded call: ``target`` is a module instance or the conversion of the op that ran."""
 
-    target: object
+    target: Module | Conversion
     args: dict[str, Any]
     result: Any
     module_name: str = ""
@@ -85,7 +92,7 @@ class Tracer:
     Use as a context manager; ``calls`` holds the records in execution order.
     """
 
-    patches: list[tuple[object, str, object]]
+    patches: list[tuple[object, str, Conversion]]
     module_types: tuple[type[Module], ...]
     model: Module | None = None
     strict: bool = False
@@ -212,7 +219,7 @@ class Tracer:
             recorded = {"input": args[0] if len(args) == 1 else args, **kwargs}
             self.calls.append(Call(module, recorded, output, name))
 
-    def _wrap(self, function: Callable[..., Any], convert: object) -> Callable[..., Any]:
+    def _wrap(self, function: Callable[..., Any], convert: Conversion) -> Callable[..., Any]:
         try:
             signature = inspect.signature(function)
         except (TypeError, ValueError):
