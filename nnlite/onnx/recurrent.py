@@ -106,9 +106,7 @@ def _squeezed(g: _Graph, name: str, axis: int) -> str:
 def recurrent(g: _Graph, call: Call) -> None:
     """Convert one call of ``nn.RNN``, ``nn.LSTM`` or ``nn.GRU`` (any layers, directions, batch_first,
     given or zero initial states, batched or unbatched input)."""
-    module = call.target
-    if not isinstance(module, RNNBase):  # the conversion is registered for these layers only
-        raise TypeError(f"not a recurrent layer: {type(module).__name__}")
+    module = call.module(RNNBase)
     input, hx = _arguments(call)
     if isinstance(input, PackedSequence):
         raise ExportError(

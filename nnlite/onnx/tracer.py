@@ -21,7 +21,7 @@ import inspect
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from ..autograd.op import Op
 from ..autograd.tensor import Tensor
@@ -73,6 +73,7 @@ _WITHOUT_GRAD = (
 
 #: an op's ONNX conversion: adds the nodes of one recorded call to the graph
 Conversion: TypeAlias = "Callable[[_Graph, Call], None]"
+_M = TypeVar("_M", bound=Module)
 
 
 @dataclass
@@ -83,6 +84,12 @@ class Call:
     args: dict[str, Any]
     result: Any
     module_name: str = ""
+
+    def module(self, kind: type[_M]) -> _M:
+        """The module called, checked to be a ``kind`` (the type its conversion is registered for)."""
+        if not isinstance(self.target, kind):
+            raise TypeError(f"not a call of {kind.__name__}: {self.target!r}")
+        return self.target
 
 
 @dataclass
