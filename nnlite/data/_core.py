@@ -8,11 +8,13 @@ looked up lazily and cached here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeIs
+
     from .._typing import Array
     from ..autograd.tensor import Tensor
 
@@ -46,7 +48,7 @@ def tensor_type() -> type[Tensor]:
     return _Tensor
 
 
-def is_tensor(x: object) -> TypeGuard[Tensor]:
+def is_tensor(x: object) -> TypeIs[Tensor]:
     if _Tensor is None:
         return isinstance(x, _load()[0])
     return isinstance(x, _Tensor)

@@ -15,14 +15,15 @@ import math
 import numbers
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, cast
 
 import numpy as np
 
-from .._pillow import import_pillow, is_pil_image
+from .._pillow import image_from_array, import_pillow, is_pil_image
 from . import _core, _image_ops
 
 if TYPE_CHECKING:
+    import numpy.typing as npt
     from PIL.Image import Image as PILImage
 
     from .._typing import Array, DTypeLike, ImageT
@@ -34,6 +35,9 @@ _TensorOrArray = TypeVar("_TensorOrArray", "Tensor", "Array")
 _Fill: TypeAlias = float | Sequence[float]
 #: torchvision's padding: all sides, ``(left/right, top/bottom)`` or ``(left, top, right, bottom)``
 _Padding: TypeAlias = int | Sequence[int]
+#: a transform's ``padding_mode`` (each one numpy's ``np.pad`` mode of the same name)
+_PaddingMode: TypeAlias = Literal["constant", "edge", "reflect", "symmetric"]
+_PADDING_MODES: tuple[_PaddingMode, ...] = ("constant", "edge", "reflect", "symmetric")
 
 __all__ = [
     "Transform",
@@ -175,7 +179,7 @@ def _to_chw_float(arr: Array, batched: bool) -> Array:
         )
     moved = arr.transpose(0, 3, 1, 2) if batched else arr.transpose(2, 0, 1)
     if arr.dtype == np.uint8:
-        out = moved.astype(np.float32)  # C-contiguous copy in the new layout
+        out: npt.NDArray[np.float32] = moved.astype(np.float32)  # C-contiguous, new layout
         out /= np.float32(255)
         return out
     return np.ascontiguousarray(moved)
@@ -233,9 +237,8 @@ class Normalize(Transform):
         self.inplace = inplace
         self._cache: dict[tuple[np.dtype[Any], int], tuple[Array, Array]] = {}
 
-    def _apply(self, x: Any, batched: bool) -> Any:  # a Tensor or an array, given back in kind
-        is_t = _core.is_tensor(x)
-        arr = _core.array_of(x) if is_t else np.asarray(x)
+    def _apply(self, x: _TensorOrArray, batched: bool) -> _TensorOrArray:
+        arr = _core.array_of(x) if _core.is_tensor(x) else np.asarray(x)
         if arr.dtype.kind != "f":
             raise TypeError(
                 f"Normalize expects a floating point tensor, got dtype {arr.dtype}: apply ToTensor first"
@@ -253,7 +256,7 @@ class Normalize(Transform):
         out /= std
         if out is arr:  # inplace
             return x
-        return _core.from_numpy(out) if is_t else out
+        return _in_kind(x, out)
 
     def _params(self, dtype: np.dtype[Any], channels: int) -> tuple[Array, Array]:
         """mean and std as ``(C, 1, 1)`` arrays of ``dtype``, checked once per (dtype, C)."""
@@ -340,13 +343,19 @@ def _padding_ltrb(padding: _Padding) -> tuple[int, ...]:
     return padding
 
 
-def _check_padding_mode(padding_mode: str) -> None:
-    if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
-        raise ValueError("Padding mode should be either constant, edge, reflect or symmetric")
+def _padding_mode(padding_mode: str) -> _PaddingMode:
+    """``padding_mode``, checked to be one of the modes."""
+    for mode in _PADDING_MODES:
+        if padding_mode == mode:
+            return mode
+    raise ValueError("Padding mode should be either constant, edge, reflect or symmetric")
 
 
-def _wrap(out: Array, is_t: bool) -> Any:  # a Tensor when ``is_t``, else ``out``
-    return _core.from_numpy(out) if is_t else out
+def _in_kind(like: _TensorOrArray, out: Array) -> _TensorOrArray:
+    """``out`` in the kind of ``like``: a Tensor (no copy) when ``like`` is one, else ``out``."""
+    if _core.is_tensor(like):
+        return _core.from_numpy(out)
+    return out
 
 
 def _pair(size: int | Sequence[int], name: str) -> tuple[int, int]:
@@ -389,11 +398,10 @@ class RandomCrop(Transform):
         self.size = _pair(size, "size")
         if padding is not None:
             padding = _padding_ltrb(padding)
-        _check_padding_mode(padding_mode)
         self.padding = padding  # (left, top, right, bottom)
         self.pad_if_needed = pad_if_needed
         self.fill = fill
-        self.padding_mode = padding_mode
+        self.padding_mode: _PaddingMode = _padding_mode(padding_mode)
 
     def _pad(self, arr: Array, ra: int, ca: int) -> Array:
         left = top = right = bottom = 0
@@ -415,8 +423,7 @@ class RandomCrop(Transform):
         width[ca] = (left, right)
         if self.padding_mode == "constant":
             return np.pad(arr, width, mode="constant", constant_values=self.fill)
-        # ``padding_mode`` is one of numpy's modes (checked by ``_check_padding_mode``)
-        return np.pad(arr, width, mode=self.padding_mode)  # type: ignore[call-overload]
+        return np.pad(arr, width, mode=self.padding_mode)
 
     def _check(self, h: int, w: int) -> None:
         th, tw = self.size
@@ -426,9 +433,9 @@ class RandomCrop(Transform):
             )
 
     def __call__(self, img: _TensorOrArray) -> _TensorOrArray:
-        arr, is_t, ra, ca = _layout(img, batched=False)
+        arr, _, ra, ca = _layout(img, batched=False)
         if arr.ndim == 4:
-            return self._batch(arr, is_t, ra, ca)
+            return self._batch(img, arr, ra, ca)
         arr = self._pad(arr, ra, ca)
         h, w = arr.shape[ra], arr.shape[ca]
         self._check(h, w)
@@ -438,13 +445,14 @@ class RandomCrop(Transform):
         index = [slice(None)] * arr.ndim
         index[ra] = slice(top, top + th)
         index[ca] = slice(left, left + tw)
-        return _wrap(np.ascontiguousarray(arr[tuple(index)]), is_t)
+        return _in_kind(img, np.ascontiguousarray(arr[tuple(index)]))
 
     def apply_batch(self, batch: _TensorOrArray) -> _TensorOrArray:
-        arr, is_t, ra, ca = _layout(batch, batched=True)
-        return self._batch(arr, is_t, ra, ca)
+        arr, _, ra, ca = _layout(batch, batched=True)
+        return self._batch(batch, arr, ra, ca)
 
-    def _batch(self, arr: Array, is_t: bool, ra: int, ca: int) -> Any:
+    def _batch(self, like: _TensorOrArray, arr: Array, ra: int, ca: int) -> _TensorOrArray:
+        # ``arr``: the array of ``like``, the batch the result is given back in the kind of
         arr = self._pad(arr, ra, ca)
         n, h, w = arr.shape[0], arr.shape[ra], arr.shape[ca]
         self._check(h, w)
@@ -460,7 +468,7 @@ class RandomCrop(Transform):
                 out = np.moveaxis(out, 1, -1)
         else:  # NCHW: windows is (N, C, H', W', th, tw)
             out = windows[rows, :, tops, lefts]  # (N, C, th, tw)
-        return _wrap(np.ascontiguousarray(out), is_t)
+        return _in_kind(like, np.ascontiguousarray(out))
 
     def __repr__(self) -> str:
         return f"RandomCrop(size={self.size}, padding={self.padding})"
@@ -483,24 +491,24 @@ class RandomHorizontalFlip(Transform):
         self.p = p
 
     def __call__(self, img: _TensorOrArray) -> _TensorOrArray:
-        arr, is_t, ra, ca = _layout(img, batched=False)
+        arr, _, _, ca = _layout(img, batched=False)
         if arr.ndim == 4:
-            return self._batch(img, arr, is_t, ca)
+            return self._batch(img, arr, ca)
         if np.random.random() < self.p:
-            return _wrap(np.ascontiguousarray(np.flip(arr, axis=ca)), is_t)
+            return _in_kind(img, np.ascontiguousarray(np.flip(arr, axis=ca)))
         return img
 
     def apply_batch(self, batch: _TensorOrArray) -> _TensorOrArray:
-        arr, is_t, ra, ca = _layout(batch, batched=True)
-        return self._batch(batch, arr, is_t, ca)
+        arr, _, _, ca = _layout(batch, batched=True)
+        return self._batch(batch, arr, ca)
 
-    def _batch(self, original: Any, arr: Array, is_t: bool, ca: int) -> Any:
+    def _batch(self, original: _TensorOrArray, arr: Array, ca: int) -> _TensorOrArray:
         flip = np.random.random(arr.shape[0]) < self.p
         if not flip.any():
             return original
         out = arr.copy()
         out[flip] = np.flip(arr[flip], axis=ca)
-        return _wrap(out, is_t)
+        return _in_kind(original, out)
 
     def __repr__(self) -> str:
         return f"RandomHorizontalFlip(p={self.p})"
@@ -598,27 +606,27 @@ def _interpolation(
     return mode
 
 
-def _planes(img: Any, batched: bool) -> tuple[Array, Callable[[Array], Any]]:
+def _planes(img: ImageT, batched: bool) -> tuple[Array, Callable[[Array], ImageT]]:
     """``(planes, restore)``: ``img`` as a ``(..., C, H, W)`` array, and the function that turns a
     result in that layout back into ``img``'s layout and type."""
     if is_pil_image(img):
-        mode = img.mode
+        mode = img.mode if img.mode in ("L", "RGB", "RGBA") else None
         planes, restore = _planes(np.asarray(img), batched=False)
-        image_module = import_pillow("ToPILImage")
-        return planes, lambda out: image_module.fromarray(
-            restore(out), mode=mode if mode in ("L", "RGB", "RGBA") else None
-        )
-    is_t = _core.is_tensor(img)
-    arr = _core.array_of(img) if is_t else np.asarray(img)
-    nd = arr.ndim
-    if is_t and nd in (3, 4):
-        return arr, _core.from_numpy
-    if is_t and nd == 2:
-        return arr[None], lambda out: _core.from_numpy(np.ascontiguousarray(out[0]))
-    if not is_t and (nd == 2 or (nd == 3 and batched)):  # HW, or an NHW batch: one channel
-        return arr[..., None, :, :], lambda out: np.ascontiguousarray(out[..., 0, :, :])
-    if not is_t and nd in (3, 4):  # HWC, NHWC
-        return np.moveaxis(arr, -1, -3), lambda out: np.ascontiguousarray(np.moveaxis(out, -3, -1))
+        return planes, lambda out: image_from_array(restore(out), mode, "ToPILImage")
+    if _core.is_tensor(img):
+        arr = _core.array_of(img)
+        if arr.ndim in (3, 4):
+            return arr, _core.from_numpy
+        if arr.ndim == 2:
+            return arr[None], lambda out: _core.from_numpy(np.ascontiguousarray(out[0]))
+    else:
+        arr = np.asarray(img)
+        if arr.ndim == 2 or (arr.ndim == 3 and batched):  # HW, or an NHW batch: one channel
+            return arr[..., None, :, :], lambda out: np.ascontiguousarray(out[..., 0, :, :])
+        if arr.ndim in (3, 4):  # HWC, NHWC
+            return np.moveaxis(arr, -1, -3), lambda out: np.ascontiguousarray(
+                np.moveaxis(out, -3, -1)
+            )
     what = (
         "a batch (NHW, NHWC array or NCHW tensor)"
         if batched
@@ -1119,11 +1127,10 @@ class Pad(_PlaneTransform):
             raise TypeError("Got inappropriate padding arg")
         if not isinstance(fill, (numbers.Number, tuple, list)):
             raise TypeError("Got inappropriate fill arg")
-        _check_padding_mode(padding_mode)
         self._ltrb = _padding_ltrb(padding)
         self.padding = padding
         self.fill = fill
-        self.padding_mode = padding_mode
+        self.padding_mode = _padding_mode(padding_mode)
 
     def _image(self, planes: Array) -> Array:
         left, top, right, bottom = self._ltrb
@@ -1156,11 +1163,11 @@ class ToPILImage(Transform):
         self.mode = mode
 
     def __call__(self, pic: Tensor | Array) -> PILImage:
-        image_module = import_pillow("ToPILImage")
+        import_pillow("ToPILImage")  # its ImportError first, before the checks of ``pic``
         is_t = _core.is_tensor(pic)
         if not is_t and not isinstance(pic, np.ndarray):
             raise TypeError(f"pic should be Tensor or ndarray. Got {type(pic)}.")
-        arr = _core.array_of(pic) if _core.is_tensor(pic) else cast("Array", pic)
+        arr = _core.array_of(pic) if _core.is_tensor(pic) else pic
         if arr.ndim not in (2, 3):
             raise ValueError(f"pic should be 2/3 dimensional. Got {arr.ndim} dimensions.")
         if arr.ndim == 2:
@@ -1187,7 +1194,7 @@ class ToPILImage(Transform):
         mode = mode or _PIL_MODES[channels]
         if mode is None:
             raise TypeError(f"Input type {arr.dtype} is not supported")
-        return image_module.fromarray(np.ascontiguousarray(arr), mode=mode)
+        return image_from_array(np.ascontiguousarray(arr), mode, "ToPILImage")
 
     def __repr__(self) -> str:
         return "ToPILImage()" if self.mode is None else f"ToPILImage(mode={self.mode})"
@@ -1237,12 +1244,11 @@ class ConvertImageDtype(Transform):
         from ..autograd.dtypes import to_numpy_dtype
 
         self.dtype = dtype
-        self._np_dtype = to_numpy_dtype(dtype)
+        self._np_dtype: np.dtype[Any] = to_numpy_dtype(dtype)
 
     def __call__(self, image: _TensorOrArray) -> _TensorOrArray:
-        is_t = _core.is_tensor(image)
         arr = _core.array_of(image) if _core.is_tensor(image) else np.asarray(image)
-        return _wrap(_image_ops.convert_dtype(arr, self._np_dtype), is_t)
+        return _in_kind(image, _image_ops.convert_dtype(arr, self._np_dtype))
 
     def __repr__(self) -> str:
         return "ConvertImageDtype()"

@@ -9,9 +9,12 @@ with ``sys.argv`` as the script would see it. MPI itself starts only when the sc
 ``init_process_group``.
 """
 
+from __future__ import annotations
+
 import os
 import runpy
 import sys
+from collections.abc import Iterable, Sequence
 
 # (torchrun's variable, MPI launchers' variables in order of preference)
 _FROM_MPI = (
@@ -22,14 +25,14 @@ _FROM_MPI = (
 )
 
 
-def _first(names):
+def _first(names: Iterable[str]) -> str | None:
     for name in names:
         if os.environ.get(name):
             return os.environ[name]
     return None
 
 
-def set_rank_environment():
+def set_rank_environment() -> None:
     """Set torchrun's per-rank variables from the MPI launcher's."""
     for torch_name, mpi_names in _FROM_MPI:
         value = _first(mpi_names)
@@ -45,7 +48,7 @@ def set_rank_environment():
     os.environ["ROLE_WORLD_SIZE"] = os.environ["WORLD_SIZE"]
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     mode = argv[0] if argv and argv[0] in ("--module", "--no-python") else None
     if mode is not None:

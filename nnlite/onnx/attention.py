@@ -11,21 +11,50 @@ graph input is converted in the graph. The transformer layers are converted whol
 activation function, stored on the layer, is known. Shapes are the example input's.
 """
 
+from __future__ import annotations
+
 import inspect
 import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 import numpy as np
 
 from ..nn import functional as F
 from ..nn.modules.activation import GELU, ReLU
+from ..nn.modules.normalization import LayerNorm
+from ..nn.modules.transformer import (
+    MultiheadAttention,
+    TransformerDecoderLayer,
+    TransformerEncoderLayer,
+)
 from .nodes import ExportError, axes_node
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
-def _array(tensor):
+    from .._typing import Array
+    from ..autograd.tensor import Tensor
+    from .export import _Graph
+    from .tracer import Call
+
+#: a value of the graph by name, with the shape of the tensor it holds
+_Named: TypeAlias = "tuple[str, tuple[int, ...]]"
+#: the query, key and value projections: ``(w_q, w_k, w_v, b_q, b_k, b_v)``
+_Projections: TypeAlias = "tuple[Array, Array, Array, Array | None, Array | None, Array | None]"
+#: where a node's result goes: a result tensor, an explicit name, or None for a fresh name
+_Target: TypeAlias = "Tensor | str | None"
+
+
+@overload
+def _array(tensor: Tensor) -> Array: ...
+@overload
+def _array(tensor: Tensor | None) -> Array | None: ...
+def _array(tensor: Tensor | None) -> Array | None:
     return None if tensor is None else tensor.detach().numpy()
 
 
-def _bound(function, call, skip_self=False):
+def _bound(function: Callable[..., Any], call: Call, skip_self: bool = False) -> dict[str, Any]:
     """The recorded module call's arguments by name (defaults filled in)."""
     given = call.args["input"]
     positional = given if isinstance(given, tuple) else (given,)
@@ -42,34 +71,52 @@ def _bound(function, call, skip_self=False):
 class _Emitter:
     """Nodes on value names, for one conversion; ``dtype`` is the float type of the values."""
 
-    def __init__(self, g, dtype, hint):
+    def __init__(self, g: _Graph, dtype: np.dtype[Any], hint: str) -> None:
         self.g, self.dtype, self.hint = g, dtype, hint
 
-    def const(self, array, name):
+    def const(self, array: npt.ArrayLike, name: str) -> str:
         return self.g.const(np.asarray(array, dtype=self.dtype), f"{self.hint}.{name}")
 
-    def shape(self, dims):
+    def shape(self, dims: Sequence[int]) -> str:
         return self.g.const(np.array(dims, dtype=np.int64), "shape")
 
-    def node(self, op_type, inputs, target=None, **attributes):
+    def node(
+        self, op_type: str, inputs: Iterable[str], target: _Target = None, **attributes: Any
+    ) -> str:
         return self.g.node(op_type, inputs, target, **attributes)
 
-    def linear(self, x, weight, bias, name, target=None):
+    def linear(
+        self, x: str, weight: Array, bias: Array | None, name: str, target: _Target = None
+    ) -> str:
         y = self.node("MatMul", [x, self.const(weight.T, name + ".weight_t")])
         if bias is None:
             return self.node("Identity", [y], target) if target is not None else y
         return self.node("Add", [y, self.const(bias, name + ".bias")], target)
 
-    def layer_norm(self, x, weight, bias, eps, ndim, target=None, width=None):
+    def layer_norm(
+        self,
+        x: str,
+        weight: Array | None,
+        bias: Array | None,
+        eps: float,
+        normalized_shape: tuple[int, ...],
+        target: _Target = None,
+    ) -> str:
         if self.g.opset < 17:
             raise ExportError("layer_norm needs opset_version 17 or later (LayerNormalization)")
-        scale = weight if weight is not None else np.ones(width, self.dtype)
+        scale = weight if weight is not None else np.ones(normalized_shape, self.dtype)
         inputs = [x, self.const(scale, "norm.weight")]
         if bias is not None:
             inputs.append(self.const(bias, "norm.bias"))
-        return self.node("LayerNormalization", inputs, target, axis=-int(ndim), epsilon=float(eps))
+        return self.node(
+            "LayerNormalization",
+            inputs,
+            target,
+            axis=-len(normalized_shape),
+            epsilon=float(eps),
+        )
 
-    def activation(self, function, x):
+    def activation(self, function: object, x: str) -> str:
         if function is F.relu or isinstance(function, ReLU):
             return self.node("Relu", [x])
         if function is F.gelu or (isinstance(function, GELU) and function.approximate == "none"):
@@ -83,7 +130,9 @@ class _Emitter:
         )
 
 
-def _mask_name(em, mask, shape4d, is_padding):
+def _mask_name(
+    em: _Emitter, mask: Tensor | None, shape4d: tuple[int, ...], is_padding: bool
+) -> str | None:
     """An additive mask broadcastable to ``(N, H, L, S)``; bool True -> -inf, as the forward."""
     g = em.g
     if mask is None:
@@ -102,19 +151,19 @@ def _mask_name(em, mask, shape4d, is_padding):
 
 
 def attention(
-    em,
-    inputs,
-    num_heads,
-    projections,
-    out_proj,
-    attn_mask=None,
-    key_padding_mask=None,
-    need_weights=True,
-    average_attn_weights=True,
-    is_causal=False,
-    batch_first=False,
-    targets=(None, None),
-):
+    em: _Emitter,
+    inputs: Sequence[_Named],
+    num_heads: int,
+    projections: _Projections,
+    out_proj: tuple[Array, Array | None],
+    attn_mask: Tensor | None = None,
+    key_padding_mask: Tensor | None = None,
+    need_weights: bool = True,
+    average_attn_weights: bool = True,
+    is_causal: bool = False,
+    batch_first: bool = False,
+    targets: tuple[_Target, _Target] = (None, None),
+) -> tuple[str, str | None]:
     """Emit multi-head attention. ``inputs`` is ``((name, shape) of query, of key, of value)``,
     values already in the graph; ``projections`` is ``(w_q, w_k, w_v, b_q, b_k, b_v)`` as arrays,
     ``out_proj`` ``(weight, bias)``. Returns the names of the output and of the weights (or None).
@@ -195,34 +244,36 @@ def attention(
     return out, em.node("Identity", [weights], weights_target)
 
 
-def _module_projections(m):
+def _module_projections(m: MultiheadAttention) -> _Projections:
     e = m.embed_dim
     if m.in_proj_weight is not None:
         w = _array(m.in_proj_weight)
         weights = (w[:e], w[e : 2 * e], w[2 * e :])
     else:
-        weights = tuple(_array(w) for w in (m.q_proj_weight, m.k_proj_weight, m.v_proj_weight))
+        weights = (_array(m.q_proj_weight), _array(m.k_proj_weight), _array(m.v_proj_weight))
     b = _array(m.in_proj_bias)
-    biases = (None, None, None) if b is None else (b[:e], b[e : 2 * e], b[2 * e :])
+    biases: tuple[Array | None, Array | None, Array | None] = (
+        (None, None, None) if b is None else (b[:e], b[e : 2 * e], b[2 * e :])
+    )
     return weights + biases
 
 
-def _check_module(m):
+def _check_module(m: MultiheadAttention) -> None:
     if m.bias_k is not None or m.add_zero_attn:
         raise ExportError("MultiheadAttention with add_bias_kv or add_zero_attn cannot be exported")
 
 
 def _module_attention(
-    em,
-    m,
-    inputs,
-    attn_mask,
-    key_padding_mask,
-    need_weights,
-    average_attn_weights,
-    is_causal,
-    targets=(None, None),
-):
+    em: _Emitter,
+    m: MultiheadAttention,
+    inputs: Sequence[_Named],
+    attn_mask: Tensor | None,
+    key_padding_mask: Tensor | None,
+    need_weights: bool,
+    average_attn_weights: bool,
+    is_causal: bool,
+    targets: tuple[_Target, _Target] = (None, None),
+) -> tuple[str, str | None]:
     _check_module(m)
     return attention(
         em,
@@ -240,17 +291,17 @@ def _module_attention(
     )
 
 
-def _given(g, *tensors):
+def _given(g: _Graph, *tensors: Tensor) -> list[_Named]:
     """(name, shape) of each tensor, as ``attention`` takes its inputs."""
     return [(g.value(t), tuple(t.shape)) for t in tensors]
 
 
-def _dtype(tensor):
+def _dtype(tensor: Tensor) -> np.dtype[Any]:
     return tensor.detach().numpy().dtype
 
 
-def multihead_attention_module(g, call):
-    m = call.target
+def multihead_attention_module(g: _Graph, call: Call) -> None:
+    m = call.module(MultiheadAttention)
     args = _bound(type(m).forward, call, skip_self=True)
     em = _Emitter(g, _dtype(args["query"]), call.module_name or "attention")
     out, weights = call.result
@@ -267,7 +318,7 @@ def multihead_attention_module(g, call):
     )
 
 
-def multi_head_attention_function(g, call):
+def multi_head_attention_function(g: _Graph, call: Call) -> None:
     a = call.args
     if (
         a["bias_k"] is not None
@@ -309,19 +360,20 @@ def multi_head_attention_function(g, call):
     )
 
 
-def _norm(em, module, x, target=None):
+def _norm(em: _Emitter, module: LayerNorm, x: str, target: _Target = None) -> str:
     return em.layer_norm(
         x,
         _array(module.weight),
         _array(module.bias),
         module.eps,
-        len(module.normalized_shape),
-        target,
         module.normalized_shape,
+        target,
     )
 
 
-def _feed_forward(em, layer, x):
+def _feed_forward(
+    em: _Emitter, layer: TransformerEncoderLayer | TransformerDecoderLayer, x: str
+) -> str:
     hidden = em.activation(
         layer.activation,
         em.linear(x, _array(layer.linear1.weight), _array(layer.linear1.bias), "linear1"),
@@ -329,7 +381,16 @@ def _feed_forward(em, layer, x):
     return em.linear(hidden, _array(layer.linear2.weight), _array(layer.linear2.bias), "linear2")
 
 
-def _attention_block(em, attn, x_name, like, source, mask, padding, is_causal):
+def _attention_block(
+    em: _Emitter,
+    attn: MultiheadAttention,
+    x_name: str,
+    like: Tensor,
+    source: Tensor | None,
+    mask: Tensor | None,
+    padding: Tensor | None,
+    is_causal: bool,
+) -> str:
     """Attention of the value named ``x_name`` (shaped as the tensor ``like``) over ``source``:
     itself when None (self-attention), else the tensor ``source`` (the decoder's memory)."""
     query = (x_name, tuple(like.shape))
@@ -340,8 +401,8 @@ def _attention_block(em, attn, x_name, like, source, mask, padding, is_causal):
     return out
 
 
-def encoder_layer(g, call):
-    m = call.target
+def encoder_layer(g: _Graph, call: Call) -> None:
+    m = call.module(TransformerEncoderLayer)
     args = _bound(type(m).forward, call, skip_self=True)
     src = args["src"]
     em = _Emitter(g, _dtype(src), call.module_name or "encoder_layer")
@@ -359,8 +420,8 @@ def encoder_layer(g, call):
     _norm(em, m.norm2, em.node("Add", [x, _feed_forward(em, m, x)]), call.result)
 
 
-def decoder_layer(g, call):
-    m = call.target
+def decoder_layer(g: _Graph, call: Call) -> None:
+    m = call.module(TransformerDecoderLayer)
     args = _bound(type(m).forward, call, skip_self=True)
     tgt, memory = args["tgt"], args["memory"]
     em = _Emitter(g, _dtype(tgt), call.module_name or "decoder_layer")
@@ -396,13 +457,13 @@ def decoder_layer(g, call):
     _norm(em, m.norm3, em.node("Add", [x, _feed_forward(em, m, x)]), call.result)
 
 
-def layer_norm_module(g, call):
+def layer_norm_module(g: _Graph, call: Call) -> None:
     x = call.args["input"]
     em = _Emitter(g, _dtype(x), call.module_name or "layer_norm")
-    _norm(em, call.target, g.value(x), call.result)
+    _norm(em, call.module(LayerNorm), g.value(x), call.result)
 
 
-def layer_norm_function(g, call):
+def layer_norm_function(g: _Graph, call: Call) -> None:
     a = call.args
     x = a["input"]
     em = _Emitter(g, _dtype(x), "layer_norm")

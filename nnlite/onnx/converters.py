@@ -5,24 +5,40 @@ inputs with ``g.value(...)`` (graph input, earlier result, parameter or constant
 ``g.node(...)`` and names its result with ``g.result(call.result)``.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
+
 import numpy as np
 
 from .. import nn
 from ..nn import functional as F
+from ..nn.modules.batchnorm import _BatchNorm
+from ..nn.modules.module import Module
 from . import attention
 from .nodes import ExportError, axes_node
 from .recurrent import recurrent
+from .tracer import Call, Conversion
+
+if TYPE_CHECKING:
+    from .._typing import Array
+    from ..autograd.tensor import Tensor
+    from .export import _Graph
+
+#: a size given as one int for both dimensions or one per dimension
+_IntOrPair: TypeAlias = "int | Sequence[int]"
 
 
-def _pair(value):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+def _pair(value: _IntOrPair) -> tuple[int, ...]:
+    return tuple(value) if isinstance(value, Sequence) else (value, value)
 
 
-def _pads(padding, kernel, dilation):
+def _pads(padding: _IntOrPair | str, kernel: Sequence[int], dilation: Sequence[int]) -> list[int]:
     """ONNX ``pads`` (begin..., end...) for PyTorch's ``padding`` (int, pair, "valid" or "same")."""
-    if padding == "valid":
-        return [0, 0, 0, 0]
-    if padding == "same":
+    if isinstance(padding, str):  # the module or function has checked it is one of the two
+        if padding == "valid":
+            return [0, 0, 0, 0]
         totals = [d * (k - 1) for k, d in zip(kernel, dilation)]
         return [t // 2 for t in totals] + [t - t // 2 for t in totals]
     ph, pw = _pair(padding)
@@ -32,7 +48,17 @@ def _pads(padding, kernel, dilation):
 # ---------------------------------------------------------------- shared emitters
 
 
-def _conv(g, call, x, weight, bias, stride, padding, dilation, groups):
+def _conv(
+    g: _Graph,
+    call: Call,
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: _IntOrPair,
+    padding: _IntOrPair | str,
+    dilation: _IntOrPair,
+    groups: int,
+) -> None:
     kernel = tuple(weight.shape[2:])
     dilation = _pair(dilation)
     inputs = [g.value(x), g.value(weight)] + ([g.value(bias)] if bias is not None else [])
@@ -48,7 +74,7 @@ def _conv(g, call, x, weight, bias, stride, padding, dilation, groups):
     )
 
 
-def _linear(g, call, x, weight, bias):
+def _linear(g: _Graph, call: Call, x: Tensor, weight: Tensor, bias: Tensor | None) -> None:
     if x.ndim == 2:
         inputs = [g.value(x), g.value(weight)] + ([g.value(bias)] if bias is not None else [])
         g.node("Gemm", inputs, call.result, transB=1)
@@ -59,7 +85,14 @@ def _linear(g, call, x, weight, bias):
         g.node("Add", [product, g.value(bias)], call.result)
 
 
-def _embedding(g, call, input, weight, max_norm, norm_type):
+def _embedding(
+    g: _Graph,
+    call: Call,
+    input: Tensor,
+    weight: Tensor,
+    max_norm: float | None,
+    norm_type: float,
+) -> None:
     """``Gather`` of the rows; with ``max_norm`` the gathered rows are renormalised as the forward
     renormalises them in the table (scale ``max_norm / (norm + 1e-7)`` where the norm exceeds it)."""
     if max_norm is None:
@@ -85,7 +118,17 @@ def _embedding(g, call, input, weight, max_norm, norm_type):
     g.node("Mul", [rows, scale], call.result)
 
 
-def _max_pool(g, call, x, kernel_size, stride, padding, dilation, ceil_mode, return_indices=False):
+def _max_pool(
+    g: _Graph,
+    call: Call,
+    x: Tensor,
+    kernel_size: _IntOrPair,
+    stride: _IntOrPair | None,
+    padding: _IntOrPair | str,
+    dilation: _IntOrPair,
+    ceil_mode: bool,
+    return_indices: bool = False,
+) -> None:
     if return_indices:
         raise ExportError("max_pool2d with return_indices=True cannot be exported")
     kernel = _pair(kernel_size)
@@ -103,8 +146,16 @@ def _max_pool(g, call, x, kernel_size, stride, padding, dilation, ceil_mode, ret
 
 
 def _avg_pool(
-    g, call, x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
-):
+    g: _Graph,
+    call: Call,
+    x: Tensor,
+    kernel_size: _IntOrPair,
+    stride: _IntOrPair | None,
+    padding: _IntOrPair | str,
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: int | None,
+) -> None:
     if divisor_override is not None:
         raise ExportError("avg_pool2d with divisor_override cannot be exported")
     kernel = _pair(kernel_size)
@@ -121,7 +172,7 @@ def _avg_pool(
     )
 
 
-def _adaptive_avg_pool(g, call, x, output_size):
+def _adaptive_avg_pool(g: _Graph, call: Call, x: Tensor, output_size: object) -> None:
     out_h, out_w = call.result.shape[-2:]
     in_h, in_w = x.shape[-2:]
     if (out_h, out_w) == (1, 1):
@@ -142,7 +193,7 @@ def _adaptive_avg_pool(g, call, x, output_size):
         )
 
 
-def _adaptive_matrix(size_in, size_out, dtype):
+def _adaptive_matrix(size_in: int, size_out: int, dtype: np.dtype[Any]) -> Array:
     """(size_out, size_in) matrix averaging PyTorch's adaptive windows [floor(i*n/m), ceil((i+1)*n/m))."""
     matrix = np.zeros((size_out, size_in), dtype=dtype)
     for i in range(size_out):
@@ -151,7 +202,17 @@ def _adaptive_matrix(size_in, size_out, dtype):
     return matrix
 
 
-def _batch_norm(g, call, x, running_mean, running_var, weight, bias, training, eps):
+def _batch_norm(
+    g: _Graph,
+    call: Call,
+    x: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    training: bool,
+    eps: float,
+) -> None:
     if training or running_mean is None:
         raise ExportError(
             "batch_norm with batch statistics (training mode or track_running_stats=False) "
@@ -176,11 +237,11 @@ def _batch_norm(g, call, x, running_mean, running_var, weight, bias, training, e
     )
 
 
-def _np_dtype(tensor):
+def _np_dtype(tensor: Tensor) -> np.dtype[Any]:
     return tensor.detach().numpy().dtype
 
 
-def _flatten(g, call, x, start_dim, end_dim):
+def _flatten(g: _Graph, call: Call, x: Tensor, start_dim: int, end_dim: int) -> None:
     ndim = x.ndim
     start, end = start_dim % max(ndim, 1), end_dim % max(ndim, 1)
     if start == 1 and end == ndim - 1:
@@ -190,8 +251,8 @@ def _flatten(g, call, x, start_dim, end_dim):
     g.node("Reshape", [g.value(x), g.const(np.array(shape, dtype=np.int64), "shape")], call.result)
 
 
-def _unary(op_type):
-    def convert(g, call):
+def _unary(op_type: str) -> Conversion:
+    def convert(g: _Graph, call: Call) -> None:
         g.node(
             op_type,
             [g.value(call.args["self"] if "self" in call.args else call.args["input"])],
@@ -201,15 +262,15 @@ def _unary(op_type):
     return convert
 
 
-def _operands(call):
+def _operands(call: Call) -> tuple[Any, Any]:
     """``self`` and ``other`` of a binary call; the in-place methods (``add_``, ``+=``) take
     ``*args``, so there ``other`` is the first of them."""
     args = call.args
     return args["self"], args["other"] if "other" in args else args["args"][0]
 
 
-def _binary(op_type, reflected=False):
-    def convert(g, call):
+def _binary(op_type: str, reflected: bool = False) -> Conversion:
+    def convert(g: _Graph, call: Call) -> None:
         a, b = _operands(call)
         if call.args.get("alpha", 1) != 1:
             raise ExportError(f"{op_type} with alpha != 1 cannot be exported")
@@ -219,7 +280,7 @@ def _binary(op_type, reflected=False):
     return convert
 
 
-def _clip(g, x, result, low, high):
+def _clip(g: _Graph, x: Tensor, result: Tensor | str | None, low: float, high: float) -> None:
     dtype = _np_dtype(x)
     g.node(
         "Clip",
@@ -232,8 +293,8 @@ def _clip(g, x, result, low, high):
     )
 
 
-def _softmax(op_type):
-    def convert(g, call):
+def _softmax(op_type: str) -> Conversion:
+    def convert(g: _Graph, call: Call) -> None:
         x = call.args.get("self", call.args.get("input"))
         dim = call.args.get("dim")
         if dim is None:
@@ -243,14 +304,14 @@ def _softmax(op_type):
     return convert
 
 
-def _shape_arg(values):
+def _shape_arg(values: Sequence[Any]) -> list[int]:
     """``view(2, 3)``, ``view((2, 3))`` and ``view([2, 3])`` alike."""
     if len(values) == 1 and isinstance(values[0], (tuple, list)):
         values = values[0]
     return [int(v) for v in values]
 
 
-def _reshape(g, call):
+def _reshape(g: _Graph, call: Call) -> None:
     x = call.args["self"]
     shape = _shape_arg(call.args["shape"])
     if shape and x.ndim and shape[0] == x.shape[0] and len([s for s in shape if s == -1]) <= 1:
@@ -258,13 +319,13 @@ def _reshape(g, call):
     g.node("Reshape", [g.value(x), g.const(np.array(shape, dtype=np.int64), "shape")], call.result)
 
 
-def _permute(g, call):
+def _permute(g: _Graph, call: Call) -> None:
     g.node(
         "Transpose", [g.value(call.args["self"])], call.result, perm=_shape_arg(call.args["dims"])
     )
 
 
-def _transpose(g, call):
+def _transpose(g: _Graph, call: Call) -> None:
     x = call.args["self"]
     perm = list(range(x.ndim))
     d0, d1 = call.args["dim0"] % x.ndim, call.args["dim1"] % x.ndim
@@ -272,17 +333,17 @@ def _transpose(g, call):
     g.node("Transpose", [g.value(x)], call.result, perm=perm)
 
 
-def _t(g, call):
+def _t(g: _Graph, call: Call) -> None:
     x = call.args["self"]
     g.node("Transpose", [g.value(x)], call.result, perm=list(reversed(range(x.ndim))))
 
 
-def _unsqueeze(g, call):
+def _unsqueeze(g: _Graph, call: Call) -> None:
     x = call.args["self"]
     axes_node(g, "Unsqueeze", x, [call.args["dim"] % (x.ndim + 1)], call.result)
 
 
-def _squeeze(g, call):
+def _squeeze(g: _Graph, call: Call) -> None:
     x, dim = call.args["self"], call.args.get("dim")
     axes = (
         None
@@ -292,8 +353,8 @@ def _squeeze(g, call):
     axes_node(g, "Squeeze", x, axes, call.result)
 
 
-def _reduce(op_type):
-    def convert(g, call):
+def _reduce(op_type: str) -> Conversion:
+    def convert(g: _Graph, call: Call) -> None:
         x, dim = call.args["self"], call.args.get("dim")
         if call.args.get("dtype") is not None:
             raise ExportError(f"{op_type} with dtype= cannot be exported")
@@ -309,7 +370,7 @@ def _reduce(op_type):
     return convert
 
 
-def _cat(g, call):
+def _cat(g: _Graph, call: Call) -> None:
     tensors = call.args["tensors"]
     g.node(
         "Concat",
@@ -319,7 +380,7 @@ def _cat(g, call):
     )
 
 
-def _stack(g, call):
+def _stack(g: _Graph, call: Call) -> None:
     tensors = call.args["tensors"]
     dim = call.args.get("dim", 0) % (tensors[0].ndim + 1)
     unsqueezed = []
@@ -330,26 +391,26 @@ def _stack(g, call):
     g.node("Concat", unsqueezed, call.result, axis=dim)
 
 
-def _identity(g, call):
+def _identity(g: _Graph, call: Call) -> None:
     x = call.args.get("self", call.args.get("input"))
     g.node("Identity", [g.value(x)], call.result)
 
 
-def _dropout(g, call):
+def _dropout(g: _Graph, call: Call) -> None:
     if call.args.get("training", True):
         raise ExportError("dropout in training mode cannot be exported; call model.eval() first")
     _identity(g, call)
 
 
-def _relu6(g, call):
+def _relu6(g: _Graph, call: Call) -> None:
     _clip(g, call.args["input"], call.result, 0.0, 6.0)
 
 
-def _shrink(soft):
+def _shrink(soft: bool) -> Conversion:
     """hardshrink and softshrink: ONNX Shrink zeroes |x| <= lambd; softshrink also moves the rest
     lambd towards zero."""
 
-    def convert(g, call):
+    def convert(g: _Graph, call: Call) -> None:
         lambd = float(call.args["lambd"])
         bias = lambd if soft else 0.0
         g.node("Shrink", [g.value(call.args["input"])], call.result, lambd=lambd, bias=bias)
@@ -357,11 +418,11 @@ def _shrink(soft):
     return convert
 
 
-def _celu(g, call):
+def _celu(g: _Graph, call: Call) -> None:
     g.node("Celu", [g.value(call.args["input"])], call.result, alpha=float(call.args["alpha"]))
 
 
-def _softmin(g, call):
+def _softmin(g: _Graph, call: Call) -> None:
     dim = call.args.get("dim")
     if dim is None:
         raise ExportError("softmin without dim cannot be exported")
@@ -369,37 +430,37 @@ def _softmin(g, call):
     g.node("Softmax", [negated], call.result, axis=dim)
 
 
-def _tanhshrink(g, call):
+def _tanhshrink(g: _Graph, call: Call) -> None:
     x = g.value(call.args["input"])
     g.node("Sub", [x, g.node("Tanh", [x], None)], call.result)
 
 
-def _logsigmoid(g, call):
+def _logsigmoid(g: _Graph, call: Call) -> None:
     """log(sigmoid(x)) = -softplus(-x), without the log of a sigmoid that rounds to 0."""
     negated = g.node("Neg", [g.value(call.args["input"])], None)
     g.node("Neg", [g.node("Softplus", [negated], None)], call.result)
 
 
-def _matmul(g, call):
+def _matmul(g: _Graph, call: Call) -> None:
     g.node("MatMul", [g.value(call.args["self"]), g.value(call.args["other"])], call.result)
 
 
 # ---------------------------------------------------------------- tables
 
 
-def _module_converters():
-    def conv(g, call):
-        m = call.target
+def _module_converters() -> dict[type[Module], Conversion]:
+    def conv(g: _Graph, call: Call) -> None:
+        m = call.module(nn.Conv2d)
         _conv(
             g, call, call.args["input"], m.weight, m.bias, m.stride, m.padding, m.dilation, m.groups
         )
 
-    def linear(g, call):
-        m = call.target
+    def linear(g: _Graph, call: Call) -> None:
+        m = call.module(nn.Linear)
         _linear(g, call, call.args["input"], m.weight, m.bias)
 
-    def batch_norm(g, call):
-        m = call.target
+    def batch_norm(g: _Graph, call: Call) -> None:
+        m = call.module(_BatchNorm)
         stats = m.track_running_stats and not m.training
         _batch_norm(
             g,
@@ -413,8 +474,8 @@ def _module_converters():
             m.eps,
         )
 
-    def max_pool(g, call):
-        m = call.target
+    def max_pool(g: _Graph, call: Call) -> None:
+        m = call.module(nn.MaxPool2d)
         _max_pool(
             g,
             call,
@@ -427,8 +488,8 @@ def _module_converters():
             getattr(m, "return_indices", False),
         )
 
-    def avg_pool(g, call):
-        m = call.target
+    def avg_pool(g: _Graph, call: Call) -> None:
+        m = call.module(nn.AvgPool2d)
         _avg_pool(
             g,
             call,
@@ -441,28 +502,46 @@ def _module_converters():
             m.divisor_override,
         )
 
-    def adaptive_avg_pool(g, call):
-        _adaptive_avg_pool(g, call, call.args["input"], call.target.output_size)
-
-    def flatten(g, call):
-        _flatten(g, call, call.args["input"], call.target.start_dim, call.target.end_dim)
-
-    def activation(op_type):
-        return lambda g, call: g.node(op_type, [g.value(call.args["input"])], call.result)
-
-    def softmax(op_type):
-        return lambda g, call: g.node(
-            op_type,
-            [g.value(call.args["input"])],
-            call.result,
-            axis=call.target.dim if call.target.dim is not None else -1,
+    def adaptive_avg_pool(g: _Graph, call: Call) -> None:
+        _adaptive_avg_pool(
+            g, call, call.args["input"], call.module(nn.AdaptiveAvgPool2d).output_size
         )
 
-    def embedding(g, call):
-        m = call.target
+    def flatten(g: _Graph, call: Call) -> None:
+        m = call.module(nn.Flatten)
+        _flatten(g, call, call.args["input"], m.start_dim, m.end_dim)
+
+    def activation(op_type: str) -> Conversion:
+        def convert(g: _Graph, call: Call) -> None:
+            g.node(op_type, [g.value(call.args["input"])], call.result)
+
+        return convert
+
+    def softmax(op_type: str, kind: type[nn.Softmax] | type[nn.LogSoftmax]) -> Conversion:
+        def convert(g: _Graph, call: Call) -> None:
+            dim = call.module(kind).dim
+            g.node(
+                op_type,
+                [g.value(call.args["input"])],
+                call.result,
+                axis=dim if dim is not None else -1,
+            )
+
+        return convert
+
+    def leaky_relu(g: _Graph, call: Call) -> None:
+        g.node(
+            "LeakyRelu",
+            [g.value(call.args["input"])],
+            call.result,
+            alpha=float(call.module(nn.LeakyReLU).negative_slope),
+        )
+
+    def embedding(g: _Graph, call: Call) -> None:
+        m = call.module(nn.Embedding)
         _embedding(g, call, call.args["input"], m.weight, m.max_norm, m.norm_type)
 
-    table = {
+    table: dict[type[Module], Conversion] = {
         nn.MultiheadAttention: attention.multihead_attention_module,
         nn.TransformerEncoderLayer: attention.encoder_layer,
         nn.TransformerDecoderLayer: attention.decoder_layer,
@@ -482,38 +561,35 @@ def _module_converters():
         nn.ReLU: activation("Relu"),
         nn.Sigmoid: activation("Sigmoid"),
         nn.Tanh: activation("Tanh"),
-        nn.Softmax: softmax("Softmax"),
-        nn.LogSoftmax: softmax("LogSoftmax"),
+        nn.Softmax: softmax("Softmax", nn.Softmax),
+        nn.LogSoftmax: softmax("LogSoftmax", nn.LogSoftmax),
         nn.Identity: _identity,
-        nn.Dropout: lambda g, call: g.node("Identity", [g.value(call.args["input"])], call.result),
+        nn.Dropout: activation("Identity"),
         nn.ReLU6: lambda g, call: _clip(g, call.args["input"], call.result, 0.0, 6.0),
     }
     if hasattr(nn, "LeakyReLU"):
-        table[nn.LeakyReLU] = lambda g, call: g.node(
-            "LeakyRelu",
-            [g.value(call.args["input"])],
-            call.result,
-            alpha=float(call.target.negative_slope),
-        )
+        table[nn.LeakyReLU] = leaky_relu
     return table
 
 
-def _function_converters():
+def _function_converters() -> list[tuple[object, str, Conversion]]:
     """``(owner, attribute) -> conversion`` for the functions and Tensor methods the tracer wraps."""
     import nnlite
 
     from ..autograd.tensor import Tensor
 
-    def f(name, convert):
+    def f(name: str, convert: Conversion) -> tuple[object, str, Conversion]:
         return (F, name, convert)
 
-    def t(name, convert):
+    def t(name: str, convert: Conversion) -> tuple[object, str, Conversion]:
         return (Tensor, name, convert)
 
-    def n(name, convert):
+    def n(name: str, convert: Conversion) -> tuple[object, str, Conversion]:
         return (nnlite, name, convert)
 
-    a = lambda call, *names: [call.args[k] for k in names]  # noqa: E731
+    def a(call: Call, *names: str) -> list[Any]:
+        return [call.args[k] for k in names]
+
     entries = [
         f(
             "conv2d",

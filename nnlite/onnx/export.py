@@ -1,18 +1,33 @@
 """``nl.onnx.export``: trace a model once and write its forward pass as an ONNX graph."""
 
+from __future__ import annotations
+
 import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
 from .._runtime.atomic_file import write_atomically
 from ..autograd.grad_mode import enable_grad
 from ..autograd.tensor import Tensor
-from ..nn import Module
+from ..nn.modules.module import Module
 from .converters import FUNCTION_CONVERTERS, MODULE_CONVERTERS
 from .nodes import ExportError
-from .tracer import Tracer, leaf_module_types
+from .tracer import Conversion, Tracer, leaf_module_types
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+    from onnx import NodeProto, TensorProto, ValueInfoProto
+
+    from .._typing import Array
 
 DEFAULT_OPSET = 17
+#: a ``dynamic_axes`` entry: the free axes, or each free axis with its label
+_AxesSpec: TypeAlias = "Sequence[int] | Mapping[int, str]"
+#: a model's example inputs or outputs: a tensor or a nested tuple/list of them
+_Nested: TypeAlias = "Tensor | tuple[Any, ...] | list[Any]"
 _ONNX_TYPES = {
     "float32": 1,
     "uint8": 2,
@@ -26,7 +41,7 @@ _ONNX_TYPES = {
 }
 
 
-def _onnx():
+def _onnx() -> ModuleType:
     try:
         import onnx
     except ImportError:
@@ -40,25 +55,32 @@ def _onnx():
 class _Graph:
     """The ONNX graph under construction: values named by the tensors that carry them."""
 
-    def __init__(self, onnx, opset, parameters, from_inputs=lambda tensor: False):
+    def __init__(
+        self,
+        onnx: ModuleType,
+        opset: int,
+        parameters: dict[int, tuple[str, Tensor]],
+        from_inputs: Callable[[Tensor], bool] = lambda tensor: False,
+    ) -> None:
         self.onnx, self.opset = onnx, opset
         self._from_inputs = from_inputs  # whether a tensor was computed from the graph inputs
-        self.nodes, self.initializers = [], []
-        self._names = {}  # id(tensor) -> ONNX value name
+        self.nodes: list[NodeProto] = []
+        self.initializers: list[TensorProto] = []
+        self._names: dict[int, str] = {}  # id(tensor) -> ONNX value name
         self._pending = (
             parameters  # id(tensor) -> (state-dict name, tensor), made initializers on first use
         )
-        self._used = set()
+        self._used: set[int] = set()
         self._counter = 0
 
-    def fresh(self, hint):
+    def fresh(self, hint: str) -> str:
         self._counter += 1
         return f"{hint}_{self._counter}"
 
-    def bind(self, tensor, name):
+    def bind(self, tensor: Tensor, name: str) -> None:
         self._names[id(tensor)] = name
 
-    def value(self, value, like=None):
+    def value(self, value: object, like: object = None) -> str:
         """The ONNX name of a tensor or number used as an op's input."""
         if isinstance(value, Tensor):
             key = id(value)
@@ -81,24 +103,32 @@ class _Graph:
             return self.const(np.array(value, dtype=dtype), "scalar")
         raise ExportError(f"cannot export an op input of type {type(value).__name__}")
 
-    def const(self, array, hint):
+    def const(self, array: npt.ArrayLike, hint: str) -> str:
         name = self.fresh(hint)
         self._add_initializer(name, np.asarray(array))
         return name
 
-    def _add_initializer(self, name, array):
+    def _add_initializer(self, name: str, array: Array) -> None:
         from onnx import numpy_helper
 
         self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
 
-    def node(self, op_type, inputs, output, **attributes):
+    def node(
+        self, op_type: str, inputs: Iterable[str], output: Tensor | str | None, **attributes: Any
+    ) -> str:
         """Add a node; ``output`` is the result tensor, an explicit name, or None for a fresh one."""
         return self.multi_node(op_type, inputs, [output], **attributes)[0]
 
-    def multi_node(self, op_type, inputs, outputs, **attributes):
+    def multi_node(
+        self,
+        op_type: str,
+        inputs: Iterable[str],
+        outputs: Sequence[Tensor | str | None],
+        **attributes: Any,
+    ) -> list[str]:
         """Add a node with several outputs (each as ``node``'s ``output``); returns their names.
         An input named ``""`` is an optional input left out."""
-        names = []
+        names: list[str] = []
         for output in outputs:
             if isinstance(output, Tensor):
                 name = self.fresh(op_type.lower())
@@ -114,14 +144,16 @@ class _Graph:
         return names
 
 
-def _value_info(onnx, name, tensor, dynamic):
+def _value_info(name: str, tensor: Tensor, dynamic: dict[int, str]) -> ValueInfoProto:
+    from onnx import helper
+
     dims = [dynamic.get(i, size) for i, size in enumerate(tensor.shape)]
-    return onnx.helper.make_tensor_value_info(
+    return helper.make_tensor_value_info(
         name, _ONNX_TYPES[str(tensor.dtype).replace("nnlite.", "")], dims
     )
 
 
-def _dynamic_dims(spec, ndim, name):
+def _dynamic_dims(spec: _AxesSpec | None, ndim: int, name: str) -> dict[int, str]:
     """``dynamic_axes`` entry -> {axis: dim_param}: a list of axes or a dict of axis names, as PyTorch."""
     if spec is None:
         return {}
@@ -130,24 +162,28 @@ def _dynamic_dims(spec, ndim, name):
     return {int(axis) % ndim: f"{name}_dynamic_axes_{int(axis) % ndim + 1}" for axis in spec}
 
 
-def _leaves(value):
+def _leaves(value: object) -> list[Tensor] | None:
     """The tensors of a tensor or a nested tuple/list of them, in order; None if anything else."""
     if isinstance(value, Tensor):
         return [value]
     if isinstance(value, (tuple, list)) and value:
-        found = [_leaves(v) for v in value]
-        return None if any(f is None for f in found) else [t for f in found for t in f]
+        leaves: list[Tensor] = []
+        for found in [_leaves(v) for v in value]:
+            if found is None:
+                return None
+            leaves += found
+        return leaves
     return None
 
 
-def _replace_leaves(value, replacements):
+def _replace_leaves(value: _Nested, replacements: Iterator[Tensor]) -> _Nested:
     """``value`` with each tensor replaced by the next of ``replacements``, nesting kept."""
     if isinstance(value, Tensor):
         return next(replacements)
     return type(value)(_replace_leaves(v, replacements) for v in value)
 
 
-def _flatten_outputs(output):
+def _flatten_outputs(output: object) -> list[Tensor]:
     tensors = _leaves(output)
     if tensors is None:
         raise ExportError(
@@ -158,19 +194,19 @@ def _flatten_outputs(output):
 
 
 def export(
-    model,
-    args,
-    f,
-    input_names=None,
-    output_names=None,
-    dynamic_axes=None,
-    opset_version=None,
-    export_params=True,
-    do_constant_folding=True,
-    verbose=False,
+    model: Module,
+    args: Tensor | tuple[Any, ...],
+    f: str | os.PathLike[str],
+    input_names: Sequence[str] | None = None,
+    output_names: Sequence[str] | None = None,
+    dynamic_axes: Mapping[str, _AxesSpec] | None = None,
+    opset_version: int | None = None,
+    export_params: bool = True,
+    do_constant_folding: bool = True,
+    verbose: bool = False,
     *,
-    strict=False,
-):
+    strict: bool = False,
+) -> None:
     """Trace ``model`` on ``args`` and write its forward pass to ``f`` as an ONNX model.
 
     The model runs once in eval mode (restored afterwards). Convolution, linear, batch-norm,
@@ -246,7 +282,7 @@ def export(
         for x, name in zip(traced_inputs, input_names):
             g.bind(x, name)
         for call in tracer.calls:  # converted while the model is still in eval mode
-            convert = (
+            convert: Conversion = (
                 MODULE_CONVERTERS[type(call.target)]
                 if isinstance(call.target, Module)
                 else call.target
@@ -261,7 +297,7 @@ def export(
     if len(output_names) != len(outputs):
         raise ValueError(f"{len(output_names)} output_names for {len(outputs)} outputs")
 
-    last = {}
+    last: dict[int, str] = {}
     for out, name in zip(outputs, output_names):
         produced = g.value(out)
         if (
@@ -281,11 +317,11 @@ def export(
         g.nodes,
         getattr(model, "_get_name", lambda: type(model).__name__)(),
         [
-            _value_info(onnx, n, x, _dynamic_dims(dynamic_axes.get(n), x.ndim, n))
+            _value_info(n, x, _dynamic_dims(dynamic_axes.get(n), x.ndim, n))
             for x, n in zip(traced_inputs, input_names)
         ],
         [
-            _value_info(onnx, n, y, _dynamic_dims(dynamic_axes.get(n), y.ndim, n))
+            _value_info(n, y, _dynamic_dims(dynamic_axes.get(n), y.ndim, n))
             for y, n in zip(outputs, output_names)
         ],
         initializer=g.initializers,

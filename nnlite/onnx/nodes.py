@@ -1,6 +1,15 @@
 """What the ONNX conversions share: the export error and the helpers that emit common nodes."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..autograd.tensor import Tensor
+    from .export import _Graph
 
 
 class ExportError(RuntimeError):
@@ -17,7 +26,14 @@ class ExportError(RuntimeError):
     """
 
 
-def axes_node(g, op_type, x, axes, result, **attrs):
+def axes_node(
+    g: _Graph,
+    op_type: str,
+    x: Tensor | str,
+    axes: Iterable[int] | None,
+    result: Tensor | str | None,
+    **attrs: Any,
+) -> None:
     """Squeeze/Unsqueeze/Reduce*: ``axes`` is an input from opset 13 (18 for the reductions but ReduceSum).
     ``x`` is a tensor or the name of a value already in the graph."""
     name = x if isinstance(x, str) else g.value(x)

@@ -8,22 +8,33 @@ hidden projection, which is ONNX's ``linear_before_reset=1``. Dropout between la
 mode, the mode export runs in, so it adds nothing to the graph.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
+from ..nn.modules.rnn import RNNBase
 from ..nn.utils.rnn import PackedSequence
 from .nodes import ExportError, axes_node
+
+if TYPE_CHECKING:
+    from .._typing import Array
+    from ..autograd.tensor import Tensor
+    from .export import _Graph
+    from .tracer import Call
 
 _ONNX_OP = {"LSTM": "LSTM", "GRU": "GRU", "RNN_TANH": "RNN", "RNN_RELU": "RNN"}
 # Where each ONNX gate block comes from among PyTorch's: LSTM i,f,g,o -> i,o,f,c; GRU r,z,n -> z,r,h.
 _GATE_ORDER = {"LSTM": [0, 3, 1, 2], "GRU": [1, 0, 2], "RNN_TANH": [0], "RNN_RELU": [0]}
 
 
-def _label(call):
+def _label(call: Call) -> str:
     name = f" '{call.module_name}'" if call.module_name else ""
     return f"nn.{type(call.target).__name__}{name}"
 
 
-def _arguments(call):
+def _arguments(call: Call) -> tuple[Any, Any]:
     """The recorded ``(input, hx)`` of a recurrent layer's call, positional or by keyword."""
     given = call.args["input"]
     if isinstance(given, tuple) and not isinstance(given, PackedSequence):  # a namedtuple
@@ -31,29 +42,31 @@ def _arguments(call):
     return given, call.args.get("hx")
 
 
-def _reordered(array, mode):
+def _reordered(array: Array, mode: str) -> Array:
     """A weight ``(gates * H, ...)`` or bias ``(gates * H,)`` with its gate blocks in ONNX's order."""
     blocks = np.split(array, len(_GATE_ORDER[mode]))
     return np.concatenate([blocks[i] for i in _GATE_ORDER[mode]])
 
 
-def _layer_weights(g, module, layer, hint):
+def _parameter(module: RNNBase, name: str) -> Array:
+    """The parameter ``name`` of ``module`` as an array, its gate blocks in ONNX's order."""
+    parameter: Tensor = getattr(module, name)
+    return _reordered(parameter.detach().numpy(), module.mode)
+
+
+def _layer_weights(g: _Graph, module: RNNBase, layer: int, hint: str) -> list[str]:
     """ONNX's ``W``, ``R`` and ``B`` inputs for one layer (both directions); ``B`` is "" without bias."""
     directions = 2 if module.bidirectional else 1
-    stacked = {"W": [], "R": [], "B": []}
+    stacked: dict[str, list[Array]] = {"W": [], "R": [], "B": []}
     for direction in range(directions):
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
-        w_ih, w_hh, b_ih, b_hh = (
-            getattr(module, name + suffix).detach().numpy()
-            if module.bias or "weight" in name
-            else None
-            for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
-        )
-        stacked["W"].append(_reordered(w_ih, module.mode))
-        stacked["R"].append(_reordered(w_hh, module.mode))
-        if b_ih is not None:
+        stacked["W"].append(_parameter(module, "weight_ih" + suffix))
+        stacked["R"].append(_parameter(module, "weight_hh" + suffix))
+        if module.bias:
             stacked["B"].append(
-                np.concatenate([_reordered(b_ih, module.mode), _reordered(b_hh, module.mode)])
+                np.concatenate(
+                    [_parameter(module, "bias_ih" + suffix), _parameter(module, "bias_hh" + suffix)]
+                )
             )
     return [
         g.const(np.stack(arrays), f"{hint}.{key}_l{layer}") if arrays else ""
@@ -61,7 +74,9 @@ def _layer_weights(g, module, layer, hint):
     ]
 
 
-def _layer_states(g, states, layer, directions, num_layers):
+def _layer_states(
+    g: _Graph, states: list[str], layer: int, directions: int, num_layers: int
+) -> list[str]:
     """The initial states of one layer: rows ``layer * directions ...`` of each ``(layers * dirs, N, H)``."""
     if num_layers == 1:
         return list(states)
@@ -76,22 +91,22 @@ def _layer_states(g, states, layer, directions, num_layers):
     return [g.node("Slice", [state, *rows], None) for state in states]
 
 
-def _unsqueezed(g, name, axis):
+def _unsqueezed(g: _Graph, name: str, axis: int) -> str:
     out = g.fresh("unsqueezed")
     axes_node(g, "Unsqueeze", name, [axis], out)
     return out
 
 
-def _squeezed(g, name, axis):
+def _squeezed(g: _Graph, name: str, axis: int) -> str:
     out = g.fresh("squeezed")
     axes_node(g, "Squeeze", name, [axis], out)
     return out
 
 
-def recurrent(g, call):
+def recurrent(g: _Graph, call: Call) -> None:
     """Convert one call of ``nn.RNN``, ``nn.LSTM`` or ``nn.GRU`` (any layers, directions, batch_first,
     given or zero initial states, batched or unbatched input)."""
-    module = call.target
+    module = call.module(RNNBase)
     input, hx = _arguments(call)
     if isinstance(input, PackedSequence):
         raise ExportError(
@@ -113,7 +128,7 @@ def recurrent(g, call):
         states = [g.value(s) for s in (hx if lstm else (hx,))]
         if not batched:
             states = [_unsqueezed(g, s, 1) for s in states]
-    attributes = {
+    attributes: dict[str, Any] = {
         "hidden_size": module.hidden_size,
         "direction": "bidirectional" if directions == 2 else "forward",
     }
@@ -122,7 +137,7 @@ def recurrent(g, call):
     elif mode != "LSTM":
         attributes["activations"] = ["Relu" if mode == "RNN_RELU" else "Tanh"] * directions
     hint = call.module_name or mode.lower()
-    finals = [[] for _ in range(2 if lstm else 1)]
+    finals: list[list[str]] = [[] for _ in range(2 if lstm else 1)]
     for layer in range(module.num_layers):
         initial = _layer_states(g, states, layer, directions, module.num_layers) if states else []
         inputs = [x, *_layer_weights(g, module, layer, hint), "", *initial]

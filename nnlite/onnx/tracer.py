@@ -14,13 +14,21 @@ their ``grad_fn`` (the inputs require grad) or, for results without one (compari
 casts, ``detach``), by following every op applied to them while tracing.
 """
 
+from __future__ import annotations
+
+import functools
 import inspect
 import warnings
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
-from .. import nn
 from ..autograd.op import Op
 from ..autograd.tensor import Tensor
+from ..nn.modules.module import Module, RemovableHandle
+
+if TYPE_CHECKING:
+    from .export import _Graph
 
 _MISSING = object()
 
@@ -63,14 +71,25 @@ _WITHOUT_GRAD = (
 ).split()
 
 
+#: an op's ONNX conversion: adds the nodes of one recorded call to the graph
+Conversion: TypeAlias = "Callable[[_Graph, Call], None]"
+_M = TypeVar("_M", bound=Module)
+
+
 @dataclass
 class Call:
     """One recorded call: ``target`` is a module instance or the conversion of the op that ran."""
 
-    target: object
-    args: dict
-    result: object
+    target: Module | Conversion
+    args: dict[str, Any]
+    result: Any
     module_name: str = ""
+
+    def module(self, kind: type[_M]) -> _M:
+        """The module called, checked to be a ``kind`` (the type its conversion is registered for)."""
+        if not isinstance(self.target, kind):
+            raise TypeError(f"not a call of {kind.__name__}: {self.target!r}")
+        return self.target
 
 
 @dataclass
@@ -80,25 +99,26 @@ class Tracer:
     Use as a context manager; ``calls`` holds the records in execution order.
     """
 
-    patches: list
-    module_types: tuple
-    model: object = None
+    patches: list[tuple[object, str, Conversion]]
+    module_types: tuple[type[Module], ...]
+    model: Module | None = None
     strict: bool = False
-    calls: list = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
     _depth: int = 0
     # id -> tensor computed from the inputs without a grad_fn (kept alive so ids stay unique)
-    _derived: dict = field(default_factory=dict)
+    _derived: dict[int, Tensor] = field(default_factory=dict)
 
-    def mark(self, tensor):
+    def mark(self, tensor: Tensor) -> None:
         """Record ``tensor`` (a graph input) as a value computed from the inputs."""
         self._derived[id(tensor)] = tensor
 
-    def from_inputs(self, value):
+    def from_inputs(self, value: Tensor) -> bool:
         """Whether the tensor ``value`` was computed from the graph inputs."""
         return value.grad_fn is not None or id(value) in self._derived
 
-    def __enter__(self):
-        self._saved = []
+    def __enter__(self) -> Tracer:
+        # (owner, attribute, what it was: its own entry, or _MISSING), restored on exit
+        self._saved: list[tuple[Any, str, object]] = []
         self._patch(Op, "apply", classmethod(self._following(Op.__dict__["apply"].__func__)))
         for attr in ("detach", *_WITHOUT_GRAD):
             if hasattr(Tensor, attr):
@@ -116,7 +136,7 @@ class Tracer:
             function = getattr(owner, attr)
             self._saved.append((owner, attr, original))
             setattr(owner, attr, self._wrap(function, convert))
-        self._handles = []
+        self._handles: list[RemovableHandle] = []
         names = (
             {id(m): name for name, m in self.model.named_modules()}
             if self.model is not None
@@ -136,7 +156,7 @@ class Tracer:
                 )
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         for handle in self._handles:
             handle.remove()
         for owner, attr, original in reversed(self._saved):
@@ -146,16 +166,16 @@ class Tracer:
                 setattr(owner, attr, original)
         return False
 
-    def _patch(self, owner, attr, replacement):
+    def _patch(self, owner: type, attr: str, replacement: object) -> None:
         self._saved.append((owner, attr, owner.__dict__.get(attr, _MISSING)))
         setattr(owner, attr, replacement)
 
-    def _following(self, function):
+    def _following(self, function: Callable[..., Any]) -> Callable[..., Any]:
         """``function`` (an op's apply or ``detach``), whose result counts as computed from the
         inputs when any tensor it was given does."""
         tracer = self
 
-        def follow(first, *args, **kwargs):
+        def follow(first: Any, *args: Any, **kwargs: Any) -> Any:
             result = function(first, *args, **kwargs)
             given = (first, *args) if isinstance(first, Tensor) else args
             if any(isinstance(a, Tensor) and tracer.from_inputs(a) for a in given):
@@ -166,12 +186,12 @@ class Tracer:
 
         return follow
 
-    def _watching(self, method, what):
+    def _watching(self, method: Callable[..., Any], what: str) -> Callable[..., Any]:
         """``method`` (a Tensor method handing a value to Python), reported on tensors computed
         from the inputs when the model's own code calls it."""
         tracer = self
 
-        def watched(tensor, *args, **kwargs):
+        def watched(tensor: Tensor, *args: Any, **kwargs: Any) -> Any:
             if not tracer._depth and tracer.from_inputs(tensor):
                 message = (
                     f"converting a tensor computed from the inputs to {what} while exporting: "
@@ -186,13 +206,19 @@ class Tracer:
                 warnings.warn(message, TracerWarning, stacklevel=2)
             return method(tensor, *args, **kwargs)
 
-        watched.__wrapped__ = method
-        return watched
+        return functools.update_wrapper(watched, method, assigned=(), updated=())  # __wrapped__
 
-    def _enter_module(self, module, args):
+    def _enter_module(self, module: Module, args: tuple[Any, ...]) -> None:
         self._depth += 1
 
-    def _leave_module(self, module, args, kwargs, output, name):
+    def _leave_module(
+        self,
+        module: Module,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        output: object,
+        name: str,
+    ) -> None:
         """Record the call: ``input`` is the positional argument (a tuple when there are several),
         keyword arguments keep their names."""
         self._depth -= 1
@@ -200,14 +226,14 @@ class Tracer:
             recorded = {"input": args[0] if len(args) == 1 else args, **kwargs}
             self.calls.append(Call(module, recorded, output, name))
 
-    def _wrap(self, function, convert):
+    def _wrap(self, function: Callable[..., Any], convert: Conversion) -> Callable[..., Any]:
         try:
             signature = inspect.signature(function)
         except (TypeError, ValueError):
             signature = None
         tracer = self
 
-        def traced(*args, **kwargs):
+        def traced(*args: Any, **kwargs: Any) -> Any:
             if tracer._depth:
                 return function(*args, **kwargs)
             tracer._depth += 1
@@ -219,11 +245,12 @@ class Tracer:
             tracer.calls.append(Call(convert, bound, result))
             return result
 
-        traced.__wrapped__ = function
-        return traced
+        return functools.update_wrapper(traced, function, assigned=(), updated=())  # __wrapped__
 
 
-def _bind(signature, args, kwargs):
+def _bind(
+    signature: inspect.Signature | None, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> dict[str, Any]:
     """Arguments by name, defaults filled in; ``*args`` parameters keep their tuple."""
     if signature is None:
         return {"args": args, **kwargs}
@@ -232,9 +259,9 @@ def _bind(signature, args, kwargs):
     return dict(bound.arguments)
 
 
-def is_tensor(value):
+def is_tensor(value: object) -> bool:
     return isinstance(value, Tensor)
 
 
-def leaf_module_types(module_converters):
-    return tuple(t for t in module_converters if isinstance(t, type) and issubclass(t, nn.Module))
+def leaf_module_types(module_converters: Iterable[object]) -> tuple[type[Module], ...]:
+    return tuple(t for t in module_converters if isinstance(t, type) and issubclass(t, Module))

@@ -21,28 +21,41 @@ Everything the worker prints during a command is captured and sent back, and the
 in replica order, so output is deterministic.
 """
 
+from __future__ import annotations
+
 import io
 import os
 import pickle
 import signal
 import sys
 import traceback
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..._runtime.errors import ExceptionWrapper
 from ..._runtime.seeding import seed_process
 from ..._runtime.threads import limit_threads
 from ..._runtime.watchdog import ParentWatchdog
 
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    from ...autograd.tensor import Tensor
+    from ..modules.module import Module
+    from ._shared import Segment
+
 # How often an idle worker checks that its parent is alive (seconds).
 WATCHDOG_INTERVAL = 0.5
 
 
-def where(rank, phase):
+def where(rank: int, phase: str) -> str:
     """How an error message names a replica's step."""
     return f"DataParallel worker {rank} ({phase})"
 
 
-def main(rank, conn, setup, close_fds=()):
+def main(
+    rank: int, conn: Connection, setup: dict[str, Any], close_fds: Iterable[Connection] = ()
+) -> None:
     """Entry point of a worker process.
 
     ``setup`` holds the module (the object itself when forked, its pickle when spawned), the shared
@@ -86,7 +99,7 @@ def main(rank, conn, setup, close_fds=()):
 
 
 class _Replica:
-    def __init__(self, rank, conn, setup):
+    def __init__(self, rank: int, conn: Connection, setup: dict[str, Any]) -> None:
         self.rank = rank
         self.conn = conn
         self.watchdog = ParentWatchdog(setup["parent_pid"])
@@ -107,7 +120,7 @@ class _Replica:
         module = setup["module"]
         if isinstance(module, bytes):
             module = pickle.loads(module)
-        self.module = module
+        self.module: Module = module
         self.modules = [m for _, m in module.named_modules()]
         self.params = [p for _, p in module.named_parameters()]
         self.buffer_owners = _buffer_owners(module)
@@ -124,17 +137,20 @@ class _Replica:
         self.shared_buffers = views[n : n + len(self.buffer_owners)]
         self.staging = views[n + len(self.buffer_owners) :]
         for (mod, name), v in zip(self.buffer_owners, self.shared_buffers):
-            mod._buffers[name]._data = v.copy()
+            buffer = mod._buffers[name]
+            if buffer is not None:  # (always: _buffer_owners lists the buffers that are set)
+                buffer._data = v.copy()
         self.grads = setup["grads"]
         self.grad_views = setup["grad_layout"].views(self.grads)
         self.grad_flags = self.grad_views.pop()
         self.inbox = setup["inbox"]
         self.outbox = setup["outbox"]
-        self.graphs = {}
-        self.last_train = None
+        # call id -> (the outputs that need a gradient, the inputs that do)
+        self.graphs: dict[int, tuple[list[Tensor], list[Tensor]]] = {}
+        self.last_train: object = None
 
     # ------------------------------------------------------------------ loop
-    def serve(self):
+    def serve(self) -> None:
         conn = self.conn
         while True:
             if not conn.poll(WATCHDOG_INTERVAL):
@@ -166,18 +182,18 @@ class _Replica:
             finally:
                 sys.stdout, sys.stderr = saved
             try:
-                conn.send(reply + (out.getvalue(), err.getvalue()))
+                conn.send((*reply, out.getvalue(), err.getvalue()))
             except Exception:  # noqa: BLE001  (e.g. an exception class that cannot be pickled)
                 err_info = ExceptionWrapper(
                     RuntimeError, traceback.format_exc(), where(self.rank, phase)
                 )
                 conn.send(("err", err_info, out.getvalue(), err.getvalue()))
 
-    def _free(self, call_ids):
+    def _free(self, call_ids: Iterable[int]) -> None:
         for k in call_ids:
             self.graphs.pop(k, None)
 
-    def _attach(self, segments):
+    def _attach(self, segments: dict[str, Segment] | None) -> None:
         if not segments:
             return
         for which, segment in segments.items():
@@ -186,7 +202,7 @@ class _Replica:
             old.release()
 
     # ------------------------------------------------------------------ forward
-    def _forward(self, call_id, h):
+    def _forward(self, call_id: int, h: dict[str, Any]) -> dict[str, Any]:
         from ...autograd import grad_mode
 
         np, _make = self.np, self._make
@@ -218,10 +234,10 @@ class _Replica:
             output = self.module(*args, **kwargs)
 
         if self.rank == 0 and self.staging:
-            for mod_name, stage in zip(self.buffer_owners, self.staging):
-                data = mod_name[0]._buffers[mod_name[1]]._data
-                if data.shape == stage.shape:
-                    np.copyto(stage, data, casting="unsafe")
+            for (mod, name), stage in zip(self.buffer_owners, self.staging):
+                buffer = mod._buffers[name]
+                if buffer is not None and buffer._data.shape == stage.shape:
+                    np.copyto(stage, buffer._data, casting="unsafe")
 
         from ..._runtime.nested import to_slots
         from ...autograd.tensor import Tensor
@@ -247,7 +263,7 @@ class _Replica:
         }
 
     # ------------------------------------------------------------------ backward
-    def _backward(self, call_id, h):
+    def _backward(self, call_id: int, h: dict[str, Any]) -> dict[str, Any]:
         from ...autograd.engine import backward
 
         np, _make = self.np, self._make
@@ -293,9 +309,10 @@ class _Replica:
         return {"descriptors": descriptors, "inline": inline, "need": need}
 
 
-def _buffer_owners(module):
+def _buffer_owners(module: Module) -> list[tuple[Module, str]]:
     """``(owning module, name)`` for each buffer, in ``named_buffers()`` order (no duplicates)."""
-    owners, seen = [], set()
+    owners: list[tuple[Module, str]] = []
+    seen: set[int] = set()
     for _, mod in module.named_modules():
         for name, b in mod._buffers.items():
             if b is not None and id(b) not in seen:

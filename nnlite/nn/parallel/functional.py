@@ -7,12 +7,24 @@ gradients) are those of PyTorch's gathered result. To spread a batch over worker
 an ``nn.DataParallel(module, workers=N)`` instead: its workers live across calls.
 """
 
-from ...device import check_device
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ...device import check_device, device
 
 __all__ = ["data_parallel"]
 
 
-def data_parallel(module, inputs, device_ids=None, output_device=None, dim=0, module_kwargs=None):
+def data_parallel(
+    module: Callable[..., Any],
+    inputs: object,
+    device_ids: Sequence[int | str | device] | None = None,
+    output_device: int | str | device | None = None,
+    dim: int = 0,
+    module_kwargs: Mapping[str, Any] | None = None,
+) -> Any:
     """Evaluate ``module(*inputs, **module_kwargs)`` as PyTorch's ``nn.parallel.data_parallel``.
 
     Args:
