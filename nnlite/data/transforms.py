@@ -652,11 +652,14 @@ class _PlaneTransform(Transform):
 
     def __call__(self, img: ImageT) -> ImageT:
         planes, restore = _planes(img, batched=False)
-        return restore(self._batch(planes) if planes.ndim == 4 else self._image(planes))
+        # (a name with its type: without Pillow installed, mypy reads PIL images as Any)
+        result: ImageT = restore(self._batch(planes) if planes.ndim == 4 else self._image(planes))
+        return result
 
     def apply_batch(self, batch: _TensorOrArray) -> _TensorOrArray:
         planes, restore = _planes(batch, batched=True)
-        return restore(self._batch(planes))
+        result: _TensorOrArray = restore(self._batch(planes))
+        return result
 
 
 def _size_arg(size: int | Sequence[int]) -> int | list[int]:

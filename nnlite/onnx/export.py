@@ -49,7 +49,8 @@ def _onnx() -> ModuleType:
             "nl.onnx.export needs the onnx package: pip install 'nnlite[onnx]' "
             "(or pip install onnx)"
         ) from None
-    return onnx
+    module: ModuleType = onnx  # (typed: without onnx installed, mypy reads it as Any)
+    return module
 
 
 class _Graph:
