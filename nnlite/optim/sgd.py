@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._fused import fusable, sgd_momentum_
 from .optimizer import Optimizer, check_options
 
 if TYPE_CHECKING:
@@ -51,6 +52,20 @@ def sgd(
         array([0.95, 2.1 ])
     """
     for p, g, state in zip(params, grads, states):
+        buf = state.get("momentum_buffer") if momentum != 0 else None
+        if buf is not None and fusable(p, g, buf):
+            sgd_momentum_(
+                p,
+                g,
+                buf,
+                lr=lr,
+                momentum=momentum,
+                dampening=dampening,
+                weight_decay=weight_decay,
+                nesterov=nesterov,
+                maximize=maximize,
+            )
+            continue
         if maximize:
             g = -g
         if weight_decay != 0:
