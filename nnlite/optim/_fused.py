@@ -64,6 +64,55 @@ def _two_builds(fn: Callable[..., None]) -> tuple[Callable[..., None], Callable[
 _SGD_MOMENTUM = _two_builds(_sgd_momentum)
 
 
+def _adam(
+    p: NDArray[Any],
+    g: NDArray[Any],
+    m: NDArray[Any],
+    v: NDArray[Any],
+    v_max: NDArray[Any],
+    decay: Any,
+    weight_decay: Any,
+    lerp_weight: Any,
+    lerp_from_end: bool,
+    beta2: Any,
+    one_minus_beta2: Any,
+    bias2_sqrt: Any,
+    eps: Any,
+    step_size: Any,
+    amsgrad: bool,
+    maximize: bool,
+) -> None:
+    # the flat arrays and scalars as in _sgd_momentum; see adam() for the rule written in numpy
+    for i in prange(p.shape[0]):
+        gi = g[i]
+        if maximize:
+            gi = -gi
+        pi = p[i]
+        if decay != 1:
+            pi = pi * decay
+        if weight_decay != 0:
+            gi = gi + weight_decay * pi
+        mi = m[i]
+        if lerp_from_end:
+            mi = gi - lerp_weight * (gi - mi)
+        else:
+            mi = mi + lerp_weight * (gi - mi)
+        m[i] = mi
+        vi = v[i] * beta2
+        vi = vi + one_minus_beta2 * gi * gi
+        v[i] = vi
+        if amsgrad:
+            previous = v_max[i]
+            # numpy's maximum: a NaN on either side wins
+            vi = previous if previous >= vi or np.isnan(previous) else vi
+            v_max[i] = vi
+        denom = np.sqrt(vi) / bias2_sqrt + eps
+        p[i] = pi - step_size * mi / denom
+
+
+_ADAM = _two_builds(_adam)
+
+
 def fusable(*arrays: Any) -> bool:
     """The arrays are C-contiguous, writeable numpy arrays of one float dtype and one size."""
     first = arrays[0]
@@ -86,6 +135,57 @@ def _build(
         return builds[0]
     sync_numba_threads()
     return builds[1]
+
+
+def adam_(
+    p: NDArray[Any],
+    g: NDArray[Any],
+    m: NDArray[Any],
+    v: NDArray[Any],
+    v_max: NDArray[Any] | None,
+    *,
+    step: float,
+    lr: float,
+    betas: tuple[float, float],
+    eps: float,
+    weight_decay: float,
+    amsgrad: bool,
+    maximize: bool,
+    decoupled_weight_decay: bool,
+) -> None:
+    """Adam's step ``step`` (counted from 1) in place on ``p``, ``m``, ``v`` (and ``v_max``).
+
+    The arrays are ones for which ``fusable`` holds; ``v_max`` is used only with ``amsgrad``.
+
+    Example:
+        >>> p, g, m, v = np.ones(2), np.full(2, 0.5), np.zeros(2), np.zeros(2)
+        >>> adam_(p, g, m, v, None, step=1, lr=0.1, betas=(0.9, 0.999), eps=1e-8,
+        ...       weight_decay=0.0, amsgrad=False, maximize=False, decoupled_weight_decay=False)
+        >>> p
+        array([0.9, 0.9])
+    """
+    scalar = p.dtype.type
+    beta1, beta2 = betas
+    lerp_weight = 1 - beta1
+    lerp_from_end = lerp_weight >= 0.5  # as _lerp_ in adam.py, after PyTorch's lerp_
+    if lerp_from_end:
+        lerp_weight = 1 - float(scalar(lerp_weight))
+    decoupled = decoupled_weight_decay and weight_decay != 0
+    flat = [a.reshape(-1) for a in (p, g, m, v, v if v_max is None else v_max)]
+    _build(_ADAM, p.size)(
+        *flat,
+        scalar(1 - lr * weight_decay if decoupled else 1),
+        scalar(0 if decoupled else weight_decay),
+        scalar(lerp_weight),
+        lerp_from_end,
+        scalar(beta2),
+        scalar(1 - beta2),
+        scalar((1 - beta2**step) ** 0.5),
+        scalar(eps),
+        scalar(lr / (1 - beta1**step)),
+        amsgrad,
+        maximize,
+    )
 
 
 def sgd_momentum_(

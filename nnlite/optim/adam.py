@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._fused import adam_, fusable
 from .optimizer import Optimizer, check_options
 
 if TYPE_CHECKING:
@@ -61,6 +62,22 @@ def adam(
         step = state["step"]
         step += 1
         t = float(step)
+        moments = state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq")
+        if fusable(p, g, *(a for a in moments if a is not None)):
+            adam_(
+                p,
+                g,
+                *moments,
+                step=t,
+                lr=lr,
+                betas=betas,
+                eps=eps,
+                weight_decay=weight_decay,
+                amsgrad=amsgrad,
+                maximize=maximize,
+                decoupled_weight_decay=decoupled_weight_decay,
+            )
+            continue
 
         if maximize:
             g = -g

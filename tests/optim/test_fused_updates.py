@@ -116,3 +116,62 @@ def test_sgd_optimizer_uses_the_kernel_and_matches_numpy_over_steps(monkeypatch)
         p_ref -= np.float32(0.05) * (g_eff + np.float32(0.9) * buf_ref)
     np.testing.assert_array_equal(w.detach().numpy(), p_ref)
     assert len(calls) == len(grads) - 1  # the first step creates the buffer
+
+
+def strided(a):
+    """A copy of ``a`` that is not contiguous (so the optimizers take their numpy passes)."""
+    wide = np.zeros((a.size, 2), a.dtype)
+    wide[:, 0] = a
+    return wide[:, 0]
+
+
+ADAM_OPTIONS = list(
+    itertools.product(
+        [(0.9, 0.999), (0.3, 0.5)], [0.0, 1e-2], [False, True], [False, True], [False, True]
+    )
+)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("size", [9, _fused.MIN_PARALLEL_ELEMENTS + 3])
+@pytest.mark.parametrize(
+    ("betas", "weight_decay", "amsgrad", "maximize", "decoupled"), ADAM_OPTIONS
+)
+def test_adam_kernel_equals_numpy_passes(
+    dtype, size, betas, weight_decay, amsgrad, maximize, decoupled
+):
+    rng = np.random.default_rng(size)
+    p0 = rng.standard_normal(size).astype(dtype)
+    grads = [rng.standard_normal(size).astype(dtype) for _ in range(3)]
+    grads[1][:2] = np.nan if amsgrad else grads[1][:2]  # numpy's maximum lets NaN win
+    options = dict(
+        lr=0.01,
+        betas=betas,
+        eps=1e-8,
+        weight_decay=weight_decay,
+        amsgrad=amsgrad,
+        maximize=maximize,
+        decoupled_weight_decay=decoupled,
+    )
+    fused_p, fused_state = [p0.copy()], [{}]
+    numpy_p, numpy_state = [strided(p0)], [{}]
+    for g in grads:
+        nl.optim.adam(fused_p, [g], fused_state, **options)
+        nl.optim.adam(numpy_p, [strided(g)], numpy_state, **options)
+        numpy_state[0] = {k: strided(v) if v.ndim else v for k, v in numpy_state[0].items()}
+    np.testing.assert_array_equal(fused_p[0], numpy_p[0])
+    for key, value in fused_state[0].items():
+        np.testing.assert_array_equal(value, numpy_state[0][key])
+
+
+def test_adam_optimizer_uses_the_kernel(monkeypatch):
+    adam_module = importlib.import_module("nnlite.optim.adam")
+    calls = []
+    kernel = adam_module.adam_
+    monkeypatch.setattr(adam_module, "adam_", lambda *a, **k: calls.append(1) or kernel(*a, **k))
+    w = nl.nn.Parameter(nl.randn(8, 4))
+    opt = nl.optim.AdamW([w], lr=0.01)
+    for _ in range(2):
+        w.grad = nl.randn(8, 4)
+        opt.step()
+    assert len(calls) == 2
