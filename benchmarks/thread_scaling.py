@@ -1,8 +1,8 @@
 """Where a ResNet-18 training step spends its time, per kernel family, on 1 and on N threads.
 
 For each family (conv forward, conv input gradient, conv weight gradient, batch norm, pooling,
-and the rest: autograd, elementwise numpy, small products, the optimizer) prints the ms per step
-on 1 thread and on ``--threads`` threads, the parallel efficiency ``t1 / (N * tN)``, and an
+the optimizer's update, and the rest: autograd, elementwise numpy, small products) prints the
+ms per step on 1 thread and on ``--threads`` threads, the parallel efficiency ``t1 / (N * tN)``, and an
 Amdahl ESTIMATE of the speedup on 8 and 16 cores: the rest stays serial, each family keeps the
 efficiency measured here. Times are summed from cProfile's cumulative time of the kernels' entry
 points over ``--steps`` steps (a profile slows the Python parts a little, so the serial share is
@@ -36,6 +36,7 @@ FAMILIES = {
         "kernels/pool.py",
         ("max_pool2d_forward", "max_pool2d_backward", "avg_pool2d_forward", "avg_pool2d_backward"),
     ),
+    "optimizer update": ("optim/sgd.py", ("sgd",)),
 }
 ESTIMATE_CORES = (8, 16)
 
