@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._fused import adam_, fusable
+from ._fused import ADAM_MIN_ELEMENTS, adam_, fusable
 from .optimizer import Optimizer, check_options
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def adam(
         step += 1
         t = float(step)
         moments = state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq")
-        if fusable(p, g, *(a for a in moments if a is not None)):
+        if p.size >= ADAM_MIN_ELEMENTS and fusable(p, g, *(a for a in moments if a is not None)):
             adam_(
                 p,
                 g,

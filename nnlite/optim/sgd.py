@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._fused import fusable, sgd_momentum_
+from ._fused import SGD_MIN_ELEMENTS, fusable, sgd_momentum_
 from .optimizer import Optimizer, check_options
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def sgd(
     """
     for p, g, state in zip(params, grads, states):
         buf = state.get("momentum_buffer") if momentum != 0 else None
-        if buf is not None and fusable(p, g, buf):
+        if buf is not None and p.size >= SGD_MIN_ELEMENTS and fusable(p, g, buf):
             sgd_momentum_(
                 p,
                 g,

@@ -99,8 +99,8 @@ def test_sgd_optimizer_uses_the_kernel_and_matches_numpy_over_steps(monkeypatch)
         sgd_module, "sgd_momentum_", lambda *a, **k: calls.append(1) or kernel(*a, **k)
     )
     rng = np.random.default_rng(1)
-    w0 = rng.standard_normal((64, 32)).astype(np.float32)
-    grads = [rng.standard_normal((64, 32)).astype(np.float32) for _ in range(4)]
+    w0 = rng.standard_normal((256, 64)).astype(np.float32)
+    grads = [rng.standard_normal((256, 64)).astype(np.float32) for _ in range(4)]
     w = nl.nn.Parameter(nl.tensor(w0.copy()))
     opt = nl.optim.SGD([w], lr=0.05, momentum=0.9, weight_decay=1e-3, nesterov=True)
     p_ref, buf_ref = w0.copy(), None
@@ -133,7 +133,7 @@ ADAM_OPTIONS = list(
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("size", [9, _fused.MIN_PARALLEL_ELEMENTS + 3])
+@pytest.mark.parametrize("size", [_fused.ADAM_MIN_ELEMENTS + 9, _fused.MIN_PARALLEL_ELEMENTS + 3])
 @pytest.mark.parametrize(
     ("betas", "weight_decay", "amsgrad", "maximize", "decoupled"), ADAM_OPTIONS
 )
@@ -169,9 +169,31 @@ def test_adam_optimizer_uses_the_kernel(monkeypatch):
     calls = []
     kernel = adam_module.adam_
     monkeypatch.setattr(adam_module, "adam_", lambda *a, **k: calls.append(1) or kernel(*a, **k))
-    w = nl.nn.Parameter(nl.randn(8, 4))
+    w = nl.nn.Parameter(nl.randn(64, 32))
     opt = nl.optim.AdamW([w], lr=0.01)
     for _ in range(2):
-        w.grad = nl.randn(8, 4)
+        w.grad = nl.randn(64, 32)
         opt.step()
     assert len(calls) == 2
+
+
+def test_adam_kernel_divides_as_numpy_does():
+    # eps=0 and a zero gradient: 0/0 is NaN in numpy, not an exception
+    size = _fused.ADAM_MIN_ELEMENTS
+    options = dict(
+        lr=0.1,
+        betas=(0.9, 0.999),
+        eps=0.0,
+        weight_decay=0.0,
+        amsgrad=False,
+        maximize=False,
+        decoupled_weight_decay=False,
+    )
+    g = np.zeros(size, np.float32)
+    g[1] = 1.0
+    fused_p, numpy_p = [np.ones(size, np.float32)], [strided(np.ones(size, np.float32))]
+    nl.optim.adam(fused_p, [g], [{}], **options)
+    with np.errstate(invalid="ignore"):
+        nl.optim.adam(numpy_p, [strided(g)], [{}], **options)
+    assert np.isnan(fused_p[0][0]) and not np.isnan(fused_p[0][1])
+    np.testing.assert_array_equal(fused_p[0], numpy_p[0])
