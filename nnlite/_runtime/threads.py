@@ -27,7 +27,9 @@ THREAD_ENV_VARS = (
 
 _threads: list[int | None] = [None]
 _default: list[int | None] = [None]  # default_num_threads(), once known
-_pool_checked: list[bool] = [False]  # a running numba pool was looked at
+_fork_hook: list[bool] = [False]  # the after-fork hook is registered
+# this process was forked from one whose numba pool ran on GNU OpenMP: it stays on one thread
+_one_thread_after_fork: list[bool] = [False]
 
 
 def usable_cpus() -> int:
@@ -50,53 +52,40 @@ def default_num_threads() -> int:
 
 
 def configure_threading_layer() -> None:
-    """Choose numba's fork-safe threading layer unless the user picked one.
+    """Make numba's threading layer safe for the processes nnlite forks; ``import nnlite`` calls it.
 
-    nnlite forks processes (data-loader workers, DataParallel replicas) that run numba kernels;
-    GNU OpenMP, numba's default layer on Linux, does not survive a fork once its pool runs, and its
-    threads spin after each kernel. ``import nnlite`` calls this, so the choice is made before any
-    of nnlite's kernels can start the pool; a pool the program started earlier keeps its layer.
+    numba picks its layer itself (TBB when installed, else OpenMP, else its ``workqueue``), unless
+    ``NUMBA_THREADING_LAYER`` says otherwise. OpenMP's threads spin for a moment after each kernel,
+    so the next kernel starts in about a microsecond, where ``workqueue``'s sleeping threads take
+    20-40 µs to wake and, on a busy machine, lose their core to other processes meanwhile. GNU
+    OpenMP does not survive ``fork``: a forked child that starts a parallel kernel is terminated.
+    So a child forked after the pool started runs nnlite on one thread (every kernel then runs its
+    serial build), as data-loader workers and DataParallel replicas do anyway.
     """
-    import numba
-
-    # numba.config sets its options at run time, from the environment
-    layer = numba.config.THREADING_LAYER  # type: ignore[attr-defined]
-    if "NUMBA_THREADING_LAYER" not in os.environ and layer == "default":
-        numba.config.THREADING_LAYER = "forksafe"  # type: ignore[attr-defined]  # as above
-    _warn_if_pool_spins()
+    if hasattr(os, "register_at_fork") and not _fork_hook[0]:
+        os.register_at_fork(after_in_child=_after_fork_in_child)
+        _fork_hook[0] = True
 
 
-def _warn_if_pool_spins() -> None:
-    """Say so when numba's pool already runs on GNU OpenMP, whose threads spin between kernels.
-
-    Measured: a ResNet-18 step at batch 16 took 1.5x the time (and 1.75x the CPU time) when the
-    program had started numba's pool before importing nnlite; ``OMP_WAIT_POLICY=PASSIVE`` in the
-    environment brought it back.
-    """
-    from numba.np.ufunc import parallel
-
-    if _pool_checked[0] or not getattr(parallel, "_is_initialized", False):
-        return
-    _pool_checked[0] = True
-
+def _pool_runs_on_gnu_openmp() -> bool:
+    """numba's pool runs in this process, on GNU OpenMP (whose threads a forked child lacks)."""
+    parallel = sys.modules.get("numba.np.ufunc.parallel")
+    if parallel is None or not getattr(parallel, "_is_initialized", False):
+        return False
+    if parallel.threading_layer() != "omp":
+        return False
     try:
         # a compiled extension that numba ships without type information
         from numba.np.ufunc import omppool  # type: ignore[attr-defined]
-
-        gnu = omppool.openmp_vendor == "GNU"
     except ImportError:
-        gnu = False
-    passive = os.environ.get("OMP_WAIT_POLICY", "").upper() == "PASSIVE"
-    if gnu and not passive and parallel.threading_layer() == "omp":
-        import warnings
+        return False
+    return bool(omppool.openmp_vendor == "GNU")
 
-        warnings.warn(
-            "numba's thread pool was started on GNU OpenMP before nnlite was imported; its "
-            "threads spin between kernels and slow training. Import nnlite before starting "
-            "numba's pool, or set OMP_WAIT_POLICY=PASSIVE or NUMBA_THREADING_LAYER=workqueue.",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+
+def _after_fork_in_child() -> None:
+    if _pool_runs_on_gnu_openmp():
+        _threads[0] = 1
+        _one_thread_after_fork[0] = True
 
 
 def pin_blas_to_one_thread() -> None:
@@ -143,12 +132,23 @@ def set_num_threads(n: int) -> None:
     n = int(n)
     if n < 1:
         raise ValueError(f"set_num_threads expects a positive integer, got {n}")
+    if n > 1 and _one_thread_after_fork[0]:
+        import warnings
+
+        warnings.warn(
+            f"set_num_threads({n}) in a process forked after numba's GNU OpenMP thread pool "
+            "started: that pool does not survive fork, so this process stays on one thread "
+            "(start it with the 'spawn' or 'forkserver' method to use more)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        n = 1
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(n, user_api="openmp")
     pin_blas_to_one_thread()
     _threads[0] = n
-    configure_threading_layer()  # numba's pool starts below: choose its layer first
+    configure_threading_layer()
     sync_numba_threads()
 
 
