@@ -5,7 +5,9 @@ does. Who owns the threads: numba's pool runs the conv/pooling kernels; big matr
 into blocks by ``threads_matmul`` over a few helper threads; numpy's BLAS itself stays on one thread
 (``pin_blas_to_one_thread``), because OpenBLAS's threads spin while they wait for work and, on a busy
 machine or beside numba's pool, that spinning took the cores the work needed (a 64x784 @ 784x256
-product 2-4x slower on 2 threads than on 1). Both pools that remain sleep when idle.
+product 2-4x slower on 2 threads than on 1). numba's pool keeps numba's own threading layer
+(OpenMP's threads spin briefly after a kernel, so kernels start quickly); the product helpers
+sleep when idle.
 Worker processes (data-loader workers, DataParallel replicas) run side by side, so each sizes its
 pools down before its first kernel.
 """
