@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .blas_pool import blocks_on_pool
 from .threads import get_num_threads
 
 if TYPE_CHECKING:
@@ -129,6 +130,8 @@ def matmul(a: Array, b: Array, out: Array | None = None) -> Array:
         shape = (batch, m, n) if max(a.ndim, b.ndim) == 3 else (m, n)
         out = np.empty(shape, np.result_type(a.dtype, b.dtype))
     blocks = _blocks(a, b, out, parts)
+    if blocks_on_pool(a, b, out, blocks):
+        return out
     pool = _executor(parts - 1)
     futures = [pool.submit(np.matmul, x, y, out=z) for x, y, z in blocks[1:]]
     x, y, z = blocks[0]
