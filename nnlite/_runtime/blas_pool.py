@@ -9,8 +9,9 @@ convolution kernels and the products, and a product starts as quickly as any ker
 The loop calls numpy's own OpenBLAS by its C entry point (``cblas_sgemm``/``cblas_dgemm``, under
 the name numpy's build gives it), found through threadpoolctl and resolved by name when the
 kernel is linked, so the compiled kernel stays in numba's cache. Where that entry point is not
-found (another BLAS), or an operand's layout is not one BLAS takes directly, ``blocks_on_pool``
-returns False and the caller uses its helper threads.
+found (another BLAS), where numba's pool is not OpenMP with nnlite's short spin
+(``threads.pool_spins_briefly``), or an operand's layout is not one BLAS takes directly,
+``blocks_on_pool`` returns False and the caller uses its helper threads.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .jit import njit, prange
-from .threads import sync_numba_threads
+from .threads import pool_spins_briefly, sync_numba_threads
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -144,6 +145,8 @@ def blocks_on_pool(
         bool: True when done; False (nothing written) when numpy's BLAS entry point was not found
         or an operand's layout is not one BLAS takes as it is.
     """
+    if not pool_spins_briefly():
+        return False
     if not _searched[0]:
         _find_kernels()
     kernel = _kernels.get(out.dtype)

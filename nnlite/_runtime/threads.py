@@ -33,6 +33,7 @@ OPENMP_SPIN_COUNT = 1000
 
 _threads: list[int | None] = [None]
 _default: list[int | None] = [None]  # default_num_threads(), once known
+_short_spin: list[bool] = [False]  # numba's OpenMP pool was loaded with OPENMP_SPIN_COUNT
 _fork_hook: list[bool] = [False]  # the after-fork hook is registered
 # this process was forked from one whose numba pool ran on GNU OpenMP: it stays on one thread
 _one_thread_after_fork: list[bool] = [False]
@@ -99,8 +100,20 @@ def _load_openmp_with_short_spin() -> None:
         from numba.np.ufunc import omppool  # type: ignore[attr-defined]  # noqa: F401
     except ImportError:  # no OpenMP runtime: numba uses another layer
         pass
+    else:
+        _short_spin[0] = True
     finally:
         del os.environ["GOMP_SPINCOUNT"]
+
+
+def pool_spins_briefly() -> bool:
+    """numba's OpenMP pool was loaded by nnlite with its short spin (see above).
+
+    Only then do matrix-product blocks run on that pool (``blas_pool``): with OpenMP's long default
+    spin, a waiting thread held its core while the block it waited for ran slower, and a
+    batch-16 ResNet-18 step took ten times as long.
+    """
+    return _short_spin[0]
 
 
 def _pool_runs_on_gnu_openmp() -> bool:
