@@ -239,3 +239,21 @@ def test_a_child_forked_after_an_openmp_pool_started_runs_on_one_thread():
     child, parent = proc.stdout.splitlines()
     assert parent == "omp 0"
     assert child == "1 1 1"  # one thread, kernels ran, set_num_threads(2) warned and kept 1
+
+
+def test_openmp_pool_loads_with_a_short_spin_unless_the_environment_chooses():
+    code = (
+        "import os, nnlite\n"
+        "from nnlite._runtime import threads\n"
+        "print(threads.pool_spins_briefly(), 'GOMP_SPINCOUNT' in os.environ)"
+    )
+    proc = _run_with_env(code)
+    assert proc.returncode == 0, proc.stderr
+    if proc.stdout.split()[0] == "False":
+        pytest.skip("numba has no OpenMP threading layer here")
+    assert proc.stdout.split() == ["True", "False"]  # and the variable was restored
+    for env in ({"GOMP_SPINCOUNT": "300000"}, {"OMP_WAIT_POLICY": "ACTIVE"},
+                {"NUMBA_THREADING_LAYER": "workqueue"}):  # fmt: skip
+        proc = _run_with_env(code, **env)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.split()[0] == "False", env
