@@ -77,13 +77,20 @@ def torch_capability():
 def nnlite_threads():
     import nnlite as nl
 
+    from nnlite._runtime import threads
+
     try:
         import numba
 
         layer = numba.config.THREADING_LAYER
     except ImportError:
         layer = "-"
-    return f"{nl.get_num_threads()} threads (numba layer setting: {layer})"
+    spin = (
+        "short OpenMP spin, products on numba's pool"
+        if threads.pool_spins_briefly()
+        else "products on helper threads"
+    )
+    return f"{nl.get_num_threads()} threads (numba layer setting: {layer}; {spin})"
 
 
 def machine_lines():
