@@ -76,7 +76,6 @@ def torch_capability():
 
 def nnlite_threads():
     import nnlite as nl
-
     from nnlite._runtime import threads
 
     try:
