@@ -8,7 +8,7 @@ import builtins
 import itertools
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from .providers import implementation, provide
 from .random import default_generator
 from .tensor import Tensor
 from .tensor_surface import _doc
+
+if TYPE_CHECKING:
+    from .._typing import TensorOrScalar
 
 __all__ = [
     "e", "pi", "inf", "nan", "newaxis",
@@ -753,7 +756,7 @@ def unravel_index(indices: Tensor, shape: Any) -> tuple[Tensor, ...]:
 
 def _alias(name: str, method: str, summary: str) -> Any:
     def fn(input: Tensor, *args: Any, out: Tensor | None = None, **kwargs: Any) -> Tensor:
-        result = getattr(input, method)(*args, **kwargs)
+        result: Tensor = getattr(input, method)(*args, **kwargs)
         if out is None:
             return result
         from .out_arg import write_out
@@ -808,7 +811,7 @@ def positive(input: Tensor) -> Tensor:
     "Tensor: the result.",
     ">>> nl.rsub(nl.tensor([1.]), 3)\ntensor([2.])",
 )
-def rsub(input: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
+def rsub(input: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
     return other - (input if alpha == 1 else input * alpha)
 
 
@@ -1204,7 +1207,8 @@ def frobenius_norm(
     ">>> nl.nuclear_norm(nl.eye(2))\ntensor(2.)",
 )
 def nuclear_norm(input: Tensor, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
-    return implementation("linalg.matrix_norm")(input, "nuc", keepdim=keepdim)
+    norm: Tensor = implementation("linalg.matrix_norm")(input, "nuc", keepdim=keepdim)
+    return norm
 
 
 @_doc(

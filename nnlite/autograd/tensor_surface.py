@@ -11,8 +11,8 @@ no code. ``SURFACE_FUNCTION_NAMES`` also exist as ``nl.name(input, ...)``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import numpy as np
 
@@ -26,21 +26,38 @@ from .view_inplace import mark_multi_output
 
 if TYPE_CHECKING:
     from .._typing import TensorOrScalar, _dims
+    from .op import Op
     from .tensor import Tensor
-    from .tensor_functions import TensorFunctions as _Base
+    from .tensor_functions import TensorFunctions
+
+    class _Base(TensorFunctions):
+        """The other mixins' methods, and what these methods use of ``Tensor``'s own."""
+
+        @property
+        def ndim(self) -> int: ...
+        @property
+        def requires_grad(self) -> bool: ...
+        def numel(self) -> int: ...
+        def is_floating_point(self) -> bool: ...
+        def detach(self) -> Tensor: ...
+        def double(self) -> Tensor: ...
+        def long(self) -> Tensor: ...
 else:
     _Base = object
 
 __all__ = ["TensorSurface", "SURFACE_FUNCTION_NAMES", "polygamma", "tensordot"]
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+_Pair = TypeVar("_Pair", bound=return_types._ValuesIndices)
 
-def _doc(summary: str, args: Sequence[str], returns: str, example: str) -> Any:
+
+def _doc(summary: str, args: Sequence[str], returns: str, example: str) -> Callable[[_F], _F]:
     """Attach a docstring in PyTorch's shape (kept short: one line per argument)."""
     text = summary + "\n\nArgs:\n" + "".join(f"    {a}\n" for a in args) if args else summary + "\n"
     text += f"\nReturns:\n    {returns}\n\nExamples:\n"
     text += "".join(f"    {line}\n" for line in example.strip().splitlines())
 
-    def attach(fn: Any) -> Any:
+    def attach(fn: _F) -> _F:
         fn.__doc__ = text
         return fn
 
@@ -63,23 +80,23 @@ _DIM = "dim (int): the dimension."
 _KEEPDIM = "keepdim (bool): keep the reduced dimension with size 1. Default: False."
 
 
-def _pointwise(op_class: type, name: str, example: str) -> Any:
-    def method(self: Any) -> Tensor:
+def _pointwise(op_class: type[Op], name: str, example: str) -> Callable[[TensorSurface], Tensor]:
+    def method(self: TensorSurface) -> Tensor:
         return op_class.apply(self)
 
     method.__name__ = name
     return _doc(f"``{name}`` of each element.", [], "Tensor: the result.", example)(method)
 
 
-def _inplace(name: str) -> Any:
+def _inplace(name: str) -> Callable[..., Tensor]:
     """``name_``: the result of ``name`` written into this tensor (its history rebased)."""
 
-    def method(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         self._check_inplace()
         # as PyTorch, the op keeps the values it reads in backward: run it on a copy of this
         # tensor, which the write below leaves untouched
         source = self.clone() if self._requires_grad else self
-        result = getattr(source, name)(*args, **kwargs)
+        result: Tensor = getattr(source, name)(*args, **kwargs)
         if result._grad_fn is not None:
             from .ops import CopyFrom
 
@@ -483,7 +500,7 @@ class TensorSurface(_Base):
         out = _product_last(_last(x, dim)) if x.ndim else x.clone()
         return out.unsqueeze(dim) if keepdim and x.ndim else out
 
-    def _running_extreme(self, dim: int, better: Any, result: Any) -> Any:
+    def _running_extreme(self, dim: int, better: np.ufunc, result: type[_Pair]) -> _Pair:
         dim = wrap_dim(dim, self.ndim)
         data = np.moveaxis(self._data, dim, -1) if self.ndim else self._data.reshape(1)
         idx = np.zeros(data.shape, dtype=np.int64)
@@ -1081,7 +1098,15 @@ class TensorSurface(_Base):
         ">>> nl.tensor([1., 2.]).where(nl.tensor([True, False]), 0.)\ntensor([1., 0.])",
     )
     def where(self, condition: Tensor, other: TensorOrScalar) -> Tensor:
-        return implementation("creation.where")(condition, self, other)
+        out: Tensor = implementation("creation.where")(condition, self, other)
+        return out
+
+    @overload
+    def nonzero(self, *, as_tuple: Literal[False] = False) -> Tensor: ...
+    @overload
+    def nonzero(self, *, as_tuple: Literal[True]) -> tuple[Tensor, ...]: ...
+    @overload
+    def nonzero(self, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]: ...
 
     @_doc(
         "The indices of the non-zero elements: ``(n, ndim)``, or one 1-D tensor per dimension.",
@@ -1089,7 +1114,7 @@ class TensorSurface(_Base):
         "Tensor or tuple of Tensors: int64 indices.",
         ">>> nl.tensor([0., 3., 0., 4.]).nonzero()\ntensor([[1],\n        [3]])",
     )
-    def nonzero(self, *, as_tuple: bool = False) -> Any:
+    def nonzero(self, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
         found = np.nonzero(self._data if self.ndim else self._data.reshape(1))
         if as_tuple:
             return tuple(_make(i.astype(np.int64)) for i in found)
@@ -1711,7 +1736,8 @@ def _product_last(x: Tensor) -> Tensor:
 
 
 def _cat_last(a: Tensor, b: Tensor) -> Tensor:
-    return implementation("creation.cat")([a, b], -1)
+    out: Tensor = implementation("creation.cat")([a, b], -1)
+    return out
 
 
 def _scaled_sum(base: Tensor, product: Tensor, beta: float, alpha: float) -> Tensor:
@@ -1960,7 +1986,7 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) ->
     return result if out is None else write_out("tensordot", result, out, (a, b))
 
 
-class TensorSurfaceMore:
+class TensorSurfaceMore(_Base):
     """More methods of ``Tensor`` (mixed into ``TensorSurface``): linear algebra through
     ``nnlite.linalg``, integer and floating bit functions, scatter reductions and in-place random
     fills."""
@@ -1976,7 +2002,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[2., 0.], [0., 4.]]).inverse()\ntensor([[0.5000, 0.0000],\n        [0.0000, 0.2500]])",
     )
     def inverse(self) -> Tensor:
-        return implementation("linalg.inv")(self)
+        out: Tensor = implementation("linalg.inv")(self)
+        return out
 
     @_doc(
         "The determinant (``linalg.det``).",
@@ -1985,7 +2012,8 @@ class TensorSurfaceMore:
         ">>> nl.eye(2).det()\ntensor(1.)",
     )
     def det(self) -> Tensor:
-        return implementation("linalg.det")(self)
+        out: Tensor = implementation("linalg.det")(self)
+        return out
 
     @_doc(
         "``log(det)``: NaN for a negative determinant, ``-inf`` for zero.",
@@ -1994,6 +2022,8 @@ class TensorSurfaceMore:
         ">>> nl.eye(2).logdet()\ntensor(0.)",
     )
     def logdet(self) -> Tensor:
+        sign: Tensor
+        logabs: Tensor
         sign, logabs = implementation("linalg.slogdet")(self)
         return logabs + _make(
             np.where(sign._data < 0, np.nan, np.where(sign._data == 0, -np.inf, 0.0)).astype(
@@ -2017,7 +2047,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[1.], [1.]]).pinverse()\ntensor([[0.5000, 0.5000]])",
     )
     def pinverse(self, rcond: float = 1e-15) -> Tensor:
-        return implementation("linalg.pinv")(self)
+        out: Tensor = implementation("linalg.pinv")(self)
+        return out
 
     @_doc(
         "The ``n``-th matrix power (``linalg.matrix_power``).",
@@ -2026,7 +2057,8 @@ class TensorSurfaceMore:
         ">>> nl.eye(2).matrix_power(3)\ntensor([[1., 0.],\n        [0., 1.]])",
     )
     def matrix_power(self, n: int) -> Tensor:
-        return implementation("linalg.matrix_power")(self, n)
+        out: Tensor = implementation("linalg.matrix_power")(self, n)
+        return out
 
     @_doc(
         "The matrix exponential (``linalg.matrix_exp``).",
@@ -2035,7 +2067,8 @@ class TensorSurfaceMore:
         ">>> nl.zeros(1, 1).matrix_exp()\ntensor([[1.]])",
     )
     def matrix_exp(self) -> Tensor:
-        return implementation("linalg.matrix_exp")(self)
+        out: Tensor = implementation("linalg.matrix_exp")(self)
+        return out
 
     @_doc(
         "The Cholesky factor (``linalg.cholesky``).",
@@ -2044,7 +2077,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[4.]]).cholesky()\ntensor([[2.]])",
     )
     def cholesky(self, upper: bool = False) -> Tensor:
-        return implementation("linalg.cholesky")(self, upper=upper)
+        out: Tensor = implementation("linalg.cholesky")(self, upper=upper)
+        return out
 
     @_doc(
         "The inverse of ``L @ L.mT`` from the Cholesky factor ``L`` (this tensor).",
@@ -2054,7 +2088,8 @@ class TensorSurfaceMore:
     )
     def cholesky_inverse(self, upper: bool = False) -> Tensor:
         low = self.mT if upper else self
-        return implementation("linalg.inv")(low @ low.mT)
+        out: Tensor = implementation("linalg.inv")(low @ low.mT)
+        return out
 
     @_doc(
         "``X`` with ``(L @ L.mT) @ X = self`` given the Cholesky factor ``input2``.",
@@ -2064,7 +2099,8 @@ class TensorSurfaceMore:
     )
     def cholesky_solve(self, input2: Tensor, upper: bool = False) -> Tensor:
         low = input2.mT if upper else input2
-        return implementation("linalg.solve")(low @ low.mT, self)
+        out: Tensor = implementation("linalg.solve")(low @ low.mT, self)
+        return out
 
     @_doc(
         "``(Q, R)`` (``linalg.qr``).",
@@ -2113,7 +2149,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([-1.]).positive()\ntensor([-1.])",
     )
     def positive(self) -> Tensor:
-        return implementation("surface_functions.positive")(self)
+        out: Tensor = implementation("surface_functions.positive")(self)
+        return out
 
     @_doc(
         "The covariance matrix of the variables in the rows.",
@@ -2128,9 +2165,10 @@ class TensorSurfaceMore:
     def cov(
         self, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None
     ) -> Tensor:
-        return implementation("surface_functions.cov")(
+        out: Tensor = implementation("surface_functions.cov")(
             self, correction=correction, fweights=fweights, aweights=aweights
         )
+        return out
 
     @_doc(
         "The correlation matrix of the variables in the rows.",
@@ -2139,7 +2177,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[1., 2.], [2., 1.]]).corrcoef()\ntensor([[ 1., -1.],\n        [-1.,  1.]])",
     )
     def corrcoef(self) -> Tensor:
-        return implementation("surface_functions.corrcoef")(self)
+        out: Tensor = implementation("surface_functions.corrcoef")(self)
+        return out
 
     @_doc(
         "Elementwise maximum ignoring NaN.",
@@ -2148,7 +2187,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([float('nan')]).fmax(nl.tensor([1.]))\ntensor([1.])",
     )
     def fmax(self, other: Tensor) -> Tensor:
-        return implementation("surface_functions.fmax")(self, other)
+        out: Tensor = implementation("surface_functions.fmax")(self, other)
+        return out
 
     @_doc(
         "Elementwise minimum ignoring NaN.",
@@ -2157,7 +2197,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([float('nan')]).fmin(nl.tensor([1.]))\ntensor([1.])",
     )
     def fmin(self, other: Tensor) -> Tensor:
-        return implementation("surface_functions.fmin")(self, other)
+        out: Tensor = implementation("surface_functions.fmin")(self, other)
+        return out
 
     @_doc(
         "The Heaviside step with ``values`` at zero.",
@@ -2166,7 +2207,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([0., 2.]).heaviside(nl.tensor([0.5]))\ntensor([0.5000, 1.0000])",
     )
     def heaviside(self, values: Tensor) -> Tensor:
-        return implementation("surface_functions.heaviside")(self, values)
+        out: Tensor = implementation("surface_functions.heaviside")(self, values)
+        return out
 
     @_doc(
         "Greatest common divisors, elementwise.",
@@ -2253,7 +2295,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([2.]).mvlgamma(1)\ntensor([0.])",
     )
     def mvlgamma(self, p: int) -> Tensor:
-        return implementation("special.multigammaln")(self, p)
+        out: Tensor = implementation("special.multigammaln")(self, p)
+        return out
 
     @_doc(
         "Left shift of integers.",
@@ -2461,7 +2504,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([1.]).bernoulli()\ntensor([1.])",
     )
     def bernoulli(self, p: float | None = None, *, generator: Any = None) -> Tensor:
-        return implementation("surface_functions.bernoulli")(self, p, generator=generator)
+        out: Tensor = implementation("surface_functions.bernoulli")(self, p, generator=generator)
+        return out
 
     @_doc(
         "The main diagonal (of the first two dimensions) filled with ``fill_value``, in place.",
@@ -2549,15 +2593,18 @@ class _svd_result(return_types._ReturnType):
 
     @property
     def U(self) -> Tensor:
-        return self[0]
+        value: Tensor = self[0]
+        return value
 
     @property
     def S(self) -> Tensor:
-        return self[1]
+        value: Tensor = self[1]
+        return value
 
     @property
     def V(self) -> Tensor:
-        return self[2]
+        value: Tensor = self[2]
+        return value
 
 
 _svd_result.__name__ = _svd_result.__qualname__ = "svd"
