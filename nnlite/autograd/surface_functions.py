@@ -23,7 +23,7 @@ from .tensor import Tensor
 from .tensor_surface import _doc
 
 if TYPE_CHECKING:
-    from .._typing import TensorOrScalar
+    from .._typing import Device, DTypeLike, TensorOrScalar
 
 __all__ = [
     "e", "pi", "inf", "nan", "newaxis",
@@ -291,8 +291,8 @@ def tril_indices(
     col: int,
     offset: int = 0,
     *,
-    dtype: Any = _int64,
-    device: Any = None,
+    dtype: DTypeLike = _int64,
+    device: Device = None,
 ) -> Tensor:
     return _triangle_indices(row, col, offset, True, dtype)
 
@@ -314,8 +314,8 @@ def triu_indices(
     col: int,
     offset: int = 0,
     *,
-    dtype: Any = _int64,
-    device: Any = None,
+    dtype: DTypeLike = _int64,
+    device: Device = None,
 ) -> Tensor:
     return _triangle_indices(row, col, offset, False, dtype)
 
@@ -357,8 +357,8 @@ def logspace(
     steps: int,
     base: float = 10.0,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     values = np.logspace(start, end, steps, base=base)
@@ -375,8 +375,8 @@ def logspace(
 def scalar_tensor(
     s: float,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     return tensor(float(s), dtype=dtype or float32, requires_grad=requires_grad)
@@ -563,9 +563,9 @@ def normal(
     std: Any = 1.0,
     size: Sequence[int] | None = None,
     *,
-    generator: Any = None,
+    generator: np.random.Generator | None = None,
     out: Tensor | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     requires_grad: bool = False,
 ) -> Tensor:
     rng = generator if generator is not None else default_generator
@@ -592,7 +592,11 @@ def normal(
     ">>> nl.bernoulli(nl.tensor([0., 1.]))\ntensor([0., 1.])",
 )
 def bernoulli(
-    input: Tensor, p: float | None = None, *, generator: Any = None, out: Tensor | None = None
+    input: Tensor,
+    p: float | None = None,
+    *,
+    generator: np.random.Generator | None = None,
+    out: Tensor | None = None,
 ) -> Tensor:
     rng = generator if generator is not None else default_generator
     probs = input._data if p is None else np.full(input._data.shape, p)
@@ -605,7 +609,7 @@ def bernoulli(
     "Tensor: of ``input``'s shape and dtype.",
     ">>> nl.poisson(nl.zeros(2))\ntensor([0., 0.])",
 )
-def poisson(input: Tensor, generator: Any = None) -> Tensor:
+def poisson(input: Tensor, generator: np.random.Generator | None = None) -> Tensor:
     rng = generator if generator is not None else default_generator
     return _op.make_tensor(rng.poisson(input._data).astype(input._data.dtype))
 
@@ -621,7 +625,7 @@ def randint_like(
     low: int = 0,
     high: int | None = None,
     *,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     requires_grad: bool = False,
     **unused: Any,
 ) -> Tensor:
@@ -1007,7 +1011,7 @@ def range(
     end: float | None = None,
     step: float = 1,
     *,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     requires_grad: bool = False,
     **unused: Any,
 ) -> Tensor:
@@ -1080,8 +1084,8 @@ def hann_window(
     window_length: int,
     periodic: bool = True,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     return _window(np.hanning, periodic, window_length, dtype, requires_grad)
@@ -1106,8 +1110,8 @@ def hamming_window(
     alpha: float = 0.54,
     beta: float = 0.46,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     def values(n: int) -> np.ndarray:
@@ -1131,8 +1135,8 @@ def bartlett_window(
     window_length: int,
     periodic: bool = True,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     return _window(np.bartlett, periodic, window_length, dtype, requires_grad)
@@ -1153,8 +1157,8 @@ def blackman_window(
     window_length: int,
     periodic: bool = True,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     return _window(np.blackman, periodic, window_length, dtype, requires_grad)
@@ -1177,8 +1181,8 @@ def kaiser_window(
     periodic: bool = True,
     beta: float = 12.0,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     return _window(lambda n: np.kaiser(n, beta), periodic, window_length, dtype, requires_grad)
@@ -1225,8 +1229,8 @@ def nuclear_norm(input: Tensor, keepdim: bool = False, *, out: Tensor | None = N
 def asarray(
     obj: Any,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     copy: bool | None = None,
     requires_grad: bool = False,
 ) -> Tensor:

@@ -1,4 +1,6 @@
-# mypy: disable-error-code="attr-defined,return-value,arg-type,union-attr,call-overload"
+# mypy: disable-error-code="arg-type"
+# (the mixins' ``self`` is a Tensor, which mypy cannot see, and index arrays go straight to
+# ``scatter`` and ``where``, which read arrays as they read Tensors)
 """More of PyTorch's Tensor methods: pointwise math near zero, inverse and hyperbolic trigonometry,
 the gamma family, rounding, running products and extremes, order statistics, NaN-aware reductions,
 diagonals, products of vectors and matrices, unique values, windows and splits.
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 import numpy as np
 
@@ -25,7 +27,7 @@ from .sizes import wrap_dim
 from .view_inplace import mark_multi_output
 
 if TYPE_CHECKING:
-    from .._typing import TensorOrScalar, _dims
+    from .._typing import DTypeLike, TensorOrScalar, _dims
     from .op import Op
     from .tensor import Tensor
     from .tensor_functions import TensorFunctions
@@ -49,6 +51,7 @@ __all__ = ["TensorSurface", "SURFACE_FUNCTION_NAMES", "polygamma", "tensordot"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _Pair = TypeVar("_Pair", bound=return_types._ValuesIndices)
+_Self = TypeVar("_Self", bound="TensorSurface")
 
 
 def _doc(summary: str, args: Sequence[str], returns: str, example: str) -> Callable[[_F], _F]:
@@ -250,7 +253,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(2, 3).H.shape\nnnlite.Size([3, 2])",
     )
-    def _conj_t(self) -> Tensor:
+    def _conj_t(self: _Self) -> _Self | Tensor:
         return self.t()
 
     @_doc(
@@ -259,7 +262,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(4, 2, 3).mH.shape\nnnlite.Size([4, 3, 2])",
     )
-    def _conj_mt(self) -> Tensor:
+    def _conj_mt(self: _Self) -> _Self | Tensor:
         return self.transpose(-2, -1)
 
     if TYPE_CHECKING:
@@ -466,7 +469,7 @@ class TensorSurface(_Base):
         "Tensor: the running products.",
         ">>> nl.tensor([1., 2., 3.]).cumprod(0)\ntensor([1., 2., 6.])",
     )
-    def cumprod(self, dim: int, dtype: Any = None) -> Tensor:
+    def cumprod(self, dim: int, dtype: DTypeLike | None = None) -> Tensor:
         x = self if dtype is None else self.to(dtype)
         dim = wrap_dim(dim, x.ndim)
         if x.ndim == 0:
@@ -490,7 +493,9 @@ class TensorSurface(_Base):
         "Tensor: the product.",
         ">>> nl.tensor([[1., 2.], [3., 4.]]).prod(1)\ntensor([ 2., 12.])",
     )
-    def prod(self, dim: int | None = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    def prod(
+        self, dim: int | None = None, keepdim: bool = False, dtype: DTypeLike | None = None
+    ) -> Tensor:
         x = self if dtype is None else self.to(dtype)
         if dtype is None and x._data.dtype.kind in "biu":
             x = x.long()  # as PyTorch: integer and bool products are int64
@@ -583,6 +588,11 @@ class TensorSurface(_Base):
                 values, indices = values.reshape(()), indices.reshape(())
         return values, _make(indices)
 
+    @overload
+    def median(self, dim: None = None, keepdim: bool = False) -> Tensor: ...
+    @overload
+    def median(self, dim: int, keepdim: bool = False) -> return_types.median: ...
+
     @_doc(
         "The median (the lower of the two middle values), over all elements or along ``dim``.",
         [
@@ -592,12 +602,17 @@ class TensorSurface(_Base):
         "Tensor, or a named tuple ``(values, indices)`` with ``dim``.",
         ">>> nl.tensor([4., 1., 3., 2.]).median()\ntensor(2.)",
     )
-    def median(self, dim: int | None = None, keepdim: bool = False) -> Any:
+    def median(self, dim: int | None = None, keepdim: bool = False) -> Tensor | return_types.median:
         if dim is None:
             return self._select_rank(lambda n: (n - 1) // 2, None, False, "median")[0]
         return return_types.median(
             self._select_rank(lambda n: (n - 1) // 2, dim, keepdim, "median")
         )
+
+    @overload
+    def nanmedian(self, dim: None = None, keepdim: bool = False) -> Tensor: ...
+    @overload
+    def nanmedian(self, dim: int, keepdim: bool = False) -> return_types.median: ...
 
     @_doc(
         "``median`` ignoring NaN.",
@@ -608,7 +623,9 @@ class TensorSurface(_Base):
         "Tensor, or a named tuple ``(values, indices)`` with ``dim``.",
         ">>> nl.tensor([4., float('nan'), 1.]).nanmedian()\ntensor(1.)",
     )
-    def nanmedian(self, dim: int | None = None, keepdim: bool = False) -> Any:
+    def nanmedian(
+        self, dim: int | None = None, keepdim: bool = False
+    ) -> Tensor | return_types.median:
         if dim is None:
             return self._select_rank(None, None, False, "nanmedian", nan=True)[0]
         return return_types.median(self._select_rank(None, dim, keepdim, "nanmedian", nan=True))
@@ -662,7 +679,9 @@ class TensorSurface(_Base):
         "Tensor: the sum.",
         ">>> nl.tensor([1., float('nan'), 2.]).nansum()\ntensor(3.)",
     )
-    def nansum(self, dim: _dims = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    def nansum(
+        self, dim: _dims = None, keepdim: bool = False, dtype: DTypeLike | None = None
+    ) -> Tensor:
         return self.masked_fill(np.isnan(self._data), 0.0).sum(dim, keepdim, dtype=dtype)
 
     @_doc(
@@ -675,7 +694,9 @@ class TensorSurface(_Base):
         "Tensor: the mean.",
         ">>> nl.tensor([1., float('nan'), 2.]).nanmean()\ntensor(1.5000)",
     )
-    def nanmean(self, dim: _dims = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    def nanmean(
+        self, dim: _dims = None, keepdim: bool = False, dtype: DTypeLike | None = None
+    ) -> Tensor:
         counts = (~self.isnan()).sum(dim, keepdim)
         return self.nansum(dim, keepdim, dtype) / counts
 
@@ -702,8 +723,12 @@ class TensorSurface(_Base):
         ">>> nl.tensor([1., 4., 9.]).diff()\ntensor([3., 5.])",
     )
     def diff(
-        self, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None
-    ) -> Tensor:
+        self: _Self,
+        n: int = 1,
+        dim: int = -1,
+        prepend: Tensor | None = None,
+        append: Tensor | None = None,
+    ) -> _Self | Tensor:
         dim = wrap_dim(dim, self.ndim)
         x = self
         if prepend is not None or append is not None:
@@ -1155,7 +1180,8 @@ class TensorSurface(_Base):
         values = input if values is None else values  # PyTorch takes ``input=`` for the values
         if values is None:
             raise TypeError("searchsorted() missing 1 required argument: 'values'")
-        side = side or ("right" if right else "left")
+        # numpy rejects any other value
+        side = cast('Literal["left", "right"]', side or ("right" if right else "left"))
         seq = self._data
         if sorter is not None:
             seq = np.take_along_axis(seq, _array(sorter), axis=-1)
@@ -1285,7 +1311,9 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(2, 3, 4).movedim(0, -1).shape\nnnlite.Size([3, 4, 2])",
     )
-    def movedim(self, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
+    def movedim(
+        self: _Self, source: int | Sequence[int], destination: int | Sequence[int]
+    ) -> _Self | Tensor:
         src = [source] if isinstance(source, int) else list(source)
         dst = [destination] if isinstance(destination, int) else list(destination)
         if len(src) != len(dst):
@@ -1308,7 +1336,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(2, 3).swapaxes(0, 1).shape\nnnlite.Size([3, 2])",
     )
-    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+    def swapaxes(self: _Self, axis0: int, axis1: int) -> _Self | Tensor:
         return self.transpose(axis0, axis1)
 
     @_doc(
@@ -1317,7 +1345,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(2, 3).swapdims(0, 1).shape\nnnlite.Size([3, 2])",
     )
-    def swapdims(self, dim0: int, dim1: int) -> Tensor:
+    def swapdims(self: _Self, dim0: int, dim1: int) -> _Self | Tensor:
         return self.transpose(dim0, dim1)
 
     @_doc(
@@ -1329,7 +1357,7 @@ class TensorSurface(_Base):
         "Tensor: the rotated tensor.",
         ">>> nl.tensor([[1, 2], [3, 4]]).rot90()\ntensor([[2, 4],\n        [1, 3]])",
     )
-    def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)) -> Tensor:
+    def rot90(self: _Self, k: int = 1, dims: Sequence[int] = (0, 1)) -> _Self | Tensor:
         if len(dims) != 2:
             raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
         d0, d1 = dims
@@ -1348,7 +1376,7 @@ class TensorSurface(_Base):
         "Tensor: the flipped tensor.",
         ">>> nl.tensor([[1, 2]]).fliplr()\ntensor([[2, 1]])",
     )
-    def fliplr(self) -> Tensor:
+    def fliplr(self: _Self) -> _Self | Tensor:
         return self.flip(1)
 
     @_doc(
@@ -1357,7 +1385,7 @@ class TensorSurface(_Base):
         "Tensor: the flipped tensor.",
         ">>> nl.tensor([[1], [2]]).flipud()\ntensor([[2],\n        [1]])",
     )
-    def flipud(self) -> Tensor:
+    def flipud(self: _Self) -> _Self | Tensor:
         return self.flip(0)
 
     @_doc(
@@ -1486,7 +1514,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.tensor([1., 2.]).broadcast_to((2, 2)).shape\nnnlite.Size([2, 2])",
     )
-    def broadcast_to(self, size: Sequence[int]) -> Tensor:
+    def broadcast_to(self: _Self, size: Sequence[int]) -> _Self | Tensor:
         return self.expand(*size)
 
     @_doc(
@@ -1515,7 +1543,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(2, 3).adjoint().shape\nnnlite.Size([3, 2])",
     )
-    def adjoint(self) -> Tensor:
+    def adjoint(self: _Self) -> _Self | Tensor:
         return self.transpose(-2, -1)
 
     # ------------------------------------------------------------------ predicates
@@ -2120,7 +2148,7 @@ class TensorSurfaceMore(_Base):
         "A named tuple ``(U, S, V)``.",
         ">>> nl.tensor([[3., 0.], [0., 4.]]).svd().S\ntensor([4., 3.])",
     )
-    def svd(self, some: bool = True, compute_uv: bool = True) -> Any:
+    def svd(self, some: bool = True, compute_uv: bool = True) -> _svd_result:
         U, S, Vh = implementation("linalg.svd")(self, full_matrices=False)
         return _svd_result((U, S, Vh.mT))
 
@@ -2422,7 +2450,8 @@ class TensorSurfaceMore(_Base):
         norms = self.norm(p, others, keepdim=True)
         # the scale depends on the slice's norm, so it carries a gradient (as PyTorch's)
         scale = maxnorm / (norms + 1e-7)
-        return self * scale.where(norms._data > maxnorm, 1.0)
+        out: Tensor = self * scale.where(norms._data > maxnorm, 1.0)
+        return out
 
     @_doc(
         "The number of dimensions (``dim()``).",
@@ -2503,7 +2532,9 @@ class TensorSurfaceMore(_Base):
         "Tensor: the samples.",
         ">>> nl.tensor([1.]).bernoulli()\ntensor([1.])",
     )
-    def bernoulli(self, p: float | None = None, *, generator: Any = None) -> Tensor:
+    def bernoulli(
+        self, p: float | None = None, *, generator: np.random.Generator | None = None
+    ) -> Tensor:
         out: Tensor = implementation("surface_functions.bernoulli")(self, p, generator=generator)
         return out
 
@@ -2526,7 +2557,11 @@ class TensorSurfaceMore(_Base):
 
         return self._array_inplace(fill)
 
-    def _random_fill(self, draw: Any, generator: Any = None) -> Tensor:
+    def _random_fill(
+        self,
+        draw: Callable[[np.random.Generator, tuple[int, ...]], np.ndarray],
+        generator: np.random.Generator | None = None,
+    ) -> Tensor:
         from .random import default_generator
 
         gen = generator or default_generator
@@ -2538,7 +2573,9 @@ class TensorSurfaceMore(_Base):
         "Tensor: this tensor.",
         ">>> (nl.zeros(3).exponential_() >= 0).all()\ntensor(True)",
     )
-    def exponential_(self, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+    def exponential_(
+        self, lambd: float = 1.0, *, generator: np.random.Generator | None = None
+    ) -> Tensor:
         return self._random_fill(lambda g, s: g.exponential(1.0 / lambd, s), generator)
 
     @_doc(
@@ -2547,7 +2584,13 @@ class TensorSurfaceMore(_Base):
         "Tensor: this tensor.",
         ">>> nl.zeros(3).cauchy_().shape\nnnlite.Size([3])",
     )
-    def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None) -> Tensor:
+    def cauchy_(
+        self,
+        median: float = 0.0,
+        sigma: float = 1.0,
+        *,
+        generator: np.random.Generator | None = None,
+    ) -> Tensor:
         return self._random_fill(lambda g, s: median + sigma * g.standard_cauchy(s), generator)
 
     @_doc(
@@ -2556,7 +2599,9 @@ class TensorSurfaceMore(_Base):
         "Tensor: this tensor.",
         ">>> (nl.zeros(3).log_normal_() > 0).all()\ntensor(True)",
     )
-    def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator: Any = None) -> Tensor:
+    def log_normal_(
+        self, mean: float = 1.0, std: float = 2.0, *, generator: np.random.Generator | None = None
+    ) -> Tensor:
         return self._random_fill(lambda g, s: g.lognormal(mean, std, s), generator)
 
     @_doc(
@@ -2565,7 +2610,7 @@ class TensorSurfaceMore(_Base):
         "Tensor: this tensor.",
         ">>> (nl.zeros(3).geometric_(0.5) >= 1).all()\ntensor(True)",
     )
-    def geometric_(self, p: float, *, generator: Any = None) -> Tensor:
+    def geometric_(self, p: float, *, generator: np.random.Generator | None = None) -> Tensor:
         return self._random_fill(lambda g, s: g.geometric(p, s), generator)
 
     @_doc(
@@ -2575,7 +2620,12 @@ class TensorSurfaceMore(_Base):
         ">>> nl.zeros(3).random_(1, 2)\ntensor([1., 1., 1.])",
     )
     def random_(
-        self, from_: int = 0, to: int | None = None, *, generator: Any = None, **keywords: Any
+        self,
+        from_: int = 0,
+        to: int | None = None,
+        *,
+        generator: np.random.Generator | None = None,
+        **keywords: Any,
     ) -> Tensor:
         from .creation_keywords import from_keyword
 
@@ -2612,7 +2662,7 @@ _svd_result.__name__ = _svd_result.__qualname__ = "svd"
 
 def _flat_targets(index: np.ndarray, dim: int, shape: tuple[int, ...]) -> np.ndarray:
     """The flat position in a tensor of ``shape`` that each element of ``index`` scatters to."""
-    grid = list(np.indices(index.shape))
+    grid: list[np.ndarray] = list(np.indices(index.shape))
     grid[dim] = index
     return np.ravel_multi_index(tuple(grid), shape).reshape(-1)
 
