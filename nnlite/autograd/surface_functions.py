@@ -559,8 +559,8 @@ def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Te
     ">>> nl.normal(0., 1., size=(2,)).shape\nnnlite.Size([2])",
 )
 def normal(
-    mean: Any = 0.0,
-    std: Any = 1.0,
+    mean: float | Tensor = 0.0,
+    std: float | Tensor = 1.0,
     size: Sequence[int] | None = None,
     *,
     generator: np.random.Generator | None = None,
@@ -663,7 +663,7 @@ class finfo(_Limits):
         1.1920928955078125e-07
     """
 
-    def __init__(self, type: Any = None) -> None:
+    def __init__(self, type: DTypeLike | None = None) -> None:
         from .promotion import get_default_dtype
 
         dtype = get_default_dtype() if type is None else type
@@ -687,7 +687,7 @@ class iinfo(_Limits):
         127
     """
 
-    def __init__(self, type: Any) -> None:
+    def __init__(self, type: DTypeLike) -> None:
         super().__init__(np.iinfo(to_numpy_dtype(type)), type)
 
     _shown = ("min", "max")
@@ -739,7 +739,7 @@ def is_signed(input: Tensor) -> bool:
     "bool: the answer.",
     ">>> nl.can_cast(nl.float64, nl.int32)\nFalse",
 )
-def can_cast(from_: Any, to: Any) -> bool:
+def can_cast(from_: DTypeLike, to: DTypeLike) -> bool:
     a, b = to_numpy_dtype(from_), to_numpy_dtype(to)
     return bool(np.can_cast(a, b, "same_kind"))
 
@@ -750,7 +750,7 @@ def can_cast(from_: Any, to: Any) -> bool:
     "tuple of Tensors: one per dimension.",
     ">>> nl.unravel_index(nl.tensor(5), (2, 3))\n(tensor(1), tensor(2))",
 )
-def unravel_index(indices: Tensor, shape: Any) -> tuple[Tensor, ...]:
+def unravel_index(indices: Tensor, shape: int | Sequence[int]) -> tuple[Tensor, ...]:
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     return tuple(
         _op.make_tensor(np.asarray(c, dtype=np.int64))
@@ -991,7 +991,7 @@ def is_warn_always_enabled() -> bool:
     "Tensor: the filled copy.",
     ">>> nl.fill(nl.zeros(2), 3.)\ntensor([3., 3.])",
 )
-def fill(input: Tensor, value: Any) -> Tensor:
+def fill(input: Tensor, value: TensorOrScalar) -> Tensor:
     return _op.make_tensor(np.full(input._data.shape, value, dtype=input._data.dtype))
 
 
@@ -1199,7 +1199,11 @@ def kaiser_window(
     ">>> nl.frobenius_norm(nl.ones(2, 2))\ntensor(2.)",
 )
 def frobenius_norm(
-    input: Tensor, dim: Any = (-2, -1), keepdim: bool = False, *, out: Tensor | None = None
+    input: Tensor,
+    dim: int | Sequence[int] = (-2, -1),
+    keepdim: bool = False,
+    *,
+    out: Tensor | None = None,
 ) -> Tensor:
     return input.norm("fro", dim, keepdim)
 

@@ -1423,7 +1423,7 @@ class TensorSurface(_Base):
     )
     def tensor_split(
         self,
-        indices_or_sections: Any = None,
+        indices_or_sections: int | Sequence[int] | Tensor | None = None,
         dim: int = 0,
         *,
         sections: int | None = None,
@@ -1458,7 +1458,9 @@ class TensorSurface(_Base):
             out.append(self.narrow(dim, a, b - a))
         return tuple(out)
 
-    def _split_along(self, sections: Any, dim: int, name: str) -> tuple[Tensor, ...]:
+    def _split_along(
+        self, sections: int | Sequence[int], dim: int, name: str
+    ) -> tuple[Tensor, ...]:
         if self.ndim <= dim:
             raise RuntimeError(
                 f"torch.{name} requires a tensor with at least {dim + 1} dimension, but got a tensor with {self.ndim} dimensions!"
@@ -1475,7 +1477,7 @@ class TensorSurface(_Base):
         "tuple of Tensors: the parts.",
         ">>> len(nl.zeros(2, 4).hsplit(2))\n2",
     )
-    def hsplit(self, sections: Any) -> tuple[Tensor, ...]:
+    def hsplit(self, sections: int | Sequence[int]) -> tuple[Tensor, ...]:
         return self._split_along(sections, 1 if self.ndim > 1 else 0, "hsplit")
 
     @_doc(
@@ -1484,7 +1486,7 @@ class TensorSurface(_Base):
         "tuple of Tensors: the parts.",
         ">>> len(nl.zeros(4, 2).vsplit(2))\n2",
     )
-    def vsplit(self, sections: Any) -> tuple[Tensor, ...]:
+    def vsplit(self, sections: int | Sequence[int]) -> tuple[Tensor, ...]:
         return self._split_along(sections, 0, "vsplit")
 
     @_doc(
@@ -1493,7 +1495,7 @@ class TensorSurface(_Base):
         "tuple of Tensors: the parts.",
         ">>> len(nl.zeros(1, 1, 4).dsplit(2))\n2",
     )
-    def dsplit(self, sections: Any) -> tuple[Tensor, ...]:
+    def dsplit(self, sections: int | Sequence[int]) -> tuple[Tensor, ...]:
         return self._split_along(sections, 2, "dsplit")
 
     @_doc(
@@ -1674,7 +1676,7 @@ class TensorSurface(_Base):
     )
     def std_mean(
         self,
-        dim: Any = None,
+        dim: _dims = None,
         unbiased: bool | None = None,
         keepdim: bool = False,
         *,
@@ -1695,7 +1697,7 @@ class TensorSurface(_Base):
     )
     def var_mean(
         self,
-        dim: Any = None,
+        dim: _dims = None,
         unbiased: bool | None = None,
         keepdim: bool = False,
         *,
@@ -1716,7 +1718,7 @@ class TensorSurface(_Base):
     )
     def quantile(
         self,
-        q: Any,
+        q: float | Tensor,
         dim: int | None = None,
         keepdim: bool = False,
         *,
@@ -1737,7 +1739,7 @@ class TensorSurface(_Base):
     )
     def nanquantile(
         self,
-        q: Any,
+        q: float | Tensor,
         dim: int | None = None,
         keepdim: bool = False,
         *,
@@ -1791,7 +1793,12 @@ def _unique_result(
 
 
 def _quantile(
-    x: Tensor, q: Any, dim: int | None, keepdim: bool, interpolation: str, ignore_nan: bool
+    x: Tensor,
+    q: float | Tensor,
+    dim: int | None,
+    keepdim: bool,
+    interpolation: str,
+    ignore_nan: bool,
 ) -> Tensor:
     if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
         raise RuntimeError(
@@ -2407,7 +2414,9 @@ class TensorSurfaceMore(_Base):
         "Tensor: the result.",
         ">>> nl.zeros(3).index_put((nl.tensor([0, 0]),), nl.tensor([1., 2.]), accumulate=True)\ntensor([3., 0., 0.])",
     )
-    def index_put(self, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+    def index_put(
+        self, indices: Sequence[Tensor], values: Tensor, accumulate: bool = False
+    ) -> Tensor:
         key = tuple(_array(i) for i in indices)
         flat = np.arange(self._data.size).reshape(self._data.shape)[key]
         values = (
