@@ -8,7 +8,7 @@ import builtins
 import itertools
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from .providers import implementation, provide
 from .random import default_generator
 from .tensor import Tensor
 from .tensor_surface import _doc
+
+if TYPE_CHECKING:
+    from .._typing import Device, DTypeLike, TensorOrScalar
 
 __all__ = [
     "e", "pi", "inf", "nan", "newaxis",
@@ -288,8 +291,8 @@ def tril_indices(
     col: int,
     offset: int = 0,
     *,
-    dtype: Any = _int64,
-    device: Any = None,
+    dtype: DTypeLike = _int64,
+    device: Device = None,
 ) -> Tensor:
     return _triangle_indices(row, col, offset, True, dtype)
 
@@ -311,8 +314,8 @@ def triu_indices(
     col: int,
     offset: int = 0,
     *,
-    dtype: Any = _int64,
-    device: Any = None,
+    dtype: DTypeLike = _int64,
+    device: Device = None,
 ) -> Tensor:
     return _triangle_indices(row, col, offset, False, dtype)
 
@@ -354,8 +357,8 @@ def logspace(
     steps: int,
     base: float = 10.0,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     values = np.logspace(start, end, steps, base=base)
@@ -372,8 +375,8 @@ def logspace(
 def scalar_tensor(
     s: float,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     return tensor(float(s), dtype=dtype or float32, requires_grad=requires_grad)
@@ -556,13 +559,13 @@ def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Te
     ">>> nl.normal(0., 1., size=(2,)).shape\nnnlite.Size([2])",
 )
 def normal(
-    mean: Any = 0.0,
-    std: Any = 1.0,
+    mean: float | Tensor = 0.0,
+    std: float | Tensor = 1.0,
     size: Sequence[int] | None = None,
     *,
-    generator: Any = None,
+    generator: np.random.Generator | None = None,
     out: Tensor | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     requires_grad: bool = False,
 ) -> Tensor:
     rng = generator if generator is not None else default_generator
@@ -589,7 +592,11 @@ def normal(
     ">>> nl.bernoulli(nl.tensor([0., 1.]))\ntensor([0., 1.])",
 )
 def bernoulli(
-    input: Tensor, p: float | None = None, *, generator: Any = None, out: Tensor | None = None
+    input: Tensor,
+    p: float | None = None,
+    *,
+    generator: np.random.Generator | None = None,
+    out: Tensor | None = None,
 ) -> Tensor:
     rng = generator if generator is not None else default_generator
     probs = input._data if p is None else np.full(input._data.shape, p)
@@ -602,7 +609,7 @@ def bernoulli(
     "Tensor: of ``input``'s shape and dtype.",
     ">>> nl.poisson(nl.zeros(2))\ntensor([0., 0.])",
 )
-def poisson(input: Tensor, generator: Any = None) -> Tensor:
+def poisson(input: Tensor, generator: np.random.Generator | None = None) -> Tensor:
     rng = generator if generator is not None else default_generator
     return _op.make_tensor(rng.poisson(input._data).astype(input._data.dtype))
 
@@ -618,7 +625,7 @@ def randint_like(
     low: int = 0,
     high: int | None = None,
     *,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     requires_grad: bool = False,
     **unused: Any,
 ) -> Tensor:
@@ -656,7 +663,7 @@ class finfo(_Limits):
         1.1920928955078125e-07
     """
 
-    def __init__(self, type: Any = None) -> None:
+    def __init__(self, type: DTypeLike | None = None) -> None:
         from .promotion import get_default_dtype
 
         dtype = get_default_dtype() if type is None else type
@@ -680,7 +687,7 @@ class iinfo(_Limits):
         127
     """
 
-    def __init__(self, type: Any) -> None:
+    def __init__(self, type: DTypeLike) -> None:
         super().__init__(np.iinfo(to_numpy_dtype(type)), type)
 
     _shown = ("min", "max")
@@ -732,7 +739,7 @@ def is_signed(input: Tensor) -> bool:
     "bool: the answer.",
     ">>> nl.can_cast(nl.float64, nl.int32)\nFalse",
 )
-def can_cast(from_: Any, to: Any) -> bool:
+def can_cast(from_: DTypeLike, to: DTypeLike) -> bool:
     a, b = to_numpy_dtype(from_), to_numpy_dtype(to)
     return bool(np.can_cast(a, b, "same_kind"))
 
@@ -743,7 +750,7 @@ def can_cast(from_: Any, to: Any) -> bool:
     "tuple of Tensors: one per dimension.",
     ">>> nl.unravel_index(nl.tensor(5), (2, 3))\n(tensor(1), tensor(2))",
 )
-def unravel_index(indices: Tensor, shape: Any) -> tuple[Tensor, ...]:
+def unravel_index(indices: Tensor, shape: int | Sequence[int]) -> tuple[Tensor, ...]:
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     return tuple(
         _op.make_tensor(np.asarray(c, dtype=np.int64))
@@ -753,7 +760,7 @@ def unravel_index(indices: Tensor, shape: Any) -> tuple[Tensor, ...]:
 
 def _alias(name: str, method: str, summary: str) -> Any:
     def fn(input: Tensor, *args: Any, out: Tensor | None = None, **kwargs: Any) -> Tensor:
-        result = getattr(input, method)(*args, **kwargs)
+        result: Tensor = getattr(input, method)(*args, **kwargs)
         if out is None:
             return result
         from .out_arg import write_out
@@ -808,7 +815,7 @@ def positive(input: Tensor) -> Tensor:
     "Tensor: the result.",
     ">>> nl.rsub(nl.tensor([1.]), 3)\ntensor([2.])",
 )
-def rsub(input: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
+def rsub(input: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
     return other - (input if alpha == 1 else input * alpha)
 
 
@@ -984,7 +991,7 @@ def is_warn_always_enabled() -> bool:
     "Tensor: the filled copy.",
     ">>> nl.fill(nl.zeros(2), 3.)\ntensor([3., 3.])",
 )
-def fill(input: Tensor, value: Any) -> Tensor:
+def fill(input: Tensor, value: TensorOrScalar) -> Tensor:
     return _op.make_tensor(np.full(input._data.shape, value, dtype=input._data.dtype))
 
 
@@ -1004,7 +1011,7 @@ def range(
     end: float | None = None,
     step: float = 1,
     *,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     requires_grad: bool = False,
     **unused: Any,
 ) -> Tensor:
@@ -1077,8 +1084,8 @@ def hann_window(
     window_length: int,
     periodic: bool = True,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     return _window(np.hanning, periodic, window_length, dtype, requires_grad)
@@ -1103,8 +1110,8 @@ def hamming_window(
     alpha: float = 0.54,
     beta: float = 0.46,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     def values(n: int) -> np.ndarray:
@@ -1128,8 +1135,8 @@ def bartlett_window(
     window_length: int,
     periodic: bool = True,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     return _window(np.bartlett, periodic, window_length, dtype, requires_grad)
@@ -1150,8 +1157,8 @@ def blackman_window(
     window_length: int,
     periodic: bool = True,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     return _window(np.blackman, periodic, window_length, dtype, requires_grad)
@@ -1174,8 +1181,8 @@ def kaiser_window(
     periodic: bool = True,
     beta: float = 12.0,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     return _window(lambda n: np.kaiser(n, beta), periodic, window_length, dtype, requires_grad)
@@ -1192,7 +1199,11 @@ def kaiser_window(
     ">>> nl.frobenius_norm(nl.ones(2, 2))\ntensor(2.)",
 )
 def frobenius_norm(
-    input: Tensor, dim: Any = (-2, -1), keepdim: bool = False, *, out: Tensor | None = None
+    input: Tensor,
+    dim: int | Sequence[int] = (-2, -1),
+    keepdim: bool = False,
+    *,
+    out: Tensor | None = None,
 ) -> Tensor:
     return input.norm("fro", dim, keepdim)
 
@@ -1204,7 +1215,8 @@ def frobenius_norm(
     ">>> nl.nuclear_norm(nl.eye(2))\ntensor(2.)",
 )
 def nuclear_norm(input: Tensor, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
-    return implementation("linalg.matrix_norm")(input, "nuc", keepdim=keepdim)
+    norm: Tensor = implementation("linalg.matrix_norm")(input, "nuc", keepdim=keepdim)
+    return norm
 
 
 @_doc(
@@ -1221,8 +1233,8 @@ def nuclear_norm(input: Tensor, keepdim: bool = False, *, out: Tensor | None = N
 def asarray(
     obj: Any,
     *,
-    dtype: Any = None,
-    device: Any = None,
+    dtype: DTypeLike | None = None,
+    device: Device = None,
     copy: bool | None = None,
     requires_grad: bool = False,
 ) -> Tensor:

@@ -412,13 +412,16 @@ def _extreme_over(self: TensorMethods, name: str, dim: _dims, keepdim: bool) -> 
         op = ops.Amax if name == "max" else ops.Amin
         return op.apply(self, dim=dims, keepdim=keepdim)
     reduce = getattr(self, name)
+    out: Tensor
     if isinstance(dim, int):
-        return reduce(dim, keepdim).values
+        out = reduce(dim, keepdim).values
+        return out
     # the highest dimension first, so that without keepdim the others keep their numbers
     dims = sorted({_wrap_dim(d, self._data.ndim) for d in dim or ()}, reverse=True)
     if not dims:  # as PyTorch: no dimension given means all of them
-        return reduce()
-    out: Tensor = reduce(dims[0], keepdim).values
+        out = reduce()
+        return out
+    out = reduce(dims[0], keepdim).values
     for d in dims[1:]:
         out = getattr(out, name)(d, keepdim).values
     return out
@@ -1069,7 +1072,8 @@ def _masked_fill(self: TensorMethods, mask: Tensor | np.ndarray, value: TensorOr
 
 
 def _np_dtype(d: DTypeLike) -> np.dtype[Any]:
-    return to_numpy_dtype(d)
+    out: np.dtype[Any] = to_numpy_dtype(d)
+    return out
 
 
 def _all(self: TensorMethods, dim: _dims = None, keepdim: bool = False) -> Tensor:

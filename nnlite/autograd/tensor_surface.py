@@ -1,4 +1,6 @@
-# mypy: disable-error-code="attr-defined,return-value,arg-type,union-attr,call-overload"
+# mypy: disable-error-code="arg-type"
+# (the mixins' ``self`` is a Tensor, which mypy cannot see, and index arrays go straight to
+# ``scatter`` and ``where``, which read arrays as they read Tensors)
 """More of PyTorch's Tensor methods: pointwise math near zero, inverse and hyperbolic trigonometry,
 the gamma family, rounding, running products and extremes, order statistics, NaN-aware reductions,
 diagonals, products of vectors and matrices, unique values, windows and splits.
@@ -11,8 +13,8 @@ no code. ``SURFACE_FUNCTION_NAMES`` also exist as ``nl.name(input, ...)``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 import numpy as np
 
@@ -25,22 +27,40 @@ from .sizes import wrap_dim
 from .view_inplace import mark_multi_output
 
 if TYPE_CHECKING:
-    from .._typing import TensorOrScalar, _dims
+    from .._typing import DTypeLike, TensorOrScalar, _dims
+    from .op import Op
     from .tensor import Tensor
-    from .tensor_functions import TensorFunctions as _Base
+    from .tensor_functions import TensorFunctions
+
+    class _Base(TensorFunctions):
+        """The other mixins' methods, and what these methods use of ``Tensor``'s own."""
+
+        @property
+        def ndim(self) -> int: ...
+        @property
+        def requires_grad(self) -> bool: ...
+        def numel(self) -> int: ...
+        def is_floating_point(self) -> bool: ...
+        def detach(self) -> Tensor: ...
+        def double(self) -> Tensor: ...
+        def long(self) -> Tensor: ...
 else:
     _Base = object
 
 __all__ = ["TensorSurface", "SURFACE_FUNCTION_NAMES", "polygamma", "tensordot"]
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+_Pair = TypeVar("_Pair", bound=return_types._ValuesIndices)
+_Self = TypeVar("_Self", bound="TensorSurface")
 
-def _doc(summary: str, args: Sequence[str], returns: str, example: str) -> Any:
+
+def _doc(summary: str, args: Sequence[str], returns: str, example: str) -> Callable[[_F], _F]:
     """Attach a docstring in PyTorch's shape (kept short: one line per argument)."""
     text = summary + "\n\nArgs:\n" + "".join(f"    {a}\n" for a in args) if args else summary + "\n"
     text += f"\nReturns:\n    {returns}\n\nExamples:\n"
     text += "".join(f"    {line}\n" for line in example.strip().splitlines())
 
-    def attach(fn: Any) -> Any:
+    def attach(fn: _F) -> _F:
         fn.__doc__ = text
         return fn
 
@@ -63,23 +83,23 @@ _DIM = "dim (int): the dimension."
 _KEEPDIM = "keepdim (bool): keep the reduced dimension with size 1. Default: False."
 
 
-def _pointwise(op_class: type, name: str, example: str) -> Any:
-    def method(self: Any) -> Tensor:
+def _pointwise(op_class: type[Op], name: str, example: str) -> Callable[[TensorSurface], Tensor]:
+    def method(self: TensorSurface) -> Tensor:
         return op_class.apply(self)
 
     method.__name__ = name
     return _doc(f"``{name}`` of each element.", [], "Tensor: the result.", example)(method)
 
 
-def _inplace(name: str) -> Any:
+def _inplace(name: str) -> Callable[..., Tensor]:
     """``name_``: the result of ``name`` written into this tensor (its history rebased)."""
 
-    def method(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         self._check_inplace()
         # as PyTorch, the op keeps the values it reads in backward: run it on a copy of this
         # tensor, which the write below leaves untouched
         source = self.clone() if self._requires_grad else self
-        result = getattr(source, name)(*args, **kwargs)
+        result: Tensor = getattr(source, name)(*args, **kwargs)
         if result._grad_fn is not None:
             from .ops import CopyFrom
 
@@ -233,7 +253,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(2, 3).H.shape\nnnlite.Size([3, 2])",
     )
-    def _conj_t(self) -> Tensor:
+    def _conj_t(self: _Self) -> _Self | Tensor:
         return self.t()
 
     @_doc(
@@ -242,7 +262,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(4, 2, 3).mH.shape\nnnlite.Size([4, 3, 2])",
     )
-    def _conj_mt(self) -> Tensor:
+    def _conj_mt(self: _Self) -> _Self | Tensor:
         return self.transpose(-2, -1)
 
     if TYPE_CHECKING:
@@ -449,7 +469,7 @@ class TensorSurface(_Base):
         "Tensor: the running products.",
         ">>> nl.tensor([1., 2., 3.]).cumprod(0)\ntensor([1., 2., 6.])",
     )
-    def cumprod(self, dim: int, dtype: Any = None) -> Tensor:
+    def cumprod(self, dim: int, dtype: DTypeLike | None = None) -> Tensor:
         x = self if dtype is None else self.to(dtype)
         dim = wrap_dim(dim, x.ndim)
         if x.ndim == 0:
@@ -473,7 +493,9 @@ class TensorSurface(_Base):
         "Tensor: the product.",
         ">>> nl.tensor([[1., 2.], [3., 4.]]).prod(1)\ntensor([ 2., 12.])",
     )
-    def prod(self, dim: int | None = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    def prod(
+        self, dim: int | None = None, keepdim: bool = False, dtype: DTypeLike | None = None
+    ) -> Tensor:
         x = self if dtype is None else self.to(dtype)
         if dtype is None and x._data.dtype.kind in "biu":
             x = x.long()  # as PyTorch: integer and bool products are int64
@@ -483,7 +505,7 @@ class TensorSurface(_Base):
         out = _product_last(_last(x, dim)) if x.ndim else x.clone()
         return out.unsqueeze(dim) if keepdim and x.ndim else out
 
-    def _running_extreme(self, dim: int, better: Any, result: Any) -> Any:
+    def _running_extreme(self, dim: int, better: np.ufunc, result: type[_Pair]) -> _Pair:
         dim = wrap_dim(dim, self.ndim)
         data = np.moveaxis(self._data, dim, -1) if self.ndim else self._data.reshape(1)
         idx = np.zeros(data.shape, dtype=np.int64)
@@ -566,6 +588,11 @@ class TensorSurface(_Base):
                 values, indices = values.reshape(()), indices.reshape(())
         return values, _make(indices)
 
+    @overload
+    def median(self, dim: None = None, keepdim: bool = False) -> Tensor: ...
+    @overload
+    def median(self, dim: int, keepdim: bool = False) -> return_types.median: ...
+
     @_doc(
         "The median (the lower of the two middle values), over all elements or along ``dim``.",
         [
@@ -575,12 +602,17 @@ class TensorSurface(_Base):
         "Tensor, or a named tuple ``(values, indices)`` with ``dim``.",
         ">>> nl.tensor([4., 1., 3., 2.]).median()\ntensor(2.)",
     )
-    def median(self, dim: int | None = None, keepdim: bool = False) -> Any:
+    def median(self, dim: int | None = None, keepdim: bool = False) -> Tensor | return_types.median:
         if dim is None:
             return self._select_rank(lambda n: (n - 1) // 2, None, False, "median")[0]
         return return_types.median(
             self._select_rank(lambda n: (n - 1) // 2, dim, keepdim, "median")
         )
+
+    @overload
+    def nanmedian(self, dim: None = None, keepdim: bool = False) -> Tensor: ...
+    @overload
+    def nanmedian(self, dim: int, keepdim: bool = False) -> return_types.median: ...
 
     @_doc(
         "``median`` ignoring NaN.",
@@ -591,7 +623,9 @@ class TensorSurface(_Base):
         "Tensor, or a named tuple ``(values, indices)`` with ``dim``.",
         ">>> nl.tensor([4., float('nan'), 1.]).nanmedian()\ntensor(1.)",
     )
-    def nanmedian(self, dim: int | None = None, keepdim: bool = False) -> Any:
+    def nanmedian(
+        self, dim: int | None = None, keepdim: bool = False
+    ) -> Tensor | return_types.median:
         if dim is None:
             return self._select_rank(None, None, False, "nanmedian", nan=True)[0]
         return return_types.median(self._select_rank(None, dim, keepdim, "nanmedian", nan=True))
@@ -645,7 +679,9 @@ class TensorSurface(_Base):
         "Tensor: the sum.",
         ">>> nl.tensor([1., float('nan'), 2.]).nansum()\ntensor(3.)",
     )
-    def nansum(self, dim: _dims = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    def nansum(
+        self, dim: _dims = None, keepdim: bool = False, dtype: DTypeLike | None = None
+    ) -> Tensor:
         return self.masked_fill(np.isnan(self._data), 0.0).sum(dim, keepdim, dtype=dtype)
 
     @_doc(
@@ -658,7 +694,9 @@ class TensorSurface(_Base):
         "Tensor: the mean.",
         ">>> nl.tensor([1., float('nan'), 2.]).nanmean()\ntensor(1.5000)",
     )
-    def nanmean(self, dim: _dims = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    def nanmean(
+        self, dim: _dims = None, keepdim: bool = False, dtype: DTypeLike | None = None
+    ) -> Tensor:
         counts = (~self.isnan()).sum(dim, keepdim)
         return self.nansum(dim, keepdim, dtype) / counts
 
@@ -685,8 +723,12 @@ class TensorSurface(_Base):
         ">>> nl.tensor([1., 4., 9.]).diff()\ntensor([3., 5.])",
     )
     def diff(
-        self, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None
-    ) -> Tensor:
+        self: _Self,
+        n: int = 1,
+        dim: int = -1,
+        prepend: Tensor | None = None,
+        append: Tensor | None = None,
+    ) -> _Self | Tensor:
         dim = wrap_dim(dim, self.ndim)
         x = self
         if prepend is not None or append is not None:
@@ -1081,7 +1123,15 @@ class TensorSurface(_Base):
         ">>> nl.tensor([1., 2.]).where(nl.tensor([True, False]), 0.)\ntensor([1., 0.])",
     )
     def where(self, condition: Tensor, other: TensorOrScalar) -> Tensor:
-        return implementation("creation.where")(condition, self, other)
+        out: Tensor = implementation("creation.where")(condition, self, other)
+        return out
+
+    @overload
+    def nonzero(self, *, as_tuple: Literal[False] = False) -> Tensor: ...
+    @overload
+    def nonzero(self, *, as_tuple: Literal[True]) -> tuple[Tensor, ...]: ...
+    @overload
+    def nonzero(self, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]: ...
 
     @_doc(
         "The indices of the non-zero elements: ``(n, ndim)``, or one 1-D tensor per dimension.",
@@ -1089,7 +1139,7 @@ class TensorSurface(_Base):
         "Tensor or tuple of Tensors: int64 indices.",
         ">>> nl.tensor([0., 3., 0., 4.]).nonzero()\ntensor([[1],\n        [3]])",
     )
-    def nonzero(self, *, as_tuple: bool = False) -> Any:
+    def nonzero(self, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
         found = np.nonzero(self._data if self.ndim else self._data.reshape(1))
         if as_tuple:
             return tuple(_make(i.astype(np.int64)) for i in found)
@@ -1130,7 +1180,8 @@ class TensorSurface(_Base):
         values = input if values is None else values  # PyTorch takes ``input=`` for the values
         if values is None:
             raise TypeError("searchsorted() missing 1 required argument: 'values'")
-        side = side or ("right" if right else "left")
+        # numpy rejects any other value
+        side = cast('Literal["left", "right"]', side or ("right" if right else "left"))
         seq = self._data
         if sorter is not None:
             seq = np.take_along_axis(seq, _array(sorter), axis=-1)
@@ -1260,7 +1311,9 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(2, 3, 4).movedim(0, -1).shape\nnnlite.Size([3, 4, 2])",
     )
-    def movedim(self, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
+    def movedim(
+        self: _Self, source: int | Sequence[int], destination: int | Sequence[int]
+    ) -> _Self | Tensor:
         src = [source] if isinstance(source, int) else list(source)
         dst = [destination] if isinstance(destination, int) else list(destination)
         if len(src) != len(dst):
@@ -1283,7 +1336,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(2, 3).swapaxes(0, 1).shape\nnnlite.Size([3, 2])",
     )
-    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+    def swapaxes(self: _Self, axis0: int, axis1: int) -> _Self | Tensor:
         return self.transpose(axis0, axis1)
 
     @_doc(
@@ -1292,7 +1345,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(2, 3).swapdims(0, 1).shape\nnnlite.Size([3, 2])",
     )
-    def swapdims(self, dim0: int, dim1: int) -> Tensor:
+    def swapdims(self: _Self, dim0: int, dim1: int) -> _Self | Tensor:
         return self.transpose(dim0, dim1)
 
     @_doc(
@@ -1304,7 +1357,7 @@ class TensorSurface(_Base):
         "Tensor: the rotated tensor.",
         ">>> nl.tensor([[1, 2], [3, 4]]).rot90()\ntensor([[2, 4],\n        [1, 3]])",
     )
-    def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)) -> Tensor:
+    def rot90(self: _Self, k: int = 1, dims: Sequence[int] = (0, 1)) -> _Self | Tensor:
         if len(dims) != 2:
             raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
         d0, d1 = dims
@@ -1323,7 +1376,7 @@ class TensorSurface(_Base):
         "Tensor: the flipped tensor.",
         ">>> nl.tensor([[1, 2]]).fliplr()\ntensor([[2, 1]])",
     )
-    def fliplr(self) -> Tensor:
+    def fliplr(self: _Self) -> _Self | Tensor:
         return self.flip(1)
 
     @_doc(
@@ -1332,7 +1385,7 @@ class TensorSurface(_Base):
         "Tensor: the flipped tensor.",
         ">>> nl.tensor([[1], [2]]).flipud()\ntensor([[2],\n        [1]])",
     )
-    def flipud(self) -> Tensor:
+    def flipud(self: _Self) -> _Self | Tensor:
         return self.flip(0)
 
     @_doc(
@@ -1370,7 +1423,7 @@ class TensorSurface(_Base):
     )
     def tensor_split(
         self,
-        indices_or_sections: Any = None,
+        indices_or_sections: int | Sequence[int] | Tensor | None = None,
         dim: int = 0,
         *,
         sections: int | None = None,
@@ -1405,7 +1458,9 @@ class TensorSurface(_Base):
             out.append(self.narrow(dim, a, b - a))
         return tuple(out)
 
-    def _split_along(self, sections: Any, dim: int, name: str) -> tuple[Tensor, ...]:
+    def _split_along(
+        self, sections: int | Sequence[int], dim: int, name: str
+    ) -> tuple[Tensor, ...]:
         if self.ndim <= dim:
             raise RuntimeError(
                 f"torch.{name} requires a tensor with at least {dim + 1} dimension, but got a tensor with {self.ndim} dimensions!"
@@ -1422,7 +1477,7 @@ class TensorSurface(_Base):
         "tuple of Tensors: the parts.",
         ">>> len(nl.zeros(2, 4).hsplit(2))\n2",
     )
-    def hsplit(self, sections: Any) -> tuple[Tensor, ...]:
+    def hsplit(self, sections: int | Sequence[int]) -> tuple[Tensor, ...]:
         return self._split_along(sections, 1 if self.ndim > 1 else 0, "hsplit")
 
     @_doc(
@@ -1431,7 +1486,7 @@ class TensorSurface(_Base):
         "tuple of Tensors: the parts.",
         ">>> len(nl.zeros(4, 2).vsplit(2))\n2",
     )
-    def vsplit(self, sections: Any) -> tuple[Tensor, ...]:
+    def vsplit(self, sections: int | Sequence[int]) -> tuple[Tensor, ...]:
         return self._split_along(sections, 0, "vsplit")
 
     @_doc(
@@ -1440,7 +1495,7 @@ class TensorSurface(_Base):
         "tuple of Tensors: the parts.",
         ">>> len(nl.zeros(1, 1, 4).dsplit(2))\n2",
     )
-    def dsplit(self, sections: Any) -> tuple[Tensor, ...]:
+    def dsplit(self, sections: int | Sequence[int]) -> tuple[Tensor, ...]:
         return self._split_along(sections, 2, "dsplit")
 
     @_doc(
@@ -1461,7 +1516,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.tensor([1., 2.]).broadcast_to((2, 2)).shape\nnnlite.Size([2, 2])",
     )
-    def broadcast_to(self, size: Sequence[int]) -> Tensor:
+    def broadcast_to(self: _Self, size: Sequence[int]) -> _Self | Tensor:
         return self.expand(*size)
 
     @_doc(
@@ -1490,7 +1545,7 @@ class TensorSurface(_Base):
         "Tensor: a view.",
         ">>> nl.zeros(2, 3).adjoint().shape\nnnlite.Size([3, 2])",
     )
-    def adjoint(self) -> Tensor:
+    def adjoint(self: _Self) -> _Self | Tensor:
         return self.transpose(-2, -1)
 
     # ------------------------------------------------------------------ predicates
@@ -1621,7 +1676,7 @@ class TensorSurface(_Base):
     )
     def std_mean(
         self,
-        dim: Any = None,
+        dim: _dims = None,
         unbiased: bool | None = None,
         keepdim: bool = False,
         *,
@@ -1642,7 +1697,7 @@ class TensorSurface(_Base):
     )
     def var_mean(
         self,
-        dim: Any = None,
+        dim: _dims = None,
         unbiased: bool | None = None,
         keepdim: bool = False,
         *,
@@ -1663,7 +1718,7 @@ class TensorSurface(_Base):
     )
     def quantile(
         self,
-        q: Any,
+        q: float | Tensor,
         dim: int | None = None,
         keepdim: bool = False,
         *,
@@ -1684,7 +1739,7 @@ class TensorSurface(_Base):
     )
     def nanquantile(
         self,
-        q: Any,
+        q: float | Tensor,
         dim: int | None = None,
         keepdim: bool = False,
         *,
@@ -1711,7 +1766,8 @@ def _product_last(x: Tensor) -> Tensor:
 
 
 def _cat_last(a: Tensor, b: Tensor) -> Tensor:
-    return implementation("creation.cat")([a, b], -1)
+    out: Tensor = implementation("creation.cat")([a, b], -1)
+    return out
 
 
 def _scaled_sum(base: Tensor, product: Tensor, beta: float, alpha: float) -> Tensor:
@@ -1737,7 +1793,12 @@ def _unique_result(
 
 
 def _quantile(
-    x: Tensor, q: Any, dim: int | None, keepdim: bool, interpolation: str, ignore_nan: bool
+    x: Tensor,
+    q: float | Tensor,
+    dim: int | None,
+    keepdim: bool,
+    interpolation: str,
+    ignore_nan: bool,
 ) -> Tensor:
     if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
         raise RuntimeError(
@@ -1960,7 +2021,7 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) ->
     return result if out is None else write_out("tensordot", result, out, (a, b))
 
 
-class TensorSurfaceMore:
+class TensorSurfaceMore(_Base):
     """More methods of ``Tensor`` (mixed into ``TensorSurface``): linear algebra through
     ``nnlite.linalg``, integer and floating bit functions, scatter reductions and in-place random
     fills."""
@@ -1976,7 +2037,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[2., 0.], [0., 4.]]).inverse()\ntensor([[0.5000, 0.0000],\n        [0.0000, 0.2500]])",
     )
     def inverse(self) -> Tensor:
-        return implementation("linalg.inv")(self)
+        out: Tensor = implementation("linalg.inv")(self)
+        return out
 
     @_doc(
         "The determinant (``linalg.det``).",
@@ -1985,7 +2047,8 @@ class TensorSurfaceMore:
         ">>> nl.eye(2).det()\ntensor(1.)",
     )
     def det(self) -> Tensor:
-        return implementation("linalg.det")(self)
+        out: Tensor = implementation("linalg.det")(self)
+        return out
 
     @_doc(
         "``log(det)``: NaN for a negative determinant, ``-inf`` for zero.",
@@ -1994,6 +2057,8 @@ class TensorSurfaceMore:
         ">>> nl.eye(2).logdet()\ntensor(0.)",
     )
     def logdet(self) -> Tensor:
+        sign: Tensor
+        logabs: Tensor
         sign, logabs = implementation("linalg.slogdet")(self)
         return logabs + _make(
             np.where(sign._data < 0, np.nan, np.where(sign._data == 0, -np.inf, 0.0)).astype(
@@ -2017,7 +2082,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[1.], [1.]]).pinverse()\ntensor([[0.5000, 0.5000]])",
     )
     def pinverse(self, rcond: float = 1e-15) -> Tensor:
-        return implementation("linalg.pinv")(self)
+        out: Tensor = implementation("linalg.pinv")(self)
+        return out
 
     @_doc(
         "The ``n``-th matrix power (``linalg.matrix_power``).",
@@ -2026,7 +2092,8 @@ class TensorSurfaceMore:
         ">>> nl.eye(2).matrix_power(3)\ntensor([[1., 0.],\n        [0., 1.]])",
     )
     def matrix_power(self, n: int) -> Tensor:
-        return implementation("linalg.matrix_power")(self, n)
+        out: Tensor = implementation("linalg.matrix_power")(self, n)
+        return out
 
     @_doc(
         "The matrix exponential (``linalg.matrix_exp``).",
@@ -2035,7 +2102,8 @@ class TensorSurfaceMore:
         ">>> nl.zeros(1, 1).matrix_exp()\ntensor([[1.]])",
     )
     def matrix_exp(self) -> Tensor:
-        return implementation("linalg.matrix_exp")(self)
+        out: Tensor = implementation("linalg.matrix_exp")(self)
+        return out
 
     @_doc(
         "The Cholesky factor (``linalg.cholesky``).",
@@ -2044,7 +2112,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[4.]]).cholesky()\ntensor([[2.]])",
     )
     def cholesky(self, upper: bool = False) -> Tensor:
-        return implementation("linalg.cholesky")(self, upper=upper)
+        out: Tensor = implementation("linalg.cholesky")(self, upper=upper)
+        return out
 
     @_doc(
         "The inverse of ``L @ L.mT`` from the Cholesky factor ``L`` (this tensor).",
@@ -2054,7 +2123,8 @@ class TensorSurfaceMore:
     )
     def cholesky_inverse(self, upper: bool = False) -> Tensor:
         low = self.mT if upper else self
-        return implementation("linalg.inv")(low @ low.mT)
+        out: Tensor = implementation("linalg.inv")(low @ low.mT)
+        return out
 
     @_doc(
         "``X`` with ``(L @ L.mT) @ X = self`` given the Cholesky factor ``input2``.",
@@ -2064,7 +2134,8 @@ class TensorSurfaceMore:
     )
     def cholesky_solve(self, input2: Tensor, upper: bool = False) -> Tensor:
         low = input2.mT if upper else input2
-        return implementation("linalg.solve")(low @ low.mT, self)
+        out: Tensor = implementation("linalg.solve")(low @ low.mT, self)
+        return out
 
     @_doc(
         "``(Q, R)`` (``linalg.qr``).",
@@ -2084,7 +2155,7 @@ class TensorSurfaceMore:
         "A named tuple ``(U, S, V)``.",
         ">>> nl.tensor([[3., 0.], [0., 4.]]).svd().S\ntensor([4., 3.])",
     )
-    def svd(self, some: bool = True, compute_uv: bool = True) -> Any:
+    def svd(self, some: bool = True, compute_uv: bool = True) -> _svd_result:
         U, S, Vh = implementation("linalg.svd")(self, full_matrices=False)
         return _svd_result((U, S, Vh.mT))
 
@@ -2113,7 +2184,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([-1.]).positive()\ntensor([-1.])",
     )
     def positive(self) -> Tensor:
-        return implementation("surface_functions.positive")(self)
+        out: Tensor = implementation("surface_functions.positive")(self)
+        return out
 
     @_doc(
         "The covariance matrix of the variables in the rows.",
@@ -2128,9 +2200,10 @@ class TensorSurfaceMore:
     def cov(
         self, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None
     ) -> Tensor:
-        return implementation("surface_functions.cov")(
+        out: Tensor = implementation("surface_functions.cov")(
             self, correction=correction, fweights=fweights, aweights=aweights
         )
+        return out
 
     @_doc(
         "The correlation matrix of the variables in the rows.",
@@ -2139,7 +2212,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([[1., 2.], [2., 1.]]).corrcoef()\ntensor([[ 1., -1.],\n        [-1.,  1.]])",
     )
     def corrcoef(self) -> Tensor:
-        return implementation("surface_functions.corrcoef")(self)
+        out: Tensor = implementation("surface_functions.corrcoef")(self)
+        return out
 
     @_doc(
         "Elementwise maximum ignoring NaN.",
@@ -2148,7 +2222,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([float('nan')]).fmax(nl.tensor([1.]))\ntensor([1.])",
     )
     def fmax(self, other: Tensor) -> Tensor:
-        return implementation("surface_functions.fmax")(self, other)
+        out: Tensor = implementation("surface_functions.fmax")(self, other)
+        return out
 
     @_doc(
         "Elementwise minimum ignoring NaN.",
@@ -2157,7 +2232,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([float('nan')]).fmin(nl.tensor([1.]))\ntensor([1.])",
     )
     def fmin(self, other: Tensor) -> Tensor:
-        return implementation("surface_functions.fmin")(self, other)
+        out: Tensor = implementation("surface_functions.fmin")(self, other)
+        return out
 
     @_doc(
         "The Heaviside step with ``values`` at zero.",
@@ -2166,7 +2242,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([0., 2.]).heaviside(nl.tensor([0.5]))\ntensor([0.5000, 1.0000])",
     )
     def heaviside(self, values: Tensor) -> Tensor:
-        return implementation("surface_functions.heaviside")(self, values)
+        out: Tensor = implementation("surface_functions.heaviside")(self, values)
+        return out
 
     @_doc(
         "Greatest common divisors, elementwise.",
@@ -2253,7 +2330,8 @@ class TensorSurfaceMore:
         ">>> nl.tensor([2.]).mvlgamma(1)\ntensor([0.])",
     )
     def mvlgamma(self, p: int) -> Tensor:
-        return implementation("special.multigammaln")(self, p)
+        out: Tensor = implementation("special.multigammaln")(self, p)
+        return out
 
     @_doc(
         "Left shift of integers.",
@@ -2336,7 +2414,9 @@ class TensorSurfaceMore:
         "Tensor: the result.",
         ">>> nl.zeros(3).index_put((nl.tensor([0, 0]),), nl.tensor([1., 2.]), accumulate=True)\ntensor([3., 0., 0.])",
     )
-    def index_put(self, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+    def index_put(
+        self, indices: Sequence[Tensor], values: Tensor, accumulate: bool = False
+    ) -> Tensor:
         key = tuple(_array(i) for i in indices)
         flat = np.arange(self._data.size).reshape(self._data.shape)[key]
         values = (
@@ -2379,7 +2459,8 @@ class TensorSurfaceMore:
         norms = self.norm(p, others, keepdim=True)
         # the scale depends on the slice's norm, so it carries a gradient (as PyTorch's)
         scale = maxnorm / (norms + 1e-7)
-        return self * scale.where(norms._data > maxnorm, 1.0)
+        out: Tensor = self * scale.where(norms._data > maxnorm, 1.0)
+        return out
 
     @_doc(
         "The number of dimensions (``dim()``).",
@@ -2460,8 +2541,11 @@ class TensorSurfaceMore:
         "Tensor: the samples.",
         ">>> nl.tensor([1.]).bernoulli()\ntensor([1.])",
     )
-    def bernoulli(self, p: float | None = None, *, generator: Any = None) -> Tensor:
-        return implementation("surface_functions.bernoulli")(self, p, generator=generator)
+    def bernoulli(
+        self, p: float | None = None, *, generator: np.random.Generator | None = None
+    ) -> Tensor:
+        out: Tensor = implementation("surface_functions.bernoulli")(self, p, generator=generator)
+        return out
 
     @_doc(
         "The main diagonal (of the first two dimensions) filled with ``fill_value``, in place.",
@@ -2482,7 +2566,11 @@ class TensorSurfaceMore:
 
         return self._array_inplace(fill)
 
-    def _random_fill(self, draw: Any, generator: Any = None) -> Tensor:
+    def _random_fill(
+        self,
+        draw: Callable[[np.random.Generator, tuple[int, ...]], np.ndarray],
+        generator: np.random.Generator | None = None,
+    ) -> Tensor:
         from .random import default_generator
 
         gen = generator or default_generator
@@ -2494,7 +2582,9 @@ class TensorSurfaceMore:
         "Tensor: this tensor.",
         ">>> (nl.zeros(3).exponential_() >= 0).all()\ntensor(True)",
     )
-    def exponential_(self, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+    def exponential_(
+        self, lambd: float = 1.0, *, generator: np.random.Generator | None = None
+    ) -> Tensor:
         return self._random_fill(lambda g, s: g.exponential(1.0 / lambd, s), generator)
 
     @_doc(
@@ -2503,7 +2593,13 @@ class TensorSurfaceMore:
         "Tensor: this tensor.",
         ">>> nl.zeros(3).cauchy_().shape\nnnlite.Size([3])",
     )
-    def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None) -> Tensor:
+    def cauchy_(
+        self,
+        median: float = 0.0,
+        sigma: float = 1.0,
+        *,
+        generator: np.random.Generator | None = None,
+    ) -> Tensor:
         return self._random_fill(lambda g, s: median + sigma * g.standard_cauchy(s), generator)
 
     @_doc(
@@ -2512,7 +2608,9 @@ class TensorSurfaceMore:
         "Tensor: this tensor.",
         ">>> (nl.zeros(3).log_normal_() > 0).all()\ntensor(True)",
     )
-    def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator: Any = None) -> Tensor:
+    def log_normal_(
+        self, mean: float = 1.0, std: float = 2.0, *, generator: np.random.Generator | None = None
+    ) -> Tensor:
         return self._random_fill(lambda g, s: g.lognormal(mean, std, s), generator)
 
     @_doc(
@@ -2521,7 +2619,7 @@ class TensorSurfaceMore:
         "Tensor: this tensor.",
         ">>> (nl.zeros(3).geometric_(0.5) >= 1).all()\ntensor(True)",
     )
-    def geometric_(self, p: float, *, generator: Any = None) -> Tensor:
+    def geometric_(self, p: float, *, generator: np.random.Generator | None = None) -> Tensor:
         return self._random_fill(lambda g, s: g.geometric(p, s), generator)
 
     @_doc(
@@ -2531,7 +2629,12 @@ class TensorSurfaceMore:
         ">>> nl.zeros(3).random_(1, 2)\ntensor([1., 1., 1.])",
     )
     def random_(
-        self, from_: int = 0, to: int | None = None, *, generator: Any = None, **keywords: Any
+        self,
+        from_: int = 0,
+        to: int | None = None,
+        *,
+        generator: np.random.Generator | None = None,
+        **keywords: Any,
     ) -> Tensor:
         from .creation_keywords import from_keyword
 
@@ -2549,15 +2652,18 @@ class _svd_result(return_types._ReturnType):
 
     @property
     def U(self) -> Tensor:
-        return self[0]
+        value: Tensor = self[0]
+        return value
 
     @property
     def S(self) -> Tensor:
-        return self[1]
+        value: Tensor = self[1]
+        return value
 
     @property
     def V(self) -> Tensor:
-        return self[2]
+        value: Tensor = self[2]
+        return value
 
 
 _svd_result.__name__ = _svd_result.__qualname__ = "svd"
@@ -2565,7 +2671,7 @@ _svd_result.__name__ = _svd_result.__qualname__ = "svd"
 
 def _flat_targets(index: np.ndarray, dim: int, shape: tuple[int, ...]) -> np.ndarray:
     """The flat position in a tensor of ``shape`` that each element of ``index`` scatters to."""
-    grid = list(np.indices(index.shape))
+    grid: list[np.ndarray] = list(np.indices(index.shape))
     grid[dim] = index
     return np.ravel_multi_index(tuple(grid), shape).reshape(-1)
 
