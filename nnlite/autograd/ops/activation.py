@@ -14,17 +14,19 @@ from . import vjp
 from .where import Where
 
 if TYPE_CHECKING:
-    from ..._typing import DTypeLike
+    from collections.abc import Sequence
+
+    from ..._typing import Array, DTypeLike, Gradient
     from ..tensor import Tensor
 
 
 class Relu(Op):
     saves_output = True
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return np.maximum(a, 0)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         # relu'(x) depends on the sign only, so the output array is enough even for higher order
         return grad * vjp.const(self.output_array() > 0, grad)
 
@@ -33,7 +35,7 @@ class Sigmoid(Op):
     saved_inputs = (0,)
     saves_output = True
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         # split by sign so that exp never overflows
         a = floating(a)
         out = np.empty_like(a)
@@ -43,8 +45,8 @@ class Sigmoid(Op):
         out[~pos] = e / (1 + e)
         return out
 
-    def backward(self, grad, needs):
-        y = self.output()
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        y: Gradient = self.output()
         return grad * y * (1 - y)
 
 
@@ -52,11 +54,11 @@ class Tanh(Op):
     saved_inputs = (0,)
     saves_output = True
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return np.tanh(floating(a))
 
-    def backward(self, grad, needs):
-        y = self.output()
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        y: Gradient = self.output()
         return grad * (1 - y * y)
 
 
@@ -67,17 +69,17 @@ class Softmax(Op):
 
     saved_inputs = (0,)
     saves_output = True
-    dim = None
+    dim: int | None = None
 
-    def forward(self, x):
+    def forward(self, x: Array) -> Array:
         if x.size == 0:  # no classes (or no rows): an empty result, as PyTorch
             return np.empty_like(x)
-        e = np.exp(x - x.max(axis=self.dim, keepdims=True))
+        e: Array = np.exp(x - x.max(axis=self.dim, keepdims=True))
         e /= e.sum(axis=self.dim, keepdims=True)
         return e
 
-    def backward(self, grad, needs):
-        y = self.output()
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        y: Gradient = self.output()
         return y * (grad - vjp.sum(grad * y, self.dim, keepdims=True))
 
 
@@ -88,25 +90,25 @@ class LogSoftmax(Op):
 
     saved_inputs = (0,)
     saves_output = True
-    dim = None
+    dim: int | None = None
 
-    def forward(self, x):
+    def forward(self, x: Array) -> Array:
         return log_softmax_array(x, self.dim)
 
-    def backward(self, grad, needs):
-        y = self.output()
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        y: Gradient = self.output()
         return grad - vjp.exp(y) * vjp.sum(grad, self.dim, keepdims=True)
 
 
 def log_softmax_array(x: np.ndarray, dim: int | None) -> np.ndarray:
     if x.size == 0:  # no classes (or no rows): an empty result, as PyTorch
         return np.empty_like(x)
-    shifted = x - x.max(axis=dim, keepdims=True)
+    shifted: Array = x - x.max(axis=dim, keepdims=True)
     shifted -= np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
     return shifted
 
 
-def _check_floating(name, a, dim):
+def _check_floating(name: str, a: Array, dim: int) -> None:
     """PyTorch's softmax kernels exist for floating dtypes only (its message names the kernel)."""
     if a.dtype.kind not in "fc":
         kernel = (
@@ -115,7 +117,7 @@ def _check_floating(name, a, dim):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type_name(a.dtype)}'")
 
 
-def _softmax_dim(name, ndim, stacklevel):
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     warnings.warn(
         f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
         "as an argument.",

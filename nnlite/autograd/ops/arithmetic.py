@@ -1,5 +1,9 @@
 """Binary arithmetic with numpy broadcasting; gradients are reduced back to each input's shape."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..op import Op
@@ -7,13 +11,23 @@ from ..promotion import binary_result
 from . import vjp
 from .where import where
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from numpy.typing import ArrayLike
+
+    from ..._typing import Array, Gradient
+    from .vjp import Operand
+
 _NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
 class _Binary(Op):
     """Elementwise binary op: ``grads`` gives the raw gradients, un-broadcast here for both inputs."""
 
-    def backward(self, grad, needs):
+    def backward(
+        self, grad: Gradient, needs: Sequence[bool]
+    ) -> tuple[Gradient | None, Gradient | None]:
         ga, gb = self.grads(grad, needs[0], needs[1])
         shape_a, shape_b = self.shapes
         if ga is not None and ga.shape != shape_a:
@@ -22,10 +36,12 @@ class _Binary(Op):
             gb = vjp.sum_to(gb, shape_b)
         return ga, gb
 
-    def grads(self, grad, need_a, need_b):
+    def grads(
+        self, grad: Gradient, need_a: bool, need_b: bool
+    ) -> tuple[Gradient | None, Gradient | None]:
         raise NotImplementedError
 
-    def _remember_shapes(self, a, b):
+    def _remember_shapes(self, a: Operand, b: Operand) -> None:
         self.shapes = (
             a.shape if a.__class__ is np.ndarray else (),
             b.shape if b.__class__ is np.ndarray else (),
@@ -35,16 +51,18 @@ class _Binary(Op):
 class Add(_Binary):
     """``a + alpha * b``."""
 
-    alpha = 1
-    ufunc = staticmethod(np.add)
+    alpha: float = 1
+    ufunc: Callable[..., Array] = staticmethod(np.add)
     sign = 1  # of b's gradient
 
-    def forward(self, a, b):
+    def forward(self, a: Operand, b: Operand) -> Array:
         self._remember_shapes(a, b)
         alpha = self.alpha
         return binary_result(self.ufunc(a, b) if alpha == 1 else self.ufunc(a, b * alpha), a, b)
 
-    def grads(self, grad, need_a, need_b):
+    def grads(
+        self, grad: Gradient, need_a: bool, need_b: bool
+    ) -> tuple[Gradient | None, Gradient | None]:
         scale = self.sign * self.alpha
         gb = (grad if scale == 1 else -grad if scale == -1 else grad * scale) if need_b else None
         return grad if need_a else None, gb
@@ -56,7 +74,7 @@ class Sub(Add):
     ufunc = staticmethod(np.subtract)
     sign = -1
 
-    def forward(self, a, b):
+    def forward(self, a: Operand, b: Operand) -> Array:
         try:
             out = Add.forward(self, a, b)
         except TypeError:  # numpy's refusal of bool - bool
@@ -80,14 +98,14 @@ _BOOL_MINUS = (
 _BOOL = np.dtype(np.bool_)
 
 
-def _is_bool(x):
+def _is_bool(x: Operand) -> bool:
     return x.dtype is _BOOL if x.__class__ is np.ndarray else x.__class__ is bool
 
 
 class Mul(_Binary):
     saved_inputs = (0, 1)
 
-    def save(self, inputs):
+    def save(self, inputs: Sequence[object]) -> tuple[object, object]:
         # each input's gradient needs only the other one: x.mul_(2) must not save x itself
         a, b = inputs
         return (
@@ -95,11 +113,13 @@ class Mul(_Binary):
             b if getattr(a, "_requires_grad", False) else None,
         )
 
-    def forward(self, a, b):
+    def forward(self, a: Operand, b: Operand) -> Array:
         self._remember_shapes(a, b)
         return binary_result(np.multiply(a, b), a, b)
 
-    def grads(self, grad, need_a, need_b):
+    def grads(
+        self, grad: Gradient, need_a: bool, need_b: bool
+    ) -> tuple[Gradient | None, Gradient | None]:
         a, b = self.inputs()
         return grad * b if need_a else None, grad * a if need_b else None
 
@@ -108,22 +128,24 @@ class Div(_Binary):
     silence_fp_errors = True
     saved_inputs = (0, 1)
 
-    def save(self, inputs):
+    def save(self, inputs: Sequence[object]) -> tuple[object, object]:
         # a's gradient needs only b: y.div_(2) on a non-leaf must not save y itself
         a, b = inputs
         return (a if getattr(b, "_requires_grad", False) else None, b)
 
-    def forward(self, a, b):
+    def forward(self, a: Operand, b: Operand) -> Array:
         self._remember_shapes(a, b)
         return binary_result(np.true_divide(a, b), a, b, to_float=True)
 
-    def grads(self, grad, need_a, need_b):
+    def grads(
+        self, grad: Gradient, need_a: bool, need_b: bool
+    ) -> tuple[Gradient | None, Gradient | None]:
         a, b = self.inputs()
         ga = grad / b
         return ga if need_a else None, -ga * a / b if need_b else None
 
 
-def rounded_quotient(a, b, rounding_mode):
+def rounded_quotient(a: ArrayLike, b: ArrayLike, rounding_mode: str | None) -> Array:
     """``a / b`` rounded toward -inf (``"floor"``) or toward zero (``"trunc"``), in PyTorch's
     dtype; integer division by zero raises as PyTorch does."""
     if rounding_mode == "floor":
@@ -143,7 +165,7 @@ def rounded_quotient(a, b, rounding_mode):
     return out
 
 
-def _check_integer_divisor(out, b):
+def _check_integer_divisor(out: Array, b: ArrayLike) -> None:
     if out.dtype.kind in "biu" and np.any(np.asarray(b) == 0):
         raise RuntimeError("ZeroDivisionError")
 
@@ -155,11 +177,13 @@ class DivRounded(_Binary):
     silence_fp_errors = True
     rounding_mode = "trunc"
 
-    def forward(self, a, b):
+    def forward(self, a: Operand, b: Operand) -> Array:
         self._remember_shapes(a, b)
         return rounded_quotient(a, b, self.rounding_mode)
 
-    def grads(self, grad, need_a, need_b):
+    def grads(
+        self, grad: Gradient, need_a: bool, need_b: bool
+    ) -> tuple[Gradient | None, Gradient | None]:
         zero = grad * 0.0
         return zero if need_a else None, zero if need_b else None
 
@@ -169,16 +193,18 @@ class Remainder(_Binary):
 
     silence_fp_errors = True
     saved_inputs = (0, 1)
-    ufunc = staticmethod(np.remainder)
+    ufunc: Callable[..., Array] = staticmethod(np.remainder)
     rounding = staticmethod(np.floor)
 
-    def forward(self, a, b):
+    def forward(self, a: Operand, b: Operand) -> Array:
         self._remember_shapes(a, b)
         out = binary_result(self.ufunc(a, b), a, b)
         _check_integer_divisor(out, b)
         return out
 
-    def grads(self, grad, need_a, need_b):
+    def grads(
+        self, grad: Gradient, need_a: bool, need_b: bool
+    ) -> tuple[Gradient | None, Gradient | None]:
         gb = None
         if need_b:  # the rounded quotient is piecewise constant: a constant here
             a, b = (getattr(t, "_data", t) for t in self.saved_tensors)
@@ -199,11 +225,13 @@ class Pow(_Binary):
     silence_fp_errors = True
     saved_inputs = (0, 1)
 
-    def forward(self, a, b):
+    def forward(self, a: Operand, b: Operand) -> Array:
         self._remember_shapes(a, b)
         return integer_power(a, b)
 
-    def grads(self, grad, need_a, need_b):
+    def grads(
+        self, grad: Gradient, need_a: bool, need_b: bool
+    ) -> tuple[Gradient | None, Gradient | None]:
         a, b = self.inputs()
         ga = gb = None
         if need_a:
@@ -220,11 +248,13 @@ class RPow(_Binary):
     silence_fp_errors = True
     saved_inputs = (0, 1)
 
-    def forward(self, base, exponent):
+    def forward(self, base: Operand, exponent: Operand) -> Array:
         self._remember_shapes(base, exponent)
         return integer_power(base, exponent)
 
-    def grads(self, grad, need_a, need_b):
+    def grads(
+        self, grad: Gradient, need_a: bool, need_b: bool
+    ) -> tuple[Gradient | None, Gradient | None]:
         base, exponent = self.inputs()
         grad_exponent = (base**exponent) * float(np.log(base))
         if base == 0:  # 0 ** b is constant 0 for b > 0: PyTorch takes the gradient as 0 for b >= 0
@@ -232,7 +262,7 @@ class RPow(_Binary):
         return None, grad * grad_exponent
 
 
-def integer_power(a, b):
+def integer_power(a: Operand, b: Operand) -> Array:
     """``a ** b`` in PyTorch's dtype. Integers to negative integer powers: an error for a number
     exponent; elementwise with a tensor exponent, where they truncate (``2 ** -1 == 0``,
     ``(-1) ** -1 == -1``) as in PyTorch."""
@@ -248,12 +278,12 @@ def integer_power(a, b):
     return binary_result(np.where(negative, truncated, out).astype(out.dtype), a, b)
 
 
-def _is_number(x):
+def _is_number(x: object) -> bool:
     return isinstance(x, (int, float, np.number))
 
 
 class Neg(Op):
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         try:
             return np.negative(a)
         except TypeError:  # numpy's words for a bool tensor; PyTorch's below
@@ -262,5 +292,5 @@ class Neg(Op):
                 "to invert a mask, use the `~` or `logical_not()` operator instead."
             ) from None
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         return -grad

@@ -3,26 +3,35 @@ symmetric eigendecomposition. Each backward is written with these same ops (thro
 ``vjp.call``), so gradients of gradients exist; the formulas are the standard matrix-calculus
 ones (Giles, "An extended collection of matrix derivative results", 2008)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..op import Op
 from ..promotion import floating
 from . import vjp
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def _mT(x):
+    from ..._typing import Array, Gradient
+
+
+def _mT(x: Gradient) -> Gradient:
     return vjp.swap_last(x)
 
 
-def _mm(a, b):
+def _mm(a: Gradient, b: Gradient) -> Gradient:
     return a @ b
 
 
-def _inv(a):
+def _inv(a: Gradient) -> Gradient:
     return vjp.call(Inverse, a)
 
 
-def _singular():
+def _singular() -> RuntimeError:
     return RuntimeError(
         "linalg.inv: The diagonal element 1 is zero, the inversion could not be completed "
         "because the input matrix is singular."
@@ -34,13 +43,13 @@ class Inverse(Op):
     saved_inputs = (0,)
     node_name = "LinalgInvExBackward0"
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         try:
             return np.linalg.inv(floating(a))
         except np.linalg.LinAlgError:
             raise _singular() from None
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         y = self.output()
         return -_mm(_mm(_mT(y), grad), _mT(y))
 
@@ -50,12 +59,13 @@ class Det(Op):
     saved_inputs = (0,)
     node_name = "LinalgDetBackward0"
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return np.asarray(np.linalg.det(floating(a)))
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        a: Gradient
         (a,) = self.inputs()
-        scale = (grad * self.output()).reshape(tuple(grad.shape) + (1, 1))
+        scale: Gradient = (grad * self.output()).reshape(tuple(grad.shape) + (1, 1))
         return scale * _mT(_inv(a))
 
 
@@ -66,10 +76,11 @@ class LogAbsDet(Op):
     silence_fp_errors = True
     node_name = "LinalgSlogdetBackward0"
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return np.asarray(np.linalg.slogdet(floating(a))[1])
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        a: Gradient
         (a,) = self.inputs()
         return grad.reshape(tuple(grad.shape) + (1, 1)) * _mT(_inv(a))
 
@@ -81,7 +92,7 @@ class Solve(Op):
     saved_inputs = (0, 1)
     node_name = "LinalgSolveExBackward0"
 
-    def forward(self, a, b):
+    def forward(self, a: Array, b: Array) -> Array:
         a, b = floating(np.asarray(a)), floating(np.asarray(b))
         self.shapes = (a.shape, b.shape)
         try:
@@ -91,7 +102,9 @@ class Solve(Op):
                 "linalg.solve: The solver failed because the input matrix is singular."
             ) from None
 
-    def backward(self, grad, needs):
+    def backward(
+        self, grad: Gradient, needs: Sequence[bool]
+    ) -> tuple[Gradient | None, Gradient | None]:
         a, b = self.inputs()
         gb = vjp.call(Solve, _mT(a), grad)
         ga = -_mm(gb, _mT(self.output())) if needs[0] else None
@@ -105,7 +118,7 @@ class Cholesky(Op):
     saved_inputs = (0,)
     node_name = "LinalgCholeskyExBackward0"
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         try:
             return np.linalg.cholesky(floating(a))
         except np.linalg.LinAlgError:
@@ -114,7 +127,7 @@ class Cholesky(Op):
                 "not positive-definite."
             ) from None
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         low = self.output()
         n = low.shape[-1]
         # Phi(L^T gL): the lower triangle with the diagonal halved
@@ -125,7 +138,7 @@ class Cholesky(Op):
         return (ga + _mT(ga)) * 0.5
 
 
-def _eigh(a):
+def _eigh(a: Array) -> tuple[Array, Array]:
     try:
         return np.linalg.eigh(floating(a))
     except np.linalg.LinAlgError:
@@ -138,10 +151,11 @@ class EighValues(Op):
     saved_inputs = (0,)
     node_name = "LinalgEighBackward0"
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return _eigh(a)[0]
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        a: Gradient
         (a,) = self.inputs()
         v = vjp.call(EighVectors, a)
         # d w_k = v_k^T dA v_k
@@ -154,10 +168,11 @@ class EighVectors(Op):
     saved_inputs = (0,)
     node_name = "LinalgEighBackward0"
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return _eigh(a)[1]
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        a: Gradient
         (a,) = self.inputs()
         w = vjp.call(EighValues, a)
         v = vjp.call(EighVectors, a)

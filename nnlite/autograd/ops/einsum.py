@@ -1,12 +1,24 @@
 """``einsum``: a sum of products over named indices; its gradient is another einsum per operand."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..op import Op
 from . import vjp
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def parse_equation(equation, operands):
+    from numpy.typing import ArrayLike
+
+    from ..._typing import Array, Gradient
+    from ..tensor import Tensor
+
+
+def parse_equation(equation: str, operands: Sequence[Array]) -> tuple[list[str], str]:
     """``"ij,jk->ik"`` -> (["ij", "jk"], "ik"); the implicit form gets numpy's output (letters seen once, sorted)."""
     equation = equation.replace(" ", "")
     if "." in equation:
@@ -35,22 +47,26 @@ def parse_equation(equation, operands):
 class Einsum(Op):
     """Inputs are the operands; ``subscripts`` and ``output`` come from ``parse_equation``."""
 
-    subscripts = None
-    # a parameter named like ``Op.output()``: Einsum saves no output, so it never calls that
-    output = None  # type: ignore[assignment]
+    if TYPE_CHECKING:  # parameters every caller gives
+        subscripts: list[str]
+        # a parameter named like ``Op.output()``: Einsum saves no output, so it never calls that
+        output: str  # type: ignore[assignment]
+    else:
+        subscripts = output = None
     saved_inputs = (0,)  # non-empty so that save() runs; it keeps every operand
 
-    def save(self, inputs):
+    def save(self, inputs: Sequence[object]) -> list[object]:
         return list(inputs)
 
-    def forward(self, *arrays):
+    def forward(self, *arrays: Array) -> Array:
         self.shapes = [a.shape for a in arrays]
         spec = ",".join(self.subscripts) + "->" + self.output
-        return np.einsum(spec, *arrays, optimize=len(arrays) > 2)
+        out: Array = np.einsum(spec, *arrays, optimize=len(arrays) > 2)
+        return out
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         operands = self.inputs()
-        grads = []
+        grads: list[Gradient | None] = []
         for k, sub in enumerate(self.subscripts):
             if not needs[k]:
                 grads.append(None)
@@ -81,7 +97,7 @@ class Einsum(Op):
         return tuple(grads)
 
 
-def einsum(equation, *operands):
+def einsum(equation: str, *operands: Tensor | Sequence[Tensor]) -> Tensor:
     """Sum of products of ``operands`` over the indices ``equation`` names (numpy's notation).
 
     Args:
@@ -107,7 +123,7 @@ def einsum(equation, *operands):
     return Einsum.apply(*operands, subscripts=subscripts, output=output)
 
 
-def _take_diagonals(operand, sub):
+def _take_diagonals(operand: Tensor | ArrayLike, sub: str) -> tuple[Tensor, str]:
     """An operand with a repeated index (``"ii"``) as its diagonal with the index once (``"i"``):
     a composite of ``diagonal``, so every order of gradient follows."""
     from ..op import make_tensor

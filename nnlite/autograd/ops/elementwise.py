@@ -3,8 +3,10 @@
 the gamma family, ``erfc``/``erfinv``, rounding, and ``atan2``; each one ``Op`` whose backward is
 written with functions of this same file (so every order of gradient exists)."""
 
+from __future__ import annotations
+
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast, overload
 
 import numpy as np
 
@@ -14,31 +16,40 @@ from . import vjp
 from .arithmetic import _Binary
 from .where import where
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from numpy.typing import ArrayLike
+
+    from ..._typing import Array, Gradient
+    from ..tensor import Tensor
+    from .vjp import GradientT, Operand
+
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _SQRT_PI_OVER_TWO = math.sqrt(math.pi) / 2.0
 _SQRT_TWO_PI = math.sqrt(2.0 * math.pi)
-_kernels: dict[str, Any] = {}
+_kernels: dict[str, np.ufunc] = {}
 
 
-def _compiled(name):
+def _compiled(name: str) -> np.ufunc:
     """numba ufuncs for what numpy lacks (lgamma, polygamma, erfc, erfinv, ndtri), compiled on first use."""
     if not _kernels:
-        import numba
+        from ..._runtime.jit import njit, vectorize
 
         sig = ["float32(float32)", "float64(float64)"]
 
-        @numba.vectorize(sig, cache=True)
-        def lgamma(x):
+        @vectorize(sig, cache=True)
+        def lgamma(x: float) -> float:
             return math.lgamma(x)
 
-        @numba.vectorize(sig, cache=True)
-        def erfc(x):
+        @vectorize(sig, cache=True)
+        def erfc(x: float) -> float:
             return math.erfc(x)
 
-        @numba.njit(cache=True)
-        def inverse_erf(y, q):
+        @njit(cache=True)
+        def inverse_erf(y: float, q: float) -> float:
             # x with erf(x) = y, given q = 1 - |y| as exactly as the caller knows it (the tails
             # need q itself: 1 - |y| has lost its digits there). Giles' single-precision
             # approximation, then Halley steps on erf near 0 and on erfc in the tails, where
@@ -87,16 +98,16 @@ def _compiled(name):
                     break
             return sign * x
 
-        @numba.vectorize(sig, cache=True)
-        def erfinv(y):
+        @vectorize(sig, cache=True)
+        def erfinv(y: float) -> float:
             if y <= -1.0:
                 return -math.inf if y == -1.0 else math.nan
             if y >= 1.0:
                 return math.inf if y == 1.0 else math.nan
             return inverse_erf(float(y), 1.0 - abs(float(y)))
 
-        @numba.vectorize(sig, cache=True)
-        def ndtri(p):
+        @vectorize(sig, cache=True)
+        def ndtri(p: float) -> float:
             # ndtri(p) = sqrt(2) erfinv(2p - 1), with the tail distance 2 min(p, 1 - p) handed
             # on exactly
             if p < 0.0 or p > 1.0 or p != p:
@@ -104,8 +115,8 @@ def _compiled(name):
             p2 = 2.0 * float(p)
             return 1.4142135623730951 * inverse_erf(p2 - 1.0, min(p2, 2.0 - p2))
 
-        @numba.vectorize(["float32(int64, float32)", "float64(int64, float64)"], cache=True)
-        def polygamma(n, x):
+        @vectorize(["float32(int64, float32)", "float64(int64, float64)"], cache=True)
+        def polygamma(n: int, x: float) -> float:
             # recurrence up to x >= 10, then the asymptotic series (Abramowitz & Stegun 6.4.11)
             if x <= 0.0 and x == math.floor(x):
                 return math.nan
@@ -133,8 +144,8 @@ def _compiled(name):
                 )
             return acc + sign * s
 
-        @numba.vectorize(["float32(int64, float32)", "float64(int64, float64)"], cache=True)
-        def bessel_i(order, x):
+        @vectorize(["float32(int64, float32)", "float64(int64, float64)"], cache=True)
+        def bessel_i(order: int, x: float) -> float:
             # the power series of I_order (order 0 or 1): positive terms, no cancellation
             half = abs(x) / 2.0
             term = 1.0 if order == 0 else half
@@ -157,8 +168,9 @@ def _compiled(name):
     return _kernels[name]
 
 
-def polygamma_array(n, a):
-    return _compiled("polygamma")(np.int64(n), floating(np.asarray(a)))
+def polygamma_array(n: int, a: ArrayLike) -> Array:
+    out: Array = _compiled("polygamma")(np.int64(n), floating(np.asarray(a)))
+    return out
 
 
 class _Unary(Op):
@@ -167,32 +179,42 @@ class _Unary(Op):
     saved_inputs = (0,)
     silence_fp_errors = True
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return np.asarray(self.function(floating(np.asarray(a))))
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         (x,) = self.inputs()
         return grad * self.derivative(x)
 
     @staticmethod
-    def function(a):
+    def function(a: Array) -> Array:
         raise NotImplementedError
 
-    def derivative(self, x):
+    def derivative(self, x: Gradient) -> Gradient:
         raise NotImplementedError
 
 
-def _apply(op_class, x, **params):
+@overload
+def _apply(op_class: type[Op], x: Array, **params: Any) -> Array: ...
+@overload
+def _apply(op_class: type[Op], x: Tensor, **params: Any) -> Tensor: ...
+def _apply(op_class: type[Op], x: Gradient, **params: Any) -> Gradient:
     """``op_class`` on ``x``: recorded for a Tensor, plain numpy for an array (in formulas)."""
     return vjp.call(op_class, x, **params)
 
 
-def _define(name, function, derivative):
+def _define(
+    name: str,
+    function: Callable[[Array], Array],
+    derivative: Callable[[_Unary, Any], Gradient],
+) -> type[_Unary]:
+    # (``derivative``'s argument is a Gradient; the formulas below are module-level lambdas,
+    # which mypy checks before it knows the Tensor operators they use)
     cls = type(name, (_Unary,), {"function": staticmethod(function), "derivative": derivative})
-    return cls
+    return cast("type[_Unary]", cls)
 
 
-def _sqrt(x):
+def _sqrt(x: GradientT) -> GradientT:
     return x.sqrt() if vjp.is_tensor(x) else np.sqrt(x)
 
 
@@ -235,34 +257,39 @@ class Polygamma(_Unary):
 
     n = 0
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return polygamma_array(self.n, a)
 
-    def derivative(self, x):
+    def derivative(self, x: Gradient) -> Gradient:
         return _apply(Polygamma, x, n=self.n + 1)
 
 
 class _Rounding(Op):
     """floor, ceil, trunc, round: piecewise constant, so the gradient is zero (as PyTorch's)."""
 
-    def forward(self, a):
+    if TYPE_CHECKING:  # numpy's rounding, given by each subclass
+
+        def function(self, a: Array) -> Array: ...
+
+    def forward(self, a: Array) -> Array:
         if a.dtype.kind in "biu":
-            return a.copy()
+            out: Array = a.copy()
+            return out
         return self.function(a)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         return grad * 0
 
 
-Floor = type("Floor", (_Rounding,), {"function": staticmethod(np.floor)})
-Ceil = type("Ceil", (_Rounding,), {"function": staticmethod(np.ceil)})
-Trunc = type("Trunc", (_Rounding,), {"function": staticmethod(np.trunc)})
+Floor = cast("type[_Rounding]", type("Floor", (_Rounding,), {"function": staticmethod(np.floor)}))
+Ceil = cast("type[_Rounding]", type("Ceil", (_Rounding,), {"function": staticmethod(np.ceil)}))
+Trunc = cast("type[_Rounding]", type("Trunc", (_Rounding,), {"function": staticmethod(np.trunc)}))
 
 
 class Round(_Rounding):
     decimals = 0
 
-    def function(self, a):
+    def function(self, a: Array) -> Array:
         return np.round(a, self.decimals).astype(a.dtype, copy=False)
 
 
@@ -270,39 +297,42 @@ class Atan2(_Binary):
     saved_inputs = (0, 1)
     silence_fp_errors = True
 
-    def forward(self, a, b):
+    def forward(self, a: Operand, b: Operand) -> Array:
         self._remember_shapes(a, b)
         a, b = np.asarray(a), np.asarray(b)
         out = np.arctan2(floating(a), floating(b))
         return out.astype(np.result_type(floating(a), floating(b)), copy=False)
 
-    def grads(self, grad, need_a, need_b):
+    def grads(
+        self, grad: Gradient, need_a: bool, need_b: bool
+    ) -> tuple[Gradient | None, Gradient | None]:
         a, b = self.inputs()
         scale = grad / (a * a + b * b)
         return scale * b if need_a else None, -scale * a if need_b else None
 
 
-def bessel_i_array(order, a):
-    return _compiled("bessel_i")(np.int64(order), floating(np.asarray(a)))
+def bessel_i_array(order: int, a: ArrayLike) -> Array:
+    out: Array = _compiled("bessel_i")(np.int64(order), floating(np.asarray(a)))
+    return out
 
 
 class BesselI0(_Unary):
     """The modified Bessel function of the first kind, order 0; its derivative is ``I1``."""
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return bessel_i_array(0, a)
 
-    def derivative(self, x):
+    def derivative(self, x: Gradient) -> Gradient:
         return _apply(BesselI1, x)
 
 
 class BesselI1(_Unary):
     """Order 1; ``I1'(x) = I0(x) - I1(x) / x`` (1/2 at 0)."""
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return bessel_i_array(1, a)
 
-    def derivative(self, x):
+    def derivative(self, x: Gradient) -> Gradient:
         zero = (x._data if vjp.is_tensor(x) else np.asarray(x)) == 0
         safe = where(zero, vjp.const(np.ones_like(zero, dtype=float), x), x)
         slope = _apply(BesselI0, x) - _apply(BesselI1, x) / safe

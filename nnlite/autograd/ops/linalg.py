@@ -1,10 +1,19 @@
 """Matrix products (numpy's BLAS)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..._runtime.threads_matmul import matmul
 from ..op import Op
 from . import vjp
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..._typing import Array, Gradient
 
 
 class MatMul(Op):
@@ -13,7 +22,7 @@ class MatMul(Op):
     node_name = "MmBackward0"
     saved_inputs = (0, 1)
 
-    def forward(self, a, b):
+    def forward(self, a: Array, b: Array) -> Array:
         if a.ndim == 0 or b.ndim == 0:
             raise RuntimeError(
                 "both arguments to matmul need to be at least 1D, but they are "
@@ -25,7 +34,9 @@ class MatMul(Op):
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({ra} and {rb})")
         return matmul(_blas_friendly(a), _blas_friendly(b))
 
-    def backward(self, grad, needs):
+    def backward(
+        self, grad: Gradient, needs: Sequence[bool]
+    ) -> tuple[Gradient | None, Gradient | None]:
         a, b = self.inputs()
         # a vector operand is a one-row (a) or one-column (b) matrix; the gradient gets those
         # dimensions back, then loses them again
@@ -47,7 +58,7 @@ class MatMul(Op):
         return ga, gb
 
 
-def _product(x, y):
+def _product(x: Gradient, y: Gradient) -> Gradient:
     if vjp.is_tensor(x) or vjp.is_tensor(y):
         return x @ y
     return matmul(_blas_friendly(x), _blas_friendly(y))
@@ -57,7 +68,7 @@ def _product(x, y):
 _SMALL_OPERAND = 1 << 16
 
 
-def _blas_friendly(m):
+def _blas_friendly(m: Array) -> Array:
     if m.ndim == 2 and m.size <= _SMALL_OPERAND and not m.flags.c_contiguous:
         return np.ascontiguousarray(m)
     return m

@@ -1,8 +1,10 @@
 """Reductions: sum, mean, max/min, var, logsumexp, and the sum-to-shape used to un-broadcast."""
 
+from __future__ import annotations
+
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -11,8 +13,15 @@ from ..promotion import floating, scalar_type_name
 from . import vjp
 from .shape import IndexAddZeros
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def _dims(dim, ndim):
+    from numpy.typing import DTypeLike
+
+    from ..._typing import Array, Gradient
+
+
+def _dims(dim: int | Sequence[int] | None, ndim: int) -> tuple[int, ...]:
     """Normalise ``dim`` (None, int or sequence) to a sorted tuple of non-negative axes."""
     if dim is None:
         return tuple(range(ndim))
@@ -29,7 +38,9 @@ def _dims(dim, ndim):
     return tuple(sorted(out)) if ndim else ()
 
 
-def _expand_back(grad, shape, axes, keepdim):
+def _expand_back(
+    grad: Gradient, shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool
+) -> Gradient:
     """Broadcast a reduced gradient back to the input's ``shape``."""
     if not keepdim and axes:
         kept = list(shape)
@@ -43,45 +54,51 @@ class _DimReduction(Op):
     """A reduction whose node PyTorch names ``...Backward0`` over all elements and
     ``...Backward1`` over given dimensions (two overloads there)."""
 
-    dim = None
+    dim: int | Sequence[int] | None = None
+    if TYPE_CHECKING:  # set for every class by ``Op.__init_subclass__``
+        node_name: str
 
-    def name(self):
+    def name(self) -> str:
         return self.node_name if self.dim is None else self.node_name[:-1] + "1"
 
 
 class Sum(_DimReduction):
     keepdim = False
-    dtype = None
+    dtype: np.dtype[Any] | None = None
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
-        dtype = self.dtype
+        dtype: DTypeLike | None = self.dtype
         if dtype is None and a.dtype.kind in "biu":
             dtype = np.int64
-        return a.sum(axis=self.axes, keepdims=self.keepdim, dtype=dtype)
+        total: Array = a.sum(axis=self.axes, keepdims=self.keepdim, dtype=dtype)
+        return total
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         return _expand_back(grad, self.shape, self.axes, self.keepdim)
 
 
 class SumToSize(Op):
     """Sum a broadcast tensor down to ``shape``; backward expands it again."""
 
-    shape = None
+    if TYPE_CHECKING:  # a parameter every caller gives
+        shape: tuple[int, ...]
+    else:
+        shape = None
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         self.input_shape = a.shape
         return vjp.sum_array_to(a, self.shape)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         return vjp.expand(grad, self.input_shape)
 
 
 class Mean(_DimReduction):
     keepdim = False
-    dtype = None
+    dtype: np.dtype[Any] | None = None
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         if self.dtype is not None and self.dtype.kind not in "fc":
             raise RuntimeError(
                 "mean(): could not infer output dtype. Optional dtype must be either a floating "
@@ -96,12 +113,14 @@ class Mean(_DimReduction):
         self.count = math.prod([a.shape[i] for i in self.axes])
         if self.dtype is None and self.count:
             # sum / n: numpy's mean adds a dtype round trip that costs more than the sum itself
-            return np.add.reduce(a, axis=self.axes, keepdims=self.keepdim) / a.dtype.type(
-                self.count
-            )
-        return a.mean(axis=self.axes, keepdims=self.keepdim, dtype=self.dtype)
+            # (numpy's stubs take keepdims=True or keepdims=False, not a bool)
+            total = np.add.reduce(a, axis=self.axes, keepdims=self.keepdim)  # type: ignore[call-overload]
+            quotient: Array = total / a.dtype.type(self.count)
+            return quotient
+        average: Array = a.mean(axis=self.axes, keepdims=self.keepdim, dtype=self.dtype)
+        return average
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         return _expand_back(grad / self.count, self.shape, self.axes, self.keepdim)
 
 
@@ -110,9 +129,12 @@ class _Extreme(Op):
 
     saved_inputs = (0,)
     saves_output = True
-    reduce: Callable[..., Any] | None = None
+    if TYPE_CHECKING:  # numpy's reduction, given by each subclass
+        reduce: Callable[..., Array]
+    else:
+        reduce = None
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         if a.size == 0:
             raise RuntimeError(
                 f"{type(self).__name__[:3].lower()}(): Expected reduction dim to be specified for "
@@ -120,7 +142,7 @@ class _Extreme(Op):
             )
         return self.reduce(a)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         a = self.saved_tensors[0]._data  # which elements won is a constant
         out = self.output_array()
         # a NaN result came from the NaN elements: they share the gradient (as PyTorch)
@@ -146,15 +168,18 @@ class _ExtremeOver(Op):
 
     saved_inputs = (0,)
     saves_output = True
-    dim = None
+    dim: int | Sequence[int] | None = None
     keepdim = False
-    reduce: Callable[..., Any] | None = None
+    if TYPE_CHECKING:  # numpy's reduction, given by each subclass
+        reduce: Callable[..., Array]
+    else:
+        reduce = None
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         self.axes = _dims(self.dim, a.ndim)
         return self.reduce(a, axis=self.axes, keepdims=self.keepdim)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         a = self.saved_tensors[0]._data
         out = self.output_array()
         if not self.keepdim:
@@ -179,16 +204,19 @@ class Amin(_ExtremeOver):
 class _ExtremeDim(Op):
     """Max or min along ``dim`` given the winning ``indices``; the gradient goes to the winners."""
 
-    dim = None
+    if TYPE_CHECKING:  # parameters every caller gives
+        dim: int
+        indices: Array
+    else:
+        dim = indices = None
     keepdim = False
-    indices = None
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         self.shape = a.shape
         values = np.take_along_axis(a, np.expand_dims(self.indices, self.dim), axis=self.dim)
         return values if self.keepdim else np.squeeze(values, axis=self.dim)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         index = np.expand_dims(self.indices, self.dim)
         if not self.keepdim:
             grad = grad.reshape(index.shape)
@@ -205,18 +233,20 @@ class MinDim(_ExtremeDim):
 
 class Var(Op):
     saved_inputs = (0,)
-    dim = None
-    correction = 1
+    dim: int | Sequence[int] | None = None
+    correction: float = 1
     keepdim = False
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         if a.dtype.kind not in "fc":
             raise RuntimeError("std and var only support floating point and complex dtypes")
         self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
         self.count = math.prod([a.shape[i] for i in self.axes])
-        return np.var(a, axis=self.axes, ddof=self.correction, keepdims=self.keepdim)
+        variance: Array = np.var(a, axis=self.axes, ddof=self.correction, keepdims=self.keepdim)
+        return variance
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        a: Gradient
         (a,) = self.inputs()
         centered = a - vjp.mean(a, self.axes, keepdims=True)
         scale = (
@@ -230,18 +260,19 @@ class LogSumExp(Op):
 
     saved_inputs = (0,)
     saves_output = True
-    dim = None
+    dim: int | Sequence[int] | None = None
     keepdim = False
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         a = floating(a)
         self.shape, self.axes = a.shape, _dims(self.dim, a.ndim)
         m = a.max(axis=self.axes, keepdims=True)
         m = np.where(np.isfinite(m), m, 0)
-        out = np.log(np.exp(a - m).sum(axis=self.axes, keepdims=True)) + m
+        out: Array = np.log(np.exp(a - m).sum(axis=self.axes, keepdims=True)) + m
         return out if self.keepdim else np.squeeze(out, axis=self.axes)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        a: Gradient
         (a,) = self.inputs()
         out = _expand_back(self.output(), self.shape, self.axes, self.keepdim)
         return _expand_back(grad, self.shape, self.axes, self.keepdim) * vjp.exp(a - out)

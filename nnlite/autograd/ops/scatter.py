@@ -1,20 +1,36 @@
 """``scatter`` and ``scatter_add``: writing ``src`` into a copy of ``input`` at ``index`` along ``dim``."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..op import Op
 from . import vjp
 from .shape import GatherAlong
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def along_index(index, dim):
+    from ..._typing import Array, Gradient
+    from .vjp import Operand
+
+
+def along_index(index: Array, dim: int) -> tuple[Array, ...]:
     """Index arrays addressing ``index``'s positions along ``dim`` (all other axes by position)."""
-    grids = list(np.indices(index.shape, sparse=True))
+    grids: list[Array] = list(np.indices(index.shape, sparse=True))
     grids[dim] = index
     return tuple(grids)
 
 
-def check_scatter(name, input_shape, dim, index, src_shape):
+def check_scatter(
+    name: str,
+    input_shape: tuple[int, ...],
+    dim: int,
+    index: Array,
+    src_shape: tuple[int, ...] | None,
+) -> None:
     if index.dtype != np.int64:
         raise RuntimeError(f"{name}(): Expected dtype int64 for index")
     if index.ndim != len(input_shape) or (src_shape is not None and index.ndim != len(src_shape)):
@@ -41,23 +57,29 @@ class Scatter(Op):
     """``input`` with ``src[...]`` (or the number ``src``) written at ``index``; ``add`` accumulates."""
 
     dim = 0
-    index = None
+    if TYPE_CHECKING:  # a parameter every caller gives
+        index: Array
+    else:
+        index = None
     add = False
     node_name = "ScatterBackward0"
 
-    def forward(self, a, src):
+    def forward(self, a: Array, src: Operand) -> Array:
         index, dim = self.index, self.dim
         self.src_shape = np.shape(src)
         where = along_index(index, dim)
-        out = a.copy()
-        values = src[tuple(slice(0, s) for s in index.shape)] if np.ndim(src) else src
+        out: Array = a.copy()
+        # (a src with dimensions is an array: np.ndim tells them apart, which mypy cannot follow)
+        values = src[tuple(slice(0, s) for s in index.shape)] if np.ndim(src) else src  # type: ignore[index]
         if self.add:
             np.add.at(out, where, values)
         else:
             out[where] = values
         return out
 
-    def backward(self, grad, needs):
+    def backward(
+        self, grad: Gradient, needs: Sequence[bool]
+    ) -> tuple[Gradient | None, Gradient | None]:
         index, dim = self.index, self.dim
         g_input = g_src = None
         if needs[0]:
@@ -73,7 +95,7 @@ class Scatter(Op):
         return g_input, g_src
 
 
-def _pad_to(g, shape):
+def _pad_to(g: Gradient, shape: tuple[int, ...]) -> Gradient:
     """``g`` placed at the start of zeros of ``shape`` (src elements beyond ``index`` get no gradient)."""
     from .shape import IndexAddZeros
 

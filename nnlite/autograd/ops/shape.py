@@ -1,16 +1,29 @@
 """Shape ops (views where numpy gives views), joining, and indexing with its scatter backward."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ..op import Op
 from . import vjp
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..._typing import Array, Gradient
+    from .vjp import Operand
+
 
 class Reshape(Op):
     node_name = "ViewBackward0"
-    shape = None
+    if TYPE_CHECKING:  # a parameter every caller gives
+        shape: tuple[int, ...]
+    else:
+        shape = None
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         self.input_shape = a.shape
         try:
             return a.reshape(self.shape)
@@ -19,14 +32,17 @@ class Reshape(Op):
                 f"shape '[{', '.join(map(str, self.shape))}]' is invalid for input of size {a.size}"
             ) from None
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         return grad.reshape(self.input_shape)
 
 
 class Permute(Op):
-    dims = None
+    if TYPE_CHECKING:  # a parameter every caller gives
+        dims: tuple[int, ...]
+    else:
+        dims = None
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         dims = self.dims
         if sorted(dims) != list(range(a.ndim)):
             raise RuntimeError(
@@ -36,16 +52,20 @@ class Permute(Op):
                 if len(dims) != a.ndim
                 else f"permute(): duplicate or out-of-range dims in {tuple(dims)}"
             )
-        return a.transpose(dims)
+        permuted: Array = a.transpose(dims)
+        return permuted
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         return vjp.permute(grad, tuple(np.argsort(self.dims)))
 
 
 class Expand(Op):
-    shape = None
+    if TYPE_CHECKING:  # a parameter every caller gives
+        shape: tuple[int, ...]
+    else:
+        shape = None
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         self.input_shape = a.shape
         shape = self.shape
         try:
@@ -58,7 +78,7 @@ class Expand(Op):
                 f"[{', '.join(map(str, a.shape))}]"
             ) from None
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         return vjp.sum_to(grad, self.input_shape)
 
 
@@ -67,7 +87,7 @@ class Cat(Op):
 
     dim = 0
 
-    def forward(self, *arrays):
+    def forward(self, *arrays: Array) -> Array:
         dim = self.dim
         self.sizes = [a.shape[dim] for a in arrays]
         try:
@@ -78,7 +98,7 @@ class Cat(Op):
                 f"{[tuple(a.shape) for a in arrays]}"
             ) from e
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient, ...]:
         lead = (slice(None),) * self.dim
         out, start = [], 0
         for size in self.sizes:
@@ -90,7 +110,7 @@ class Cat(Op):
 class Stack(Op):
     dim = 0
 
-    def forward(self, *arrays):
+    def forward(self, *arrays: Array) -> Array:
         shapes = {a.shape for a in arrays}
         if len(shapes) > 1:
             raise RuntimeError(
@@ -98,7 +118,7 @@ class Stack(Op):
             )
         return np.stack(arrays, axis=self.dim)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient, ...]:
         lead = (slice(None),) * self.dim
         return tuple(grad[lead + (i,)] for i in range(grad.shape[self.dim]))
 
@@ -107,16 +127,17 @@ class GetItem(Op):
     """``a[index]``; backward scatters into zeros, accumulating repeated advanced indices."""
 
     node_name = "IndexBackward0"
-    index = None
+    index: Any = None  # an indexing expression
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         self.shape = a.shape
         try:
-            return a[self.index]
+            item: Array = a[self.index]
+            return item
         except IndexError as e:
             raise IndexError(str(e).replace("axis", "dimension")) from None
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         return vjp.call(IndexAddZeros, grad, shape=self.shape, index=self.index)
 
 
@@ -126,10 +147,13 @@ class IndexAddZeros(Op):
     ``index`` is an indexing expression, or ``("along", dim, idx)`` for ``take_along_axis``'s.
     """
 
-    shape = None
-    index = None
+    if TYPE_CHECKING:  # a parameter every caller gives
+        shape: tuple[int, ...]
+    else:
+        shape = None
+    index: Any = None  # an indexing expression, or ("along", dim, idx)
 
-    def forward(self, grad):
+    def forward(self, grad: Array) -> Array:
         index = self.index
         out = np.zeros(self.shape, dtype=grad.dtype)
         if _is_along(index):
@@ -141,7 +165,7 @@ class IndexAddZeros(Op):
             np.add.at(out, index, grad)
         return out
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         index = self.index
         if _is_along(index):
             _, dim, idx = index
@@ -150,14 +174,17 @@ class IndexAddZeros(Op):
 
 
 class GatherAlong(Op):
-    dim = None
-    index = None
+    if TYPE_CHECKING:  # parameters every caller gives
+        dim: int
+        index: Array
+    else:
+        dim = index = None
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         self.shape = a.shape
         return np.take_along_axis(a, self.index, axis=self.dim)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         return vjp.call(
             IndexAddZeros, grad, shape=self.shape, index=("along", self.dim, self.index)
         )
@@ -166,14 +193,16 @@ class GatherAlong(Op):
 class IndexPut(Op):
     """``a[index] = value`` recorded in place: the result *is* ``a``'s array, updated."""
 
-    index = None
+    index: Any = None  # an indexing expression
 
-    def forward(self, a, value):
+    def forward(self, a: Array, value: Operand) -> Array:
         self.value_shape = np.shape(value)
         assign(a, self.index, value)
         return a
 
-    def backward(self, grad, needs):
+    def backward(
+        self, grad: Gradient, needs: Sequence[bool]
+    ) -> tuple[Gradient | None, Gradient | None]:
         index = self.index
         ga = gv = None
         if needs[0]:
@@ -190,7 +219,7 @@ class IndexPut(Op):
         return ga, gv
 
 
-def assign(a, index, value):
+def assign(a: Array, index: Any, value: Operand) -> None:
     """``a[index] = value`` with PyTorch's leniency: leading size-1 dims of ``value`` may be dropped."""
     try:
         a[index] = value
@@ -207,7 +236,7 @@ def assign(a, index, value):
             ) from None
 
 
-def _is_along(index):
+def _is_along(index: Any) -> bool:
     return (
         isinstance(index, tuple)
         and len(index) == 3
@@ -216,12 +245,12 @@ def _is_along(index):
     )
 
 
-def _along_axis_index(idx, dim):
+def _along_axis_index(idx: Array, dim: int) -> tuple[Array, ...]:
     """The fancy index that ``take_along_axis(a, idx, dim)`` reads, usable with ``np.add.at``."""
     grids = np.indices(idx.shape, sparse=True)
     return tuple(idx if d == dim else grids[d] for d in range(idx.ndim))
 
 
-def _is_basic(index):
+def _is_basic(index: Any) -> bool:
     items = index if isinstance(index, tuple) else (index,)
     return all(i is None or i is Ellipsis or isinstance(i, (int, slice, np.integer)) for i in items)

@@ -1,6 +1,9 @@
 """Trigonometric and special functions: ``sin``, ``cos``, ``erf``."""
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -9,16 +12,22 @@ from ..promotion import floating
 from . import vjp
 from .erf_kernel import erf_array
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..._typing import Array, Gradient
+
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
 class Sin(Op):
     saved_inputs = (0,)
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return np.sin(floating(a))
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        a: Gradient
         (a,) = self.inputs()
         return grad * vjp.cos(a)
 
@@ -26,10 +35,11 @@ class Sin(Op):
 class Cos(Op):
     saved_inputs = (0,)
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return np.cos(floating(a))
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        a: Gradient
         (a,) = self.inputs()
         return -grad * vjp.sin(a)
 
@@ -37,9 +47,10 @@ class Cos(Op):
 class Erf(Op):
     saved_inputs = (0,)
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return erf_array(a)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        a: Gradient
         (a,) = self.inputs()
         return grad * _TWO_OVER_SQRT_PI * vjp.exp(-(a * a))
