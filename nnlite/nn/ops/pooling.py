@@ -25,9 +25,15 @@ from ._messages import LayerInputError, dims, pair
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import TypeAlias
 
     from ..._typing import Array, Gradient
     from ...autograd.tensor import Tensor
+
+    # kernel, stride, padding and dilation as (h, w) pairs
+    _WindowArgs: TypeAlias = tuple[
+        tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]
+    ]
 
 
 class MaxPool2d(Op):
@@ -145,7 +151,7 @@ class AvgPool2dGrad(Op):
         return gx
 
 
-def adaptive_windows(size: Any, out: Any) -> Any:
+def adaptive_windows(size: int, out: int) -> list[tuple[int, int]]:
     """PyTorch's adaptive pooling windows along one axis: [floor(i*size/out), ceil((i+1)*size/out))."""
     return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
 
@@ -207,11 +213,11 @@ def _pool_input(input: Tensor) -> bool:
 
 # Checked window arguments by their given values and types: a layer passes the same ones on
 # every call, and checking them again cost a tenth of a small pooling layer's time.
-_checked_args: dict[Any, Any] = {}
+_checked_args: dict[tuple[Any, ...], _WindowArgs] = {}
 _MAX_CHECKED = 256
 
 
-def pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: Any) -> Any:
+def pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: str) -> _WindowArgs:
     """Window arguments as int pairs, checked as PyTorch checks them; ``stride`` None means the kernel."""
     # the types are part of the key: 2.0 == 2, but a float kernel size is an error
     key = (kernel_size, stride, padding, dilation, fn)
@@ -229,7 +235,9 @@ def pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: An
     return checked
 
 
-def _check_pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: Any) -> Any:
+def _check_pool_args(
+    kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: str
+) -> _WindowArgs:
     kernel = pair(kernel_size, "kernel_size", fn)
     stride = (
         kernel
