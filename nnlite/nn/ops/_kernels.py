@@ -6,7 +6,7 @@ from types import ModuleType
 _loaded: list[ModuleType] = []
 
 
-def kernels():
+def kernels() -> ModuleType:
     """The ``nnlite.nn.kernels`` module, imported on first use."""
     if not _loaded:
         from .. import kernels as k

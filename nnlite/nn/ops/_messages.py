@@ -28,7 +28,8 @@ class LayerInputError(RuntimeError):
 
 def type_name(array: Array) -> str:
     """PyTorch's name of an array's element type (``Float``, ``Long`` ...)."""
-    return _TYPE_NAMES.get(array.dtype.name, array.dtype.name)
+    name: str = _TYPE_NAMES.get(array.dtype.name, array.dtype.name)
+    return name
 
 
 def dims(shape: Iterable[object]) -> str:

@@ -13,14 +13,18 @@ from ...autograd.ops.where import Where
 from .fused_activation import Gelu
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..._typing import Array
     from ...autograd.tensor import Tensor
 
 
-def _where(condition, a, b):
-    return Where.apply(condition, a, b)
+def _where(condition: Array, a: Tensor | float, b: Tensor | float) -> Tensor:
+    out: Tensor = Where.apply(condition, a, b)
+    return out
 
 
-def _apply(input, formula, inplace):
+def _apply(input: Tensor, formula: Callable[[Tensor], Tensor], inplace: bool) -> Tensor:
     """``formula(input)``; in place, computed from a copy (the formula saves its input for backward,
     which the write would otherwise change) and written back."""
     if not inplace:
@@ -44,7 +48,8 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
-    return Gelu.apply(input, approximate=approximate)
+    out: Tensor = Gelu.apply(input, approximate=approximate)
+    return out
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -438,7 +443,9 @@ def rrelu(
     from ...autograd.random import default_generator
 
     if not training:
-        slope: object = (lower + upper) / 2
+        # a float, or an array of per-element slopes (which Tensor's operators take as they take
+        # a number)
+        slope: Any = (lower + upper) / 2
     else:
         data = input._data
         slope = (lower + (upper - lower) * default_generator.random(data.shape)).astype(data.dtype)
@@ -473,7 +480,8 @@ def _in_place(fn: Any, name: str, example_args: str = "") -> Any:
     """PyTorch's ``fn_``: ``fn`` with ``inplace=True``."""
 
     def in_place(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        return fn(input, *args, **kwargs, inplace=True)
+        out: Tensor = fn(input, *args, **kwargs, inplace=True)
+        return out
 
     in_place.__name__ = in_place.__qualname__ = name
     in_place.__doc__ = f"""``{fn.__name__}`` in place: writes the result into ``input``.

@@ -14,6 +14,11 @@ from ...autograd.ops import vjp
 from .dropout import dropout
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from numpy.typing import ArrayLike, DTypeLike
+
+    from ..._typing import Array, Gradient
     from ...autograd.tensor import Tensor
 
 
@@ -30,9 +35,9 @@ class ScaledMaskedSoftmax(Op):
     scale = 1.0
     mask = None
 
-    def forward(self, scores):
+    def forward(self, scores: Array) -> Array:
         self.shape = scores.shape
-        z = scores * np.asarray(self.scale, scores.dtype)
+        z: Array = scores * np.asarray(self.scale, scores.dtype)
         if self.mask is not None:
             if np.broadcast_shapes(z.shape, self.mask.shape) == z.shape:
                 z += self.mask
@@ -43,13 +48,14 @@ class ScaledMaskedSoftmax(Op):
         z /= z.sum(axis=-1, keepdims=True)
         return z
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         y = self.output()
         g = y * (grad - vjp.sum(grad * y, -1, keepdims=True)) * self.scale
-        return vjp.sum_to(g, self.shape)
+        gx: Gradient = vjp.sum_to(g, self.shape)
+        return gx
 
 
-def _as_additive(mask, dtype, allowed_if_true):
+def _as_additive(mask: Tensor | ArrayLike, dtype: DTypeLike, allowed_if_true: bool) -> Array:
     """A mask as numbers added to the scores: bool masks become 0 / -inf, float masks stay."""
     data = mask._data if hasattr(mask, "_data") else np.asarray(mask)
     if data.dtype == np.bool_:
@@ -104,4 +110,5 @@ def scaled_dot_product_attention(
     weights = ScaledMaskedSoftmax.apply(scores, scale=scale, mask=mask)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
-    return weights @ value
+    out: Tensor = weights @ value
+    return out

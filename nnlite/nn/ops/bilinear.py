@@ -43,4 +43,5 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     lead = tuple(input1.shape[:-1])
     flat1, flat2 = input1.reshape(-1, input1.shape[-1]), input2.reshape(-1, input2.shape[-1])
     out = einsum("bi,oij,bj->bo", flat1, weight, flat2).reshape(*lead, weight.shape[0])
-    return out if bias is None else out + bias
+    result: Tensor = out if bias is None else out + bias
+    return result

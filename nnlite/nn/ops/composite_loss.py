@@ -11,16 +11,20 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...autograd.op import Op
-from ...autograd.ops import Clamp, vjp
+from ...autograd.ops import vjp
+from ...autograd.ops.pointwise import Clamp
 from ...autograd.ops.where import Where
 from .distance import cosine_similarity, pairwise_distance
 from .loss import _reduction, refuse_gradient
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..._typing import Array, Gradient
     from ...autograd.tensor import Tensor
 
 
-def _reduce(losses, reduction):
+def _reduce(losses: Tensor, reduction: str) -> Tensor:
     if reduction == "mean":
         return losses.mean()
     if reduction == "sum":
@@ -28,7 +32,7 @@ def _reduce(losses, reduction):
     return losses
 
 
-def _same_size(input, target):
+def _same_size(input: Tensor, target: Tensor) -> None:
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size "
@@ -45,13 +49,14 @@ class BinaryCrossEntropy(Op):
 
     saved_inputs = (0, 1)
 
-    def forward(self, x, y):
+    def forward(self, x: Array, y: Array) -> Array:
         with np.errstate(divide="ignore"):
             log_x = np.maximum(np.log(x), -100.0)
             log_1mx = np.maximum(np.log(1 - x), -100.0)
-        return (-(y * log_x + (1 - y) * log_1mx)).astype(x.dtype, copy=False)
+        loss: Array = (-(y * log_x + (1 - y) * log_1mx)).astype(x.dtype, copy=False)
+        return loss
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         x, y = self.inputs()
         gx = grad * (x - y) / vjp.call(Clamp, x * (1 - x), min=1e-12) if needs[0] else None
         gy = None
@@ -376,7 +381,7 @@ def hinge_embedding_loss(
     return _reduce(margin_part + self_part, reduction)
 
 
-def _class_targets(input, target, name):
+def _class_targets(input: Tensor, target: Tensor, name: str) -> tuple[Tensor, Array, bool]:
     """``(input (N, C), target indices (N,), was_1d)``: the (C,) form made a batch of one."""
     if input.ndim not in (1, 2):
         raise RuntimeError(f"{name}: Expected non-empty vector or matrix, got {input.ndim}D input")
@@ -435,7 +440,7 @@ def multi_margin_loss(
     return _reduce(losses.squeeze(0) if one else losses, reduction)
 
 
-def _index(array):
+def _index(array: Array) -> Tensor:
     from ...autograd.creation import tensor
 
     return tensor(np.asarray(array, dtype=np.int64))

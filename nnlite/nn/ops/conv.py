@@ -41,9 +41,10 @@ class Conv2d(_ConvOp):
     saved_inputs = (0, 1)
 
     def forward(self, x: Array, w: Array, b: Array | None) -> Array:
-        return kernels().conv2d_forward(
+        out: Array = kernels().conv2d_forward(
             x, w, b, self.stride, self.padding, self.dilation, self.groups
         )
+        return out
 
     def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         x, w = self.inputs()
@@ -61,9 +62,10 @@ class Conv2dGradInput(_ConvOp):
     saved_inputs = (0, 1)
 
     def forward(self, gy: Array, w: Array) -> Array:
-        return kernels().conv2d_backward_input(
+        out: Array = kernels().conv2d_backward_input(
             gy, w, tuple(self.input_hw), self.stride, self.padding, self.dilation, self.groups
         )
+        return out
 
     def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         gy, w = self.inputs()
@@ -80,9 +82,10 @@ class Conv2dGradWeight(_ConvOp):
     saved_inputs = (0, 1)
 
     def forward(self, gy: Array, x: Array) -> Array:
-        return kernels().conv2d_backward_weight(
+        out: Array = kernels().conv2d_backward_weight(
             gy, x, tuple(self.kernel_hw), self.stride, self.padding, self.dilation, self.groups
         )
+        return out
 
     def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         gy, x = self.inputs()
@@ -174,9 +177,10 @@ def conv2d(
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     _check_conv_shapes(x, w, bias, padding, dilation, groups)
-    return Conv2d.apply(
+    out: Tensor = Conv2d.apply(
         input, weight, bias, stride=stride, padding=padding, dilation=dilation, groups=groups
     )
+    return out
 
 
 def _check_conv_shapes(

@@ -99,7 +99,7 @@ def conv_transpose2d(
             f"Given input size per channel: ({input.shape[2]} x {input.shape[3]}). Calculated output "
             f"size per channel: ({out_hw[0]} x {out_hw[1]}). Output size is too small"
         )
-    out = Conv2dGradInput.apply(
+    out: Tensor = Conv2dGradInput.apply(
         input,
         weight,
         input_hw=out_hw,

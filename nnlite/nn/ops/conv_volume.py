@@ -18,6 +18,8 @@ from .conv import conv2d
 from .conv_transpose import conv_transpose2d
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ...autograd.tensor import Tensor
 
 
@@ -54,7 +56,7 @@ def _pad_dim(t: Tensor, dim: int, before: int, after: int) -> Tensor:
     return cat(parts, dim) if len(parts) > 1 else t
 
 
-def _check(input, weight, name):
+def _check(input: Tensor, weight: Tensor, name: str) -> None:
     if input.ndim not in (4, 5):
         raise LayerInputError(
             f"Expected 4D (unbatched) or 5D (batched) input to {name}, but got input of size: "
@@ -67,7 +69,9 @@ def _check(input, weight, name):
         )
 
 
-def _same_padding(kernel, dilation, stride):
+def _same_padding(
+    kernel: Sequence[int], dilation: Sequence[int], stride: Sequence[int]
+) -> list[tuple[int, int]]:
     if any(s != 1 for s in stride):
         raise ValueError("padding='same' is not supported for strided convolutions")
     return [(d * (k - 1) // 2, d * (k - 1) - d * (k - 1) // 2) for k, d in zip(kernel, dilation)]

@@ -10,10 +10,17 @@ channels, built by following PyTorch's loops. The backward has no derivative (Py
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...autograd.op import Op
 from ...autograd.ops import vjp
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..._typing import Array, Gradient
 
 
 def _forward_window(channels: int, size: int) -> np.ndarray:
@@ -42,7 +49,8 @@ def _backward_window(channels: int, size: int) -> np.ndarray:
 
 def _mix(window: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Each channel of ``x`` (N, C, H, W) replaced by the window's sum of channels."""
-    return np.einsum("dc,nchw->ndhw", window.astype(x.dtype), x)
+    mixed: np.ndarray = np.einsum("dc,nchw->ndhw", window.astype(x.dtype), x)
+    return mixed
 
 
 class _CrossMapLRNGradient(Op):
@@ -50,13 +58,14 @@ class _CrossMapLRNGradient(Op):
 
     node_name = "CrossMapLRN2dBackwardBackward"
 
-    def forward(self, grad, input):
+    def forward(self, grad: Array, input: Array) -> Array:
         output = input * self.scale ** (-self.beta)
         ratio = _mix(_backward_window(input.shape[1], self.size), grad * output / self.scale)
         factor = 2 * self.alpha * self.beta / self.size
-        return self.scale ** (-self.beta) * grad - factor * input * ratio
+        out: Array = self.scale ** (-self.beta) * grad - factor * input * ratio
+        return out
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         raise RuntimeError(
             "CrossMapLRN2d: its backward (PyTorch's legacy formula) has no derivative"
         )
@@ -68,13 +77,14 @@ class CrossMapLRN(Op):
     node_name = "CrossMapLRN2dBackward"
     saved_inputs = (0,)
 
-    def forward(self, input):
+    def forward(self, input: Array) -> Array:
         squares = _mix(_forward_window(input.shape[1], self.size), input * input)
         self.scale = squares * (self.alpha / self.size) + self.k
-        return input * self.scale ** (-self.beta)
+        out: Array = input * self.scale ** (-self.beta)
+        return out
 
-    def backward(self, grad, needs):
-        return vjp.call(
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        gx: Gradient = vjp.call(
             _CrossMapLRNGradient,
             grad,
             self.inputs()[0],
@@ -83,3 +93,4 @@ class CrossMapLRN(Op):
             alpha=self.alpha,
             beta=self.beta,
         )
+        return gx

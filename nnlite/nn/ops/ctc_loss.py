@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...autograd import op as _op
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..._typing import Array, Gradient
     from ...autograd.tensor import Tensor
 
 __all__ = ["ctc_loss"]
@@ -29,7 +31,7 @@ _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 
 
 def _lengths(value: Any) -> np.ndarray:
-    data = value._data if isinstance(value, _op.Tensor) else np.asarray(value)
+    data = value._data if vjp.is_tensor(value) else np.asarray(value)
     return np.asarray(data, dtype=np.int64).reshape(-1)
 
 
@@ -38,7 +40,8 @@ def _log_add(*terms: np.ndarray) -> np.ndarray:
     top = np.maximum.reduce(terms)
     safe = np.where(np.isneginf(top), 0.0, top)
     with np.errstate(divide="ignore"):
-        return safe + np.log(sum(np.exp(t - safe) for t in terms))
+        total: np.ndarray = safe + np.log(sum(np.exp(t - safe) for t in terms))
+    return total
 
 
 def _shift(a: np.ndarray, by: int) -> np.ndarray:
@@ -57,10 +60,12 @@ class _CtcGradient(Op):
 
     node_name = "CtcLossBackwardBackward0"
 
-    def forward(self, grad, log_probs):  # log_probs only links the gradient to the graph
-        return self.base * grad.astype(self.base.dtype)[None, :, None]
+    def forward(self, grad: Array, log_probs: Array) -> Array:
+        # log_probs only links the gradient to the graph
+        out: Array = self.base * grad.astype(self.base.dtype)[None, :, None]
+        return out
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         raise RuntimeError("derivative for aten::_ctc_loss_backward is not implemented")
 
 
@@ -71,7 +76,7 @@ class CtcLoss(Op):
     node_name = "CtcLossBackward0"
     saved_inputs = (0,)
 
-    def forward(self, log_probs):
+    def forward(self, log_probs: Array) -> Array:
         lp = log_probs.astype(np.float64)
         steps, batch, _ = lp.shape
         targets, lengths, inputs = self.targets, self.target_lengths, self.input_lengths
@@ -103,7 +108,16 @@ class CtcLoss(Op):
         self.base = self._gradient(lp, emit, alpha, extended, skip, nll, infinite)
         return nll.astype(log_probs.dtype)
 
-    def _gradient(self, lp, emit, alpha, extended, skip, nll, infinite):
+    def _gradient(
+        self,
+        lp: Array,
+        emit: Array,
+        alpha: Array,
+        extended: Array,
+        skip: Array,
+        nll: Array,
+        infinite: Array,
+    ) -> Array:
         """``exp(lp) - posterior`` (T, N, C), zero past each input length, as PyTorch's."""
         steps, batch, width = emit.shape
         inputs, lengths = self.input_lengths, self.target_lengths
@@ -139,18 +153,19 @@ class CtcLoss(Op):
             grad[:, infinite, :] = 0.0
         return grad.astype(self.dtype)
 
-    def backward(self, grad, needs):
-        return vjp.call(_CtcGradient, grad, self.inputs()[0], base=self.base)
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        gx: Gradient = vjp.call(_CtcGradient, grad, self.inputs()[0], base=self.base)
+        return gx
 
 
-def _check(log_probs, targets, input_lengths, target_lengths):
+def _check(log_probs: Tensor, targets: Any, input_lengths: Array, target_lengths: Array) -> Array:
     """PyTorch's argument checks; the targets as a padded ``(N, S)`` int64 array."""
     steps, batch = log_probs.shape[0], log_probs.shape[1]
     if input_lengths.shape[0] != batch:
         raise RuntimeError("input_lengths must be of size batch_size")
     if target_lengths.shape[0] != batch:
         raise RuntimeError("target_lengths must be of size batch_size")
-    data = targets._data if isinstance(targets, _op.Tensor) else np.asarray(targets)
+    data = targets._data if vjp.is_tensor(targets) else np.asarray(targets)
     longest = int(target_lengths.max()) if batch else 0
     if data.ndim == 1:
         total = int(target_lengths.sum())
@@ -221,10 +236,10 @@ def ctc_loss(
     batched = log_probs.dim() == 3
     lp = log_probs if batched else log_probs.unsqueeze(1)
     if not batched:
-        targets = targets.unsqueeze(0) if isinstance(targets, _op.Tensor) else [targets]
+        targets = targets.unsqueeze(0) if vjp.is_tensor(targets) else [targets]
     inputs, lengths = _lengths(input_lengths), _lengths(target_lengths)
     padded = _check(lp, targets, inputs, lengths)
-    losses = CtcLoss.apply(
+    losses: Tensor = CtcLoss.apply(
         lp,
         targets=padded,
         target_lengths=lengths,
@@ -238,7 +253,8 @@ def ctc_loss(
     if reduction == "sum":
         return losses.sum()
     if reduction == "mean":
-        return (losses / np.maximum(lengths, 1).astype(losses._data.dtype)).mean()
+        out: Tensor = (losses / np.maximum(lengths, 1).astype(losses._data.dtype)).mean()
+        return out
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 

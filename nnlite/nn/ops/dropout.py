@@ -13,17 +13,22 @@ from ...autograd.ops import vjp
 from ...autograd.random import default_generator
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..._typing import Array, Gradient
     from ...autograd.tensor import Tensor
 
 
 class Dropout(Op):
     node_name = "NativeDropoutBackward0"
 
-    def forward(self, x):
-        return x * self.mask
+    def forward(self, x: Array) -> Array:
+        out: Array = x * self.mask
+        return out
 
-    def backward(self, grad, needs):
-        return grad * vjp.const(self.mask, grad)
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        gx: Gradient = grad * vjp.const(self.mask, grad)
+        return gx
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -56,10 +61,13 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         mask = (mask >= p).astype(x.dtype) * np.asarray(1.0 / (1.0 - p), dtype=x.dtype)
     if inplace:
         return input._inplace(Dropout, mask=mask)
-    return Dropout.apply(input, mask=mask)
+    out: Tensor = Dropout.apply(input, mask=mask)
+    return out
 
 
-def _channel_dropout(input, p, training, inplace, spatial, name):
+def _channel_dropout(
+    input: Tensor, p: float, training: bool, inplace: bool, spatial: int, name: str
+) -> Tensor:
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if input.ndim not in (spatial + 1, spatial + 2):
@@ -79,7 +87,8 @@ def _channel_dropout(input, p, training, inplace, spatial, name):
         )
     if inplace:
         return input._inplace(Dropout, mask=mask)
-    return Dropout.apply(input, mask=mask)
+    out: Tensor = Dropout.apply(input, mask=mask)
+    return out
 
 
 def dropout1d(
@@ -104,7 +113,7 @@ def dropout1d(
     return _channel_dropout(input, p, training, inplace, 1, "dropout1d")
 
 
-def _deprecated_rank(name, ndim, spatial):
+def _deprecated_rank(name: str, ndim: int, spatial: int) -> None:
     warnings.warn(
         f"{name}: Received a {ndim}-D input to {name}, which is deprecated and will result in an "
         "error in a future release. To retain the behavior and silence this warning, please use "
@@ -115,15 +124,16 @@ def _deprecated_rank(name, ndim, spatial):
     )
 
 
-def _feature_shape(x):
+def _feature_shape(x: Array) -> tuple[int, ...]:
     """The shape of PyTorch's feature-dropout noise: one draw per (sample, channel) of ``x``
     (element-wise for 2-D input)."""
     if x.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    return x.shape[:2] + (1,) * (x.ndim - 2)
+    shape: tuple[int, ...] = x.shape[:2] + (1,) * (x.ndim - 2)
+    return shape
 
 
-def _masked(input, p, shape, inplace, alpha):
+def _masked(input: Tensor, p: float, shape: tuple[int, ...], inplace: bool, alpha: bool) -> Tensor:
     """``input * mask`` (+ alpha dropout's shift) with a Bernoulli(1 - p) mask of ``shape``."""
     x = input._data
     keep = (default_generator.random(shape) >= p).astype(x.dtype)
@@ -131,7 +141,8 @@ def _masked(input, p, shape, inplace, alpha):
         mask = keep * np.asarray(1.0 / (1.0 - p), x.dtype) if p < 1 else keep * 0
         if inplace:
             return input._inplace(Dropout, mask=mask)
-        return Dropout.apply(input, mask=mask)
+        result: Tensor = Dropout.apply(input, mask=mask)
+        return result
     # alpha dropout (Klambauer et al.): dropped units take SELU's saturation value, then an affine
     # map restores zero mean and unit variance
     saturation = 1.7580993408473766

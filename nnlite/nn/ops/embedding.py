@@ -13,10 +13,13 @@ from ...autograd.ops.shape import IndexAddZeros
 from ...autograd.ops.where import Where
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..._typing import Array, Gradient
     from ...autograd.tensor import Tensor
 
 
-def _sum_rows_by_index(grad, indices, rows):
+def _sum_rows_by_index(grad: Array, indices: Array, rows: int) -> Array:
     """``out[indices[k]] += grad[k]`` into zeros of ``rows`` rows: the gradient rows sorted by index
     and summed in runs, several times faster than ``np.add.at``."""
     order = np.argsort(indices, kind="stable")
@@ -32,22 +35,24 @@ class Embedding(Op):
 
     node_name = "EmbeddingBackward0"
 
-    def forward(self, weight):
+    def forward(self, weight: Array) -> Array:
         self.rows = weight.shape[0]
-        return weight[self.indices]
+        out: Array = weight[self.indices]
+        return out
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         # the adjoint of indexing, itself differentiable
         flat = self.indices.reshape(-1)
         tail = tuple(grad.shape[self.indices.ndim :])
-        return vjp.call(
+        gx: Gradient = vjp.call(
             IndexAddZeros,
             grad.reshape((flat.size,) + tail),
             shape=(self.rows,) + tail,
             index=flat,
         )
+        return gx
 
-    def backward_arrays(self, grad, needs):
+    def backward_arrays(self, grad: Array, needs: Sequence[bool]) -> Array:
         flat = self.indices.reshape(-1)
         return _sum_rows_by_index(
             grad.reshape((flat.size,) + grad.shape[self.indices.ndim :]), flat, self.rows
@@ -104,7 +109,7 @@ def embedding(
             scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
             weight._data[used] *= scale[:, None].astype(weight._data.dtype)
             weight._bump_version()
-    out = Embedding.apply(
+    out: Tensor = Embedding.apply(
         weight, indices=indices % rows if indices.size and indices.min() < 0 else indices
     )
     if padding_idx is not None:

@@ -10,10 +10,13 @@ import numpy as np
 from .embedding import embedding
 
 if TYPE_CHECKING:
+    from ..._typing import Array
     from ...autograd.tensor import Tensor
 
 
-def _bags(input, offsets, include_last_offset):
+def _bags(
+    input: Tensor, offsets: Tensor | None, include_last_offset: bool
+) -> tuple[Array, Array, int]:
     """``(flat indices, bag of each position, number of bags)`` from 2-D input or 1-D + offsets."""
     indices = np.asarray(input._data)
     if indices.ndim == 2:
@@ -113,7 +116,8 @@ def embedding_bag(
             return rows.new_zeros((count, weight.shape[1]))
         masked = Where.apply(member[:, :, None], rows.unsqueeze(0), -np.inf)
         best = masked.amax(1)
-        return Where.apply(member.any(1)[:, None], best, 0.0)
+        out: Tensor = Where.apply(member.any(1)[:, None], best, 0.0)
+        return out
     matrix = member.astype(dtype)
     if mode == "mean":
         matrix = matrix / np.maximum(matrix.sum(1, keepdims=True), 1)

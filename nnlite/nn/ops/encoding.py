@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...autograd import op as _op
+from ...autograd.tensor import _make
 
 if TYPE_CHECKING:
     from ...autograd.tensor import Tensor
@@ -40,4 +40,4 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         raise RuntimeError("Class values must be smaller than num_classes.")
     out = np.zeros(indices.shape + (num_classes,), dtype=np.int64)
     np.put_along_axis(out, indices[..., None], 1, axis=-1)
-    return _op.make_tensor(out)
+    return _make(out)

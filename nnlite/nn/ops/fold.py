@@ -14,10 +14,17 @@ import numpy as np
 from ._messages import pair
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from ..._typing import Array, _size_any
     from ...autograd.tensor import Tensor
 
+    _Pair: TypeAlias = tuple[int, int]
 
-def _args(kernel_size, dilation, padding, stride, fn):
+
+def _args(
+    kernel_size: _size_any, dilation: _size_any, padding: _size_any, stride: _size_any, fn: str
+) -> tuple[_Pair, _Pair, _Pair, _Pair]:
     kernel, dilation = pair(kernel_size, "kernel_size", fn), pair(dilation, "dilation", fn)
     padding, stride = pair(padding, "padding", fn), pair(stride, "stride", fn)
     for name, values, low in (
@@ -35,7 +42,9 @@ def _args(kernel_size, dilation, padding, stride, fn):
     return kernel, dilation, padding, stride
 
 
-def _blocks(size, kernel, dilation, padding, stride):
+def _blocks(
+    size: _Pair, kernel: _Pair, dilation: _Pair, padding: _Pair, stride: _Pair
+) -> tuple[int, ...]:
     """The number of block positions along each dimension of an image of ``size``."""
     return tuple(
         (size[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
@@ -43,7 +52,9 @@ def _blocks(size, kernel, dilation, padding, stride):
     )
 
 
-def _positions(padded_w, kernel, dilation, stride, blocks):
+def _positions(
+    padded_w: int, kernel: _Pair, dilation: _Pair, stride: _Pair, blocks: tuple[int, ...]
+) -> Array:
     """The flat index in the padded (H, W) plane of every (kernel tap, block) pair, tap-major."""
     taps_h = np.arange(kernel[0])[:, None] * dilation[0]
     taps_w = np.arange(kernel[1])[None, :] * dilation[1]
@@ -52,7 +63,7 @@ def _positions(padded_w, kernel, dilation, stride, blocks):
     return (rows * padded_w + cols).reshape(-1)
 
 
-def _index(positions):
+def _index(positions: Array) -> Tensor:
     from ...autograd.creation import tensor
 
     return tensor(positions)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...autograd import op as _op
+from ...autograd.tensor import _make
 from ..functional_helpers import boolean_dispatch
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ _KERNEL_NAME = {2: "fractional_max_pool2d()", 3: "fractional_max_pool3d_out()"}
 _SAMPLE_OF_DIM = {2: (1, 0), 3: (0, 1, 2)}
 
 
-def _tuple(value: Any, n: int) -> tuple:
+def _tuple(value: Any, n: int) -> tuple[Any, ...]:
     if isinstance(value, (tuple, list)):
         return tuple(value)
     return (value,) * n
@@ -114,7 +114,7 @@ def _pool(
     values = np.take_along_axis(planes, flat.reshape(batch, channels, -1), axis=2)
     winner = values.reshape(flat.shape).argmax(axis=-1)[..., None]
     indices = np.take_along_axis(flat, winner, axis=-1)[..., 0]
-    index = _op.make_tensor(indices)
+    index = _make(indices)
     output = x.flatten(2).gather(2, index.reshape(batch, channels, -1))
     output = output.reshape(batch, channels, *out)
     if not batched:

@@ -16,6 +16,9 @@ import numpy as np
 from ...autograd.ops.where import Where
 
 if TYPE_CHECKING:
+    from numpy.typing import DTypeLike
+
+    from ..._typing import Array
     from ...autograd.tensor import Tensor
 
 _ALIGN_WARNING = (
@@ -25,7 +28,7 @@ _ALIGN_WARNING = (
 )
 
 
-def _base_coordinates(size, align_corners, dtype):
+def _base_coordinates(size: int, align_corners: bool, dtype: DTypeLike) -> Array:
     """PyTorch's normalised pixel centres along one dimension: -1..1 at the corners or centres."""
     steps = np.linspace(-1.0, 1.0, size) if size > 1 else np.zeros(1)
     return (steps if align_corners else steps * (size - 1) / size).astype(dtype)
@@ -90,13 +93,13 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
     return grid.reshape(size[0], *spatial, dims)
 
 
-def _unnormalise(coordinate, size, align_corners):
+def _unnormalise(coordinate: Tensor, size: int, align_corners: bool) -> Tensor:
     if align_corners:
         return (coordinate + 1) * ((size - 1) / 2)
     return ((coordinate + 1) * size - 1) / 2
 
 
-def _reflect(coordinate, twice_low, twice_high):
+def _reflect(coordinate: Tensor, twice_low: int, twice_high: int) -> Tensor:
     """PyTorch's ``reflect_coordinates``: fold ``coordinate`` into ``[low, high]`` by mirroring."""
     if twice_low == twice_high:
         return coordinate * 0.0
@@ -104,10 +107,13 @@ def _reflect(coordinate, twice_low, twice_high):
     distance = (coordinate - low).abs()
     flips = np.floor(distance._data / span)
     extra = distance - flips * span
-    return Where.apply(flips % 2 == 0, extra + low, span - extra + low)
+    out: Tensor = Where.apply(flips % 2 == 0, extra + low, span - extra + low)
+    return out
 
 
-def _source_coordinate(coordinate, size, padding_mode, align_corners):
+def _source_coordinate(
+    coordinate: Tensor, size: int, padding_mode: str, align_corners: bool
+) -> Tensor:
     """A grid coordinate as a (fractional) pixel position, after the padding mode's folding."""
     x = _unnormalise(coordinate, size, align_corners)
     if padding_mode == "border":
@@ -121,7 +127,7 @@ def _source_coordinate(coordinate, size, padding_mode, align_corners):
     return x
 
 
-def _pick(flat, rows, cols, height, width):
+def _pick(flat: Tensor, rows: Array, cols: Array, height: int, width: int) -> tuple[Tensor, Array]:
     """``flat[n, c, rows * width + cols]`` per output point (zero where outside the image):
     ``flat`` (N, C, H*W), ``rows``/``cols`` int arrays (N, P)."""
     from ...autograd.creation import tensor
@@ -192,7 +198,7 @@ def grid_sample(
     flat = input.reshape(n, c, height * width)
     if mode == "nearest":
         values, inside = _pick(flat, np.rint(y._data), np.rint(x._data), height, width)
-        out = Where.apply(inside, values, 0.0)
+        out: Tensor | None = Where.apply(inside, values, 0.0)
     else:
         left, top = np.floor(x._data), np.floor(y._data)
         fx, fy = (x - left).unsqueeze(1), (y - top).unsqueeze(1)  # (N, 1, P)

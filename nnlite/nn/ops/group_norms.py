@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ...autograd.tensor import Tensor
 
 
-def _normalized(x, axes, eps):
+def _normalized(x: Tensor, axes: tuple[int, ...], eps: float) -> Tensor:
     mean = x.mean(axes, keepdim=True)
     centered = x - mean
     variance = (centered * centered).mean(axes, keepdim=True)
@@ -52,10 +52,11 @@ def layer_norm(
             f"Given normalized_shape={list(shape)}, expected input with shape "
             f"[*, {', '.join(map(str, shape))}], but got input of size{input.shape}"
         )
-    return LayerNorm.apply(input, weight, bias, dims=len(shape), eps=eps)
+    out: Tensor = LayerNorm.apply(input, weight, bias, dims=len(shape), eps=eps)
+    return out
 
 
-def _channel_affine(out, weight, bias):
+def _channel_affine(out: Tensor, weight: Tensor | None, bias: Tensor | None) -> Tensor:
     shape = (1, -1) + (1,) * (out.ndim - 2)
     if weight is not None:
         out = out * weight.reshape(shape)

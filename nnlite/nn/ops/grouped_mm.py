@@ -86,15 +86,18 @@ def grouped_mm(
         rest = mat_a.shape[0] - groups[-1][1]
         if rest:  # rows past the last group take no part
             parts.append(np.zeros((rest, mat_b.shape[2]), mat_a._data.dtype))
-        return Cat.apply(*parts, dim=0)
+        out: Tensor = Cat.apply(*parts, dim=0)
+        return out
     if mat_a.dim() == 3 and mat_b.dim() == 2:
         columns: list[Any] = [mat_a[g] @ mat_b[:, s:e] for g, (s, e) in enumerate(groups)]
         rest = mat_b.shape[1] - groups[-1][1]
         if rest:
             columns.append(np.zeros((mat_a.shape[1], rest), mat_a._data.dtype))
-        return Cat.apply(*columns, dim=1)
+        result: Tensor = Cat.apply(*columns, dim=1)
+        return result
     if mat_a.dim() == 2 and mat_b.dim() == 2:
-        return Stack.apply(*[mat_a[:, s:e] @ mat_b[s:e] for s, e in groups])
+        output: Tensor = Stack.apply(*[mat_a[:, s:e] @ mat_b[s:e] for s, e in groups])
+        return output
     raise RuntimeError(
         f"grouped_mm: mat_a and mat_b must be 2-D or 3-D, got {mat_a.dim()}-D and {mat_b.dim()}-D"
     )

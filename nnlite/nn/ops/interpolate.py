@@ -11,10 +11,13 @@ import numpy as np
 from ...autograd.creation import stack
 
 if TYPE_CHECKING:
+    from ..._typing import Array
     from ...autograd.tensor import Tensor
 
 
-def _output_sizes(input, size, scale_factor, spatial):
+def _output_sizes(
+    input: Tensor, size: Any, scale_factor: Any, spatial: int
+) -> tuple[tuple[int, ...], tuple[float, ...]]:
     in_sizes = input.shape[2:]
     if (size is None) == (scale_factor is None):
         raise ValueError("only one of size or scale_factor should be defined")
@@ -37,11 +40,11 @@ def _output_sizes(input, size, scale_factor, spatial):
     return sizes, tuple(1.0 / f for f in factors)
 
 
-def _along(dim, index):
+def _along(dim: int, index: Array) -> tuple[slice | Array, ...]:
     return (slice(None),) * dim + (index,)
 
 
-def _nearest(input, sizes, scales):
+def _nearest(input: Tensor, sizes: tuple[int, ...], scales: tuple[float, ...]) -> Tensor:
     out = input
     for k, (n_out, scale) in enumerate(zip(sizes, scales)):
         n_in = input.shape[2 + k]
@@ -50,7 +53,9 @@ def _nearest(input, sizes, scales):
     return out
 
 
-def _linear_weights(n_in, n_out, scale, align_corners):
+def _linear_weights(
+    n_in: int, n_out: int, scale: float, align_corners: bool
+) -> tuple[Array, Array, Array]:
     """Lower source index, upper source index and the upper one's weight, per output position."""
     positions = np.arange(n_out, dtype=np.float64)
     if align_corners:
@@ -62,7 +67,9 @@ def _linear_weights(n_in, n_out, scale, align_corners):
     return lower, upper, source - lower
 
 
-def _linear(input, sizes, scales, align_corners):
+def _linear(
+    input: Tensor, sizes: tuple[int, ...], scales: tuple[float, ...], align_corners: bool
+) -> Tensor:
     out = input
     for k, (n_out, scale) in enumerate(zip(sizes, scales)):
         dim = 2 + k
@@ -170,7 +177,7 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
         rows_idx.append(np.stack(cells_idx, -1))
     values = stack(rows, -2)
     if return_indices:
-        from ...autograd import op as _op
+        from ...autograd.tensor import _make
 
-        return values, _op.make_tensor(np.stack(rows_idx, -2).astype(np.int64))
+        return values, _make(np.stack(rows_idx, -2).astype(np.int64))
     return values

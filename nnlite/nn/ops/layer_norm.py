@@ -8,13 +8,21 @@ gradients of gradients exist.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...autograd.op import Op
 from ...autograd.ops import vjp
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def _normalized_tensor(x, axes, eps):
+    from ..._typing import Array, Gradient
+    from ...autograd.tensor import Tensor
+
+
+def _normalized_tensor(x: Tensor, axes: tuple[int, ...], eps: float) -> tuple[Tensor, Tensor]:
     """``(x_hat, rstd)`` of a Tensor, recorded."""
     centered = x - x.mean(axes, keepdim=True)
     rstd = 1.0 / ((centered * centered).mean(axes, keepdim=True) + eps).sqrt()
@@ -30,27 +38,27 @@ class LayerNorm(Op):
     dims = 1
     eps = 1e-5
 
-    def _axes(self, ndim):
+    def _axes(self, ndim: int) -> tuple[int, ...]:
         return tuple(range(ndim - self.dims, ndim))
 
-    def forward(self, x, weight, bias):
+    def forward(self, x: Array, weight: Array | None, bias: Array | None) -> Array:
         axes = self._axes(x.ndim)
         centered = x - x.mean(axis=axes, keepdims=True)
         variance = (centered * centered).mean(axis=axes, keepdims=True)
         rstd = 1.0 / np.sqrt(variance + np.asarray(self.eps, variance.dtype))
         centered *= rstd
         self.x_hat, self.rstd = centered, rstd
-        out = centered * weight if weight is not None else centered.copy()
+        out: Array = centered * weight if weight is not None else centered.copy()
         if bias is not None:
             out += bias
         return out
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         x, weight = self.inputs()
         axes = self._axes(x.ndim)
         saved = None
 
-        def recompute(k):
+        def recompute(k: int) -> Tensor:
             nonlocal saved
             if saved is None:
                 saved = _normalized_tensor(x, axes, self.eps)

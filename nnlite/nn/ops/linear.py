@@ -15,10 +15,13 @@ from ...autograd.ops import vjp
 from ._messages import type_name
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..._typing import Array, Gradient
     from ...autograd.tensor import Tensor
 
 
-def _check(x, w):
+def _check(x: Array, w: Array) -> None:
     if x.shape[1] != w.shape[1]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} and "
@@ -36,13 +39,13 @@ class Linear(Op):
     node_name = "AddmmBackward0"
     saved_inputs = (1, 2)
 
-    def forward(self, b, x, w):
+    def forward(self, b: Array, x: Array, w: Array) -> Array:
         _check(x, w)
         y = matmul(x, w.T)
         y += b
         return y
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         x, w = self.inputs()
         return (
             grad.sum(0) if needs[0] else None,
@@ -57,11 +60,11 @@ class LinearNoBias(Op):
     node_name = "MmBackward0"
     saved_inputs = (0, 1)
 
-    def forward(self, x, w):
+    def forward(self, x: Array, w: Array) -> Array:
         _check(x, w)
         return matmul(x, w.T)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         x, w = self.inputs()
         return (vjp.mm(grad, w) if needs[0] else None, vjp.mm(grad.T, x) if needs[1] else None)
 
@@ -95,7 +98,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return out.reshape(lead + (weight._data.shape[0],))
 
 
-def _linear2d(x, weight, bias):
+def _linear2d(x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     if bias is None:
-        return LinearNoBias.apply(x, weight)
-    return Linear.apply(bias, x, weight)
+        out: Tensor = LinearNoBias.apply(x, weight)
+        return out
+    result: Tensor = Linear.apply(bias, x, weight)
+    return result

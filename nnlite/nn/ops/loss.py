@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,27 +22,32 @@ from ...autograd.ops.activation import LogSoftmax, Relu, Sigmoid, Softmax, log_s
 from ._messages import dims, type_name
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
+    from ..._typing import Array, Gradient
     from ...autograd.tensor import Tensor
 
+_Grads = tuple["Gradient | None", ...]
 
-def _reduce(loss, reduction):
+
+def _reduce(loss: Array, reduction: str) -> Array | np.generic:
     if reduction == "mean":
-        return loss.mean()
+        mean: np.generic = loss.mean()
+        return mean
     if reduction == "sum":
-        return loss.sum()
+        total: np.generic = loss.sum()
+        return total
     return loss
 
 
-def _scaled(grad, reduction, count):
+def _scaled(grad: Gradient, reduction: str, count: int) -> Gradient:
     """The output gradient as seen by each element: divided by the count for "mean"."""
     if reduction == "mean":
         return grad * (1.0 / count) if count else grad * float("nan")
     return grad
 
 
-def _unsqueeze1(g):
+def _unsqueeze1(g: Gradient) -> Gradient:
     """A per-entry gradient (reduction "none") shaped to broadcast along the class axis."""
     return g.reshape(g.shape[:1] + (1,) + g.shape[1:])
 
@@ -50,11 +55,11 @@ def _unsqueeze1(g):
 class MseLoss(Op):
     saved_inputs = (0, 1)
 
-    def forward(self, x, target):
+    def forward(self, x: Array, target: Array) -> Array | np.generic:
         diff = x - target
         return _reduce(diff * diff, self.reduction)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> _Grads:
         x, target = self.inputs()
         diff = x - target
         g = diff * _scaled(grad * 2.0, self.reduction, math.prod(diff.shape))
@@ -67,10 +72,10 @@ class MseLoss(Op):
 class L1Loss(Op):
     saved_inputs = (0, 1)
 
-    def forward(self, x, target):
+    def forward(self, x: Array, target: Array) -> Array | np.generic:
         return _reduce(np.abs(x - target), self.reduction)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> _Grads:
         x, target = self.inputs()
         sign = vjp.sign(x - target)
         g = sign * _scaled(grad, self.reduction, math.prod(sign.shape))
@@ -80,7 +85,7 @@ class L1Loss(Op):
         )
 
 
-def _class_targets(target, ignore_index, n_classes):
+def _class_targets(target: Array, ignore_index: int, n_classes: int) -> tuple[Array, Array | None]:
     """Targets with ignored entries replaced by class 0, and the mask of entries that count
     (``None`` when every entry counts: the common case, told apart by two reductions)."""
     if target.size:
@@ -100,14 +105,17 @@ def _class_targets(target, ignore_index, n_classes):
     return safe, keep
 
 
-def _pick(a, index):
+def _pick(a: Array, index: Array) -> Array:
     """``a[n, index[n, ...], ...]``: the entries of the target classes along axis 1."""
+    picked: Array
     if a.ndim == 2:
-        return a[np.arange(a.shape[0]), index]
-    return np.take_along_axis(a, index[:, None], axis=1)[:, 0]
+        picked = a[np.arange(a.shape[0]), index]
+    else:
+        picked = np.take_along_axis(a, index[:, None], axis=1)[:, 0]
+    return picked
 
 
-def _add_at_targets(a, index, values):
+def _add_at_targets(a: Array, index: Array, values: Array) -> None:
     """``a[n, index[n, ...], ...] += values[n, ...]`` in place (one target per entry)."""
     if a.ndim == 2:
         a[np.arange(a.shape[0]), index] += values
@@ -120,12 +128,14 @@ def _add_at_targets(a, index, values):
         )
 
 
-def _class_weights(weight, ndim, dtype):
+def _class_weights(weight: Array, ndim: int, dtype: np.dtype[Any]) -> Array:
     """A per-class weight vector shaped to broadcast along axis 1 of an (N, C, ...) array."""
     return weight.astype(dtype, copy=False).reshape((1, -1) + (1,) * (ndim - 2))
 
 
-def _target_weights(weight, safe, keep, dtype):
+def _target_weights(
+    weight: Array | None, safe: Array, keep: Array | None, dtype: np.dtype[Any]
+) -> Array:
     """The weight of each entry's target class (zero where the target is ignored)."""
     if keep is None:
         return np.ones(safe.shape, dtype) if weight is None else weight.astype(dtype)[safe]
@@ -133,11 +143,11 @@ def _target_weights(weight, safe, keep, dtype):
 
 
 @silenced  # a zero divisor (every target ignored) gives nan quietly, as in PyTorch
-def _divide(a, b):
+def _divide(a: Any, b: Any) -> Any:
     return a / b
 
 
-def _mean_share(values, denom, keep):
+def _mean_share(values: Array, denom: Any, keep: Array | None) -> Array:
     """``values / denom`` for the "mean" reduction's backward. With every target ignored the
     divisor is 0: the ignored entries still get a zero gradient (not 0 / 0), as in PyTorch."""
     share = _divide(values, denom)
@@ -146,7 +156,9 @@ def _mean_share(values, denom, keep):
     return share
 
 
-def _reduce_weighted(op, losses, w, reduction, dtype):
+def _reduce_weighted(
+    op: NllLoss | CrossEntropy, losses: Array, w: Array, reduction: str, dtype: np.dtype[Any]
+) -> Array | np.generic:
     """Reduce class-weighted losses; "mean" divides by the summed weights, kept as ``op.denom``."""
     if reduction == "mean":
         op.denom = w.sum()
@@ -158,15 +170,16 @@ class NllLoss(Op):
     """Negative log-likelihood of class ``target`` under log-probabilities ``x`` (N, C, ...)."""
 
     node_name = "NllLossBackward0"
+    denom: np.generic  # the summed weights of the "mean" reduction (``_reduce_weighted``)
 
-    def forward(self, x, target):
+    def forward(self, x: Array, target: Array) -> Array | np.generic:
         safe, keep = _class_targets(target, self.ignore_index, x.shape[1])
         w = _target_weights(self.weight, safe, keep, x.dtype)
         losses = -_pick(x, safe) * w
         self.safe, self.keep, self.w, self.x_shape = safe, keep, w, x.shape
         return _reduce_weighted(self, losses, w, self.reduction, x.dtype)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> _Grads:
         w = self.w
         if self.reduction == "mean":
             w = _mean_share(w, self.denom, self.keep)
@@ -187,8 +200,9 @@ class CrossEntropy(Op):
 
     node_name = "NllLossBackward0"
     saved_inputs = (0,)
+    denom: np.generic  # the summed weights of the "mean" reduction (``_reduce_weighted``)
 
-    def forward(self, x, target):
+    def forward(self, x: Array, target: Array) -> Array | np.generic:
         s = self.label_smoothing
         n_classes = x.shape[1]
         safe, keep = _class_targets(target, self.ignore_index, n_classes)
@@ -215,7 +229,7 @@ class CrossEntropy(Op):
         self.logp, self.safe, self.keep, self.w_t = logp, safe, keep, w_t
         return _reduce_weighted(self, losses, w_t, self.reduction, x.dtype)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> _Grads:
         (x,) = self.inputs()
         s = self.label_smoothing
         logp = self.logp if self.logp is not None else log_softmax_array(vjp.data(x), 1)
@@ -237,7 +251,7 @@ class CrossEntropy(Op):
             soft * vjp.const(coef.sum(axis=1, keepdims=True), grad) - vjp.const(coef, grad)
         ) * grad, None
 
-    def backward_arrays(self, grad, needs):
+    def backward_arrays(self, grad: Array, needs: Sequence[bool]) -> _Grads:
         """First order without smoothing: ``grad * w[t] / denom * (softmax - onehot(t))``, computed
         in two passes over the (N, C, ...) array instead of building the one-hot coefficients."""
         if self.label_smoothing:
@@ -260,7 +274,7 @@ class CrossEntropyProb(Op):
     node_name = "CrossEntropyBackward0"
     saved_inputs = (0, 1)
 
-    def forward(self, x, target):
+    def forward(self, x: Array, target: Array) -> Array | np.generic:
         s = self.label_smoothing
         logp = log_softmax_array(x, 1)
         t = target * (1 - s) + s / x.shape[1] if s else target
@@ -269,7 +283,7 @@ class CrossEntropyProb(Op):
         self.logp = logp
         return _reduce(-(logp * t).sum(axis=1), self.reduction)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> _Grads:
         x, target = self.inputs()
         s = self.label_smoothing
         n_classes = x.shape[1]
@@ -304,7 +318,7 @@ class BinaryCrossEntropyWithLogits(Op):
 
     saved_inputs = (0, 1)
 
-    def forward(self, x, target):
+    def forward(self, x: Array, target: Array) -> Array | np.generic:
         softplus_neg = np.logaddexp(0, -x)  # log(1 + exp(-x)) = -log(sigmoid(x))
         if self.pos_weight is None:
             loss = (1 - target) * x + softplus_neg
@@ -314,7 +328,7 @@ class BinaryCrossEntropyWithLogits(Op):
             loss = loss * self.weight
         return _reduce(loss.astype(x.dtype, copy=False), self.reduction)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> _Grads:
         x, y = self.inputs()
         pw = None if self.pos_weight is None else vjp.const(self.pos_weight, x)
         w = None if self.weight is None else vjp.const(self.weight, x)
@@ -341,7 +355,7 @@ class BinaryCrossEntropyWithLogits(Op):
 _REDUCTIONS = ("mean", "sum", "none")
 
 
-def _reduction(reduction, size_average=None, reduce=None):
+def _reduction(reduction: str, size_average: bool | None = None, reduce: bool | None = None) -> str:
     if size_average is not None or reduce is not None:  # PyTorch's legacy arguments
         size_average = True if size_average is None else size_average
         reduce = True if reduce is None else reduce
@@ -361,7 +375,7 @@ def refuse_gradient(function: str, name: str, t: Tensor) -> None:
         )
 
 
-def _warn_broadcast(input, target):
+def _warn_broadcast(input: Tensor, target: Tensor) -> None:
     if target.shape != input.shape:
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
@@ -429,7 +443,8 @@ def mse_loss(
     _warn_broadcast(input, target)
     if weight is not None:
         return _weighted_loss(lambda: (input - target) ** 2, input, weight, reduction)
-    return MseLoss.apply(input, target, reduction=reduction)
+    out: Tensor = MseLoss.apply(input, target, reduction=reduction)
+    return out
 
 
 def l1_loss(
@@ -461,10 +476,11 @@ def l1_loss(
     _warn_broadcast(input, target)
     if weight is not None:
         return _weighted_loss(lambda: (input - target).abs(), input, weight, reduction)
-    return L1Loss.apply(input, target, reduction=reduction)
+    out: Tensor = L1Loss.apply(input, target, reduction=reduction)
+    return out
 
 
-def _class_target_checks(input, target, weight, fn):
+def _class_target_checks(input: Tensor, target: Tensor, weight: Tensor | None, fn: str) -> None:
     t = target._data
     x = input._data
     if t.dtype.kind not in "iu" or t.dtype == np.int32 or t.dtype.itemsize not in (1, 8):
@@ -532,7 +548,7 @@ def nll_loss(
     _class_target_checks(input, target, weight, "nll_loss")
     w = None if weight is None else weight._data
     if input._data.ndim == 1:
-        out = NllLoss.apply(
+        out: Tensor = NllLoss.apply(
             input.unsqueeze(0),
             target._data.reshape(1),
             weight=w,
@@ -540,9 +556,10 @@ def nll_loss(
             reduction=reduction,
         )
         return out.squeeze(0) if reduction == "none" else out
-    return NllLoss.apply(
+    result: Tensor = NllLoss.apply(
         input, target._data, weight=w, ignore_index=ignore_index, reduction=reduction
     )
+    return result
 
 
 def cross_entropy(
@@ -590,7 +607,7 @@ def cross_entropy(
                 f"classes or no classes but got weight tensor of shape: {dims(w.shape)}"
             )
         if unbatched:
-            out = CrossEntropyProb.apply(
+            out: Tensor = CrossEntropyProb.apply(
                 input.unsqueeze(0),
                 target.unsqueeze(0),
                 weight=w,
@@ -598,9 +615,10 @@ def cross_entropy(
                 label_smoothing=float(label_smoothing),
             )
             return out.squeeze(0) if reduction == "none" else out
-        return CrossEntropyProb.apply(
+        result: Tensor = CrossEntropyProb.apply(
             input, target, weight=w, reduction=reduction, label_smoothing=float(label_smoothing)
         )
+        return result
     if t.dtype.kind == "f" and x.ndim > 1 and t.ndim == x.ndim:
         raise RuntimeError(
             "0D or 1D target tensor expected, multi-target not supported"
@@ -618,7 +636,7 @@ def cross_entropy(
             label_smoothing=float(label_smoothing),
         )
         return out.squeeze(0) if reduction == "none" else out
-    return CrossEntropy.apply(
+    output: Tensor = CrossEntropy.apply(
         input,
         t,
         weight=w,
@@ -626,6 +644,7 @@ def cross_entropy(
         reduction=reduction,
         label_smoothing=float(label_smoothing),
     )
+    return output
 
 
 def binary_cross_entropy_with_logits(
@@ -676,10 +695,11 @@ def binary_cross_entropy_with_logits(
                 ) from None
     if target._data.dtype != x.dtype:
         target = target.to(x.dtype)
-    return BinaryCrossEntropyWithLogits.apply(
+    out: Tensor = BinaryCrossEntropyWithLogits.apply(
         input,
         target,
         weight=None if weight is None else weight._data.astype(x.dtype, copy=False),
         pos_weight=None if pos_weight is None else pos_weight._data.astype(x.dtype, copy=False),
         reduction=reduction,
     )
+    return out

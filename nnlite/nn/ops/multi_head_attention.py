@@ -20,6 +20,7 @@ from .linear import linear
 from .padding import pad
 
 if TYPE_CHECKING:
+    from ..._typing import Array
     from ...autograd.tensor import Tensor
 
 __all__ = ["multi_head_attention_forward"]
@@ -30,7 +31,14 @@ _NEED_MASK = (
 )
 
 
-def _batched(query, key, value, key_padding_mask, attn_mask, num_heads):
+def _batched(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    key_padding_mask: Tensor | None,
+    attn_mask: Tensor | None,
+    num_heads: int,
+) -> bool:
     """PyTorch's shape checks: whether the call is batched (3-D query) or not (2-D)."""
     kinds = {3: "batched (3-D)", 2: "unbatched (2-D)"}
     if query.dim() not in kinds:
@@ -63,7 +71,7 @@ def _batched(query, key, value, key_padding_mask, attn_mask, num_heads):
     return n == 3
 
 
-def _additive(mask, name, dtype):
+def _additive(mask: Tensor | None, name: str, dtype: np.dtype[Any]) -> Array | Tensor | None:
     """A mask as a constant array added to the scores (bool: True -> -inf), or the float Tensor
     itself when it requires grad (added in the graph, so it gets a gradient as in PyTorch)."""
     if mask is None:
@@ -78,12 +86,12 @@ def _additive(mask, name, dtype):
     return data.astype(dtype)
 
 
-def _size(given, mask):
+def _size(given: Tensor | None, mask: Array | Tensor) -> tuple[int, ...]:
     """The mask's shape as PyTorch prints it (a Size when the mask came as a Tensor)."""
     return given.shape if given is not None and hasattr(given, "shape") else tuple(mask.shape)
 
 
-def _pad_key(mask):
+def _pad_key(mask: Array | Tensor | None) -> Array | Tensor | None:
     """One more key position, never masked (``bias_k`` or the zero attention)."""
     if mask is None:
         return None
@@ -220,7 +228,7 @@ def multi_head_attention_forward(
     elif bias_k is not None or bias_v is not None:
         raise AssertionError("bias_k and bias_v must be given together")
 
-    def heads(x):  # (n, N, E) -> (N * H, n, head_dim)
+    def heads(x: Tensor) -> Tensor:  # (n, N, E) -> (N * H, n, head_dim)
         return x.reshape(x.shape[0], batch * num_heads, head_dim).transpose(0, 1)
 
     q, k, v = heads(q), heads(k), heads(v)

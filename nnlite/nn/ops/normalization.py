@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -11,10 +11,14 @@ from ...autograd.ops import vjp
 from ._messages import LayerInputError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import ModuleType
+
+    from ..._typing import Array, Gradient
     from ...autograd.tensor import Tensor
 
 
-def channel_shape(ndim: Any, channels: Any) -> Tensor:
+def channel_shape(ndim: int, channels: int) -> tuple[int, ...]:
     """Shape that broadcasts a per-channel vector against an (N, C, ...) array."""
     return (1, channels) + (1,) * (ndim - 2)
 
@@ -35,17 +39,18 @@ class BatchNorm(Op):
     node_name = "NativeBatchNormBackward0"
     saved_inputs = (0, 1)
 
-    def forward(self, x, w, b):
+    def forward(self, x: Array, w: Array | None, b: Array | None) -> Array:
         scale = self.invstd if w is None else self.invstd * w
         shift = -self.mean * scale if b is None else b - self.mean * scale
         if _fused(x):
-            return _kernels().normalize(x, scale, shift)
+            out: Array = _kernels().normalize(x, scale, shift)
+            return out
         shape = channel_shape(x.ndim, x.shape[1])
-        y = x * scale.reshape(shape)
+        y: Array = x * scale.reshape(shape)
         y += shift.reshape(shape)
         return y
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         x, w = self.inputs()
         axes = reduce_axes(x.ndim)
         shape = channel_shape(x.ndim, x.shape[1])
@@ -73,7 +78,7 @@ class BatchNorm(Op):
             gx = g * invstd
         return gx, gw, gb
 
-    def backward_arrays(self, grad, needs):
+    def backward_arrays(self, grad: Array, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         # the three gradients in two fused passes where the kernels take the array
         x, w = self.inputs()
         if not _fused(x):
@@ -84,18 +89,18 @@ class BatchNorm(Op):
         return gx, gw if needs[1] else None, gb if needs[2] else None
 
 
-def _fused(x):
+def _fused(x: Array) -> bool | int:
     """Whether the numba kernels take this array (float32/64 with at least one value per channel)."""
     return x.ndim >= 2 and x.size and (x.dtype == np.float32 or x.dtype == np.float64)
 
 
-def _kernels():
+def _kernels() -> ModuleType:
     from ..kernels import batch_norm as kernels  # numba loads on the first batch norm
 
     return kernels
 
 
-def _batch_invstd(x, axes, eps):
+def _batch_invstd(x: Tensor, axes: tuple[int, ...], eps: float) -> Tensor:
     centered = x - x.mean(axes, keepdim=True)
     return ((centered * centered).mean(axes, keepdim=True) + eps) ** -0.5
 
@@ -189,6 +194,7 @@ def batch_norm(
         var = running_var._data.astype(x.dtype, copy=False)
         batch_stats = False
     invstd = (1.0 / np.sqrt(var + eps)).astype(x.dtype, copy=False)
-    return BatchNorm.apply(
+    result: Tensor = BatchNorm.apply(
         input, weight, bias, mean=mean, invstd=invstd, batch_stats=batch_stats, eps=eps
     )
+    return result

@@ -13,6 +13,7 @@ from ...autograd.op import Op
 from ...autograd.ops import vjp
 
 if TYPE_CHECKING:
+    from ..._typing import Array, Gradient
     from ...autograd.tensor import Tensor
 
 
@@ -22,7 +23,7 @@ class ConstantPad(Op):
     node_name = "ConstantPadNdBackward0"
     value = 0
 
-    def forward(self, x):
+    def forward(self, x: Array) -> Array:
         pad = self.pad
         nd = x.ndim
         shape = list(x.shape)
@@ -44,11 +45,14 @@ class ConstantPad(Op):
         out[tuple(dst)] = x[tuple(src)]
         return out
 
-    def backward(self, grad, needs):
-        return vjp.call(ConstantPad, grad, pad=tuple(-p for p in self.pad), value=0)
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        gx: Gradient = vjp.call(ConstantPad, grad, pad=tuple(-p for p in self.pad), value=0)
+        return gx
 
 
-def _source_positions(n, lo, hi, mode, dim, shape):
+def _source_positions(
+    n: int, lo: int, hi: int, mode: str, dim: int, shape: tuple[int, ...]
+) -> Array:
     """For each output position along a padded dimension, the input position it copies."""
     positions = np.arange(-lo, n + hi)
     if mode == "replicate":
@@ -67,7 +71,7 @@ def _source_positions(n, lo, hi, mode, dim, shape):
     return np.where(positions >= n, period - positions, positions)
 
 
-def _index_pad(input, pad, mode):
+def _index_pad(input: Tensor, pad: tuple[int, ...], mode: str) -> Tensor:
     if any(p < 0 for p in pad):
         raise RuntimeError(f"negative padding is not supported with mode '{mode}'")
     shape = input._data.shape
@@ -109,7 +113,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Any = 
             f"padding length {len(pad)} and input of dimension {input._data.ndim}"
         )
     if mode == "constant":
-        return ConstantPad.apply(input, pad=pad, value=0 if value is None else value)
+        out: Tensor = ConstantPad.apply(input, pad=pad, value=0 if value is None else value)
+        return out
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value is not None and value != 0:

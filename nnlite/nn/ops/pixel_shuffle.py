@@ -9,7 +9,7 @@ if TYPE_CHECKING:
     from ...autograd.tensor import Tensor
 
 
-def _check(input, name):
+def _check(input: Tensor, name: str) -> None:
     if input.ndim < 3:
         raise RuntimeError(
             f"{name} expects input to have at least 3 dimensions, but got input with {input.ndim} "

@@ -24,7 +24,16 @@ from ._kernels import kernels
 from ._messages import LayerInputError, dims, pair
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import TypeAlias
+
+    from ..._typing import Array, Gradient
     from ...autograd.tensor import Tensor
+
+    # kernel, stride, padding and dilation as (h, w) pairs
+    _WindowArgs: TypeAlias = tuple[
+        tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]
+    ]
 
 
 class MaxPool2d(Op):
@@ -32,15 +41,17 @@ class MaxPool2d(Op):
 
     node_name = "MaxPool2DWithIndicesBackward0"
 
-    def forward(self, x):
+    def forward(self, x: Array) -> Array:
+        y: Array
         y, self.argmax = kernels().max_pool2d_forward(
             x, self.kernel, self.stride, self.padding, self.dilation, self.ceil_mode
         )
         self.input_hw = x.shape[2:]
         return y
 
-    def backward(self, grad, needs):
-        return vjp.call(MaxPool2dScatter, grad, argmax=self.argmax, input_hw=self.input_hw)
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        gx: Gradient = vjp.call(MaxPool2dScatter, grad, argmax=self.argmax, input_hw=self.input_hw)
+        return gx
 
 
 class MaxPool2dScatter(Op):
@@ -48,11 +59,13 @@ class MaxPool2dScatter(Op):
 
     node_name = "MaxPool2DWithIndicesBackwardBackward0"
 
-    def forward(self, grad):
-        return kernels().max_pool2d_backward(grad, self.argmax, self.input_hw)
+    def forward(self, grad: Array) -> Array:
+        out: Array = kernels().max_pool2d_backward(grad, self.argmax, self.input_hw)
+        return out
 
-    def backward(self, grad, needs):
-        return vjp.call(MaxPool2dGather, grad, argmax=self.argmax)
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        gx: Gradient = vjp.call(MaxPool2dGather, grad, argmax=self.argmax)
+        return gx
 
 
 class MaxPool2dGather(Op):
@@ -60,15 +73,17 @@ class MaxPool2dGather(Op):
 
     node_name = "MaxPool2DWithIndicesBackward0"
 
-    def forward(self, x):
+    def forward(self, x: Array) -> Array:
         n, c, h, w = x.shape
         self.input_hw = (h, w)
         argmax = self.argmax
         flat = np.take_along_axis(x.reshape(n, c, h * w), argmax.reshape(n, c, -1), axis=2)
-        return flat.reshape(argmax.shape)
+        out: Array = flat.reshape(argmax.shape)
+        return out
 
-    def backward(self, grad, needs):
-        return vjp.call(MaxPool2dScatter, grad, argmax=self.argmax, input_hw=self.input_hw)
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        gx: Gradient = vjp.call(MaxPool2dScatter, grad, argmax=self.argmax, input_hw=self.input_hw)
+        return gx
 
 
 class AvgPool2d(Op):
@@ -76,9 +91,9 @@ class AvgPool2d(Op):
 
     node_name = "AvgPool2DBackward0"
 
-    def forward(self, x):
+    def forward(self, x: Array) -> Array:
         self.input_hw = x.shape[2:]
-        return kernels().avg_pool2d_forward(
+        out: Array = kernels().avg_pool2d_forward(
             x,
             self.kernel,
             self.stride,
@@ -87,9 +102,10 @@ class AvgPool2d(Op):
             self.count_include_pad,
             self.divisor_override,
         )
+        return out
 
-    def backward(self, grad, needs):
-        return vjp.call(
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        gx: Gradient = vjp.call(
             AvgPool2dGrad,
             grad,
             input_hw=self.input_hw,
@@ -100,6 +116,7 @@ class AvgPool2d(Op):
             count_include_pad=self.count_include_pad,
             divisor_override=self.divisor_override,
         )
+        return gx
 
 
 class AvgPool2dGrad(Op):
@@ -107,8 +124,8 @@ class AvgPool2dGrad(Op):
 
     node_name = "AvgPool2DBackwardBackward0"
 
-    def forward(self, grad):
-        return kernels().avg_pool2d_backward(
+    def forward(self, grad: Array) -> Array:
+        out: Array = kernels().avg_pool2d_backward(
             grad,
             self.input_hw,
             self.kernel,
@@ -118,9 +135,10 @@ class AvgPool2dGrad(Op):
             self.count_include_pad,
             self.divisor_override,
         )
+        return out
 
-    def backward(self, grad, needs):
-        return vjp.call(
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        gx: Gradient = vjp.call(
             AvgPool2d,
             grad,
             kernel=self.kernel,
@@ -130,9 +148,10 @@ class AvgPool2dGrad(Op):
             count_include_pad=self.count_include_pad,
             divisor_override=self.divisor_override,
         )
+        return gx
 
 
-def adaptive_windows(size: Any, out: Any) -> Any:
+def adaptive_windows(size: int, out: int) -> list[tuple[int, int]]:
     """PyTorch's adaptive pooling windows along one axis: [floor(i*size/out), ceil((i+1)*size/out))."""
     return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
 
@@ -142,7 +161,7 @@ class AdaptiveAvgPool2d(Op):
 
     node_name = "AdaptiveAvgPool2DBackward0"
 
-    def forward(self, x):
+    def forward(self, x: Array) -> Array:
         oh, ow = self.output_hw
         h, w = x.shape[-2:]
         self.input_hw = (h, w)
@@ -152,14 +171,15 @@ class AdaptiveAvgPool2d(Op):
                 out[..., i, j] = x[..., h0:h1, w0:w1].mean(axis=(-2, -1))
         return out
 
-    def backward(self, grad, needs):
-        return vjp.call(AdaptiveAvgPool2dGrad, grad, input_hw=self.input_hw)
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        gx: Gradient = vjp.call(AdaptiveAvgPool2dGrad, grad, input_hw=self.input_hw)
+        return gx
 
 
 class AdaptiveAvgPool2dGrad(Op):
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
 
-    def forward(self, grad):
+    def forward(self, grad: Array) -> Array:
         h, w = self.input_hw
         oh, ow = grad.shape[-2:]
         self.output_hw = (oh, ow)
@@ -171,12 +191,13 @@ class AdaptiveAvgPool2dGrad(Op):
                 ]
         return out
 
-    def backward(self, grad, needs):
-        return vjp.call(AdaptiveAvgPool2d, grad, output_hw=self.output_hw)
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        gx: Gradient = vjp.call(AdaptiveAvgPool2d, grad, output_hw=self.output_hw)
+        return gx
 
 
 # ---------------------------------------------------------------------------------------- entries
-def _pool_input(input):
+def _pool_input(input: Tensor) -> bool:
     """Whether ``input`` is unbatched (CHW); raises for anything but non-empty CHW, or NCHW
     with non-empty C, H and W (a batch of 0 is allowed, as PyTorch)."""
     shape = input._data.shape
@@ -192,11 +213,11 @@ def _pool_input(input):
 
 # Checked window arguments by their given values and types: a layer passes the same ones on
 # every call, and checking them again cost a tenth of a small pooling layer's time.
-_checked_args: dict[Any, Any] = {}
+_checked_args: dict[tuple[Any, ...], _WindowArgs] = {}
 _MAX_CHECKED = 256
 
 
-def pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: Any) -> Any:
+def pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: str) -> _WindowArgs:
     """Window arguments as int pairs, checked as PyTorch checks them; ``stride`` None means the kernel."""
     # the types are part of the key: 2.0 == 2, but a float kernel size is an error
     key = (kernel_size, stride, padding, dilation, fn)
@@ -214,7 +235,9 @@ def pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: An
     return checked
 
 
-def _check_pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: Any) -> Any:
+def _check_pool_args(
+    kernel_size: Any, stride: Any, padding: Any, dilation: Any, fn: str
+) -> _WindowArgs:
     kernel = pair(kernel_size, "kernel_size", fn)
     stride = (
         kernel
@@ -255,14 +278,21 @@ def _check_pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any,
     return kernel, stride, padding, dilation
 
 
-def _pool_out(size, k, s, p, d, ceil_mode):
+def _pool_out(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
     out = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
     if ceil_mode and (out - 1) * s >= size + p:
         out -= 1
     return out
 
 
-def _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode):
+def _check_pool_output(
+    x: Array,
+    kernel: tuple[int, int],
+    stride: tuple[int, int],
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+    ceil_mode: bool,
+) -> None:
     c, h, w = x.shape[-3:]
     oh = _pool_out(h, kernel[0], stride[0], padding[0], dilation[0], ceil_mode)
     ow = _pool_out(w, kernel[1], stride[1], padding[1], dilation[1], ceil_mode)
@@ -355,7 +385,7 @@ def avg_pool2d(
         raise RuntimeError("divisor must be not zero")
     _check_pool_output(input._data, kernel, stride, padding, (1, 1), ceil_mode)
     x = input.unsqueeze(0) if unbatched else input
-    out = AvgPool2d.apply(
+    out: Tensor = AvgPool2d.apply(
         x,
         kernel=kernel,
         stride=stride,
@@ -397,7 +427,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     if h % oh == 0 and w % ow == 0:  # regular windows: plain average pooling
         kernel = (h // oh, w // ow)
         x = input.unsqueeze(0) if nd == 3 else input
-        out = AvgPool2d.apply(
+        out: Tensor = AvgPool2d.apply(
             x,
             kernel=kernel,
             stride=kernel,
@@ -407,4 +437,5 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
             divisor_override=None,
         )
         return out.squeeze(0) if nd == 3 else out
-    return AdaptiveAvgPool2d.apply(input, output_hw=(oh, ow))
+    result: Tensor = AdaptiveAvgPool2d.apply(input, output_hw=(oh, ow))
+    return result

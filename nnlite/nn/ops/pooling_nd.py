@@ -18,7 +18,13 @@ from .interpolate import adaptive_max_pool2d
 from .pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TypeAlias
+
     from ...autograd.tensor import Tensor
+
+    # a 2-D pooling call: its output, or (output, indices)
+    _Pool: TypeAlias = Callable[[Tensor], Any]
 
 
 def _tuple(value: Any, n: int, name: str) -> tuple[Any, ...]:
@@ -32,7 +38,7 @@ def _tuple(value: Any, n: int, name: str) -> tuple[Any, ...]:
     return value
 
 
-def _check_rank(input, spatial, name):
+def _check_rank(input: Tensor, spatial: int, name: str) -> bool:
     if input.ndim not in (spatial + 1, spatial + 2) or input.numel() == 0:
         raise RuntimeError(
             f"{name}: Expected {spatial + 1}D or {spatial + 2}D (batch mode) tensor for input, but "
@@ -41,10 +47,10 @@ def _check_rank(input, spatial, name):
     return input.ndim == spatial + 1
 
 
-def _batched(fn):
+def _batched(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Run ``fn`` on a batched (N, C, ...) input; unbatched input gets and loses a batch of one."""
 
-    def run(input, unbatched, *args):
+    def run(input: Tensor, unbatched: bool, *args: Any) -> Any:
         out = fn(input.unsqueeze(0) if unbatched else input, *args)
         if not unbatched:
             return out
@@ -54,7 +60,7 @@ def _batched(fn):
 
 
 # ---------------------------------------------------------------------------------------- 1-D
-def _one(value, default=None):
+def _one(value: Any, default: tuple[int, int] | None = None) -> tuple[int, int] | None:
     if value is None or (not isinstance(value, numbers.Integral) and len(value) == 0):
         return default
     return (1, int(value if isinstance(value, numbers.Integral) else value[0]))
@@ -178,7 +184,7 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = 
 
 
 # ---------------------------------------------------------------------------------------- 3-D
-def _merge_depth(indices_hw, indices_d, hw, plane):
+def _merge_depth(indices_hw: Tensor, indices_d: Tensor, hw: int, plane: int) -> Tensor:
     """The flat (D*H*W) position of each 3-D maximum: ``indices_d`` (flat in the (D, Ho*Wo) plane
     of the depth pass) says which depth slice won, ``indices_hw`` (flat in H*W) where in it."""
     from ...autograd.creation import tensor
@@ -191,7 +197,7 @@ def _merge_depth(indices_hw, indices_d, hw, plane):
     return tensor((depth * hw + within).astype(np.int64))
 
 
-def _separable_3d(x, pool_hw, pool_d):
+def _separable_3d(x: Tensor, pool_hw: _Pool, pool_d: _Pool) -> Any:
     """``pool_d`` over depth of ``pool_hw`` over (H, W) of every depth slice of ``x`` (N, C, D, H, W)."""
     n, c, d, h, w = x.shape
     flat = pool_hw(x.reshape(n, c * d, h, w))
@@ -207,7 +213,15 @@ def _separable_3d(x, pool_hw, pool_d):
 
 
 @_batched
-def _max_pool3d(x, kernel, stride, padding, dilation, ceil_mode, return_indices):
+def _max_pool3d(
+    x: Tensor,
+    kernel: tuple[int, ...],
+    stride: tuple[int, ...],
+    padding: tuple[int, ...],
+    dilation: tuple[int, ...],
+    ceil_mode: bool,
+    return_indices: bool,
+) -> Any:
     return _separable_3d(
         x,
         lambda t: max_pool2d(
@@ -259,9 +273,17 @@ def max_pool3d(
 
 
 @_batched
-def _avg_pool3d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+def _avg_pool3d(
+    x: Tensor,
+    kernel: tuple[int, ...],
+    stride: tuple[int, ...],
+    padding: tuple[int, ...],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: int | None,
+) -> Tensor:
     sums = divisor_override is not None  # pool sums in both passes, divide once at the end
-    out = _separable_3d(
+    out: Tensor = _separable_3d(
         x,
         lambda t: avg_pool2d(
             t,
@@ -282,7 +304,7 @@ def _avg_pool3d(x, kernel, stride, padding, ceil_mode, count_include_pad, diviso
             1 if sums else None,
         ),
     )
-    return out / divisor_override if sums else out
+    return out / divisor_override if divisor_override is not None else out
 
 
 def avg_pool3d(
@@ -315,7 +337,7 @@ def avg_pool3d(
     stride = kernel if stride is None or stride == () else _tuple(stride, 3, "stride")
     if divisor_override is not None and int(divisor_override) == 0:
         raise RuntimeError("divisor must be not zero")
-    return _avg_pool3d(
+    out: Tensor = _avg_pool3d(
         input,
         unbatched,
         kernel,
@@ -325,9 +347,10 @@ def avg_pool3d(
         count_include_pad,
         divisor_override,
     )
+    return out
 
 
-def _adaptive_size(output_size, shape):
+def _adaptive_size(output_size: Any, shape: Sequence[int]) -> tuple[int, ...]:
     size = _tuple(output_size, 3, "output_size")
     return tuple(shape[-3 + i] if s is None else int(s) for i, s in enumerate(size))
 
@@ -350,14 +373,15 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     size = _adaptive_size(output_size, input.shape)
 
     @_batched
-    def pool(x):
+    def pool(x: Tensor) -> Any:
         return _separable_3d(
             x,
             lambda t: adaptive_avg_pool2d(t, size[1:]),
             lambda t: adaptive_avg_pool2d(t, (size[0], t.shape[-1])),
         )
 
-    return pool(input, unbatched)
+    out: Tensor = pool(input, unbatched)
+    return out
 
 
 def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
@@ -379,7 +403,7 @@ def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = 
     size = _adaptive_size(output_size, input.shape)
 
     @_batched
-    def pool(x):
+    def pool(x: Tensor) -> Any:
         return _separable_3d(
             x,
             lambda t: adaptive_max_pool2d(t, size[1:], return_indices),
@@ -390,7 +414,9 @@ def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = 
 
 
 # ---------------------------------------------------------------------------------------- lp
-def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, spatial):
+def _lp_pool(
+    input: Tensor, norm_type: float, kernel_size: Any, stride: Any, ceil_mode: bool, spatial: int
+) -> Tensor:
     from ...autograd.ops.activation import relu
 
     kernel = _tuple(kernel_size, spatial, "kernel_size")
@@ -468,7 +494,16 @@ def lp_pool3d(
 
 
 # ---------------------------------------------------------------------------------------- unpool
-def _max_unpool(input, indices, kernel_size, stride, padding, output_size, spatial, name):
+def _max_unpool(
+    input: Tensor,
+    indices: Tensor,
+    kernel_size: Any,
+    stride: Any,
+    padding: Any,
+    output_size: Any,
+    spatial: int,
+    name: str,
+) -> Tensor:
     from ...autograd.creation import zeros
 
     kernel = _tuple(kernel_size, spatial, "kernel_size")

@@ -134,11 +134,13 @@ class RecurrentSequence(Op):
         """``weight_hh``'s gradient from the gradients of every step's ``h @ weight_hh.T``, in one product."""
         length, _, gate_size = d_hidden.shape
         previous = self._previous(self.hidden[:length], np.asarray(h0))
-        return d_hidden.reshape(-1, gate_size).T @ previous.reshape(-1, previous.shape[-1])
+        out: Array = d_hidden.reshape(-1, gate_size).T @ previous.reshape(-1, previous.shape[-1])
+        return out
 
     def backward(self, grad: Gradient, needs: Sequence[bool]) -> _Grads:
         """The reference formula: the gradient of the composite steps (``cell``), recomputed."""
-        return composite_gradient(self._run_cells, self.inputs(), grad, needs)
+        grads: _Grads = composite_gradient(self._run_cells, self.inputs(), grad, needs)
+        return grads
 
     def cell(
         self, projected: Tensor, state: tuple[Tensor, ...], w_hh_t: Tensor, *params: Tensor | None

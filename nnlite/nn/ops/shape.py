@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ...autograd.ops import Reshape
+from ...autograd.ops.shape import Reshape
 from ...autograd.view_inplace import mark_view
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     if (
         start_dim == 1 and end_dim == -1 and len(shape) > 2
     ):  # (N, ...) -> (N, features): the usual case
-        out = Reshape.apply(input, shape=(shape[0], math.prod(shape[1:])))
+        out: Tensor = Reshape.apply(input, shape=(shape[0], math.prod(shape[1:])))
         if out._data.base is not None:
             mark_view(input, out)  # a view shares its base's version counter
         return out
