@@ -6,7 +6,14 @@ them on a machine without an accelerator, so that
 picks the CPU.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NoReturn
+
 from .device import check_device
+
+if TYPE_CHECKING:
+    from .device import device as Device
 
 __all__ = [
     "is_available",
@@ -18,7 +25,7 @@ __all__ = [
 ]
 
 
-def is_available():
+def is_available() -> bool:
     """Whether an accelerator (GPU, MPS, ...) can be used: always ``False``, nnlite runs on the CPU.
 
     Returns:
@@ -31,7 +38,7 @@ def is_available():
     return False
 
 
-def current_accelerator(check_available=False):
+def current_accelerator(check_available: bool = False) -> None:
     """The accelerator in use: ``None``, there is none.
 
     Args:
@@ -47,7 +54,7 @@ def current_accelerator(check_available=False):
     return None
 
 
-def device_count():
+def device_count() -> int:
     """The number of accelerator devices: always ``0``.
 
     Returns:
@@ -60,11 +67,11 @@ def device_count():
     return 0
 
 
-def _none():
+def _none() -> NoReturn:
     raise RuntimeError("Cannot access accelerator device when none is available.")
 
 
-def current_device_index():
+def current_device_index() -> int:
     """Raises, as PyTorch without an accelerator.
 
     Raises:
@@ -79,7 +86,7 @@ def current_device_index():
     _none()
 
 
-def set_device_index(device):
+def set_device_index(device: int | str | Device) -> None:
     """Raises for an accelerator index; accepts only the CPU.
 
     Args:
@@ -100,7 +107,7 @@ def set_device_index(device):
     check_device(device)
 
 
-def synchronize(device=None):
+def synchronize(device: int | str | Device | None = None) -> None:
     """Raises, as PyTorch without an accelerator.
 
     Args:

@@ -9,8 +9,12 @@
 ``python -m nnlite.report`` use, so the three spellings accept the same options.
 """
 
+from __future__ import annotations
+
 import argparse
 import sys
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from . import __version__
 
@@ -21,7 +25,7 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 
 
-def _train(argv):
+def _train(argv: list[str]) -> int:
     from .report import TrainingObserver
     from .train.cli import main
 
@@ -29,14 +33,14 @@ def _train(argv):
     return main(argv, observers=[TrainingObserver()], prog=f"{PROG} train")
 
 
-def _report(argv):
+def _report(argv: list[str]) -> int:
     from .report.__main__ import main
 
     return main(argv, prog=f"{PROG} report")
 
 
 # Subcommands whose own parser reads everything after the subcommand's name.
-_DELEGATED = {
+_DELEGATED: dict[str, tuple[Callable[[list[str]], int], str]] = {
     "train": (_train, "train a model from a YAML config (the same as python train.py)"),
     "report": (_report, "build a run's report.html, or a page comparing runs"),
 }
@@ -50,7 +54,7 @@ _EPILOG = f"""examples:
   {PROG} summary resnet18 --input-size 1,3,32,32 --arg num_classes=10"""
 
 
-def _shape(text):
+def _shape(text: str) -> tuple[int, ...]:
     """``"1,3,32,32"`` -> ``(1, 3, 32, 32)``; argparse reports the ``ValueError``."""
     try:
         shape = tuple(int(part) for part in text.split(","))
@@ -63,7 +67,7 @@ def _shape(text):
     return shape
 
 
-def _keyword(text):
+def _keyword(text: str) -> tuple[str, Any]:
     """``"num_classes=10"`` -> ``("num_classes", 10)``, the value read as YAML."""
     import yaml
 
@@ -76,7 +80,7 @@ def _keyword(text):
         raise argparse.ArgumentTypeError(f"{key}: the value is not valid YAML: {e}") from None
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=PROG,
         description=_DESCRIPTION,
@@ -126,7 +130,7 @@ def _parser():
     return p
 
 
-def _summary(args):
+def _summary(args: argparse.Namespace) -> int:
     from .models import get_model, list_models
     from .models.registry import suggestion
     from .nn.utils import model_summary
@@ -157,7 +161,7 @@ def _summary(args):
     return 0
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``nnlite`` command with ``argv``; ``--help``, ``--version`` and usage errors exit
     through ``SystemExit`` as argparse does.
 

@@ -114,4 +114,5 @@ def grid_sample_volume(
                 mask = tensor(inside.astype(input._data.dtype))
                 term = values * (weight * mask).unsqueeze(1)
                 out = term if out is None else out + term
-    return out.reshape(n, c, *out_shape)
+    sampled: Tensor = out.reshape(n, c, *out_shape)
+    return sampled

@@ -9,7 +9,8 @@ Examples:
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from .linalg_householder import householder_product
 from .linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from .linalg_lu import lu, lu_factor, lu_factor_ex, lu_solve
 from .linalg_results import named as _named
+
+if TYPE_CHECKING:
+    from ._typing import DTypeLike, _dims
 
 __all__ = [
     "norm", "vector_norm", "matrix_norm", "LinAlgError", "inv", "inv_ex", "det", "slogdet",
@@ -93,7 +97,8 @@ def _out(result: Tensor, out: Tensor | None) -> Tensor:
         return result
     from .autograd.out_arg import write_out
 
-    return write_out("linalg", result, out, (result,))
+    written: Tensor = write_out("linalg", result, out, (result,))
+    return written
 
 
 def inv_ex(A: Tensor, *, check_errors: bool = False, out: Any = None) -> Any:
@@ -703,7 +708,8 @@ def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> T
         >>> nl.linalg.diagonal(nl.eye(2))
         tensor([1., 1.])
     """
-    return A.diagonal(offset, dim1, dim2)
+    diagonal: Tensor = A.diagonal(offset, dim1, dim2)
+    return diagonal
 
 
 def vander(x: Tensor, *, N: int | None = None) -> Tensor:
@@ -771,7 +777,13 @@ def tensorsolve(A: Tensor, B: Tensor, dims: Any = None, *, out: Tensor | None = 
     return _out(solve(matrix, B.reshape(-1)).reshape(rest), out)
 
 
-def vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
+def vector_norm(
+    x: Tensor,
+    ord: float = 2,
+    dim: _dims = None,
+    keepdim: bool = False,
+    dtype: DTypeLike | None = None,
+) -> Tensor:
     """The ``ord``-norm of ``x`` seen as a vector (over ``dim``, or over all elements).
 
     Args:
@@ -791,7 +803,14 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
     return x.norm(ord, dim, keepdim, dtype=dtype)
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+def matrix_norm(
+    A: Tensor,
+    ord: str | float = "fro",
+    dim: Sequence[int] = (-2, -1),
+    keepdim: bool = False,
+    *,
+    dtype: DTypeLike | None = None,
+) -> Tensor:
     """A matrix norm over the two dimensions ``dim``: Frobenius, nuclear, spectral (2, -2) or the
     largest/smallest absolute column (1, -1) or row (``inf``, ``-inf``) sum.
 
@@ -826,7 +845,13 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     return value
 
 
-def norm(A, ord=None, dim=None, keepdim=False, dtype=None):
+def norm(
+    A: Tensor,
+    ord: str | float | None = None,
+    dim: _dims = None,
+    keepdim: bool = False,
+    dtype: DTypeLike | None = None,
+) -> Tensor:
     """A vector or matrix norm, as ``torch.linalg.norm``.
 
     Without ``ord``: the 2-norm of all elements (Frobenius for matrices). With ``ord``: a vector
@@ -849,9 +874,11 @@ def norm(A, ord=None, dim=None, keepdim=False, dtype=None):
     if ord is None:
         return A.norm(2, dim, keepdim, dtype=dtype)
     two_dims = (dim is None and A.ndim == 2) or (isinstance(dim, (tuple, list)) and len(dim) == 2)
-    if two_dims:
-        return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
-    return vector_norm(A, ord, dim, keepdim, dtype)
+    if two_dims:  # dim is None or a pair
+        matrix_dims = cast("Sequence[int]", (-2, -1) if dim is None else dim)
+        return matrix_norm(A, ord, matrix_dims, keepdim, dtype=dtype)
+    # a str order reaches Tensor.norm, which reads "fro" as the 2-norm
+    return vector_norm(A, cast(float, ord), dim, keepdim, dtype)
 
 
 # what Tensor's methods call by name (autograd/providers.py explains why)

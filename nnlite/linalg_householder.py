@@ -17,7 +17,8 @@ Examples:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from .autograd.op import Op
 from .linalg_results import named
 
 if TYPE_CHECKING:
+    from ._typing import Array, Gradient
     from .autograd.tensor import Tensor
 
 _geqrf_result = named("geqrf", ("a", "tau"))
@@ -60,10 +62,10 @@ class Geqrf(Op):
     node_name = "GeqrfBackward0"
     part = 0
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return geqrf_arrays(np.asarray(a))[self.part]
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> NoReturn:
         raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
 
 
@@ -154,7 +156,8 @@ def householder_product(A: Tensor, tau: Tensor, *, out: Tensor | None = None) ->
     if out is not None:
         from .autograd.out_arg import write_out
 
-        return write_out("linalg_householder_product", Q, out, (A, tau))
+        written: Tensor = write_out("linalg_householder_product", Q, out, (A, tau))
+        return written
     return Q
 
 
@@ -219,5 +222,6 @@ def ormqr(
     if out is not None:
         from .autograd.out_arg import write_out
 
-        return write_out("ormqr", result, out, (input, tau, other))
+        written: Tensor = write_out("ormqr", result, out, (input, tau, other))
+        return written
     return result

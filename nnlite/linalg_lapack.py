@@ -18,6 +18,9 @@ calls the ops again, which gives gradients of gradients.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .autograd.op import Op
@@ -25,26 +28,32 @@ from .autograd.ops import decompositions as _dec
 from .autograd.ops import vjp
 from .autograd.promotion import floating
 
+if TYPE_CHECKING:
+    from ._typing import Array, Gradient
+
 mT = vjp.swap_last
 
+# The backward formulas below run on arrays in a first-order backward and on Tensors under
+# create_graph (see autograd/op.py): their operands are typed Any.
 
-def _solve(a, b):
+
+def _solve(a: Any, b: Any) -> Any:
     return vjp.call(_dec.Solve, a, b)
 
 
-def _right_inverse_transpose(X, R):
+def _right_inverse_transpose(X: Any, R: Any) -> Any:
     """``X R^-T``."""
     return mT(_solve(R, mT(X)))
 
 
 # ---------------------------------------------------------------------------------------- QR
-def _qr_arrays(a, mode):
+def _qr_arrays(a: Array, mode: str) -> tuple[Array, Array]:
     return np.linalg.qr(
         floating(np.asarray(a)), mode="complete" if mode == "complete" else "reduced"
     )
 
 
-def _qr_tall_backward(Q, R, gQ, gR):
+def _qr_tall_backward(Q: Any, R: Any, gQ: Any, gR: Any) -> Any:
     """``gA`` for ``A = Q R`` with ``R`` square (``m >= n``); ``gQ`` or ``gR`` may be ``None``."""
     n = R.shape[-1]
     lower = np.tril(np.ones((n, n)))
@@ -59,7 +68,7 @@ def _qr_tall_backward(Q, R, gQ, gR):
     return _right_inverse_transpose(inner, R)
 
 
-def _qr_backward(a, mode, gQ, gR):
+def _qr_backward(a: Any, mode: str, gQ: Any, gR: Any) -> Any:
     m, n = a.shape[-2:]
     if mode == "r":
         raise RuntimeError(
@@ -97,12 +106,13 @@ class QrQ(Op):
     node_name = "LinalgQrBackward0"
     mode = "reduced"
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return _qr_arrays(a, self.mode)[0]
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         (a,) = self.inputs()
-        return _qr_backward(a, self.mode, grad, None)
+        grad_a: Gradient = _qr_backward(a, self.mode, grad, None)
+        return grad_a
 
 
 class QrR(Op):
@@ -112,16 +122,17 @@ class QrR(Op):
     node_name = "LinalgQrBackward0"
     mode = "reduced"
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return _qr_arrays(a, self.mode)[1]
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         (a,) = self.inputs()
-        return _qr_backward(a, self.mode, None, grad)
+        grad_a: Gradient = _qr_backward(a, self.mode, None, grad)
+        return grad_a
 
 
 # --------------------------------------------------------------------------------------- SVD
-def _svd_arrays(a):
+def _svd_arrays(a: Array) -> tuple[Array, Array, Array]:
     try:
         return np.linalg.svd(floating(np.asarray(a)), full_matrices=False)
     except np.linalg.LinAlgError:
@@ -131,7 +142,7 @@ def _svd_arrays(a):
         ) from None
 
 
-def _svd_backward(a, gU, gS, gVh):
+def _svd_backward(a: Any, gU: Any, gS: Any, gVh: Any) -> Any:
     U, S, Vh = vjp.call(SvdU, a), vjp.call(SvdS, a), vjp.call(SvdVh, a)
     k = S.shape[-1]
     m, n = a.shape[-2:]
@@ -175,12 +186,13 @@ class SvdU(Op):
     saved_inputs = (0,)
     node_name = "LinalgSvdBackward0"
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return _svd_arrays(a)[0]
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         (a,) = self.inputs()
-        return _svd_backward(a, grad, None, None)
+        grad_a: Gradient = _svd_backward(a, grad, None, None)
+        return grad_a
 
 
 class SvdS(Op):
@@ -189,12 +201,13 @@ class SvdS(Op):
     saved_inputs = (0,)
     node_name = "LinalgSvdBackward0"
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return _svd_arrays(a)[1]
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         (a,) = self.inputs()
-        return _svd_backward(a, None, grad, None)
+        grad_a: Gradient = _svd_backward(a, None, grad, None)
+        return grad_a
 
 
 class SvdVh(Op):
@@ -203,16 +216,17 @@ class SvdVh(Op):
     saved_inputs = (0,)
     node_name = "LinalgSvdBackward0"
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return _svd_arrays(a)[2]
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         (a,) = self.inputs()
-        return _svd_backward(a, None, None, grad)
+        grad_a: Gradient = _svd_backward(a, None, None, grad)
+        return grad_a
 
 
 # ------------------------------------------------------------------------------------ pinv
-def pinv_arrays(a, atol, rtol):
+def pinv_arrays(a: Array, atol: float | Array, rtol: float | Array) -> Array:
     """The pseudo-inverse with singular values at or below ``max(atol, rtol * s_max)`` dropped."""
     U, S, Vh = _svd_arrays(a)
     s_max = S.max(-1, initial=0.0, keepdims=True)
@@ -231,12 +245,12 @@ class Pinv(Op):
     atol = 0.0
     rtol = 0.0
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         return pinv_arrays(np.asarray(a), self.atol, self.rtol).astype(
             floating(np.asarray(a)).dtype
         )
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         (a,) = self.inputs()
         p = self.output()
         ph, gh = mT(p), mT(grad)
@@ -244,7 +258,9 @@ class Pinv(Op):
         if m <= n:
             K = gh @ p
             KpH = K @ ph
-            return -mT(p @ K) + KpH - (a @ p) @ KpH + (ph @ p) @ (gh - K @ a)
+            grad_a: Gradient = -mT(p @ K) + KpH - (a @ p) @ KpH + (ph @ p) @ (gh - K @ a)
+            return grad_a
         K = p @ gh
         pHK = ph @ K
-        return -mT(K @ p) + pHK - (pHK @ p) @ a + (gh - a @ K) @ p @ ph
+        grad_a = -mT(K @ p) + pHK - (pHK @ p) @ a + (gh - a @ K) @ p @ ph
+        return grad_a

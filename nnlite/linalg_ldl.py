@@ -17,7 +17,8 @@ Examples:
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from .autograd.op import Op
 from .linalg_results import named
 
 if TYPE_CHECKING:
+    from ._typing import Array, Gradient
     from .autograd.tensor import Tensor
 
 _ALPHA = (1 + math.sqrt(17)) / 8
@@ -156,7 +158,8 @@ def _solve_one(ld: np.ndarray, pivots: np.ndarray, b: np.ndarray) -> np.ndarray:
             kp = -pivots[k] - 1
             b[[k, kp]] = b[[kp, k]]
             k -= 2
-    return b
+    solution: np.ndarray = b  # solved in place
+    return solution
 
 
 class _NoDerivative(Op):
@@ -166,10 +169,10 @@ class _NoDerivative(Op):
     result: np.ndarray | None = None
     function = ""
 
-    def forward(self, *arrays):
+    def forward(self, *arrays: Array) -> Array | None:
         return self.result
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> NoReturn:
         raise RuntimeError(f"derivative for aten::{self.function} is not implemented")
 
 
@@ -295,17 +298,19 @@ def ldl_solve(
     piv = np.broadcast_to(pivots._data, batch + (n,)).reshape(-1, n)
     b = np.broadcast_to(B._data, batch + (B.shape[-2], k)).reshape(-1, B.shape[-2], k)
     solved = np.stack([_solve_one(*parts) for parts in zip(ld, piv, b)]) if ld.size else b.copy()
-    X = _NoDerivative.apply(
+    X: Tensor = _NoDerivative.apply(
         LD, B, result=solved.reshape(batch + (n, k)), function="linalg_ldl_solve"
     )
     if out is not None:
         from .autograd.out_arg import write_out
 
-        return write_out("linalg_ldl_solve", X, out, (LD, B))
+        written: Tensor = write_out("linalg_ldl_solve", X, out, (LD, B))
+        return written
     return X
 
 
 def _type_name(t: Tensor) -> str:
     from .autograd.promotion import scalar_type_name
 
-    return scalar_type_name(t._data.dtype)
+    name: str = scalar_type_name(t._data.dtype)
+    return name

@@ -31,7 +31,7 @@ def _approximate_basis(A: Tensor, q: int, niter: int, M: Tensor | None) -> Tenso
 
     X_full = A if M is None else A - M
     R = randn(*X_full.shape[:-2], X_full.shape[-1], q, dtype=A.dtype)
-    Q = qr(X_full @ R).Q
+    Q: Tensor = qr(X_full @ R).Q
     for _ in range(niter):
         Q = qr(X_full.mT @ Q).Q
         Q = qr(X_full @ Q).Q

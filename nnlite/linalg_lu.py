@@ -16,6 +16,7 @@ Examples:
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from .autograd.ops.where import Where
 from .linalg_results import named
 
 if TYPE_CHECKING:
+    from ._typing import Array, Gradient
     from .autograd.tensor import Tensor
 
 _lu_factor_result = named("linalg_lu_factor", ("LU", "pivots"))
@@ -132,11 +134,13 @@ class LUFactor(Op):
     packed: np.ndarray | None = None
     permutation: np.ndarray | None = None
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array | None:
         return self.packed
 
-    def backward(self, grad, needs):
-        return _lu_backward(self.output(), grad, self.permutation)
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
+        assert self.permutation is not None  # given to apply with the factors
+        grad_a: Gradient = _lu_backward(self.output(), grad, self.permutation)
+        return grad_a
 
 
 # ------------------------------------------------------------------------------ public names
@@ -157,7 +161,8 @@ def _check_input(A: Any, name: str) -> None:
 def _type_name(t: Tensor) -> str:
     from .autograd.promotion import scalar_type_name
 
-    return scalar_type_name(t._data.dtype)
+    name: str = scalar_type_name(t._data.dtype)
+    return name
 
 
 def _factor(A: Tensor, pivot: bool) -> tuple[Tensor, Tensor, Tensor]:
@@ -326,7 +331,8 @@ def _triangular(A: Tensor, B: Tensor, upper: bool, unit: bool) -> Tensor:
     T = A * _op.make_tensor(keep.astype(dtype))
     if unit:
         T = T + _op.make_tensor(np.eye(n, dtype=dtype))
-    return _dec.Solve.apply(T, B)
+    triangular: Tensor = _dec.Solve.apply(T, B)
+    return triangular
 
 
 def lu_solve(
@@ -386,7 +392,8 @@ def lu_solve(
     if out is not None:
         from .autograd.out_arg import write_out
 
-        return write_out("linalg", result, out, (result,))
+        written: Tensor = write_out("linalg", result, out, (result,))
+        return written
     return result
 
 

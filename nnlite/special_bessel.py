@@ -40,7 +40,8 @@ def _series_j(order: int, x: np.ndarray) -> np.ndarray:
     for k in range(1, 25):
         term = term * quarter / (k * (k + order))
         total = total + term
-    return total
+    series_j: np.ndarray = total
+    return series_j
 
 
 def _all_orders_j(x: np.ndarray) -> np.ndarray:
@@ -170,7 +171,8 @@ def _series_k(order: int, x: np.ndarray) -> np.ndarray:
             harmonic += 1.0 / k
             i0 = i0 + term
             rest = rest + term * harmonic
-        return -(log_term + _EULER) * i0 + rest
+        series_k: np.ndarray = -(log_term + _EULER) * i0 + rest
+        return series_k
     # K1 = 1/x + ln(x/2) I1 - (x/4) sum [psi(k+1) + psi(k+2)] (x^2/4)^k / (k! (k+1)!)
     i1 = np.zeros_like(x)
     rest = np.zeros_like(x)
@@ -228,7 +230,9 @@ _AIRY_UNDERFLOW = 110.0  # Ai(110) = 1e-336: below the smallest float64
 _TAYLOR_TERMS = 40
 
 
-def _airy_taylor(x0: np.ndarray, y0: np.ndarray, d0: np.ndarray, s: np.ndarray):
+def _airy_taylor(
+    x0: np.ndarray, y0: np.ndarray, d0: np.ndarray, s: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """``(y(x0 + s), y'(x0 + s))`` for ``y'' = x y``: the Taylor series whose coefficients follow
     ``(k + 2)(k + 1) c_{k+2} = x0 c_k + c_{k-1}``."""
     c_prev, c, c_next = np.zeros_like(x0), y0, d0  # c_{k-1}, c_k, c_{k+1} for k = 0
@@ -280,7 +284,10 @@ def _airy_negative_asymptotic(z: np.ndarray) -> np.ndarray:
             odd = odd + sign * uk * power
         power = power * inverse
     phase = zeta + np.pi / 4
-    return (np.sin(phase) * even - np.cos(phase) * odd) / (np.sqrt(np.pi) * z**0.25)
+    airy_negative_asymptotic: np.ndarray = (np.sin(phase) * even - np.cos(phase) * odd) / (
+        np.sqrt(np.pi) * z**0.25
+    )
+    return airy_negative_asymptotic
 
 
 def airy_ai(x: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from .autograd.ops import vjp
 from .autograd.ops.elementwise import Lgamma
 
 if TYPE_CHECKING:
+    from ._typing import Array, Gradient
     from .autograd.tensor import Tensor
 
 _EPS = np.finfo(np.float64).eps
@@ -34,7 +36,10 @@ _MAX_ITERATIONS = 10_000
 
 
 def _log_gamma(a: np.ndarray) -> np.ndarray:
-    return np.vectorize(math.lgamma, otypes=[np.float64])(a) if a.size else a.copy()
+    log_gamma: np.ndarray = (
+        np.vectorize(math.lgamma, otypes=[np.float64])(a) if a.size else a.copy()
+    )
+    return log_gamma
 
 
 def _stirling_remainder(a: np.ndarray) -> np.ndarray:
@@ -58,9 +63,10 @@ def _log_prefactor(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     # log(1 + d) - d: log1p keeps it exact near x = a; far away, 1 + d = x / a is the exact form
     near = np.abs(d) < 0.5
     log_ratio = np.where(near, np.log1p(np.where(near, d, 0.0)), np.log(x / a))
-    return (
+    log_prefactor: np.ndarray = (
         a * (log_ratio - d) + 0.5 * np.log(a) - 0.5 * math.log(2 * math.pi) - _stirling_remainder(a)
     )
+    return log_prefactor
 
 
 def _lower_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -74,7 +80,8 @@ def _lower_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         term = np.where(active, term * x / (a + n), term)
         total = np.where(active, total + term, total)
         active &= np.abs(term) > np.abs(total) * _EPS
-    return total * np.exp(_log_prefactor(a, x))
+    lower_series: np.ndarray = total * np.exp(_log_prefactor(a, x))
+    return lower_series
 
 
 def _upper_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -98,7 +105,8 @@ def _upper_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         delta = d * c
         h = np.where(active, h * delta, h)
         active &= np.abs(delta - 1) > _EPS
-    return h * np.exp(_log_prefactor(a, x))
+    upper_fraction: np.ndarray = h * np.exp(_log_prefactor(a, x))
+    return upper_fraction
 
 
 def _lgamma1p(a: np.ndarray) -> np.ndarray:
@@ -131,7 +139,8 @@ def _upper_small(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     for n in range(1, 40):
         term = term * -x / n
         total = total + term / (a + n)
-    return -np.expm1(u) - np.exp(u) * a * total
+    upper_small: np.ndarray = -np.expm1(u) - np.exp(u) * a * total
+    return upper_small
 
 
 def regularized_gamma(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
@@ -188,7 +197,7 @@ def _euler_maclaurin(x: np.ndarray, q: np.ndarray) -> np.ndarray:
     # past w = 1000 what is left has underflowed anyway
     start = np.minimum(np.maximum(10, 0.8 * (x + 2 * _CORRECTIONS)), 1000)
     terms = np.maximum(0, np.ceil(start - q)).astype(np.int64)
-    total = np.zeros_like(x)
+    total: np.ndarray = np.zeros_like(x)
     for k in range(int(terms.max(initial=0))):
         total = total + np.where(k < terms, np.power(q + k, -x), 0.0)
     w = q + terms
@@ -236,11 +245,11 @@ class GammaInc(Op):
     silence_fp_errors = True
     node_name = "IgammaBackward0"
 
-    def forward(self, a, x):
+    def forward(self, a: Array, x: Array) -> Array:
         self.shapes = (np.shape(a), np.shape(x))
         return _floating_result(regularized_gamma(a, x, self.upper), a, x)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         if needs[0]:
             name = "igammac" if self.upper else "igamma"
             raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
@@ -264,11 +273,11 @@ class HurwitzZeta(Op):
     silence_fp_errors = True
     node_name = "SpecialZetaBackward0"
 
-    def forward(self, x, q):
+    def forward(self, x: Array, q: Array) -> Array:
         self.shapes = (np.shape(x), np.shape(q))
         return _floating_result(hurwitz_zeta(x, q), x, q)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         if needs[0]:
             raise NotImplementedError("the derivative for 'zeta' is not implemented.")
         x, q = self.inputs()
@@ -309,7 +318,8 @@ def _operands(name: str, input: Any, other: Any, scalars: bool) -> tuple[Tensor,
 def _name_of(dtype: np.dtype) -> str:
     from .autograd.promotion import scalar_type_name
 
-    return scalar_type_name(dtype)
+    name: str = scalar_type_name(dtype)
+    return name
 
 
 def _dtype_of(dtype: np.dtype) -> Any:
@@ -323,7 +333,8 @@ def _finish(name: str, result: Tensor, out: Tensor | None, inputs: tuple[Any, ..
         return result
     from .autograd.out_arg import write_out
 
-    return write_out(name, result, out, inputs)
+    written: Tensor = write_out(name, result, out, inputs)
+    return written
 
 
 def gammainc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:

@@ -63,7 +63,10 @@ class Bernoulli(Distribution):
 
     @property
     def _param(self) -> Tensor:
-        return self.__dict__["probs"] if "probs" in self.__dict__ else self.__dict__["logits"]
+        param: Tensor = (
+            self.__dict__["probs"] if "probs" in self.__dict__ else self.__dict__["logits"]
+        )
+        return param
 
     @property
     def mean(self) -> Tensor:

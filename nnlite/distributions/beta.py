@@ -93,4 +93,5 @@ class Beta(ExponentialFamily):
         return (self.concentration1, self.concentration0)
 
     def _log_normalizer(self, x: Tensor, y: Tensor) -> Tensor:  # type: ignore[override]
-        return x.lgamma() + y.lgamma() - (x + y).lgamma()
+        log_normalizer: Tensor = x.lgamma() + y.lgamma() - (x + y).lgamma()
+        return log_normalizer

@@ -26,7 +26,10 @@ class BinaryParameters:
 
     @property
     def _param(self) -> Tensor:
-        return self.__dict__["probs"] if "probs" in self.__dict__ else self.__dict__["logits"]
+        param: Tensor = (
+            self.__dict__["probs"] if "probs" in self.__dict__ else self.__dict__["logits"]
+        )
+        return param
 
     @property
     def param_shape(self) -> Any:

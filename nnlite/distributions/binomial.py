@@ -67,7 +67,8 @@ class Binomial(BinaryParameters, Distribution):
 
     @property
     def mode(self) -> Tensor:
-        return ((self.total_count + 1) * self.probs).floor().minimum(self.total_count)
+        mode: Tensor = ((self.total_count + 1) * self.probs).floor().minimum(self.total_count)
+        return mode
 
     @property
     def variance(self) -> Tensor:
@@ -88,7 +89,8 @@ class Binomial(BinaryParameters, Distribution):
         # max(logit, 0) as the mean of its two one-sided forms, so its gradient at 0 is 1/2
         positive_part = (logits.clamp(min=0) + logits - logits.clamp(max=0)) / 2
         normaliser = n * positive_part + n * (-logits.abs()).exp().log1p()
-        return value * logits + log_choose - normaliser
+        log_prob: Tensor = value * logits + log_choose - normaliser
+        return log_prob
 
     def entropy(self) -> Tensor:
         homogeneous_count(self.total_count, "entropy")

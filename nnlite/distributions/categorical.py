@@ -76,7 +76,8 @@ class Categorical(Distribution):
 
     @property
     def mode(self) -> Tensor:
-        return self.probs.argmax(dim=-1)
+        # (dim, keepdim): Tensor.argmax is typed positional-only
+        return self.probs.argmax(-1, False)
 
     @property
     def variance(self) -> Tensor:

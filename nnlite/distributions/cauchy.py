@@ -53,17 +53,20 @@ class Cauchy(Distribution):
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        return (
+        log_prob: Tensor = (
             -math.log(math.pi) - self.scale.log() - (((value - self.loc) / self.scale) ** 2).log1p()
         )
+        return log_prob
 
     def cdf(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        return ((value - self.loc) / self.scale).atan() / math.pi + 0.5
+        cdf: Tensor = ((value - self.loc) / self.scale).atan() / math.pi + 0.5
+        return cdf
 
     def icdf(self, value: Tensor) -> Tensor:
-        return (math.pi * (value - 0.5)).tan() * self.scale + self.loc
+        icdf: Tensor = (math.pi * (value - 0.5)).tan() * self.scale + self.loc
+        return icdf
 
     def entropy(self) -> Tensor:
         return math.log(4 * math.pi) + self.scale.log()

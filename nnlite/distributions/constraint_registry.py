@@ -6,7 +6,7 @@ unconstrained reals onto it (PyTorch's ``torch.distributions.constraint_registry
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from . import constraints
 from .elementwise_transforms import AffineTransform, ExpTransform, SigmoidTransform
@@ -28,6 +28,12 @@ from .vector_transforms import (
 
 __all__ = ["ConstraintRegistry", "biject_to", "transform_to"]
 
+#: ``factory(constraint) -> Transform``; registering hands the factory back unchanged
+_Factory = TypeVar("_Factory", bound=Callable[[Any], Transform])
+
+#: what ``register`` takes: a ``Constraint`` subclass, or an instance of one
+_ConstraintKind = constraints.Constraint | type[constraints.Constraint]
+
 
 class ConstraintRegistry:
     """Constraint types mapped to factories ``factory(constraint) -> Transform``.
@@ -41,7 +47,15 @@ class ConstraintRegistry:
     def __init__(self) -> None:
         self._registry: dict[type, Callable[[Any], Transform]] = {}
 
-    def register(self, constraint: Any, factory: Callable[[Any], Transform] | None = None) -> Any:
+    @overload
+    def register(
+        self, constraint: _ConstraintKind, factory: None = None
+    ) -> Callable[[_Factory], _Factory]: ...
+    @overload
+    def register(self, constraint: _ConstraintKind, factory: _Factory) -> _Factory: ...
+    def register(
+        self, constraint: _ConstraintKind, factory: _Factory | None = None
+    ) -> _Factory | Callable[[_Factory], _Factory]:
         """Register ``factory`` for ``constraint`` (a ``Constraint`` subclass or an instance of
         one); without ``factory``, a decorator.
 
@@ -83,8 +97,8 @@ biject_to = ConstraintRegistry()
 transform_to = ConstraintRegistry()
 
 
-def _register_both(*kinds: Any) -> Callable[[Any], Any]:
-    def decorator(factory: Any) -> Any:
+def _register_both(*kinds: _ConstraintKind) -> Callable[[_Factory], _Factory]:
+    def decorator(factory: _Factory) -> _Factory:
         for kind in kinds:
             biject_to.register(kind, factory)
             transform_to.register(kind, factory)

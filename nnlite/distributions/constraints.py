@@ -112,7 +112,8 @@ class _Boolean(Constraint):
 
     def check(self, value: Any) -> np.ndarray:
         data = _array(value)
-        return (data == 0) | (data == 1)
+        valid: np.ndarray = (data == 0) | (data == 1)
+        return valid
 
 
 class _OneHot(Constraint):
@@ -121,7 +122,8 @@ class _OneHot(Constraint):
 
     def check(self, value: Any) -> np.ndarray:
         data = _array(value)
-        return ((data == 0) | (data == 1)).all(-1) & (data.sum(-1) == 1)
+        valid: np.ndarray = ((data == 0) | (data == 1)).all(-1) & (data.sum(-1) == 1)
+        return valid
 
 
 class _IndependentConstraint(Constraint):
@@ -183,7 +185,8 @@ class _IntegerGreaterThan(Constraint):
 
     def check(self, value: Any) -> np.ndarray:
         data = _array(value)
-        return (data % 1 == 0) & (data >= self.lower_bound)
+        valid: np.ndarray = (data % 1 == 0) & (data >= self.lower_bound)
+        return valid
 
     def __repr__(self) -> str:
         return f"IntegerGreaterThan(lower_bound={self.lower_bound})"
@@ -200,7 +203,8 @@ class _Multinomial(Constraint):
 
     def check(self, value: Any) -> np.ndarray:
         data = _array(value)
-        return (data >= 0).all(-1) & (data.sum(-1) <= self.upper_bound)
+        valid: np.ndarray = (data >= 0).all(-1) & (data.sum(-1) <= self.upper_bound)
+        return valid
 
 
 class _Cat(Constraint):
@@ -217,7 +221,8 @@ class _Cat(Constraint):
 
     @property
     def event_dim(self) -> int:  # type: ignore[override]
-        return max(c.event_dim for c in self.cseq)
+        event_dim: int = max(c.event_dim for c in self.cseq)
+        return event_dim
 
     def check(self, value: Any) -> np.ndarray:
         data = _array(value)
@@ -242,7 +247,8 @@ class _Stack(Constraint):
     @property
     def event_dim(self) -> int:  # type: ignore[override]
         dim = max(c.event_dim for c in self.cseq)
-        return dim + 1 if self.dim + dim < 0 else dim
+        event_dim: int = dim + 1 if self.dim + dim < 0 else dim
+        return event_dim
 
     def check(self, value: Any) -> np.ndarray:
         data = _array(value)
@@ -287,7 +293,8 @@ class _IntegerInterval(_Interval):
 
     def check(self, value: Any) -> np.ndarray:
         data = _array(value)
-        return (data % 1 == 0) & super().check(value)
+        valid: np.ndarray = (data % 1 == 0) & super().check(value)
+        return valid
 
     def __repr__(self) -> str:
         return f"IntegerInterval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
@@ -298,7 +305,8 @@ class _Simplex(Constraint):
 
     def check(self, value: Any) -> np.ndarray:
         data = _array(value)
-        return (data >= 0).all(-1) & (np.abs(data.sum(-1) - 1) < 1e-6)
+        valid: np.ndarray = (data >= 0).all(-1) & (np.abs(data.sum(-1) - 1) < 1e-6)
+        return valid
 
 
 class _LowerCholesky(Constraint):
@@ -307,14 +315,16 @@ class _LowerCholesky(Constraint):
     def check(self, value: Any) -> np.ndarray:
         data = _array(value)
         lower = (np.triu(data, 1) == 0).all((-2, -1))
-        return lower & (np.diagonal(data, axis1=-2, axis2=-1) > 0).all(-1)
+        valid: np.ndarray = lower & (np.diagonal(data, axis1=-2, axis2=-1) > 0).all(-1)
+        return valid
 
 
 class _LowerTriangular(Constraint):
     event_dim = 2
 
     def check(self, value: Any) -> np.ndarray:
-        return (np.triu(_array(value), 1) == 0).all((-2, -1))
+        valid: np.ndarray = (np.triu(_array(value), 1) == 0).all((-2, -1))
+        return valid
 
 
 class _CorrCholesky(Constraint):
@@ -326,7 +336,8 @@ class _CorrCholesky(Constraint):
         data = _array(value)
         tol = np.finfo(data.dtype).eps * data.shape[-1] * 10
         unit_rows = (np.abs(np.linalg.norm(data, axis=-1) - 1.0) <= tol).all(-1)
-        return _LowerCholesky().check(value) & unit_rows
+        valid: np.ndarray = _LowerCholesky().check(value) & unit_rows
+        return valid
 
 
 class _Square(Constraint):
@@ -343,7 +354,8 @@ class _Symmetric(_Square):
         if not square.all():
             return square
         data = _array(value)
-        return np.isclose(data, np.swapaxes(data, -1, -2), atol=1e-6).all((-2, -1))
+        valid: np.ndarray = np.isclose(data, np.swapaxes(data, -1, -2), atol=1e-6).all((-2, -1))
+        return valid
 
 
 class _PositiveSemidefinite(_Symmetric):

@@ -137,7 +137,10 @@ class ContinuousBernoulli(BinaryParameters, ExponentialFamily):
     def entropy(self) -> Tensor:
         log_probs0 = (-self.probs).log1p()
         log_probs1 = self.probs.log()
-        return self.mean * (log_probs0 - log_probs1) - self._cont_bern_log_norm() - log_probs0
+        entropy: Tensor = (
+            self.mean * (log_probs0 - log_probs1) - self._cont_bern_log_norm() - log_probs0
+        )
+        return entropy
 
     @property
     def _natural_params(self) -> tuple[Tensor]:

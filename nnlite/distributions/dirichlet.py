@@ -50,7 +50,8 @@ class Dirichlet(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         c = self.concentration
-        return (c - 1.0).xlogy(value).sum(-1) + c.sum(-1).lgamma() - c.lgamma().sum(-1)
+        log_prob: Tensor = (c - 1.0).xlogy(value).sum(-1) + c.sum(-1).lgamma() - c.lgamma().sum(-1)
+        return log_prob
 
     @property
     def mean(self) -> Tensor:
@@ -80,16 +81,18 @@ class Dirichlet(ExponentialFamily):
         c = self.concentration
         k = c.shape[-1]
         total = c.sum(-1)
-        return (
+        entropy: Tensor = (
             c.lgamma().sum(-1)
             - total.lgamma()
             - (k - total) * total.digamma()
             - ((c - 1.0) * c.digamma()).sum(-1)
         )
+        return entropy
 
     @property
     def _natural_params(self) -> tuple[Tensor]:
         return (self.concentration,)
 
     def _log_normalizer(self, x: Tensor) -> Tensor:  # type: ignore[override]
-        return x.lgamma().sum(-1) - x.sum(-1).lgamma()
+        log_normalizer: Tensor = x.lgamma().sum(-1) - x.sum(-1).lgamma()
+        return log_normalizer

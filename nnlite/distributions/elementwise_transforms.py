@@ -146,7 +146,8 @@ class SigmoidTransform(_Stateless):
     def _inverse(self, y: Tensor) -> Tensor:
         info = np.finfo(y._data.dtype)
         y = y.clamp(min=float(info.tiny), max=1.0 - float(info.eps))
-        return y.log() - (-y).log1p()
+        x: Tensor = y.log() - (-y).log1p()
+        return x
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return -_softplus(-x) - _softplus(x)
@@ -169,7 +170,8 @@ class TanhTransform(_Stateless):
         return x.tanh()
 
     def _inverse(self, y: Tensor) -> Tensor:
-        return y.atanh()
+        x: Tensor = y.atanh()
+        return x
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         # log(1 - tanh(x)^2), written to stay finite for large |x|
@@ -193,7 +195,8 @@ class SoftplusTransform(_Stateless):
         return _softplus(x)
 
     def _inverse(self, y: Tensor) -> Tensor:
-        return (-(-y).expm1()).log() + y
+        x: Tensor = (-(-y).expm1()).log() + y
+        return x
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return -_softplus(-x)
@@ -278,10 +281,12 @@ class AffineTransform(Transform):
         return self.scale.sign()
 
     def _call(self, x: Tensor) -> Tensor:
-        return self.loc + self.scale * x
+        y: Tensor = self.loc + self.scale * x
+        return y
 
     def _inverse(self, y: Tensor) -> Tensor:
-        return (y - self.loc) / self.scale
+        x: Tensor = (y - self.loc) / self.scale
+        return x
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         from ..autograd.creation import full_like
@@ -328,13 +333,16 @@ class CumulativeDistributionTransform(Transform):
         return self.distribution.support
 
     def _call(self, x: Tensor) -> Tensor:
-        return self.distribution.cdf(x)
+        y: Tensor = self.distribution.cdf(x)
+        return y
 
     def _inverse(self, y: Tensor) -> Tensor:
-        return self.distribution.icdf(y)
+        x: Tensor = self.distribution.icdf(y)
+        return x
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
-        return self.distribution.log_prob(x)
+        log_det: Tensor = self.distribution.log_prob(x)
+        return log_det
 
     def with_cache(self, cache_size: int = 1) -> Transform:
         if self._cache_size == cache_size:

@@ -68,7 +68,8 @@ class Exponential(ExponentialFamily):
         return 1 - (-self.rate * value).exp()
 
     def icdf(self, value: Tensor) -> Tensor:
-        return -(-value).log1p() / self.rate
+        icdf: Tensor = -(-value).log1p() / self.rate
+        return icdf
 
     def entropy(self) -> Tensor:
         return 1.0 - self.rate.log()

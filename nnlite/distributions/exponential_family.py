@@ -43,4 +43,5 @@ class ExponentialFamily(Distribution):
         result = normalizer - carrier
         for param, gradient in zip(params, gradients):
             result = result - (param * gradient).reshape(*self._batch_shape, -1).sum(-1)
-        return result
+        entropy: Tensor = result
+        return entropy

@@ -67,4 +67,5 @@ class FisherSnedecor(Distribution):
         t1 = (ct1 + ct2).lgamma() - ct1.lgamma() - ct2.lgamma()
         t2 = ct1 * ct3.log() + (ct1 - 1) * value.log()
         t3 = (ct1 + ct2) * (ct3 * value).log1p()
-        return t1 + t2 - t3
+        log_prob: Tensor = t1 + t2 - t3
+        return log_prob

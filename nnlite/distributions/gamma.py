@@ -64,11 +64,15 @@ class Gamma(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         a = self.concentration
-        return a.xlogy(self.rate) + (a - 1).xlogy(value) - self.rate * value - a.lgamma()
+        log_prob: Tensor = (
+            a.xlogy(self.rate) + (a - 1).xlogy(value) - self.rate * value - a.lgamma()
+        )
+        return log_prob
 
     def entropy(self) -> Tensor:
         a = self.concentration
-        return a - self.rate.log() + a.lgamma() + (1.0 - a) * a.digamma()
+        entropy: Tensor = a - self.rate.log() + a.lgamma() + (1.0 - a) * a.digamma()
+        return entropy
 
     def cdf(self, value: Tensor) -> Tensor:
         from .incomplete_gamma import gammainc
@@ -82,4 +86,5 @@ class Gamma(ExponentialFamily):
         return (self.concentration - 1, -self.rate)
 
     def _log_normalizer(self, x: Tensor, y: Tensor) -> Tensor:  # type: ignore[override]
-        return (x + 1).lgamma() + (x + 1) * (-y.reciprocal()).log()
+        log_normalizer: Tensor = (x + 1).lgamma() + (x + 1) * (-y.reciprocal()).log()
+        return log_normalizer

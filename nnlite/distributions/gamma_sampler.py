@@ -16,23 +16,28 @@ largest term. The terms cancel in the far upper tail (``x`` many standard deviat
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..autograd.op import Op
 
+if TYPE_CHECKING:
+    from .._typing import Array, Gradient
+    from ..autograd.tensor import Tensor
+
 __all__ = ["standard_gamma", "standard_gamma_grad"]
 
-_kernel: list[Any] = []
+_kernel: list[np.ufunc] = []
 
 
-def _compiled() -> Any:
+def _compiled() -> np.ufunc:
     if not _kernel:
-        import numba
+        from .._runtime.jit import vectorize
 
-        @numba.vectorize(["float64(float64, float64, float64)"], cache=True)
-        def derivative(alpha, x, psi):
+        @vectorize(["float64(float64, float64, float64)"], cache=True)
+        def derivative(alpha: float, x: float, psi: float) -> float:
             # psi = digamma(alpha + 1); psi of alpha + n + 1 follows by the recurrence
             if x <= 0.0:
                 return 0.0
@@ -76,16 +81,17 @@ class StandardGamma(Op):
     saves_output = True
     node_name = "StandardGammaBackward0"
 
-    def forward(self, alpha):
+    def forward(self, alpha: Array) -> Array:
         from ..autograd.random import default_generator
 
         alpha = np.asarray(alpha)
         draws = default_generator.standard_gamma(alpha.astype(np.float64))
         # a draw rounding to 0 has no finite log density: keep it at the smallest normal number
         tiny = np.finfo(alpha.dtype).tiny
-        return np.maximum(draws, tiny).astype(alpha.dtype)
+        result: Array = np.maximum(draws, tiny).astype(alpha.dtype)
+        return result
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         from ..autograd.ops import vjp
 
         # the drawn samples themselves (output() would draw afresh under create_graph)
@@ -101,13 +107,14 @@ class StandardGammaGrad(Op):
 
     node_name = "StandardGammaGradBackward0"
 
-    def forward(self, alpha, x):
+    def forward(self, alpha: Array, x: Array) -> Array:
         return standard_gamma_grad(alpha, x)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")
 
 
-def standard_gamma(alpha: Any) -> Any:
+def standard_gamma(alpha: Tensor) -> Tensor:
     """Standard gamma samples, one per element of the Tensor ``alpha``, reparameterised."""
-    return StandardGamma.apply(alpha)
+    samples: Tensor = StandardGamma.apply(alpha)
+    return samples

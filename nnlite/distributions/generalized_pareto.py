@@ -45,7 +45,8 @@ class GeneralizedPareto(Distribution):
         super().__init__(self.loc.shape, (), validate_args)
 
     def _zero(self) -> np.ndarray:
-        return np.isclose(self.concentration._data, 0.0)
+        zero: np.ndarray = np.isclose(self.concentration._data, 0.0)
+        return zero
 
     def _safe_concentration(self) -> Tensor:
         return where(self._zero(), 1.0, self.concentration)
@@ -78,7 +79,8 @@ class GeneralizedPareto(Distribution):
 
     def log_cdf(self, value: Tensor) -> Tensor:
         """``log P(X <= value)``."""
-        return (-self.log_survival_function(value).exp()).log1p()
+        log_cdf: Tensor = (-self.log_survival_function(value).exp()).log1p()
+        return log_cdf
 
     def cdf(self, value: Tensor) -> Tensor:
         return self.log_cdf(value).exp()

@@ -66,7 +66,8 @@ class Geometric(BinaryParameters, Distribution):
         tiny = float(np.finfo(self.probs._data.dtype).tiny)
         with no_grad():
             u = rand(*shape, dtype=self.probs.dtype).clamp(min=tiny)
-            return (u.log() / (-self.probs).log1p()).floor()
+            sample: Tensor = (u.log() / (-self.probs).log1p()).floor()
+            return sample
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
@@ -74,7 +75,8 @@ class Geometric(BinaryParameters, Distribution):
         value, probs = broadcast_all(value, self.probs)
         # a sure success (p = 1) at k = 0: probability 1, not 0 * log(0)
         probs = where((probs._data == 1) & (value._data == 0), 0.0, probs)
-        return value * (-probs).log1p() + self.probs.log()
+        log_prob: Tensor = value * (-probs).log1p() + self.probs.log()
+        return log_prob
 
     def entropy(self) -> Tensor:
         from ..nn.functional import binary_cross_entropy_with_logits

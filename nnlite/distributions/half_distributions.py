@@ -33,7 +33,8 @@ class _Folded(TransformedDistribution):
     @property
     def scale(self) -> Tensor:
         """The base distribution's scale."""
-        return self.base_dist.scale
+        scale: Tensor = self.base_dist.scale
+        return scale
 
     @property
     def mode(self) -> Tensor:
@@ -48,13 +49,16 @@ class _Folded(TransformedDistribution):
     def cdf(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        return 2 * self.base_dist.cdf(value) - 1
+        cdf: Tensor = 2 * self.base_dist.cdf(value) - 1
+        return cdf
 
     def icdf(self, value: Tensor) -> Tensor:
-        return self.base_dist.icdf((value + 1) / 2)
+        icdf: Tensor = self.base_dist.icdf((value + 1) / 2)
+        return icdf
 
     def entropy(self) -> Tensor:
-        return self.base_dist.entropy() - math.log(2)
+        entropy: Tensor = self.base_dist.entropy() - math.log(2)
+        return entropy
 
 
 class HalfNormal(_Folded):
@@ -102,4 +106,5 @@ class HalfCauchy(_Folded):
 
     @property
     def variance(self) -> Tensor:
-        return self.base_dist.variance
+        variance: Tensor = self.base_dist.variance
+        return variance

@@ -4,23 +4,28 @@ differentiable in ``x`` (its derivative in ``a`` is not implemented, as in PyTor
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..autograd.op import Op
 
+if TYPE_CHECKING:
+    from .._typing import Array, Gradient
+    from ..autograd.tensor import Tensor
+
 __all__ = ["gammainc"]
 
-_kernel: list[Any] = []
+_kernel: list[np.ufunc] = []
 
 
-def _compiled() -> Any:
+def _compiled() -> np.ufunc:
     if not _kernel:
-        import numba
+        from .._runtime.jit import vectorize
 
-        @numba.vectorize(["float64(float64, float64)"], cache=True)
-        def lower_regularised(a, x):
+        @vectorize(["float64(float64, float64)"], cache=True)
+        def lower_regularised(a: float, x: float) -> float:
             if x <= 0.0:
                 return 0.0
             if math.isinf(x):
@@ -68,12 +73,12 @@ class Gammainc(Op):
     saved_inputs = (0, 1)
     node_name = "IgammaBackward0"
 
-    def forward(self, a, x):
+    def forward(self, a: Array, x: Array) -> Array:
         a, x = np.broadcast_arrays(np.asarray(a), np.asarray(x))
         dtype = np.result_type(a, x)
         return np.asarray(_compiled()(a.astype(np.float64), x.astype(np.float64)), dtype=dtype)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         from ..autograd.ops import vjp
 
         a, x = self.inputs()
@@ -85,9 +90,11 @@ class Gammainc(Op):
 def _lgamma(a: np.ndarray) -> np.ndarray:
     from ..autograd.ops.elementwise import _compiled as compiled
 
-    return compiled("lgamma")(np.asarray(a, dtype=np.float64))
+    log_gamma: np.ndarray = compiled("lgamma")(np.asarray(a, dtype=np.float64))
+    return log_gamma
 
 
-def gammainc(a: Any, x: Any) -> Any:
+def gammainc(a: Tensor, x: Tensor) -> Tensor:
     """``P(a, x)`` of Tensors ``a`` (not differentiated) and ``x``."""
-    return Gammainc.apply(a.detach(), x)
+    lower: Tensor = Gammainc.apply(a.detach(), x)
+    return lower

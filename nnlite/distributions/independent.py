@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..autograd.tensor import Tensor
 from .distribution import Distribution
 from .utils import sum_rightmost
+
+if TYPE_CHECKING:
+    from .constraints import Constraint
 
 __all__ = ["Independent"]
 
@@ -28,7 +31,7 @@ class Independent(Distribution):
         (nnlite.Size([]), nnlite.Size([3]))
     """
 
-    arg_constraints: dict = {}
+    arg_constraints: dict[str, Constraint] = {}
 
     def __init__(
         self,

@@ -66,4 +66,5 @@ class InverseGamma(TransformedDistribution):
 
     def entropy(self) -> Tensor:
         a = self.concentration
-        return a + self.rate.log() + a.lgamma() - (1 + a) * a.digamma()
+        entropy: Tensor = a + self.rate.log() + a.lgamma() - (1 + a) * a.digamma()
+        return entropy

@@ -99,11 +99,13 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
 
 
 def _infinite_where(condition: np.ndarray, value: Tensor) -> Tensor:
-    return Where.apply(condition, np.inf, value)
+    infinite_where: Tensor = Where.apply(condition, np.inf, value)
+    return infinite_where
 
 
 def _zero_where(condition: np.ndarray, value: Tensor) -> Tensor:
-    return Where.apply(condition, 0.0, value)
+    zero_where: Tensor = Where.apply(condition, 0.0, value)
+    return zero_where
 
 
 @register_kl(Normal, Normal)
@@ -151,7 +153,8 @@ def _kl_uniform_normal(p: Uniform, q: Normal) -> Tensor:
     t1 = (np.sqrt(np.pi * 2) * q.scale / common_term).log()
     t2 = common_term**2 / 12
     t3 = ((p.high + p.low - 2 * q.loc) / 2) ** 2
-    return t1 + 0.5 * (t2 + t3) / q.scale**2
+    kl: Tensor = t1 + 0.5 * (t2 + t3) / q.scale**2
+    return kl
 
 
 @register_kl(MultivariateNormal, MultivariateNormal)

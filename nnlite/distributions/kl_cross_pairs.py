@@ -84,7 +84,8 @@ def _kl_beta_gamma(p: Beta, q: Gamma) -> Tensor:
     t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
     t3 = (q.concentration - 1) * (p.concentration1.digamma() - total.digamma())
     t4 = q.rate * p.concentration1 / total
-    return -p.entropy() + t2 - t3 + t4
+    kl: Tensor = -p.entropy() + t2 - t3 + t4
+    return kl
 
 
 @register_kl(Beta, Normal)
@@ -143,7 +144,8 @@ def _kl_gamma_gumbel(p: Gamma, q: Gumbel) -> Tensor:
     t1 = (a - 1) * a.digamma() - a.lgamma() - a
     t2 = product.log() + a / product
     t3 = ratio.exp() * (1 + product.reciprocal()) ** -a - ratio
-    return t1 + t2 + t3
+    kl: Tensor = t1 + t2 + t3
+    return kl
 
 
 @register_kl(Gamma, Normal)
@@ -154,7 +156,8 @@ def _kl_gamma_normal(p: Gamma, q: Normal) -> Tensor:
     t1 = 0.5 * (rate_sq * variance * 2 * math.pi).log() - a - a.lgamma()
     t2 = 0.5 * (a**2 + a) / rate_sq
     t3 = q.loc * a / p.rate
-    return t1 + (a - 1) * a.digamma() + (t2 - t3 + 0.5 * q.loc**2) / variance
+    kl: Tensor = t1 + (a - 1) * a.digamma() + (t2 - t3 + 0.5 * q.loc**2) / variance
+    return kl
 
 
 @register_kl(Gumbel, Normal)

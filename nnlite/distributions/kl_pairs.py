@@ -47,7 +47,8 @@ def _kl_beta_beta(p: Beta, q: Beta) -> Tensor:
     t3 = (p.concentration1 - q.concentration1) * p.concentration1.digamma()
     t4 = (p.concentration0 - q.concentration0) * p.concentration0.digamma()
     t5 = (sum_q - sum_p) * sum_p.digamma()
-    return t1 - t2 + t3 + t4 + t5
+    kl: Tensor = t1 - t2 + t3 + t4 + t5
+    return kl
 
 
 @register_kl(Binomial, Binomial)
@@ -71,7 +72,8 @@ def _kl_continuous_bernoulli(p: ContinuousBernoulli, q: ContinuousBernoulli) -> 
     t1 = p.mean * (p.logits - q.logits)
     t2 = p._cont_bern_log_norm() + (-p.probs).log1p()
     t3 = -q._cont_bern_log_norm() - (-q.probs).log1p()
-    return t1 + t2 + t3
+    kl: Tensor = t1 + t2 + t3
+    return kl
 
 
 @register_kl(Dirichlet, Dirichlet)
@@ -81,7 +83,8 @@ def _kl_dirichlet_dirichlet(p: Dirichlet, q: Dirichlet) -> Tensor:
     t2 = (p.concentration.lgamma() - q.concentration.lgamma()).sum(-1)
     t3 = p.concentration - q.concentration
     t4 = p.concentration.digamma() - sum_p.digamma().unsqueeze(-1)
-    return t1 - t2 + (t3 * t4).sum(-1)
+    kl: Tensor = t1 - t2 + (t3 * t4).sum(-1)
+    return kl
 
 
 @register_kl(ExponentialFamily, ExponentialFamily)
@@ -116,19 +119,21 @@ def _kl_gamma_gamma(p: Gamma, q: Gamma) -> Tensor:
     t2 = q.concentration.lgamma() - p.concentration.lgamma()
     t3 = (p.concentration - q.concentration) * p.concentration.digamma()
     t4 = (q.rate - p.rate) * (p.concentration / p.rate)
-    return t1 + t2 + t3 + t4
+    kl: Tensor = t1 + t2 + t3 + t4
+    return kl
 
 
 @register_kl(Exponential, Gamma)
 def _kl_exponential_gamma(p: Exponential, q: Gamma) -> Tensor:
     ratio = q.rate / p.rate
-    return (
+    kl: Tensor = (
         -q.concentration * ratio.log()
         + ratio
         + q.concentration.lgamma()
         + q.concentration * EULER_CONSTANT
         - (1 + EULER_CONSTANT)
     )
+    return kl
 
 
 @register_kl(Gamma, Exponential)
@@ -138,7 +143,8 @@ def _kl_gamma_exponential(p: Gamma, q: Exponential) -> Tensor:
 
 @register_kl(Geometric, Geometric)
 def _kl_geometric_geometric(p: Geometric, q: Geometric) -> Tensor:
-    return -p.entropy() - (-q.probs).log1p() / p.probs - q.logits
+    kl: Tensor = -p.entropy() - (-q.probs).log1p() / p.probs - q.logits
+    return kl
 
 
 @register_kl(Gumbel, Gumbel)
@@ -146,12 +152,14 @@ def _kl_gumbel_gumbel(p: Gumbel, q: Gumbel) -> Tensor:
     ct1, ct2, ct3 = p.scale / q.scale, q.loc / q.scale, p.loc / q.scale
     t1 = -ct1.log() - ct2 + ct3
     t3 = (ct2 + (1 + ct1).lgamma() - ct3).exp()
-    return t1 + ct1 * EULER_CONSTANT + t3 - (1 + EULER_CONSTANT)
+    kl: Tensor = t1 + ct1 * EULER_CONSTANT + t3 - (1 + EULER_CONSTANT)
+    return kl
 
 
 @register_kl(HalfNormal, HalfNormal)
 def _kl_halfnormal_halfnormal(p: HalfNormal, q: HalfNormal) -> Tensor:
-    return _kl_normal_normal(p.base_dist, q.base_dist)
+    kl: Tensor = _kl_normal_normal(p.base_dist, q.base_dist)
+    return kl
 
 
 @register_kl(Laplace, Laplace)
@@ -173,7 +181,8 @@ def _kl_normal_laplace(p: Normal, q: Laplace) -> Tensor:
 
 @register_kl(OneHotCategorical, OneHotCategorical)
 def _kl_onehotcategorical(p: OneHotCategorical, q: OneHotCategorical) -> Tensor:
-    return _kl_categorical_categorical(p._categorical, q._categorical)
+    kl: Tensor = _kl_categorical_categorical(p._categorical, q._categorical)
+    return kl
 
 
 @register_kl(Pareto, Pareto)
@@ -213,4 +222,5 @@ def _kl_lowrank(p: Any, q: Any) -> Tensor:
             "KL-divergence between two (Low Rank) Multivariate Normals with different event "
             "shapes cannot be computed"
         )
-    return _kl_multivariatenormal_multivariatenormal(_as_full(p), _as_full(q))
+    kl: Tensor = _kl_multivariatenormal_multivariatenormal(_as_full(p), _as_full(q))
+    return kl

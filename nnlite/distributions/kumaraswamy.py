@@ -19,7 +19,8 @@ def _moment(a: Tensor, b: Tensor, n: int) -> Tensor:
     """``E[X^n] = b B(1 + n / a, b)``."""
     arg1 = 1 + n / a
     log_value = arg1.lgamma() + b.lgamma() - (arg1 + b).lgamma()
-    return b * log_value.exp()
+    moment: Tensor = b * log_value.exp()
+    return moment
 
 
 class Kumaraswamy(TransformedDistribution):
@@ -75,4 +76,5 @@ class Kumaraswamy(TransformedDistribution):
         a, b = self.concentration1, self.concentration0
         t1, t0 = 1 - a.reciprocal(), 1 - b.reciprocal()
         harmonic = (b + 1).digamma() + EULER_CONSTANT
-        return t0 + t1 * harmonic - a.log() - b.log()
+        entropy: Tensor = t0 + t1 * harmonic - a.log() - b.log()
+        return entropy

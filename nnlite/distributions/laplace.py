@@ -57,7 +57,8 @@ class Laplace(Distribution):
         shape = self._extended_shape(sample_shape)
         eps = float(np.finfo(self.loc._data.dtype).eps)
         u = rand(*shape, dtype=self.loc.dtype) * (2 - eps) + (eps - 1)  # in (eps - 1, 1)
-        return self.loc - self.scale * u.sign() * (-u.abs()).log1p()
+        sample: Tensor = self.loc - self.scale * u.sign() * (-u.abs()).log1p()
+        return sample
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
@@ -68,11 +69,13 @@ class Laplace(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         d = value - self.loc
-        return 0.5 - 0.5 * d.sign() * (-d.abs() / self.scale).expm1()
+        cdf: Tensor = 0.5 - 0.5 * d.sign() * (-d.abs() / self.scale).expm1()
+        return cdf
 
     def icdf(self, value: Tensor) -> Tensor:
         term = value - 0.5
-        return self.loc - self.scale * term.sign() * (-2 * term.abs()).log1p()
+        icdf: Tensor = self.loc - self.scale * term.sign() * (-2 * term.abs()).log1p()
+        return icdf
 
     def entropy(self) -> Tensor:
         return 1 + (2 * self.scale).log()

@@ -56,7 +56,8 @@ class LKJCholesky(Distribution):
     def expand(self, batch_shape: Any, _instance: Any = None) -> Distribution:
         new: Any = super().expand(batch_shape, _instance)
         new._beta = self._beta.expand((*tuple(batch_shape), self.dim))
-        return new
+        expanded: Distribution = new
+        return expanded
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         from ..autograd.creation import tensor
@@ -89,4 +90,5 @@ class LKJCholesky(Distribution):
         denominator = alpha.lgamma() * dm1
         numerator = (alpha - 0.5).mvlgamma(dm1)
         normaliser = 0.5 * dm1 * math.log(math.pi) + numerator - denominator
-        return unnormalised - normaliser
+        log_prob: Tensor = unnormalised - normaliser
+        return log_prob

@@ -56,7 +56,8 @@ class LogNormal(TransformedDistribution):
     @property
     def variance(self) -> Tensor:
         scale_sq = self.scale**2
-        return scale_sq.expm1() * (2 * self.loc + scale_sq).exp()
+        variance: Tensor = scale_sq.expm1() * (2 * self.loc + scale_sq).exp()
+        return variance
 
     def entropy(self) -> Tensor:
         return self.base_dist.entropy() + self.loc

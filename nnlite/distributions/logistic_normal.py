@@ -41,9 +41,11 @@ class LogisticNormal(TransformedDistribution):
     @property
     def loc(self) -> Tensor:
         """The normal's mean."""
-        return self.base_dist.base_dist.loc
+        loc: Tensor = self.base_dist.base_dist.loc
+        return loc
 
     @property
     def scale(self) -> Tensor:
         """The normal's standard deviation."""
-        return self.base_dist.base_dist.scale
+        scale: Tensor = self.base_dist.base_dist.scale
+        return scale

@@ -98,7 +98,8 @@ class LowRankMultivariateNormal(Distribution):
     def covariance_matrix(self) -> Tensor:
         """``W W^T + diag(D)``."""
         w = self.cov_factor
-        return w @ w.transpose(-2, -1) + self.cov_diag.diag_embed()
+        covariance_matrix: Tensor = w @ w.transpose(-2, -1) + self.cov_diag.diag_embed()
+        return covariance_matrix
 
     @lazy_property
     def _full(self) -> MultivariateNormal:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -10,6 +10,9 @@ from ..autograd.grad_mode import no_grad
 from ..autograd.tensor import Tensor
 from .categorical import Categorical
 from .distribution import Distribution
+
+if TYPE_CHECKING:
+    from .constraints import Constraint
 
 __all__ = ["MixtureSameFamily"]
 
@@ -31,7 +34,7 @@ class MixtureSameFamily(Distribution):
         tensor(0.)
     """
 
-    arg_constraints: dict = {}
+    arg_constraints: dict[str, Constraint] = {}
     has_rsample = False
 
     def __init__(

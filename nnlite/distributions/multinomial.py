@@ -94,7 +94,8 @@ class Multinomial(Distribution):
         support = self._binomial.enumerate_support(expand=False)[1:]
         binomial_probs = self._binomial.log_prob(support).exp()
         weights = (support + 1).lgamma()
-        return term1 + (binomial_probs * weights).sum((0, -1))
+        entropy: Tensor = term1 + (binomial_probs * weights).sum((0, -1))
+        return entropy
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
@@ -104,4 +105,5 @@ class Multinomial(Distribution):
         log_factorial_xs = (value + 1).lgamma().sum(-1)
         # a category of probability 0 seen 0 times contributes nothing
         logits = where((value._data == 0) & (logits._data == -np.inf), 0.0, logits)
-        return log_factorial_n - log_factorial_xs + (logits * value).sum(-1)
+        log_prob: Tensor = log_factorial_n - log_factorial_xs + (logits * value).sum(-1)
+        return log_prob

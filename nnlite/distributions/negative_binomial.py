@@ -54,7 +54,8 @@ class NegativeBinomial(BinaryParameters, Distribution):
 
     @property
     def mode(self) -> Tensor:
-        return ((self.total_count - 1) * self.logits.exp()).floor().clamp(min=0.0)
+        mode: Tensor = ((self.total_count - 1) * self.logits.exp()).floor().clamp(min=0.0)
+        return mode
 
     @property
     def variance(self) -> Tensor:

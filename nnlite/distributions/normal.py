@@ -74,7 +74,8 @@ class Normal(Distribution):
         return 0.5 * (1 + ((value - self.loc) / (self.scale * math.sqrt(2))).erf())
 
     def icdf(self, value: Tensor) -> Tensor:
-        return self.loc + self.scale * (2 * value - 1).erfinv() * math.sqrt(2)
+        icdf: Tensor = self.loc + self.scale * (2 * value - 1).erfinv() * math.sqrt(2)
+        return icdf
 
     def entropy(self) -> Tensor:
         return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()

@@ -70,7 +70,8 @@ class OneHotCategorical(Distribution):
     @property
     def mode(self) -> Tensor:
         probs = self._categorical.probs
-        return one_hot_of(probs.argmax(dim=-1), probs.shape[-1], probs)
+        # (dim, keepdim): Tensor.argmax is typed positional-only
+        return one_hot_of(probs.argmax(-1, False), probs.shape[-1], probs)
 
     @property
     def variance(self) -> Tensor:

@@ -38,7 +38,8 @@ class Poisson(ExponentialFamily):
 
     @property
     def mode(self) -> Tensor:
-        return self.rate.floor()
+        mode: Tensor = self.rate.floor()
+        return mode
 
     @property
     def variance(self) -> Tensor:
@@ -53,7 +54,8 @@ class Poisson(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         rate, value = broadcast_all(self.rate, value)
-        return value.xlogy(rate) - rate - (value + 1).lgamma()
+        log_prob: Tensor = value.xlogy(rate) - rate - (value + 1).lgamma()
+        return log_prob
 
     @property
     def _natural_params(self) -> tuple[Tensor]:

@@ -47,14 +47,18 @@ class LogitRelaxedBernoulli(BinaryParameters, Distribution):
         shape = self._extended_shape(sample_shape)
         probs = clamp_probs(self.probs.expand(*shape))
         u = clamp_probs(rand(*shape, dtype=probs.dtype))
-        return (u.log() - (-u).log1p() + probs.log() - (-probs).log1p()) / self.temperature
+        sample: Tensor = (
+            u.log() - (-u).log1p() + probs.log() - (-probs).log1p()
+        ) / self.temperature
+        return sample
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
         diff = logits - value * self.temperature
-        return self.temperature.log() + diff - 2 * diff.exp().log1p()
+        log_prob: Tensor = self.temperature.log() + diff - 2 * diff.exp().log1p()
+        return log_prob
 
 
 class RelaxedBernoulli(TransformedDistribution):
@@ -91,7 +95,8 @@ class RelaxedBernoulli(TransformedDistribution):
     @property
     def temperature(self) -> Tensor:
         """The relaxation temperature."""
-        return self.base_dist.temperature
+        temperature: Tensor = self.base_dist.temperature
+        return temperature
 
     @property
     def logits(self) -> Tensor:

@@ -65,7 +65,8 @@ class ExpRelaxedCategorical(Distribution):
         u = clamp_probs(rand(*shape, dtype=self.logits.dtype))
         gumbels = -((-(u.log())).log())
         scores = (self.logits + gumbels) / self.temperature
-        return scores - scores.logsumexp(-1, keepdim=True)
+        sample: Tensor = scores - scores.logsumexp(-1, keepdim=True)
+        return sample
 
     def log_prob(self, value: Tensor) -> Tensor:
         k = self._categorical._num_events
@@ -76,7 +77,8 @@ class ExpRelaxedCategorical(Distribution):
         log_scale = (temperature * 0 + float(k)).lgamma() - temperature.log() * -(k - 1)
         score = logits - value * temperature
         score = (score - score.logsumexp(-1, keepdim=True)).sum(-1)
-        return score + log_scale
+        log_prob: Tensor = score + log_scale
+        return log_prob
 
 
 class RelaxedOneHotCategorical(TransformedDistribution):
@@ -113,7 +115,8 @@ class RelaxedOneHotCategorical(TransformedDistribution):
     @property
     def temperature(self) -> Tensor:
         """The relaxation temperature."""
-        return self.base_dist.temperature
+        temperature: Tensor = self.base_dist.temperature
+        return temperature
 
     @property
     def logits(self) -> Tensor:

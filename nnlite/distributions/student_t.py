@@ -78,14 +78,16 @@ class StudentT(Distribution):
             + (0.5 * df).lgamma()
             - (0.5 * (df + 1.0)).lgamma()
         )
-        return -0.5 * (df + 1.0) * (y**2 / df).log1p() - normaliser
+        log_prob: Tensor = -0.5 * (df + 1.0) * (y**2 / df).log1p() - normaliser
+        return log_prob
 
     def entropy(self) -> Tensor:
         df = self.df
         lbeta = (0.5 * df).lgamma() + math.lgamma(0.5) - (0.5 * (df + 1)).lgamma()
-        return (
+        entropy: Tensor = (
             self.scale.log()
             + 0.5 * (df + 1) * ((0.5 * (df + 1)).digamma() - (0.5 * df).digamma())
             + 0.5 * df.log()
             + lbeta
         )
+        return entropy

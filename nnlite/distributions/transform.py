@@ -60,7 +60,8 @@ class Transform:
     def event_dim(self) -> int:
         """The number of rightmost dimensions forming one event (when domain and codomain agree)."""
         if self.domain.event_dim == self.codomain.event_dim:
-            return self.domain.event_dim
+            event_dim: int = self.domain.event_dim
+            return event_dim
         raise ValueError("Please use either .domain.event_dim or .codomain.event_dim")
 
     @property
@@ -96,7 +97,8 @@ class Transform:
             return self._call(x)
         x_old, y_old = self._cached_x_y
         if x is x_old:
-            return y_old
+            result: Tensor = y_old
+            return result
         y = self._call(x)
         self._cached_x_y = x, y
         return y
@@ -106,7 +108,8 @@ class Transform:
             return self._inverse(y)
         x_old, y_old = self._cached_x_y
         if y is y_old:
-            return x_old
+            result: Tensor = x_old
+            return result
         x = self._inverse(y)
         self._cached_x_y = x, y
         return x
@@ -483,7 +486,8 @@ class CatTransform(Transform):
 
     @property
     def event_dim(self) -> int:
-        return max(t.event_dim for t in self.transforms)
+        event_dim: int = max(t.event_dim for t in self.transforms)
+        return event_dim
 
     @property
     def length(self) -> int:

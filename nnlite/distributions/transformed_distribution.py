@@ -34,7 +34,7 @@ class TransformedDistribution(Distribution):
         tensor(-0.9189)
     """
 
-    arg_constraints: dict = {}
+    arg_constraints: dict[str, constraints.Constraint] = {}
 
     def __init__(
         self,
@@ -79,7 +79,8 @@ class TransformedDistribution(Distribution):
         base_shape = tuple(ComposeTransform(self.transforms).inverse_shape(shape))
         base_batch = base_shape[: len(base_shape) - len(self.base_dist.event_shape)]
         new.base_dist = self.base_dist.expand(base_batch)
-        return new
+        expanded: Distribution = new
+        return expanded
 
     @property
     def support(self) -> Any:
@@ -120,7 +121,8 @@ class TransformedDistribution(Distribution):
             log_prob = log_prob - sum_rightmost(jacobian, event_dim - transform.domain.event_dim)
             y = x
         base = self.base_dist.log_prob(y)
-        return log_prob + sum_rightmost(base, event_dim - len(self.base_dist.event_shape))
+        result: Tensor = log_prob + sum_rightmost(base, event_dim - len(self.base_dist.event_shape))
+        return result
 
     def _monotonize_cdf(self, value: Tensor) -> Tensor:
         """The cdf of the base turned into this distribution's (flipped by decreasing maps)."""
@@ -129,7 +131,8 @@ class TransformedDistribution(Distribution):
             sign = sign * transform.sign
         if isinstance(sign, int) and sign == 1:
             return value
-        return sign * (value - 0.5) + 0.5
+        monotone: Tensor = sign * (value - 0.5) + 0.5
+        return monotone
 
     def cdf(self, value: Tensor) -> Tensor:
         for transform in reversed(self.transforms):

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 
 from ..autograd.tensor import Tensor
+
+_T = TypeVar("_T")
 
 
 def as_tensor(value: Any, like: Tensor | None = None) -> Tensor:
@@ -60,16 +63,20 @@ def format_value(value: Tensor) -> str:
     return str(value.item()) if value.ndim == 0 else repr(value)
 
 
-class lazy_property:
+class lazy_property(Generic[_T]):
     """A property computed on first access and then stored on the instance (PyTorch's: so
     ``probs`` given to a distribution and ``logits`` derived from it are both attributes)."""
 
-    def __init__(self, compute: Any) -> None:
+    def __init__(self, compute: Callable[[Any], _T]) -> None:
         self.compute = compute
         self.__doc__ = compute.__doc__
         self.__name__ = compute.__name__
 
-    def __get__(self, instance: Any, owner: Any = None) -> Any:
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> lazy_property[_T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+    def __get__(self, instance: object, owner: type | None = None) -> lazy_property[_T] | _T:
         if instance is None:
             return self
         value = self.compute(instance)
@@ -82,7 +89,8 @@ def where(condition: Any, a: Any, b: Any) -> Tensor:
     from ..autograd.ops.where import Where
 
     mask = np.asarray(condition._data if isinstance(condition, Tensor) else condition)
-    return Where.apply(mask.astype(bool), a, b)
+    out: Tensor = Where.apply(mask.astype(bool), a, b)
+    return out
 
 
 def draws(method: str, shape: Any, like: Tensor, *args: Any) -> Tensor:

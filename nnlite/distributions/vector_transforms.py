@@ -61,7 +61,8 @@ class SoftmaxTransform(_Stateless):
 
     def _call(self, x: Tensor) -> Tensor:
         probs = (x - x.max(-1, True)[0]).exp()
-        return probs / probs.sum(-1, True)
+        y: Tensor = probs / probs.sum(-1, True)
+        return y
 
     def _inverse(self, y: Tensor) -> Tensor:
         return y.log()
@@ -131,10 +132,12 @@ class LowerCholeskyTransform(_Stateless):
     codomain = constraints.lower_cholesky
 
     def _call(self, x: Tensor) -> Tensor:
-        return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
+        y: Tensor = x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
+        return y
 
     def _inverse(self, y: Tensor) -> Tensor:
-        return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+        x: Tensor = y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+        return x
 
 
 class PositiveDefiniteTransform(_Stateless):
@@ -216,7 +219,8 @@ class CorrCholeskyTransform(_Stateless):
     def _inverse(self, y: Tensor) -> Tensor:
         rest = _pad_last((1 - (y * y).cumsum(-1))[..., :-1], 1, 0)
         t = tril_matrix_to_vec(y, diag=-1) / tril_matrix_to_vec(rest, diag=-1).sqrt()
-        return (t.log1p() - (-t).log1p()) / 2
+        x: Tensor = (t.log1p() - (-t).log1p()) / 2
+        return x
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         rest = tril_matrix_to_vec(1 - (y * y).cumsum(-1), diag=-2)

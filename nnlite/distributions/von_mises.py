@@ -21,7 +21,8 @@ def log_bessel_i(x: Tensor, order: int) -> Tensor:
     from .. import special
 
     scaled = special.i0e(x) if order == 0 else special.i1e(x)
-    return scaled.log() + x
+    log_bessel_i: Tensor = scaled.log() + x
+    return log_bessel_i
 
 
 class VonMises(Distribution):

@@ -43,7 +43,8 @@ class Weibull(TransformedDistribution):
 
     @property
     def mean(self) -> Tensor:
-        return self.scale * (1 + self.concentration_reciprocal).lgamma().exp()
+        mean: Tensor = self.scale * (1 + self.concentration_reciprocal).lgamma().exp()
+        return mean
 
     @property
     def mode(self) -> Tensor:
@@ -53,7 +54,10 @@ class Weibull(TransformedDistribution):
     @property
     def variance(self) -> Tensor:
         r = self.concentration_reciprocal
-        return self.scale**2 * ((1 + 2 * r).lgamma().exp() - (2 * (1 + r).lgamma()).exp())
+        variance: Tensor = self.scale**2 * (
+            (1 + 2 * r).lgamma().exp() - (2 * (1 + r).lgamma()).exp()
+        )
+        return variance
 
     def entropy(self) -> Tensor:
         r = self.concentration_reciprocal

@@ -27,7 +27,8 @@ def _mvdigamma(x: Tensor, p: int) -> Tensor:
     total = x.digamma()
     for i in range(1, p):
         total = total + (x - i / 2).digamma()
-    return total
+    mvdigamma: Tensor = total
+    return mvdigamma
 
 
 class Wishart(ExponentialFamily):
@@ -55,7 +56,7 @@ class Wishart(ExponentialFamily):
     _mean_carrier_measure = 0
 
     @property
-    def arg_constraints(self) -> dict:  # type: ignore[override]
+    def arg_constraints(self) -> dict[str, constraints.Constraint]:  # type: ignore[override]
         return {
             "covariance_matrix": constraints.positive_definite,
             "precision_matrix": constraints.positive_definite,
@@ -165,7 +166,7 @@ class Wishart(ExponentialFamily):
         d = diagonal(v)
         return self._df_matrix() * (v**2 + d.unsqueeze(-1) * d.unsqueeze(-2))
 
-    def _bartlett_sample(self, sample_shape: tuple) -> Tensor:
+    def _bartlett_sample(self, sample_shape: tuple[int, ...]) -> Tensor:
         from ..autograd.creation import randn
 
         p = self._event_shape[-1]
@@ -173,7 +174,8 @@ class Wishart(ExponentialFamily):
         root = self._dist_chi2.rsample(sample_shape).sqrt().clamp(min=tiny)
         normals = randn(*sample_shape, *self._batch_shape, p, p, dtype=root.dtype).tril(-1)
         factor = self._unbroadcasted_scale_tril @ (normals + root.diag_embed())
-        return factor @ factor.transpose(-2, -1)
+        bartlett_sample: Tensor = factor @ factor.transpose(-2, -1)
+        return bartlett_sample
 
     def rsample(self, sample_shape: Any = (), max_try_correction: int | None = None) -> Tensor:
         """Reparameterised samples by the Bartlett decomposition; samples that come out singular
@@ -218,21 +220,23 @@ class Wishart(ExponentialFamily):
         solved = solve_lower(lower, half_solved.transpose(-2, -1))
         trace = diagonal(solved).sum(-1)
         log_det_value = 2 * diagonal(cholesky(value)).log().sum(-1)
-        return (
+        log_prob: Tensor = (
             -nu * (p * _LOG_2 / 2 + self._half_log_det_scale())
             - (nu / 2).mvlgamma(p)
             + (nu - p - 1) / 2 * log_det_value
             - trace / 2
         )
+        return log_prob
 
     def entropy(self) -> Tensor:
         nu, p = self.df, self._event_shape[-1]
-        return (
+        entropy: Tensor = (
             (p + 1) * (p * _LOG_2 / 2 + self._half_log_det_scale())
             + (nu / 2).mvlgamma(p)
             - (nu - p - 1) / 2 * _mvdigamma(nu / 2, p)
             + nu * p / 2
         )
+        return entropy
 
     @property
     def _natural_params(self) -> tuple[Tensor, Tensor]:
@@ -242,4 +246,7 @@ class Wishart(ExponentialFamily):
     def _log_normalizer(self, x: Tensor, y: Tensor) -> Tensor:  # type: ignore[override]
         p = self._event_shape[-1]
         log_det = 2 * diagonal(cholesky(-2 * x)).log().sum(-1)
-        return (y + (p + 1) / 2) * (-log_det + _LOG_2 * p) + (y + (p + 1) / 2).mvlgamma(p)
+        log_normalizer: Tensor = (y + (p + 1) / 2) * (-log_det + _LOG_2 * p) + (
+            y + (p + 1) / 2
+        ).mvlgamma(p)
+        return log_normalizer

@@ -40,7 +40,7 @@ def _cubic_minimum(
     d2_square = d1**2 - g1 * g2
     if d2_square < 0:
         return (lo + hi) / 2.0
-    d2 = np.sqrt(d2_square)
+    d2: float = np.sqrt(d2_square)
     if x1 <= x2:
         at = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
     else:
@@ -219,7 +219,8 @@ class LBFGS(Optimizer):
 
     @property
     def _params(self) -> list[Tensor]:
-        return self.param_groups[0]["params"]
+        params: list[Tensor] = self.param_groups[0]["params"]
+        return params
 
     # flat views of all parameters ------------------------------------------------
 

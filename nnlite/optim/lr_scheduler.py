@@ -55,7 +55,7 @@ _EPOCH_DEPRECATION_WARNING = (
 )
 
 
-def _group_values(optimizer: Optimizer, key: Any) -> Any:
+def _group_values(optimizer: Optimizer, key: str) -> list[Any]:
     return [group[key] for group in optimizer.param_groups]
 
 
@@ -1397,11 +1397,13 @@ class CyclicLR(LRScheduler):
         """
         if self._scale_fn_custom is not None:
             return self._scale_fn_custom(x)
+        # float ** float is typed Any (a negative base gives a complex): both bases are positive
+        scale: float = 1.0
         if self.mode == "triangular2":
-            return 1 / (2.0 ** (x - 1))
-        if self.mode == "exp_range":
-            return self.gamma**x
-        return 1.0
+            scale = 1 / (2.0 ** (x - 1))
+        elif self.mode == "exp_range":
+            scale = self.gamma**x
+        return scale
 
     def _set_momentum(self, group: Any, value: Any) -> None:
         if self.use_beta1:

@@ -32,7 +32,8 @@ def _to_bfloat16(x: np.ndarray) -> np.ndarray:
     """``x`` (float32) rounded to the nearest bfloat16 value (ties to even), kept as float32."""
     bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
     rounding = ((bits >> 16) & 1) + np.uint32(0x7FFF)
-    return ((bits + rounding) & np.uint32(0xFFFF0000)).view(np.float32)
+    rounded: np.ndarray = ((bits + rounding) & np.uint32(0xFFFF0000)).view(np.float32)
+    return rounded
 
 
 def zeropower_via_newtonschulz(

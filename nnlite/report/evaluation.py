@@ -25,7 +25,7 @@ from ..train.predictions import (
 )
 
 if TYPE_CHECKING:
-    from ..nn import Module
+    from ..nn.modules.module import Module
     from ..train.config import TrainConfig
     from .run_folder import RunFolder
 
@@ -192,8 +192,7 @@ def evaluate_run(run: RunFolder) -> Evaluation:
     """The ``Evaluation`` of ``run``'s last checkpoint (cached in ``evaluation.npz``).
 
     Raises ``EvaluationUnavailable`` with the reason when it cannot be made here."""
-    import nnlite as nl
-
+    from ..autograd.grad_mode import no_grad
     from ..data import DataLoader
     from ..train.checkpoint import CheckpointFileError, load_checkpoint
 
@@ -221,7 +220,7 @@ def evaluate_run(run: RunFolder) -> Evaluation:
     model.eval()
     labels, predicted, confidence = [], [], []
     loader = DataLoader(test_set, batch_size=config.data.test_batch_size, shuffle=False)
-    with nl.no_grad():
+    with no_grad():
         for images, targets in loader:
             classes_seen, probability = predictions_from_logits(model(images).numpy())
             labels.append(targets.numpy())

@@ -56,8 +56,8 @@ def _fixed_facts() -> dict[str, Any]:
 
 def machine_info() -> dict[str, Any]:
     """A dict: host OS, CPU, CPU count, nnlite's thread count, Python and package versions."""
-    import nnlite as nl
+    from .._runtime.threads import get_num_threads
 
     info = dict(_fixed_facts())
-    info["threads"] = nl.get_num_threads()
+    info["threads"] = get_num_threads()
     return {k: info[k] for k in ("os", "cpu", "cpus", "threads")} | info

@@ -1,25 +1,33 @@
 """Turn the sections of a resolved config into objects: transforms, datasets, model, loss,
 optimizer, scheduler, and the finetuning surgery (load, freeze, replace the head)."""
 
+from __future__ import annotations
+
 import inspect
 import os
 import sys
 import typing
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from .. import nn
-from ..data import Dataset
+from ..autograd.creation import stack, tensor
+from ..autograd.grad_mode import no_grad
 from ..data.transforms import Compose
 from ..models.registry import MODELS, import_module_class
 from ..models.registry import suggestion as _suggest
+from ..nn.modules.module import Module
 from ..optim import Optimizer
 from .checkpoint import CheckpointFileError, model_state_from
 from .config import DATASETS, DataConfig, FinetuneConfig, ModelConfig
 from .registries import LOSSES, OPTIMIZERS, SCHEDULERS, TRANSFORMS
 from .schema import Component, ConfigError, check, show, type_hints, union_members
+
+if TYPE_CHECKING:
+    from ..data.datasets.vision import ImageClassificationDataset
+    from ..nn.parameter import Parameter
 
 __all__ = [
     "TrainError",
@@ -69,7 +77,9 @@ def build_transforms(items: Iterable[Component]) -> Compose:
     return Compose([TRANSFORMS.lookup(t.name)(**_plain_args(t)) for t in items])
 
 
-def build_datasets(data_cfg: DataConfig) -> tuple[Dataset[Any], Dataset[Any]]:
+def build_datasets(
+    data_cfg: DataConfig,
+) -> tuple[ImageClassificationDataset, ImageClassificationDataset]:
     """``(train_set, test_set)`` of the configured dataset, with their transforms."""
     from ..data import datasets
 
@@ -126,7 +136,7 @@ def _builder(name: str) -> Callable[..., Any]:
     ):  # the current directory, as for `python -m`
         sys.path.insert(0, os.getcwd())
     try:
-        return import_module_class(name, nn.Module)
+        return import_module_class(name, Module)
     except ImportError as e:
         raise ConfigError(
             f"model.name: {_cut(e)}; the module must be importable from the current directory or "
@@ -173,7 +183,7 @@ def _check_args(fn: Callable[..., Any], args: dict[str, Any], label: str) -> Non
             args[key] = check(value, hints[key], {}, f"model.args.{key}")
 
 
-def build_model(model_cfg: ModelConfig) -> nn.Module:
+def build_model(model_cfg: ModelConfig) -> Module:
     """The model named in the ``model`` section, built with its ``args``."""
     name, args = model_cfg.name, dict(model_cfg.args)
     fn = _builder(name)
@@ -185,7 +195,7 @@ def build_model(model_cfg: ModelConfig) -> nn.Module:
         raise ConfigError(
             f"model: building {label} with args {show(args)} failed: {_cut(e)}", "model.args"
         ) from None
-    if not isinstance(model, nn.Module):
+    if not isinstance(model, Module):
         raise ConfigError(
             f"model.name: {name!r} built a {type(model).__name__}, not an nnlite.nn.Module",
             "model.name",
@@ -193,11 +203,9 @@ def build_model(model_cfg: ModelConfig) -> nn.Module:
     return model
 
 
-def check_model_output(model: nn.Module, dataset: Any, num_classes: int) -> None:
+def check_model_output(model: Module, dataset: Any, num_classes: int) -> None:
     """Run two images through the model (eval mode, no gradient) and check that it gives one
     score per class: a clear error now rather than a shape error in the first step."""
-    import nnlite as nl
-
     n = min(2, len(dataset))
     if n == 0:
         raise TrainError("data: the dataset is empty")
@@ -205,11 +213,11 @@ def check_model_output(model: nn.Module, dataset: Any, num_classes: int) -> None
     if callable(getitems) and getattr(dataset, "getitems_collated", False):
         images = getitems(list(range(n)))[0]
     else:
-        images = nl.stack([dataset[i][0] for i in range(n)])
+        images = stack([dataset[i][0] for i in range(n)])
     was_training = model.training
     model.eval()
     try:
-        with nl.no_grad():
+        with no_grad():
             out = model(images)
     except Exception as e:
         raise TrainError(
@@ -230,10 +238,8 @@ def check_model_output(model: nn.Module, dataset: Any, num_classes: int) -> None
 # ------------------------------------------------------------------------------------- loss, optim
 
 
-def build_loss(loss_cfg: Component, num_classes: int) -> nn.Module:
+def build_loss(loss_cfg: Component, num_classes: int) -> Module:
     """The loss of the ``loss`` section; ``weight`` (one value per class) becomes a tensor."""
-    import nnlite as nl
-
     args = _plain_args(loss_cfg)
     if args.get("weight") is not None:
         if len(args["weight"]) != num_classes:
@@ -242,11 +248,11 @@ def build_loss(loss_cfg: Component, num_classes: int) -> nn.Module:
                 f"{len(args['weight'])}",
                 "loss.weight",
             )
-        args["weight"] = nl.tensor(np.asarray(args["weight"], dtype=np.float32))
-    return typing.cast(nn.Module, LOSSES.lookup(loss_cfg.name)(**args))
+        args["weight"] = tensor(np.asarray(args["weight"], dtype=np.float32))
+    return typing.cast(Module, LOSSES.lookup(loss_cfg.name)(**args))
 
 
-def build_optimizer(opt_cfg: Component, params: Sequence[nn.Parameter]) -> Optimizer:
+def build_optimizer(opt_cfg: Component, params: Sequence[Parameter]) -> Optimizer:
     """The optimizer of the ``optimizer`` section over ``params``."""
     try:
         return typing.cast(
@@ -292,11 +298,11 @@ def scheduler_steps(sched_cfg: Component | None) -> Literal["batch", "metric", "
 # ------------------------------------------------------------------------------------- finetune
 
 
-def _modules_of(model: nn.Module) -> dict[str, nn.Module]:
+def _modules_of(model: Module) -> dict[str, Module]:
     return dict(model.named_modules())
 
 
-def _module_named(modules: dict[str, nn.Module], name: str, key: str) -> nn.Module:
+def _module_named(modules: dict[str, Module], name: str, key: str) -> Module:
     if name not in modules or name == "":
         names = [n for n in modules if n]
         raise ConfigError(
@@ -307,7 +313,7 @@ def _module_named(modules: dict[str, nn.Module], name: str, key: str) -> nn.Modu
     return modules[name]
 
 
-def _fresh_like(layer: nn.Module, num_classes: int) -> nn.Module | None:
+def _fresh_like(layer: Module, num_classes: int) -> Module | None:
     if isinstance(layer, nn.Linear):
         return nn.Linear(layer.in_features, num_classes, bias=layer.bias is not None)
     if isinstance(layer, nn.Conv2d):
@@ -324,7 +330,7 @@ def _fresh_like(layer: nn.Module, num_classes: int) -> nn.Module | None:
     return None
 
 
-def _set_module(model: nn.Module, name: str, new: nn.Module) -> None:
+def _set_module(model: Module, name: str, new: Module) -> None:
     parent_name, _, attr = name.rpartition(".")
     parent = (
         model.get_submodule(parent_name)
@@ -339,12 +345,12 @@ def _set_module(model: nn.Module, name: str, new: nn.Module) -> None:
 
 
 def apply_finetune(
-    model: nn.Module,
+    model: Module,
     ft_cfg: FinetuneConfig,
     num_classes: int,
     load_weights: bool = True,
     log: Callable[..., Any] = print,
-) -> list[nn.Module]:
+) -> list[Module]:
     """Load the finetuning checkpoint (all but the head), freeze the listed modules and replace
     the head with a fresh layer of ``finetune.head.num_classes`` outputs. Returns the frozen
     modules (kept in eval mode while training)."""

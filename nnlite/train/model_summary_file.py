@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .._runtime.atomic_file import replace_atomically
 
 if TYPE_CHECKING:
-    from ..nn import Module
+    from ..nn.modules.module import Module
 
 __all__ = ["FILE_NAME", "write_model_summary"]
 

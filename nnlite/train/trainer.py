@@ -8,6 +8,8 @@ holds the generators' states. Resuming from it therefore replays the remaining e
 the final weights equal those of an uninterrupted run, bit for bit.
 """
 
+from __future__ import annotations
+
 import contextlib
 import datetime
 import math
@@ -18,12 +20,15 @@ import signal
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import numpy as np
 
 from .._runtime.atomic_file import replace_atomically
+from .._runtime.threads import set_num_threads
+from ..autograd.grad_mode import no_grad
+from ..autograd.random import manual_seed
 from . import checkpoint as ckpt_io
 from .builders import (
     TrainError,
@@ -42,11 +47,18 @@ from .model_summary_file import write_model_summary
 from .predictions import FILE_NAME, write_predictions
 from .signals import Stopped, requested_signal, stop_message, stop_on_signals
 
+if TYPE_CHECKING:
+    from ..autograd.tensor import Tensor
+    from ..data import DataLoader
+    from ..nn.modules.module import Module
+
 __all__ = ["Trainer", "NonFiniteLossError", "TrainError", "seed_everything", "new_run_dir"]
 
 
 #: ``observer(run_dir, state, message)``, told when a run's folder changes (the run report)
 Observer = Callable[[str, str, str | None], object]
+
+_T = TypeVar("_T")
 
 
 class NonFiniteLossError(TrainError):
@@ -59,23 +71,21 @@ class NonFiniteLossError(TrainError):
     """
 
 
-def seed_everything(seed):
+def seed_everything(seed: int) -> None:
     """Seed nnlite's, numpy's global and python's generators."""
-    import nnlite as nl
-
-    nl.manual_seed(seed)
+    manual_seed(seed)
     np.random.seed(seed % 2**32)  # noqa: NPY002  (seeding the global generator is the point)
     random.seed(seed)
 
 
-def _epoch_seed(seed, epoch):
+def _epoch_seed(seed: int, epoch: int) -> int:
     """The data loader seed of one epoch: a function of ``(seed, epoch)`` only."""
     return int(
         np.random.SeedSequence([int(seed), int(epoch), 0x7A11]).generate_state(1, np.uint64)[0] >> 2
     )
 
 
-def new_run_dir(output_dir, name):
+def new_run_dir(output_dir: str, name: str) -> str:
     """Create ``output_dir/<name>-<YYYYmmdd-HHMMSS>`` (``-1``, ``-2``, ... if taken) and return it."""
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     base = os.path.join(output_dir, f"{name}-{stamp}")
@@ -90,7 +100,7 @@ def new_run_dir(output_dir, name):
     raise TrainError(f"cannot create a run directory under {output_dir}")
 
 
-def _link_latest(run_dir, output_dir, name):
+def _link_latest(run_dir: str, output_dir: str, name: str) -> None:
     """``output_dir/<name>-latest``: a symlink to the newest run of that name."""
     link = os.path.join(output_dir, f"{name}-latest")
     tmp = f"{link}.{os.getpid()}.tmp"
@@ -106,14 +116,14 @@ def _link_latest(run_dir, output_dir, name):
             pass
 
 
-def _all_finite(arr):
+def _all_finite(arr: np.ndarray) -> bool:
     """Whether ``arr`` holds no inf or nan: one sum (inf or nan if any entry is), and only
     when that is not finite (an overflowing sum) a check of every entry."""
     return math.isfinite(float(np.add.reduce(arr, axis=None))) or bool(np.isfinite(arr).all())
 
 
 @contextlib.contextmanager
-def _writing(what, path, kept=None):
+def _writing(what: str, path: str, kept: str | None = None) -> Iterator[None]:
     """Turn a failed write (full disk, read-only folder, ...) into one ``TrainError`` line."""
     try:
         yield
@@ -127,13 +137,13 @@ def _writing(what, path, kept=None):
 class _EpochProgress:
     """The running figures of one training epoch (losses, images, time) and its progress bar."""
 
-    def __init__(self, epoch, epochs, batches, show_bar):
+    def __init__(self, epoch: int, epochs: int, batches: int, show_bar: bool) -> None:
         self.epoch = epoch
         self.running = self.total = 0.0
         self.images = self.batches = 0
         self.t0 = time.perf_counter()
         self._next_postfix = 0.0
-        self.bar = None
+        self.bar: Any = None  # a tqdm bar (tqdm ships no types)
         if show_bar:
             from tqdm import tqdm
 
@@ -146,21 +156,21 @@ class _EpochProgress:
                 dynamic_ncols=True,
             )
 
-    def add(self, loss, images):
+    def add(self, loss: float, images: int) -> None:
         self.running += loss
         self.total += loss
         self.images += images
         self.batches += 1
 
-    def take_running(self):
+    def take_running(self) -> float:
         """The loss summed since the last call (the tutorial's running loss)."""
         running, self.running = self.running, 0.0
         return running
 
-    def seconds(self):
+    def seconds(self) -> float:
         return time.perf_counter() - self.t0
 
-    def refresh_bar(self, i):
+    def refresh_bar(self, i: int) -> None:
         if self.bar is None:
             return
         self.bar.update(1)
@@ -175,7 +185,7 @@ class _EpochProgress:
                 refresh=False,
             )
 
-    def close(self):
+    def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
@@ -184,8 +194,8 @@ class _EpochProgress:
 class _Distributed:
     """Rank, size and communicator of an MPI job (a single process without one)."""
 
-    def __init__(self, backend):
-        self.comm = None
+    def __init__(self, backend: str | None) -> None:
+        self.comm: Any = None  # an mpi4py communicator (an optional package)
         self.rank, self.size = 0, 1
         if backend == "mpi":
             try:
@@ -201,24 +211,27 @@ class _Distributed:
             self._max = MPI.MAX
 
     @property
-    def is_main(self):
+    def is_main(self) -> bool:
         return self.rank == 0
 
-    def bcast(self, obj):
-        return obj if self.comm is None else self.comm.bcast(obj, root=0)
+    def bcast(self, obj: _T) -> _T:
+        shared: _T = obj if self.comm is None else self.comm.bcast(obj, root=0)
+        return shared
 
-    def sum(self, value):
-        return value if self.comm is None else self.comm.allreduce(value)
+    def sum(self, value: _T) -> _T:
+        total: _T = value if self.comm is None else self.comm.allreduce(value)
+        return total
 
-    def max(self, value):
-        return value if self.comm is None else self.comm.allreduce(value, op=self._max)
+    def max(self, value: _T) -> _T:
+        largest: _T = value if self.comm is None else self.comm.allreduce(value, op=self._max)
+        return largest
 
-    def barrier(self):
+    def barrier(self) -> None:
         if self.comm is not None:
             self.comm.Barrier()
 
 
-def _stdout_is_terminal():
+def _stdout_is_terminal() -> bool:
     try:
         return sys.stdout.isatty() and sys.stderr.isatty()
     except (AttributeError, ValueError):
@@ -269,12 +282,14 @@ class Trainer:
         self.dist = _Distributed(config.parallel.backend)
         self.progress = _stdout_is_terminal() if progress is None else bool(progress)
         self.progress = self.progress and self.dist.is_main
-        self._bar_epochs = self._bar_batches = None
-        self.net = None
+        # tqdm bars (tqdm ships no types)
+        self._bar_epochs: Any = None
+        self._bar_batches: Any = None
+        self.net: Module | None = None
 
     # ------------------------------------------------------------------ output
 
-    def print(self, *parts):
+    def print(self, *parts: object) -> None:
         """Print a progress line (on the main process only; above the progress bars when shown).
 
         Args:
@@ -307,9 +322,7 @@ class Trainer:
 
     # ------------------------------------------------------------------ set-up
 
-    def _setup(self):
-        import nnlite as nl
-
+    def _setup(self) -> None:
         cfg = self.cfg
         if cfg.threads is not None:
             cpus = os.cpu_count() or 1
@@ -320,7 +333,7 @@ class Trainer:
                     UserWarning,
                     stacklevel=2,
                 )
-            nl.set_num_threads(cfg.threads)
+            set_num_threads(cfg.threads)
         seed_everything(cfg.seed)
         self.train_set, self.test_set = build_datasets(cfg.data)
         self.classes = [str(c) for c in getattr(self.train_set, "classes", [])]
@@ -329,7 +342,7 @@ class Trainer:
         num_classes = len(self.classes)
 
         model = build_model(cfg.model)
-        self.frozen = []
+        self.frozen: list[Module] = []
         ft = cfg.finetune
         resuming = self.resume_dir is not None and os.path.exists(self._last_path(self.resume_dir))
         if ft is not None:
@@ -349,14 +362,18 @@ class Trainer:
         self.scheduler_steps = scheduler_steps(cfg.scheduler)
         self.start_epoch, self.global_step, self.best_accuracy, self.seconds = 0, 0, -1.0, 0.0
         self.best_epoch = 0
-        self.last_meter = None
-        state = self._restore(self._last_path(self.resume_dir)) if resuming else None
+        self.last_meter: ClassificationMeter | None = None
+        state = (
+            self._restore(self._last_path(self.resume_dir))
+            if resuming and self.resume_dir is not None
+            else None
+        )
 
         # the run directory, once everything above has been checked
         if self.resume_dir is not None:
             self.run_dir = self.resume_dir
         else:
-            run_dir = None
+            run_dir: str | None = None
             if self.dist.is_main:
                 with _writing("the run directory", cfg.output_dir):
                     run_dir = new_run_dir(cfg.output_dir, cfg.run_name)
@@ -369,7 +386,9 @@ class Trainer:
                         )  # no empty run folder left behind
                         raise
                 _link_latest(run_dir, cfg.output_dir, cfg.run_name)
-            self.run_dir = self.dist.bcast(run_dir)
+            shared_dir = self.dist.bcast(run_dir)
+            assert shared_dir is not None  # the main process made it
+            self.run_dir = shared_dir
         if self.dist.is_main:
             with _writing("the run directory", self.run_dir):
                 os.makedirs(os.path.join(self.run_dir, "checkpoints"), exist_ok=True)
@@ -389,19 +408,26 @@ class Trainer:
         # parallel wrapping (the plain model keeps the parameters the optimizer steps)
         workers = cfg.parallel.workers
         if cfg.parallel.backend == "mpi":
-            from ..nn.parallel import DistributedDataParallel
+            # looked up on the package at run time: nn.parallel provides it when distributed.py
+            # is there
+            if TYPE_CHECKING:
+                from ..nn.parallel.distributed import DistributedDataParallel
+            else:
+                from ..nn.parallel import DistributedDataParallel
 
             self.net = DistributedDataParallel(
                 model, comm=self.dist.comm, timeout=cfg.parallel.timeout_seconds
             )
         elif workers > 1:
-            self.net = nl.nn.DataParallel(model, workers=workers)
+            from ..nn.parallel import DataParallel
+
+            self.net = DataParallel(model, workers=workers)
         else:
             self.net = model
         if state is not None:  # last, so that nothing above draws from the restored generators
             ckpt_io.set_rng_state(state["rng"])
 
-    def _restore(self, path):
+    def _restore(self, path: str) -> dict[str, Any]:
         """Load model, optimizer, scheduler and counters from the checkpoint ``path``."""
         try:
             state = ckpt_io.load_checkpoint(path)
@@ -425,10 +451,10 @@ class Trainer:
         return state
 
     @staticmethod
-    def _last_path(run_dir):
+    def _last_path(run_dir: str) -> str:
         return os.path.join(run_dir, "checkpoints", "last.npz")
 
-    def _loader(self, train, epoch):
+    def _loader(self, train: bool, epoch: int) -> DataLoader[Any]:
         from ..data import DataLoader, DistributedSampler, Subset
 
         data = self.cfg.data
@@ -499,7 +525,7 @@ class Trainer:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"), stop_on_signals():
             return self._fit()
 
-    def _fit(self):
+    def _fit(self) -> dict[str, Any]:
         t_start = time.perf_counter()
         try:
             self._setup()
@@ -519,8 +545,10 @@ class Trainer:
             for epoch in range(self.start_epoch, epochs):
                 self._run_epoch(epoch)
                 if self._bar_epochs is not None:
+                    meter = self.last_meter
+                    assert meter is not None  # the epoch evaluated
                     self._bar_epochs.set_postfix(
-                        {"test_acc": f"{100 * self.last_meter.accuracy:.2f}%"}, refresh=False
+                        {"test_acc": f"{100 * meter.accuracy:.2f}%"}, refresh=False
                     )
                     self._bar_epochs.update(1)
             self._close_bars()
@@ -548,7 +576,7 @@ class Trainer:
             self._close_bars()
             self._close_net()
 
-    def _check_stop(self):
+    def _check_stop(self) -> None:
         """Raise ``Stopped`` if Ctrl-C or SIGTERM asked the run to stop. The MPI ranks decide
         together (a signal to any rank stops them all at the same batch), so no rank is left
         waiting in a collective for one that stopped."""
@@ -558,20 +586,20 @@ class Trainer:
         if signum is not None:
             raise Stopped(signum)
 
-    def _notify(self, state, message=None):
+    def _notify(self, state: str, message: str | None = None) -> None:
         """Tell the observers (the run report) that the run folder changed."""
         if getattr(self, "run_dir", None) is not None and self.dist.is_main:
             for observer in self.observers:
                 observer(self.run_dir, state, message)
 
-    def _close_bars(self):
+    def _close_bars(self) -> None:
         for name in ("_bar_batches", "_bar_epochs"):
             bar = getattr(self, name)
             if bar is not None:
                 bar.close()
                 setattr(self, name, None)
 
-    def _close_net(self):
+    def _close_net(self) -> None:
         net = self.net
         self.net = None
         if net is not None and net is not getattr(self, "model", None):
@@ -579,9 +607,10 @@ class Trainer:
             if callable(close):
                 close()
 
-    def _run_epoch(self, epoch):
+    def _run_epoch(self, epoch: int) -> None:
         """Train one epoch, step the scheduler, evaluate, then ``_end_epoch``."""
         net = self.net
+        assert net is not None  # made by _setup
         loader = self._loader(True, epoch)
         lr = float(self.optimizer.param_groups[0]["lr"])
         net.train()
@@ -614,7 +643,7 @@ class Trainer:
         self.seconds += train_seconds + eval_seconds
 
         images_all = self.dist.sum(progress.images)
-        record = {
+        record: dict[str, float] = {
             "epoch": epoch + 1,
             "train_loss": self.dist.sum(progress.total) / max(self.dist.sum(progress.batches), 1),
             "test_loss": meter.loss,
@@ -627,18 +656,19 @@ class Trainer:
         }
         self._end_epoch(epoch, record, meter, progress.batches)
 
-    def _train_step(self, images, labels, epoch, i):
+    def _train_step(self, images: Tensor, labels: Tensor, epoch: int, i: int) -> float:
         """One optimizer step on a batch; returns the batch's loss. The loss and every gradient
         are checked to be finite before the optimizer may use them."""
         net, optimizer, criterion = self.net, self.optimizer, self.criterion
+        assert net is not None  # made by _setup
         # DistributedDataParallel averages the gradients of the ranks when asked, after backward
         sync = getattr(net, "allreduce_gradients", None) if self.dist.size > 1 else None
-        first_value = []
+        first_value: list[float] = []
 
-        def closure():  # LBFGS calls it several times; the others once
+        def closure() -> Tensor:  # LBFGS calls it several times; the others once
             optimizer.zero_grad()
-            loss = criterion(net(images), labels)
-            value = loss.item()
+            loss: Tensor = criterion(net(images), labels)
+            value: float = loss.item()
             if not math.isfinite(value):
                 self._non_finite(f"the loss is {value}", epoch, i)
             loss.backward()
@@ -653,7 +683,7 @@ class Trainer:
             self.scheduler.step()
         return first_value[0]
 
-    def _check_gradients(self, epoch, i):
+    def _check_gradients(self, epoch: int, i: int) -> None:
         for group in self.optimizer.param_groups:
             for p in group["params"]:
                 grad = p.grad
@@ -666,7 +696,7 @@ class Trainer:
                     i,
                 )
 
-    def _log_step(self, progress, i, value):
+    def _log_step(self, progress: _EpochProgress, i: int, value: float) -> None:
         """After each training step: the tutorial's running-loss line (and a per-step
         ``metrics.jsonl`` line) every ``log_every`` batches, and the progress bar's figures."""
         log_every = self.cfg.log_every
@@ -685,7 +715,9 @@ class Trainer:
                     )
         progress.refresh_bar(i)
 
-    def _end_epoch(self, epoch, record, meter, batches):
+    def _end_epoch(
+        self, epoch: int, record: dict[str, float], meter: ClassificationMeter, batches: int
+    ) -> None:
         """After each epoch's evaluation: the best accuracy so far, the epoch's line, its
         ``metrics.jsonl`` record and the checkpoints (weights checked to be finite first)."""
         improved = meter.accuracy > self.best_accuracy
@@ -704,13 +736,13 @@ class Trainer:
             self._notify("running")
         self.dist.barrier()
 
-    def _check_weights(self, epoch, batches):
+    def _check_weights(self, epoch: int, batches: int) -> None:
         for name, value in self.model.state_dict().items():
             arr = value.numpy() if hasattr(value, "numpy") else np.asarray(value)
             if arr.dtype.kind == "f" and not _all_finite(arr):
                 self._non_finite(f"the weights {name} hold non-finite values", epoch, batches - 1)
 
-    def _non_finite(self, what, epoch, i, batch_kind="batch"):
+    def _non_finite(self, what: str, epoch: int, i: int, batch_kind: str = "batch") -> NoReturn:
         last = self._last_path(self.run_dir)
         if os.path.exists(last):
             kept = f"the last good checkpoint ({last}, after epoch {epoch}) is kept"
@@ -721,22 +753,22 @@ class Trainer:
             f"{kept}. Try a smaller optimizer.lr."
         )
 
-    def _evaluate(self, epoch=None):
+    def _evaluate(self, epoch: int | None = None) -> ClassificationMeter:
         """Evaluate on the test set; a non-finite output or loss stops the run (during
         training, naming the epoch and the test batch)."""
-        import nnlite as nl
-
         net, criterion = self.net, self.criterion
+        assert net is not None  # made by _setup
         # one process sees the whole test set: its predictions are the run page's
         meter = ClassificationMeter(len(self.classes), keep_predictions=self.dist.size == 1)
         net.eval()
-        with nl.no_grad():
+        with no_grad():
             for b, (images, labels) in enumerate(self._loader(False, 0)):
                 if self.dist.size == 1:  # MPI ranks may have a test batch more or less
                     self._check_stop()
-                outputs = net(images)
-                loss = criterion(outputs, labels)
-                value, logits = loss.item(), outputs.numpy()
+                outputs: Tensor = net(images)
+                loss: Tensor = criterion(outputs, labels)
+                value: float = loss.item()
+                logits = outputs.numpy()
                 if not (math.isfinite(value) and _all_finite(logits)):
                     what = f"the evaluation gives a {'loss of ' + str(value) if not math.isfinite(value) else 'non-finite output'}"
                     if epoch is None:
@@ -749,7 +781,7 @@ class Trainer:
             meter.allreduce(self.dist.comm)
         return meter
 
-    def _save(self, epoch, accuracy, improved):
+    def _save(self, epoch: int, accuracy: float, improved: bool) -> None:
         state = {
             "model": self.model.state_dict(),
             "optimizer": self.optimizer.state_dict(),
@@ -779,8 +811,9 @@ class Trainer:
             with _writing("predictions", path):
                 write_predictions(path, *predictions, self.classes, epoch)
 
-    def _report(self, session_seconds):
+    def _report(self, session_seconds: float) -> dict[str, Any]:
         meter = self.last_meter
+        assert meter is not None  # fit evaluated
         for line in accuracy_lines(meter, self.classes):
             self.print(line)
         report = {
