@@ -9,17 +9,17 @@ A ``WorkerPool`` is built for one module layout. It
   two exchange segments, ``inbox`` (input chunks, output gradients) and ``outbox`` (outputs,
   input gradients), which grow when a step needs more room;
 * starts the workers (``fork`` when that is safe, ``forkserver`` otherwise) and runs the forward and
-  backward phases, each a message to every worker and one reply from each.
+  backward phases, each a message to every worker and one reply from each, on the workers'
+  channels (``nnlite._runtime.worker_channel``, shared with the DataLoader's workers).
 
-Every wait watches the workers' process sentinels, so a dead worker is reported at once, and has
-a deadline (``timeout``). After a fault, ``KeyboardInterrupt`` or ``close()`` no process is left:
+Every wait watches the workers' process sentinels with their channels, so a dead worker is reported
+at once, and has a deadline (``timeout``). After a fault, ``KeyboardInterrupt`` or ``close()`` no process is left:
 workers are asked to exit, then terminated and killed if they do not. Segments have no name (see
 ``_shared``), so not even a SIGKILL of every process leaves one in ``/dev/shm``.
 """
 
 import itertools
 import multiprocessing
-import multiprocessing.connection
 import os
 import pickle
 import sys
@@ -30,6 +30,7 @@ import numpy as np
 
 from ..._runtime.processes import signal_name, stop_processes
 from ..._runtime.threads import THREAD_ENV_VARS, set_thread_env
+from ..._runtime.worker_channel import WorkerChannel, wait
 from . import _shared, _worker
 
 # Seconds a worker gets to exit after "exit" before it is terminated, then killed.
@@ -82,7 +83,7 @@ class WorkerPool:
         self.timeout = timeout
         self.owner = os.getpid()
         self.closed = False
-        self.procs, self.conns = [], []
+        self.procs, self.channels = [], []
         self.segments = []
         self.call_ids = itertools.count()
         self.pending_free = [[] for _ in range(workers)]  # per worker: call ids whose graphs can go
@@ -197,7 +198,8 @@ class WorkerPool:
             if method != "fork":
                 set_thread_env(self.threads)  # read by a newly started interpreter's libraries
             for rank in range(self.n):
-                parent_conn, child_conn = ctx.Pipe(duplex=True)
+                channel = WorkerChannel()
+                self.channels.append(channel)
                 setup = dict(
                     base,
                     module=module,
@@ -205,17 +207,14 @@ class WorkerPool:
                     inbox=self.inboxes[rank],
                     outbox=self.outboxes[rank],
                 )
-                args = (rank, child_conn, setup)
-                if method == "fork":
-                    args += (self.conns + [parent_conn],)
                 proc = ctx.Process(
-                    target=_worker.main, args=args, daemon=True, name=f"DataParallel-{rank}"
+                    target=_worker.main,
+                    args=(rank, channel.worker_end, setup),
+                    daemon=True,
+                    name=f"DataParallel-{rank}",
                 )
-                try:
-                    proc.start()
-                finally:
-                    child_conn.close()
-                self.conns.append(parent_conn)
+                proc.start()
+                channel.started(proc)
                 self.procs.append(proc)
         finally:
             for k, v in saved_env.items():
@@ -264,8 +263,8 @@ class WorkerPool:
     # ------------------------------------------------------------------ messages
     def _send(self, rank, msg):
         try:
-            self.conns[rank].send(msg)
-        except (OSError, ValueError) as ex:
+            self.channels[rank].send(msg)
+        except OSError as ex:
             self._dead(rank, "while sending it a command", ex)
 
     def _header(self, rank, frees):
@@ -301,26 +300,16 @@ class WorkerPool:
             timeout = max(timeout, FIRST_CALL_TIMEOUT)
         deadline = None if timeout is None else time.monotonic() + timeout
         while pending:
-            waitables = {}
-            for r in pending:
-                waitables[self.conns[r]] = r
-                waitables[self.procs[r].sentinel] = r
-            wait = 1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))
-            ready = multiprocessing.connection.wait(list(waitables), timeout=wait)
-            for obj in ready:
-                r = waitables[obj]
-                if r not in pending:
-                    continue
-                conn = self.conns[r]
-                if obj is conn or conn.poll():
-                    try:
-                        replies[r] = conn.recv()
-                    except (EOFError, OSError) as ex:
-                        self._dead(r, f"during {phase}", ex)
-                    pending.discard(r)
-                else:
-                    self._dead(r, f"during {phase}")
-            if pending and deadline is not None and time.monotonic() >= deadline:
+            ranks_of = {self.channels[r]: r for r in sorted(pending)}
+            ready = wait(list(ranks_of), deadline, flushing=self.channels)
+            for channel in ready:
+                r = ranks_of[channel]
+                try:
+                    replies[r] = channel.receive()
+                except (EOFError, OSError) as ex:
+                    self._dead(r, f"during {phase}", ex)
+                pending.discard(r)
+            if not ready:
                 r = min(pending)
                 self.close()
                 raise WorkerError(
@@ -509,16 +498,16 @@ class WorkerPool:
             return
         self.closed = True
         try:
-            for conn, proc in zip(self.conns, self.procs):
+            for channel, proc in zip(self.channels, self.procs):
                 if proc.is_alive():
                     try:
-                        conn.send(("exit",))
-                    except (OSError, ValueError):
+                        channel.send(("exit",))
+                    except OSError:
                         pass
             # Workers in the middle of a step (interrupted, timed out) are not waited for.
             stop_processes(self.procs, 0.0 if self.busy else EXIT_GRACE)
-            for conn in self.conns:
-                conn.close()
+            for channel in self.channels:
+                channel.close()
             for proc in self.procs:
                 try:
                     proc.close()
