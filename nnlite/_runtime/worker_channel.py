@@ -60,6 +60,8 @@ WATCHDOG_INTERVAL = 0.5
 RESULT_PIPE_BYTES = 1 << 20
 
 _PROTOCOL = 5  # out-of-band buffers
+# Bytes a read may take beyond the piece of a frame it is for (a task, a small header).
+_SPARE = 4096
 _LENGTH = struct.Struct("<Q")
 _COUNT = struct.Struct("<I")
 
@@ -86,38 +88,66 @@ def encode(message: object) -> list[memoryview]:
     return [memoryview(head), *raws]
 
 
-def _read_exact(fd: int, size: int, wait: Callable[[], None]) -> bytearray:
-    """``size`` bytes from ``fd``; ``wait`` is called when a non-blocking ``fd`` has nothing yet."""
-    out = bytearray(size)
-    view = memoryview(out)
-    pos = 0
-    while pos < size:
-        try:
-            n = os.readv(fd, [view[pos:]])
-        except BlockingIOError:
-            wait()
-            continue
-        if n == 0:
-            raise EOFError("the other process closed its pipe")
-        pos += n
-    return out
+class _Inbox:
+    """Reads frames from one pipe with few system calls and no extra copy of large data.
 
+    Each read fills the piece of the frame that is due (straight into its final buffer) and, in
+    the same ``readv``, up to ``_SPARE`` bytes beyond it, which serve the next pieces: a task, or a
+    batch's small header and labels, costs no read of its own.
+    """
 
-def _receive(fd: int, wait: Callable[[], None]) -> Any:  # any message ``encode`` wrote
-    (head_len,) = _LENGTH.unpack(_read_exact(fd, _LENGTH.size, wait))
-    head = _read_exact(fd, head_len, wait)
-    (count,) = _COUNT.unpack_from(head)
-    sizes = struct.unpack_from(f"<{count}Q", head, _COUNT.size)
-    pickled = memoryview(head)[_COUNT.size + 8 * count :]
-    buffers = [_read_exact(fd, size, wait) for size in sizes]
-    return pickle.loads(pickled, buffers=buffers)
+    def __init__(self, fd: int, wait: Callable[[], None]) -> None:
+        self._fd = fd
+        self._wait = wait  # called when a non-blocking pipe has nothing yet
+        self._spare = bytearray(_SPARE)
+        self._spare_view = memoryview(self._spare)
+        self._start = 0  # unread bytes: self._spare[self._start:self._end]
+        self._end = 0
 
+    def read(self, size: int) -> bytearray:
+        """The next ``size`` bytes; ``EOFError`` if the pipe ends first."""
+        out = bytearray(size)
+        view = memoryview(out)
+        got = min(self._end - self._start, size)
+        if got:
+            view[:got] = self._spare_view[self._start : self._start + got]
+            self._start += got
+        while got < size:  # the spare bytes are used up
+            try:
+                n = os.readv(self._fd, [view[got:], self._spare_view])
+            except BlockingIOError:
+                self._wait()
+                continue
+            if n == 0:
+                raise EOFError("the other process closed its pipe")
+            if n > size - got:
+                self._start, self._end = 0, n - (size - got)
+                got = size
+            else:
+                got += n
+        return out
 
-def _has_input(fd: int) -> bool:
-    """Whether reading ``fd`` would not block (data or end of file is there)."""
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    return bool(poller.poll(0))
+    def buffered(self) -> bool:
+        """Whether bytes of the next message were already read (``poll`` cannot see them)."""
+        return self._end > self._start
+
+    def has_input(self) -> bool:
+        """Whether a read would not block (spare bytes, data or end of file are there)."""
+        if self.buffered():
+            return True
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN)
+        return bool(poller.poll(0))
+
+    def receive(self) -> Any:  # any message ``encode`` wrote
+        """The next message."""
+        (head_len,) = _LENGTH.unpack(self.read(_LENGTH.size))
+        head = self.read(head_len)
+        (count,) = _COUNT.unpack_from(head)
+        sizes = struct.unpack_from(f"<{count}Q", head, _COUNT.size)
+        pickled = memoryview(head)[_COUNT.size + 8 * count :]
+        buffers = [self.read(size) for size in sizes]
+        return pickle.loads(pickled, buffers=buffers)
 
 
 def _never_blocks() -> None:
@@ -153,6 +183,7 @@ class WorkerEnd:
         self._watchdog: ParentWatchdog | None = None
         self._readable: select.poll | None = None
         self._writable: select.poll | None = None
+        self._inbox: _Inbox | None = None
 
     def open(self, should_stop: Callable[[], bool] | None = None) -> None:
         """Start using the channel in the worker process: close the copies of parent ends that a
@@ -169,6 +200,7 @@ class WorkerEnd:
         self._readable.register(tasks, select.POLLIN)
         self._writable = select.poll()
         self._writable.register(results, select.POLLOUT)
+        self._inbox = _Inbox(tasks, self._wait_readable)
 
     def _stopping(self) -> bool:
         assert self._watchdog is not None, "WorkerEnd.open() first"
@@ -187,8 +219,9 @@ class WorkerEnd:
 
     def receive(self) -> Any:  # the next message the parent sent
         """The next message from the parent; waits as long as the parent lives."""
+        assert self._inbox is not None, "WorkerEnd.open() first"
         try:
-            return _receive(self._tasks.fileno(), self._wait_readable)
+            return self._inbox.receive()
         except (EOFError, OSError):
             raise ChannelClosed from None
 
@@ -226,6 +259,7 @@ class WorkerChannel:
         _grow_pipe(child_results.fileno())
         self._tasks = tasks
         self._results = results
+        self._inbox = _Inbox(results.fileno(), _never_blocks)
         self._outgoing: collections.deque[memoryview] = collections.deque()
         self._process_ended = False
         self.process: BaseProcess | None = None
@@ -264,16 +298,21 @@ class WorkerChannel:
             else:
                 out[0] = out[0][n:]
 
+    def _flush_quietly(self) -> None:
+        try:
+            self._flush()
+        except OSError:  # the worker is gone: a wait for its results reports it
+            pass
+
     def receive(self) -> Any:  # the next message the worker sent
         """The next message from the worker, once ``wait`` has returned this channel.
 
         Raises ``EOFError`` (or ``OSError``) when the worker died, before or while sending; any
         other exception comes from unpickling the message.
         """
-        fd = self._results.fileno()
-        if self._process_ended and not _has_input(fd):
+        if self._process_ended and not self._inbox.has_input():
             raise EOFError("the worker process ended without closing its pipe")
-        return _receive(fd, _never_blocks)
+        return self._inbox.receive()
 
     def close(self) -> None:
         """Close the parent's ends: the worker sees end of file on its task pipe and a broken
@@ -300,6 +339,11 @@ def wait(
     Meanwhile the queued task bytes of ``flushing`` are written as their pipes drain. Returns the
     ready channels, in the order given; none once the deadline has passed.
     """
+    early = [c for c in channels if c._inbox.buffered()]
+    if early:  # (a message read along with the previous one)
+        for channel in flushing:
+            channel._flush_quietly()
+        return early
     while True:
         poller = select.poll()
         by_fd: dict[int, WorkerChannel] = {}
@@ -322,10 +366,7 @@ def wait(
         ready: set[WorkerChannel] = set()
         for fd, _ in events:
             if fd in writers:
-                try:
-                    writers[fd]._flush()
-                except OSError:  # the worker is gone: its own wait reports it
-                    pass
+                writers[fd]._flush_quietly()
                 continue
             channel = by_fd[fd]
             ready.add(channel)
