@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import collections
 import io
+import itertools
 import math
 import os
 import pickle
@@ -60,6 +61,8 @@ WATCHDOG_INTERVAL = 0.5
 RESULT_PIPE_BYTES = 1 << 20
 
 _PROTOCOL = 5  # out-of-band buffers
+# Chunks one writev may take (POSIX guarantees at least 16; Linux takes 1024).
+_IOV_MAX = os.sysconf("SC_IOV_MAX") if hasattr(os, "sysconf") else 16
 # Bytes a read may take beyond the piece of a frame it is for (a task, a small header).
 _SPARE = 4096
 _LENGTH = struct.Struct("<Q")
@@ -150,6 +153,21 @@ class _Inbox:
         return pickle.loads(pickled, buffers=buffers)
 
 
+def _write_available(fd: int, chunks: collections.deque[memoryview]) -> None:
+    """Write ``chunks`` to the non-blocking ``fd``, several per system call, dropping what is
+    written; ``BlockingIOError`` once the pipe is full."""
+    while chunks:
+        some = chunks if len(chunks) <= _IOV_MAX else list(itertools.islice(chunks, _IOV_MAX))
+        n = os.writev(fd, some)
+        while n:
+            first = chunks[0]
+            if n < first.nbytes:
+                chunks[0] = first[n:]
+                break
+            n -= first.nbytes
+            chunks.popleft()
+
+
 def _never_blocks() -> None:
     raise AssertionError("a blocking pipe reported that it would block")
 
@@ -229,17 +247,14 @@ class WorkerEnd:
         """Send ``message`` to the parent. Pickling errors are raised before anything is written,
         so the caller can send something else instead."""
         fd = self._results.fileno()
-        for chunk in encode(message):
-            view = chunk.cast("B")
-            while view.nbytes:
-                try:
-                    n = os.write(fd, view)
-                except BlockingIOError:
-                    self._wait(self._writable)
-                    continue
-                except OSError:  # the parent closed the result pipe
-                    raise ChannelClosed from None
-                view = view[n:]
+        chunks = collections.deque(encode(message))
+        while chunks:
+            try:
+                _write_available(fd, chunks)
+            except BlockingIOError:
+                self._wait(self._writable)
+            except OSError:  # the parent closed the result pipe
+                raise ChannelClosed from None
 
     def close(self) -> None:
         self._tasks.close()
@@ -283,20 +298,13 @@ class WorkerChannel:
         self._flush()
 
     def _flush(self) -> None:
-        out = self._outgoing
-        fd = self._tasks.fileno()
-        while out:
-            try:
-                n = os.write(fd, out[0])
-            except BlockingIOError:
-                return
-            except OSError:
-                out.clear()  # the worker is gone: nobody will read these
-                raise
-            if n == out[0].nbytes:
-                out.popleft()
-            else:
-                out[0] = out[0][n:]
+        try:
+            _write_available(self._tasks.fileno(), self._outgoing)
+        except BlockingIOError:
+            pass
+        except OSError:
+            self._outgoing.clear()  # the worker is gone: nobody will read these
+            raise
 
     def _flush_quietly(self) -> None:
         try:
