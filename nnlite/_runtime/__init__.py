@@ -5,6 +5,8 @@
 * ``threads_matmul``: big matrix products split into blocks over nnlite's threads;
 * ``errors``: an exception raised in a worker, carried to the parent with its traceback;
 * ``processes``: stopping worker processes (join, terminate, kill) and describing how one ended;
+* ``worker_channel``: the one transport between a parent and its workers (the DataLoader's,
+  DataParallel's): a pipe pair per worker, whole messages, one wait with a deadline;
 * ``watchdog``: a worker noticing that its parent is gone;
 * ``seeding``: seeding a worker's random generators;
 * ``nested``: walking nested tuples, lists and dicts of tensors or arrays;

@@ -6,8 +6,6 @@ import atexit
 import itertools
 import multiprocessing
 import numbers
-import os
-import select
 import sys
 import time
 import warnings
@@ -19,14 +17,13 @@ import numpy as np
 
 from .._runtime.errors import ExceptionWrapper
 from .._runtime.processes import signal_name, stop_processes
+from .._runtime.worker_channel import WorkerChannel, wait
 from . import _core, _worker
 from .collate import default_collate, default_convert
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
-
     from .dataset import Dataset
     from .sampler import Sampler
 
@@ -438,18 +435,9 @@ def _describe_exit(code: int | None) -> str:
     return f"exited unexpectedly with exit code {code}"
 
 
-def _grow_pipe(fd: int, size: int = 1 << 20) -> None:
-    """Let a few batches wait in the kernel's pipe buffer (Linux's F_SETPIPE_SZ; best effort)."""
-    try:
-        import fcntl
-
-        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), size)
-    except (ImportError, OSError):
-        pass
-
-
 class _MultiProcessIter(_BaseIter):
-    """Worker processes, each with a task pipe and a result pipe of its own; batches read in order."""
+    """Worker processes, each with a channel of its own (``_runtime.worker_channel``); batches are
+    read in order."""
 
     def __init__(self, loader: DataLoader[Any], epoch: int) -> None:
         self._closed = True  # until the workers exist, nothing to shut down
@@ -462,49 +450,35 @@ class _MultiProcessIter(_BaseIter):
             ctx = _default_context()
         elif isinstance(ctx, str):
             ctx = multiprocessing.get_context(ctx)
-        forking = ctx.get_start_method() == "fork"
         fetch = loader._make_fetcher()
         base_seed = loader._base_seed(epoch)
         self._done_event = ctx.Event()
         self._tag = ctx.Value("q", 0, lock=False)
-        self._task_writers: list[Connection] = []
-        self._outbufs: list[bytearray] = []
-        self._readers: list[Connection] = []
+        self._channels: list[WorkerChannel] = []
         self._workers: list[Any] = []  # the context's Process objects
         self._closed = False
         _live_iterators.add(self)
         try:
             for worker_id in range(self._num_workers):
-                task_reader, task_writer = ctx.Pipe(duplex=False)
-                reader, writer = ctx.Pipe(duplex=False)
-                _grow_pipe(writer.fileno())
-                self._task_writers.append(task_writer)
-                self._readers.append(reader)
-                inherited = self._task_writers + self._readers if forking else []
+                channel = WorkerChannel()
+                self._channels.append(channel)
                 w = ctx.Process(
                     target=_worker.worker_loop,
                     args=(
                         loader.dataset,
                         fetch,
-                        task_reader,
-                        writer,
+                        channel.worker_end,
                         self._done_event,
                         self._tag,
                         base_seed + worker_id,
                         worker_id,
                         self._num_workers,
                         loader.worker_init_fn,
-                        os.getpid(),
-                        inherited,
                     ),
                     daemon=True,
                 )
                 w.start()
-                # the worker holds the only other ends: its death means end of file here
-                writer.close()
-                task_reader.close()
-                os.set_blocking(task_writer.fileno(), False)
-                self._outbufs.append(bytearray())
+                channel.started(w)
                 self._workers.append(w)
         except BaseException:
             self._shutdown()
@@ -536,23 +510,12 @@ class _MultiProcessIter(_BaseIter):
                 break
         else:
             return  # every worker's iterator is exhausted
-        self._outbufs[worker_id] += _worker.encode_task((self._tag.value, self._send_idx, indices))
-        self._flush(worker_id)
+        try:
+            self._channels[worker_id].send((self._tag.value, self._send_idx, indices))
+        except OSError:  # the worker is gone: reported when its result is awaited
+            pass
         self._task_worker[self._send_idx] = worker_id
         self._send_idx += 1
-
-    def _flush(self, worker_id: int) -> None:
-        """Write what the task pipe takes now; the rest goes when ``_get`` sees it writable."""
-        buf = self._outbufs[worker_id]
-        while buf:
-            try:
-                n = os.write(self._task_writers[worker_id].fileno(), buf)
-            except BlockingIOError:
-                return
-            except OSError:  # the worker is gone: reported when its result is awaited
-                buf.clear()
-                return
-            del buf[:n]
 
     def __next__(self) -> Any:
         try:
@@ -586,36 +549,14 @@ class _MultiProcessIter(_BaseIter):
 
     def _get(self, worker_id: int) -> Any:  # the (tag, task id, payload) a worker sent
         """The next message from worker ``worker_id``; an error if it dies or the timeout passes.
-        Task bytes that did not fit in a task pipe are written while waiting."""
-        reader, proc = self._readers[worker_id], self._workers[worker_id]
-        rfd, sentinel = reader.fileno(), proc.sentinel
+        Tasks that did not fit in a task pipe are written while waiting."""
+        channel = self._channels[worker_id]
         deadline = time.monotonic() + self._timeout if self._timeout else None
-        while True:
-            poller = select.poll()
-            poller.register(rfd, select.POLLIN)
-            poller.register(sentinel, select.POLLIN)
-            pending: dict[int, int] = {}
-            for w, buf in enumerate(self._outbufs):
-                if buf:
-                    fd = self._task_writers[w].fileno()
-                    pending[fd] = w
-                    poller.register(fd, select.POLLOUT)
-            wait_ms = (
-                None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
-            )
-            events = dict(poller.poll(wait_ms))
-            if not events:
-                self._shutdown()
-                raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
-            for fd, w in pending.items():
-                if fd in events:
-                    self._flush(w)
-            if rfd in events:
-                break
-            if sentinel in events:
-                self._worker_died(worker_id)
+        if not wait([channel], deadline, flushing=self._channels):
+            self._shutdown()
+            raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
         try:
-            return _worker.receive(rfd)
+            return channel.receive()
         except (EOFError, OSError):
             self._worker_died(worker_id)
         except Exception as e:
@@ -644,12 +585,12 @@ class _MultiProcessIter(_BaseIter):
         try:
             self._done_event.set()
             # end of file on the task pipes, EPIPE on the result pipes: workers stop at once
-            for conn in self._task_writers + self._readers:
-                conn.close()
+            for channel in self._channels:
+                channel.close()
             stop_processes(self._workers, JOIN_TIMEOUT)
         finally:
-            for conn in self._task_writers + self._readers:
-                conn.close()
+            for channel in self._channels:
+                channel.close()
 
     def __del__(self) -> None:
         try:

@@ -9,28 +9,49 @@ A ``WorkerPool`` is built for one module layout. It
   two exchange segments, ``inbox`` (input chunks, output gradients) and ``outbox`` (outputs,
   input gradients), which grow when a step needs more room;
 * starts the workers (``fork`` when that is safe, ``forkserver`` otherwise) and runs the forward and
-  backward phases, each a message to every worker and one reply from each.
+  backward phases, each a message to every worker and one reply from each, on the workers'
+  channels (``nnlite._runtime.worker_channel``, shared with the DataLoader's workers).
 
-Every wait watches the workers' process sentinels, so a dead worker is reported at once, and has
-a deadline (``timeout``). After a fault, ``KeyboardInterrupt`` or ``close()`` no process is left:
+Every wait watches the workers' process sentinels with their channels, so a dead worker is reported
+at once, and has a deadline (``timeout``). After a fault, ``KeyboardInterrupt`` or ``close()`` no process is left:
 workers are asked to exit, then terminated and killed if they do not. Segments have no name (see
 ``_shared``), so not even a SIGKILL of every process leaves one in ``/dev/shm``.
 """
 
+from __future__ import annotations
+
 import itertools
 import multiprocessing
-import multiprocessing.connection
 import os
 import pickle
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 import numpy as np
 
 from ..._runtime.processes import signal_name, stop_processes
 from ..._runtime.threads import THREAD_ENV_VARS, set_thread_env
+from ..._runtime.worker_channel import WorkerChannel, wait
 from . import _shared, _worker
+
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+
+    from ..._runtime.errors import ExceptionWrapper
+    from ..._typing import Array
+    from ...autograd.tensor import Tensor
+    from ..modules.module import Module
+    from ..parameter import Parameter
+
+#: a worker's answer: ``("ok", result, stdout, stderr)`` or ``("err", ExceptionWrapper, ...)``
+Reply: TypeAlias = "tuple[str, Any, str, str]"
+#: what ``signature`` returns: the module tree and the parameters' and buffers' shapes
+Signature: TypeAlias = "tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]"
+#: what says whether a forward or backward of this kind already ran (numba kernels compiled)
+CallKey: TypeAlias = "tuple[Any, ...]"
 
 # Seconds a worker gets to exit after "exit" before it is terminated, then killed.
 EXIT_GRACE = 2.0
@@ -42,7 +63,7 @@ class WorkerError(RuntimeError):
     """A DataParallel worker died or stopped answering."""
 
 
-def fork_is_safe():
+def fork_is_safe() -> bool:
     """False when numba's GNU OpenMP threading layer already runs in this process.
 
     GNU OpenMP does not survive ``fork``: a forked child that launches a parallel kernel is
@@ -50,23 +71,25 @@ def fork_is_safe():
     """
     if "numba" not in sys.modules:
         return True
-    import numba
+    from numba.np.ufunc import parallel
 
     try:
-        layer = numba.threading_layer()
+        layer = parallel.threading_layer()
     except ValueError:  # not started yet
         return True
     if layer != "omp":
         return True
     try:
-        from numba.np.ufunc import omppool
+        # a compiled extension that numba ships without type information
+        from numba.np.ufunc import omppool  # type: ignore[attr-defined]
 
-        return omppool.openmp_vendor != "GNU"
+        vendor: str = omppool.openmp_vendor
+        return vendor != "GNU"
     except Exception:  # noqa: BLE001
         return False
 
 
-def signature(module):
+def signature(module: Module) -> Signature:
     """What the workers' replicas are built from: the module tree and the tensor shapes."""
     mods = tuple((name, id(m), type(m)) for name, m in module.named_modules())
     params = tuple((name, p._data.shape, p._data.dtype) for name, p in module.named_parameters())
@@ -75,21 +98,49 @@ def signature(module):
 
 
 class WorkerPool:
-    def __init__(self, module, workers, threads, timeout, start_method=None, inbox_bytes=0):
+    """``workers`` processes, each with a replica of ``module``, and their shared memory."""
+
+    # set up by _setup_memory
+    state_layout: _shared.Layout
+    state: _shared.Segment
+    param_views: list[Array]
+    buffer_views: list[Array]
+    staging: list[Array]
+    grad_layout: _shared.Layout
+    grad_segments: list[_shared.Segment]
+    grad_views: list[list[Array]]
+    grad_flags: list[Array]
+    inboxes: list[_shared.Segment]
+    outboxes: list[_shared.Segment]
+    new_segments: list[dict[str, _shared.Segment]]
+    outbox_need: list[int]
+    start_method: str
+
+    def __init__(
+        self,
+        module: Module,
+        workers: int,
+        threads: int,
+        timeout: float | None,
+        start_method: str | None = None,
+        inbox_bytes: int = 0,
+    ) -> None:
         self.module = module
         self.n = workers
         self.threads = threads
         self.timeout = timeout
         self.owner = os.getpid()
         self.closed = False
-        self.procs, self.conns = [], []
-        self.segments = []
+        self.procs: list[BaseProcess] = []
+        self.channels: list[WorkerChannel] = []
+        self.segments: list[_shared.Segment] = []
         self.call_ids = itertools.count()
-        self.pending_free = [[] for _ in range(workers)]  # per worker: call ids whose graphs can go
+        # per worker: call ids whose graphs can go
+        self.pending_free: list[list[int]] = [[] for _ in range(workers)]
         # Per worker: inbox byte ranges holding the inputs of calls whose graphs the worker keeps
         # (it computes on them in place, so they are not overwritten until the graph is released).
-        self.regions = [{} for _ in range(workers)]
-        self.warm = set()
+        self.regions: list[dict[int, tuple[int, int]]] = [{} for _ in range(workers)]
+        self.warm: set[CallKey] = set()
         self.busy = False  # a step is under way
         self.lock = threading.RLock()  # one call at a time talks to the workers
         self.signature = signature(module)
@@ -97,8 +148,8 @@ class WorkerPool:
         self.modules = [m for _, m in module.named_modules()]
         named_params = list(module.named_parameters())
         named_buffers = list(module.named_buffers())
-        self.params = [p for _, p in named_params]
-        self.buffers = [b for _, b in named_buffers]
+        self.params: list[Parameter] = [p for _, p in named_params]
+        self.buffers: list[Tensor] = [b for _, b in named_buffers]
         self.buffer_owners = _worker._buffer_owners(module)
         self.names = [n for n, _ in named_params] + [n for n, _ in named_buffers]
         try:
@@ -109,18 +160,19 @@ class WorkerPool:
             raise
 
     # ------------------------------------------------------------------ setup
-    def _new_segment(self, nbytes):
+    def _new_segment(self, nbytes: int) -> _shared.Segment:
         seg = _shared.Segment(nbytes)
         self.segments.append(seg)
         return seg
 
-    def _drop_segment(self, seg):
+    def _drop_segment(self, seg: _shared.Segment) -> None:
         if seg in self.segments:
             self.segments.remove(seg)
         seg.release()
 
-    def _setup_memory(self, inbox_bytes):
-        entries = [(t._data.shape, t._data.dtype) for t in self.params + self.buffers]
+    def _setup_memory(self, inbox_bytes: int) -> None:
+        tensors = self._tensors()
+        entries = [(t._data.shape, t._data.dtype) for t in tensors]
         entries += [
             (b._data.shape, b._data.dtype) for b in self.buffers
         ]  # replica 0's staging area
@@ -131,13 +183,14 @@ class WorkerPool:
         self.param_views = views[:n]
         self.buffer_views = views[n : n + m]
         self.staging = views[n + m :]
-        for t, v in zip(self.params + self.buffers, self.param_views + self.buffer_views):
+        for t, v in zip(tensors, self.param_views + self.buffer_views):
             np.copyto(v, t._data)
             t._data = v
 
-        grad_entries = [(p._data.shape, p._data.dtype) for p in self.params] + [
-            ((len(self.params),), np.uint8)
+        grad_entries: list[tuple[tuple[int, ...], np.dtype[Any] | type[np.uint8]]] = [
+            (p._data.shape, p._data.dtype) for p in self.params
         ]
+        grad_entries.append(((len(self.params),), np.uint8))
         self.grad_layout = _shared.Layout(grad_entries)
         self.grad_segments, self.grad_views, self.grad_flags = [], [], []
         for _ in range(self.n):
@@ -153,7 +206,12 @@ class WorkerPool:
             0
         ] * self.n  # per worker: bytes of the larger outbox its next command brings
 
-    def _start(self, start_method):
+    def _tensors(self) -> list[Tensor]:
+        """The parameters, then the buffers."""
+        tensors: list[Tensor] = list(self.params)
+        return tensors + self.buffers
+
+    def _start(self, start_method: str | None) -> None:
         method = start_method or ("fork" if fork_is_safe() else "forkserver")
         if method not in multiprocessing.get_all_start_methods():
             raise RuntimeError(
@@ -171,7 +229,7 @@ class WorkerPool:
             # the server imports these once; each worker is then a cheap fork of it
             ctx.set_forkserver_preload(["nnlite.nn.parallel._worker", "nnlite.nn", "numba"])
         seed = _seed_from_parent()
-        base = {
+        base: dict[str, Any] = {
             "parent_pid": os.getpid(),
             "threads": self.threads,
             "seed": seed,
@@ -180,7 +238,7 @@ class WorkerPool:
             "state_layout": self.state_layout,
             "grad_layout": self.grad_layout,
         }
-        module = self.module
+        module: Module | bytes = self.module
         if method != "fork":
             try:
                 module = pickle.dumps(self.module, protocol=pickle.HIGHEST_PROTOCOL)
@@ -197,7 +255,8 @@ class WorkerPool:
             if method != "fork":
                 set_thread_env(self.threads)  # read by a newly started interpreter's libraries
             for rank in range(self.n):
-                parent_conn, child_conn = ctx.Pipe(duplex=True)
+                channel = WorkerChannel()
+                self.channels.append(channel)
                 setup = dict(
                     base,
                     module=module,
@@ -205,17 +264,16 @@ class WorkerPool:
                     inbox=self.inboxes[rank],
                     outbox=self.outboxes[rank],
                 )
-                args = (rank, child_conn, setup)
-                if method == "fork":
-                    args += (self.conns + [parent_conn],)
-                proc = ctx.Process(
-                    target=_worker.main, args=args, daemon=True, name=f"DataParallel-{rank}"
+                # typeshed types get_context(str) as BaseContext, which lacks the Process that
+                # every real context has
+                proc = ctx.Process(  # type: ignore[attr-defined]
+                    target=_worker.main,
+                    args=(rank, channel.worker_end, setup),
+                    daemon=True,
+                    name=f"DataParallel-{rank}",
                 )
-                try:
-                    proc.start()
-                finally:
-                    child_conn.close()
-                self.conns.append(parent_conn)
+                proc.start()
+                channel.started(proc)
                 self.procs.append(proc)
         finally:
             for k, v in saved_env.items():
@@ -228,7 +286,7 @@ class WorkerPool:
         self._raise_first_error(replies)
 
     # ------------------------------------------------------------------ state
-    def sync(self):
+    def sync(self) -> bool:
         """Make sure the module's parameters and buffers still live in the shared block.
 
         A tensor whose array was replaced (``.data = ...``, ``load_state_dict(assign=True)``, a
@@ -240,19 +298,22 @@ class WorkerPool:
             return False
         params = [p for _, p in self.module.named_parameters()]
         buffers = [b for _, b in self.module.named_buffers()]
-        for t, v in zip(params + buffers, self.param_views + self.buffer_views):
+        tensors: list[Tensor] = [*params, *buffers]
+        for t, v in zip(tensors, self.param_views + self.buffer_views):
             if t._data is not v:
                 np.copyto(v, t._data)
                 t._data = v
         self.params, self.buffers = params, buffers
         return True
 
-    def restore(self):
+    def restore(self) -> None:
         """Give the module's tensors private arrays again (values copied out of shared memory)."""
         views = {
             id(v) for v in getattr(self, "param_views", []) + getattr(self, "buffer_views", [])
         }
-        tensors = list(getattr(self, "params", [])) + list(getattr(self, "buffers", []))
+        tensors: list[Tensor] = list(getattr(self, "params", [])) + list(
+            getattr(self, "buffers", [])
+        )
         try:
             tensors += [p for p in self.module.parameters()] + [b for b in self.module.buffers()]
         except Exception:  # noqa: BLE001  (a module left half-built by an exception)
@@ -262,14 +323,14 @@ class WorkerPool:
                 t._data = t._data.copy()
 
     # ------------------------------------------------------------------ messages
-    def _send(self, rank, msg):
+    def _send(self, rank: int, msg: tuple[Any, ...]) -> None:
         try:
-            self.conns[rank].send(msg)
-        except (OSError, ValueError) as ex:
+            self.channels[rank].send(msg)
+        except OSError as ex:
             self._dead(rank, "while sending it a command", ex)
 
-    def _header(self, rank, frees):
-        h = {}
+    def _header(self, rank: int, frees: Sequence[tuple[int, ...]]) -> dict[str, Any]:
+        h: dict[str, Any] = {}
         if frees[rank]:
             h["free"] = frees[rank]
         if self.outbox_need[rank]:
@@ -284,7 +345,7 @@ class WorkerPool:
             self.new_segments[rank] = {}
         return h
 
-    def defer_free(self, call_id, ranks):
+    def defer_free(self, call_id: int, ranks: Iterable[int]) -> None:
         """Workers ``ranks`` may drop their graphs of call ``call_id``; they hear it with their next
         command (this only appends to lists, so it is safe from a finaliser)."""
         if not self.closed:
@@ -292,35 +353,25 @@ class WorkerPool:
                 self.pending_free[r].append(call_id)
                 self.regions[r].pop(call_id, None)
 
-    def _collect(self, ranks, phase, first=False):
+    def _collect(self, ranks: Iterable[int], phase: str, first: bool = False) -> dict[int, Reply]:
         """Wait for one reply from each worker in ``ranks``; dead workers and timeouts raise."""
         pending = set(ranks)
-        replies = {}
+        replies: dict[int, Reply] = {}
         timeout = self.timeout
         if first and timeout is not None:
             timeout = max(timeout, FIRST_CALL_TIMEOUT)
         deadline = None if timeout is None else time.monotonic() + timeout
         while pending:
-            waitables = {}
-            for r in pending:
-                waitables[self.conns[r]] = r
-                waitables[self.procs[r].sentinel] = r
-            wait = 1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))
-            ready = multiprocessing.connection.wait(list(waitables), timeout=wait)
-            for obj in ready:
-                r = waitables[obj]
-                if r not in pending:
-                    continue
-                conn = self.conns[r]
-                if obj is conn or conn.poll():
-                    try:
-                        replies[r] = conn.recv()
-                    except (EOFError, OSError) as ex:
-                        self._dead(r, f"during {phase}", ex)
-                    pending.discard(r)
-                else:
-                    self._dead(r, f"during {phase}")
-            if pending and deadline is not None and time.monotonic() >= deadline:
+            ranks_of = {self.channels[r]: r for r in sorted(pending)}
+            ready = wait(list(ranks_of), deadline, flushing=self.channels)
+            for channel in ready:
+                r = ranks_of[channel]
+                try:
+                    replies[r] = channel.receive()
+                except (EOFError, OSError) as ex:
+                    self._dead(r, f"during {phase}", ex)
+                pending.discard(r)
+            if not ready:
                 r = min(pending)
                 self.close()
                 raise WorkerError(
@@ -329,7 +380,7 @@ class WorkerPool:
                 )
         return replies
 
-    def _dead(self, rank, when, cause=None):
+    def _dead(self, rank: int, when: str, cause: BaseException | None = None) -> NoReturn:
         proc = self.procs[rank]
         proc.join(0.5)
         code, pid = proc.exitcode, proc.pid
@@ -345,7 +396,14 @@ class WorkerPool:
             "down (they restart at the next forward)"
         ) from cause
 
-    def _run(self, ranks, message, phase, serial, frees):
+    def _run(
+        self,
+        ranks: list[int],
+        message: Callable[[int], tuple[Any, ...]],
+        phase: str,
+        serial: bool,
+        frees: Sequence[tuple[int, ...]],
+    ) -> dict[int, Reply]:
         """Send ``message(rank)`` to each worker and collect the replies.
 
         Each message is built (its arrays copied into shared memory) just before it is sent, so
@@ -353,7 +411,7 @@ class WorkerPool:
         runs on worker 0 alone before the others start: it compiles or loads the numba kernels
         and writes their cache, which concurrent writers would race on.
         """
-        replies = {}
+        replies: dict[int, Reply] = {}
         self.busy = True
         try:
             if serial and len(ranks) > 1:
@@ -381,12 +439,14 @@ class WorkerPool:
         return replies
 
     @staticmethod
-    def _raise_first_error(replies):
-        errors = [replies[r][1] for r in sorted(replies) if replies[r][0] == "err"]
+    def _raise_first_error(replies: dict[int, Reply]) -> None:
+        errors: list[ExceptionWrapper] = [
+            replies[r][1] for r in sorted(replies) if replies[r][0] == "err"
+        ]
         if errors:
             raise errors[0].exception()
 
-    def _place(self, rank, nbytes):
+    def _place(self, rank: int, nbytes: int) -> int:
         """A byte offset in worker ``rank``'s inbox where ``nbytes`` fit without touching the
         inputs of pending graphs (first fit); the inbox grows when they do not fit."""
         offset = 0
@@ -404,16 +464,23 @@ class WorkerPool:
             offset = 0
         return offset
 
-    def _read_results(self, rank, result):
+    def _read_results(self, rank: int, result: dict[str, Any]) -> list[Array | None]:
         """Arrays a worker sent: from its outbox, or inline (then the outbox grows with the next
         command, see ``_header``)."""
         if result["inline"] is not None:
             self.outbox_need[rank] = max(self.outbox_need[rank], _shared.grow(result["need"]))
-            return result["inline"]
+            inline: list[Array | None] = result["inline"]
+            return inline
         return _shared.unpack(self.outboxes[rank], result["descriptors"], copy=False)
 
     # ------------------------------------------------------------------ phases
-    def forward(self, chunks, input_requires_grad, structure, grad_enabled):
+    def forward(
+        self,
+        chunks: Sequence[Sequence[Array]],
+        input_requires_grad: Sequence[bool],
+        structure: object,
+        grad_enabled: bool,
+    ) -> tuple[int, list[tuple[Any, list[Array | None], list[bool]]], CallKey]:
         """Run the module on ``chunks[rank]`` (lists of input arrays) in workers ``0..len-1``.
 
         Returns ``(call_id, results)`` with, per worker, the output structure, the output arrays
@@ -423,9 +490,9 @@ class WorkerPool:
         train = tuple(m.training for m in self.modules)
         requires_grad = tuple(p._requires_grad for p in self.params)
         frees = [tuple(f) for f in self.pending_free]
-        placed = {}
+        placed: dict[int, tuple[int, int]] = {}
 
-        def message(rank):
+        def message(rank: int) -> tuple[Any, ...]:
             arrays = chunks[rank]
             nbytes = _shared.pack_size(arrays)
             offset = self._place(rank, nbytes)
@@ -463,7 +530,14 @@ class WorkerPool:
             results.append((res["structure"], self._read_results(rank, res), res["requires_grad"]))
         return call_id, results, key
 
-    def backward(self, call_id, grads, param_indices, key, retain=True):
+    def backward(
+        self,
+        call_id: int,
+        grads: Sequence[Sequence[Array | None]],
+        param_indices: Sequence[int],
+        key: CallKey,
+        retain: bool = True,
+    ) -> tuple[list[Array | None], list[list[Array | None]]]:
         """Backpropagate ``grads[rank]`` (one array or None per output) through each worker's graph
         of call ``call_id`` (kept afterwards if ``retain``). Returns the summed gradients of
         ``params[i]`` for ``i`` in ``param_indices`` (None where no worker produced one) and, per
@@ -471,7 +545,7 @@ class WorkerPool:
         """
         frees = [tuple(f) for f in self.pending_free]
 
-        def message(rank):
+        def message(rank: int) -> tuple[Any, ...]:
             arrays = grads[rank]
             offset = self._place(rank, _shared.pack_size(arrays))
             h = self._header(rank, frees)
@@ -485,7 +559,7 @@ class WorkerPool:
         self.warm.add(bkey)
         self._raise_first_error(replies)
         ranks = sorted(replies)
-        param_grads = []
+        param_grads: list[Array | None] = []
         for i in param_indices:
             parts = [self.grad_views[r][i] for r in ranks if self.grad_flags[r][i]]
             if not parts:
@@ -503,22 +577,22 @@ class WorkerPool:
         return param_grads, input_grads
 
     # ------------------------------------------------------------------ shutdown
-    def close(self):
+    def close(self) -> None:
         """Stop the workers, give the module private arrays again and release every segment."""
         if self.closed or os.getpid() != self.owner:
             return
         self.closed = True
         try:
-            for conn, proc in zip(self.conns, self.procs):
+            for channel, proc in zip(self.channels, self.procs):
                 if proc.is_alive():
                     try:
-                        conn.send(("exit",))
-                    except (OSError, ValueError):
+                        channel.send(("exit",))
+                    except OSError:
                         pass
             # Workers in the middle of a step (interrupted, timed out) are not waited for.
             stop_processes(self.procs, 0.0 if self.busy else EXIT_GRACE)
-            for conn in self.conns:
-                conn.close()
+            for channel in self.channels:
+                channel.close()
             for proc in self.procs:
                 try:
                     proc.close()
@@ -531,7 +605,7 @@ class WorkerPool:
             self.segments = []
 
 
-def _seed_from_parent():
+def _seed_from_parent() -> int:
     """A seed for the workers' generators derived from nnlite's generator without drawing from it
     (so the parent's random stream is the same with or without DataParallel)."""
     from ...autograd.random import get_rng_state

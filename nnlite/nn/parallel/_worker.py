@@ -6,8 +6,8 @@ private copies, refreshed from the shared block before every forward; replica 0 
 buffers back through a staging area that the parent copies into the shared block once every
 replica has finished the step.
 
-Commands arrive through a pipe as small tuples; arrays travel through shared segments (see
-``_shared``). The input chunks are used in place in the inbox segment (the parent does not
+Commands arrive on the worker's channel (``nnlite._runtime.worker_channel``, shared with the
+DataLoader's workers) as small tuples; arrays travel through shared segments (see ``_shared``). The input chunks are used in place in the inbox segment (the parent does not
 overwrite them while a graph needs them). Per call the worker keeps the autograd graph of its
 forward (keyed by the call id) until a backward that does not retain it, or until the parent
 reports, with a later command, that the caller dropped it; so several forwards may be pending
@@ -15,7 +15,7 @@ before their backwards, as with an ordinary module.
 
 The worker sizes its BLAS and numba thread pools at start; if numba's pool is not running yet it
 also picks the OpenMP layer (a worker never forks), and it ignores SIGINT and exits when its
-parent is gone.
+parent is gone (the channel watches the parent while the worker waits).
 
 Everything the worker prints during a command is captured and sent back, and the parent prints it
 in replica order, so output is deterministic.
@@ -35,17 +35,13 @@ from typing import TYPE_CHECKING, Any
 from ..._runtime.errors import ExceptionWrapper
 from ..._runtime.seeding import seed_process
 from ..._runtime.threads import limit_threads
-from ..._runtime.watchdog import ParentWatchdog
+from ..._runtime.worker_channel import ChannelClosed
 
 if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
-
+    from ..._runtime.worker_channel import WorkerEnd
     from ...autograd.tensor import Tensor
     from ..modules.module import Module
     from ._shared import Segment
-
-# How often an idle worker checks that its parent is alive (seconds).
-WATCHDOG_INTERVAL = 0.5
 
 
 def where(rank: int, phase: str) -> str:
@@ -53,9 +49,7 @@ def where(rank: int, phase: str) -> str:
     return f"DataParallel worker {rank} ({phase})"
 
 
-def main(
-    rank: int, conn: Connection, setup: dict[str, Any], close_fds: Iterable[Connection] = ()
-) -> None:
+def main(rank: int, channel: WorkerEnd, setup: dict[str, Any]) -> None:
     """Entry point of a worker process.
 
     ``setup`` holds the module (the object itself when forked, its pickle when spawned), the shared
@@ -69,20 +63,18 @@ def main(
         import multiprocessing
 
         multiprocessing.set_start_method("fork", force=True)
-    for c in close_fds:  # pipe ends to the other workers, inherited through fork
-        try:
-            c.close()
-        except OSError:
-            pass
+    channel.open()
     code = 0
     try:
         try:
-            replica = _Replica(rank, conn, setup)
+            replica = _Replica(rank, channel, setup)
         except BaseException:  # noqa: BLE001  (reported to the parent, which re-raises it)
-            conn.send(("err", ExceptionWrapper.from_current(where(rank, "start-up")), "", ""))
+            channel.send(("err", ExceptionWrapper.from_current(where(rank, "start-up")), "", ""))
             return
-        conn.send(("ok", None, "", ""))
+        channel.send(("ok", None, "", ""))
         replica.serve()
+    except ChannelClosed:  # the parent is gone or closed the channel
+        pass
     except BaseException:  # noqa: BLE001  (the parent learns of it through the closed pipe)
         code = 1
         try:
@@ -99,10 +91,9 @@ def main(
 
 
 class _Replica:
-    def __init__(self, rank: int, conn: Connection, setup: dict[str, Any]) -> None:
+    def __init__(self, rank: int, channel: WorkerEnd, setup: dict[str, Any]) -> None:
         self.rank = rank
-        self.conn = conn
-        self.watchdog = ParentWatchdog(setup["parent_pid"])
+        self.channel = channel
         limit_threads(setup["threads"], never_forks=True)
 
         import numpy as np
@@ -151,16 +142,10 @@ class _Replica:
 
     # ------------------------------------------------------------------ loop
     def serve(self) -> None:
-        conn = self.conn
+        """Answer commands until "exit"; ``ChannelClosed`` once the parent is gone."""
+        channel = self.channel
         while True:
-            if not conn.poll(WATCHDOG_INTERVAL):
-                if not self.watchdog.parent_alive():
-                    return  # the parent is gone
-                continue
-            try:
-                msg = conn.recv()
-            except (EOFError, OSError):
-                return
+            msg = channel.receive()
             kind = msg[0]
             if kind == "exit":
                 return
@@ -182,12 +167,14 @@ class _Replica:
             finally:
                 sys.stdout, sys.stderr = saved
             try:
-                conn.send((*reply, out.getvalue(), err.getvalue()))
+                channel.send((*reply, out.getvalue(), err.getvalue()))
+            except ChannelClosed:
+                raise
             except Exception:  # noqa: BLE001  (e.g. an exception class that cannot be pickled)
                 err_info = ExceptionWrapper(
                     RuntimeError, traceback.format_exc(), where(self.rank, phase)
                 )
-                conn.send(("err", err_info, out.getvalue(), err.getvalue()))
+                channel.send(("err", err_info, out.getvalue(), err.getvalue()))
 
     def _free(self, call_ids: Iterable[int]) -> None:
         for k in call_ids:
