@@ -6,15 +6,23 @@ twice, split over images across numba's threads (``prange``) and serial, and the
 by the size of the work (``parallel_parts``); each image's writes stay inside that image.
 """
 
-from numba import njit, prange
+from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..._runtime.jit import njit, prange
 from ._dispatch import _renamed, parallel_parts
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..._typing import Array
 
 # Channels moved together by the padded-layout copies: one 64-byte cache line of float32.
 _LINE = 16
 
 
-def _to_padded_nhwc(x, n0, xp, ph, pw):
+def _to_padded_nhwc(x: Array, n0: int, xp: Array, ph: int, pw: int) -> None:
     """xp[b, h + ph, w + pw, c] = x[n0 + b, c, h, w]; xp's border stays as it is (zeros)."""
     B = xp.shape[0]
     C, H, W = x.shape[1], x.shape[2], x.shape[3]
@@ -30,7 +38,7 @@ def _to_padded_nhwc(x, n0, xp, ph, pw):
                         dst[w + pw, c] = x[n0 + b, c, h, w]
 
 
-def _from_padded_nhwc(gxp, gx, n0, ph, pw):
+def _from_padded_nhwc(gxp: Array, gx: Array, n0: int, ph: int, pw: int) -> None:
     """gx[n0 + b, c, h, w] = gxp[b, h + ph, w + pw, c]."""
     B = gxp.shape[0]
     C, H, W = gx.shape[1], gx.shape[2], gx.shape[3]
@@ -44,7 +52,7 @@ def _from_padded_nhwc(gxp, gx, n0, ph, pw):
                         gx[n0 + b, c, h, w] = src[w + pw, c]
 
 
-def _from_rows(yr, y, n0, bias):
+def _from_rows(yr: Array, y: Array, n0: int, bias: Array) -> None:
     """y[n0 + b, o, p] = yr[b, p, o] + bias[o] (channels-last rows back to NCHW)."""
     B, P, Co = yr.shape
     yf = y.reshape(y.shape[0], Co, P)
@@ -56,7 +64,7 @@ def _from_rows(yr, y, n0, bias):
                 dst[p] = yr[b, p, o] + bv
 
 
-def _to_rows(gy, n0, gr):
+def _to_rows(gy: Array, n0: int, gr: Array) -> None:
     """gr[b, p, o] = gy[n0 + b, o, p] (NCHW to channels-last rows)."""
     B, P, Co = gr.shape
     gf = gy.reshape(gy.shape[0], Co, P)
@@ -70,11 +78,11 @@ def _to_rows(gy, n0, gr):
 class Both:
     """A copy kernel in a parallel (prange over images) and a serial build, chosen per call."""
 
-    def __init__(self, fn):
+    def __init__(self, fn: Callable[..., None]) -> None:
         self.parallel = njit(parallel=True, cache=True, nogil=True)(fn)
         self.serial = njit(cache=True, nogil=True)(_renamed(fn, "_serial"))
 
-    def __call__(self, size, *args):
+    def __call__(self, size: int, *args: object) -> None:
         return (self.parallel if parallel_parts(size) > 1 else self.serial)(*args)
 
 

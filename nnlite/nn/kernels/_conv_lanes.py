@@ -11,16 +11,23 @@ Images past the end of the batch in the last block are zero lanes and are
 never written back.
 """
 
-import numpy as np
-from numba import njit, prange
+from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..._runtime.jit import njit, prange
 from ._simd import sload, vadd, vfma, vfmav, vload, vsplat, vstore, vtranspose, vzero
+
+if TYPE_CHECKING:
+    from ..._typing import Array
 
 _OB = 4  # output channels per register tile
 
 
 @njit(cache=True, nogil=True)
-def rows_to_lanes(a, n0, nb, at, V):
+def rows_to_lanes(a: Array, n0: int, nb: int, at: Array, V: int) -> None:
     """at[q * V + lane] = a[n0 + lane, q] for the 2-D C-contiguous a; lanes >= nb get zeros."""
     Q = a.shape[1]
     af = a.reshape(a.shape[0] * Q)
@@ -37,7 +44,7 @@ def rows_to_lanes(a, n0, nb, at, V):
 
 
 @njit(cache=True, nogil=True)
-def lanes_to_rows(at, a, n0, nb, V):
+def lanes_to_rows(at: Array, a: Array, n0: int, nb: int, V: int) -> None:
     """a[n0 + lane, q] = at[q * V + lane] for lane < nb."""
     Q = a.shape[1]
     af = a.reshape(a.shape[0] * Q)
@@ -52,7 +59,7 @@ def lanes_to_rows(at, a, n0, nb, V):
 
 
 @njit(cache=True, nogil=True)
-def pad_lanes(src, dst, C, H, W, ph, pw, V):
+def pad_lanes(src: Array, dst: Array, C: int, H: int, W: int, ph: int, pw: int, V: int) -> None:
     """Copy the (C, H, W, V) block src into the interior of the (C, H+2ph, W+2pw, V) dst.
     dst's border is left as it is (zero once allocated with zeros)."""
     Hp, Wp = H + 2 * ph, W + 2 * pw
@@ -66,7 +73,23 @@ def pad_lanes(src, dst, C, H, W, ph, pw, V):
 
 
 @njit(cache=True, nogil=True)
-def conv_lanes(xt, w4, b4, yt, C, Hp, Wp, kh, kw, dh, dw, Ho, Wo, O4, V):
+def conv_lanes(
+    xt: Array,
+    w4: Array,
+    b4: Array,
+    yt: Array,
+    C: int,
+    Hp: int,
+    Wp: int,
+    kh: int,
+    kw: int,
+    dh: int,
+    dw: int,
+    Ho: int,
+    Wo: int,
+    O4: int,
+    V: int,
+) -> None:
     """yt[o, ho, wo] = b4[o] + sum_{c,i,j} w[o, c, i, j] * xt[c, ho + i*dh, wo + j*dw] (vectors).
 
     w4 is the weight packed as (O4 / 4, C, kh, kw, 4): the 4 weights of one tile's
@@ -217,7 +240,22 @@ def conv_lanes(xt, w4, b4, yt, C, Hp, Wp, kh, kw, dh, dw, Ho, Wo, O4, V):
 
 
 @njit(cache=True, nogil=True)
-def conv_weight_lanes(xt, gyt, acc, C, Hp, Wp, kh, kw, dh, dw, Ho, Wo, O4, V):
+def conv_weight_lanes(
+    xt: Array,
+    gyt: Array,
+    acc: Array,
+    C: int,
+    Hp: int,
+    Wp: int,
+    kh: int,
+    kw: int,
+    dh: int,
+    dw: int,
+    Ho: int,
+    Wo: int,
+    O4: int,
+    V: int,
+) -> None:
     """acc[o, c, i, j] += sum_{ho,wo} gyt[o, ho, wo] * xt[c, ho + i*dh, wo + j*dw] (vectors;
     acc is (O4, C, kh, kw, V), O4 a multiple of 4; gyt has zero rows past the real Co)."""
     P = Ho * Wo
@@ -333,7 +371,28 @@ def conv_weight_lanes(xt, gyt, acc, C, Hp, Wp, kh, kw, dh, dw, Ho, Wo, O4, V):
 
 
 @njit(cache=True, nogil=True)
-def _forward_blocks(x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co, O4, V, k0, k1):
+def _forward_blocks(
+    x2: Array,
+    w4: Array,
+    b4: Array,
+    y2: Array,
+    C: int,
+    H: int,
+    W: int,
+    ph: int,
+    pw: int,
+    kh: int,
+    kw: int,
+    dh: int,
+    dw: int,
+    Ho: int,
+    Wo: int,
+    Co: int,
+    O4: int,
+    V: int,
+    k0: int,
+    k1: int,
+) -> None:
     N = x2.shape[0]
     Hp, Wp = H + 2 * ph, W + 2 * pw
     padded = ph > 0 or pw > 0
@@ -353,8 +412,27 @@ def _forward_blocks(x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co,
 
 @njit(cache=True, parallel=True)
 def _forward_blocks_parallel(
-    x2, w4, b4, y2, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co, O4, V, nblocks, nparts
-):
+    x2: Array,
+    w4: Array,
+    b4: Array,
+    y2: Array,
+    C: int,
+    H: int,
+    W: int,
+    ph: int,
+    pw: int,
+    kh: int,
+    kw: int,
+    dh: int,
+    dw: int,
+    Ho: int,
+    Wo: int,
+    Co: int,
+    O4: int,
+    V: int,
+    nblocks: int,
+    nparts: int,
+) -> None:
     for t in prange(nparts):
         _forward_blocks(
             x2,
@@ -381,7 +459,27 @@ def _forward_blocks_parallel(
 
 
 @njit(cache=True, nogil=True)
-def _weight_blocks(x2, gy2, acc, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co, O4, V, k0, k1):
+def _weight_blocks(
+    x2: Array,
+    gy2: Array,
+    acc: Array,
+    C: int,
+    H: int,
+    W: int,
+    ph: int,
+    pw: int,
+    kh: int,
+    kw: int,
+    dh: int,
+    dw: int,
+    Ho: int,
+    Wo: int,
+    Co: int,
+    O4: int,
+    V: int,
+    k0: int,
+    k1: int,
+) -> None:
     N = x2.shape[0]
     Hp, Wp = H + 2 * ph, W + 2 * pw
     padded = ph > 0 or pw > 0
@@ -401,8 +499,26 @@ def _weight_blocks(x2, gy2, acc, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co, O4
 
 @njit(cache=True, parallel=True)
 def _weight_blocks_parallel(
-    x2, gy2, accs, C, H, W, ph, pw, kh, kw, dh, dw, Ho, Wo, Co, O4, V, nblocks, nparts
-):
+    x2: Array,
+    gy2: Array,
+    accs: Array,
+    C: int,
+    H: int,
+    W: int,
+    ph: int,
+    pw: int,
+    kh: int,
+    kw: int,
+    dh: int,
+    dw: int,
+    Ho: int,
+    Wo: int,
+    Co: int,
+    O4: int,
+    V: int,
+    nblocks: int,
+    nparts: int,
+) -> None:
     for t in prange(nparts):
         _weight_blocks(
             x2,
@@ -428,7 +544,7 @@ def _weight_blocks_parallel(
 
 
 @njit(cache=True, nogil=True)
-def _reduce_lanes(accs, gw, V):
+def _reduce_lanes(accs: Array, gw: Array, V: int) -> None:
     """gw[t] = sum over parts and lanes of accs[:, t * V:(t + 1) * V], summed in float64."""
     T = gw.shape[0]
     for t in range(T):
@@ -445,7 +561,7 @@ def _reduce_lanes(accs, gw, V):
 # ----------------------------------------------------------------------------
 
 
-def _pack_weight(w, O4):
+def _pack_weight(w: Array, O4: int) -> Array:
     """(Co, C, kh, kw) -> flat (O4 / 4, C, kh, kw, 4), zero channels past Co."""
     Co, C, kh, kw = w.shape
     wp = np.zeros((O4, C, kh, kw), w.dtype)
@@ -455,11 +571,22 @@ def _pack_weight(w, O4):
     ).reshape(-1)
 
 
-def _parts(nblocks, nthreads):
+def _parts(nblocks: int, nthreads: int) -> int:
     return max(1, min(nblocks, nthreads))
 
 
-def forward(x, w, bias, ph, pw, dh, dw, Ho, Wo, nthreads):
+def forward(
+    x: Array,
+    w: Array,
+    bias: Array | None,
+    ph: int,
+    pw: int,
+    dh: int,
+    dw: int,
+    Ho: int,
+    Wo: int,
+    nthreads: int,
+) -> Array:
     """conv2d of NCHW x with (Co, C, kh, kw) w (stride 1, one group); bias may be None."""
     N, C, H, W = x.shape
     Co, _, kh, kw = w.shape
@@ -481,7 +608,9 @@ def forward(x, w, bias, ph, pw, dh, dw, Ho, Wo, nthreads):
     return y
 
 
-def backward_weight(gy, x, kh, kw, ph, pw, dh, dw, nthreads):
+def backward_weight(
+    gy: Array, x: Array, kh: int, kw: int, ph: int, pw: int, dh: int, dw: int, nthreads: int
+) -> Array:
     """Gradient of the weight, (Co, C, kh, kw), of a stride-1 single-group conv2d."""
     N, C, H, W = x.shape
     Co, Ho, Wo = gy.shape[1], gy.shape[2], gy.shape[3]
@@ -501,7 +630,9 @@ def backward_weight(gy, x, kh, kw, ph, pw, dh, dw, nthreads):
     return gw.reshape(Co, C, kh, kw)
 
 
-def backward_input(gy, w, H, W, ph, pw, dh, dw, nthreads):
+def backward_input(
+    gy: Array, w: Array, H: int, W: int, ph: int, pw: int, dh: int, dw: int, nthreads: int
+) -> Array:
     """Gradient of the input of a stride-1 single-group conv2d, as a forward convolution
     of grad_output padded by (k - 1) * d - p with the flipped, transposed kernel.
     Needs p <= (k - 1) * d on both axes."""

@@ -15,21 +15,30 @@ Sums accumulate in float64 for float32 data. Channels are split across numba's t
 array is large (``parallel_parts``).
 """
 
-import numpy as np
-from numba import njit, prange
+from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..._runtime.jit import njit, prange
 from ._dispatch import _renamed, parallel_parts
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..._typing import Array
 
 __all__ = ["channel_stats", "normalize", "backward", "as_channels"]
 
 
-def as_channels(x):
+def as_channels(x: Array) -> Array:
     """The (N, C, L) contiguous view (or copy) of an (N, C, ...) array."""
     x = np.ascontiguousarray(x)
     return x.reshape(x.shape[0], x.shape[1], -1)
 
 
-def _stats(x, mean, var):
+def _stats(x: Array, mean: Array, var: Array) -> None:
     N, C, L = x.shape
     count = N * L
     for c in prange(C):
@@ -49,7 +58,7 @@ def _stats(x, mean, var):
         var[c] = q / count
 
 
-def _normalize(x, scale, shift, relu, y):
+def _normalize(x: Array, scale: Array, shift: Array, relu: bool, y: Array) -> None:
     N, C, L = x.shape
     for c in prange(C):
         a = scale[c]
@@ -65,7 +74,17 @@ def _normalize(x, scale, shift, relu, y):
                     dst[i] = src[i] * a + b
 
 
-def _backward(g, x, mean, invstd, w, batch_stats, gx, gw, gb):
+def _backward(
+    g: Array,
+    x: Array,
+    mean: Array,
+    invstd: Array,
+    w: Array,
+    batch_stats: bool,
+    gx: Array,
+    gw: Array,
+    gb: Array,
+) -> None:
     """gw[c] = sum g * xhat, gb[c] = sum g; gx (when gx.size) = w * invstd * (g - [mean g + xhat
     * mean(g * xhat)]) with the bracket only under batch statistics."""
     N, C, L = x.shape
@@ -108,12 +127,12 @@ _REORDER_SUMS = {"reassoc", "contract"}
 class _Both:
     """A kernel in a parallel (prange over channels) and a serial build, chosen by size."""
 
-    def __init__(self, fn):
+    def __init__(self, fn: Callable[..., None]) -> None:
         flags = {"cache": True, "nogil": True, "fastmath": _REORDER_SUMS}
         self.parallel = njit(parallel=True, **flags)(fn)
         self.serial = njit(**flags)(_renamed(fn, "_serial"))
 
-    def __call__(self, size, *args):
+    def __call__(self, size: int, *args: object) -> None:
         return (self.parallel if parallel_parts(size) > 1 else self.serial)(*args)
 
 
@@ -122,7 +141,7 @@ _normalize_kernel = _Both(_normalize)
 _backward_kernel = _Both(_backward)
 
 
-def channel_stats(x):
+def channel_stats(x: Array) -> tuple[Array, Array]:
     """Per-channel mean and biased variance (float64) of the (N, C, ...) array ``x``."""
     x3 = as_channels(x)
     C = x3.shape[1]
@@ -132,7 +151,7 @@ def channel_stats(x):
     return mean, var
 
 
-def normalize(x, scale, shift, relu=False):
+def normalize(x: Array, scale: Array, shift: Array, relu: bool = False) -> Array:
     """``x * scale[c] + shift[c]`` (then ``max(., 0)`` with ``relu``) of the (N, C, ...) ``x``."""
     x3 = as_channels(x)
     y = np.empty(x.shape, x.dtype)
@@ -148,7 +167,15 @@ def normalize(x, scale, shift, relu=False):
     return y
 
 
-def backward(g, x, mean, invstd, w, batch_stats, need_input):
+def backward(
+    g: Array,
+    x: Array,
+    mean: Array,
+    invstd: Array,
+    w: Array | None,
+    batch_stats: bool,
+    need_input: bool,
+) -> tuple[Array | None, Array, Array]:
     """(gx or None, gw, gb) of ``y = (x - mean) * invstd * w + b``; ``w`` may be None (ones).
     Under ``batch_stats`` the mean and invstd are those of ``x`` and their gradient is included."""
     x3 = as_channels(x)

@@ -22,16 +22,26 @@ chunk made the two spinning thread pools fight over the cores (up to 100x
 slower on a 2-core machine); the copies are cheap next to the GEMM anyway.
 """
 
+from __future__ import annotations
+
 import functools
+from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
+from ..._runtime.jit import njit
 from ..._runtime.threads_matmul import matmul
 from . import _conv_lanes, conv_gemm, conv_stem
 from ._dispatch import parallel_parts
 from .conv_live_taps import cropped_weight, embed_weight_grad, live_taps, worth_cropping
 from .conv_select import CHANNELS_LAST, LANES, STEM, conv_kernel
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from numpy.typing import ArrayLike, DTypeLike
+
+    from ..._typing import Array
 
 __all__ = [
     "conv2d_forward",
@@ -50,7 +60,13 @@ _CHUNK_BYTES = 1 << 18
 # ----------------------------------------------------------------------------
 
 
-def conv2d_output_hw(input_hw, kernel_hw, stride, padding, dilation):
+def conv2d_output_hw(
+    input_hw: Sequence[int],
+    kernel_hw: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> tuple[int, int]:
     """Output (Ho, Wo) of a convolution; ValueError when it would be empty."""
     (H, W), (kh, kw) = input_hw, kernel_hw
     (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
@@ -72,7 +88,7 @@ def conv2d_output_hw(input_hw, kernel_hw, stride, padding, dilation):
     return (H + 2 * ph - eh) // sh + 1, (W + 2 * pw - ew) // sw + 1
 
 
-def _as_float_array(a, name, dtype=None):
+def _as_float_array(a: ArrayLike, name: str, dtype: DTypeLike | None = None) -> Array:
     a = np.asarray(a)
     if a.dtype != np.float32 and a.dtype != np.float64:
         raise TypeError(f"{name} must be float32 or float64, got {a.dtype}")
@@ -82,7 +98,7 @@ def _as_float_array(a, name, dtype=None):
     return np.ascontiguousarray(a) if a.flags.writeable else np.array(a, order="C")
 
 
-def _check_groups(C, weight_shape, groups):
+def _check_groups(C: int, weight_shape: Sequence[int], groups: int) -> None:
     if groups <= 0:
         raise ValueError(f"non-positive groups is not supported, got groups={groups}")
     Co = weight_shape[0]
@@ -98,7 +114,7 @@ def _check_groups(C, weight_shape, groups):
         )
 
 
-def _chunk_images(bytes_per_image, N):
+def _chunk_images(bytes_per_image: int, N: int) -> int:
     """Images per chunk: as many as fit in _CHUNK_BYTES of column buffer, at least one."""
     return max(1, min(N, _CHUNK_BYTES // bytes_per_image))
 
@@ -130,7 +146,21 @@ class _Geometry:
         "itemsize",
     )
 
-    def __init__(self, N, C, H, W, Co, kh, kw, stride, padding, dilation, groups, itemsize):
+    def __init__(
+        self,
+        N: int,
+        C: int,
+        H: int,
+        W: int,
+        Co: int,
+        kh: int,
+        kw: int,
+        stride: Sequence[int],
+        padding: Sequence[int],
+        dilation: Sequence[int],
+        groups: int,
+        itemsize: int,
+    ) -> None:
         self.N, self.C, self.H, self.W, self.Co, self.kh, self.kw = N, C, H, W, Co, kh, kw
         (self.sh, self.sw), (self.ph, self.pw), (self.dh, self.dw) = stride, padding, dilation
         self.Ho, self.Wo = conv2d_output_hw((H, W), (kh, kw), stride, padding, dilation)
@@ -144,12 +174,20 @@ class _Geometry:
         self.itemsize = itemsize
 
     @property
-    def chunk(self):
+    def chunk(self) -> int:
         """Images per chunk of the NCHW im2col's column buffer."""
         return _chunk_images(max(self.K, self.Co) * self.L * self.itemsize, self.N)
 
 
-def _geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsize):
+def _geometry(
+    x_shape: Sequence[int],
+    w_shape: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    groups: int,
+    itemsize: int,
+) -> _Geometry:
     """The (cached) geometry of a convolution; its arguments checked, ValueError when invalid."""
     return _cached_geometry(
         tuple(x_shape),
@@ -165,7 +203,15 @@ def _geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsize):
 # Small calls (a few images, tiny planes) spend tens of microseconds in Python per call; a
 # training loop repeats the same few shapes, so their geometry is worked out once.
 @functools.lru_cache(maxsize=1024)
-def _cached_geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsize):
+def _cached_geometry(
+    x_shape: tuple[int, ...],
+    w_shape: tuple[int, ...],
+    stride: tuple[int, ...],
+    padding: tuple[int, ...],
+    dilation: tuple[int, ...],
+    groups: int,
+    itemsize: int,
+) -> _Geometry:
     N, C, H, W = x_shape
     Co, _, kh, kw = w_shape
     _check_groups(C, w_shape, groups)
@@ -174,7 +220,7 @@ def _cached_geometry(x_shape, w_shape, stride, padding, dilation, groups, itemsi
     )
 
 
-def _live_taps(g):
+def _live_taps(g: _Geometry) -> tuple[tuple[slice, ...], tuple[int, ...]] | None:
     """``conv_live_taps.live_taps`` of a geometry when dropping the taps that only read padding
     saves more than it costs, else None."""
     live = live_taps(
@@ -191,7 +237,7 @@ def _live_taps(g):
 
 
 @njit(inline="always")
-def _valid_range(offset, step, size, n):
+def _valid_range(offset: int, step: int, size: int, n: int) -> tuple[int, int]:
     """Indices k in [0, n) with 0 <= offset + k * step < size, as (lo, hi)."""
     lo = 0 if offset >= 0 else (-offset + step - 1) // step
     last = size - 1 - offset
@@ -200,7 +246,9 @@ def _valid_range(offset, step, size, n):
 
 
 @njit(inline="always")
-def _plane_to_rows(plane, col, c, b, kh, kw, dh, dw, Wp, L):
+def _plane_to_rows(
+    plane: Array, col: Array, c: int, b: int, kh: int, kw: int, dh: int, dw: int, Wp: int, L: int
+) -> None:
     """Column rows of tap (i, j): the slice of the flat plane starting at the tap's offset."""
     for i in range(kh):
         for j in range(kw):
@@ -212,7 +260,9 @@ def _plane_to_rows(plane, col, c, b, kh, kw, dh, dw, Wp, L):
 
 
 @njit(cache=True, fastmath=False, nogil=True)
-def _im2col_full(x, n0, col, kh, kw, ph, pw, dh, dw, L):
+def _im2col_full(
+    x: Array, n0: int, col: Array, kh: int, kw: int, ph: int, pw: int, dh: int, dw: int, L: int
+) -> None:
     """Full-width im2col (stride 1): every column row is one slice of a padded plane."""
     C, H, W = x.shape[1], x.shape[2], x.shape[3]
     B = col.shape[1]
@@ -236,7 +286,21 @@ def _im2col_full(x, n0, col, kh, kw, ph, pw, dh, dw, L):
 
 
 @njit(cache=True, fastmath=False, nogil=True)
-def _im2col_strided(x, n0, col, kh, kw, sh, sw, ph, pw, dh, dw, Ho, Wo):
+def _im2col_strided(
+    x: Array,
+    n0: int,
+    col: Array,
+    kh: int,
+    kw: int,
+    sh: int,
+    sw: int,
+    ph: int,
+    pw: int,
+    dh: int,
+    dw: int,
+    Ho: int,
+    Wo: int,
+) -> None:
     """Classic im2col for any stride / padding / dilation; zeros where padded."""
     C, H, W = x.shape[1], x.shape[2], x.shape[3]
     B = col.shape[1]
@@ -270,7 +334,7 @@ def _im2col_strided(x, n0, col, kh, kw, sh, sw, ph, pw, dh, dw, Ho, Wo):
 
 
 @njit(cache=True, fastmath=False, nogil=True)
-def _store_output(yf, y, n0, bias, rs):
+def _store_output(yf: Array, y: Array, n0: int, bias: Array, rs: int) -> None:
     """y[n0 + b, o] = yf[o, b] (row pitch rs) + bias[o]."""
     Co, B = yf.shape[0], yf.shape[1]
     Ho, Wo = y.shape[2], y.shape[3]
@@ -287,7 +351,7 @@ def _store_output(yf, y, n0, bias, rs):
 
 
 @njit(cache=True, fastmath=False, nogil=True)
-def _load_grad_output(gy, n0, gyf, rs):
+def _load_grad_output(gy: Array, n0: int, gyf: Array, rs: int) -> None:
     """gyf[o, b] = gy[n0 + b, o] at row pitch rs, zeros in the discarded columns."""
     Co, B = gyf.shape[0], gyf.shape[1]
     Ho, Wo = gy.shape[2], gy.shape[3]
@@ -306,7 +370,9 @@ def _load_grad_output(gy, n0, gyf, rs):
 
 
 @njit(cache=True, fastmath=False, nogil=True)
-def _col2im_full(col, gx, n0, kh, kw, ph, pw, dh, dw, L):
+def _col2im_full(
+    col: Array, gx: Array, n0: int, kh: int, kw: int, ph: int, pw: int, dh: int, dw: int, L: int
+) -> None:
     """Transpose of _im2col_full: each column row is added back onto its slice of the
     (padded) plane. All writes of an iteration stay inside one (image, channel) plane,
     so splitting the loop across threads would need no locking."""
@@ -340,7 +406,21 @@ def _col2im_full(col, gx, n0, kh, kw, ph, pw, dh, dw, L):
 
 
 @njit(cache=True, fastmath=False, nogil=True)
-def _col2im_strided(col, gx, n0, kh, kw, sh, sw, ph, pw, dh, dw, Ho, Wo):
+def _col2im_strided(
+    col: Array,
+    gx: Array,
+    n0: int,
+    kh: int,
+    kw: int,
+    sh: int,
+    sw: int,
+    ph: int,
+    pw: int,
+    dh: int,
+    dw: int,
+    Ho: int,
+    Wo: int,
+) -> None:
     """Transpose of _im2col_strided, one (image, channel) plane per iteration.
     Input pixels that no window touches keep their zero."""
     C, H, W = gx.shape[1], gx.shape[2], gx.shape[3]
@@ -376,21 +456,21 @@ def _col2im_strided(col, gx, n0, kh, kw, sh, sw, ph, pw, dh, dw, Ho, Wo):
 # ----------------------------------------------------------------------------
 
 
-def _im2col(g, x, n0, col):
+def _im2col(g: _Geometry, x: Array, n0: int, col: Array) -> None:
     if g.full:
         _im2col_full(x, n0, col, g.kh, g.kw, g.ph, g.pw, g.dh, g.dw, g.L)
     else:
         _im2col_strided(x, n0, col, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw, g.Ho, g.Wo)
 
 
-def _col2im(g, col, gx, n0):
+def _col2im(g: _Geometry, col: Array, gx: Array, n0: int) -> None:
     if g.full:
         _col2im_full(col, gx, n0, g.kh, g.kw, g.ph, g.pw, g.dh, g.dw, g.L)
     else:
         _col2im_strided(col, gx, n0, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw, g.Ho, g.Wo)
 
 
-def _views(buf, rows, b, L):
+def _views(buf: Array, rows: int, b: int, L: int) -> Array:
     """A C-contiguous (rows, b, L) view on the front of a flat scratch buffer."""
     return buf[: rows * b * L].reshape(rows, b, L)
 
@@ -400,7 +480,15 @@ def _views(buf, rows, b, L):
 # ----------------------------------------------------------------------------
 
 
-def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
+def conv2d_forward(
+    x: ArrayLike,
+    weight: ArrayLike,
+    bias: ArrayLike | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    groups: int,
+) -> Array:
     """y = conv2d(x, weight, bias) for NCHW x and (Co, C/groups, kh, kw) weight."""
     x = _as_float_array(x, "input")
     weight = _as_float_array(weight, "weight", x.dtype)
@@ -454,7 +542,15 @@ def conv2d_forward(x, weight, bias, stride, padding, dilation, groups):
     return y
 
 
-def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, groups):
+def conv2d_backward_input(
+    grad_y: ArrayLike,
+    weight: ArrayLike,
+    input_hw: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    groups: int,
+) -> Array:
     """Gradient of conv2d w.r.t. its input (a transposed convolution of grad_y)."""
     grad_y = _as_float_array(grad_y, "grad_output")
     weight = _as_float_array(weight, "weight", grad_y.dtype)
@@ -512,7 +608,15 @@ def conv2d_backward_input(grad_y, weight, input_hw, stride, padding, dilation, g
     return gx
 
 
-def conv2d_backward_weight(grad_y, x, kernel_hw, stride, padding, dilation, groups):
+def conv2d_backward_weight(
+    grad_y: ArrayLike,
+    x: ArrayLike,
+    kernel_hw: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    groups: int,
+) -> Array:
     """Gradient of conv2d w.r.t. its weight, shape (Co, C/groups, kh, kw)."""
     grad_y = _as_float_array(grad_y, "grad_output")
     x = _as_float_array(x, "input", grad_y.dtype)

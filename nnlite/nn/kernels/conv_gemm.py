@@ -28,15 +28,25 @@ over images across numba's threads when they are large (``parallel_parts``); eac
 stay inside that image.
 """
 
+from __future__ import annotations
+
 import functools
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-from numba import prange
 
+from ..._runtime.jit import prange
 from ..._runtime.threads_matmul import matmul
 from . import conv_tap_sum
 from ._channels_last import Both, from_padded_nhwc, from_rows, to_padded_nhwc, to_rows
 from .conv_select import TAP_SUM, channels_last_variant
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from numpy.typing import DTypeLike
+
+    from ..._typing import Array
 
 __all__ = ["forward", "backward_input", "backward_weight"]
 
@@ -51,7 +61,7 @@ _PER_IMAGE_POSITIONS = 64
 _FEW_IMAGES = 4
 
 
-def _chunk(N, rows_per_image, row_bytes):
+def _chunk(N: int, rows_per_image: int, row_bytes: int) -> int:
     return max(1, min(N, _CHUNK_BYTES // max(1, rows_per_image * row_bytes)))
 
 
@@ -60,7 +70,19 @@ def _chunk(N, rows_per_image, row_bytes):
 # ----------------------------------------------------------------------------
 
 
-def _im2col_nhwc(xp, col, kh, kw, sh, sw, dh, dw, Ho, Wo, tap_major):
+def _im2col_nhwc(
+    xp: Array,
+    col: Array,
+    kh: int,
+    kw: int,
+    sh: int,
+    sw: int,
+    dh: int,
+    dw: int,
+    Ho: int,
+    Wo: int,
+    tap_major: bool,
+) -> None:
     """col[b, ho, wo, k] = xp[b, ho * sh + i * dh, wo * sw + j * dw, c] with the column index
     k = (i, j, c) when tap_major, else k = (c, i, j) (the weight's own order)."""
     B, Hp, Wp, C = xp.shape
@@ -91,7 +113,19 @@ def _im2col_nhwc(xp, col, kh, kw, sh, sw, dh, dw, Ho, Wo, tap_major):
                     d += K
 
 
-def _col2im_nhwc(dcol, gxp, kh, kw, sh, sw, dh, dw, Ho, Wo, tap_major):
+def _col2im_nhwc(
+    dcol: Array,
+    gxp: Array,
+    kh: int,
+    kw: int,
+    sh: int,
+    sw: int,
+    dh: int,
+    dw: int,
+    Ho: int,
+    Wo: int,
+    tap_major: bool,
+) -> None:
     """The transpose of _im2col_nhwc: gxp[b, ...] += every column entry that read that pixel.
     All writes of iteration b stay in image b, so images can go to different threads."""
     B, Hp, Wp, C = gxp.shape
@@ -134,7 +168,19 @@ col2im_nhwc = Both(_col2im_nhwc)
 class _Shape:
     """One convolution's sizes, in the form the channels-last kernels use."""
 
-    def __init__(self, N, C, H, W, Co, kernel_hw, stride, padding, dilation, dtype):
+    def __init__(
+        self,
+        N: int,
+        C: int,
+        H: int,
+        W: int,
+        Co: int,
+        kernel_hw: Sequence[int],
+        stride: Sequence[int],
+        padding: Sequence[int],
+        dilation: Sequence[int],
+        dtype: DTypeLike,
+    ) -> None:
         self.N, self.C, self.H, self.W, self.Co = N, C, H, W, Co
         (self.kh, self.kw), (self.sh, self.sw) = kernel_hw, stride
         (self.ph, self.pw), (self.dh, self.dw) = padding, dilation
@@ -155,18 +201,29 @@ class _Shape:
         self.itemsize = np.dtype(dtype).itemsize
 
     @property
-    def chunk(self):
+    def chunk(self) -> int:
         """Images per chunk of the column buffer."""
         return _chunk(self.N, self.P, (self.K + self.Co) * self.itemsize)
 
     @staticmethod
     @functools.lru_cache(maxsize=1024)
-    def of(N, C, H, W, Co, kernel_hw, stride, padding, dilation, dtype):
+    def of(
+        N: int,
+        C: int,
+        H: int,
+        W: int,
+        Co: int,
+        kernel_hw: tuple[int, ...],
+        stride: tuple[int, ...],
+        padding: tuple[int, ...],
+        dilation: tuple[int, ...],
+        dtype: np.dtype[Any],
+    ) -> _Shape:
         """The shape of these sizes, built once per distinct call (a training loop repeats a few):
         small calls spend a good part of their time in this Python arithmetic."""
         return _Shape(N, C, H, W, Co, kernel_hw, stride, padding, dilation, dtype)
 
-    def taps(self):
+    def taps(self) -> tuple[int, int, int, int, int, int, int, int, bool]:
         """The arguments im2col and col2im take after their two arrays."""
         return (
             self.kh,
@@ -180,13 +237,13 @@ class _Shape:
             self.tap_major,
         )
 
-    def weight_rows(self, w):
+    def weight_rows(self, w: Array) -> Array:
         """The (Co, K) weight matrix in the columns' order."""
         if self.tap_major:
             return np.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(self.Co, self.K)
         return w.reshape(self.Co, self.K)
 
-    def weight_from_rows(self, gw2):
+    def weight_from_rows(self, gw2: Array) -> Array:
         """The (Co, C, kh, kw) weight gradient from its (Co, K) matrix in the columns' order."""
         if self.tap_major:
             return np.ascontiguousarray(
@@ -195,12 +252,14 @@ class _Shape:
         return gw2.reshape(self.Co, self.C, self.kh, self.kw)
 
 
-def _pairs(stride, padding, dilation):
+def _pairs(
+    stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """The (stride, padding, dilation) arguments as tuples, the keys of ``_Shape.of``."""
     return tuple(stride), tuple(padding), tuple(dilation)
 
 
-def _columns(s, x, n0, b, xp_buf, col_buf):
+def _columns(s: _Shape, x: Array, n0: int, b: int, xp_buf: Array, col_buf: Array | None) -> Array:
     """The (b * P, K) column matrix of images n0 .. n0 + b of the NCHW x."""
     xp = xp_buf[: b * s.Hp * s.Wp * s.C].reshape(b, s.Hp, s.Wp, s.C)
     if s.ph or s.pw:
@@ -208,32 +267,34 @@ def _columns(s, x, n0, b, xp_buf, col_buf):
     to_padded_nhwc(b * s.C * s.H * s.W, x, n0, xp, s.ph, s.pw)
     if s.direct:
         return xp.reshape(b * s.P, s.K)
-    col = col_buf[: b * s.P * s.K].reshape(b, s.Ho, s.Wo, s.K)
+    col = cast("Array", col_buf)[: b * s.P * s.K].reshape(b, s.Ho, s.Wo, s.K)  # not direct
     im2col_nhwc(col.size, xp, col, *s.taps())
     return col.reshape(b * s.P, s.K)
 
 
-def _buffers(s, with_col=True):
+def _buffers(s: _Shape, with_col: bool = True) -> tuple[Array, Array | None]:
     chunk = s.chunk
     xp_buf = np.empty(chunk * s.Hp * s.Wp * s.C, s.dtype)
     col_buf = None if s.direct or not with_col else np.empty(chunk * s.P * s.K, s.dtype)
     return xp_buf, col_buf
 
 
-def _strided_pointwise(kernel_hw, stride, padding):
+def _strided_pointwise(
+    kernel_hw: Sequence[int], stride: Sequence[int], padding: Sequence[int]
+) -> bool:
     """A 1x1 convolution with a stride and no padding (ResNet's downsampling shortcut): the same as
     a stride-1 one on every stride-th pixel, which needs no im2col."""
     return tuple(kernel_hw) == (1, 1) and tuple(padding) == (0, 0) and tuple(stride) != (1, 1)
 
 
-def _planar_pointwise(s):
+def _planar_pointwise(s: _Shape) -> bool:
     """A 1x1 stride-1 convolution on planes of many pixels, or of a few images, is a matrix product
     per image on the NCHW arrays themselves (Co x C times C x P): no copy at all. (Below that, one
     GEMM over the chunk's channels-last rows is worth its two transposes.)"""
     return s.direct and (s.P >= _PER_IMAGE_POSITIONS or s.N <= _FEW_IMAGES)
 
 
-def _thin_transposed(s):
+def _thin_transposed(s: _Shape) -> bool:
     """Stride 1, at most a quarter as many output channels as input ones, and padding a full
     convolution can undo: the input gradient is then cheaper as a convolution of the output
     gradient (its im2col copies Co, not C, channels per tap)."""
@@ -246,7 +307,7 @@ def _thin_transposed(s):
     )
 
 
-def _tap_sum(s, op):
+def _tap_sum(s: _Shape, op: str) -> bool:
     """Whether the cost model sends ``op`` of this shape to ``conv_tap_sum`` (thin layers)."""
     return (
         channels_last_variant(
@@ -265,7 +326,14 @@ def _tap_sum(s, op):
     )
 
 
-def forward(x, w, bias, stride, padding, dilation):
+def forward(
+    x: Array,
+    w: Array,
+    bias: Array | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> Array:
     """conv2d(x, w, bias) of the NCHW x and (Co, C, kh, kw) w (one group)."""
     if _strided_pointwise(w.shape[2:], stride, padding):
         return forward(x[:, :, :: stride[0], :: stride[1]], w, bias, (1, 1), padding, dilation)
@@ -293,7 +361,7 @@ def forward(x, w, bias, stride, padding, dilation):
             yb = y[n0 : n0 + b].reshape(b, Co, P)
             matmul(w2, col.reshape(b, P, s.K).transpose(0, 2, 1), out=yb)
             if has_bias:
-                yb += bias[:, None]
+                yb += cast("Array", bias)[:, None]
         else:
             yr = y_buf[: b * P * Co].reshape(b * P, Co)
             matmul(col, w2.T, out=yr)
@@ -301,7 +369,14 @@ def forward(x, w, bias, stride, padding, dilation):
     return y
 
 
-def backward_input(gy, w, input_hw, stride, padding, dilation):
+def backward_input(
+    gy: Array,
+    w: Array,
+    input_hw: tuple[int, int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> Array:
     """The gradient of conv2d with respect to its (N, C, *input_hw) input (one group)."""
     if _strided_pointwise(w.shape[2:], stride, padding):
         gx = np.zeros((gy.shape[0], w.shape[1]) + tuple(input_hw), gy.dtype)
@@ -339,7 +414,9 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
     for n0 in range(0, N, chunk):
         b = min(chunk, N - n0)
         gxp = gxp_buf[: b * s.Hp * s.Wp * C].reshape(b, s.Hp, s.Wp, C)
-        dcol = gxp if s.direct else dcol_buf[: b * P * s.K].reshape(b, s.Ho, s.Wo, s.K)
+        dcol = (
+            gxp if s.direct else cast("Array", dcol_buf)[: b * P * s.K].reshape(b, s.Ho, s.Wo, s.K)
+        )
         if P >= _PER_IMAGE_POSITIONS:
             gyt = gy[n0 : n0 + b].reshape(b, Co, P).transpose(0, 2, 1)
             matmul(gyt, w2, out=dcol.reshape(b, P, s.K))
@@ -354,7 +431,14 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
     return gx
 
 
-def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
+def backward_weight(
+    gy: Array,
+    x: Array,
+    kernel_hw: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> Array:
     """The gradient of conv2d with respect to its (Co, C, *kernel_hw) weight (one group)."""
     if _strided_pointwise(kernel_hw, stride, padding):
         return backward_weight(

@@ -8,10 +8,19 @@ convolution equals one with the live taps only and the padding reduced to match,
 kernels then run with a fraction of the multiply-adds (a ninth for the 1x1 plane).
 """
 
+from __future__ import annotations
+
 import functools
+from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
+
+from ..._runtime.jit import njit
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..._typing import Array
 
 __all__ = ["live_taps", "worth_cropping", "cropped_weight", "embed_weight_grad"]
 
@@ -21,7 +30,9 @@ __all__ = ["live_taps", "worth_cropping", "cropped_weight", "embed_weight_grad"]
 _COPY_MACS = 30
 
 
-def _axis(size, k, stride, pad, dilation, out):
+def _axis(
+    size: int, k: int, stride: int, pad: int, dilation: int, out: int
+) -> tuple[int, int, int] | None:
     """(first, stop, new padding) of the live taps along one axis, or None when nothing is dead
     or the live taps cannot be run as a convolution with symmetric padding of the same output."""
     live = [
@@ -38,7 +49,14 @@ def _axis(size, k, stride, pad, dilation, out):
 
 
 @functools.lru_cache(maxsize=4096)
-def live_taps(input_hw, kernel_hw, stride, padding, dilation, output_hw):
+def live_taps(
+    input_hw: tuple[int, int],
+    kernel_hw: tuple[int, int],
+    stride: tuple[int, int],
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+    output_hw: tuple[int, int],
+) -> tuple[tuple[slice, ...], tuple[int, ...]] | None:
     """((rows, cols), new padding) of the taps that read the input at least once, or None when
     every tap does (or dropping the others would change the output's geometry). The arguments are
     int pairs (tuples); the answer is cached per shape, so a call costs a dictionary look-up."""
@@ -57,7 +75,7 @@ def live_taps(input_hw, kernel_hw, stride, padding, dilation, output_hw):
 
 
 @njit(cache=True, nogil=True)
-def _copy_taps(src, dst, r0, c0, crop):
+def _copy_taps(src: Array, dst: Array, r0: int, c0: int, crop: bool) -> None:
     """crop: dst[o, c] = src[o, c, r0:, c0:] (dst's size); else src[o, c] = dst[o, c, r0:, c0:]."""
     Co, C, kh, kw = (dst if crop else src).shape
     for o in range(Co):
@@ -70,16 +88,18 @@ def _copy_taps(src, dst, r0, c0, crop):
                         dst[o, c, r0 + i, c0 + j] = src[o, c, i, j]
 
 
-def worth_cropping(N, output_hw, kernel_hw, taps):
+def worth_cropping(
+    N: int, output_hw: Sequence[int], kernel_hw: Sequence[int], taps: Sequence[slice]
+) -> bool:
     """Whether the multiply-adds saved by dropping the dead taps outweigh copying the live ones:
     per (output, input) channel pair, N * Ho * Wo * (dead taps) against the live taps' copy."""
     rows, cols = taps
-    live = (rows.stop - rows.start) * (cols.stop - cols.start)
+    live: int = (rows.stop - rows.start) * (cols.stop - cols.start)
     dead = kernel_hw[0] * kernel_hw[1] - live
     return N * output_hw[0] * output_hw[1] * dead >= _COPY_MACS * live
 
 
-def cropped_weight(weight, taps):
+def cropped_weight(weight: Array, taps: Sequence[slice]) -> Array:
     """The weight's live taps, C-contiguous. (numpy's copy of the sliced view runs its inner loop
     over a few taps at a time: 3 ms for a 512 x 256 x 3 x 3 weight, ten times this loop's.)"""
     rows, cols = taps
@@ -92,7 +112,7 @@ def cropped_weight(weight, taps):
     return out
 
 
-def embed_weight_grad(grad, kernel_hw, taps):
+def embed_weight_grad(grad: Array, kernel_hw: Sequence[int], taps: Sequence[slice]) -> Array:
     """The full (Co, C, kh, kw) weight gradient from the live taps' one (zeros elsewhere)."""
     rows, cols = taps
     full = np.zeros(grad.shape[:2] + tuple(kernel_hw), grad.dtype)

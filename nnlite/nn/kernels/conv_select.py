@@ -26,7 +26,13 @@ and output channels (not for 1x1 kernels, plain matrix products), the channels-l
 ``_WIDE_CHANNELS`` input channels on, the NCHW kernel otherwise.
 """
 
+from __future__ import annotations
+
 import functools
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 OPS = ("forward", "backward_input", "backward_weight")
 
@@ -44,7 +50,16 @@ _WIDE_CHANNELS = 16
 
 
 @functools.lru_cache(maxsize=4096)
-def conv_kernel(N, C, Co, kernel_hw, stride, groups, itemsize, op="forward"):
+def conv_kernel(
+    N: int,
+    C: int,
+    Co: int,
+    kernel_hw: Sequence[int],
+    stride: Sequence[int],
+    groups: int,
+    itemsize: int,
+    op: str = "forward",
+) -> str:
     """The kernel (``LANES``, ``CHANNELS_LAST`` or ``PLANES``) for ``op`` (one of ``OPS``) of a
     convolution of N images with C input and Co output channels. The choice is the same for the
     three operations, except that an input gradient with more output channels than input ones
@@ -85,12 +100,23 @@ _TAP_SUM_MARGIN = 0.75
 _PER_IMAGE_POSITIONS = 64
 
 
-def _gemm(m, n, k):
+def _gemm(m: int, n: int, k: int) -> float:
     """Estimated cost of an (m, k) @ (k, n) GEMM, in full-speed multiply-adds."""
     return m * n * k * max(1.0, _FULL_GEMM_DIM / max(1, min(m, n, k)))
 
 
-def _costs(op, N, C, H, W, Co, kernel_hw, stride, padding, dilation):
+def _costs(
+    op: str,
+    N: int,
+    C: int,
+    H: int,
+    W: int,
+    Co: int,
+    kernel_hw: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> tuple[float, float]:
     """(im2col, tap sum) estimated costs of one operation of a one-group convolution."""
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel_hw, stride, padding, dilation
     Ho = (H + 2 * ph - dh * (kh - 1) - 1) // sh + 1
@@ -120,7 +146,18 @@ def _costs(op, N, C, H, W, Co, kernel_hw, stride, padding, dilation):
 
 
 @functools.lru_cache(maxsize=4096)
-def channels_last_variant(op, N, C, H, W, Co, kernel_hw, stride, padding, dilation):
+def channels_last_variant(
+    op: str,
+    N: int,
+    C: int,
+    H: int,
+    W: int,
+    Co: int,
+    kernel_hw: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> str:
     """``CHANNELS_LAST`` (im2col) or ``TAP_SUM`` for ``op`` (one of ``OPS``) of a one-group
     convolution the selector gave to the channels-last family. 1x1 kernels stay with im2col,
     whose 1x1 paths need no copy at all."""

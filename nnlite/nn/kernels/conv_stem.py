@@ -22,10 +22,21 @@ image's product is one BLAS GEMM in the orientation that writes NCHW directly:
 (The input gradient of a stem is never needed for an image batch; ``conv`` computes it.)
 """
 
-import numpy as np
-from numba import njit
+from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..._runtime.jit import njit
 from ..._runtime.threads_matmul import matmul
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+    from numpy.typing import DTypeLike
+
+    from ..._typing import Array
 
 __all__ = ["forward", "backward_weight"]
 
@@ -35,7 +46,18 @@ _BLOCK_BYTES = 1 << 19
 
 
 @njit(cache=True, nogil=True)
-def _columns(x, n0, ph, pw, sh, sw, kh, kw, phase, col):
+def _columns(
+    x: Array,
+    n0: int,
+    ph: int,
+    pw: int,
+    sh: int,
+    sw: int,
+    kh: int,
+    kw: int,
+    phase: Array,
+    col: Array,
+) -> None:
     """col[b, (c, i, j), ho * Wo + wo] = padded x[n0 + b, c, ho * sh + i, wo * sw + j]."""
     B, K, P = col.shape
     C, H, W = x.shape[1], x.shape[2], x.shape[3]
@@ -61,7 +83,9 @@ def _columns(x, n0, ph, pw, sh, sw, kh, kw, phase, col):
 
 
 @njit(cache=True, nogil=True)
-def _phase_columns(phase, sh, sw, kh, kw, Ho, Wo, col):
+def _phase_columns(
+    phase: Array, sh: int, sw: int, kh: int, kw: int, Ho: int, Wo: int, col: Array
+) -> None:
     """col[(c, i, j), ho * Wo + wo] = phase[c, i % sh, j % sw, ho + i // sh, wo + j // sw]."""
     C, U, V = phase.shape[0], phase.shape[3], phase.shape[4]
     src = phase.ravel()
@@ -86,7 +110,14 @@ def _phase_columns(phase, sh, sw, kh, kw, Ho, Wo, col):
 class _Stem:
     """One stem convolution's sizes and scratch buffers."""
 
-    def __init__(self, x_shape, kernel_hw, stride, padding, dtype):
+    def __init__(
+        self,
+        x_shape: Sequence[int],
+        kernel_hw: Sequence[int],
+        stride: Sequence[int],
+        padding: Sequence[int],
+        dtype: DTypeLike,
+    ) -> None:
         self.N, self.C, H, W = x_shape
         self.kh, self.kw = kernel_hw
         self.sh, self.sw = stride
@@ -102,7 +133,7 @@ class _Stem:
         self.phase = np.empty((self.C, self.sh, self.sw, U, V), dtype)
         self.col_buf = np.empty(self.block * self.K * self.P, dtype)
 
-    def blocks(self, x):
+    def blocks(self, x: Array) -> Iterator[tuple[int, int, Array]]:
         """(n0, b, col) per block of images, col the (b, K, P) columns of images n0 .. n0 + b."""
         for n0 in range(0, self.N, self.block):
             b = min(self.block, self.N - n0)
@@ -111,7 +142,9 @@ class _Stem:
             yield n0, b, col
 
 
-def forward(x, w, bias, stride, padding):
+def forward(
+    x: Array, w: Array, bias: Array | None, stride: Sequence[int], padding: Sequence[int]
+) -> Array:
     """conv2d(x, w, bias) of the contiguous NCHW x and (Co, C, kh, kw) w (one group, no dilation)."""
     s = _Stem(x.shape, w.shape[2:], stride, padding, x.dtype)
     Co = w.shape[0]
@@ -125,7 +158,9 @@ def forward(x, w, bias, stride, padding):
     return y
 
 
-def backward_weight(gy, x, kernel_hw, stride, padding):
+def backward_weight(
+    gy: Array, x: Array, kernel_hw: Sequence[int], stride: Sequence[int], padding: Sequence[int]
+) -> Array:
     """The gradient of conv2d with respect to its (Co, C, *kernel_hw) weight."""
     s = _Stem(x.shape, kernel_hw, stride, padding, x.dtype)
     Co = gy.shape[1]

@@ -22,11 +22,22 @@ copies saved. One group only. A chunk of images at a time keeps ``z`` / ``g`` un
 on the NCHW arrays, which needs no channels-last copy of the input or gradient.
 """
 
-import numpy as np
-from numba import prange
+from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..._runtime.jit import prange
 from ..._runtime.threads_matmul import matmul
 from ._channels_last import Both, from_rows, to_padded_nhwc, to_rows
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from numpy.typing import DTypeLike
+
+    from ..._typing import Array
 
 __all__ = ["forward", "backward_input", "backward_weight"]
 
@@ -37,7 +48,7 @@ _CHUNK_BYTES = 1 << 25
 _PER_IMAGE_POSITIONS = 64
 
 
-def _shift_sum(z, y, n0, row_off, col_off):
+def _shift_sum(z: Array, y: Array, n0: int, row_off: Array, col_off: Array) -> None:
     """y[n0 + b, o, ho, wo] += the sum over taps (ii, jj) that land inside the image of
     z[b, ho + row_off[ii], wo + col_off[jj], ii * len(col_off) + jj, o]."""
     B, H, W, _, Co = z.shape
@@ -64,7 +75,7 @@ def _shift_sum(z, y, n0, row_off, col_off):
                     y[n0 + b, o, ho, wo] = acc[o]
 
 
-def _spread(gr, g, row_off, col_off):
+def _spread(gr: Array, g: Array, row_off: Array, col_off: Array) -> None:
     """g[b, h, w, ii * len(col_off) + jj] = gr[b, h - row_off[ii], w - col_off[jj]], zeros where
     that output pixel does not exist (the adjoint of ``_shift_sum``'s reads)."""
     B, Ho, Wo, Co = gr.shape
@@ -91,11 +102,11 @@ shift_sum = Both(_shift_sum)
 spread = Both(_spread)
 
 
-def _chunk(N, rows_per_image, row_bytes):
+def _chunk(N: int, rows_per_image: int, row_bytes: int) -> int:
     return max(1, min(N, _CHUNK_BYTES // max(1, rows_per_image * row_bytes)))
 
 
-def _phase_taps(k, stride, pad, dilation):
+def _phase_taps(k: int, stride: int, pad: int, dilation: int) -> list[tuple[range, Array]]:
     """For each input phase a (pixels a, a + stride, ...): the kernel taps that read it and their
     offsets in that phase's subsampled image (input index ho + offset feeds output ho)."""
     phases = []
@@ -114,7 +125,18 @@ class _Phase:
     """One polyphase part of a strided convolution: the input pixels (a::sh, b::sw), which only
     the taps ``rows x cols`` read, at ``row_off`` / ``col_off`` in the subsampled image."""
 
-    def __init__(self, a, b, rows, row_off, cols, col_off, H, W, stride):
+    def __init__(
+        self,
+        a: int,
+        b: int,
+        rows: range,
+        row_off: Array,
+        cols: range,
+        col_off: Array,
+        H: int,
+        W: int,
+        stride: tuple[int, ...],
+    ) -> None:
         self.a, self.b = a, b
         self.rows, self.cols = rows, cols
         self.row_off, self.col_off = row_off, col_off
@@ -124,13 +146,13 @@ class _Phase:
         self.T = len(rows) * len(cols)
         self.whole = stride == (1, 1)
 
-    def of(self, a, n0, n1, stride):
+    def of(self, a: Array, n0: int, n1: int, stride: Sequence[int]) -> Array:
         """The part of the NCHW ``a`` (images n0 .. n1) this phase reads, contiguous."""
         if self.whole:
             return a[n0:n1]
         return np.ascontiguousarray(a[n0:n1, :, self.a :: stride[0], self.b :: stride[1]])
 
-    def weights(self, w):
+    def weights(self, w: Array) -> Array:
         """w[:, :, rows, cols] of the (Co, C, kh, kw) weight (a view)."""
         r, c = self.rows, self.cols
         return w[:, :, r.start : r.stop : r.step, c.start : c.stop : c.step]
@@ -139,7 +161,19 @@ class _Phase:
 class _Shape:
     """One convolution's sizes, its polyphase parts and the chunk of images its buffers hold."""
 
-    def __init__(self, N, C, H, W, Co, kernel_hw, stride, padding, dilation, dtype):
+    def __init__(
+        self,
+        N: int,
+        C: int,
+        H: int,
+        W: int,
+        Co: int,
+        kernel_hw: Sequence[int],
+        stride: Sequence[int],
+        padding: Sequence[int],
+        dilation: Sequence[int],
+        dtype: DTypeLike,
+    ) -> None:
         self.N, self.C, self.H, self.W, self.Co = N, C, H, W, Co
         (self.kh, self.kw), self.stride = kernel_hw, tuple(stride)
         (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
@@ -161,27 +195,34 @@ class _Shape:
         itemsize = np.dtype(dtype).itemsize
         self.chunk = _chunk(N, 1, (q * (t * Co + C)) * itemsize)
 
-    def rows(self, xf, b, buf):
+    def rows(self, xf: Array, b: int, buf: Array) -> Array:
         """The contiguous NCHW ``xf`` of b images as channels-last rows (b * pixels, C)."""
         H, W = xf.shape[2], xf.shape[3]
         xr = buf[: b * H * W * self.C].reshape(b, H, W, self.C)
         to_padded_nhwc(xr.size, xf, 0, xr, 0, 0)
         return xr.reshape(b * H * W, self.C)
 
-    def spread_phase(self, f, gr, b, g_buf):
+    def spread_phase(self, f: _Phase, gr: Array, b: int, g_buf: Array) -> Array:
         """The (b, phase pixels, T * Co) matrix g of a chunk's output-gradient rows ``gr``."""
         g = g_buf[: b * f.Q * f.T * self.Co].reshape(b, f.H, f.W, f.T, self.Co)
         spread(g.size, gr, g, f.row_off, f.col_off)
         return g.reshape(b, f.Q, f.T * self.Co)
 
-    def grad_rows(self, gy, n0, b, buf):
+    def grad_rows(self, gy: Array, n0: int, b: int, buf: Array) -> Array:
         """Images n0 .. n0 + b of the output gradient as (b, Ho, Wo, Co) rows."""
         gr = buf[: b * self.Ho * self.Wo * self.Co].reshape(b, self.Ho * self.Wo, self.Co)
         to_rows(gr.size, gy, n0, gr)
         return gr.reshape(b, self.Ho, self.Wo, self.Co)
 
 
-def forward(x, w, bias, stride, padding, dilation):
+def forward(
+    x: Array,
+    w: Array,
+    bias: Array | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> Array:
     """conv2d(x, w, bias) of the NCHW x and (Co, C, kh, kw) w (one group)."""
     N, C, H, W = x.shape
     Co = w.shape[0]
@@ -208,7 +249,14 @@ def forward(x, w, bias, stride, padding, dilation):
     return y
 
 
-def backward_input(gy, w, input_hw, stride, padding, dilation):
+def backward_input(
+    gy: Array,
+    w: Array,
+    input_hw: tuple[int, int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> Array:
     """The gradient of conv2d with respect to its (N, C, *input_hw) input (one group)."""
     N, Co = gy.shape[:2]
     C = w.shape[1]
@@ -243,7 +291,14 @@ def backward_input(gy, w, input_hw, stride, padding, dilation):
     return gx
 
 
-def backward_weight(gy, x, kernel_hw, stride, padding, dilation):
+def backward_weight(
+    gy: Array,
+    x: Array,
+    kernel_hw: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> Array:
     """The gradient of conv2d with respect to its (Co, C, *kernel_hw) weight (one group)."""
     N, C, H, W = x.shape
     Co = gy.shape[1]

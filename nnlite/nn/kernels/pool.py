@@ -6,10 +6,19 @@ write the same memory. Window rules (clipping, divisors, ceil_mode, NaN
 propagation, tie-breaking towards the first maximum) follow PyTorch's CPU kernels.
 """
 
-import numpy as np
-from numba import njit, prange
+from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..._runtime.jit import njit, prange
 from ._dispatch import PlaneParallel
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..._typing import Array
 
 __all__ = [
     "max_pool2d_forward",
@@ -25,7 +34,7 @@ __all__ = [
 # ----------------------------------------------------------------------------
 
 
-def _out_size(size, k, s, p, d, ceil_mode):
+def _out_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
     span = size + 2 * p - d * (k - 1) - 1
     out = (span + (s - 1 if ceil_mode else 0)) // s + 1
     # In ceil mode the last window must still start inside the input or the left padding.
@@ -34,7 +43,14 @@ def _out_size(size, k, s, p, d, ceil_mode):
     return out
 
 
-def pool2d_output_hw(input_hw, kernel, stride, padding, dilation, ceil_mode):
+def pool2d_output_hw(
+    input_hw: Sequence[int],
+    kernel: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    ceil_mode: bool,
+) -> tuple[int, int]:
     """Output (Ho, Wo) of a pooling window (the arguments are checked by the callers, ``nn/ops/pooling.py``);
     ValueError for empty outputs."""
     (H, W), (kh, kw), (sh, sw), (ph, pw), (dh, dw) = input_hw, kernel, stride, padding, dilation
@@ -48,7 +64,15 @@ def pool2d_output_hw(input_hw, kernel, stride, padding, dilation, ceil_mode):
     return Ho, Wo
 
 
-def _is_2x2(kernel, stride, padding, H, W, Ho, Wo):
+def _is_2x2(
+    kernel: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    H: int,
+    W: int,
+    Ho: int,
+    Wo: int,
+) -> bool:
     """The common kernel = stride = 2 case with every window inside the input."""
     return (
         tuple(kernel) == (2, 2)
@@ -59,7 +83,7 @@ def _is_2x2(kernel, stride, padding, H, W, Ho, Wo):
     )
 
 
-def _as_planes(x):
+def _as_planes(x: Array) -> Array:
     """A float32 / float64 NCHW array (as the callers guarantee), C-contiguous and writable."""
     # Read-only arrays would be a separate numba signature (another compile): copy.
     return np.ascontiguousarray(x) if x.flags.writeable else np.array(x, order="C")
@@ -71,7 +95,7 @@ def _as_planes(x):
 
 
 @njit(cache=True)
-def _axis_tables(size, k, s, p, d, n):
+def _axis_tables(size: int, k: int, s: int, p: int, d: int, n: int) -> tuple[Array, Array]:
     """Taps [lo[o], hi[o]) of output o that fall inside the input along one axis
     (tap i sits at o * s - p + i * d). Precomputed so the hot loops divide nothing."""
     lo = np.empty(n, np.int64)
@@ -87,7 +111,21 @@ def _axis_tables(size, k, s, p, d, n):
 
 
 @njit(cache=True, fastmath=False)
-def _max_plane(xp, yp, ip, sh, sw, ph, pw, dh, dw, r_lo, r_hi, c_lo, c_hi):
+def _max_plane(
+    xp: Array,
+    yp: Array,
+    ip: Array,
+    sh: int,
+    sw: int,
+    ph: int,
+    pw: int,
+    dh: int,
+    dw: int,
+    r_lo: Array,
+    r_hi: Array,
+    c_lo: Array,
+    c_hi: Array,
+) -> None:
     """One plane of generic max pooling. A separate (non-parfor) function: inside a
     prange body the same loops compiled about twice as slow."""
     W = xp.shape[1]
@@ -115,7 +153,19 @@ def _max_plane(xp, yp, ip, sh, sw, ph, pw, dh, dw, r_lo, r_hi, c_lo, c_hi):
 
 
 @PlaneParallel
-def _max_fwd(x, y, idx, kh, kw, sh, sw, ph, pw, dh, dw):
+def _max_fwd(
+    x: Array,
+    y: Array,
+    idx: Array,
+    kh: int,
+    kw: int,
+    sh: int,
+    sw: int,
+    ph: int,
+    pw: int,
+    dh: int,
+    dw: int,
+) -> None:
     P, H, W = x.shape
     Ho, Wo = y.shape[1], y.shape[2]
     r_lo, r_hi = _axis_tables(H, kh, sh, ph, dh, Ho)
@@ -125,7 +175,7 @@ def _max_fwd(x, y, idx, kh, kw, sh, sw, ph, pw, dh, dw):
 
 
 @PlaneParallel
-def _max_fwd_2x2(x, y, idx):
+def _max_fwd_2x2(x: Array, y: Array, idx: Array) -> None:
     """kernel = stride = 2, no padding, every window inside the plane."""
     P, H, W = x.shape
     Ho, Wo = y.shape[1], y.shape[2]
@@ -158,7 +208,7 @@ def _max_fwd_2x2(x, y, idx):
 
 
 @PlaneParallel
-def _max_bwd(gy, idx, gx):
+def _max_bwd(gy: Array, idx: Array, gx: Array) -> None:
     P, HW = gx.shape
     L = gy.shape[1]
     for q in prange(P):
@@ -171,7 +221,14 @@ def _max_bwd(gy, idx, gx):
             g[a[k]] += s[k]
 
 
-def max_pool2d_forward(x, kernel, stride, padding, dilation, ceil_mode):
+def max_pool2d_forward(
+    x: Array,
+    kernel: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    ceil_mode: bool,
+) -> tuple[Array, Array]:
     """Max pooling; returns (y, argmax) with argmax an int64 flat index into each H*W plane."""
     x = _as_planes(x)
     N, C, H, W = x.shape
@@ -191,7 +248,7 @@ def max_pool2d_forward(x, kernel, stride, padding, dilation, ceil_mode):
     return y, idx
 
 
-def max_pool2d_backward(grad_y, argmax, input_hw):
+def max_pool2d_backward(grad_y: Array, argmax: Array, input_hw: Sequence[int]) -> Array:
     """Gradient of max pooling: each grad_y entry goes to the input element it selected."""
     grad_y = _as_planes(grad_y)
     argmax = np.ascontiguousarray(argmax, dtype=np.int64)
@@ -214,7 +271,7 @@ def max_pool2d_backward(grad_y, argmax, input_hw):
 
 
 @njit(cache=True)
-def _avg_divisors(size, k, s, p, n, include_pad):
+def _avg_divisors(size: int, k: int, s: int, p: int, n: int, include_pad: bool) -> Array:
     """Per-axis factor of each window's divisor (the divisor is their product)."""
     f = np.empty(n, np.int64)
     for o in range(n):
@@ -228,7 +285,21 @@ def _avg_divisors(size, k, s, p, n, include_pad):
 
 
 @njit(cache=True, fastmath=False)
-def _avg_plane(xp, yp, sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor):
+def _avg_plane(
+    xp: Array,
+    yp: Array,
+    sh: int,
+    sw: int,
+    ph: int,
+    pw: int,
+    r_lo: Array,
+    r_hi: Array,
+    c_lo: Array,
+    c_hi: Array,
+    fh: Array,
+    fw: Array,
+    divisor: int,
+) -> None:
     """One plane of generic average pooling (separate function: see _max_plane)."""
     Ho, Wo = yp.shape
     zero = xp.dtype.type(0)
@@ -247,7 +318,19 @@ def _avg_plane(xp, yp, sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor):
 
 
 @njit(cache=True)
-def _avg_tables(H, W, Ho, Wo, kh, kw, sh, sw, ph, pw, include_pad):
+def _avg_tables(
+    H: int,
+    W: int,
+    Ho: int,
+    Wo: int,
+    kh: int,
+    kw: int,
+    sh: int,
+    sw: int,
+    ph: int,
+    pw: int,
+    include_pad: bool,
+) -> tuple[Array, Array, Array, Array, Array, Array]:
     """Tap ranges (r_lo, r_hi, c_lo, c_hi) and divisor factors (fh, fw) of every window,
     computed once per call, outside the parallel loop."""
     r_lo, r_hi = _axis_tables(H, kh, sh, ph, 1, Ho)
@@ -258,7 +341,18 @@ def _avg_tables(H, W, Ho, Wo, kh, kw, sh, sw, ph, pw, include_pad):
 
 
 @PlaneParallel
-def _avg_fwd(x, y, kh, kw, sh, sw, ph, pw, include_pad, divisor):
+def _avg_fwd(
+    x: Array,
+    y: Array,
+    kh: int,
+    kw: int,
+    sh: int,
+    sw: int,
+    ph: int,
+    pw: int,
+    include_pad: bool,
+    divisor: int,
+) -> None:
     P, H, W = x.shape
     Ho, Wo = y.shape[1], y.shape[2]
     r_lo, r_hi, c_lo, c_hi, fh, fw = _avg_tables(H, W, Ho, Wo, kh, kw, sh, sw, ph, pw, include_pad)
@@ -267,7 +361,7 @@ def _avg_fwd(x, y, kh, kw, sh, sw, ph, pw, include_pad, divisor):
 
 
 @PlaneParallel
-def _avg_fwd_2x2(x, y, divisor):
+def _avg_fwd_2x2(x: Array, y: Array, divisor: int) -> None:
     """kernel = stride = 2, no padding, every window inside the plane: divisor is 4."""
     P, H, W = x.shape
     Ho, Wo = y.shape[1], y.shape[2]
@@ -285,7 +379,7 @@ def _avg_fwd_2x2(x, y, divisor):
 
 
 @PlaneParallel
-def _avg_bwd_2x2(gy, gx, divisor):
+def _avg_bwd_2x2(gy: Array, gx: Array, divisor: int) -> None:
     """Gradient of _avg_fwd_2x2: every input lies in exactly one window (or none)."""
     P, H, W = gx.shape
     Ho, Wo = gy.shape[1], gy.shape[2]
@@ -310,7 +404,21 @@ def _avg_bwd_2x2(gy, gx, divisor):
 
 
 @njit(cache=True, fastmath=False)
-def _avg_plane_bwd(gp, xp, sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor):
+def _avg_plane_bwd(
+    gp: Array,
+    xp: Array,
+    sh: int,
+    sw: int,
+    ph: int,
+    pw: int,
+    r_lo: Array,
+    r_hi: Array,
+    c_lo: Array,
+    c_hi: Array,
+    fh: Array,
+    fw: Array,
+    divisor: int,
+) -> None:
     """Scatter one plane's window gradients (separate function: see _max_plane)."""
     Ho, Wo = gp.shape
     H, W = xp.shape
@@ -333,7 +441,18 @@ def _avg_plane_bwd(gp, xp, sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divis
 
 
 @PlaneParallel
-def _avg_bwd(gy, gx, kh, kw, sh, sw, ph, pw, include_pad, divisor):
+def _avg_bwd(
+    gy: Array,
+    gx: Array,
+    kh: int,
+    kw: int,
+    sh: int,
+    sw: int,
+    ph: int,
+    pw: int,
+    include_pad: bool,
+    divisor: int,
+) -> None:
     P, H, W = gx.shape
     Ho, Wo = gy.shape[1], gy.shape[2]
     r_lo, r_hi, c_lo, c_hi, fh, fw = _avg_tables(H, W, Ho, Wo, kh, kw, sh, sw, ph, pw, include_pad)
@@ -341,14 +460,20 @@ def _avg_bwd(gy, gx, kh, kw, sh, sw, ph, pw, include_pad, divisor):
         _avg_plane_bwd(gy[q], gx[q], sh, sw, ph, pw, r_lo, r_hi, c_lo, c_hi, fh, fw, divisor)
 
 
-def _divisor(divisor_override):
+def _divisor(divisor_override: float | None) -> int:
     """0 for "the window's size", else the override (never 0: the callers check it)."""
     return 0 if divisor_override is None else int(divisor_override)
 
 
 def avg_pool2d_forward(
-    x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override=None
-):
+    x: Array,
+    kernel: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: float | None = None,
+) -> Array:
     """Average pooling with PyTorch's divisor rules."""
     x = _as_planes(x)
     divisor = _divisor(divisor_override)
@@ -374,8 +499,15 @@ def avg_pool2d_forward(
 
 
 def avg_pool2d_backward(
-    grad_y, input_hw, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override=None
-):
+    grad_y: Array,
+    input_hw: Sequence[int],
+    kernel: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: float | None = None,
+) -> Array:
     """Gradient of average pooling: each window spreads grad / divisor over its inputs."""
     grad_y = _as_planes(grad_y)
     divisor = _divisor(divisor_override)
@@ -402,18 +534,18 @@ def avg_pool2d_backward(
 
 
 def _run_avg(
-    fast_2x2,
-    general,
-    src,
-    dst,
-    input_hw,
-    output_hw,
-    kernel,
-    stride,
-    padding,
-    count_include_pad,
-    divisor,
-):
+    fast_2x2: PlaneParallel,
+    general: PlaneParallel,
+    src: Array,
+    dst: Array,
+    input_hw: Sequence[int],
+    output_hw: Sequence[int],
+    kernel: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    count_include_pad: bool,
+    divisor: int,
+) -> None:
     """Run the 2x2 specialisation of an average-pooling kernel when it applies, else the general one."""
     if _is_2x2(kernel, stride, padding, *input_hw, *output_hw):
         fast_2x2(src, dst, divisor)
