@@ -7,7 +7,7 @@ from __future__ import annotations
 import builtins
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -24,6 +24,7 @@ from .tensor_surface import _doc
 
 if TYPE_CHECKING:
     from .._typing import Device, DTypeLike, TensorOrScalar
+    from .sizes import Size
 
 __all__ = [
     "e", "pi", "inf", "nan", "newaxis",
@@ -256,7 +257,7 @@ def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     "nl.Size: the broadcast shape.",
     ">>> nl.broadcast_shapes((2, 1), (3,))\nnnlite.Size([2, 3])",
 )
-def broadcast_shapes(*shapes: Any) -> Any:
+def broadcast_shapes(*shapes: int | Sequence[int]) -> Size:
     from .sizes import Size
 
     try:
@@ -509,7 +510,7 @@ def corrcoef(input: Tensor) -> Tensor:
     return (c / d.unsqueeze(1) / d.unsqueeze(0)).clamp(-1, 1)
 
 
-def _nan_aware(pick: Any) -> Any:
+def _nan_aware(pick: np.ufunc) -> Callable[..., Tensor]:
     def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         a, b = input._data, other._data if isinstance(other, Tensor) else np.asarray(other)
         take_a = pick(a, b) | np.isnan(b)
@@ -758,7 +759,7 @@ def unravel_index(indices: Tensor, shape: int | Sequence[int]) -> tuple[Tensor, 
     )
 
 
-def _alias(name: str, method: str, summary: str) -> Any:
+def _alias(name: str, method: str, summary: str) -> Callable[..., Tensor]:
     def fn(input: Tensor, *args: Any, out: Tensor | None = None, **kwargs: Any) -> Tensor:
         result: Tensor = getattr(input, method)(*args, **kwargs)
         if out is None:
@@ -1268,7 +1269,7 @@ def get_device(input: Tensor) -> int:
     return -1
 
 
-def _functional(name: str) -> Any:
+def _functional(name: str) -> Callable[..., Any]:
     return implementation(f"nn.functional.{name}")
 
 
@@ -1278,7 +1279,7 @@ def _nn_alias(
     example: str,
     drop: tuple[str, ...] = (),
     rename: dict[str, str] | None = None,
-) -> Any:
+) -> Callable[..., Any]:
     """``torch.<name>``: the function of ``nn.functional`` under PyTorch's top-level name."""
 
     def fn(*args: Any, **kwargs: Any) -> Any:
