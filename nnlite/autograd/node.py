@@ -47,7 +47,7 @@ class Node:
     _retained: dict[int, weakref.ref[Tensor]] | None = None
     _hooks: list[Callable[[Any, Any], Any]] | None = None
     _pre_hooks: list[tuple[int, Callable[[Tensor], Tensor | None]]] | None = None
-    # (shape, numpy dtype) of each output, on nodes of several outputs
+    # (shape, numpy dtype) of each output: set on a Function's node (None: one output, as an Op has)
     _out_meta: list[tuple[Any, Any]] | None = None
     # True on nodes of built-in ops until a hook or retain_grad() is attached: the engine then
     # runs them inline

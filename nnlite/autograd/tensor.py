@@ -1230,7 +1230,8 @@ class Tensor(
                 f"result type {scalar_type_name(out.dtype)} can't be cast to the desired "
                 f"output type {scalar_type_name(self._data.dtype)}"
             )
-        node = cast("Op | None", result._grad_fn)  # the node of fn
+        # fn's own node (mypy knows it only as a Node)
+        node: Op | None = result._grad_fn  # type: ignore[assignment]
         if node is not None:
             # the op (or the op that computed a value written here, as ``clamp_`` does) may have
             # saved this tensor for backward: it keeps the values from before the write (an op
