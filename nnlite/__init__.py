@@ -107,6 +107,7 @@ from .autograd.process_settings import (
 from .autograd.promotion import get_default_dtype, promote_types, set_default_dtype
 from .autograd.promotion import tensor_result_type as result_type
 from .autograd.random import get_rng_state, initial_seed, manual_seed, set_rng_state
+from .autograd.sizes import Size
 from .autograd.strided_views import (
     as_strided,
     as_strided_,
@@ -116,7 +117,7 @@ from .autograd.strided_views import (
     slice_inverse,
 )
 from .autograd.surface_functions import *  # noqa: F401,F403  (nl.hstack, nl.cdist, nl.pi, ...)
-from .autograd.tensor import Size, Tensor
+from .autograd.tensor import Tensor
 from .autograd.tensor_functions import meshgrid
 from .autograd.tensor_hash import hash_tensor
 from .autograd.tensor_surface import polygamma, tensordot

@@ -1,5 +1,7 @@
 """nnlite.autograd: the Tensor, the backward engine, custom Functions and gradient checking."""
 
+from typing import Any
+
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import backward, grad
 from .engine_switches import (
@@ -16,7 +18,8 @@ from .graph_drawing import print_graph, to_dot
 from .legacy import Variable
 from .nested_io_function import NestedIOFunction
 from .saved_tensor import SavedTensor
-from .tensor import Size, Tensor
+from .sizes import Size
+from .tensor import Tensor
 from .torch_function import handle_torch_function, has_torch_function
 
 __all__ = [
@@ -52,7 +55,7 @@ __all__ = [
 ]
 
 
-def is_tensor_like(inp):
+def is_tensor_like(inp: object) -> bool:
     """Whether ``inp`` is a Tensor or an object whose type defines ``__torch_function__``.
 
     Args:
@@ -68,7 +71,7 @@ def is_tensor_like(inp):
     return isinstance(inp, Tensor) or hasattr(type(inp), "__torch_function__")
 
 
-def variable(*args, **kwargs):
+def variable(*args: Any, **kwargs: Any) -> Tensor:
     """``nl.tensor`` under autograd's old name (``torch.autograd.variable``).
 
     Args:

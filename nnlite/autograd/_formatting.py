@@ -1,17 +1,24 @@
 """``repr`` of tensors in PyTorch's format: ``tensor([[1., 0.], [0.5000, 2.]], requires_grad=True)``."""
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import promotion
 from .print_options import OPTIONS
 
+if TYPE_CHECKING:
+    from .._typing import Array
+    from .tensor import Tensor
+
 
 class _Formatter:
     """Chooses one format for every element, as PyTorch does: integer, fixed or scientific."""
 
-    def __init__(self, values):
+    def __init__(self, values: Array) -> None:
         self.kind = values.dtype.kind
         self.int_mode = True
         self.sci_mode = False
@@ -37,12 +44,12 @@ class _Formatter:
             self.max_width = max(len(self._format(v)) for v in nonzero)
 
     @staticmethod
-    def _special(v):
+    def _special(v: Any) -> str:
         if np.isnan(v):
             return "nan"
         return "inf" if v > 0 else "-inf"
 
-    def _format(self, v):
+    def _format(self, v: Any) -> str:
         if self.kind == "b":
             return str(bool(v))
         if self.kind in "iu":
@@ -56,18 +63,18 @@ class _Formatter:
             return f"{v:.0f}."
         return f"{v:.{OPTIONS.precision}f}"
 
-    def format(self, v):
+    def format(self, v: Any) -> str:
         return self._format(v).rjust(self.max_width)
 
 
-def _summary_values(a):
+def _summary_values(a: Array) -> Array:
     """The elements that are printed (edges only when the tensor is summarized)."""
     if a.size <= OPTIONS.threshold:
         return a
     return _edge_values(a)
 
 
-def _edge_values(a):
+def _edge_values(a: Array) -> Array:
     _EDGEITEMS = OPTIONS.edgeitems
     if a.ndim == 1:
         return (
@@ -77,14 +84,14 @@ def _edge_values(a):
     return np.concatenate([p.ravel() for p in parts])
 
 
-def _edge_indices(n):
+def _edge_indices(n: int) -> list[int]:
     _EDGEITEMS = OPTIONS.edgeitems
     if n > 2 * _EDGEITEMS:
         return list(range(_EDGEITEMS)) + list(range(n - _EDGEITEMS, n))
     return list(range(n))
 
 
-def _tensor_str(a, indent, formatter, summarize):
+def _tensor_str(a: Array, indent: int, formatter: _Formatter, summarize: bool) -> str:
     _EDGEITEMS = OPTIONS.edgeitems
     if a.ndim == 0:
         return formatter.format(a.item())
@@ -120,10 +127,10 @@ def _tensor_str(a, indent, formatter, summarize):
 _IMPLIED_DTYPES = (np.dtype(np.int64), np.dtype(np.bool_))
 
 
-def tensor_repr(t, prefix="tensor("):
+def tensor_repr(t: Tensor, prefix: str = "tensor(") -> str:
     a = t._data
     indent = len(prefix)
-    suffixes = []
+    suffixes: list[str] = []
     default_float = promotion.default_float()
     if a.size == 0:
         body = "[]"

@@ -1,15 +1,24 @@
 """Anomaly detection, as ``torch.autograd.detect_anomaly``: while it is on, every gradient a
 backward node returns is checked and a NaN raises, naming the node."""
 
+from __future__ import annotations
+
 import functools
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .node import Node
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 # _anomaly[0]: detection on; _anomaly[1]: whether NaN gradients raise
 _anomaly = [False, True]
 
 
-def check_gradients(node, gradients):
+def check_gradients(node: Node, gradients: Iterable[Any]) -> None:
     """Raise PyTorch's error when ``check_nan`` is on and a gradient of ``node`` holds a NaN."""
     if not _anomaly[1]:
         return
@@ -21,7 +30,7 @@ def check_gradients(node, gradients):
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {k}th output.")
 
 
-def is_anomaly_enabled():
+def is_anomaly_enabled() -> bool:
     """Whether anomaly detection is on.
 
     Returns:
@@ -34,7 +43,7 @@ def is_anomaly_enabled():
     return _anomaly[0]
 
 
-def is_anomaly_check_nan_enabled():
+def is_anomaly_check_nan_enabled() -> bool:
     """Whether anomaly detection raises on NaN gradients.
 
     Returns:
@@ -47,7 +56,7 @@ def is_anomaly_check_nan_enabled():
     return _anomaly[1]
 
 
-def set_anomaly_enabled(enabled, check_nan=True):
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
     """Turn anomaly detection on or off.
 
     Args:
@@ -76,24 +85,24 @@ class set_detect_anomaly:
         True
     """
 
-    def __init__(self, mode, check_nan=True):
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
         self._setting = (bool(mode), bool(check_nan))
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self._previous = tuple(_anomaly)
         _anomaly[0], _anomaly[1] = self._setting
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         _anomaly[0], _anomaly[1] = self._previous
         return False
 
-    def __call__(self, fn):
+    def __call__(self, fn: F) -> F:
         @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
             with type(self)(*self._setting):
                 return fn(*args, **kwargs)
 
-        return wrapper
+        return wrapper  # type: ignore[return-value]  # wraps() keeps fn's signature
 
 
 class detect_anomaly(set_detect_anomaly):
@@ -113,5 +122,5 @@ class detect_anomaly(set_detect_anomaly):
         Function 'SqrtBackward0' returned nan values in its 0th output.
     """
 
-    def __init__(self, check_nan=True):
+    def __init__(self, check_nan: bool = True) -> None:
         super().__init__(True, check_nan)

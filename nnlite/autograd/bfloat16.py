@@ -37,8 +37,9 @@ class _RefusedDtype(dtype):
         self.itemsize = itemsize
         self._tensor_type = tensor_type
 
+    # read-only on purpose (a dtype's ``np`` is set once, in its __init__): reading it raises
     @property
-    def np(self) -> Any:
+    def np(self) -> Any:  # type: ignore[override]
         refuse()
 
     def __eq__(self, other: object) -> bool:

@@ -8,15 +8,17 @@ from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 import numpy as np
 
-from . import ops
+from ..device import check_device
 from .creation_keywords import creation_keywords
 from .dtypes import from_numpy_dtype, to_numpy_dtype
+from .ops.shape import Cat, Stack
+from .ops.where import Where
 from .out_arg import write_out
 from .promotion import default_float
 from .providers import provide
 from .random import default_generator
 from .sizes import shape_arg as _shape_arg
-from .tensor import _INT_REQUIRES_GRAD, Tensor, _as_array, _make, check_device
+from .tensor import _INT_REQUIRES_GRAD, Tensor, _as_array, _make
 
 if TYPE_CHECKING:
     from .._typing import Device, DTypeLike, Number, TensorOrScalar, _size
@@ -653,7 +655,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, out: Tensor | None = None) -> T
         raise RuntimeError("nnlite.cat(): expected a non-empty list of Tensors")
     nd = tensors[0].ndim
     dim = dim % max(nd, 1) if -max(nd, 1) <= dim < max(nd, 1) else _bad_dim(dim, nd)
-    result = ops.Cat.apply(*tensors, dim=dim)
+    result = Cat.apply(*tensors, dim=dim)
     return result if out is None else write_out("cat", result, out, tensors)
 
 
@@ -681,7 +683,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, out: Tensor | None = None) ->
         raise RuntimeError("stack expects a non-empty TensorList")
     nd = tensors[0].ndim + 1
     dim = dim % nd if -nd <= dim < nd else _bad_dim(dim, nd - 1)
-    result = ops.Stack.apply(*tensors, dim=dim)
+    result = Stack.apply(*tensors, dim=dim)
     return result if out is None else write_out("stack", result, out, tensors)
 
 
@@ -709,7 +711,7 @@ def where(condition: Tensor | np.ndarray, input: TensorOrScalar, other: TensorOr
         tensor([1., 9.])
     """
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
-    return ops.Where.apply(cond.astype(bool, copy=False), input, other)
+    return Where.apply(cond.astype(bool, copy=False), input, other)
 
 
 def is_tensor(obj: object) -> bool:

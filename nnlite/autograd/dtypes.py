@@ -1,6 +1,9 @@
 """nnlite's dtypes: thin named wrappers over numpy dtypes, printed as ``nnlite.float32``."""
 
+from __future__ import annotations
+
 import builtins as _builtins
+from typing import Any
 
 import numpy as np
 
@@ -28,28 +31,29 @@ class dtype:
 
     __slots__ = ("name", "np", "is_floating_point", "itemsize", "_tensor_type")
 
-    def __init__(self, name, np_dtype, tensor_type):
+    def __init__(self, name: str, np_dtype: Any, tensor_type: str) -> None:
         self.name = name
-        self.np = np.dtype(np_dtype)
-        self.is_floating_point = self.np.kind == "f"
+        self.np: np.dtype[Any] = np.dtype(np_dtype)
+        self.is_floating_point: _builtins.bool = self.np.kind == "f"
         self.itemsize = self.np.itemsize
         self._tensor_type = tensor_type
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"nnlite.{self.name}"
 
-    def __eq__(self, other):
+    def __eq__(self, other: Any) -> _builtins.bool:
         if isinstance(other, dtype):
             return self.np == other.np
         try:
-            return self.np == np.dtype(other)
+            equal: _builtins.bool = self.np == np.dtype(other)
         except TypeError:
             return NotImplemented
+        return equal
 
-    def __hash__(self):
+    def __hash__(self) -> _builtins.int:
         return hash(self.np)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (_by_name, (self.name,))
 
 
@@ -74,7 +78,7 @@ _NAMES = {d.name: d for d in _ALL}
 _TENSOR_TYPES = {d._tensor_type: d for d in _ALL}
 
 
-def from_tensor_type_name(name):
+def from_tensor_type_name(name: str) -> dtype:
     """The dtype of a legacy type name, ``"torch.LongTensor"`` or ``"nnlite.LongTensor"``."""
     package, _, type_name = name.rpartition(".")
     if package in ("torch", "nnlite") and type_name in _TENSOR_TYPES:
@@ -82,11 +86,11 @@ def from_tensor_type_name(name):
     raise ValueError(f"invalid type: '{name}'")
 
 
-def _by_name(name):
+def _by_name(name: str) -> dtype:
     return _NAMES[name]
 
 
-def from_numpy_dtype(np_dtype):
+def from_numpy_dtype(np_dtype: np.dtype[Any]) -> dtype:
     """The nnlite dtype of a numpy dtype; a clear error for dtypes nnlite has no name for."""
     try:
         return _FROM_NP[np_dtype]
@@ -97,7 +101,7 @@ def from_numpy_dtype(np_dtype):
         ) from None
 
 
-def to_numpy_dtype(d):
+def to_numpy_dtype(d: Any) -> np.dtype[Any]:
     """Accept an nnlite dtype, a numpy dtype, a Python type or a dtype name; return a numpy dtype."""
     if isinstance(d, dtype):
         return d.np
@@ -109,4 +113,5 @@ def to_numpy_dtype(d):
         return bool.np
     if isinstance(d, str) and d in _NAMES:
         return _NAMES[d].np
-    return np.dtype(d)
+    converted: np.dtype[Any] = np.dtype(d)
+    return converted

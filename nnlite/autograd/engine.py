@@ -12,7 +12,10 @@ that two inputs share, as ``Add`` hands the same one to both). A node whose inco
 are all ``None`` is skipped: ``None`` means zero and costs nothing.
 """
 
-from collections.abc import Callable
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 
@@ -23,7 +26,17 @@ from .fp_errors import silenced
 from .node import AccumulateGrad, gradient_edge
 from .ops.vjp import sum_array_to
 
+if TYPE_CHECKING:
+    import weakref
+
+    from .._typing import Array
+    from .node import Node
+    from .tensor import Tensor
+
 _grad_state = grad_mode._state
+
+# a gradient: an array in a first-order backward, a Tensor under ``create_graph``
+_G = TypeVar("_G", "Array", "Tensor")
 
 
 # retain_graph of the backward passes running now (innermost last), for ops whose backward must
@@ -31,7 +44,7 @@ _grad_state = grad_mode._state
 _retain_stack: list[bool] = []
 
 
-def backward_retains_graph():
+def backward_retains_graph() -> bool:
     """Inside a backward: whether it keeps the graph (``retain_graph``). True outside any backward."""
     return _retain_stack[-1] if _retain_stack else True
 
@@ -41,7 +54,7 @@ def backward_retains_graph():
 _callback_stack: list[list[Callable[[], object]]] = []
 
 
-def queue_callback(callback):
+def queue_callback(callback: Callable[[], object]) -> None:
     """Run ``callback()`` (no arguments) at the end of the backward pass that is running now.
 
     Meant for hooks (``register_post_accumulate_grad_hook``) that start work per gradient and must
@@ -54,19 +67,19 @@ def queue_callback(callback):
     _callback_stack[-1].append(callback)
 
 
-def _run_queued_callbacks(callbacks):
+def _run_queued_callbacks(callbacks: list[Callable[[], object]]) -> None:
     while callbacks:
         callbacks.pop(0)()
 
 
-def _run_post_accumulate_hooks(tensor, hooks):
+def _run_post_accumulate_hooks(tensor: Tensor, hooks: Iterable[Callable[[Tensor], None]]) -> None:
     for hook in tuple(hooks):
         hook(tensor)
 
 
-def _count_dependencies(roots):
+def _count_dependencies(roots: Iterable[Node]) -> dict[Node, int]:
     """For every node reachable from ``roots``: how many edges lead into it (iterative walk)."""
-    dependencies = {}
+    dependencies: dict[Node, int] = {}
     stack = list(roots)
     seen = set(stack)
     while stack:
@@ -83,7 +96,7 @@ def _count_dependencies(roots):
     return dependencies
 
 
-def _add(a, b):
+def _add(a: _G | None, b: _G | None) -> _G | None:
     """Sum two gradients out of place (arrays, or Tensors recorded under ``create_graph``)."""
     if a is None:
         return b
@@ -92,7 +105,7 @@ def _add(a, b):
     return a + b
 
 
-def _accumulate_into_leaf(tensor, grad):
+def _accumulate_into_leaf(tensor: Tensor, grad: Tensor) -> None:
     """Add a Tensor gradient into ``tensor.grad`` (``Tensor.backward(inputs=...)``, ``create_graph``)."""
     if grad._data.shape != tensor._data.shape:  # arrays' shapes: no Size objects on the hot path
         grad = grad.sum_to_size(tensor.shape)
@@ -113,7 +126,7 @@ def _accumulate_into_leaf(tensor, grad):
         tensor._grad = _op.make_tensor(old._data + grad._data)
 
 
-def _accumulate_array(tensor, g):
+def _accumulate_array(tensor: Tensor, g: Array) -> None:
     """Add an array gradient into ``tensor.grad`` (first-order backward)."""
     shape = tensor._data.shape
     if g.shape != shape:
@@ -128,10 +141,33 @@ def _accumulate_array(tensor, g):
         tensor._grad = _op.make_tensor(old._data + g)
 
 
+@overload
+def run_backward(
+    outputs: Sequence[Tensor],
+    grad_outputs: Sequence[Tensor],
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: None = None,
+    allow_unused: bool = False,
+) -> None: ...
+@overload
+def run_backward(
+    outputs: Sequence[Tensor],
+    grad_outputs: Sequence[Tensor],
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: Sequence[Tensor],
+    allow_unused: bool = False,
+) -> tuple[Tensor, ...]: ...
 @silenced  # inf - inf in a gradient sum is nan, quietly, as in PyTorch
 def run_backward(
-    outputs, grad_outputs, retain_graph, create_graph, inputs=None, allow_unused=False
-):
+    outputs: Sequence[Tensor],
+    grad_outputs: Sequence[Tensor],
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: Sequence[Tensor] | None = None,
+    allow_unused: bool = False,
+) -> tuple[Tensor | None, ...] | None:
     """Backpropagate ``grad_outputs`` (Tensors) from ``outputs``.
 
     Without ``inputs`` gradients accumulate into the ``.grad`` of leaves (``Tensor.backward``);
@@ -139,8 +175,18 @@ def run_backward(
     (``autograd.grad``).
     """
     as_arrays = not create_graph
-    buffers = {}
-    roots = []
+    # The nodes are of several kinds (an Op, an AccumulateGrad, a Function's node) and the loop
+    # below tells them apart by ``_plain`` and ``type()``, not isinstance: to mypy they are Any.
+    node: Any
+    # a node's gradient slots, popped from ``buffers`` (None when no gradient arrived); read only
+    # when the node runs
+    grads: Any
+    # what a node's backward gave: a gradient (or None) per input; None when it did not run
+    input_grads: tuple[Any, ...] | None
+    # the gradients arriving at each node, one slot per output (arrays, or Tensors under
+    # create_graph)
+    buffers: dict[Node, list[Any]] = {}
+    roots: list[Node] = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         node = out._grad_fn
         if node is None:
@@ -156,7 +202,8 @@ def run_backward(
             roots.append(node)
         slot[index] = _add(slot[index], g._data if as_arrays else g)
 
-    capture = None
+    # for autograd.grad: the nodes whose gradient is an input's, with (output index, input position)
+    capture: dict[Node, list[tuple[int, int]]] | None = None
     if inputs is not None:
         capture = {}
         for i, t in enumerate(inputs):
@@ -167,13 +214,13 @@ def run_backward(
 
     dependencies = _count_dependencies(roots)
     execute = _needed_nodes(roots, dependencies, capture) if capture is not None else None
-    results = [None] * (len(inputs) if inputs is not None else 0)
+    results: list[Tensor | None] = [None] * (len(inputs) if inputs is not None else 0)
     ready = [n for n in dict.fromkeys(roots) if n not in dependencies]
 
     prev = _grad_state[0]
     _grad_state[0] = create_graph
     _retain_stack.append(retain_graph)
-    callbacks = []
+    callbacks: list[Callable[[], object]] = []
     _callback_stack.append(callbacks)
     try:
         # Kahn's algorithm: a node runs once every node that sends it a gradient has run.
@@ -187,7 +234,7 @@ def run_backward(
             run = grads is not None and (
                 grads[0] is not None if len(grads) == 1 else any(g is not None for g in grads)
             )
-            if run and capture is not None and node not in execute:
+            if run and execute is not None and node not in execute:
                 run = False
             if not run:
                 input_grads = None
@@ -252,16 +299,24 @@ def run_backward(
     return None
 
 
-def _run_node(node, grads, capture, retain_graph, as_arrays):
+def _run_node(
+    node: Any,
+    grads: Sequence[Any],
+    capture: dict[Node, list[tuple[int, int]]] | None,
+    retain_graph: bool,
+    as_arrays: bool,
+) -> tuple[Any, ...] | None:
     """Run a node with hooks, retained grads or user code (or a leaf's accumulator).
 
     Hooks and user Functions see Tensors; in a first-order backward the gradients are wrapped on
     the way in and unwrapped on the way out.
     """
+    g: Any  # the gradient of a one-output node (an Op or a leaf's accumulator): not None
+    input_grads: Any  # a gradient or None per input (or, from an Op's backward, one gradient)
     if as_arrays:
         grads = [None if g is None else _op.make_tensor(g) for g in grads]
     if node._retained is not None:
-        _set_retained_grads(node, grads)
+        _set_retained_grads(node._retained, grads)
     if node._pre_hooks is not None:
         grads = _run_pre_hooks(node._pre_hooks, grads)
     if type(node) is AccumulateGrad:
@@ -293,13 +348,14 @@ def _run_node(node, grads, capture, retain_graph, as_arrays):
         node._free()
     if as_arrays:
         return tuple(None if r is None else r._data for r in input_grads)
-    return input_grads
+    grads_of_inputs: tuple[Any, ...] = input_grads
+    return grads_of_inputs
 
 
-def accumulate_into_inputs(inputs, grads):
+def accumulate_into_inputs(inputs: Sequence[Tensor], grads: Sequence[Tensor | None]) -> None:
     """``Tensor.backward(inputs=...)``: add the gradients computed for ``inputs`` into their ``.grad``,
     with their post-accumulate hooks and the callbacks those queue, as a backward pass would."""
-    callbacks = []
+    callbacks: list[Callable[[], object]] = []
     _callback_stack.append(callbacks)
     try:
         for t, g in zip(inputs, grads):
@@ -315,29 +371,34 @@ def accumulate_into_inputs(inputs, grads):
         _callback_stack.pop()
 
 
-def _run_pre_hooks(hooks, grads):
+def _run_pre_hooks(
+    hooks: Iterable[tuple[int, Callable[[Tensor], Tensor | None]]], grads: Iterable[Tensor | None]
+) -> list[Tensor | None]:
     grads = list(grads)
     for index, hook in hooks:
-        if grads[index] is not None:
-            replaced = hook(grads[index])
+        g = grads[index]
+        if g is not None:
+            replaced = hook(g)
             if replaced is not None:
                 grads[index] = replaced
     return grads
 
 
-def _n_outputs(node):
+def _n_outputs(node: Node) -> int:
     meta = node._out_meta
     return len(meta) if meta else 1
 
 
-def _needed_nodes(roots, dependencies, capture):
+def _needed_nodes(
+    roots: Iterable[Node], dependencies: dict[Node, int], capture: Iterable[Node]
+) -> set[Node]:
     """For ``autograd.grad``: the nodes that must run for gradients to reach a captured input.
 
     A node runs if one of its children is captured or must run itself (a captured node whose
     children lead to no other captured input is not run: its gradient is already known).
     """
     dependencies = dict(dependencies)
-    order = []
+    order: list[Node] = []
     ready = [n for n in dict.fromkeys(roots) if n not in dependencies]
     while ready:
         node = ready.pop()
@@ -348,7 +409,7 @@ def _needed_nodes(roots, dependencies, capture):
                 if dependencies[child] == 0:
                     ready.append(child)
     reaches = set(capture)
-    execute = set()
+    execute: set[Node] = set()
     for node in reversed(order):
         for child, _ in node.next_functions:
             if child is not None and child in reaches:
@@ -358,8 +419,10 @@ def _needed_nodes(roots, dependencies, capture):
     return execute
 
 
-def _set_retained_grads(node, grads):
-    for index, ref in node._retained.items():
+def _set_retained_grads(
+    retained: dict[int, weakref.ref[Tensor]], grads: Sequence[Tensor | None]
+) -> None:
+    for index, ref in retained.items():
         tensor = ref()
         g = grads[index]
         if tensor is None or g is None:
@@ -372,13 +435,18 @@ def _set_retained_grads(node, grads):
 _NO_GRAD_FN = "element {} of tensors does not require grad and does not have a grad_fn"
 
 
-def _make_seed(out):
+def _make_seed(out: Tensor) -> Tensor:
     if out.numel() != 1:
         raise RuntimeError("grad can be implicitly created only for scalar outputs")
     return _op.make_tensor(np.ones(out.shape, dtype=out._data.dtype))
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
+def backward(
+    tensors: Tensor | Iterable[Tensor],
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+) -> None:
     """Compute the gradients of ``tensors`` with respect to the graph leaves (into their ``.grad``).
 
     Args:
@@ -401,9 +469,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
     run_backward(tensors, grads, retain_graph, create_graph)
 
 
+# (typed as PyTorch types it: the None of an unused input under allow_unused is left out)
 def grad(
-    outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False
-):
+    outputs: Tensor | Iterable[Tensor],
+    inputs: Tensor | Iterable[Tensor],
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    allow_unused: bool = False,
+) -> tuple[Tensor, ...]:
     """Gradients of ``outputs`` with respect to ``inputs``; ``.grad`` fields are left untouched.
 
     Args:
@@ -433,7 +507,12 @@ def grad(
     )
 
 
-def composite_gradient(function, inputs, output_grad, needs):
+def composite_gradient(
+    function: Callable[..., Tensor],
+    inputs: Sequence[Any],
+    output_grad: Any,
+    needs: Sequence[bool],
+) -> tuple[Any, ...]:
     """The gradient of ``function(*inputs)`` (written with Tensor operations) for the inputs that
     ``needs``, given ``output_grad``: the reference backward of an op whose forward is a composite run on arrays.
 
@@ -457,7 +536,7 @@ def composite_gradient(function, inputs, output_grad, needs):
     return grads
 
 
-def _prepare_grads(outputs, grad_outputs):
+def _prepare_grads(outputs: Sequence[Tensor], grad_outputs: Any) -> list[Tensor]:
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
     elif isinstance(grad_outputs, _op.Tensor):
@@ -466,7 +545,7 @@ def _prepare_grads(outputs, grad_outputs):
         grad_outputs = list(grad_outputs)
     if len(grad_outputs) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
-    result = []
+    result: list[Tensor] = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if not out._requires_grad:
             raise RuntimeError(_NO_GRAD_FN.format(i))

@@ -9,10 +9,14 @@ here directly (a fraction of a microsecond; ``np.errstate`` costs several); olde
 """
 
 import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
 __all__ = ["silenced"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 try:  # numpy >= 2: the error state lives in a context variable
     # private to numpy (hence unknown to its stubs); the except below falls back on np.errstate
@@ -26,17 +30,17 @@ except (ImportError, AttributeError, TypeError):  # numpy 1.x
     _extobj_contextvar = None
 
 
-def silenced(fn):
+def silenced(fn: F) -> F:
     """``fn`` running with numpy's floating-point warnings off."""
     if _extobj_contextvar is None:
         return np.errstate(all="ignore")(fn)
 
     @functools.wraps(fn)
-    def run_quietly(*args, **kwargs):
+    def run_quietly(*args: Any, **kwargs: Any) -> Any:
         token = _extobj_contextvar.set(_IGNORE)
         try:
             return fn(*args, **kwargs)
         finally:
             _extobj_contextvar.reset(token)
 
-    return run_quietly
+    return run_quietly  # type: ignore[return-value]  # wraps() keeps fn's signature

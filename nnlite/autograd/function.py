@@ -7,7 +7,11 @@ returns Tensor(s) and calls ``ctx.save_for_backward``) and ``backward(ctx, *grad
 (``SquareBackward`` for ``Square``). nnlite's own ops use the ``Op`` base of ``autograd/op.py``.
 """
 
+from __future__ import annotations
+
 import functools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import numpy as np
 
@@ -16,6 +20,11 @@ from .node import FREED, SECOND_BACKWARD, Node, gradient_edge, modified_message
 from .op import Op
 from .saved_tensor import SavedTensor, unpacked
 from .tensor import Tensor, _make
+
+if TYPE_CHECKING:
+    from .._typing import Array, Gradient
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _grad_state = grad_mode._state
 
@@ -28,29 +37,38 @@ class FunctionNode(Node):
     """The graph node (and ``ctx``) of one call of a user ``Function``."""
 
     __slots__ = ()
-    _fn = None
+    # the Function whose node class this is: None on this base only, set on each node class
+    _fn: type[Function] = None  # type: ignore[assignment]
+    # set on recorded nodes: (shape, numpy dtype) of each output, and each input's shape (None
+    # for inputs that are not Tensors)
+    _out_meta: list[tuple[Any, Any]]
+    _in_shapes: list[tuple[int, ...] | None]
+    # set by the forward's ctx calls below (ids of the outputs without gradient)
+    _non_differentiable: set[int]
+    _materialize: bool
 
-    def mark_non_differentiable(self, *tensors):
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
         """Outputs given here get no gradient (e.g. indices returned beside values)."""
         self._non_differentiable = {id(t) for t in tensors}
 
-    def set_materialize_grads(self, value):
+    def set_materialize_grads(self, value: bool) -> None:
         self._materialize = bool(value)
 
     @property
-    def saved_tensors(self):
-        saved = Node.saved_tensors.fget(self)
+    def saved_tensors(self) -> tuple[Any, ...]:
+        # (mypy reads a property on the class as its getter function)
+        saved = Node.saved_tensors.fget(self)  # type: ignore[attr-defined]
         hooks = self.__dict__.get("_saved_hooks")
         return unpacked(saved, hooks) if hooks else saved
 
     @property
-    def _raw_saved_tensors(self):
+    def _raw_saved_tensors(self) -> tuple[SavedTensor, ...]:
         """The saved tensors as ``SavedTensor`` objects (to register pack/unpack hooks on)."""
         if self._saved is FREED:
             raise RuntimeError(SECOND_BACKWARD)
         return tuple(SavedTensor._of(self, i) for i in range(len(self._saved)))
 
-    def _run(self, grads):
+    def _run(self, grads: Sequence[Tensor | None]) -> tuple[Tensor | None, ...]:
         """Compute input gradients from output gradients (Tensors, one entry per output)."""
         if getattr(self, "_materialize", True) and any(g is None for g in grads):
             grads = [
@@ -72,7 +90,7 @@ class FunctionNode(Node):
         return tuple(_check_gradient(self, i, g) for i, g in enumerate(result))
 
 
-def _check_gradient(node, i, g):
+def _check_gradient(node: FunctionNode, i: int, g: Any) -> Tensor | None:
     """A user Function's gradient must be a Tensor matching its input's shape (or broadcast to it)."""
     if g is None:
         return None
@@ -119,7 +137,7 @@ class Function:
 
     _node_cls: type[FunctionNode]  # each subclass's own, made by __init_subclass__
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # each Function gets a node class of its own, named as PyTorch names it
         cls._node_cls = type(
@@ -127,7 +145,7 @@ class Function:
         )
 
     @staticmethod
-    def forward(ctx, *args, **kwargs):
+    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
         """The computation; a subclass defines it as a ``@staticmethod``.
 
         It runs with graph recording off. Save what backward needs with ``ctx.save_for_backward``
@@ -158,7 +176,7 @@ class Function:
         raise NotImplementedError("Function subclasses must implement forward")
 
     @staticmethod
-    def backward(ctx, *grad_outputs):
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
         """The gradients of the inputs from those of the outputs; a subclass defines it as a
         ``@staticmethod``.
 
@@ -187,7 +205,7 @@ class Function:
         raise NotImplementedError("Function subclasses must implement backward")
 
     @classmethod
-    def apply(cls, *args, **kwargs):
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run ``forward`` with recording off; record the call when an input requires grad.
 
         Args:
@@ -214,7 +232,7 @@ class Function:
         return _apply_user_function(cls, args, kwargs)
 
 
-def _apply_user_function(cls, args, params):
+def _apply_user_function(cls: type[Function], args: tuple[Any, ...], params: dict[str, Any]) -> Any:
     """Run a user-defined Function: forward on Tensors with recording off."""
     ctx = cls._node_cls()
     prev = _grad_state[0]
@@ -228,7 +246,7 @@ def _apply_user_function(cls, args, params):
     record = prev and any(isinstance(a, Tensor) and a._requires_grad for a in args)
     inputs = {id(a) for a in args if isinstance(a, Tensor)}
     non_differentiable = ctx.__dict__.get("_non_differentiable", ())
-    results = []
+    results: list[Any] = []
     for i, o in enumerate(outs):
         if not isinstance(o, Tensor):
             results.append(o)
@@ -258,16 +276,16 @@ class _DifferentiatedTwice(Op):
 
     node_name = "DelayedError"
 
-    def forward(self, x):
+    def forward(self, x: Array) -> Array:
         return x
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> NoReturn:
         raise RuntimeError(
             "trying to differentiate twice a function that was marked with @once_differentiable"
         )
 
 
-def once_differentiable(fn):
+def once_differentiable(fn: F) -> F:
     """Decorator of a ``Function.backward`` that is not itself differentiable (written with
     numpy, say): it runs without recording, and a second-order gradient through it raises.
 
@@ -296,7 +314,7 @@ def once_differentiable(fn):
     """
 
     @functools.wraps(fn)
-    def wrapper(ctx, *grad_outputs):
+    def wrapper(ctx: Any, *grad_outputs: Any) -> Any:
         with grad_mode.no_grad():
             outputs = fn(ctx, *grad_outputs)
         recording = _grad_state[0] and any(
@@ -308,10 +326,10 @@ def once_differentiable(fn):
             return tuple(_mark(o) for o in outputs)
         return _mark(outputs)
 
-    return wrapper
+    return wrapper  # type: ignore[return-value]  # wraps() keeps fn's signature
 
 
-def _mark(output):
+def _mark(output: Any) -> Any:
     if not isinstance(output, Tensor):
         return output
     return _DifferentiatedTwice.apply(output.detach().requires_grad_(output.is_floating_point()))

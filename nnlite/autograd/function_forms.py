@@ -6,6 +6,8 @@ written as method calls) as the method has it.
 """
 
 import inspect
+from collections.abc import Callable
+from typing import Any
 
 from .out_arg import write_out
 from .tensor import Tensor
@@ -18,7 +20,7 @@ _INPUT = "    input (Tensor): the tensor the method is called on."
 _OUT = "    out (Tensor, optional): a tensor to write the result into."
 
 
-def _function_doc(name):
+def _function_doc(name: str) -> str:
     """``Tensor.<name>``'s docstring for ``nl.<name>``: a first line naming the method, then the
     method's text with ``input`` first and ``out`` last among its arguments."""
     lines = (inspect.getdoc(getattr(Tensor, name)) or "").splitlines()
@@ -43,10 +45,10 @@ _FIRST_PARAMETER = {"split": "tensor", "searchsorted": "sorted_sequence"}
 _METHOD_KEYWORD = {"split": {"split_size_or_sections": "split_size"}}
 
 
-def _function(name):
+def _function(name: str) -> Callable[..., Any]:
     first = _FIRST_PARAMETER.get(name, "input")
 
-    def fn(*args, out=None, **kwargs):
+    def fn(*args: Any, out: Any = None, **kwargs: Any) -> Any:
         if args:
             input, args = args[0], args[1:]
         elif first in kwargs:

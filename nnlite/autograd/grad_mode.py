@@ -4,13 +4,19 @@ The state is one module-level list so that the hot path (``Op.apply``) reads it 
 single index instead of a function call.
 """
 
+from __future__ import annotations
+
 import functools
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 # _state[0] is True when operations record a graph.
 _state = [True]
 
 
-def is_grad_enabled():
+def is_grad_enabled() -> bool:
     """Whether operations currently record the autograd graph.
 
     Returns:
@@ -30,22 +36,23 @@ class _GradModeContext:
     """Base of the grad-mode context managers; instances also work as decorators."""
 
     _enable = True
+    _prev: bool
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self._prev = _state[0]
         _state[0] = self._enable
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         _state[0] = self._prev
         return False
 
-    def __call__(self, fn):
+    def __call__(self, fn: _F) -> _F:
         @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
             with self.__class__():
                 return fn(*args, **kwargs)
 
-        return wrapper
+        return wrapper  # type: ignore[return-value]  # wraps() keeps fn's signature
 
 
 class no_grad(_GradModeContext):
@@ -93,42 +100,42 @@ class inference_mode(_GradModeContext):
         False
     """
 
-    def __new__(cls, mode=True):
+    def __new__(cls, mode: Any = True) -> Any:
         # ``@nl.inference_mode`` without parentheses: the function comes as ``mode``
         if callable(mode):
             return cls()(mode)
         return super().__new__(cls)
 
-    def __init__(self, mode=True):
+    def __init__(self, mode: Any = True) -> None:
         self._mode = bool(mode)
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self._prev = _state[0]
         if self._mode:
             _state[0] = False
             _inference_depth[0] += 1
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self._mode:
             _inference_depth[0] -= 1
         _state[0] = self._prev
         return False
 
-    def __call__(self, fn):
+    def __call__(self, fn: _F) -> _F:
         mode = self._mode
 
         @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
             with inference_mode(mode):
                 return fn(*args, **kwargs)
 
-        return wrapper
+        return wrapper  # type: ignore[return-value]  # wraps() keeps fn's signature
 
 
 _inference_depth = [0]
 
 
-def is_inference_mode_enabled():
+def is_inference_mode_enabled() -> bool:
     """Whether an ``inference_mode`` is active.
 
     Returns:
@@ -156,25 +163,25 @@ class set_grad_enabled(_GradModeContext):
         False
     """
 
-    def __init__(self, mode):
+    def __init__(self, mode: bool) -> None:
         self._enable = bool(mode)
         self._prev = _state[0]
         _state[0] = self._enable
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         pass
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         _state[0] = self._prev
         return False
 
-    def __call__(self, fn):
+    def __call__(self, fn: _F) -> _F:
         _state[0] = self._prev  # used as a decorator: undo the eager switch of __init__
         mode = self._enable
 
         @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
             with set_grad_enabled(mode):
                 return fn(*args, **kwargs)
 
-        return wrapper
+        return wrapper  # type: ignore[return-value]  # wraps() keeps fn's signature

@@ -1,12 +1,19 @@
 """Finite-difference checks of analytical gradients (first and second order), in float64."""
 
+from __future__ import annotations
+
 import warnings
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .engine import grad as autograd_grad
 from .grad_mode import enable_grad, no_grad
 from .tensor import Tensor, _make
+
+if TYPE_CHECKING:
+    from .._typing import Array
 
 
 class GradcheckError(RuntimeError):
@@ -28,19 +35,21 @@ class GradcheckError(RuntimeError):
     """
 
 
-def _as_tuple(x):
+def _as_tuple(x: Any) -> tuple[Any, ...]:
     return x if isinstance(x, tuple) else (x,)
 
 
-def _differentiable_outputs(fn, inputs):
+def _differentiable_outputs(fn: Callable[..., Any], inputs: Sequence[Any]) -> list[Tensor]:
     outputs = _as_tuple(fn(*inputs))
     return [o for o in outputs if isinstance(o, Tensor) and o.requires_grad]
 
 
-def _numerical_jacobian(fn, inputs, target, eps):
+def _numerical_jacobian(
+    fn: Callable[..., Any], inputs: Sequence[Any], target: Tensor, eps: float
+) -> Array:
     """Central differences, one input element at a time: columns of d(outputs)/d(target)."""
     flat = target._data.reshape(-1)  # a view: perturbing it perturbs the input
-    columns = []
+    columns: list[Array] = []
     with no_grad():
         for i in range(flat.size):
             original = flat[i]
@@ -61,7 +70,9 @@ def _numerical_jacobian(fn, inputs, target, eps):
     return np.stack(columns, axis=1) if columns else np.zeros((0, 0))
 
 
-def _analytical_jacobian(fn, inputs, targets):
+def _analytical_jacobian(
+    fn: Callable[..., Any], inputs: Sequence[Any], targets: Sequence[Tensor]
+) -> list[Array]:
     """Rows of d(outputs)/d(targets), one backward pass per output element."""
     outputs = _differentiable_outputs(fn, inputs)
     sizes = [o.numel() for o in outputs]
@@ -81,23 +92,23 @@ def _analytical_jacobian(fn, inputs, targets):
 
 
 def gradcheck(
-    func,
-    inputs,
-    eps=1e-6,
-    atol=1e-5,
-    rtol=1e-3,
-    raise_exception=True,
-    nondet_tol=0.0,
+    func: Callable[..., Any],
+    inputs: Any,
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    raise_exception: bool = True,
+    nondet_tol: float = 0.0,
     *,
-    check_undefined_grad=True,
-    check_grad_dtypes=False,
-    check_batched_grad=False,
-    check_batched_forward_grad=False,
-    check_forward_ad=False,
-    check_backward_ad=True,
-    fast_mode=False,
-    masked=None,
-):
+    check_undefined_grad: bool = True,
+    check_grad_dtypes: bool = False,
+    check_batched_grad: bool = False,
+    check_batched_forward_grad: bool = False,
+    check_forward_ad: bool = False,
+    check_backward_ad: bool = True,
+    fast_mode: bool = False,
+    masked: bool | None = None,
+) -> bool:
     """Compare autograd's gradients of ``func`` with central finite differences.
 
     Inputs that require grad should be float64. The check builds the full Jacobian, so keep the
@@ -169,24 +180,24 @@ def gradcheck(
 
 
 def gradgradcheck(
-    func,
-    inputs,
-    grad_outputs=None,
-    eps=1e-6,
-    atol=1e-5,
-    rtol=1e-3,
-    raise_exception=True,
+    func: Callable[..., Any],
+    inputs: Any,
+    grad_outputs: Any = None,
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    raise_exception: bool = True,
     *,
-    gen_non_contig_grad_outputs=False,
-    nondet_tol=0.0,
-    check_undefined_grad=True,
-    check_grad_dtypes=False,
-    check_batched_grad=False,
-    check_fwd_over_rev=False,
-    check_rev_over_rev=True,
-    fast_mode=False,
-    masked=False,
-):
+    gen_non_contig_grad_outputs: bool = False,
+    nondet_tol: float = 0.0,
+    check_undefined_grad: bool = True,
+    check_grad_dtypes: bool = False,
+    check_batched_grad: bool = False,
+    check_fwd_over_rev: bool = False,
+    check_rev_over_rev: bool = True,
+    fast_mode: bool = False,
+    masked: bool = False,
+) -> bool:
     """Check second-order gradients: ``gradcheck`` of the function ``(inputs, v) -> vᵀ·J(inputs)``.
 
     Args:
@@ -231,7 +242,7 @@ def gradgradcheck(
         grad_outputs = list(_as_tuple(grad_outputs))
     n = len(inputs)
 
-    def first_order(*args):
+    def first_order(*args: Any) -> tuple[Tensor, ...]:
         ins, vs = args[:n], args[n:]
         with enable_grad():  # finite differences evaluate this under no_grad
             outs = _differentiable_outputs(func, ins)
@@ -248,12 +259,12 @@ def gradgradcheck(
     )
 
 
-def _refuse_forward_ad(asked):
+def _refuse_forward_ad(asked: bool) -> None:
     if asked:
         raise NotImplementedError("gradcheck: nnlite has no forward-mode AD to check")
 
 
-def _fail(raise_exception, message):
+def _fail(raise_exception: bool, message: str) -> bool:
     if raise_exception:
         raise GradcheckError(message)
     return False

@@ -7,7 +7,16 @@ shape, so a shape is shown where it is known: the drawn tensors, leaves, saved t
 saved outputs.
 """
 
+from __future__ import annotations
+
 import sys
+from collections.abc import Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from .._typing import StrPath
+    from .node import AccumulateGrad, Node
+    from .tensor import Tensor
 
 __all__ = ["DotGraph", "print_graph", "to_dot"]
 
@@ -15,7 +24,7 @@ __all__ = ["DotGraph", "print_graph", "to_dot"]
 class DotGraph(str):
     """Graphviz DOT text of a backward graph; ``render(path)`` draws it with Graphviz."""
 
-    def render(self, path, format=None):
+    def render(self, path: StrPath, format: str | None = None) -> str:
         """Write the picture to ``path`` (SVG, PNG, PDF, ... from the suffix, or ``format``).
 
         Needs the ``graphviz`` package (``pip install 'nnlite[graph]'``) and Graphviz's ``dot``
@@ -34,9 +43,10 @@ class DotGraph(str):
         suffix = os.path.splitext(path)[1]
         fmt = format or suffix.lstrip(".").lower() or "svg"
         try:
-            return graphviz.Source(str(self)).render(
+            written: str = graphviz.Source(str(self)).render(
                 outfile=path if suffix else f"{path}.{fmt}", format=fmt, cleanup=True
             )
+            return written
         except graphviz.ExecutableNotFound:
             raise RuntimeError(
                 "rendering a graph needs Graphviz's dot program on the PATH "
@@ -44,21 +54,21 @@ class DotGraph(str):
             ) from None
 
 
-def _tensors(t):
+def _tensors(t: Tensor | Sequence[Tensor]) -> list[Tensor]:
     from .tensor import Tensor
 
-    items = list(t) if isinstance(t, (list, tuple)) else [t]
+    items: list[Any] = list(t) if isinstance(t, (list, tuple)) else [t]
     for x in items:
         if not isinstance(x, Tensor):
             raise TypeError(f"expected a Tensor or a sequence of Tensors, got {type(x).__name__}")
     return items
 
 
-def _shape(shape):
+def _shape(shape: Sequence[int]) -> str:
     return "(" + ", ".join(str(int(s)) for s in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
-def _saved_shapes(node):
+def _saved_shapes(node: Node) -> list[str]:
     """Shapes of what the node keeps for backward ('freed' once backward released them)."""
     saved = node.__dict__.get("_saved", ())
     if not isinstance(saved, tuple):
@@ -70,10 +80,10 @@ def _saved_shapes(node):
     return shapes
 
 
-def _retained(node):
+def _retained(node: Node) -> list[tuple[int, Tensor]]:
     """``(output index, tensor)`` of the node's outputs that retain their gradient."""
     refs = getattr(node, "_retained", None) or {}
-    out = []
+    out: list[tuple[int, Tensor]] = []
     for index, ref in sorted(refs.items()):
         t = ref()
         if t is not None:
@@ -81,9 +91,11 @@ def _retained(node):
     return out
 
 
-def _walk(roots):
+def _walk(roots: Sequence[Node]) -> tuple[list[Node], list[Node]]:
     """Every node reachable from ``roots`` (first-seen order) and the engine's execution order."""
-    seen, order, stack = set(), [], list(reversed(roots))
+    seen: set[Node] = set()
+    order: list[Node] = []
+    stack = list(reversed(roots))
     while stack:
         node = stack.pop()
         if node in seen:
@@ -94,13 +106,13 @@ def _walk(roots):
             if child is not None and child not in seen:
                 stack.append(child)
     # Kahn's algorithm as the engine runs it: a node runs once all nodes feeding it have run
-    waiting = {}
+    waiting: dict[Node, int] = {}
     for node in order:
         for child, _ in node.next_functions:
             if child is not None:
                 waiting[child] = waiting.get(child, 0) + 1
     ready = [n for n in dict.fromkeys(roots) if n not in waiting]
-    execution = []
+    execution: list[Node] = []
     while ready:
         node = ready.pop()
         execution.append(node)
@@ -113,17 +125,21 @@ def _walk(roots):
     return order, execution
 
 
-def _leaf_label(node, names):
-    v = node.variable
+def _leaf_label(node: Node, names: Mapping[int, str]) -> str:
+    v = cast("AccumulateGrad", node).variable  # a leaf's node (callers tell it by name)
     name = names.get(id(v), "")
     return f"{name}\n{_shape(v.shape)}" if name else _shape(v.shape)
 
 
-def _quote(text):
+def _quote(text: object) -> str:
     return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def to_dot(tensor, params=None, show_saved=True):
+def to_dot(
+    tensor: Tensor | Sequence[Tensor],
+    params: Mapping[str, Tensor] | None = None,
+    show_saved: bool = True,
+) -> DotGraph:
     """The backward graph of ``tensor`` as Graphviz DOT text, drawn as torchviz's ``make_dot``.
 
     Args:
@@ -190,7 +206,11 @@ def to_dot(tensor, params=None, show_saved=True):
     return DotGraph("\n".join(lines) + "\n")
 
 
-def print_graph(tensor, params=None, file=None):
+def print_graph(
+    tensor: Tensor | Sequence[Tensor],
+    params: Mapping[str, Tensor] | None = None,
+    file: IO[str] | None = None,
+) -> None:
     """Print the backward tape of ``tensor``: one line per node in the order backward runs them,
     with the node that sends it its gradient and the nodes it passes gradients on to (the
     Simple Grad notebook's tape, read from the ``grad_fn`` graph).
@@ -214,18 +234,18 @@ def print_graph(tensor, params=None, file=None):
     _, execution = _walk(roots)
     step = {node: i + 1 for i, node in enumerate(execution)}
 
-    repeated = {}
+    repeated: dict[str, int] = {}
     for node in execution:
         repeated[node.name()] = repeated.get(node.name(), 0) + 1
 
-    def called(node):
+    def called(node: Node) -> str:
         """A node's name in the listing: the parameter's name for a leaf, ``Op#step`` when the
         op occurs more than once."""
         if node.name() == "AccumulateGrad":
             return _leaf_label(node, names).replace("\n", " ")
         return f"{node.name()}#{step[node]}" if repeated[node.name()] > 1 else node.name()
 
-    feeders = {node: [] for node in execution}
+    feeders: dict[Node, list[str]] = {node: [] for node in execution}
     for k, t in enumerate(outputs):
         if t.grad_fn is not None:
             feeders[t.grad_fn].append(
@@ -235,11 +255,12 @@ def print_graph(tensor, params=None, file=None):
         for child, _ in node.next_functions:
             if child is not None:
                 feeders[child].append(called(node))
-    rows = []
+    rows: list[tuple[str, str, str, str, str]] = []
     for node in execution:
         if node.name() == "AccumulateGrad":
-            name = names.get(id(node.variable), "leaf")
-            target = f"{name}.grad {_shape(node.variable.shape)}"
+            leaf = cast("AccumulateGrad", node).variable
+            name = names.get(id(leaf), "leaf")
+            target = f"{name}.grad {_shape(leaf.shape)}"
         else:
             target = (
                 ", ".join(called(c) if c is not None else "None" for c, _ in node.next_functions)

@@ -5,12 +5,19 @@ Both make ordinary Tensors; the classes exist for construction and for ``isinsta
 (``isinstance(t, nl.FloatTensor)`` is True for a float32 tensor), as in PyTorch.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ..device import check_device
 from . import dtypes as _dtypes
 from .sizes import shape_arg as _shape_arg
 from .tensor import Tensor, _as_array, _make
+
+if TYPE_CHECKING:
+    from .._typing import Device
 
 __all__ = [
     "Variable",
@@ -27,10 +34,12 @@ __all__ = [
 
 
 class _TypedTensorMeta(type):
-    def __instancecheck__(cls, obj):
+    _dtype: _dtypes.dtype  # set on each typed class by _typed
+
+    def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, Tensor) and obj._data.dtype == cls._dtype.np
 
-    def __call__(cls, *args, device=None):
+    def __call__(cls, *args: Any, device: Device = None) -> Tensor:
         """``T()`` empty, ``T(*sizes)`` uninitialised, ``T(sequence or array)`` a copy converted to
         the type, ``T(tensor)`` the same data (the tensor's dtype must be the type's)."""
         if device is not None and str(device).partition(":")[0] != "cpu":
@@ -56,7 +65,7 @@ class _TypedTensorMeta(type):
         raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
 
 
-def _typed(dtype):
+def _typed(dtype: _dtypes.dtype) -> _TypedTensorMeta:
     cls = _TypedTensorMeta(
         dtype._tensor_type,
         (),
@@ -87,7 +96,7 @@ BoolTensor = _typed(_dtypes.bool)
 
 
 class _VariableMeta(type):
-    def __instancecheck__(cls, obj):
+    def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, Tensor)
 
 
@@ -101,7 +110,8 @@ class Variable(metaclass=_VariableMeta):
         tensor([1., 1.], requires_grad=True)
     """
 
-    def __new__(cls, data, requires_grad=False, volatile=False):
+    # (a Tensor, not a Variable: mypy accepts that from __new__ only as Any)
+    def __new__(cls, data: Tensor, requires_grad: bool = False, volatile: bool = False) -> Any:
         if not isinstance(data, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
         return data.detach().requires_grad_(requires_grad)

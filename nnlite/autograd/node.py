@@ -4,15 +4,28 @@ A node keeps the edges to its inputs' nodes (``next_functions``), what was saved
 and the hooks registered on it. ``AccumulateGrad`` is the node of a leaf that requires grad.
 """
 
+from __future__ import annotations
+
 import re
 import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from . import grad_mode
 from .dtypes import from_numpy_dtype
 
+if TYPE_CHECKING:
+    from .._typing import Array
+    from .tensor import Tensor
+
+#: where the gradient of one input goes: (the node, which of its outputs), or (None, 0)
+Edge: TypeAlias = "tuple[Node | None, int]"
+
 _grad_state = grad_mode._state
-FREED = object()  # stands in for saved values once the graph has been freed
-NO_EDGE = (None, 0)
+# stands in for saved values once the graph has been freed (typed Any: it takes the place of
+# whatever was saved, and readers compare it by identity before use)
+FREED: Any = object()
+NO_EDGE: Edge = (None, 0)
 
 SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
@@ -26,32 +39,35 @@ class Node:
     """A node of the backward graph; also the ``ctx`` of the forward call that made it."""
 
     __slots__ = ("next_functions", "__dict__", "__weakref__")
+    next_functions: tuple[Edge, ...]
     # Defaults live on the class so that creating a node (once per recorded op) sets nothing.
-    _saved = ()
-    _output = None
-    _retained = None
-    _hooks = None
-    _pre_hooks = None
-    _out_meta = None
+    _saved: tuple[Any, ...] = ()
+    _saved_versions: tuple[int | None, ...]
+    _output: Array | None = None
+    _retained: dict[int, weakref.ref[Tensor]] | None = None
+    _hooks: list[Callable[[Any, Any], Any]] | None = None
+    _pre_hooks: list[tuple[int, Callable[[Tensor], Tensor | None]]] | None = None
+    # (shape, numpy dtype) of each output: set on a Function's node (None: one output, as an Op has)
+    _out_meta: list[tuple[Any, Any]] | None = None
     # True on nodes of built-in ops until a hook or retain_grad() is attached: the engine then
     # runs them inline
     _plain = False
 
-    def name(self):
+    def name(self) -> str:
         """The node's name as PyTorch prints it, e.g. ``'MulBackward0'``."""
         return type(self).__name__
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{self.name()} object at {hex(id(self))}>"
 
     # ------------------------------------------------------------------ saving
-    def save_for_backward(self, *tensors):
+    def save_for_backward(self, *tensors: Any) -> None:
         """Keep tensors for backward; modifying them in place afterwards makes backward raise."""
         self._saved = tensors
         self._saved_versions = tuple(t._vc[0] if hasattr(t, "_vc") else None for t in tensors)
 
     @property
-    def saved_tensors(self):
+    def saved_tensors(self) -> tuple[Any, ...]:
         saved = self._saved
         if saved is FREED:
             raise RuntimeError(SECOND_BACKWARD)
@@ -61,17 +77,19 @@ class Node:
         return saved
 
     @property
-    def needs_input_grad(self):
+    def needs_input_grad(self) -> tuple[bool, ...]:
         return tuple(edge[0] is not None for edge in self.next_functions)
 
-    def register_hook(self, fn):
+    def register_hook(self, fn: Callable[[Any, Any], Any]) -> None:
         """Call ``fn(grad_inputs, grad_outputs)`` after this node's backward has run."""
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(fn)
         self._plain = False
 
-    def register_prehook(self, index, fn):
+    def register_prehook(
+        self, index: int, fn: Callable[[Tensor], Tensor | None]
+    ) -> tuple[int, Callable[[Tensor], Tensor | None]]:
         """Call ``fn(grad)`` on the gradient arriving at output ``index``; may return a replacement."""
         if self._pre_hooks is None:
             self._pre_hooks = []
@@ -80,7 +98,7 @@ class Node:
         self._plain = False
         return entry
 
-    def retain_output_grad(self, tensor):
+    def retain_output_grad(self, tensor: Tensor) -> None:
         """Store the gradient arriving for ``tensor`` (one of this node's outputs) in its ``.grad``."""
         self._plain = False
         if self._retained is None:
@@ -88,7 +106,7 @@ class Node:
         self._retained[tensor._output_nr] = weakref.ref(tensor)
 
     # ------------------------------------------------------------------ engine side
-    def _free(self):
+    def _free(self) -> None:
         """Release what was saved for backward; a later backward that needs it raises."""
         if self._saved:
             self._saved = FREED
@@ -100,10 +118,11 @@ class AccumulateGrad(Node):
     """The node of a leaf tensor that requires grad: backward adds into ``variable.grad``."""
 
     __slots__ = ("variable",)
+    variable: Tensor
     #: hooks called with the tensor after its ``.grad`` is accumulated (``register_post_accumulate_grad_hook``)
-    _post_accumulate_hooks = None
+    _post_accumulate_hooks: list[Callable[[Tensor], None]] | None = None
 
-    def __init__(self, variable):
+    def __init__(self, variable: Tensor) -> None:
         self.variable = variable
         self.next_functions = ()
 
@@ -111,12 +130,12 @@ class AccumulateGrad(Node):
 class OutputInfo:
     """What the in-place error message needs to know of a saved output that is only an array."""
 
-    def __init__(self, array, counter, node):
+    def __init__(self, array: Array, counter: list[int], node: Node) -> None:
         self.dtype, self.shape = from_numpy_dtype(array.dtype), array.shape
         self._vc, self._grad_fn, self._output_nr = counter, node, 0
 
 
-def modified_message(t, expected):
+def modified_message(t: Tensor | OutputInfo, expected: int) -> str:
     """PyTorch's message for a saved tensor changed in place after it was saved."""
     kind = f"nnlite.{t.dtype._tensor_type} [{', '.join(str(s) for s in t.shape)}]"
     op = re.sub(r"Backward\d*$", "", t._grad_fn.name()) if t._grad_fn is not None else ""
@@ -127,7 +146,7 @@ def modified_message(t, expected):
     )
 
 
-def gradient_edge(t):
+def gradient_edge(t: Tensor) -> Edge:
     """The (node, output index) that gradients for tensor ``t`` flow into."""
     fn = t._grad_fn
     if fn is not None:

@@ -34,7 +34,9 @@ An op that is a composition of existing ops (``leaky_relu``) is a plain function
 This base is for nnlite's own ops; user-defined operations subclass ``nl.autograd.Function``.
 """
 
-from collections.abc import Callable
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -43,12 +45,16 @@ from . import grad_mode
 from .fp_errors import silenced
 from .node import FREED, NO_EDGE, SECOND_BACKWARD, Node, OutputInfo, gradient_edge, modified_message
 
+# Tensor and make_tensor are re-exported: modules below tensor.py use them through this module
+__all__ = ["Op", "Tensor", "make_tensor", "register_tensor_type", "run_forward"]
+
 _grad_state = grad_mode._state
 _new = object.__new__
 
 # The Tensor class sits above the ops (its methods call them), so it introduces itself here once
 # it is defined (``register_tensor_type``) instead of being imported.
 if TYPE_CHECKING:
+    from .._typing import Array, Gradient
     from .tensor import Tensor
     from .tensor import _make as make_tensor
 else:
@@ -56,10 +62,10 @@ else:
     make_tensor = None
 
 
-def register_tensor_type(tensor_class, make):
+def register_tensor_type(tensor_class: type[Tensor], make: Callable[..., Tensor]) -> None:
     """Called once by ``tensor.py``: the class ops return and its fast array-wrapping constructor."""
     global Tensor, make_tensor
-    Tensor, make_tensor = tensor_class, make
+    Tensor, make_tensor = tensor_class, make  # type: ignore[misc]  # bound once, see above
 
 
 class Op(Node):
@@ -80,6 +86,10 @@ class Op(Node):
     backward_arrays: Callable[..., Any] | None = None
     # what a first-order backward calls: ``backward_arrays`` where defined, else ``backward``
     _first_order: Callable[..., Any]
+    # the result, kept by ``apply`` when ``saves_output`` (and only read then), with its version
+    # counter and the version it had when kept
+    _output: Array
+    _output_version: tuple[list[int], int]
 
     if TYPE_CHECKING:
         # ``apply`` makes an op's keyword parameters its attributes (``self.dim``), per class
@@ -89,32 +99,35 @@ class Op(Node):
     #: back without numpy's RuntimeWarning, as in PyTorch (the engine runs every backward so)
     silence_fp_errors = False
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "node_name" not in cls.__dict__:
             cls.node_name = cls.__name__ + "Backward0"
         if cls.silence_fp_errors and "forward" in cls.__dict__:
-            cls.forward = silenced(cls.__dict__["forward"])
+            # the class's own forward, replaced by its silenced self
+            cls.forward = silenced(cls.__dict__["forward"])  # type: ignore[method-assign]
         fast = cls.backward_arrays
         cls._first_order = fast if fast is not None else cls.backward
 
-    def name(self):
-        return self.node_name
+    def name(self) -> str:
+        return self.node_name  # type: ignore[return-value]  # set on every class
 
-    def forward(self, *arrays):
+    def forward(self, *arrays: Any) -> Any:
         """Compute the result array from the input arrays (parameters are attributes)."""
         raise NotImplementedError(f"{type(self).__name__} must implement forward")
 
-    def backward(self, grad, needs):
+    def backward(
+        self, grad: Gradient, needs: Sequence[bool]
+    ) -> Gradient | None | tuple[Gradient | None, ...]:
         """Gradients of the inputs given the output's gradient: one per input, or a single one."""
         raise NotImplementedError(f"{type(self).__name__} must implement backward")
 
-    def save(self, inputs):
+    def save(self, inputs: Sequence[Any]) -> list[Any]:
         """The inputs to keep for backward (``saved_inputs`` by default; ops may save fewer)."""
         return [inputs[i] for i in self.saved_inputs]
 
     # ------------------------------------------------------------------ backward-side accessors
-    def inputs(self):
+    def inputs(self) -> Sequence[Any]:
         """The saved inputs: arrays in a first-order backward, Tensors under ``create_graph``.
 
         Non-tensor inputs (Python numbers, None) come back as they were given.
@@ -124,7 +137,7 @@ class Op(Node):
         saved = self._saved
         if saved is FREED:
             raise RuntimeError(SECOND_BACKWARD)
-        arrays = []
+        arrays: list[Any] = []
         for t, version in zip(saved, self._saved_versions):
             if version is None:  # a number or None
                 arrays.append(t)
@@ -134,7 +147,7 @@ class Op(Node):
                 arrays.append(t._data)
         return arrays
 
-    def output(self):
+    def output(self) -> Array | Tensor:
         """The op's result: an array, or under ``create_graph`` a Tensor recomputed from the
         saved inputs so that higher-order gradients flow through it."""
         out = self.output_array()
@@ -143,7 +156,7 @@ class Op(Node):
             return type(self).apply(*self.inputs(), **params)
         return out
 
-    def output_array(self):
+    def output_array(self) -> Array:
         """The saved result's array (a constant, checked for in-place changes)."""
         out = self._output
         if out is FREED:
@@ -155,13 +168,13 @@ class Op(Node):
 
     # ------------------------------------------------------------------ the hot path
     @classmethod
-    def apply(cls, *args, **params):
+    def apply(cls, *args: Any, **params: Any) -> Tensor:
         """Run the op on ``args`` (Tensors and constants); record it when an input requires grad."""
         op = _new(cls)
         if params:
             op.__dict__ = params  # a fresh dict per call: the parameters become attributes
         record = False
-        arrays = []
+        arrays: list[Any] = []
         for a in args:
             if isinstance(a, Tensor):
                 arrays.append(a._data)
@@ -209,7 +222,7 @@ class Op(Node):
         return t
 
 
-def run_forward(cls, arrays, params):
+def run_forward(cls: type[Op], arrays: Sequence[Any], params: dict[str, Any]) -> Any:
     """``cls``'s forward on arrays, nothing recorded: how a backward formula runs another op."""
     op = _new(cls)
     if params:

@@ -5,7 +5,11 @@ PyTorch's warning when it held elements) if its shape differs, and must be able 
 result's dtype. As in PyTorch, ``out=`` is refused when autograd would have to record the op.
 """
 
+from __future__ import annotations
+
 import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 
@@ -13,17 +17,28 @@ from . import grad_mode
 from . import op as _op
 from .dtypes import from_numpy_dtype
 
+if TYPE_CHECKING:
+    from .tensor import Tensor
 
-def _scalar_type(np_dtype):
+_Results = TypeVar("_Results", bound=tuple[Any, ...])
+
+
+def _scalar_type(np_dtype: np.dtype[Any]) -> str:
     """PyTorch's scalar type name (``Float``, ``Long``, ...) of a numpy dtype."""
     return from_numpy_dtype(np_dtype)._tensor_type[: -len("Tensor")]
 
 
-def _shape_text(shape):
+def _shape_text(shape: Sequence[int]) -> str:
     return f"[{', '.join(map(str, shape))}]"
 
 
-def write_out(name, result, out, inputs=()):
+@overload
+def write_out(name: str, result: Tensor, out: Tensor, inputs: Sequence[Any] = ()) -> Tensor: ...
+@overload
+def write_out(
+    name: str, result: _Results, out: Sequence[Tensor], inputs: Sequence[Any] = ()
+) -> _Results: ...
+def write_out(name: str, result: Any, out: Any, inputs: Sequence[Any] = ()) -> Any:
     """Write ``result`` (a Tensor, or a tuple of Tensors for ``out=(a, b)``) into ``out`` and return
     ``out``."""
     Tensor = _op.Tensor

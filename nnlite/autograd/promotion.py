@@ -8,9 +8,18 @@ float32); numpy scalars count as Python numbers. Ops compute with numpy and call
 numpy's array untouched in the common case (operands of one dtype) and casts it otherwise.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
+
 import numpy as np
 
 from . import dtypes as _dtypes
+
+if TYPE_CHECKING:
+    from .._typing import Array, DTypeLike
+    from .dtypes import dtype
+    from .tensor import Tensor
 
 __all__ = [
     "get_default_dtype",
@@ -24,6 +33,8 @@ __all__ = [
     "scalar_type_name",
 ]
 
+_NpDType: TypeAlias = "np.dtype[Any]"
+
 _ndarray = np.ndarray
 _BOOL = np.dtype(np.bool_)
 _INT64 = np.dtype(np.int64)
@@ -31,7 +42,7 @@ _INT64 = np.dtype(np.int64)
 _default = [np.dtype(np.float32)]
 
 
-def get_default_dtype():
+def get_default_dtype() -> dtype:
     """The floating dtype that Python floats and integer-to-float promotions give.
 
     Returns:
@@ -44,7 +55,7 @@ def get_default_dtype():
     return _dtypes.from_numpy_dtype(_default[0])
 
 
-def set_default_dtype(d):
+def set_default_dtype(d: DTypeLike) -> None:
     """Set the floating dtype that Python floats, float creation functions and integer-to-float
     promotions (``int_tensor / 2``, ``int_tensor.sqrt()``) give.
 
@@ -63,22 +74,26 @@ def set_default_dtype(d):
     _default[0] = np_dtype
 
 
-def default_float():
+def default_float() -> _NpDType:
     """The default floating dtype as a numpy dtype."""
     return _default[0]
 
 
-def scalar_type_name(np_dtype):
+def scalar_type_name(np_dtype: _NpDType) -> str:
     """PyTorch's name for a dtype in messages: ``Float``, ``Long``, ``Bool``, ``Byte``..."""
     return _dtypes.from_numpy_dtype(np_dtype)._tensor_type[: -len("Tensor")]
 
 
-def _category(dt):
+def _category(dt: _NpDType) -> int:
     kind = dt.kind
     return 0 if kind == "b" else 2 if kind == "f" else 3 if kind == "c" else 1
 
 
-def _promote(x, y):
+@overload
+def _promote(x: _NpDType | None, y: _NpDType) -> _NpDType: ...
+@overload
+def _promote(x: _NpDType | None, y: _NpDType | None) -> _NpDType | None: ...
+def _promote(x: _NpDType | None, y: _NpDType | None) -> _NpDType | None:
     """Promotion of two dtypes as PyTorch does it (None stands for "no operand")."""
     if x is None or x == y:
         return y if x is None else x
@@ -90,7 +105,7 @@ def _promote(x, y):
     return np.promote_types(x, y)
 
 
-def _combine(higher, lower):
+def _combine(higher: _NpDType | None, lower: _NpDType | None) -> _NpDType | None:
     """A lower-priority operand's dtype counts only when its category is higher."""
     if higher is None:
         return lower
@@ -101,13 +116,16 @@ def _combine(higher, lower):
     return higher
 
 
-def result_type(*operands):
+def result_type(*operands: Any) -> _NpDType:
     """The dtype PyTorch gives an elementwise op on ``operands`` (arrays, numpy or Python scalars).
 
     Arrays with dimensions take precedence over 0-d arrays, which take precedence over Python
     numbers (and numpy scalars, which PyTorch takes as Python numbers); a lower-precedence operand counts only when it is of a higher
     category (bool < integer < floating). A Python float counts as the default dtype.
     """
+    dims: _NpDType | None
+    zero: _NpDType | None
+    wrapped: _NpDType | None
     dims = zero = wrapped = None
     for x in operands:
         if isinstance(x, _ndarray):
@@ -123,10 +141,11 @@ def result_type(*operands):
             wrapped = _promote(wrapped, _default[0])
         elif isinstance(x, (complex, np.complexfloating)):
             wrapped = _promote(wrapped, np.dtype(np.complex64))
-    return _combine(dims, _combine(zero, wrapped))
+    # None only when no operand is an array or a number, which no caller passes
+    return _combine(dims, _combine(zero, wrapped))  # type: ignore[return-value]
 
 
-def promote_types(type1, type2):
+def promote_types(type1: DTypeLike, type2: DTypeLike) -> dtype:
     """The dtype both types promote to, as ``torch.promote_types``.
 
     Args:
@@ -144,7 +163,7 @@ def promote_types(type1, type2):
     return _dtypes.from_numpy_dtype(_promote(a, b))
 
 
-def tensor_result_type(tensor, other):
+def tensor_result_type(tensor: Tensor | complex, other: Tensor | complex) -> dtype:
     """The dtype an arithmetic op on ``tensor`` and ``other`` gives, as ``torch.result_type``.
 
     Args:
@@ -162,7 +181,7 @@ def tensor_result_type(tensor, other):
     return _dtypes.from_numpy_dtype(result_type(*operands))
 
 
-def binary_result(out, a, b, to_float=False):
+def binary_result(out: Array, a: Any, b: Any, to_float: bool = False) -> Array:
     """numpy's result ``out`` of an elementwise op on ``a`` and ``b``, in PyTorch's dtype.
 
     With ``to_float`` (true division) an integer or bool result type becomes the default float.
@@ -182,7 +201,7 @@ def binary_result(out, a, b, to_float=False):
     return out if dt == want else out.astype(want)
 
 
-def floating(a):
+def floating(a: Array) -> Array:
     """``a`` itself if floating, else converted to the default float (PyTorch's rule for
     ``sqrt``, ``exp``, ``sigmoid``... of integer and bool tensors)."""
     if a.dtype.kind in "fc":

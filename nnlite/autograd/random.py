@@ -11,7 +11,7 @@ default_generator = np.random.default_rng(_DEFAULT_SEED)
 _seed = [_DEFAULT_SEED]
 
 
-def manual_seed(seed):
+def manual_seed(seed: int) -> np.random.Generator:
     """Seed nnlite's generator (used by ``rand``, ``randn``, initialisers and dropout).
 
     Args:
@@ -35,7 +35,7 @@ def manual_seed(seed):
     return default_generator
 
 
-def initial_seed():
+def initial_seed() -> int:
     """The seed nnlite's generator was last seeded with.
 
     Returns:

@@ -5,10 +5,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from .tensor import Tensor
+
+_R = TypeVar("_R", bound="_ReturnType")
 
 __all__ = [
     "max",
@@ -24,13 +27,13 @@ __all__ = [
 ]
 
 
-class _ReturnType(tuple):
+class _ReturnType(tuple[Any, ...]):
     """Base of the result types; a subclass lists its ``_field_names``."""
 
     __slots__ = ()
     _field_names: tuple[str, ...] = ()
 
-    def __new__(cls, sequence):
+    def __new__(cls: type[_R], sequence: Iterable[Any]) -> _R:
         items = tuple(sequence)
         if len(items) != len(cls._field_names):
             raise TypeError(
@@ -63,11 +66,13 @@ class _ValuesIndices(_ReturnType):
 
     @property
     def values(self) -> Tensor:
-        return self[0]
+        values: Tensor = self[0]
+        return values
 
     @property
     def indices(self) -> Tensor:
-        return self[1]
+        indices: Tensor = self[1]
+        return indices
 
 
 class max(_ValuesIndices):
@@ -132,8 +137,10 @@ class aminmax(_ReturnType):
 
     @property
     def min(self) -> Tensor:
-        return self[0]
+        min: Tensor = self[0]
+        return min
 
     @property
     def max(self) -> Tensor:
-        return self[1]
+        max: Tensor = self[1]
+        return max

@@ -60,7 +60,8 @@ class SavedTensor:
         return saved
 
     def _hooks(self) -> dict[int, tuple[Any, Any]]:
-        return self._node.__dict__.setdefault("_saved_hooks", {})
+        hooks: dict[int, tuple[Any, Any]] = self._node.__dict__.setdefault("_saved_hooks", {})
+        return hooks
 
     def register_hooks(self, pack_hook: Any, unpack_hook: Any) -> None:
         """Pack the saved tensor now with ``pack_hook(tensor)``; read it back later with

@@ -9,11 +9,15 @@ modules build on this one.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .op import Op
 from .ops import vjp
+
+if TYPE_CHECKING:
+    from .._typing import Array, Gradient
 
 __all__ = ["StorageMap", "storage_of"]
 
@@ -46,12 +50,13 @@ class StorageMap(Op):
     positions ``target`` (of the result's shape). ``as_strided``'s gradient is one, and the
     adjoint of one is another with the two position arrays swapped."""
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         storage = np.zeros(self.length, dtype=a.dtype)
         np.add.at(storage, self.source.reshape(-1), a.reshape(-1))
-        return storage[self.target]
+        out: Array = storage[self.target]
+        return out
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient]:
         return (
             vjp.call(StorageMap, grad, source=self.target, target=self.source, length=self.length),
         )

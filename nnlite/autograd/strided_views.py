@@ -10,7 +10,7 @@ overlapping views accumulate as PyTorch's.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,6 +18,9 @@ from .op import Op
 from .ops import vjp
 from .sizes import shape_arg
 from .storage_positions import StorageMap, _positions, storage_of
+
+if TYPE_CHECKING:
+    from .._typing import Array, Gradient
 
 __all__ = [
     "as_strided",
@@ -57,7 +60,7 @@ class AsStrided(Op):
     """The view of the storage ``storage`` at ``size``/``stride``/``offset`` (its forward reads
     the memory itself, not only the input's elements)."""
 
-    def forward(self, a):
+    def forward(self, a: Array) -> Array:
         itemsize = self.storage.itemsize
         return np.lib.stride_tricks.as_strided(
             self.storage[self.offset :],
@@ -65,7 +68,7 @@ class AsStrided(Op):
             strides=tuple(s * itemsize for s in self.stride),
         )
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         return (
             vjp.call(StorageMap, grad, source=self.target, target=self.source, length=self.length),
         )
@@ -271,10 +274,11 @@ class SliceInverse(AsStrided):
     """``slice_inverse``: the view of the memory with ``src``'s geometry; as a function, ``src``
     with its slice ``region`` replaced by the input, which is how gradients flow."""
 
-    def forward(self, a, src):
+    # (src, the second input, is only read by the backward)
+    def forward(self, a: Array, src: Array) -> Array:  # type: ignore[override]
         return super().forward(a)
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         return (
             grad[self.region] if needs[0] else None,
             grad * vjp.const(self.mask, grad) if needs[1] else None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import builtins
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+from typing import TYPE_CHECKING, Any, SupportsIndex, cast, overload
 
 import numpy as np
 
@@ -19,7 +19,6 @@ from ..device import check_device, device
 from . import dtypes as _dtypes
 from . import grad_mode
 from . import op as _op
-from . import ops as _ops
 from ._formatting import tensor_repr
 from .creation_keywords import from_keyword
 from .engine import (
@@ -32,6 +31,11 @@ from .engine import (
     grad as _grad,
 )
 from .node import gradient_edge
+from .ops.pointwise import Clone as _Clone
+from .ops.pointwise import CopyFrom as _CopyFrom
+from .ops.pointwise import ToDtype as _ToDtype
+from .ops.shape import GetItem as _GetItem
+from .ops.shape import IndexPut as _IndexPut
 from .ops.shape import assign as _assign
 from .promotion import default_float, scalar_type_name
 from .providers import implementation, provide
@@ -56,7 +60,7 @@ from .view_inplace import (
 if TYPE_CHECKING:
     from .._typing import Device, DTypeLike, Number, _bool, _float, _int, _size
     from .dtypes import dtype
-    from .node import Node
+    from .node import AccumulateGrad, Node
     from .op import Op
     from .view_inplace import ViewInfo
 
@@ -182,7 +186,8 @@ class Tensor(
         """
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+        length: _int = self._data.shape[_wrap_dim(dim, self._data.ndim)]
+        return length
 
     @property
     def dtype(self) -> dtype:
@@ -323,7 +328,8 @@ class Tensor(
             >>> x.data_ptr() == x.view(3).data_ptr()
             True
         """
-        return self._data.__array_interface__["data"][0]
+        address: _int = self._data.__array_interface__["data"][0]
+        return address
 
     @property
     def _version(self) -> _int:
@@ -483,6 +489,7 @@ class Tensor(
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         node, index = gradient_edge(self)
+        assert node is not None  # the tensor requires grad
         if self._grad_fn is None:
             # keep the accumulator alive as long as the tensor: hooks live on it
             self._hooks = node
@@ -515,7 +522,7 @@ class Tensor(
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors"
             )
-        node = gradient_edge(self)[0]
+        node = cast("AccumulateGrad", gradient_edge(self)[0])  # a leaf that requires grad
         self._hooks = (
             node  # keep the accumulator, and with it the hooks, alive as long as the tensor
         )
@@ -692,7 +699,8 @@ class Tensor(
     def __len__(self) -> _int:
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
+        length: _int = self._data.shape[0]
+        return length
 
     def __iter__(self) -> Iterator[Tensor]:
         if self._data.ndim == 0:
@@ -763,7 +771,7 @@ class Tensor(
         target = _dtypes.to_numpy_dtype(dtype)
         if target.kind not in "fc":  # integers and bools have no gradient: outside the graph
             return _make(self._data.astype(target))
-        return _ops.ToDtype.apply(self, dtype=target)
+        return _ToDtype.apply(self, dtype=target)
 
     def cpu(self, memory_format: Any = None) -> Tensor:
         """The tensor on the CPU: itself, nnlite runs on the CPU.
@@ -1047,9 +1055,10 @@ class Tensor(
             >>> nl.zeros(1, dtype=nl.float64).new_tensor([1, 2])
             tensor([1., 2.], dtype=nnlite.float64)
         """
-        return implementation("creation.tensor")(
+        made: Tensor = implementation("creation.tensor")(
             data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
         )
+        return made
 
     def new_zeros(
         self,
@@ -1077,7 +1086,7 @@ class Tensor(
             >>> nl.zeros(1).new_zeros(2)
             tensor([0., 0.])
         """
-        return implementation("creation.zeros")(
+        made: Tensor = implementation("creation.zeros")(
             *size,
             dtype=dtype or self.dtype,
             device=device,
@@ -1085,6 +1094,7 @@ class Tensor(
             layout=layout,
             pin_memory=pin_memory,
         )
+        return made
 
     def new_ones(
         self,
@@ -1112,7 +1122,7 @@ class Tensor(
             >>> nl.zeros(1).new_ones(2)
             tensor([1., 1.])
         """
-        return implementation("creation.ones")(
+        made: Tensor = implementation("creation.ones")(
             *size,
             dtype=dtype or self.dtype,
             device=device,
@@ -1120,6 +1130,7 @@ class Tensor(
             layout=layout,
             pin_memory=pin_memory,
         )
+        return made
 
     def new_full(
         self,
@@ -1149,7 +1160,7 @@ class Tensor(
             >>> nl.zeros(1).new_full((2,), 7.)
             tensor([7., 7.])
         """
-        return implementation("creation.full")(
+        made: Tensor = implementation("creation.full")(
             size,
             fill_value,
             dtype=dtype or self.dtype,
@@ -1158,6 +1169,7 @@ class Tensor(
             layout=layout,
             pin_memory=pin_memory,
         )
+        return made
 
     def new_empty(
         self,
@@ -1186,7 +1198,7 @@ class Tensor(
             >>> nl.zeros(1).new_empty(2).shape
             nnlite.Size([2])
         """
-        return implementation("creation.empty")(
+        made: Tensor = implementation("creation.empty")(
             *size,
             dtype=dtype or self.dtype,
             device=device,
@@ -1194,6 +1206,7 @@ class Tensor(
             layout=layout,
             pin_memory=pin_memory,
         )
+        return made
 
     # ------------------------------------------------------------------ in-place plumbing
     def _check_inplace(self) -> None:
@@ -1217,7 +1230,8 @@ class Tensor(
                 f"result type {scalar_type_name(out.dtype)} can't be cast to the desired "
                 f"output type {scalar_type_name(self._data.dtype)}"
             )
-        node = result._grad_fn
+        # fn's own node (mypy knows it only as a Node)
+        node: Op | None = result._grad_fn  # type: ignore[assignment]
         if node is not None:
             # the op (or the op that computed a value written here, as ``clamp_`` does) may have
             # saved this tensor for backward: it keeps the values from before the write (an op
@@ -1306,7 +1320,7 @@ class Tensor(
         """
         src_data = src._data if isinstance(src, Tensor) else np.asarray(src)
         if isinstance(src, Tensor) and src._requires_grad and _grad_state[0]:
-            return self._inplace(_ops.CopyFrom, src)
+            return self._inplace(_CopyFrom, src)
         return self._array_inplace(
             lambda a: np.copyto(a, np.broadcast_to(src_data, a.shape), casting="unsafe"),
             "CopyBackwards",
@@ -1414,7 +1428,7 @@ class Tensor(
         view = self._view is not None
         if view:
             check_view_inplace(self)
-        result = _ops.IndexPut.apply(self, value, index=index)
+        result = _IndexPut.apply(self, value, index=index)
         self._vc[0] += 1
         if view:
             rebase_history(self, result)
@@ -1435,7 +1449,7 @@ class Tensor(
             and all(type(i) is builtins.int for i in index)
         ):
             index = (*index, ...)
-        out = _ops.GetItem.apply(self, index=index)
+        out = _GetItem.apply(self, index=index)
         if out._data.base is not None and _is_basic_index(index):
             mark_view(self, out)  # a view: in-place changes through it are changes to self
         return out
@@ -1456,7 +1470,7 @@ class Tensor(
             >>> x
             tensor([1., 2.])
         """
-        return _ops.Clone.apply(self)
+        return _Clone.apply(self)
 
     def contiguous(self, memory_format: Any = None) -> Tensor:
         """This tensor if it is contiguous, else a contiguous copy.
@@ -1474,7 +1488,7 @@ class Tensor(
         """
         if self._data.flags.c_contiguous:
             return self
-        return _ops.Clone.apply(self)
+        return _Clone.apply(self)
 
 
 def _is_basic_index(index: Any) -> bool:

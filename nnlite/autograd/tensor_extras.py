@@ -33,7 +33,8 @@ class TensorExtras:
         if view._grad_fn is not None:
             self._grad_fn = view._grad_fn
             self._output_nr = view._output_nr
-        return self
+        result: Tensor = self
+        return result
 
     def unsqueeze_(self: Any, dim: int) -> Tensor:
         """In-place ``unsqueeze``: a dimension of size one inserted at ``dim``.
@@ -49,7 +50,8 @@ class TensorExtras:
             >>> x.unsqueeze_(-1).shape
             nnlite.Size([3, 1])
         """
-        return self._take_view(self.unsqueeze(dim))
+        result: Tensor = self._take_view(self.unsqueeze(dim))
+        return result
 
     def squeeze_(self: Any, dim: Any = None) -> Tensor:
         """In-place ``squeeze``: dimensions of size one removed (all, or those of ``dim``).
@@ -66,7 +68,8 @@ class TensorExtras:
             nnlite.Size([3])
         """
         view = self.squeeze() if dim is None else self.squeeze(dim)
-        return self._take_view(view)
+        result: Tensor = self._take_view(view)
+        return result
 
     def transpose_(self: Any, dim0: int, dim1: int) -> Tensor:
         """In-place ``transpose``: dimensions ``dim0`` and ``dim1`` swapped.
@@ -83,15 +86,18 @@ class TensorExtras:
             >>> x.transpose_(0, 1).shape
             nnlite.Size([3, 2])
         """
-        return self._take_view(self.transpose(dim0, dim1))
+        result: Tensor = self._take_view(self.transpose(dim0, dim1))
+        return result
 
     def swapaxes_(self: Any, axis0: int, axis1: int) -> Tensor:
         """Alias of ``transpose_``."""
-        return self.transpose_(axis0, axis1)
+        result: Tensor = self.transpose_(axis0, axis1)
+        return result
 
     def swapdims_(self: Any, dim0: int, dim1: int) -> Tensor:
         """Alias of ``transpose_``."""
-        return self.transpose_(dim0, dim1)
+        result: Tensor = self.transpose_(dim0, dim1)
+        return result
 
     def histogram(
         self: Any,

@@ -445,7 +445,7 @@ class TensorFunctions(_Base):
         return self._inplace_result(self.scatter_add(dim, index, src))
 
     def _inplace_result(self, result: Tensor) -> Tensor:
-        from .ops import CopyFrom
+        from .ops.pointwise import CopyFrom
 
         self._check_inplace()
         if result._grad_fn is not None:

@@ -69,7 +69,8 @@ class TensorOpMethods:
             >>> nl.tensor([-1., 0.2, 1.]).hardshrink()
             tensor([-1.,  0.,  1.])
         """
-        return _functional("hardshrink")(self, lambd)
+        result: Tensor = _functional("hardshrink")(self, lambd)
+        return result
 
     def prelu(self: Any, weight: Tensor) -> Tensor:
         """``nn.functional.prelu``: slope ``weight`` (per channel, or one) for negative values.
@@ -84,7 +85,8 @@ class TensorOpMethods:
             >>> nl.tensor([-1., 1.]).prelu(nl.tensor([0.5]))
             tensor([-0.5000,  1.0000])
         """
-        return _functional("prelu")(self, weight)
+        result: Tensor = _functional("prelu")(self, weight)
+        return result
 
     def split_with_sizes(self: Any, split_sizes: Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
         """Split into pieces of the lengths ``split_sizes`` along ``dim`` (views).
@@ -137,9 +139,10 @@ class TensorOpMethods:
             ...     nl.ones(2).index_reduce(0, nl.tensor([1]), nl.tensor([5.]), "amax")
             tensor([1., 5.])
         """
-        return indexed_reductions.index_reduce(
+        result: Tensor = indexed_reductions.index_reduce(
             self, dim, index, source, reduce, include_self=include_self
         )
+        return result
 
     def index_reduce_(
         self: Any,
@@ -171,8 +174,9 @@ class TensorOpMethods:
             >>> x
             tensor([3., 1.])
         """
-        result = self.index_reduce(dim, index, source, reduce, include_self=include_self)
-        return self._inplace_result(result)
+        result: Tensor = self.index_reduce(dim, index, source, reduce, include_self=include_self)
+        result = self._inplace_result(result)
+        return result
 
     def nonzero_static(self: Any, *, size: int, fill_value: int = -1) -> Tensor:
         """``nl.nonzero_static(self, size=..., fill_value=...)``.
@@ -188,7 +192,8 @@ class TensorOpMethods:
             >>> nl.tensor([0, 3]).nonzero_static(size=1)
             tensor([[1]])
         """
-        return indexed_reductions.nonzero_static(self, size=size, fill_value=fill_value)
+        result: Tensor = indexed_reductions.nonzero_static(self, size=size, fill_value=fill_value)
+        return result
 
     def baddbmm_(
         self: Any, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1
@@ -208,18 +213,20 @@ class TensorOpMethods:
             >>> nl.zeros(1, 1, 1).baddbmm_(nl.ones(1, 1, 2), nl.ones(1, 2, 1))
             tensor([[[2.]]])
         """
-        return self._inplace_result(self.baddbmm(batch1, batch2, beta=beta, alpha=alpha))
+        result: Tensor = self._inplace_result(self.baddbmm(batch1, batch2, beta=beta, alpha=alpha))
+        return result
 
     def _bitwise_inplace(self: Any, name: str, other: Any) -> Tensor:
         import numpy as np
 
-        result = getattr(self, name)(other)
+        result: Tensor = getattr(self, name)(other)
         if not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
             raise RuntimeError(
                 f"result type {_type_name(result)} can't be cast to the desired output type "
                 f"{_type_name(self)}"
             )
-        return self._inplace_result(result)
+        result = self._inplace_result(result)
+        return result
 
     def bitwise_and_(self: Any, other: Any) -> Tensor:
         """In-place ``bitwise_and``.
@@ -234,7 +241,8 @@ class TensorOpMethods:
             >>> nl.tensor([1, 2]).bitwise_and_(nl.tensor([3, 3]))
             tensor([1, 2])
         """
-        return self._bitwise_inplace("bitwise_and", other)
+        result: Tensor = self._bitwise_inplace("bitwise_and", other)
+        return result
 
     def bitwise_or_(self: Any, other: Any) -> Tensor:
         """In-place ``bitwise_or``.
@@ -249,7 +257,8 @@ class TensorOpMethods:
             >>> nl.tensor([1, 2]).bitwise_or_(4)
             tensor([5, 6])
         """
-        return self._bitwise_inplace("bitwise_or", other)
+        result: Tensor = self._bitwise_inplace("bitwise_or", other)
+        return result
 
     def bitwise_xor_(self: Any, other: Any) -> Tensor:
         """In-place ``bitwise_xor``.
@@ -264,7 +273,8 @@ class TensorOpMethods:
             >>> nl.tensor([1, 2]).bitwise_xor_(3)
             tensor([2, 1])
         """
-        return self._bitwise_inplace("bitwise_xor", other)
+        result: Tensor = self._bitwise_inplace("bitwise_xor", other)
+        return result
 
     def logical_not_(self: Any) -> Tensor:
         """In-place ``logical_not``: 1 (True) where this tensor is zero, else 0, in its own dtype.
@@ -276,7 +286,8 @@ class TensorOpMethods:
             >>> nl.tensor([1., 0.]).logical_not_()
             tensor([0., 1.])
         """
-        return self._inplace_result(self.logical_not())
+        result: Tensor = self._inplace_result(self.logical_not())
+        return result
 
     def bfloat16(self: Any, memory_format: Any = None) -> Tensor:
         """PyTorch's conversion to bfloat16: raises, since nnlite has no bfloat16 (numpy has no
@@ -315,7 +326,8 @@ class TensorOpMethods:
         """
         from .tensor_hash import hash_tensor
 
-        return hash_tensor(self, dim, keepdim=keepdim, mode=mode)
+        result: Tensor = hash_tensor(self, dim, keepdim=keepdim, mode=mode)
+        return result
 
     def is_distributed(self: Any) -> bool:
         """Whether the tensor is spread over processes: never.
@@ -349,7 +361,8 @@ class TensorOpMethods:
         from .grad_mode import no_grad
 
         with no_grad():
-            return self.copy_(other).detach()
+            result: Tensor = self.copy_(other).detach()
+            return result
 
     def reinforce(self: Any, reward: Any) -> None:
         """Removed from PyTorch: raises PyTorch's error, which says what to use instead

@@ -50,7 +50,8 @@ class TensorStorageMethods:
             tensor([[0., 1.],
                     [1., 2.]])
         """
-        return strided_views.as_strided(self, size, stride, storage_offset)
+        result: Tensor = strided_views.as_strided(self, size, stride, storage_offset)
+        return result
 
     def as_strided_(self: Any, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
         """In-place ``as_strided``: this tensor becomes the view.
@@ -67,7 +68,8 @@ class TensorStorageMethods:
             >>> nl.arange(4.).as_strided_((2,), (2,))
             tensor([0., 2.])
         """
-        return strided_views.as_strided_(self, size, stride, storage_offset)
+        result: Tensor = strided_views.as_strided_(self, size, stride, storage_offset)
+        return result
 
     def slice_inverse(
         self: Any, src: Tensor, dim: int = 0, start: Any = None, end: Any = None, step: int = 1
@@ -88,7 +90,8 @@ class TensorStorageMethods:
             >>> nl.arange(6.).slice_inverse(nl.zeros(2), 0, 0, 2)
             tensor([0., 1.])
         """
-        return strided_views.slice_inverse(self, src, dim, start, end, step)
+        result: Tensor = strided_views.slice_inverse(self, src, dim, start, end, step)
+        return result
 
     def resize_(self: Any, *sizes: Any, memory_format: Any = None) -> Tensor:
         """Give this tensor the shape ``sizes`` in place, reusing its memory from the start (grown,
@@ -109,7 +112,8 @@ class TensorStorageMethods:
             tensor([[0., 1.],
                     [2., 3.]])
         """
-        return strided_views.resize_(self, _sizes(sizes))
+        result: Tensor = strided_views.resize_(self, _sizes(sizes))
+        return result
 
     def resize_as_(self: Any, the_template: Tensor, *, memory_format: Any = None) -> Tensor:
         """``resize_`` to ``the_template``'s shape.
@@ -125,7 +129,8 @@ class TensorStorageMethods:
             >>> nl.zeros(3).resize_as_(nl.zeros(2, 2)).shape
             nnlite.Size([2, 2])
         """
-        return strided_views.resize_(self, list(the_template.shape))
+        result: Tensor = strided_views.resize_(self, list(the_template.shape))
+        return result
 
     def _resize(self: Any, sizes: list[int], name: str) -> Tensor:
         warnings.warn(f"non-inplace {name} is deprecated", UserWarning, stacklevel=3)
@@ -137,7 +142,8 @@ class TensorStorageMethods:
                 "elements). autograd's resize can only change the shape of a given tensor, while "
                 "preserving the number of elements. "
             )
-        return self.reshape(sizes)
+        result: Tensor = self.reshape(sizes)
+        return result
 
     def resize(self: Any, *sizes: Any) -> Tensor:
         """The deprecated out-of-place ``resize`` (warns): this tensor with the shape ``sizes``,
@@ -156,7 +162,8 @@ class TensorStorageMethods:
             ...     nl.arange(4.).resize(2, 2).shape
             nnlite.Size([2, 2])
         """
-        return self._resize(_sizes(sizes), "resize")
+        result: Tensor = self._resize(_sizes(sizes), "resize")
+        return result
 
     def resize_as(self: Any, tensor: Tensor) -> Tensor:
         """The deprecated out-of-place ``resize_as`` (warns): ``resize(tensor.shape)``.
@@ -174,7 +181,8 @@ class TensorStorageMethods:
             ...     nl.arange(4.).resize_as(nl.zeros(2, 2)).shape
             nnlite.Size([2, 2])
         """
-        return self._resize(list(tensor.shape), "resize_as")
+        result: Tensor = self._resize(list(tensor.shape), "resize_as")
+        return result
 
     def set_(
         self: Any,
@@ -201,12 +209,12 @@ class TensorStorageMethods:
             >>> x.set_(y).is_set_to(y)
             True
         """
-        Tensor: Any = implementation("tensor.Tensor")
+        tensor_class: Any = implementation("tensor.Tensor")
 
         self._check_inplace()
         if source is None:
             self._data = np.empty((0,), dtype=self._data.dtype)
-        elif not isinstance(source, Tensor):
+        elif not isinstance(source, tensor_class):
             raise TypeError(
                 f"set_(): nnlite has no storage objects; source must be a Tensor, not "
                 f"{type(source).__name__}"
@@ -227,7 +235,8 @@ class TensorStorageMethods:
             offset = storage_offset
             self._data = strided_views.as_strided(source.detach(), size, stride, offset)._data
         self._bump_version()
-        return self
+        result: Tensor = self
+        return result
 
     def is_set_to(self: Any, tensor: Tensor) -> bool:
         """Whether both tensors view the same memory with the same offset, sizes and strides.
@@ -268,23 +277,28 @@ class TensorStorageMethods:
         empty, tensor = implementation("creation.empty"), implementation("creation.tensor")
         from .sizes import Size
 
-        Tensor: Any = implementation("tensor.Tensor")
+        tensor_class: Any = implementation("tensor.Tensor")
 
         check_device(kwargs.pop("device", None))
         if kwargs:
             raise TypeError(f"new() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        result: Tensor
         if not args:
-            return empty(0, dtype=self.dtype)
+            result = empty(0, dtype=self.dtype)
+            return result
         first = args[0]
-        if len(args) == 1 and isinstance(first, Tensor):
+        if len(args) == 1 and isinstance(first, tensor_class):
             if first.dtype != self.dtype:
                 raise TypeError(f"expected {self.dtype} (got {first.dtype})")
-            return first
+            result = first
+            return result
         if isinstance(first, (int, np.integer, Size)) and not isinstance(first, bool):
-            return empty(*args, dtype=self.dtype)
+            result = empty(*args, dtype=self.dtype)
+            return result
         if len(args) > 1:
             raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
-        return tensor(first, dtype=self.dtype)
+        result = tensor(first, dtype=self.dtype)
+        return result
 
     def new_empty_strided(
         self: Any,
@@ -315,9 +329,10 @@ class TensorStorageMethods:
             >>> nl.zeros(1).new_empty_strided((2, 2), (1, 2)).stride()
             (1, 2)
         """
-        return strided_views.empty_strided(
+        result: Tensor = strided_views.empty_strided(
             size, stride, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
         )
+        return result
 
     def as_subclass(self: Any, cls: type) -> Any:
         """This tensor as an instance of ``cls`` (a subclass of ``nl.Tensor``), sharing its memory
@@ -386,7 +401,8 @@ class TensorStorageMethods:
             >>> x.const_data_ptr() == x.data_ptr()
             True
         """
-        return self.data_ptr()
+        value: int = self.data_ptr()
+        return value
 
     def dense_dim(self: Any) -> int:
         """The number of dense dimensions: all of them (nnlite's tensors are dense).
@@ -398,4 +414,5 @@ class TensorStorageMethods:
             >>> nl.zeros(2, 3).dense_dim()
             2
         """
-        return self.ndim
+        value: int = self.ndim
+        return value

@@ -15,7 +15,8 @@ under ``no_grad`` modified with grad mode on, and an output of a function return
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 from weakref import ref as _ref
 
 import numpy as np
@@ -24,6 +25,9 @@ from . import grad_mode
 from .op import Op
 from .ops import vjp
 from .storage_positions import StorageMap, _positions
+
+if TYPE_CHECKING:
+    from .._typing import Array, Gradient
 
 _grad_state = grad_mode._state
 _new = object.__new__
@@ -177,10 +181,10 @@ class CopySlices(Op):
 
     node_name = "CopySlices"
 
-    def forward(self, base, value):
+    def forward(self, base: Array, value: Array) -> Array:
         return base
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> tuple[Gradient | None, ...]:
         return (
             grad * vjp.const(self.mask, grad) if needs[0] else None,
             vjp.call(StorageMap, grad, source=self.every, target=self.index, length=self.length)
@@ -200,8 +204,9 @@ class Overwrite(Op):
     constant, a random fill) while recording: the result is ``values``, and the old ones get a
     zero gradient. ``node_name`` is given per call (``ZeroBackward0``, ``FillBackward2``...)."""
 
-    def forward(self, a):
-        return self.values
+    def forward(self, a: Array) -> Array:
+        values: Array = self.values
+        return values
 
-    def backward(self, grad, needs):
+    def backward(self, grad: Gradient, needs: Sequence[bool]) -> Gradient:
         return grad * 0
