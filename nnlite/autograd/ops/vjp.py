@@ -71,7 +71,8 @@ def call(op_class: type[Op], *args: Any, **params: Any) -> Gradient:
     for a in args:
         if isinstance(a, _op.Tensor):
             return op_class.apply(*args, **params)
-    return _op.run_forward(op_class, args, params)
+    out: Array = _op.run_forward(op_class, args, params)
+    return out
 
 
 def sum_array_to(a: Array, shape: tuple[int, ...]) -> Array:
