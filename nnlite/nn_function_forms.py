@@ -71,7 +71,8 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
         >>> nl.adaptive_avg_pool1d(nl.tensor([[[1., 2., 3., 4.]]]), 2)
         tensor([[[1.5000, 3.5000]]])
     """
-    return _F().adaptive_avg_pool1d(input, output_size)
+    result: Tensor = _F().adaptive_avg_pool1d(input, output_size)
+    return result
 
 
 def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple[Tensor, Tensor]:
@@ -117,9 +118,10 @@ def avg_pool1d(
         >>> nl.avg_pool1d(nl.tensor([[[1., 2., 3., 4.]]]), 2)
         tensor([[[1.5000, 3.5000]]])
     """
-    return _F().avg_pool1d(
+    result: Tensor = _F().avg_pool1d(
         input, kernel_size, _stride(stride), padding, ceil_mode, count_include_pad
     )
+    return result
 
 
 def max_pool1d_with_indices(
@@ -176,7 +178,10 @@ def max_pool1d(
         >>> nl.max_pool1d(nl.tensor([[[1., 4., 3., 2.]]]), 2)
         tensor([[[4., 3.]]])
     """
-    return _F().max_pool1d(input, kernel_size, _stride(stride), padding, dilation, ceil_mode)
+    result: Tensor = _F().max_pool1d(
+        input, kernel_size, _stride(stride), padding, dilation, ceil_mode
+    )
+    return result
 
 
 def max_pool3d(
@@ -204,7 +209,10 @@ def max_pool3d(
         >>> nl.max_pool3d(nl.ones(1, 1, 2, 2, 2), 2).shape
         nnlite.Size([1, 1, 1, 1, 1])
     """
-    return _F().max_pool3d(input, kernel_size, _stride(stride), padding, dilation, ceil_mode)
+    result: Tensor = _F().max_pool3d(
+        input, kernel_size, _stride(stride), padding, dilation, ceil_mode
+    )
+    return result
 
 
 # ------------------------------------------------------------------------------- convolution
@@ -235,7 +243,8 @@ def conv3d(
         >>> nl.conv3d(nl.ones(1, 1, 2, 2, 2), nl.ones(1, 1, 2, 2, 2))
         tensor([[[[[8.]]]]])
     """
-    return _F().conv3d(input, weight, bias, stride, padding, dilation, groups)
+    result: Tensor = _F().conv3d(input, weight, bias, stride, padding, dilation, groups)
+    return result
 
 
 def conv_transpose1d(
@@ -267,9 +276,10 @@ def conv_transpose1d(
         >>> nl.conv_transpose1d(nl.ones(1, 1, 2), nl.ones(1, 1, 2))
         tensor([[[1., 2., 1.]]])
     """
-    return _F().conv_transpose1d(
+    result: Tensor = _F().conv_transpose1d(
         input, weight, bias, stride, padding, output_padding, groups, dilation
     )
+    return result
 
 
 def conv_transpose3d(
@@ -301,9 +311,10 @@ def conv_transpose3d(
         >>> nl.conv_transpose3d(nl.ones(1, 1, 1, 1, 1), nl.ones(1, 1, 2, 2, 2)).shape
         nnlite.Size([1, 1, 2, 2, 2])
     """
-    return _F().conv_transpose3d(
+    result: Tensor = _F().conv_transpose3d(
         input, weight, bias, stride, padding, output_padding, groups, dilation
     )
+    return result
 
 
 def convolution(
@@ -346,9 +357,11 @@ def convolution(
     F = _F()
     if transposed:
         fn = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[spatial - 1]
-        return fn(input, weight, bias, stride, padding, output_padding, groups, dilation)
+        result: Tensor = fn(input, weight, bias, stride, padding, output_padding, groups, dilation)
+        return result
     fn = (F.conv1d, F.conv2d, F.conv3d)[spatial - 1]
-    return fn(input, weight, bias, stride, padding, dilation, groups)
+    result = fn(input, weight, bias, stride, padding, dilation, groups)
+    return result
 
 
 def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
@@ -367,7 +380,8 @@ def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tenso
         >>> nl.conv_tbc(nl.ones(3, 1, 1), nl.ones(2, 1, 1), nl.zeros(1)).shape
         nnlite.Size([2, 1, 1])
     """
-    return _F().conv_tbc(input, weight, bias, pad)
+    result: Tensor = _F().conv_tbc(input, weight, bias, pad)
+    return result
 
 
 # ------------------------------------------------------------------------------- normalisation
@@ -404,7 +418,10 @@ def batch_norm(
         tensor([[-1.],
                 [ 1.]])
     """
-    return _F().batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+    result: Tensor = _F().batch_norm(
+        input, running_mean, running_var, weight, bias, training, momentum, eps
+    )
+    return result
 
 
 def instance_norm(
@@ -438,9 +455,10 @@ def instance_norm(
         >>> nl.instance_norm(nl.tensor([[[1., 3.]]]), None, None, None, None, True, 0.1, 0.0, False)
         tensor([[[-1.,  1.]]])
     """
-    return _F().instance_norm(
+    result: Tensor = _F().instance_norm(
         input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps
     )
+    return result
 
 
 def rms_norm(
@@ -464,7 +482,8 @@ def rms_norm(
         >>> nl.rms_norm(nl.tensor([[3., 4.]]), [2], eps=0.0)
         tensor([[0.8485, 1.1314]])
     """
-    return _F().rms_norm(input, normalized_shape, weight, eps)
+    result: Tensor = _F().rms_norm(input, normalized_shape, weight, eps)
+    return result
 
 
 def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
@@ -518,13 +537,14 @@ def embedding(
         >>> nl.embedding(nl.tensor([[0., 1.], [2., 3.]]), nl.tensor([1]))
         tensor([[2., 3.]])
     """
-    return _F().embedding(
+    result: Tensor = _F().embedding(
         indices,
         weight,
         None if padding_idx == -1 else padding_idx,
         scale_grad_by_freq=scale_grad_by_freq,
         sparse=sparse,
     )
+    return result
 
 
 def embedding_bag(
@@ -658,7 +678,8 @@ def selu(input: Tensor) -> Tensor:
         >>> nl.selu(nl.tensor([1.]))
         tensor([1.0507])
     """
-    return _F().selu(input)
+    result: Tensor = _F().selu(input)
+    return result
 
 
 def selu_(input: Tensor) -> Tensor:
@@ -674,7 +695,8 @@ def selu_(input: Tensor) -> Tensor:
         >>> nl.selu_(nl.tensor([1.]))
         tensor([1.0507])
     """
-    return _F().selu(input, inplace=True)
+    result: Tensor = _F().selu(input, inplace=True)
+    return result
 
 
 def celu(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -691,7 +713,8 @@ def celu(input: Tensor, alpha: float = 1.0) -> Tensor:
         >>> nl.celu(nl.tensor([0., 2.]))
         tensor([0., 2.])
     """
-    return _F().celu(input, alpha)
+    result: Tensor = _F().celu(input, alpha)
+    return result
 
 
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -708,7 +731,8 @@ def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
         >>> nl.celu_(nl.tensor([0., 2.]))
         tensor([0., 2.])
     """
-    return _F().celu(input, alpha, inplace=True)
+    result: Tensor = _F().celu(input, alpha, inplace=True)
+    return result
 
 
 def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
@@ -726,7 +750,8 @@ def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
         >>> nl.threshold(nl.tensor([0., 2.]), 1.0, -1.0)
         tensor([-1.,  2.])
     """
-    return _F().threshold(input, threshold, value)
+    result: Tensor = _F().threshold(input, threshold, value)
+    return result
 
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
@@ -744,7 +769,8 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
         >>> nl.threshold_(nl.tensor([0., 2.]), 1.0, -1.0)
         tensor([-1.,  2.])
     """
-    return _F().threshold(input, threshold, value, inplace=True)
+    result: Tensor = _F().threshold(input, threshold, value, inplace=True)
+    return result
 
 
 def rrelu(
@@ -771,7 +797,8 @@ def rrelu(
         >>> nl.rrelu(nl.tensor([-1., 1.]), 0.5, 0.5)
         tensor([-0.5000,  1.0000])
     """
-    return _F().rrelu(input, lower, upper, training)
+    result: Tensor = _F().rrelu(input, lower, upper, training)
+    return result
 
 
 def rrelu_(
@@ -797,7 +824,8 @@ def rrelu_(
         >>> nl.rrelu_(nl.tensor([-1., 1.]), 0.5, 0.5)
         tensor([-0.5000,  1.0000])
     """
-    return _F().rrelu(input, lower, upper, training, inplace=True)
+    result: Tensor = _F().rrelu(input, lower, upper, training, inplace=True)
+    return result
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -814,7 +842,8 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         >>> nl.hardshrink(nl.tensor([-1., 0.2, 1.]))
         tensor([-1.,  0.,  1.])
     """
-    return _F().hardshrink(input, lambd)
+    result: Tensor = _F().hardshrink(input, lambd)
+    return result
 
 
 # ------------------------------------------------------------------------------- dropout
@@ -838,7 +867,8 @@ def alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
         >>> nl.alpha_dropout(nl.ones(2), 0.5, False)
         tensor([1., 1.])
     """
-    return _F().alpha_dropout(input, p, train)
+    result: Tensor = _F().alpha_dropout(input, p, train)
+    return result
 
 
 def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
@@ -856,7 +886,8 @@ def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
         >>> nl.alpha_dropout_(nl.ones(2), 0.5, False)
         tensor([1., 1.])
     """
-    return _F().alpha_dropout(input, p, train, inplace=True)
+    result: Tensor = _F().alpha_dropout(input, p, train, inplace=True)
+    return result
 
 
 def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
@@ -874,7 +905,8 @@ def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
         >>> nl.feature_alpha_dropout(nl.ones(1, 2), 0.5, False)
         tensor([[1., 1.]])
     """
-    return _F().feature_alpha_dropout(input, p, train)
+    result: Tensor = _F().feature_alpha_dropout(input, p, train)
+    return result
 
 
 def feature_alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
@@ -892,7 +924,8 @@ def feature_alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
         >>> nl.feature_alpha_dropout_(nl.ones(1, 2), 0.5, False)
         tensor([[1., 1.]])
     """
-    return _F().feature_alpha_dropout(input, p, train, inplace=True)
+    result: Tensor = _F().feature_alpha_dropout(input, p, train, inplace=True)
+    return result
 
 
 def _feature_dropout(input: Tensor, p: float, train: bool, inplace: bool) -> Tensor:
@@ -904,7 +937,8 @@ def _feature_dropout(input: Tensor, p: float, train: bool, inplace: bool) -> Ten
     shape = _feature_shape(input._data)
     if p == 1:
         return input.mul_(0.0) if inplace else input * 0.0
-    return _masked(input, p, shape, inplace, alpha=False)
+    result: Tensor = _masked(input, p, shape, inplace, alpha=False)
+    return result
 
 
 def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
@@ -960,7 +994,8 @@ def dropout_(input: Tensor, p: float, train: bool) -> Tensor:
         >>> nl.dropout_(nl.ones(2), 0.5, False)
         tensor([1., 1.])
     """
-    return _F().dropout(input, p, train, inplace=True)
+    result: Tensor = _F().dropout(input, p, train, inplace=True)
+    return result
 
 
 # ------------------------------------------------------------------------------- layers and losses
@@ -980,7 +1015,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
         >>> nl.bilinear(nl.ones(1, 2), nl.ones(1, 2), nl.ones(1, 2, 2))
         tensor([[4.]])
     """
-    return _F().bilinear(input1, input2, weight, bias)
+    result: Tensor = _F().bilinear(input1, input2, weight, bias)
+    return result
 
 
 def binary_cross_entropy_with_logits(
@@ -1007,9 +1043,10 @@ def binary_cross_entropy_with_logits(
         >>> nl.binary_cross_entropy_with_logits(nl.tensor([0.]), nl.tensor([1.]))
         tensor([0.6931])
     """
-    return _F().binary_cross_entropy_with_logits(
+    result: Tensor = _F().binary_cross_entropy_with_logits(
         input, target, weight, reduction=_reduction(reduction), pos_weight=pos_weight
     )
+    return result
 
 
 def kl_div(
@@ -1036,7 +1073,8 @@ def kl_div(
     out = _F().kl_div(
         input, target, reduction="none" if name == "mean" else name, log_target=log_target
     )
-    return out.mean() if name == "mean" else out
+    result: Tensor = out.mean() if name == "mean" else out
+    return result
 
 
 def poisson_nll_loss(
@@ -1059,9 +1097,10 @@ def poisson_nll_loss(
         >>> nl.poisson_nll_loss(nl.tensor([0.]), nl.tensor([1.]), True, False, 1e-8, 1)
         tensor(1.)
     """
-    return _F().poisson_nll_loss(
+    result: Tensor = _F().poisson_nll_loss(
         input, target, log_input, full, eps=eps, reduction=_reduction(reduction)
     )
+    return result
 
 
 def cosine_embedding_loss(
@@ -1084,9 +1123,10 @@ def cosine_embedding_loss(
         >>> nl.cosine_embedding_loss(nl.tensor([[1., 0.]]), nl.tensor([[1., 0.]]), nl.tensor([1.]))
         tensor([0.])
     """
-    return _F().cosine_embedding_loss(
+    result: Tensor = _F().cosine_embedding_loss(
         input1, input2, target, margin, reduction=_reduction(reduction)
     )
+    return result
 
 
 def hinge_embedding_loss(
@@ -1108,7 +1148,10 @@ def hinge_embedding_loss(
         >>> nl.hinge_embedding_loss(nl.tensor([0.5]), nl.tensor([-1.]))
         tensor([0.5000])
     """
-    return _F().hinge_embedding_loss(input, target, margin, reduction=_reduction(reduction))
+    result: Tensor = _F().hinge_embedding_loss(
+        input, target, margin, reduction=_reduction(reduction)
+    )
+    return result
 
 
 def margin_ranking_loss(
@@ -1131,7 +1174,10 @@ def margin_ranking_loss(
         >>> nl.margin_ranking_loss(nl.tensor([1.]), nl.tensor([2.]), nl.tensor([1.]))
         tensor([1.])
     """
-    return _F().margin_ranking_loss(input1, input2, target, margin, reduction=_reduction(reduction))
+    result: Tensor = _F().margin_ranking_loss(
+        input1, input2, target, margin, reduction=_reduction(reduction)
+    )
+    return result
 
 
 def triplet_margin_loss(
@@ -1165,9 +1211,10 @@ def triplet_margin_loss(
         >>> nl.triplet_margin_loss(a, a, nl.tensor([[3., 4.]]))
         tensor([0.])
     """
-    return _F().triplet_margin_loss(
+    result: Tensor = _F().triplet_margin_loss(
         anchor, positive, negative, margin, p, eps, swap, reduction=_reduction(reduction)
     )
+    return result
 
 
 def pdist(input: Tensor, p: float = 2.0) -> Tensor:
@@ -1184,7 +1231,8 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
         >>> nl.pdist(nl.tensor([[0., 0.], [3., 4.]]))
         tensor([5.])
     """
-    return _F().pdist(input, p)
+    result: Tensor = _F().pdist(input, p)
+    return result
 
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
@@ -1201,7 +1249,8 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
         >>> nl.channel_shuffle(nl.arange(4.).reshape(1, 4, 1), 2).flatten()
         tensor([0., 2., 1., 3.])
     """
-    return _F().channel_shuffle(input, groups)
+    result: Tensor = _F().channel_shuffle(input, groups)
+    return result
 
 
 def constant_pad_nd(input: Tensor, pad: Sequence[int], value: float = 0) -> Tensor:
@@ -1220,7 +1269,8 @@ def constant_pad_nd(input: Tensor, pad: Sequence[int], value: float = 0) -> Tens
         >>> nl.constant_pad_nd(nl.ones(2), [1, 0], 5.)
         tensor([5., 1., 1.])
     """
-    return _F().pad(input, list(pad), "constant", value)
+    result: Tensor = _F().pad(input, list(pad), "constant", value)
+    return result
 
 
 _INTERPOLATION = {0: "bilinear", 1: "nearest", 2: "bicubic"}
@@ -1243,9 +1293,10 @@ def _grid_sampler(
         return grid_sample_volume(
             input, grid, _INTERPOLATION[interpolation_mode], _PADDING[padding_mode], align_corners
         )
-    return _F().grid_sample(
+    result: Tensor = _F().grid_sample(
         input, grid, _INTERPOLATION[interpolation_mode], _PADDING[padding_mode], align_corners
     )
+    return result
 
 
 def grid_sampler(
@@ -1338,7 +1389,8 @@ def affine_grid_generator(theta: Tensor, size: Sequence[int], align_corners: boo
         >>> nl.affine_grid_generator(nl.tensor([[[1., 0., 0.], [0., 1., 0.]]]), [1, 1, 1, 1], False)
         tensor([[[[0., 0.]]]])
     """
-    return _F().affine_grid(theta, list(size), align_corners)
+    result: Tensor = _F().affine_grid(theta, list(size), align_corners)
+    return result
 
 
 # ------------------------------------------------------------------------------- recurrent
@@ -1408,7 +1460,8 @@ def gru_cell(
         >>> nl.gru_cell(nl.ones(1, 2), nl.ones(1, 3), nl.zeros(9, 2), nl.zeros(9, 3))
         tensor([[0.5000, 0.5000, 0.5000]])
     """
-    return _cell("GRU", input, (hx,), (w_ih, w_hh, b_ih, b_hh))[0]
+    result: Tensor = _cell("GRU", input, (hx,), (w_ih, w_hh, b_ih, b_hh))[0]
+    return result
 
 
 def rnn_tanh_cell(
@@ -1436,7 +1489,8 @@ def rnn_tanh_cell(
         >>> nl.rnn_tanh_cell(nl.ones(1, 1), nl.zeros(1, 1), nl.zeros(1, 1), nl.zeros(1, 1))
         tensor([[0.]])
     """
-    return _cell("RNN_TANH", input, (hx,), (w_ih, w_hh, b_ih, b_hh))[0]
+    result: Tensor = _cell("RNN_TANH", input, (hx,), (w_ih, w_hh, b_ih, b_hh))[0]
+    return result
 
 
 def rnn_relu_cell(
@@ -1464,7 +1518,8 @@ def rnn_relu_cell(
         >>> nl.rnn_relu_cell(nl.ones(1, 1), nl.zeros(1, 1), nl.ones(1, 1), nl.zeros(1, 1))
         tensor([[1.]])
     """
-    return _cell("RNN_RELU", input, (hx,), (w_ih, w_hh, b_ih, b_hh))[0]
+    result: Tensor = _cell("RNN_RELU", input, (hx,), (w_ih, w_hh, b_ih, b_hh))[0]
+    return result
 
 
 def _recurrent(mode: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tensor, ...]:

@@ -37,7 +37,8 @@ class Net(nn.Module):
         x = x.view(-1, self.num_flat_features(x))
         x = F.relu(self.fc1(x))
         x = F.relu(self.fc2(x))
-        return self.fc3(x)
+        result: Tensor = self.fc3(x)
+        return result
 
     @staticmethod
     def num_flat_features(x: Tensor) -> int:
@@ -97,7 +98,8 @@ class LeNet(nn.Module):
         x = F.flatten(x, 1)
         x = F.relu(self.fc1(x))
         x = F.relu(self.fc2(x))
-        return self.fc3(x)
+        result: Tensor = self.fc3(x)
+        return result
 
 
 class MLP(nn.Module):
@@ -129,4 +131,5 @@ class MLP(nn.Module):
         self.layers = nn.Sequential(*layers)
 
     def forward(self, x: Tensor) -> Tensor:
-        return self.layers(x)
+        result: Tensor = self.layers(x)
+        return result

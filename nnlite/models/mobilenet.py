@@ -101,7 +101,8 @@ class InvertedResidual(nn.Module):
         self.out_channels = oup
 
     def forward(self, x: Tensor) -> Tensor:
-        return x + self.conv(x) if self.use_res_connect else self.conv(x)
+        result: Tensor = x + self.conv(x) if self.use_res_connect else self.conv(x)
+        return result
 
 
 # expansion t, output channels c, repeats n, first stride s (the paper's Table 2)
@@ -198,7 +199,8 @@ class MobileNetV2(nn.Module):
 
     def forward(self, x: Tensor) -> Tensor:
         x = nn.functional.adaptive_avg_pool2d(self.features(x), (1, 1)).flatten(1)
-        return self.classifier(x)
+        result: Tensor = self.classifier(x)
+        return result
 
 
 def mobilenet_v2(weights: WeightsArg = None, **kwargs: Any) -> MobileNetV2:

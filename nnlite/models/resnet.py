@@ -88,7 +88,8 @@ class BasicBlock(nn.Module):
         if self.downsample is not None:
             identity = self.downsample(x)
         out += identity  # in place, as torchvision: bn's output is not saved for backward
-        return self.relu(out)
+        result: Tensor = self.relu(out)
+        return result
 
 
 class Bottleneck(nn.Module):
@@ -144,7 +145,8 @@ class Bottleneck(nn.Module):
         if self.downsample is not None:
             identity = self.downsample(x)
         out += identity  # in place, as torchvision: bn's output is not saved for backward
-        return self.relu(out)
+        result: Tensor = self.relu(out)
+        return result
 
 
 class ResNet(nn.Module):
@@ -280,7 +282,8 @@ class ResNet(nn.Module):
         x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
         x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
         x = self.avgpool(x).flatten(1)
-        return self.fc(x)
+        result: Tensor = self.fc(x)
+        return result
 
 
 def resnet18(weights: WeightsArg = None, num_classes: int = 1000, **kwargs: Any) -> ResNet:

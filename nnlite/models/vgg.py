@@ -117,7 +117,8 @@ class VGG(nn.Module):
 
     def forward(self, x: Tensor) -> Tensor:
         x = self.avgpool(self.features(x)).flatten(1)
-        return self.classifier(x)
+        result: Tensor = self.classifier(x)
+        return result
 
 
 def _vgg(depth: int, batch_norm: bool, weights: WeightsArg, kwargs: dict[str, Any]) -> "VGG":

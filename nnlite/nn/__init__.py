@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .modules.flatten import *  # noqa: F403
     from .modules.linear import *  # noqa: F403
     from .modules.loss import *  # noqa: F403
-    from .modules.module import Module
+    from .modules.module import Module as Module
     from .modules.normalization import *  # noqa: F403
     from .modules.padding import *  # noqa: F403
     from .modules.pixelshuffle import *  # noqa: F403
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .modules.sparse import *  # noqa: F403
     from .modules.transformer import *  # noqa: F403
     from .modules.upsampling import *  # noqa: F403
-    from .parallel import DataParallel
+    from .parallel import DataParallel as DataParallel
 
 __all__ = (
     ["Parameter", "Buffer", "functional", "init"]

@@ -27,22 +27,6 @@ from ..autograd.torch_function import (
     has_torch_function_variadic,
 )
 from .functional_helpers import assert_int_or_pair, boolean_dispatch
-from .ops import (
-    adaptive_avg_pool2d,
-    avg_pool2d,
-    batch_norm,
-    binary_cross_entropy_with_logits,
-    conv2d,
-    cross_entropy,
-    dropout,
-    flatten,
-    l1_loss,
-    linear,
-    max_pool2d,
-    mse_loss,
-    nll_loss,
-    pad,
-)
 from .ops._messages import LayerInputError as LayerInputError  # layers catch F.LayerInputError
 from .ops.activation import (
     celu,
@@ -94,11 +78,19 @@ from .ops.composite_loss import (
     triplet_margin_loss,
     triplet_margin_with_distance_loss,
 )
+from .ops.conv import conv2d
 from .ops.conv_transpose import conv1d, conv_transpose2d
 from .ops.conv_volume import conv3d, conv_tbc, conv_transpose1d, conv_transpose3d
 from .ops.ctc_loss import ctc_loss
 from .ops.distance import cosine_similarity, normalize, pairwise_distance, pdist
-from .ops.dropout import alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout
+from .ops.dropout import (
+    alpha_dropout,
+    dropout,
+    dropout1d,
+    dropout2d,
+    dropout3d,
+    feature_alpha_dropout,
+)
 from .ops.embedding import embedding
 from .ops.embedding_bag import embedding_bag
 from .ops.encoding import one_hot
@@ -119,13 +111,24 @@ from .ops.group_norms import (
 )
 from .ops.grouped_mm import grouped_mm
 from .ops.interpolate import adaptive_max_pool2d, interpolate
+from .ops.linear import linear
+from .ops.loss import (
+    binary_cross_entropy_with_logits,
+    cross_entropy,
+    l1_loss,
+    mse_loss,
+    nll_loss,
+)
 from .ops.multi_head_attention import multi_head_attention_forward
+from .ops.normalization import batch_norm
+from .ops.padding import pad
 from .ops.pixel_shuffle import (
     channel_shuffle,
     native_channel_shuffle,
     pixel_shuffle,
     pixel_unshuffle,
 )
+from .ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from .ops.pooling_nd import (
     adaptive_avg_pool1d,
     adaptive_avg_pool3d,
@@ -148,6 +151,7 @@ from .ops.pooling_nd import (
     max_unpool2d,
     max_unpool3d,
 )
+from .ops.shape import flatten
 
 if TYPE_CHECKING:
     from .._typing import _size_any

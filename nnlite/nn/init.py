@@ -5,7 +5,8 @@
 
 import math
 import warnings
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -14,6 +15,9 @@ from ..autograd.random import default_generator
 
 if TYPE_CHECKING:
     from ..autograd.tensor import Tensor
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 __all__ = [
     "calculate_gain",
@@ -147,7 +151,14 @@ def normal_(
     return _fill(tensor, rng.normal(mean, std, tensor._data.shape))
 
 
-def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+def trunc_normal_(
+    tensor: "Tensor",
+    mean: float = 0.0,
+    std: float = 1.0,
+    a: float = -2.0,
+    b: float = 2.0,
+    generator: np.random.Generator | None = None,
+) -> "Tensor":
     """Fill with draws from N(mean, std**2) restricted to [a, b] (draws outside are redrawn).
 
     Args:
@@ -234,7 +245,7 @@ def zeros_(tensor: "Tensor") -> "Tensor":
     return _fill(tensor, 0)
 
 
-def eye_(tensor):
+def eye_(tensor: "Tensor") -> "Tensor":
     """Fill a 2-D ``tensor`` with the identity matrix (ones on the diagonal).
 
     Args:
@@ -273,7 +284,9 @@ def _calculate_correct_fan(tensor: "Tensor", mode: str) -> int:
     return fan_in if mode == "fan_in" else fan_out
 
 
-def xavier_uniform_(tensor, gain=1.0, generator=None):
+def xavier_uniform_(
+    tensor: "Tensor", gain: float = 1.0, generator: np.random.Generator | None = None
+) -> "Tensor":
     """U(-a, a) with ``a = gain * sqrt(6 / (fan_in + fan_out))`` (Glorot).
 
     Args:
@@ -294,7 +307,9 @@ def xavier_uniform_(tensor, gain=1.0, generator=None):
     return uniform_(tensor, -a, a, generator)
 
 
-def xavier_normal_(tensor, gain=1.0, generator=None):
+def xavier_normal_(
+    tensor: "Tensor", gain: float = 1.0, generator: np.random.Generator | None = None
+) -> "Tensor":
     """N(0, std**2) with ``std = gain * sqrt(2 / (fan_in + fan_out))`` (Glorot).
 
     Args:
@@ -313,7 +328,13 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
-def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+def kaiming_uniform_(
+    tensor: "Tensor",
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: np.random.Generator | None = None,
+) -> "Tensor":
     """U(-bound, bound) with ``bound = gain * sqrt(3 / fan)`` (He). Layers use ``a=sqrt(5)``.
 
     Args:
@@ -372,7 +393,9 @@ def kaiming_normal_(
 # PyTorch's deprecated names without the trailing underscore are not provided.
 
 
-def orthogonal_(tensor, gain=1, generator=None):
+def orthogonal_(
+    tensor: "Tensor", gain: float = 1, generator: np.random.Generator | None = None
+) -> "Tensor":
     """Fill with a (semi-)orthogonal matrix times ``gain``: the Q of the QR decomposition of a
     standard normal draw, signs fixed by R's diagonal; dimensions after the first are flattened.
 
@@ -406,7 +429,7 @@ def orthogonal_(tensor, gain=1, generator=None):
     return _fill(tensor, (q * gain).reshape(tensor._data.shape))
 
 
-def dirac_(tensor, groups=1):
+def dirac_(tensor: "Tensor", groups: int = 1) -> "Tensor":
     """Fill a 3-, 4- or 5-D convolution weight with the Dirac delta: the convolution then passes
     its first input channels through unchanged (per group).
 
@@ -437,7 +460,12 @@ def dirac_(tensor, groups=1):
     return _fill(tensor, values)
 
 
-def sparse_(tensor, sparsity, std=0.01, generator=None):
+def sparse_(
+    tensor: "Tensor",
+    sparsity: float,
+    std: float = 0.01,
+    generator: np.random.Generator | None = None,
+) -> "Tensor":
     """Fill a 2-D tensor from N(0, std**2), then zero ``ceil(sparsity * rows)`` random entries
     of each column (Martens, 2010).
 
@@ -466,12 +494,12 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
     return _fill(tensor, values)
 
 
-def _deprecated(method):
+def _deprecated(method: Callable[_P, _R]) -> Callable[_P, _R]:
     """PyTorch's old name of ``method`` (without the trailing underscore), with its warning."""
     new_name = method.__name__
     old_name = new_name[:-1]
 
-    def deprecated_init(*args, **kwargs):
+    def deprecated_init(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         warnings.warn(
             f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
             FutureWarning,

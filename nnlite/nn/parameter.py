@@ -1,8 +1,15 @@
 """``Parameter`` and ``Buffer``: Tensors that a ``Module`` registers when they are assigned as attributes."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, SupportsIndex
+
 import numpy as np
 
 from ..autograd.tensor import Tensor, _as_array, _init
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 class Parameter(Tensor):
@@ -21,7 +28,7 @@ class Parameter(Tensor):
         tensor([0., 0.], requires_grad=True)
     """
 
-    def __init__(self, data=None, requires_grad=True):
+    def __init__(self, data: Tensor | ArrayLike | None = None, requires_grad: bool = True) -> None:
         if data is None:
             array = np.empty((0,), dtype=np.float32)
         elif isinstance(data, Tensor):
@@ -34,15 +41,16 @@ class Parameter(Tensor):
         if requires_grad:
             self.requires_grad_(True)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
 
-    def __reduce_ex__(self, protocol):
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
         return (_rebuild_parameter, (self._data, self._requires_grad))
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> Parameter:
         if id(self) in memo:
-            return memo[id(self)]
+            copied: Parameter = memo[id(self)]
+            return copied
         p = Parameter(self._data.copy(), self._requires_grad)
         if self._grad is not None:
             p._grad = Tensor(self._grad._data.copy())
@@ -50,7 +58,7 @@ class Parameter(Tensor):
         return p
 
 
-def _rebuild_parameter(data, requires_grad):
+def _rebuild_parameter(data: np.ndarray[Any, Any], requires_grad: bool) -> Parameter:
     return Parameter(data, requires_grad)
 
 
@@ -70,7 +78,7 @@ class Buffer(Tensor):
         ['running_total']
     """
 
-    def __init__(self, data=None, *, persistent=True):
+    def __init__(self, data: Tensor | ArrayLike | None = None, *, persistent: bool = True) -> None:
         if data is None:
             array = np.empty((0,), dtype=np.float32)
         elif isinstance(data, Tensor):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...autograd.creation import full as nl_full
 from ...autograd.grad_mode import no_grad
@@ -166,7 +166,7 @@ class LogSoftmax(Module):
         return f"dim={self.dim}"
 
 
-def _inplace_repr(module: Module, text: str = "") -> Any:
+def _inplace_repr(module: Module, text: str = "") -> str:
     if module.inplace:
         return f"{text}, inplace=True" if text else "inplace=True"
     return text

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...autograd.tensor import Tensor, check_device
+from ...autograd.tensor import Tensor
+from ...device import check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ...autograd.tensor import check_device
+from ...device import check_device
 from .. import functional as F
 from .. import init
 from ..ops._messages import pair

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...autograd.tensor import check_device
+from ...device import check_device
 from .. import functional as F
 from ..parameter import Parameter
 from .conv import _PADDING_MODES, Conv2d, ConvTranspose2d, check_groups, ntuple

@@ -40,7 +40,10 @@ class CrossMapLRN2d(Module):
     def forward(self, input: Tensor) -> Tensor:
         if input.dim() != 4:
             raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D instead.")
-        return CrossMapLRN.apply(input, size=self.size, alpha=self.alpha, beta=self.beta, k=self.k)
+        result: Tensor = CrossMapLRN.apply(
+            input, size=self.size, alpha=self.alpha, beta=self.beta, k=self.k
+        )
+        return result
 
     def extra_repr(self) -> str:
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 __all__ = ["FractionalMaxPool2d", "FractionalMaxPool3d"]
 
 
-def _tuple(value: Any, n: int) -> tuple | None:
+def _tuple(value: Any, n: int) -> tuple[Any, ...] | None:
     if value is None:
         return None
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n

@@ -17,7 +17,8 @@ import numpy as np
 
 from ...autograd import dtypes as _dtypes
 from ...autograd.grad_mode import no_grad
-from ...autograd.tensor import Tensor, check_device
+from ...autograd.tensor import Tensor
+from ...device import check_device
 from ..parameter import Buffer, Parameter
 
 __all__ = ["Module", "typename"]
@@ -332,7 +333,8 @@ class Module:
         for key in ("_parameters", "_buffers", "_modules"):
             members = d.get(key)
             if members is not None and name in members:
-                return members[name]
+                member: Tensor | Module = members[name]
+                return member
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name: str) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...autograd.tensor import check_device
+from ...device import check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

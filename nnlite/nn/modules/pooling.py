@@ -57,7 +57,7 @@ class MaxPool2d(_PoolNd):
         if not hasattr(input, "_data"):
             raise TypeError(f"{self!r}: expected a Tensor as input, got {type(input).__name__}")
         try:
-            return F.max_pool2d(
+            result: Tensor = F.max_pool2d(
                 input,
                 self.kernel_size,
                 self.stride,
@@ -66,6 +66,7 @@ class MaxPool2d(_PoolNd):
                 self.ceil_mode,
                 self.return_indices,
             )
+            return result
         except F.LayerInputError as e:
             raise self._reraise(e) from None
 

@@ -293,9 +293,10 @@ class _LPPool(Module):
         self.stride, self.ceil_mode = stride, ceil_mode
 
     def forward(self, input: Tensor) -> Tensor:
-        return type(self)._pool(
+        result: Tensor = type(self)._pool(
             input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
         )
+        return result
 
     def extra_repr(self) -> str:
         return (
@@ -366,9 +367,10 @@ class _MaxUnpool(Module):
         self.padding = _ntuple(padding, self._dims)
 
     def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
-        return type(self)._unpool(
+        result: Tensor = type(self)._unpool(
             input, indices, self.kernel_size, self.stride, self.padding, output_size
         )
+        return result
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias, Union, cast, overload
 
 import numpy as np
 
-from ...autograd import op as _op
 from ...autograd.creation import cat, stack, zeros
+from ...autograd.tensor import _make
 from .. import functional as F
 from .. import init
 from ..ops.recurrent import GRUSequence, LSTMSequence, RNNSequence
@@ -336,7 +336,7 @@ def _unpack_time_major(packed: PackedSequence) -> Tensor:
         step = packed.data[start : start + int(n)]
         start += int(n)
         if n < batch:
-            filler = _op.make_tensor(
+            filler = _make(
                 np.zeros((batch - int(n),) + tuple(step.shape[1:]), dtype=step._data.dtype)
             )
             step = cat([step, filler])

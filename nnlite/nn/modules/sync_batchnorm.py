@@ -115,7 +115,7 @@ class SyncBatchNorm(_BatchNorm):
             (self.running_mean, self.running_var) if self.track_running_stats else (None, None)
         )
         args = [input] + [t for t in (self.weight, self.bias) if t is not None]
-        return _SyncBatchNormFunction.apply(
+        result: Tensor = _SyncBatchNormFunction.apply(
             *args,
             has_weight=self.weight is not None,
             has_bias=self.bias is not None,
@@ -124,6 +124,7 @@ class SyncBatchNorm(_BatchNorm):
             eps=self.eps,
             group=group,
         )
+        return result
 
     @classmethod
     def convert_sync_batchnorm(cls, module: Module, process_group: Any = None) -> Any:

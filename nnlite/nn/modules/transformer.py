@@ -262,9 +262,11 @@ class TransformerEncoderLayer(Module):
         x = src
         if self.norm_first:
             x = x + self._self_attention(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
-            return x + self._feed_forward(self.norm2(x))
+            result: Tensor = x + self._feed_forward(self.norm2(x))
+            return result
         x = self.norm1(x + self._self_attention(x, src_mask, src_key_padding_mask, is_causal))
-        return self.norm2(x + self._feed_forward(x))
+        result = self.norm2(x + self._feed_forward(x))
+        return result
 
 
 class TransformerDecoderLayer(Module):
@@ -380,7 +382,8 @@ class TransformerDecoderLayer(Module):
             x = x + self._memory_attention(
                 self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal
             )
-            return x + self._feed_forward(self.norm3(x))
+            result: Tensor = x + self._feed_forward(self.norm3(x))
+            return result
         x = self.norm1(x + self._self_attention(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
         x = self.norm2(
             x
@@ -388,7 +391,8 @@ class TransformerDecoderLayer(Module):
                 x, memory, memory_mask, memory_key_padding_mask, memory_is_causal
             )
         )
-        return self.norm3(x + self._feed_forward(x))
+        result = self.norm3(x + self._feed_forward(x))
+        return result
 
 
 class TransformerEncoder(Module):
@@ -588,7 +592,7 @@ class Transformer(Module):
         memory = self.encoder(
             src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal
         )
-        return self.decoder(
+        result: Tensor = self.decoder(
             tgt,
             memory,
             tgt_mask=tgt_mask,
@@ -598,6 +602,7 @@ class Transformer(Module):
             tgt_is_causal=tgt_is_causal,
             memory_is_causal=memory_is_causal,
         )
+        return result
 
     @staticmethod
     def generate_square_subsequent_mask(

@@ -126,7 +126,8 @@ class AdaptiveMaxPool2d(Module):
         self.return_indices = return_indices
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+        result: Tensor = F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+        return result
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"

@@ -2,12 +2,24 @@
 parts ``get_total_norm`` / ``clip_grads_with_norm_``. They work on the gradient arrays in place,
 outside autograd, and compute in the gradients' dtype as PyTorch does."""
 
+from __future__ import annotations
+
 import types
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...autograd.tensor import Tensor, _make
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import TypeAlias
+
+    from ..._typing import Array
+
+    #: a Tensor or an iterable of Tensors, as PyTorch's ``_tensor_or_tensors``
+    TensorOrTensors: TypeAlias = Tensor | Iterable[Tensor]
 
 __all__ = [
     "clip_grad_norm_",
@@ -18,11 +30,11 @@ __all__ = [
 ]
 
 
-def _tensor_list(tensors):
+def _tensor_list(tensors: TensorOrTensors) -> list[Tensor]:
     return [tensors] if isinstance(tensors, Tensor) else list(tensors)
 
 
-def _vector_norm(array, norm_type):
+def _vector_norm(array: Array, norm_type: float) -> Any:
     values = np.abs(array.ravel())
     if norm_type == np.inf:
         return values.max(initial=0).astype(array.dtype)
@@ -37,7 +49,12 @@ def _vector_norm(array, norm_type):
     return (values.astype(np.float64) ** norm_type).sum() ** (1.0 / norm_type)
 
 
-def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+def get_total_norm(
+    tensors: TensorOrTensors,
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: bool | None = None,
+) -> Tensor:
     """The ``norm_type``-norm of all ``tensors`` taken together (as if concatenated into one vector).
 
     Args:
@@ -69,11 +86,16 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     return _make(np.asarray(total, dtype=dtype))
 
 
-def _grads(parameters):
+def _grads(parameters: TensorOrTensors) -> list[Tensor]:
     return [p.grad for p in _tensor_list(parameters) if p.grad is not None]
 
 
-def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
+def clip_grads_with_norm_(
+    parameters: TensorOrTensors,
+    max_norm: float,
+    total_norm: Tensor | float,
+    foreach: bool | None = None,
+) -> None:
     """Scale the gradients of ``parameters`` in place by ``min(max_norm / (total_norm + 1e-6), 1)``.
 
     Args:
@@ -105,7 +127,13 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
             g._bump_version()
 
 
-def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+def clip_grad_norm_(
+    parameters: TensorOrTensors,
+    max_norm: float,
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: bool | None = None,
+) -> Tensor:
     """Rescale the gradients so that their total norm is at most ``max_norm``.
 
     Args:
@@ -138,7 +166,13 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     return total
 
 
-def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+def clip_grad_norm(
+    parameters: TensorOrTensors,
+    max_norm: float,
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: bool | None = None,
+) -> Tensor:
     """Deprecated spelling of ``clip_grad_norm_`` (PyTorch warns the same way).
 
     Args:
@@ -169,7 +203,9 @@ def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False
     return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 
-def clip_grad_value_(parameters, clip_value, foreach=None):
+def clip_grad_value_(
+    parameters: TensorOrTensors, clip_value: float, foreach: bool | None = None
+) -> None:
     """Clamp every gradient of ``parameters`` into ``[-clip_value, clip_value]``, in place.
 
     Args:

@@ -1,18 +1,25 @@
 """``parameters_to_vector`` / ``vector_to_parameters``: all parameters as one flat vector and back."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...autograd.tensor import Tensor
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
 
 
-def _typename(obj):
+def _typename(obj: object) -> str:
     """The name of ``obj``'s type as ``torch.typename`` writes it: ``list``, ``numpy.ndarray``."""
     cls = type(obj)
     module = "" if cls.__module__ in ("builtins", "__builtin__", None) else cls.__module__ + "."
     return module + cls.__qualname__
 
 
-def parameters_to_vector(parameters):
+def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     """One 1-d tensor holding every parameter, flattened, in order (differentiable, as PyTorch's).
 
     Args:
@@ -30,7 +37,7 @@ def parameters_to_vector(parameters):
     return cat([p.view(-1) for p in parameters])
 
 
-def vector_to_parameters(vec, parameters):
+def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     """Make each parameter a view of its slice of ``vec`` (the inverse of ``parameters_to_vector``).
 
     Args:

@@ -9,9 +9,11 @@ give each layer's time. The first pass only warms up (numba kernels compile, cac
 The module is named ``model_summary`` so that ``nl.summary`` stays the function.
 """
 
+from __future__ import annotations
+
 import math
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -19,6 +21,22 @@ from ...autograd.creation import tensor
 from ...autograd.dtypes import float32
 from ...autograd.grad_mode import enable_grad, no_grad
 from ...autograd.tensor import Tensor
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TypedDict
+
+    from ...autograd.dtypes import dtype
+    from ..modules.module import Module, RemovableHandle
+
+    class _Call(TypedDict):
+        """One module call the hooks saw."""
+
+        module: Module
+        input: Tensor | None
+        output: Tensor | None
+        forward_ms: float | None
+
 
 __all__ = ["LayerRow", "ModelSummary", "summary"]
 
@@ -52,17 +70,18 @@ class LayerRow:
         "type",
     )
 
-    def __init__(self, name, type_name, depth):
+    def __init__(self, name: str, type_name: str, depth: int) -> None:
         self.name, self.type, self.depth = name, type_name, depth
-        self.output_shape = None
+        self.output_shape: tuple[int, ...] | None = None
         self.output_bytes = 0
         self.trainable_params = self.frozen_params = 0
         self.mult_adds = 0
-        self.forward_ms = self.backward_ms = None
+        self.forward_ms: float | None = None
+        self.backward_ms: float | None = None
         self.shared = False  # a module called again: its parameters are counted at its first call
 
     @property
-    def params(self):
+    def params(self) -> int:
         """The parameters counted at this row, trainable and frozen.
 
         Examples:
@@ -72,7 +91,7 @@ class LayerRow:
         return self.trainable_params + self.frozen_params
 
     @property
-    def trainable(self):
+    def trainable(self) -> str:
         """``"True"``, ``"False"`` (frozen) or ``"Partial"``; ``"--"`` without parameters.
 
         Examples:
@@ -86,7 +105,7 @@ class LayerRow:
             return "True"
         return "False" if self.trainable_params == 0 else "Partial"
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The row as a JSON-able dict.
 
         Returns:
@@ -135,14 +154,29 @@ class ModelSummary:
         (10, 10, 3)
     """
 
-    def __init__(self, model_name, layers, totals, input_shapes):
+    total_params: int
+    trainable_params: int
+    frozen_params: int
+    total_mult_adds: int
+    param_bytes: int
+    input_bytes: int
+    activation_bytes: int
+    timed: bool
+
+    def __init__(
+        self,
+        model_name: str,
+        layers: list[LayerRow],
+        totals: dict[str, Any],
+        input_shapes: list[tuple[int, ...]],
+    ) -> None:
         self.model_name = model_name
         self.layers = layers
         self.input_shapes = input_shapes
         for key, value in totals.items():
             setattr(self, key, value)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The summary as a JSON-able dict (rows and totals).
 
         Returns:
@@ -167,12 +201,12 @@ class ModelSummary:
             "timed": self.timed,
         }
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return self.table()
 
     __str__ = __repr__
 
-    def table(self):
+    def table(self) -> str:
         """The table ``print`` shows.
 
         Returns:
@@ -211,7 +245,7 @@ class ModelSummary:
         ]
         widths = [max(len(r[i]) for r in [header] + body) for i in range(len(header))]
 
-        def line(cells):  # names and types to the left, figures to the right
+        def line(cells: Sequence[str]) -> str:  # names and types to the left, figures to the right
             return "  ".join(
                 c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
             ).rstrip()
@@ -241,7 +275,7 @@ class ModelSummary:
         return "\n".join(out)
 
 
-def _tree_name(row):
+def _tree_name(row: LayerRow) -> str:
     if row.depth == 0:
         return row.name
     return (
@@ -252,44 +286,46 @@ def _tree_name(row):
     )
 
 
-def _shape_text(shape):
+def _shape_text(shape: Sequence[int] | None) -> str:
     return "--" if shape is None else "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-def _count(row):
+def _count(row: LayerRow) -> str:
     return "--" if row.params == 0 else f"{row.params:,}"
 
 
-def _int_or_dash(n):
+def _int_or_dash(n: int) -> str:
     return "--" if not n else f"{n:,}"
 
 
-def _ms(value):
+def _ms(value: float | None) -> str:
     return "--" if value is None else f"{value:.3f}"
 
 
-def _class_names(obj):
+def _class_names(obj: object) -> set[str]:
     """The names of ``obj``'s classes. Layers are recognised by name: ``Module.summary`` calls this
     module, so importing the layers here would make a circle."""
     return {klass.__name__ for klass in type(obj).__mro__}
 
 
-def _layer_mult_adds(module, output_shape):
+def _layer_mult_adds(module: Module, output_shape: Sequence[int] | None) -> int:
     """Multiply-adds of one call: matrix products and convolutions (other layers count 0)."""
 
     if output_shape is None:
         return 0
     kinds = _class_names(module)
     if "Linear" in kinds:
-        return int(module.weight.numel()) * int(math.prod(output_shape[:-1]))
+        weight = cast("Tensor", module.weight)  # a Linear's, recognised by its class name
+        return int(weight.numel()) * int(math.prod(output_shape[:-1]))
     if "Conv2d" in kinds:
         # every output element is one dot product of a weight row (in_channels/groups * kh * kw)
-        per_output = int(module.weight.numel()) // int(module.weight.shape[0])
+        weight = cast("Tensor", module.weight)  # a Conv2d's, recognised by its class name
+        per_output = int(weight.numel()) // int(weight.shape[0])
         return per_output * int(math.prod(output_shape))
     return 0
 
 
-def _first_tensor(obj):
+def _first_tensor(obj: object) -> Tensor | None:
     if isinstance(obj, Tensor):
         return obj
     if isinstance(obj, (list, tuple)):
@@ -302,7 +338,7 @@ def _first_tensor(obj):
     return None
 
 
-def _make_inputs(input_size, input_data, dtypes):
+def _make_inputs(input_size: Any, input_data: Any, dtypes: Sequence[dtype] | None) -> list[Tensor]:
     if input_data is not None:
         inputs = list(input_data) if isinstance(input_data, (list, tuple)) else [input_data]
         return [x if isinstance(x, Tensor) else tensor(np.asarray(x)) for x in inputs]
@@ -325,32 +361,38 @@ def _make_inputs(input_size, input_data, dtypes):
 class _Recorder:
     """Forward hooks on every module: one record per module call, in the order the calls began."""
 
-    def __init__(self, model):
+    def __init__(self, model: Module) -> None:
         self.model = model
-        self.handles = []
-        self.calls, self.stack = [], []
+        self.handles: list[RemovableHandle] = []
+        self.calls: list[_Call] = []
+        self.stack: list[tuple[_Call, float]] = []
 
-    def attach(self):
+    def attach(self) -> None:
         for _, m in self.model.named_modules():
             self.handles.append(m.register_forward_pre_hook(self._pre))
             self.handles.append(m.register_forward_hook(self._post))
 
-    def detach(self):
+    def detach(self) -> None:
         for h in self.handles:
             h.remove()
         self.handles = []
 
-    def _pre(self, module, args):
-        call = {"module": module, "input": _first_tensor(args), "output": None, "forward_ms": None}
+    def _pre(self, module: Module, args: tuple[Any, ...]) -> None:
+        call: _Call = {
+            "module": module,
+            "input": _first_tensor(args),
+            "output": None,
+            "forward_ms": None,
+        }
         self.calls.append(call)
         self.stack.append((call, time.perf_counter()))
 
-    def _post(self, module, args, output):
+    def _post(self, module: Module, args: tuple[Any, ...], output: object) -> None:
         call, t0 = self.stack.pop()
         call["forward_ms"] = (time.perf_counter() - t0) * 1e3
         call["output"] = _first_tensor(output)
 
-    def run(self, model, inputs):
+    def run(self, model: Module, inputs: Sequence[Tensor]) -> Any:
         self.calls, self.stack = [], []
         return model(*inputs)
 
@@ -363,7 +405,7 @@ def summary(
     depth: int = 3,
     timing: bool = True,
     repeats: int = 3,
-) -> "ModelSummary":
+) -> ModelSummary:
     """A torchinfo-like summary of ``model``: per layer its name, type, output shape, parameters
     (trainable and frozen), multiply-adds and measured forward/backward time.
 
@@ -421,9 +463,12 @@ def summary(
     )
 
 
-def _rows(model, calls, names, depth):
+def _rows(
+    model: Module, calls: list[_Call], names: dict[int, str], depth: int
+) -> tuple[list[LayerRow], int]:
     """One row per module call; a row at the depth limit holds its hidden descendants' counts."""
-    rows, seen = [], set()
+    rows: list[LayerRow] = []
+    seen: set[int] = set()
     for call in calls:
         m = call["module"]
         name = names.get(id(m), "?")
@@ -453,11 +498,13 @@ def _rows(model, calls, names, depth):
     return rows, total_mult_adds
 
 
-def _time_layers(model, rec, rows, inputs, repeats):
+def _time_layers(
+    model: Module, rec: _Recorder, rows: list[LayerRow], inputs: list[Tensor], repeats: int
+) -> None:
     """Forward time of each call (pre-hook to hook) and backward time (from the gradient of its
     output arriving to the gradient of its input being ready), the fastest of ``repeats``."""
-    forward = [[] for _ in rows]
-    backward = [[] for _ in rows]
+    forward: list[list[float]] = [[] for _ in rows]
+    backward: list[list[float]] = [[] for _ in rows]
     for attempt in range(repeats + 1):  # the first pass warms up
         xs = [x.detach().clone().requires_grad_(True) for x in inputs]
         with enable_grad():
@@ -465,7 +512,7 @@ def _time_layers(model, rec, rows, inputs, repeats):
         calls = rec.calls
         if len(calls) != len(rows):
             return  # the model calls its layers differently each time: no per-layer times
-        arrived = {}
+        arrived: dict[tuple[int, str], float] = {}
         for i, call in enumerate(calls):
             for side in ("input", "output"):
                 t = call[side]
@@ -478,7 +525,7 @@ def _time_layers(model, rec, rows, inputs, repeats):
         if attempt == 0:
             continue
         for i, call in enumerate(calls):
-            forward[i].append(call["forward_ms"])
+            forward[i].append(cast(float, call["forward_ms"]))  # set by the forward hook
             if (i, "input") in arrived and (i, "output") in arrived:
                 backward[i].append((arrived[(i, "input")] - arrived[(i, "output")]) * 1e3)
     for row, f, b in zip(rows, forward, backward):
@@ -486,14 +533,16 @@ def _time_layers(model, rec, rows, inputs, repeats):
         row.backward_ms = max(min(b), 0.0) if b else None
 
 
-def _stamp(arrived, key):
-    def hook(grad):
+def _stamp(arrived: dict[tuple[int, str], float], key: tuple[int, str]) -> Callable[[Tensor], None]:
+    def hook(grad: Tensor) -> None:
         arrived.setdefault(key, time.perf_counter())
 
     return hook
 
 
-def _totals(model, rows, inputs, timed, mult_adds):
+def _totals(
+    model: Module, rows: list[LayerRow], inputs: list[Tensor], timed: bool, mult_adds: int
+) -> dict[str, Any]:
     params = list(model.parameters())  # shared parameters once
     trainable = sum(int(p.numel()) for p in params if p.requires_grad)
     total = sum(int(p.numel()) for p in params)

@@ -2,12 +2,23 @@
 ``pad_packed_sequence``, ``pack_sequence`` (PyTorch's layout: time-major data of the sequences still
 running at each step, longest first)."""
 
+from __future__ import annotations
+
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...autograd import op as _op
 from ...autograd.creation import cat, stack
+from ...autograd.tensor import Tensor, _make
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from numpy.typing import ArrayLike
+    from typing_extensions import Self
+
+    from ..._typing import Array
 
 __all__ = [
     "PackedSequence",
@@ -29,18 +40,29 @@ class PackedSequence(
 
     __slots__ = ()
 
-    def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
+    def __new__(
+        cls,
+        data: Tensor,
+        batch_sizes: Tensor | None = None,
+        sorted_indices: Tensor | None = None,
+        unsorted_indices: Tensor | None = None,
+    ) -> Self:
         if unsorted_indices is None and sorted_indices is not None:
-            unsorted_indices = _op.make_tensor(np.argsort(sorted_indices._data).astype(np.int64))
+            unsorted_indices = _make(np.argsort(sorted_indices._data).astype(np.int64))
         return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
 
-def _lengths(lengths):
-    values = lengths._data if isinstance(lengths, _op.Tensor) else np.asarray(lengths)
+def _lengths(lengths: Tensor | ArrayLike) -> Array:
+    values = lengths._data if isinstance(lengths, Tensor) else np.asarray(lengths)
     return np.asarray(values, dtype=np.int64).reshape(-1)
 
 
-def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
+def pad_sequence(
+    sequences: Sequence[Tensor],
+    batch_first: bool = False,
+    padding_value: float = 0.0,
+    padding_side: str = "right",
+) -> Tensor:
     """Stack tensors of shape (L_i, *) into (L_max, B, *) (or (B, L_max, *)), padding with ``padding_value``.
 
     Examples:
@@ -56,7 +78,7 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     for s in sequences:
         missing = longest - s.shape[0]
         if missing:
-            filler = _op.make_tensor(
+            filler = _make(
                 np.full((missing,) + tuple(s.shape[1:]), padding_value, dtype=s._data.dtype)
             )
             s = cat([s, filler] if padding_side == "right" else [filler, s])
@@ -64,7 +86,12 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     return stack(padded, 1 if not batch_first else 0)
 
 
-def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
+def pack_padded_sequence(
+    input: Tensor,
+    lengths: Tensor | ArrayLike,
+    batch_first: bool = False,
+    enforce_sorted: bool = True,
+) -> PackedSequence:
     """Pack a padded batch (L, B, *) (or (B, L, *)) given each sequence's length."""
     lengths = _lengths(lengths)
     if enforce_sorted:
@@ -88,11 +115,16 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
         x = x[:, order]
     batch_sizes = np.array([(lengths > t).sum() for t in range(int(lengths[0]))], dtype=np.int64)
     data = cat([x[t, : int(n)] for t, n in enumerate(batch_sizes)])
-    sorted_indices = None if order is None else _op.make_tensor(order)
-    return PackedSequence(data, _op.make_tensor(batch_sizes), sorted_indices)
+    sorted_indices = None if order is None else _make(order)
+    return PackedSequence(data, _make(batch_sizes), sorted_indices)
 
 
-def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
+def pad_packed_sequence(
+    sequence: PackedSequence,
+    batch_first: bool = False,
+    padding_value: float = 0.0,
+    total_length: int | None = None,
+) -> tuple[Tensor, Tensor]:
     """Undo ``pack_padded_sequence``: ``(padded, lengths)`` in the caller's batch order."""
     data, batch_sizes = sequence.data, sequence.batch_sizes._data
     steps, batch = len(batch_sizes), int(batch_sizes[0])
@@ -109,9 +141,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
         step = data[start : start + n]
         start += n
         if n < batch:
-            filler = _op.make_tensor(
-                np.full((batch - n,) + feature, padding_value, dtype=data._data.dtype)
-            )
+            filler = _make(np.full((batch - n,) + feature, padding_value, dtype=data._data.dtype))
             step = cat([step, filler]) if n else filler
         rows.append(step)
     padded = stack(rows)
@@ -119,10 +149,10 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     if sequence.unsorted_indices is not None:
         padded = padded[:, sequence.unsorted_indices._data]
         lengths = lengths[sequence.unsorted_indices._data]
-    return (padded.transpose(0, 1) if batch_first else padded), _op.make_tensor(lengths)
+    return (padded.transpose(0, 1) if batch_first else padded), _make(lengths)
 
 
-def pack_sequence(sequences, enforce_sorted=True):
+def pack_sequence(sequences: Sequence[Tensor], enforce_sorted: bool = True) -> PackedSequence:
     """Pack a list of tensors (L_i, *)."""
     lengths = [s.shape[0] for s in sequences]
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
