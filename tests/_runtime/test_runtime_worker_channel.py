@@ -68,7 +68,11 @@ def _finish(channel, proc):
 def test_messages_and_arrays_round_trip_in_order():
     channel, proc = _start(_echo)
     big = np.arange(300_000, dtype=np.float64)  # larger than a pipe: queued, written while waiting
-    sent = [("small", 1), {"array": big, "view": big[::2]}, ("after", np.int64(5))]
+    sent = [
+        ("small", 1),
+        {"array": big, "view": big[::2], "empty": np.zeros((0, 3), np.float32)},
+        ("after", np.int64(5)),
+    ]
     for message in sent:
         channel.send(message)
     got = []
@@ -78,6 +82,7 @@ def test_messages_and_arrays_round_trip_in_order():
     assert got[0] == ("small", 1) and got[2][0] == "after"
     assert np.array_equal(got[1]["array"], big) and np.array_equal(got[1]["view"], big[::2])
     assert got[1]["array"].flags.writeable  # read into a buffer of its own
+    assert got[1]["empty"].shape == (0, 3)
     channel.send("stop")
     proc.join(10)
     _finish(channel, proc)
