@@ -58,7 +58,7 @@ def _qr_tall_backward(Q: Any, R: Any, gQ: Any, gR: Any) -> Any:
     n = R.shape[-1]
     lower = np.tril(np.ones((n, n)))
     strict = np.tril(np.ones((n, n)), -1)
-    M = None
+    M: Any = None  # at least one of gQ, gR is given
     if gR is not None:
         M = R @ mT(gR)
     if gQ is not None:
@@ -156,8 +156,8 @@ def _svd_backward(a: Any, gU: Any, gS: Any, gVh: Any) -> Any:
         tuple(S.shape[:-1]) + (k, 1)
     )
     F = off / (diff + vjp.mask(np.eye(k), S))  # F_ij = 1 / (s_j^2 - s_i^2), 0 on the diagonal
-    inner = None
-    extra = None
+    inner: Any = None  # at least one of gU, gS, gVh is given
+    extra: Any = None
     if gU is not None:
         UtgU = mT(U) @ gU
         inner = (F * (UtgU - mT(UtgU))) * Sd

@@ -122,7 +122,7 @@ class Op(Node):
         """Gradients of the inputs given the output's gradient: one per input, or a single one."""
         raise NotImplementedError(f"{type(self).__name__} must implement backward")
 
-    def save(self, inputs: Sequence[Any]) -> list[Any]:
+    def save(self, inputs: Sequence[Any]) -> Sequence[Any]:
         """The inputs to keep for backward (``saved_inputs`` by default; ops may save fewer)."""
         return [inputs[i] for i in self.saved_inputs]
 
