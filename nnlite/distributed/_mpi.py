@@ -6,17 +6,27 @@ Nothing here imports mpi4py at import time: ``import nnlite`` never loads MPI, a
 module works on machines without MPI. mpi4py is loaded on the first call that needs it.
 """
 
+from __future__ import annotations
+
 import hashlib
 import math
 import os
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from datetime import timedelta
+from types import ModuleType, TracebackType
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 import numpy as np
 
 from ..autograd.tensor import Tensor
+
+if TYPE_CHECKING:
+    from mpi4py.MPI import Comm, Op, Request, Status
+
+    from .._typing import Array
 
 INSTALL_HINT = (
     "install an MPI library from your system's packages (Debian/Ubuntu: "
@@ -25,7 +35,7 @@ INSTALL_HINT = (
 )
 
 
-def import_mpi(what="DistributedDataParallel"):
+def import_mpi(what: str = "DistributedDataParallel") -> ModuleType:
     """Return ``mpi4py.MPI`` (which initializes MPI), or raise an ImportError that says what to install."""
     try:
         from mpi4py import MPI
@@ -45,10 +55,21 @@ def import_mpi(what="DistributedDataParallel"):
 # the other ranks, which wait for it inside a collective: the job hangs. MPI_Abort ends every
 # process of the job, and mpirun exits with a non-zero status.
 
-_hook_state = {"installed": False, "pid": None, "previous": None}
+_ExceptHook: TypeAlias = "Callable[[type[BaseException], BaseException, TracebackType | None], Any]"
 
 
-def _abort_hook(exc_type, exc, tb):
+class _HookState(TypedDict):
+    installed: bool
+    pid: int | None  # the process that installed the hook (forked children inherit it)
+    previous: _ExceptHook | None  # the hook to chain to (None: sys.__excepthook__)
+
+
+_hook_state: _HookState = {"installed": False, "pid": None, "previous": None}
+
+
+def _abort_hook(
+    exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None
+) -> None:
     previous = _hook_state["previous"] or sys.__excepthook__
     if os.getpid() != _hook_state["pid"]:
         # a forked child (a DataLoader worker) is not an MPI process: it must not call MPI_Abort
@@ -74,7 +95,7 @@ def _abort_hook(exc_type, exc, tb):
     previous(exc_type, exc, tb)
 
 
-def abort_on_exception():
+def abort_on_exception() -> None:
     """Make an uncaught exception on any rank end the whole MPI job instead of hanging it.
 
     Installs a ``sys.excepthook`` that prints the traceback (prefixed with the rank) to stderr and
@@ -122,7 +143,7 @@ class DistBackendError(RuntimeError):
     """
 
 
-def timeout_seconds(timeout):
+def timeout_seconds(timeout: timedelta | float | None) -> float:
     """``None`` (30 minutes), a ``datetime.timedelta`` or a number of seconds -> positive float seconds."""
     if timeout is None:
         return DEFAULT_TIMEOUT.total_seconds()
@@ -139,7 +160,7 @@ def timeout_seconds(timeout):
     return seconds
 
 
-def _format_seconds(seconds):
+def _format_seconds(seconds: float) -> str:
     return f"{seconds:.1f}" if seconds >= 1 else f"{seconds:g}"
 
 
@@ -150,17 +171,21 @@ class Group:
     the operation in the timeout message (e.g. ``"allreduce of gradient bucket 2"``).
     """
 
-    def __init__(self, MPI, comm, timeout=None):
+    def __init__(
+        self, MPI: ModuleType, comm: Comm, timeout: timedelta | float | None = None
+    ) -> None:
         self.MPI = MPI
         self.comm = comm
         self.timeout = timeout_seconds(timeout)
-        self.rank = comm.Get_rank()
-        self.size = comm.Get_size()
+        self.rank: int = comm.Get_rank()
+        self.size: int = comm.Get_size()
 
-    def wait(self, request, what, status=None):
+    def wait(self, request: Request, what: str, status: Status | None = None) -> None:
         """Wait for ``request``; raise ``DistBackendError`` naming ``what`` once the timeout has
         passed. ``status`` (an ``MPI.Status``) receives the completed request's status."""
-        test = request.Test if status is None else (lambda: request.Test(status))
+        test: Callable[[], bool] = (
+            request.Test if status is None else (lambda: request.Test(status))
+        )
         if test():
             return
         start = time.monotonic()
@@ -177,27 +202,27 @@ class Group:
                 time.sleep(pause)
                 pause = min(pause * 2, _MAX_PAUSE_SECONDS)
 
-    def start_allreduce(self, buf):
+    def start_allreduce(self, buf: Array) -> Request:
         """Start an in-place sum of ``buf`` over the ranks; returns the request (see :meth:`wait`)."""
         return self.comm.Iallreduce(self.MPI.IN_PLACE, buf, op=self.MPI.SUM)
 
-    def allreduce(self, buf, what, op=None):
+    def allreduce(self, buf: Array, what: str, op: Op | None = None) -> None:
         """Reduce ``buf`` in place over the ranks (``MPI.SUM`` unless ``op``)."""
         self.wait(
             self.comm.Iallreduce(self.MPI.IN_PLACE, buf, op=self.MPI.SUM if op is None else op),
             what,
         )
 
-    def allreduce_into(self, send, recv, what, op=None):
+    def allreduce_into(self, send: Array, recv: Array, what: str, op: Op | None = None) -> None:
         self.wait(self.comm.Iallreduce(send, recv, op=self.MPI.SUM if op is None else op), what)
 
-    def bcast(self, buf, what, root=0):
+    def bcast(self, buf: Array, what: str, root: int = 0) -> None:
         self.wait(self.comm.Ibcast(buf, root=root), what)
 
-    def allgather(self, send, recv, what):
+    def allgather(self, send: Array, recv: Array, what: str) -> None:
         self.wait(self.comm.Iallgather(send, recv), what)
 
-    def barrier(self, what="barrier"):
+    def barrier(self, what: str = "barrier") -> None:
         self.wait(self.comm.Ibarrier(), what)
 
 
@@ -207,7 +232,7 @@ class Group:
 _OPS = ("sum", "mean", "max", "min", "prod")
 
 
-def resolve_op(MPI, op):
+def resolve_op(MPI: ModuleType, op: str | Op) -> tuple[Op, bool]:
     """``"sum"``/``"mean"``/``"max"``/``"min"``/``"prod"`` or an ``MPI.Op`` -> (MPI.Op, is_mean)."""
     if isinstance(op, MPI.Op):
         return op, False
@@ -221,7 +246,7 @@ def resolve_op(MPI, op):
     return table[op], op == "mean"
 
 
-def allreduce_value(group, value, op="sum"):
+def allreduce_value(group: Group, value: Any, op: str | Op = "sum") -> Any:
     """Reduce ``value`` over all ranks of ``comm`` and return the result on every rank.
 
     Python floats reduce in float64 and come back as ``float``; ints and bools as ``int`` (``mean``
@@ -276,7 +301,7 @@ def allreduce_value(group, value, op="sum"):
     return result
 
 
-def broadcast_value(group, value, root=0):
+def broadcast_value(group: Group, value: Any, root: int = 0) -> Any:
     """Return rank ``root``'s ``value`` on every rank (no pickle).
 
     Supported: ``str``, ``bytes``, ``int``, ``float``, ``bool``, ``None``, numpy arrays and
@@ -300,6 +325,7 @@ def broadcast_value(group, value, root=0):
     header = np.zeros(4, dtype=np.int64)
     if rank == root:
         if code in (6, 7):
+            assert array is not None  # codes 6 and 7 are the array kinds
             dtype_code = np.frombuffer(array.dtype.str.encode().ljust(8, b" ")[:8], dtype=np.int64)[
                 0
             ]
@@ -320,7 +346,7 @@ def broadcast_value(group, value, root=0):
         return None
     if code in (1, 2, 3):
         dtype = {1: np.bool_, 2: np.int64, 3: np.float64}[code]
-        buf = np.asarray(value if rank == root else 0, dtype=dtype).reshape(1)
+        buf: Array = np.asarray(value if rank == root else 0, dtype=dtype).reshape(1)
         buf = np.ascontiguousarray(buf)
         group.bcast(buf, "broadcast", root=root)
         return {1: bool, 2: int, 3: float}[code](buf[0])
@@ -335,6 +361,7 @@ def broadcast_value(group, value, root=0):
         raw = buf.tobytes()
         return raw.decode("utf-8") if code == 4 else raw
     # arrays and tensors: shape, then data
+    assert array is not None  # every other code returned above
     ndim = int(header[2])
     dtype = np.dtype(header[3:4].tobytes().decode().strip())
     shape = np.asarray(array.shape if rank == root else [0] * ndim, dtype=np.int64).reshape(ndim)
@@ -356,7 +383,7 @@ def broadcast_value(group, value, root=0):
     return Tensor(buf) if code == 7 else buf
 
 
-def check_same_on_all_ranks(group, description, what):
+def check_same_on_all_ranks(group: Group, description: str, what: str) -> None:
     """Raise RuntimeError on every rank if ``description`` (a str) differs between the ranks.
 
     Only a 20-byte digest travels (one Allgather), so ranks with different models cannot start

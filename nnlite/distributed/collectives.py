@@ -7,13 +7,28 @@ waited for with the group's timeout, and tensors are written in place.
 PyTorch. On a rank outside ``group`` a collective does nothing and returns ``None``.
 """
 
+from __future__ import annotations
+
 import enum
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import numpy as np
 
 from ..autograd.tensor import Tensor
 from ._mpi import Group, timeout_seconds
-from .process_group import GroupMember, resolve_group
+from .process_group import GroupArg, GroupMember, ProcessGroup, resolve_group
+
+if TYPE_CHECKING:
+    from datetime import timedelta
+    from types import ModuleType
+
+    from mpi4py.MPI import Op, Request, Status
+
+    from .._typing import Array
+
+#: the step that finishes an operation once MPI is done: the tensors it wrote
+_Finish: TypeAlias = "Callable[[], list[Tensor]]"
 
 __all__ = [
     "ReduceOp",
@@ -56,7 +71,7 @@ class ReduceOp(enum.Enum):
     BOR = 6
     BXOR = 7
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<RedOpType.{self.name}: {self.value}>"
 
 
@@ -79,21 +94,27 @@ class Work:
         True
     """
 
-    def __init__(self, group, requests, what, finish=None):
+    def __init__(
+        self,
+        group: Group,
+        requests: Iterable[Request],
+        what: str,
+        finish: _Finish | None = None,
+    ) -> None:
         self._group = group
         self._requests = list(requests)
         self._what = what
         self._finish = finish
         self._done = False
-        self._result = None
+        self._result: list[Tensor] | None = None
 
-    def _complete(self):
+    def _complete(self) -> None:
         if not self._done:
             self._done = True
             if self._finish is not None:
                 self._result = self._finish()
 
-    def wait(self, timeout=None):
+    def wait(self, timeout: timedelta | float | None = None) -> Literal[True]:
         """Block until the operation is done; the result is then in place.
 
         Args:
@@ -118,7 +139,7 @@ class Work:
             self._complete()
         return True
 
-    def is_completed(self):
+    def is_completed(self) -> bool:
         """Whether the operation is done (never blocks; finishes it when it is).
 
         Returns:
@@ -133,7 +154,7 @@ class Work:
             self._complete()
         return self._done
 
-    def is_success(self):
+    def is_success(self) -> bool:
         """True once the operation completed (a failure raises in :meth:`wait` instead).
 
         Returns:
@@ -145,7 +166,7 @@ class Work:
         """
         return self.is_completed()
 
-    def result(self):
+    def result(self) -> list[Tensor] | None:
         """The tensors the operation wrote, after :meth:`wait`.
 
         Returns:
@@ -158,7 +179,7 @@ class Work:
         """
         return self._result
 
-    def exception(self):
+    def exception(self) -> None:
         """Always None: a failed operation raises in :meth:`wait`.
 
         Returns:
@@ -171,7 +192,13 @@ class Work:
         return None
 
 
-def _run(pg, requests, what, finish, async_op):
+def _run(
+    pg: ProcessGroup,
+    requests: list[Request],
+    what: str,
+    finish: _Finish | None,
+    async_op: bool,
+) -> Work | None:
     work = Work(pg.group, requests, what, finish)
     if async_op:
         return work
@@ -183,7 +210,7 @@ def _run(pg, requests, what, finish, async_op):
 # arguments
 
 
-def check_tensor(param, name):
+def check_tensor(param: object, name: str) -> None:
     if not isinstance(param, Tensor):
         raise TypeError(
             f"Invalid function argument. Expected parameter `{name}` of type torch.Tensor\n"
@@ -191,7 +218,7 @@ def check_tensor(param, name):
         )
 
 
-def check_tensor_list(param, name):
+def check_tensor_list(param: object, name: str) -> None:
     if not isinstance(param, list):
         raise TypeError(
             f"Invalid function argument. Expected parameter `{name}` of type List[torch.Tensor]\n"
@@ -204,7 +231,13 @@ def check_tensor_list(param, name):
         )
 
 
-def _peer(pg, global_rank, group_rank, what, default=None):
+def _peer(
+    pg: ProcessGroup,
+    global_rank: int | None,
+    group_rank: int | None,
+    what: str,
+    default: int | None = None,
+) -> int:
     """The group rank of ``src``/``dst`` (PyTorch's global rank) or ``group_src``/``group_dst``."""
     if global_rank is not None and group_rank is not None:
         raise ValueError("Can't specify both group_rank and global_rank")
@@ -222,7 +255,7 @@ def _peer(pg, global_rank, group_rank, what, default=None):
     return pg.ranks.index(int(global_rank))
 
 
-def _check_count(tensors, pg, name):
+def _check_count(tensors: Sequence[Tensor], pg: ProcessGroup, name: str) -> None:
     if len(tensors) != pg.size():
         raise ValueError(
             f"`{name}` must hold one tensor per rank of the group ({pg.size()}), got {len(tensors)}"
@@ -233,7 +266,7 @@ def _check_count(tensors, pg, name):
 # buffers: MPI works on contiguous numpy arrays; bool and float16 travel in types MPI reduces
 
 
-def _wire(array):
+def _wire(array: Array) -> Array:
     """A contiguous array MPI can carry for ``array`` (itself when possible)."""
     if array.dtype == np.bool_:
         return array.view(np.uint8) if array.flags.c_contiguous else array.astype(np.uint8)
@@ -242,26 +275,31 @@ def _wire(array):
     return array if array.flags.c_contiguous and array.flags.writeable else array.copy()
 
 
-def _unwire(wire, array):
+def _unwire(wire: Array, array: Array) -> None:
     if wire is not array and not (array.dtype == np.bool_ and wire.base is array):
         np.copyto(array, wire.reshape(array.shape), casting="unsafe")
 
 
-def _mpi_op(MPI, op, dtype):
+def _mpi_op(MPI: ModuleType, op: ReduceOp | Op, dtype: np.dtype[Any]) -> Op:
     if isinstance(op, MPI.Op):
-        return op
+        given: Op = op
+        return given
     if not isinstance(op, ReduceOp):
         raise ValueError(f"op must be a dist.ReduceOp, got {op!r}")
     if op is ReduceOp.AVG and dtype.kind != "f":
         raise ValueError(f"ReduceOp.AVG needs a floating-point tensor, got {dtype}")
     if dtype == np.bool_:  # torch: SUM and MAX of bools are OR, PRODUCT and MIN are AND
-        table = {ReduceOp.SUM: MPI.MAX, ReduceOp.MAX: MPI.MAX, ReduceOp.PRODUCT: MPI.MIN}
+        table: dict[ReduceOp, Op] = {
+            ReduceOp.SUM: MPI.MAX,
+            ReduceOp.MAX: MPI.MAX,
+            ReduceOp.PRODUCT: MPI.MIN,
+        }
         table.update({ReduceOp.MIN: MPI.MIN, ReduceOp.BOR: MPI.BOR, ReduceOp.BAND: MPI.BAND})
         table[ReduceOp.BXOR] = MPI.BXOR
         return table[op]
     if op in (ReduceOp.BAND, ReduceOp.BOR, ReduceOp.BXOR) and dtype.kind not in "iu":
         raise ValueError(f"{op.name} needs an integer or bool tensor, got {dtype}")
-    return {
+    ops: dict[ReduceOp, Op] = {
         ReduceOp.SUM: MPI.SUM,
         ReduceOp.AVG: MPI.SUM,
         ReduceOp.PRODUCT: MPI.PROD,
@@ -270,19 +308,25 @@ def _mpi_op(MPI, op, dtype):
         ReduceOp.BAND: MPI.BAND,
         ReduceOp.BOR: MPI.BOR,
         ReduceOp.BXOR: MPI.BXOR,
-    }[op]
+    }
+    return ops[op]
 
 
-def _written(*tensors):
+def _written(*tensors: Tensor) -> None:
     """Mark tensors as changed in place (their version counter, for autograd's checks)."""
     for t in tensors:
         t._bump_version()
 
 
-def _reduced(op, pg, wire, tensors_and_arrays):
+def _reduced(
+    op: ReduceOp | Op | None,
+    pg: ProcessGroup,
+    wire: Array,
+    tensors_and_arrays: list[tuple[Tensor, Array]],
+) -> _Finish:
     """The finishing step of a reduction: AVG divides, results go back into the tensors."""
 
-    def finish():
+    def finish() -> list[Tensor]:
         if op is ReduceOp.AVG:
             np.divide(wire, pg.size(), out=wire, casting="unsafe")
         for tensor, part in tensors_and_arrays:
@@ -297,7 +341,12 @@ def _reduced(op, pg, wire, tensors_and_arrays):
 # collectives
 
 
-def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
+def all_reduce(
+    tensor: Tensor,
+    op: ReduceOp | Op = ReduceOp.SUM,
+    group: GroupArg = None,
+    async_op: bool = False,
+) -> Work | None:
     """Reduce ``tensor`` over the ranks of ``group``; every rank gets the result, in place.
 
     Args:
@@ -317,7 +366,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     """
     check_tensor(tensor, "tensor")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     MPI = pg.group.MPI
     wire = _wire(tensor._data)
@@ -325,7 +374,14 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     return _run(pg, [request], "all_reduce", _reduced(op, pg, wire, [(tensor, wire)]), async_op)
 
 
-def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_dst=None):
+def reduce(
+    tensor: Tensor,
+    dst: int | None = None,
+    op: ReduceOp | Op = ReduceOp.SUM,
+    group: GroupArg = None,
+    async_op: bool = False,
+    group_dst: int | None = None,
+) -> Work | None:
     """Reduce ``tensor`` over the ranks; only rank ``dst`` gets the result (in place).
 
     Args:
@@ -344,7 +400,7 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
     """
     check_tensor(tensor, "tensor")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     root = _peer(pg, dst, group_dst, "dst")
     MPI = pg.group.MPI
@@ -359,7 +415,13 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
     return _run(pg, [request], "reduce", finish, async_op)
 
 
-def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
+def broadcast(
+    tensor: Tensor,
+    src: int | None = None,
+    group: GroupArg = None,
+    async_op: bool = False,
+    group_src: int | None = None,
+) -> Work | None:
     """Copy rank ``src``'s ``tensor`` into ``tensor`` on every rank.
 
     Args:
@@ -377,7 +439,7 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     """
     check_tensor(tensor, "tensor")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     root = _peer(pg, src, group_src, "src")
     wire = _wire(tensor._data)
@@ -386,15 +448,15 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     return _run(pg, [request], "broadcast", finish, async_op)
 
 
-def _gathered(pg, tensor, what):
+def _gathered(pg: ProcessGroup, tensor: Tensor, what: str) -> tuple[Request, Array]:
     """Start an allgather of ``tensor`` into a (size, *shape) array; returns (request, array)."""
     send = _wire(tensor._data)
     recv = np.empty((pg.size(),) + send.shape, dtype=send.dtype)
     return pg.comm.Iallgather(send, recv), recv
 
 
-def _fill(tensors, rows):
-    def finish():
+def _fill(tensors: list[Tensor], rows: Iterable[Array]) -> _Finish:
+    def finish() -> list[Tensor]:
         for t, row in zip(tensors, rows):
             _unwire(np.ascontiguousarray(row), t._data)
             _written(t)
@@ -403,7 +465,7 @@ def _fill(tensors, rows):
     return finish
 
 
-def _check_same(tensors, like, name):
+def _check_same(tensors: Iterable[Tensor], like: Tensor, name: str) -> None:
     for t in tensors:
         if t.shape != like.shape or t.dtype != like.dtype:
             raise ValueError(
@@ -412,7 +474,12 @@ def _check_same(tensors, like, name):
             )
 
 
-def all_gather(tensor_list, tensor, group=None, async_op=False):
+def all_gather(
+    tensor_list: list[Tensor],
+    tensor: Tensor,
+    group: GroupArg = None,
+    async_op: bool = False,
+) -> Work | None:
     """Every rank's ``tensor`` into ``tensor_list`` (one tensor per rank, rank order) on all ranks.
 
     Args:
@@ -431,7 +498,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     check_tensor_list(tensor_list, "tensor_list")
     check_tensor(tensor, "tensor")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     _check_count(tensor_list, pg, "tensor_list")
     _check_same(tensor_list, tensor, "tensor_list")
@@ -439,7 +506,12 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     return _run(pg, [request], "all_gather", _fill(tensor_list, recv), async_op)
 
 
-def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
+def all_gather_into_tensor(
+    output_tensor: Tensor,
+    input_tensor: Tensor,
+    group: GroupArg = None,
+    async_op: bool = False,
+) -> Work | None:
     """Every rank's ``input_tensor`` into ``output_tensor``: concatenated along dim 0
     (``world_size * n`` rows) or stacked (shape ``(world_size, *input.shape)``).
 
@@ -459,14 +531,14 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=Fal
     check_tensor(output_tensor, "output_tensor")
     check_tensor(input_tensor, "input_tensor")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     _check_into_shape(output_tensor, input_tensor, pg, "output_tensor")
     request, recv = _gathered(pg, input_tensor, "all_gather_into_tensor")
     return _run(pg, [request], "all_gather_into_tensor", _fill([output_tensor], [recv]), async_op)
 
 
-def _check_into_shape(big, small, pg, name):
+def _check_into_shape(big: Tensor, small: Tensor, pg: ProcessGroup, name: str) -> None:
     n = pg.size()
     stacked = (n,) + tuple(small.shape)
     concatenated = (n * small.shape[0],) + tuple(small.shape[1:]) if small.ndim else None
@@ -477,7 +549,14 @@ def _check_into_shape(big, small, pg, name):
         )
 
 
-def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group_dst=None):
+def gather(
+    tensor: Tensor,
+    gather_list: list[Tensor] | None = None,
+    dst: int | None = None,
+    group: GroupArg = None,
+    async_op: bool = False,
+    group_dst: int | None = None,
+) -> Work | None:
     """Every rank's ``tensor`` into ``gather_list`` on rank ``dst`` (default 0).
 
     Args:
@@ -500,7 +579,7 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
     """
     check_tensor(tensor, "tensor")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     root = _peer(pg, dst, group_dst, "dst", default=0)
     is_root = pg.rank() == root
@@ -515,11 +594,21 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
     send = _wire(tensor._data)
     recv = np.empty((pg.size(),) + send.shape, dtype=send.dtype) if is_root else None
     request = pg.comm.Igather(send, recv, root=root)
-    finish = _fill(gather_list, recv) if is_root else None
+    finish = None
+    if is_root:  # gather_list was checked above
+        assert gather_list is not None and recv is not None
+        finish = _fill(gather_list, recv)
     return _run(pg, [request], "gather", finish, async_op)
 
 
-def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, group_src=None):
+def scatter(
+    tensor: Tensor,
+    scatter_list: list[Tensor] | None = None,
+    src: int | None = None,
+    group: GroupArg = None,
+    async_op: bool = False,
+    group_src: int | None = None,
+) -> Work | None:
     """Rank ``src``'s ``scatter_list[i]`` into ``tensor`` on rank ``i`` (default ``src`` 0).
 
     Args:
@@ -542,7 +631,7 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
     """
     check_tensor(tensor, "tensor")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     root = _peer(pg, src, group_src, "src", default=0)
     is_root = pg.rank() == root
@@ -562,7 +651,14 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
     return _run(pg, [request], "scatter", _fill([tensor], [recv]), async_op)
 
 
-def _reduce_scatter_rows(pg, output, rows, op, what, async_op):
+def _reduce_scatter_rows(
+    pg: ProcessGroup,
+    output: Tensor,
+    rows: Array,
+    op: ReduceOp | Op,
+    what: str,
+    async_op: bool,
+) -> Work | None:
     """Reduce ``rows`` (size x n) over the ranks, rank ``i`` keeping row ``i`` in ``output``."""
     MPI = pg.group.MPI
     mpi_op = _mpi_op(MPI, op, output._data.dtype)
@@ -571,7 +667,13 @@ def _reduce_scatter_rows(pg, output, rows, op, what, async_op):
     return _run(pg, [request], what, _reduced(op, pg, recv, [(output, recv)]), async_op)
 
 
-def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):
+def reduce_scatter(
+    output: Tensor,
+    input_list: list[Tensor],
+    op: ReduceOp | Op = ReduceOp.SUM,
+    group: GroupArg = None,
+    async_op: bool = False,
+) -> Work | None:
     """Reduce ``input_list[i]`` over the ranks into ``output`` on rank ``i``.
 
     Args:
@@ -590,7 +692,7 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
     check_tensor(output, "output")
     check_tensor_list(input_list, "input_list")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     _check_count(input_list, pg, "input_list")
     _check_same(input_list, output, "input_list")
@@ -598,7 +700,13 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
     return _reduce_scatter_rows(pg, output, rows, op, "reduce_scatter", async_op)
 
 
-def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=False):
+def reduce_scatter_tensor(
+    output: Tensor,
+    input: Tensor,
+    op: ReduceOp | Op = ReduceOp.SUM,
+    group: GroupArg = None,
+    async_op: bool = False,
+) -> Work | None:
     """Like :func:`reduce_scatter` with the inputs concatenated (or stacked) in one tensor.
 
     Args:
@@ -617,14 +725,19 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
     check_tensor(output, "output")
     check_tensor(input, "input")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     _check_into_shape(input, output, pg, "input")
     rows = np.ascontiguousarray(_wire(input._data)).reshape((pg.size(),) + tuple(output.shape))
     return _reduce_scatter_rows(pg, output, rows, op, "reduce_scatter_tensor", async_op)
 
 
-def barrier(group=None, async_op=False, device_ids=None, timeout=None):
+def barrier(
+    group: GroupArg = None,
+    async_op: bool = False,
+    device_ids: Sequence[int] | None = None,
+    timeout: timedelta | None = None,
+) -> Work | None:
     """Wait until every rank of ``group`` gets here.
 
     Args:
@@ -640,7 +753,7 @@ def barrier(group=None, async_op=False, device_ids=None, timeout=None):
         >>> dist.barrier()  # doctest: +SKIP
     """
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     request = pg.comm.Ibarrier()
     if timeout is not None and not async_op:
@@ -648,7 +761,9 @@ def barrier(group=None, async_op=False, device_ids=None, timeout=None):
     return _run(pg, [request], "barrier", None, async_op)
 
 
-def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
+def monitored_barrier(
+    group: GroupArg = None, timeout: timedelta | None = None, wait_all_ranks: bool = False
+) -> None:
     """A barrier that raises ``DistBackendError`` after ``timeout`` (default: the group's).
 
     Args:
@@ -662,21 +777,27 @@ def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
     Examples:
         >>> dist.monitored_barrier(timeout=datetime.timedelta(seconds=30))  # doctest: +SKIP
     """
-    return barrier(group, timeout=timeout)
+    barrier(group, timeout=timeout)
 
 
 # ---------------------------------------------------------------------------------------------
 # point to point
 
 
-def _check_peer_not_self(pg, rank, kind):
+def _check_peer_not_self(pg: ProcessGroup, rank: int, kind: str) -> None:
     if pg.rank() == rank:
         raise ValueError(
             f"Invalid {kind} rank: {kind} rank should not be the same as the rank of the current process."
         )
 
 
-def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
+def isend(
+    tensor: Tensor,
+    dst: int | None = None,
+    group: GroupArg = None,
+    tag: int = 0,
+    group_dst: int | None = None,
+) -> Work | None:
     """Start sending ``tensor`` to rank ``dst``; ``wait()`` the returned :class:`Work`.
 
     Args:
@@ -696,7 +817,7 @@ def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
     """
     check_tensor(tensor, "tensor")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     peer = _peer(pg, dst, group_dst, "dst")
     _check_peer_not_self(pg, peer, "destination")
@@ -706,7 +827,13 @@ def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
     return Work(pg.group, [pg.comm.Isend(send, dest=peer, tag=tag)], f"send to rank {dst}")
 
 
-def irecv(tensor, src=None, group=None, tag=0, group_src=None):
+def irecv(
+    tensor: Tensor,
+    src: int | None = None,
+    group: GroupArg = None,
+    tag: int = 0,
+    group_src: int | None = None,
+) -> Work | None:
     """Start receiving into ``tensor`` from rank ``src`` (any rank when None); the returned
     :class:`Work`'s ``wait()`` fills ``tensor``.
 
@@ -727,7 +854,7 @@ def irecv(tensor, src=None, group=None, tag=0, group_src=None):
     """
     check_tensor(tensor, "tensor")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return None
     MPI = pg.group.MPI
     if src is None and group_src is None:
@@ -738,7 +865,7 @@ def irecv(tensor, src=None, group=None, tag=0, group_src=None):
     wire = _wire(tensor._data)
     request = pg.comm.Irecv(wire, source=peer, tag=tag)
 
-    def finish():
+    def finish() -> list[Tensor]:
         _unwire(wire, tensor._data)
         _written(tensor)
         return [tensor]
@@ -746,7 +873,13 @@ def irecv(tensor, src=None, group=None, tag=0, group_src=None):
     return Work(pg.group, [request], f"recv from rank {'any' if src is None else src}", finish)
 
 
-def send(tensor, dst=None, group=None, tag=0, group_dst=None):
+def send(
+    tensor: Tensor,
+    dst: int | None = None,
+    group: GroupArg = None,
+    tag: int = 0,
+    group_dst: int | None = None,
+) -> None:
     """Send ``tensor`` to rank ``dst`` and wait until MPI has it.
 
     Args:
@@ -764,7 +897,13 @@ def send(tensor, dst=None, group=None, tag=0, group_dst=None):
         work.wait()
 
 
-def recv(tensor, src=None, group=None, tag=0, group_src=None):
+def recv(
+    tensor: Tensor,
+    src: int | None = None,
+    group: GroupArg = None,
+    tag: int = 0,
+    group_src: int | None = None,
+) -> int:
     """Receive into ``tensor`` from rank ``src`` (any rank when None).
 
     Args:
@@ -784,7 +923,7 @@ def recv(tensor, src=None, group=None, tag=0, group_src=None):
     """
     check_tensor(tensor, "tensor")
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return -1
     MPI = pg.group.MPI
     if src is None and group_src is None:
@@ -793,9 +932,10 @@ def recv(tensor, src=None, group=None, tag=0, group_src=None):
         peer = _peer(pg, src, group_src, "src")
         _check_peer_not_self(pg, peer, "source")
     wire = _wire(tensor._data)
-    status = MPI.Status()
+    status: Status = MPI.Status()
     request = pg.comm.Irecv(wire, source=peer, tag=tag)
     pg.group.wait(request, f"recv from rank {'any' if src is None else src}", status)
     _unwire(wire, tensor._data)
     _written(tensor)
-    return pg.ranks[status.Get_source()]
+    source: int = status.Get_source()
+    return pg.ranks[source]

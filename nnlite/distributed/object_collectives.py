@@ -6,25 +6,33 @@ trusted program; never feed them data from elsewhere. The pickles travel as byte
 the same MPI operations (with the group's timeout) as the tensor collectives.
 """
 
+from __future__ import annotations
+
 import pickle
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .collectives import _peer
-from .process_group import GroupMember, resolve_group
+from .process_group import GroupArg, GroupMember, ProcessGroup, resolve_group
+
+if TYPE_CHECKING:
+    from .._typing import Array
+    from ..device import device
 
 __all__ = ["all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list"]
 
 
-def _to_bytes(obj):
+def _to_bytes(obj: object) -> Array:
     return np.frombuffer(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), dtype=np.uint8)
 
 
-def _from_bytes(buf):
+def _from_bytes(buf: Array) -> Any:
     return pickle.loads(buf.tobytes())  # noqa: S301  (objects from the ranks of this job; see module doc)
 
 
-def _allgather_bytes(pg, data, what):
+def _allgather_bytes(pg: ProcessGroup, data: Array, what: str) -> list[Array]:
     """Every rank's byte array, in rank order (sizes first, then one Allgatherv)."""
     group = pg.group
     sizes = np.empty(pg.size(), dtype=np.int64)
@@ -36,20 +44,21 @@ def _allgather_bytes(pg, data, what):
     return [recv[offsets[i] : offsets[i + 1]] for i in range(pg.size())]
 
 
-def _bcast_bytes(pg, data, root, what):
+def _bcast_bytes(pg: ProcessGroup, data: Array | None, root: int, what: str) -> Array:
     group = pg.group
     size = np.array([0 if data is None else data.size], dtype=np.int64)
     group.bcast(size, f"{what} (size)", root=root)
     buf = data if pg.rank() == root else np.empty(int(size[0]), dtype=np.uint8)
+    assert buf is not None  # the root passes its data
     group.bcast(buf, what, root=root)
     return buf
 
 
-def _root(pg, global_rank, group_rank):
+def _root(pg: ProcessGroup, global_rank: int | None, group_rank: int | None) -> int:
     return _peer(pg, global_rank, group_rank, "rank", default=0)
 
 
-def all_gather_object(object_list, obj, group=None):
+def all_gather_object(object_list: list[Any], obj: Any, group: GroupArg = None) -> None:
     """Every rank's ``obj`` (any picklable object) into ``object_list`` (one slot per rank).
 
     Args:
@@ -64,7 +73,7 @@ def all_gather_object(object_list, obj, group=None):
         [{'rank': 0}, {'rank': 1}]
     """
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return
     if len(object_list) != pg.size():
         raise ValueError(
@@ -75,7 +84,13 @@ def all_gather_object(object_list, obj, group=None):
         object_list[i] = _from_bytes(part)
 
 
-def broadcast_object_list(object_list, src=None, group=None, device=None, group_src=None):
+def broadcast_object_list(
+    object_list: list[Any],
+    src: int | None = None,
+    group: GroupArg = None,
+    device: device | None = None,
+    group_src: int | None = None,
+) -> None:
     """Replace ``object_list``'s items on every rank by rank ``src``'s (default 0), in place.
     Every rank passes a list of the same length; the objects travel as pickles.
 
@@ -91,7 +106,7 @@ def broadcast_object_list(object_list, src=None, group=None, device=None, group_
         >>> dist.broadcast_object_list(objs, src=0)  # doctest: +SKIP
     """
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return
     root = _root(pg, src, group_src)
     data = _to_bytes(list(object_list)) if pg.rank() == root else None
@@ -104,7 +119,13 @@ def broadcast_object_list(object_list, src=None, group=None, device=None, group_
     object_list[:] = received
 
 
-def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=None):
+def gather_object(
+    obj: Any,
+    object_gather_list: list[Any] | None = None,
+    dst: int | None = None,
+    group: GroupArg = None,
+    group_dst: int | None = None,
+) -> None:
     """Every rank's ``obj`` into ``object_gather_list`` on rank ``dst`` (default 0), as pickles.
 
     Args:
@@ -119,7 +140,7 @@ def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=
         >>> dist.gather_object(score, out, dst=0)  # doctest: +SKIP
     """
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return
     root = _root(pg, dst, group_dst)
     if pg.rank() == root and (object_gather_list is None or len(object_gather_list) != pg.size()):
@@ -130,13 +151,18 @@ def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=
     # an allgather of the pickles keeps this short; the objects are small messages
     parts = _allgather_bytes(pg, _to_bytes(obj), "gather_object")
     if pg.rank() == root:
+        assert object_gather_list is not None  # checked above
         for i, part in enumerate(parts):
             object_gather_list[i] = _from_bytes(part)
 
 
 def scatter_object_list(
-    scatter_object_output_list, scatter_object_input_list=None, src=None, group=None, group_src=None
-):
+    scatter_object_output_list: list[Any],
+    scatter_object_input_list: Sequence[Any] | None = None,
+    src: int | None = None,
+    group: GroupArg = None,
+    group_src: int | None = None,
+) -> None:
     """Rank ``src``'s ``scatter_object_input_list[i]`` into ``scatter_object_output_list[0]``
     on rank ``i``, as pickles.
 
@@ -152,7 +178,7 @@ def scatter_object_list(
         >>> dist.scatter_object_list(out, ["a", "b"] if dist.get_rank() == 0 else None)  # doctest: +SKIP
     """
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         return
     if not isinstance(scatter_object_output_list, list) or len(scatter_object_output_list) < 1:
         raise ValueError(

@@ -8,12 +8,17 @@ job, so ``init_method``, ``MASTER_ADDR`` and ``MASTER_PORT`` only have to agree 
 backend names ``"gloo"`` and ``"mpi"`` (and ``None``) both mean nnlite's MPI engine.
 """
 
+from __future__ import annotations
+
 import importlib.util
 import os
 import subprocess
 import sys
 import warnings
+from collections.abc import Iterable
 from datetime import timedelta
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, overload
 
 from ._mpi import (
     DEFAULT_TIMEOUT,
@@ -22,6 +27,11 @@ from ._mpi import (
     import_mpi,
     timeout_seconds,
 )
+
+if TYPE_CHECKING:
+    from mpi4py.MPI import Comm
+
+    from ..device import device
 
 __all__ = [
     "Backend",
@@ -71,7 +81,7 @@ class Backend(str):
     NCCL = "nccl"
     MPI = "mpi"
 
-    def __new__(cls, name):
+    def __new__(cls, name: str) -> Backend:
         if not isinstance(name, str):
             raise ValueError("Backend constructor parameter must be string-ish")
         value = getattr(Backend, name.upper(), None)
@@ -96,13 +106,19 @@ class ProcessGroup:
         (0, 2)
     """
 
-    def __init__(self, comm, ranks, backend, timeout):
+    def __init__(
+        self,
+        comm: Comm,
+        ranks: Iterable[int],
+        backend: str,
+        timeout: timedelta | float | None,
+    ) -> None:
         self.comm = comm  # the mpi4py communicator
         self.ranks = list(ranks)  # global ranks, in group-rank order
         self.backend = Backend(backend)
         self.group = Group(import_mpi("nnlite.distributed"), comm, timeout)
 
-    def rank(self):
+    def rank(self) -> int:
         """This process's rank in the group.
 
         Returns:
@@ -114,7 +130,7 @@ class ProcessGroup:
         """
         return self.group.rank
 
-    def size(self):
+    def size(self) -> int:
         """The number of ranks in the group.
 
         Returns:
@@ -127,7 +143,7 @@ class ProcessGroup:
         return self.group.size
 
     @property
-    def timeout(self):
+    def timeout(self) -> float:
         """Seconds a collective of this group waits for the other ranks.
 
         Examples:
@@ -136,7 +152,7 @@ class ProcessGroup:
         """
         return self.group.timeout
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"ProcessGroup(backend={self.backend!r}, ranks={self.ranks})"
 
 
@@ -149,8 +165,8 @@ class GroupMember:
         True
     """
 
-    WORLD = None
-    NON_GROUP_MEMBER = -100
+    WORLD: ProcessGroup | None = None
+    NON_GROUP_MEMBER: Final = -100
 
 
 class group:  # noqa: N801  (PyTorch's name: dist.group.WORLD)
@@ -161,14 +177,20 @@ class group:  # noqa: N801  (PyTorch's name: dist.group.WORLD)
         True
     """
 
-    WORLD = None
+    WORLD: ProcessGroup | None = None
 
 
-def _set_world(pg):
+#: what ``new_group`` returns on the ranks outside the new group (``GroupMember.NON_GROUP_MEMBER``)
+NonGroupMember: TypeAlias = Literal[-100]
+#: a ``group=`` argument: a group, ``None`` (the default group) or ``NON_GROUP_MEMBER``
+GroupArg: TypeAlias = "ProcessGroup | NonGroupMember | None"
+
+
+def _set_world(pg: ProcessGroup | None) -> None:
     GroupMember.WORLD = group.WORLD = pg
 
 
-def is_available():
+def is_available() -> bool:
     """Whether ``nnlite.distributed`` can run here: mpi4py is installed.
 
     Returns:
@@ -182,7 +204,7 @@ def is_available():
     return importlib.util.find_spec("mpi4py") is not None
 
 
-def is_mpi_available():
+def is_mpi_available() -> bool:
     """Same as :func:`is_available`: the MPI backend is nnlite's engine.
 
     Returns:
@@ -195,7 +217,7 @@ def is_mpi_available():
     return is_available()
 
 
-def is_gloo_available():
+def is_gloo_available() -> bool:
     """Same as :func:`is_available`: ``"gloo"`` runs on MPI here.
 
     Returns:
@@ -208,7 +230,7 @@ def is_gloo_available():
     return is_available()
 
 
-def is_nccl_available():
+def is_nccl_available() -> bool:
     """Always False: NCCL needs GPUs and nnlite runs on the CPU.
 
     Returns:
@@ -221,7 +243,7 @@ def is_nccl_available():
     return False
 
 
-def is_torchelastic_launched():
+def is_torchelastic_launched() -> bool:
     """Whether this process was started by ``python -m nnlite.distributed.run`` (torchrun's check).
 
     Returns:
@@ -234,7 +256,7 @@ def is_torchelastic_launched():
     return os.environ.get("TORCHELASTIC_RUN_ID") is not None
 
 
-def get_default_backend_for_device(device):
+def get_default_backend_for_device(device: str | device) -> str:
     """The default backend for a device, as PyTorch's: ``"gloo"`` for the CPU (nnlite's only
     device; ``"nccl"`` for ``"cuda"``, which ``init_process_group`` then refuses).
 
@@ -255,7 +277,7 @@ def get_default_backend_for_device(device):
     return str(backend)
 
 
-def is_initialized():
+def is_initialized() -> bool:
     """Whether ``init_process_group`` has run (and ``destroy_process_group`` not yet).
 
     Returns:
@@ -268,13 +290,17 @@ def is_initialized():
     return GroupMember.WORLD is not None
 
 
-def _default_group():
+def _default_group() -> ProcessGroup:
     if GroupMember.WORLD is None:
         raise ValueError(_NOT_INITIALIZED)
     return GroupMember.WORLD
 
 
-def resolve_group(pg):
+@overload
+def resolve_group(pg: ProcessGroup | None) -> ProcessGroup: ...
+@overload
+def resolve_group(pg: GroupArg) -> ProcessGroup | NonGroupMember: ...
+def resolve_group(pg: GroupArg) -> ProcessGroup | NonGroupMember:
     """``None`` or ``GroupMember.WORLD`` -> the default group; a ProcessGroup stays; raises
     before ``init_process_group``."""
     world = _default_group()
@@ -287,12 +313,12 @@ def resolve_group(pg):
     )
 
 
-def not_in_group(pg):
+def not_in_group(pg: GroupArg) -> bool:
     """Whether this rank is outside ``pg`` (collectives on it then do nothing, as in PyTorch)."""
     return resolve_group(pg) is GroupMember.NON_GROUP_MEMBER
 
 
-def _parse_backend(backend):
+def _parse_backend(backend: str | None) -> str:
     if backend is None:
         return Backend.GLOO
     if not isinstance(backend, str):
@@ -310,7 +336,7 @@ def _parse_backend(backend):
     return Backend(name)
 
 
-def _check_timeout(timeout):
+def _check_timeout(timeout: timedelta | None) -> float | None:
     if timeout is None:
         return None
     if not isinstance(timeout, timedelta):
@@ -320,7 +346,7 @@ def _check_timeout(timeout):
     return timeout_seconds(timeout)
 
 
-def _claimed(value, variable):
+def _claimed(value: int | None, variable: str) -> int | None:
     """What the script says (an argument >= 0, else the environment variable), or None."""
     if value is not None and value >= 0:
         return int(value)
@@ -336,7 +362,7 @@ def _claimed(value, variable):
         ) from None
 
 
-def _check_matches_job(comm, rank, world_size, backend):
+def _check_matches_job(comm: Comm, rank: int | None, world_size: int | None, backend: str) -> None:
     size, me = comm.Get_size(), comm.Get_rank()
     if backend == Backend.MPI:
         if (world_size is not None and world_size != -1) or (rank is not None and rank != -1):
@@ -376,7 +402,7 @@ if not ready:  # the parent is still starting MPI: end it, so that mpirun ends t
 """
 
 
-def _start_mpi(seconds):
+def _start_mpi(seconds: float) -> ModuleType:
     """``mpi4py.MPI``, started within ``seconds``, else this process is ended with a message.
 
     Open MPI's ``MPI_Init`` waits, without a limit and holding Python's lock, until every rank of
@@ -396,6 +422,7 @@ def _start_mpi(seconds):
         [sys.executable, "-c", _WATCHDOG, str(os.getpid()), repr(seconds), message],
         stdin=subprocess.PIPE,
     )
+    assert watchdog.stdin is not None  # opened as a pipe
     try:
         return import_mpi("nnlite.distributed.init_process_group")
     finally:
@@ -404,16 +431,16 @@ def _start_mpi(seconds):
 
 
 def init_process_group(
-    backend=None,
-    init_method=None,
-    timeout=None,
-    world_size=-1,
-    rank=-1,
-    store=None,
-    group_name="",
-    pg_options=None,
-    device_id=None,
-):
+    backend: str | None = None,
+    init_method: str | None = None,
+    timeout: timedelta | None = None,
+    world_size: int = -1,
+    rank: int = -1,
+    store: object | None = None,
+    group_name: str = "",
+    pg_options: Any | None = None,
+    device_id: device | int | None = None,
+) -> None:
     """Join the default process group: every process of the MPI job, as ``torch.distributed``.
 
     The ranks are the processes of the MPI job this process belongs to (started by
@@ -473,7 +500,7 @@ def init_process_group(
     _set_world(pg)
 
 
-def destroy_process_group(group=None):
+def destroy_process_group(group: ProcessGroup | None = None) -> None:
     """Leave the default group (``group=None``), or free a group made by ``new_group``.
 
     After the default group is destroyed, ``init_process_group`` may be called again.
@@ -492,7 +519,7 @@ def destroy_process_group(group=None):
         group.comm.Free()
 
 
-def get_rank(group=None):
+def get_rank(group: GroupArg = None) -> int:
     """This process's rank in ``group``.
 
     Args:
@@ -509,10 +536,10 @@ def get_rank(group=None):
         0
     """
     pg = resolve_group(group)
-    return -1 if pg is GroupMember.NON_GROUP_MEMBER else pg.rank()
+    return -1 if pg == GroupMember.NON_GROUP_MEMBER else pg.rank()
 
 
-def get_world_size(group=None):
+def get_world_size(group: GroupArg = None) -> int:
     """The number of ranks in ``group``.
 
     Args:
@@ -526,10 +553,10 @@ def get_world_size(group=None):
         2
     """
     pg = resolve_group(group)
-    return -1 if pg is GroupMember.NON_GROUP_MEMBER else pg.size()
+    return -1 if pg == GroupMember.NON_GROUP_MEMBER else pg.size()
 
 
-def get_backend(group=None):
+def get_backend(group: GroupArg = None) -> Backend:
     """The backend name of ``group``, as given to ``init_process_group``.
 
     Args:
@@ -543,12 +570,12 @@ def get_backend(group=None):
         'gloo'
     """
     pg = resolve_group(group)
-    if pg is GroupMember.NON_GROUP_MEMBER:
+    if pg == GroupMember.NON_GROUP_MEMBER:
         raise ValueError("Invalid process group specified")
     return pg.backend
 
 
-def get_process_group_ranks(group):
+def get_process_group_ranks(group: ProcessGroup | None) -> list[int]:
     """The global ranks in ``group``, in group-rank order.
 
     Args:
@@ -564,7 +591,7 @@ def get_process_group_ranks(group):
     return list(resolve_group(group).ranks)
 
 
-def get_global_rank(group, group_rank):
+def get_global_rank(group: ProcessGroup | None, group_rank: int) -> int:
     """The global rank of ``group``'s rank ``group_rank``.
 
     Args:
@@ -584,7 +611,7 @@ def get_global_rank(group, group_rank):
     return pg.ranks[group_rank]
 
 
-def get_group_rank(group, global_rank):
+def get_group_rank(group: ProcessGroup | None, global_rank: int) -> int:
     """The rank inside ``group`` of the process with global rank ``global_rank``.
 
     Args:
@@ -605,15 +632,15 @@ def get_group_rank(group, global_rank):
 
 
 def new_group(
-    ranks=None,
-    timeout=None,
-    backend=None,
-    pg_options=None,
-    use_local_synchronization=False,
-    group_desc=None,
-    device_id=None,
-    sort_ranks=True,
-):
+    ranks: Iterable[int] | None = None,
+    timeout: timedelta | None = None,
+    backend: str | None = None,
+    pg_options: Any | None = None,
+    use_local_synchronization: bool = False,
+    group_desc: str | None = None,
+    device_id: device | None = None,
+    sort_ranks: bool = True,
+) -> ProcessGroup | NonGroupMember:
     """A group of some of the ranks; every rank of the default group must call it.
 
     Args:

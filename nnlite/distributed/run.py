@@ -13,17 +13,21 @@ run the launcher there with ``--hostfile FILE`` naming the machines; on the othe
 (``--node-rank`` > 0) it has nothing to start and says so.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import socket
 import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from . import _mpirun
 
 __all__ = ["get_args_parser", "main", "parse_args", "run"]
 
 
-def get_args_parser():
+def get_args_parser() -> argparse.ArgumentParser:
     """The argument parser: torchrun's options (both spellings) and nnlite's ``--hostfile``."""
     parser = argparse.ArgumentParser(
         prog="python -m nnlite.distributed.run",
@@ -31,7 +35,7 @@ def get_args_parser():
         "with torchrun's options and environment variables.",
     )
 
-    def option(*names, **kwargs):
+    def option(*names: str, **kwargs: Any) -> None:
         spelled = []
         for name in names:
             spelled.append(name)
@@ -83,12 +87,12 @@ def get_args_parser():
     return parser
 
 
-def parse_args(args=None):
+def parse_args(args: Sequence[str] | None = None) -> argparse.Namespace:
     """Parse the launcher's command line (``sys.argv[1:]`` by default)."""
     return get_args_parser().parse_args(args)
 
 
-def _nproc(text):
+def _nproc(text: str) -> int:
     if text in ("auto", "cpu"):
         return os.cpu_count() or 1
     if text == "gpu":
@@ -102,7 +106,7 @@ def _nproc(text):
     return n
 
 
-def _nnodes(text):
+def _nnodes(text: str) -> int:
     low, _, high = str(text).partition(":")
     try:
         low_n, high_n = int(low), int(high or low)
@@ -115,13 +119,14 @@ def _nnodes(text):
     return low_n
 
 
-def _free_port():
+def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
-def _environment(args, nproc, nnodes):
+def _environment(args: argparse.Namespace, nproc: int, nnodes: int) -> dict[str, str]:
     env = dict(os.environ)
     addr, port = args.master_addr, args.master_port
     if args.rdzv_endpoint:
@@ -147,7 +152,7 @@ _PASSED = ("MASTER_ADDR", "MASTER_PORT", "TORCHELASTIC_RUN_ID", "GROUP_WORLD_SIZ
 _PASSED_IF_SET = ("OMP_NUM_THREADS", "PYTHONPATH")
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Start the job described by parsed ``args``; returns its exit status."""
     nproc, nnodes = _nproc(args.nproc_per_node), _nnodes(args.nnodes)
     if args.max_restarts:
@@ -184,7 +189,7 @@ def run(args):
     return _mpirun.run_to_end(cmd, env)
 
 
-def main(args=None):
+def main(args: Sequence[str] | None = None) -> NoReturn:
     """Entry point: parse the command line, run the job, exit with its status."""
     parsed = parse_args(args)
     try:

@@ -14,7 +14,11 @@ all-reduce: a parameter whose gradient is ``None`` on some ranks counts as zero 
 ``None`` (is left untouched) when no rank has a gradient for it.
 """
 
+from __future__ import annotations
+
 import weakref
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,6 +26,15 @@ from ...autograd.engine import queue_callback
 from ...autograd.node import AccumulateGrad
 from ...autograd.tensor import Tensor, _make
 from ...distributed._mpi import check_same_on_all_ranks
+
+if TYPE_CHECKING:
+    from mpi4py.MPI import Request
+    from numpy.typing import NDArray
+
+    from ..._typing import Array
+    from ...autograd.tensor import _RemovableEntry
+    from ...distributed._mpi import Group
+    from ..modules.module import Module
 
 DEFAULT_BUCKET_CAP_MB = 25
 FIRST_BUCKET_BYTES = 1024 * 1024  # PyTorch's dist._DEFAULT_FIRST_BUCKET_BYTES
@@ -61,7 +74,7 @@ _LOCATE_OUTPUTS = (
 )
 
 
-def model_layout(module):
+def model_layout(module: Module) -> str:
     """A text describing the parameters and buffers: equal on all ranks iff the models match."""
     lines = [
         f"P {name} {tuple(p._data.shape)} {p._data.dtype.str} {bool(p._requires_grad)}"
@@ -79,18 +92,20 @@ class _Bucket:
 
     __slots__ = ("buffer", "index", "members", "numel", "offsets", "request", "waiting", "written")
 
-    def __init__(self, index, members, params):
+    def __init__(self, index: int, members: list[int], params: Sequence[Tensor]) -> None:
         self.index = index
         self.members = members  # parameter indices
         sizes = [params[i]._data.size for i in members]
-        self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self.offsets: NDArray[np.int64] = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         self.numel = int(self.offsets[-1])
-        self.buffer = np.empty(self.numel + len(members), dtype=params[members[0]]._data.dtype)
+        self.buffer: Array = np.empty(
+            self.numel + len(members), dtype=params[members[0]]._data.dtype
+        )
         self.waiting = len(members)  # gradients not yet copied in this backward
-        self.request = None  # the running all-reduce
-        self.written = None  # the .grad objects the last averaging left
+        self.request: Request | None = None  # the running all-reduce
+        self.written: list[Tensor | None] | None = None  # the .grad objects the last averaging left
 
-    def averaged(self, params):
+    def averaged(self, params: Sequence[Tensor]) -> bool:
         """Whether every member's ``.grad`` is still what the last averaging wrote (gradients are
         replaced, never changed in place, by backward and by ``p.grad = ...``)."""
         return self.written is not None and all(
@@ -98,12 +113,15 @@ class _Bucket:
         )
 
 
-def assign_buckets(params, bucket_cap_bytes, first_bucket_bytes):
+def assign_buckets(
+    params: Sequence[Tensor], bucket_cap_bytes: int, first_bucket_bytes: int
+) -> list[list[int]]:
     """Group parameter indices into buckets: reverse registration order, one dtype per bucket, a
     bucket closed once it reaches its byte limit (``first_bucket_bytes`` for the first, then
     ``bucket_cap_bytes``)."""
-    buckets, open_buckets = [], {}
-    limits = {}
+    buckets: list[list[int]] = []
+    open_buckets: dict[str, tuple[list[int], int]] = {}
+    limits: dict[str, int] = {}
     for i in reversed(range(len(params))):
         data = params[i]._data
         key = data.dtype.str
@@ -121,7 +139,7 @@ def assign_buckets(params, bucket_cap_bytes, first_bucket_bytes):
     return buckets
 
 
-def _output_tensors(obj, found):
+def _output_tensors(obj: object, found: list[Tensor]) -> list[Tensor]:
     """Every Tensor inside a forward's return value (tuples, lists, dicts, namedtuples)."""
     if isinstance(obj, Tensor):
         found.append(obj)
@@ -134,10 +152,11 @@ def _output_tensors(obj, found):
     return found
 
 
-def _reachable_leaves(outputs):
+def _reachable_leaves(outputs: object) -> set[int]:
     """ids of the leaf tensors whose gradient accumulators the outputs' graph reaches."""
-    leaves, seen = set(), set()
-    stack = []
+    leaves: set[int] = set()
+    seen: set[int] = set()
+    stack: list[Any] = []  # graph nodes (Node declares its next_functions only in __slots__)
     for t in _output_tensors(outputs, []):
         if t._grad_fn is not None:
             stack.append(t._grad_fn)
@@ -162,12 +181,12 @@ class Reducer:
 
     def __init__(
         self,
-        module,
-        group,
-        bucket_cap_mb=None,
-        find_unused_parameters=False,
-        gradient_as_bucket_view=False,
-    ):
+        module: Module,
+        group: Group,
+        bucket_cap_mb: float | None = None,
+        find_unused_parameters: bool = False,
+        gradient_as_bucket_view: bool = False,
+    ) -> None:
         self.module = module
         self.group = group
         cap = DEFAULT_BUCKET_CAP_MB if bucket_cap_mb is None else bucket_cap_mb
@@ -180,21 +199,25 @@ class Reducer:
         )
         self.find_unused_parameters = bool(find_unused_parameters)
         self.gradient_as_bucket_view = bool(gradient_as_bucket_view)
-        self.params, self.names, self.buckets, self.where = [], [], [], {}
-        self._key = None
-        self._handles = []
+        self.params: list[Tensor] = []
+        self.names: list[str] = []
+        self.buckets: list[_Bucket] = []
+        self.where: dict[int, tuple[_Bucket, int]] = {}  # parameter index -> (bucket, slot)
+        self._key: tuple[tuple[int, tuple[int, ...], str], ...] | None = None
+        self._handles: list[_RemovableEntry] = []
         self.expect_hooks = False  # a forward prepared this backward (grad sync on)
         self.require_finalize = False
         self._reset_iteration()
         self.refresh()
 
     # ------------------------------------------------------------------ layout
-    def refresh(self):
+    def refresh(self) -> None:
         """Rebuild the buckets if the set of trainable parameters changed (freeze/unfreeze).
 
         A collective: every rank checks that the others have the same trainable parameters.
         """
-        named, seen = [], set()
+        named: list[tuple[str, Tensor]] = []
+        seen: set[int] = set()
         for name, p in self.module.named_parameters():
             if p._requires_grad and id(p) not in seen:
                 seen.add(id(p))
@@ -224,12 +247,12 @@ class Reducer:
         ]
         self._reset_iteration()
 
-    def _reset_iteration(self):
+    def _reset_iteration(self) -> None:
         n = len(self.params)
         self.ready = [False] * n
         self.next_bucket = 0
-        self.launched = []
-        self.unused = ()
+        self.launched: list[_Bucket] = []
+        self.unused: Sequence[int] = ()
         self.marked_unused = False
         self.finalize_queued = False
         for bucket in self.buckets:
@@ -237,7 +260,7 @@ class Reducer:
             bucket.request = None
 
     # ------------------------------------------------------------------ forward side
-    def ensure_prior_reduction_finished(self):
+    def ensure_prior_reduction_finished(self) -> None:
         """PyTorch's error when the previous backward left gradients that never became ready."""
         if not self.require_finalize:
             return
@@ -257,7 +280,7 @@ class Reducer:
         )
         raise RuntimeError(message)
 
-    def prepare_for_backward(self, outputs):
+    def prepare_for_backward(self, outputs: object) -> None:
         """Called at the end of a forward that gradients will be averaged for."""
         self.ensure_prior_reduction_finished()
         self._reset_iteration()
@@ -267,7 +290,7 @@ class Reducer:
             self.unused = [i for i, p in enumerate(self.params) if id(p) not in used]
 
     # ------------------------------------------------------------------ backward side
-    def on_gradient(self, index):
+    def on_gradient(self, index: int) -> None:
         """A parameter's ``.grad`` was just accumulated (post-accumulate-grad hook)."""
         if not self.expect_hooks:
             return  # no_sync(), or a backward not started from this wrapper's forward
@@ -284,7 +307,7 @@ class Reducer:
             if b.request is not None:
                 b.request.Test()
 
-    def _mark_ready(self, index):
+    def _mark_ready(self, index: int) -> None:
         if self.ready[index]:
             raise RuntimeError(_MARKED_TWICE.format(index=index, name=self.names[index]))
         self.ready[index] = True
@@ -298,7 +321,7 @@ class Reducer:
             self.launched.append(launch)
             self.next_bucket += 1
 
-    def _copy_in(self, bucket, slot):
+    def _copy_in(self, bucket: _Bucket, slot: int) -> None:
         p = self.params[bucket.members[slot]]
         lo, hi = bucket.offsets[slot], bucket.offsets[slot + 1]
         g = p._grad
@@ -309,10 +332,11 @@ class Reducer:
             bucket.buffer[lo:hi] = g._data.reshape(-1)
             bucket.buffer[bucket.numel + slot] = 1
 
-    def _finalize(self):
+    def _finalize(self) -> None:
         """End of backward: wait for the all-reduces that were started and write the averages."""
         self.expect_hooks = False
         for bucket in self.launched:
+            assert bucket.request is not None  # a launched bucket's all-reduce runs
             self.group.wait(bucket.request, f"allreduce of gradient bucket {bucket.index}")
             bucket.request = None
             self._copy_out(bucket)
@@ -320,7 +344,7 @@ class Reducer:
         if self.next_bucket == len(self.buckets):
             self.require_finalize = False
 
-    def _copy_out(self, bucket):
+    def _copy_out(self, bucket: _Bucket) -> None:
         buf = bucket.buffer
         np.divide(buf[: bucket.numel], self.group.size, out=buf[: bucket.numel])
         for slot, i in enumerate(bucket.members):
@@ -332,7 +356,7 @@ class Reducer:
         bucket.written = [self.params[i]._grad for i in bucket.members]
 
     # ------------------------------------------------------------------ explicit form
-    def allreduce_remaining(self):
+    def allreduce_remaining(self) -> None:
         """Average the gradients of every bucket whose ``.grad`` tensors changed since they were averaged.
 
         Every rank must call it at the same point. Does nothing when backward already averaged
@@ -349,26 +373,27 @@ class Reducer:
                 self._copy_in(bucket, slot)
             bucket.request = self.group.start_allreduce(bucket.buffer)
         for bucket in todo:
+            assert bucket.request is not None  # started just above
             self.group.wait(bucket.request, f"allreduce of gradient bucket {bucket.index}")
             bucket.request = None
             self._copy_out(bucket)
         self.require_finalize = False
         self.expect_hooks = False
 
-    def remove_hooks(self):
+    def remove_hooks(self) -> None:
         for handle in self._handles:
             handle.remove()
         self._handles = []
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.remove_hooks()
         except Exception:  # noqa: BLE001  (interpreter shutdown: nothing left to clean)
             pass
 
 
-def _make_hook(reducer_ref, index):
-    def hook(param):
+def _make_hook(reducer_ref: weakref.ref[Reducer], index: int) -> Callable[[Tensor], None]:
+    def hook(param: Tensor) -> None:
         reducer = reducer_ref()
         if reducer is not None:
             reducer.on_gradient(index)

@@ -11,9 +11,12 @@ How parameters, buffers and arrays move between the processes is described in ``
 ``_worker``.
 """
 
+from __future__ import annotations
+
 import warnings
 import weakref
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -26,7 +29,17 @@ from ...autograd.tensor import Tensor, _make
 from ..modules.module import Module
 from . import _pool
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from ..._typing import Array
+    from ...autograd.function import FunctionNode
+    from ...device import device
+
 __all__ = ["DataParallel"]
+
+#: how one tensor is cut into chunks: (dimension, chunk boundaries along it)
+_Split: TypeAlias = "tuple[int, NDArray[np.int64]]"
 
 _SCALAR_GATHER = (
     "Was asked to gather along dimension 0, but all input tensors were scalars; will instead "
@@ -34,7 +47,7 @@ _SCALAR_GATHER = (
 )
 
 
-def chunk_sizes(n, chunks):
+def chunk_sizes(n: int, chunks: int) -> list[int]:
     """The sizes ``chunk`` gives when splitting ``n`` items into at most ``chunks`` pieces:
     ``ceil(n / chunks)`` each, the last one smaller (30 in 4 -> 8, 8, 8, 6; 10 in 4 -> 3, 3, 3, 1;
     5 in 4 -> 2, 2, 1)."""
@@ -103,18 +116,22 @@ class DataParallel(Module):
         >>> model.close()
     """
 
+    # kept in __dict__ (not module state): the worker pool and what closes it when self goes
+    _runtime: _Runtime
+    _finalizer: weakref.finalize[[], None]
+
     def __init__(
         self,
-        module,
-        device_ids=None,
-        output_device=None,
-        dim=0,
+        module: Module,
+        device_ids: Sequence[int | str | device] | None = None,
+        output_device: int | str | device | None = None,
+        dim: int = 0,
         *,
-        workers=None,
-        threads=None,
-        timeout=300.0,
-        start_method=None,
-    ):
+        workers: int | None = None,
+        threads: int | None = None,
+        timeout: float | None = 300.0,
+        start_method: str | None = None,
+    ) -> None:
         super().__init__()
         if not isinstance(module, Module):
             raise TypeError(
@@ -145,13 +162,13 @@ class DataParallel(Module):
         self.output_device = "cpu"
         self._init_runtime()
 
-    def _init_runtime(self):
+    def _init_runtime(self) -> None:
         runtime = _Runtime()
         self.__dict__["_runtime"] = runtime
         self.__dict__["_finalizer"] = weakref.finalize(self, runtime.close)
 
     # ------------------------------------------------------------------ lifetime
-    def close(self):
+    def close(self) -> None:
         """Stop the worker processes and free the shared memory (the wrapped module keeps its
         current parameter values). The next forward starts new workers.
 
@@ -166,24 +183,24 @@ class DataParallel(Module):
         """
         self._runtime.close()
 
-    def __enter__(self):
+    def __enter__(self) -> DataParallel:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state.pop("_runtime", None)
         state.pop("_finalizer", None)
         return state
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: dict[str, Any]) -> None:
         super().__setstate__(state)
         self._init_runtime()
 
     @property
-    def pids(self):
+    def pids(self) -> list[int]:
         """Process ids of the running workers (empty before the first forward and after close).
 
         Examples:
@@ -197,7 +214,7 @@ class DataParallel(Module):
         return [p.pid for p in pool.procs]
 
     # ------------------------------------------------------------------ forward
-    def forward(self, *inputs, **kwargs):
+    def forward(self, *inputs: Any, **kwargs: Any) -> Any:
         if self.workers == 0:
             return self.module(*inputs, **kwargs)
         structure, tensors = to_slots((inputs, kwargs), lambda x: isinstance(x, Tensor))
@@ -212,7 +229,7 @@ class DataParallel(Module):
                     )
             d0 = dim % tensors[0].ndim
             sizes = chunk_sizes(tensors[0].shape[d0], self.workers)
-            splits = []
+            splits: list[_Split] = []
             for t in tensors:
                 d = dim % t.ndim
                 s = chunk_sizes(t.shape[d], self.workers)
@@ -223,9 +240,9 @@ class DataParallel(Module):
                         f"{tuple(tensors[0].shape)} and {len(s)} for one of shape {tuple(t.shape)}"
                     )
                 splits.append((d, np.cumsum([0] + s)))
-            chunks = []
+            chunks: list[list[Array]] = []
             for r in range(len(sizes)):
-                arrays = []
+                arrays: list[Array] = []
                 for t, (d, bounds) in zip(tensors, splits):
                     index = (slice(None),) * d + (slice(int(bounds[r]), int(bounds[r + 1])),)
                     arrays.append(t._data[index])
@@ -258,10 +275,10 @@ class DataParallel(Module):
 class _Runtime:
     """The current worker pool of one DataParallel (rebuilt when the module's layout changes)."""
 
-    def __init__(self):
-        self.pool = None
+    def __init__(self) -> None:
+        self.pool: _pool.WorkerPool | None = None
 
-    def pool_for(self, dp, inbox_bytes):
+    def pool_for(self, dp: DataParallel, inbox_bytes: int) -> _pool.WorkerPool:
         pool = self.pool
         if (
             pool is not None
@@ -277,7 +294,7 @@ class _Runtime:
         )
         return self.pool
 
-    def close(self):
+    def close(self) -> None:
         pool, self.pool = self.pool, None
         if pool is not None:
             pool.close()
@@ -286,18 +303,25 @@ class _Runtime:
 class _Job:
     """One DataParallel call: what the forward sent and what backward needs to answer it."""
 
+    # set by the forward: the pool's key of the call, and how to cut the output gradients
+    key: tuple[Any, ...]
+    out_structure: Any
+    ranks: int
+    out_splits: list[_Split | None]
+    out_requires_grad: list[list[bool]]
+
     def __init__(
         self,
-        pool,
-        dim,
-        structure,
-        chunks,
-        input_requires_grad,
-        grad_enabled,
-        diff_inputs,
-        input_splits,
-        param_indices,
-    ):
+        pool: _pool.WorkerPool,
+        dim: int,
+        structure: Any,
+        chunks: list[list[Array]],
+        input_requires_grad: list[bool],
+        grad_enabled: bool,
+        diff_inputs: list[int],
+        input_splits: list[_Split],
+        param_indices: list[int],
+    ) -> None:
         self.pool = pool
         self.dim = dim
         self.structure = structure
@@ -309,16 +333,16 @@ class _Job:
         self.param_indices = param_indices
         self.params = [pool.params[i] for i in param_indices]
         self.param_versions = [p._version for p in self.params]
-        self.call_id = None
+        self.call_id: int | None = None
         self.kept = False
         self.released = False
         self.freed = False
 
-    def run_forward(self):
+    def run_forward(self) -> tuple[list[Array], list[bool]]:
         with self.pool.lock:  # the outputs are read out of the workers' outboxes below
             return self._run_forward()
 
-    def _run_forward(self):
+    def _run_forward(self) -> tuple[list[Array], list[bool]]:
         pool = self.pool
         self.call_id, results, self.key = pool.forward(
             self.chunks, self.input_requires_grad, self.structure, self.grad_enabled
@@ -347,16 +371,18 @@ class _Job:
         self.out_requires_grad = differentiable
         return gathered, [any(flags) for flags in differentiable]
 
-    def run_backward(self, grads, retain):
+    def run_backward(
+        self, grads: Sequence[Tensor | None], retain: bool
+    ) -> tuple[list[Tensor | None], list[Tensor | None]]:
         pool = self.pool
         if pool.closed:
             raise RuntimeError(
                 "the DataParallel workers that computed this output were shut down (close(), a "
                 "fault or a change of the module) before backward"
             )
-        per_rank = []
+        per_rank: list[list[Array | None]] = []
         for r in range(self.ranks):
-            arrays = []
+            arrays: list[Array | None] = []
             for k, g in enumerate(grads):
                 if g is None or not self.out_requires_grad[k][r]:
                     arrays.append(None)
@@ -376,9 +402,9 @@ class _Job:
             inputs = self._input_grads(input_grads)
         return inputs, [None if g is None else _make(g) for g in param_grads]
 
-    def _input_grads(self, input_grads):
+    def _input_grads(self, input_grads: list[list[Array | None]]) -> list[Tensor | None]:
         """Concatenate the workers' input-gradient chunks (zeros where a worker has none)."""
-        inputs = []
+        inputs: list[Tensor | None] = []
         for j, (d, bounds) in enumerate(self.input_splits):
             parts = [input_grads[r][j] for r in range(self.ranks)]
             if all(p is None for p in parts):
@@ -395,7 +421,7 @@ class _Job:
             inputs.append(_make(np.concatenate(filled, axis=d)))
         return inputs
 
-    def release(self):
+    def release(self) -> None:
         """The caller's graph is freed or gone: the workers drop theirs with the next command
         (a message of its own would cost a pipe round per step)."""
         if self.kept and not self.released:
@@ -405,11 +431,11 @@ class _Job:
             except Exception:  # noqa: BLE001  (during interpreter shutdown)
                 pass
 
-    def __del__(self):
+    def __del__(self) -> None:
         self.release()
 
 
-def _merge_structures(structures):
+def _merge_structures(structures: list[Any]) -> Any:
     """The gathered output structure: replica 0's, with each non-tensor, non-None leaf replaced by
     the list of every replica's value."""
     first = structures[0]
@@ -440,7 +466,7 @@ class Gather(Function):
     """
 
     @staticmethod
-    def forward(ctx, job, *tensors):
+    def forward(ctx: Any, job: _Job, *tensors: Tensor) -> tuple[Tensor, ...]:
         ctx.job = job
         ctx.set_materialize_grads(False)
         arrays, differentiable = job.run_forward()
@@ -451,7 +477,7 @@ class Gather(Function):
         return outs
 
     @staticmethod
-    def backward(ctx, *grads):
+    def backward(ctx: Any, *grads: Tensor | None) -> tuple[Tensor | None, ...]:
         job = ctx.job
         if job.freed:
             raise RuntimeError(_SECOND_BACKWARD)
@@ -469,8 +495,12 @@ class Gather(Function):
         return (None, *inputs, *params)
 
 
-# the node class made for Gather at class creation (a base known only at run time)
-_GatherNode: Any = Gather._node_cls
+# the node class made for Gather at class creation (a base known only at run time; to the type
+# checker, the FunctionNode it derives from)
+if TYPE_CHECKING:
+    _GatherNode = FunctionNode
+else:
+    _GatherNode = Gather._node_cls
 
 
 class _GatherBackward(_GatherNode):
@@ -479,7 +509,7 @@ class _GatherBackward(_GatherNode):
 
     __slots__ = ()
 
-    def _free(self):
+    def _free(self) -> None:
         super()._free()
         job = self.__dict__.get("job")
         if job is not None:

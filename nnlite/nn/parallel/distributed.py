@@ -28,14 +28,18 @@ an ImportError that says what to install: Open MPI from the system's packages (D
 ``apt-get install openmpi-bin libopenmpi-dev``) and ``pip install 'nnlite[mpi]'``.
 """
 
+from __future__ import annotations
+
 import hashlib
 import warnings
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 import numpy as np
 
 from ...autograd.grad_mode import is_grad_enabled
-from ...autograd.tensor import check_device
+from ...device import check_device
 from ...distributed._mpi import (
     Group,
     abort_on_exception,
@@ -48,10 +52,24 @@ from ...distributed.process_group import GroupMember, ProcessGroup
 from ..modules.module import Module
 from ._reducer import Reducer, model_layout
 
+if TYPE_CHECKING:
+    from datetime import timedelta
+
+    from mpi4py.MPI import Comm, Op
+
+    from ..._typing import Array
+    from ...device import device
+    from ...distributed.process_group import NonGroupMember
+
+#: a collective timeout as given: a ``timedelta``, seconds, or None (the group's, else 30 minutes)
+_Timeout: TypeAlias = "timedelta | float | None"
+#: a device as ``device_ids``/``output_device`` name it
+_DeviceLike: TypeAlias = "int | str | device"
+
 __all__ = ["DistributedDataParallel", "abort_on_exception"]
 
 
-def _broadcast_arrays(group, arrays, what, root=0):
+def _broadcast_arrays(group: Group, arrays: Sequence[Array], what: str, root: int = 0) -> int:
     """Broadcast the arrays from ``root`` into the arrays of the other ranks, in place, with one
     broadcast of their bytes. Returns the number of bytes sent."""
     sizes = [a.nbytes for a in arrays]
@@ -73,7 +91,9 @@ def _broadcast_arrays(group, arrays, what, root=0):
     return total
 
 
-def _check_cpu_devices(device_ids, output_device):
+def _check_cpu_devices(
+    device_ids: Sequence[_DeviceLike] | None, output_device: _DeviceLike | None
+) -> None:
     for d in list(device_ids or []) + ([] if output_device is None else [output_device]):
         try:
             check_device(d)
@@ -85,7 +105,17 @@ def _check_cpu_devices(device_ids, output_device):
             ) from None
 
 
-def _communicator(process_group, timeout):
+@overload
+def _communicator(
+    process_group: ProcessGroup | Comm, timeout: _Timeout
+) -> tuple[Comm, _Timeout]: ...
+@overload
+def _communicator(
+    process_group: ProcessGroup | Comm | NonGroupMember | None, timeout: _Timeout
+) -> tuple[Comm | None, _Timeout]: ...
+def _communicator(
+    process_group: ProcessGroup | Comm | NonGroupMember | None, timeout: _Timeout
+) -> tuple[Comm | None, _Timeout]:
     """(mpi4py communicator or None, timeout) for DDP: a ``nnlite.distributed`` ProcessGroup
     gives its communicator and timeout; ``None`` the default group once ``init_process_group``
     ran; an mpi4py communicator stays."""
@@ -95,7 +125,7 @@ def _communicator(process_group, timeout):
         process_group = GroupMember.WORLD
     if isinstance(process_group, ProcessGroup):
         return process_group.comm, process_group.timeout if timeout is None else timeout
-    if process_group is GroupMember.NON_GROUP_MEMBER:
+    if process_group == GroupMember.NON_GROUP_MEMBER:
         raise ValueError("DistributedDataParallel: this rank is not a member of process_group")
     return process_group, timeout
 
@@ -167,23 +197,23 @@ class DistributedDataParallel(Module):
 
     def __init__(
         self,
-        module,
-        device_ids=None,
-        output_device=None,
-        dim=0,
-        broadcast_buffers=None,
-        init_sync=True,
-        process_group=None,
-        bucket_cap_mb=None,
-        find_unused_parameters=False,
-        check_reduction=False,
-        gradient_as_bucket_view=False,
-        static_graph=False,
-        forward_sync_buffers=None,
+        module: Module,
+        device_ids: Sequence[_DeviceLike] | None = None,
+        output_device: _DeviceLike | None = None,
+        dim: int = 0,
+        broadcast_buffers: bool | None = None,
+        init_sync: bool = True,
+        process_group: ProcessGroup | Comm | NonGroupMember | None = None,
+        bucket_cap_mb: float | None = None,
+        find_unused_parameters: bool = False,
+        check_reduction: bool = False,
+        gradient_as_bucket_view: bool = False,
+        static_graph: bool = False,
+        forward_sync_buffers: bool | None = None,
         *,
-        comm=None,
-        timeout=None,
-    ):
+        comm: Comm | None = None,
+        timeout: _Timeout = None,
+    ) -> None:
         super().__init__()
         if not isinstance(module, Module):
             raise TypeError(
@@ -217,7 +247,7 @@ class DistributedDataParallel(Module):
                 broadcast_buffers
             )
         self.module = module
-        self.comm = comm
+        self.comm: Comm = comm
         self.device_ids = None
         self.output_device = None
         self.dim = dim
@@ -240,7 +270,7 @@ class DistributedDataParallel(Module):
             self.gradient_as_bucket_view,
         )
 
-    def _give_sync_batchnorms_a_group(self):
+    def _give_sync_batchnorms_a_group(self) -> None:
         from ..modules.sync_batchnorm import SyncBatchNorm
 
         layers = [m for m in self.module.modules() if isinstance(m, SyncBatchNorm)]
@@ -258,31 +288,31 @@ class DistributedDataParallel(Module):
 
     # ------------------------------------------------------------------ identity
     @property
-    def rank(self):
+    def rank(self) -> int:
         """This process's rank in ``comm`` (0 .. world_size - 1)."""
         return self._group.rank
 
     @property
-    def world_size(self):
+    def world_size(self) -> int:
         """The number of ranks in ``comm``."""
         return self._group.size
 
     @property
-    def broadcast_buffers(self):
+    def broadcast_buffers(self) -> bool:
         """Same as ``forward_sync_buffers`` (PyTorch's older name)."""
         return self.forward_sync_buffers
 
     @broadcast_buffers.setter
-    def broadcast_buffers(self, value):
+    def broadcast_buffers(self, value: bool) -> None:
         self.forward_sync_buffers = bool(value)
 
     @property
-    def timeout(self):
+    def timeout(self) -> float:
         """The collectives' timeout in seconds."""
         return self._group.timeout
 
     # ------------------------------------------------------------------ forward
-    def forward(self, *inputs, **kwargs):
+    def forward(self, *inputs: Any, **kwargs: Any) -> Any:
         sync_grads = is_grad_enabled() and self.require_backward_grad_sync
         if sync_grads:
             self.reducer.ensure_prior_reduction_finished()
@@ -295,7 +325,7 @@ class DistributedDataParallel(Module):
         return output
 
     @contextmanager
-    def no_sync(self):
+    def no_sync(self) -> Iterator[None]:
         """Within this context, backward accumulates gradients locally without averaging them.
 
         The first synchronised backward after it averages the accumulated sum. Every rank must
@@ -315,12 +345,12 @@ class DistributedDataParallel(Module):
         finally:
             self.require_backward_grad_sync = previous
 
-    def _sync_buffers(self):
+    def _sync_buffers(self) -> None:
         buffers = [b._data for b in self.module.buffers()]
         if buffers:
             _broadcast_arrays(self._group, buffers, "broadcast of the module's buffers")
 
-    def broadcast_parameters(self, root=0, buffers=True):
+    def broadcast_parameters(self, root: int = 0, buffers: bool = True) -> None:
         """Copy rank ``root``'s parameters (and buffers) to all ranks, in place (one broadcast).
 
         Done at construction; call it again after loading a checkpoint on one rank only.
@@ -331,7 +361,7 @@ class DistributedDataParallel(Module):
         _broadcast_arrays(self._group, arrays, "broadcast of the parameters", root)
 
     # ------------------------------------------------------------------ gradients
-    def allreduce_gradients(self):
+    def allreduce_gradients(self) -> None:
         """Average the gradients of the trainable parameters over all ranks, if not done already.
 
         The explicit form, for custom loops (e.g. gradients accumulated by backward passes that
@@ -344,7 +374,7 @@ class DistributedDataParallel(Module):
         self.reducer.allreduce_remaining()
 
     # ------------------------------------------------------------------ helpers for the loop
-    def allreduce(self, value, op="sum"):
+    def allreduce(self, value: Any, op: str | Op = "sum") -> Any:
         """Reduce a metric over all ranks; every rank gets the result.
 
         ``value`` is a Python number, a numpy array or scalar, a Tensor, or a list of numbers;
@@ -358,16 +388,16 @@ class DistributedDataParallel(Module):
         """
         return allreduce_value(self._group, value, op)
 
-    def broadcast(self, value, root=0):
+    def broadcast(self, value: Any, root: int = 0) -> Any:
         """Rank ``root``'s ``value`` (str, bytes, number, bool, None, numpy array or Tensor) on
         every rank, e.g. the run directory that rank 0 chose. Every rank must call it."""
         return broadcast_value(self._group, value, root)
 
-    def barrier(self):
+    def barrier(self) -> None:
         """Wait until every rank gets here."""
         self._group.barrier()
 
-    def parameters_in_sync(self, buffers=False):
+    def parameters_in_sync(self, buffers: bool = False) -> bool:
         """Whether all ranks hold bit-identical parameters (and buffers, with ``buffers=True``).
 
         One Allgather of a digest; every rank must call it. Buffers differ after a training step
