@@ -16,7 +16,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import numpy as np
 
@@ -211,7 +211,7 @@ class DataParallel(Module):
         pool = self._runtime.pool
         if pool is None or pool.closed:
             return []
-        return [p.pid for p in pool.procs]
+        return [p.pid for p in pool.procs if p.pid is not None]  # started: each has a pid
 
     # ------------------------------------------------------------------ forward
     def forward(self, *inputs: Any, **kwargs: Any) -> Any:
@@ -333,7 +333,7 @@ class _Job:
         self.param_indices = param_indices
         self.params = [pool.params[i] for i in param_indices]
         self.param_versions = [p._version for p in self.params]
-        self.call_id: int | None = None
+        self.call_id = -1  # the pool's id of the forward call, set by forward
         self.kept = False
         self.released = False
         self.freed = False
@@ -356,7 +356,8 @@ class _Job:
         self.ranks = len(results)
         gathered, differentiable, self.out_splits = [], [], []
         for k in range(counts.pop()):
-            parts = [arrays[k] for _, arrays, _ in results]
+            # a replica's outputs are arrays (only gradients can be missing)
+            parts = [cast("Array", arrays[k]) for _, arrays, _ in results]
             if all(p.ndim == 0 for p in parts):
                 if len(parts) > 1:
                     warnings.warn(_SCALAR_GATHER, UserWarning, stacklevel=4)
