@@ -241,6 +241,8 @@ def limit_threads(threads: int, never_forks: bool = False) -> None:
     one-thread kernel inline instead of handing it to a queue thread (a one-thread DataParallel
     worker's LeNet step was 10-25% faster).
     """
+    if _one_thread_after_fork[0]:
+        threads = 1  # forked after numba's GNU OpenMP pool started: see configure_threading_layer
     numba = sys.modules.get("numba")
     set_thread_env(threads, numba_started=numba is not None)
     _threads[0] = threads

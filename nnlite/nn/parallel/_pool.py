@@ -212,7 +212,9 @@ class WorkerPool:
         return tensors + self.buffers
 
     def _start(self, start_method: str | None) -> None:
-        method = start_method or ("fork" if fork_is_safe() else "forkserver")
+        # a forked child of a process whose pool runs on GNU OpenMP runs its kernels on one thread
+        # (``threads.configure_threading_layer``), which is safe; more threads need a clean process
+        method = start_method or ("fork" if self.threads == 1 or fork_is_safe() else "forkserver")
         if method not in multiprocessing.get_all_start_methods():
             raise RuntimeError(
                 f"DataParallel needs the '{method}' start method, which this platform lacks"
