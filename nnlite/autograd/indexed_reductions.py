@@ -9,12 +9,15 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .creation_keywords import creation_keywords
 from .providers import implementation
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
 
 __all__ = ["index_reduce", "segment_reduce", "nonzero_static"]
 
@@ -25,7 +28,7 @@ _warned = [False]
 @creation_keywords("out")
 def index_reduce(
     input: Any, dim: int, index: Any, source: Any, reduce: str, *, include_self: bool = True
-) -> Any:
+) -> Tensor:
     """Reduce the slices of ``source`` into the slices of ``input`` that ``index`` names along
     ``dim`` (PyTorch marks it beta and warns once).
 
@@ -103,7 +106,8 @@ def index_reduce(
             out = block.amin(dim, keepdim=True)
         pieces.append(out.to(input.dtype))
     result = cat(pieces, dim)
-    return result.reshape(()) if scalar else result
+    reduced: Tensor = result.reshape(()) if scalar else result
+    return reduced
 
 
 _EMPTY = {"sum": 0.0, "prod": 1.0, "mean": float("nan"), "max": -np.inf, "min": np.inf}
@@ -119,7 +123,7 @@ def segment_reduce(
     axis: int = 0,
     unsafe: bool = False,
     initial: float | None = None,
-) -> Any:
+) -> Tensor:
     """Reduce consecutive segments of ``data`` along ``axis``, segments given by ``lengths`` or
     ``offsets`` (one-dimensional).
 
@@ -193,10 +197,11 @@ def segment_reduce(
                 bound = full(shape, initial, dtype=data.dtype)
                 out = out.maximum(bound) if reduce == "max" else out.minimum(bound)
         pieces.append(out)
-    return stack(pieces, axis)
+    reduced: Tensor = stack(pieces, axis)
+    return reduced
 
 
-def nonzero_static(input: Any, *, size: int, fill_value: int = -1) -> Any:
+def nonzero_static(input: Any, *, size: int, fill_value: int = -1) -> Tensor:
     """``nonzero`` with a fixed number of rows: the first ``size`` indices of non-zero elements,
     padded with ``fill_value`` rows when there are fewer.
 
@@ -222,4 +227,5 @@ def nonzero_static(input: Any, *, size: int, fill_value: int = -1) -> Any:
         )
     found = np.argwhere(np.asarray(input._data)).astype(np.int64)[:size]
     pad = np.full((size - len(found), max(input.ndim, 0)), fill_value, dtype=np.int64)
-    return tensor(np.concatenate([found.reshape(-1, input.ndim), pad]), dtype=None)
+    indices: Tensor = tensor(np.concatenate([found.reshape(-1, input.ndim), pad]), dtype=None)
+    return indices

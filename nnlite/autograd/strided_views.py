@@ -21,6 +21,7 @@ from .storage_positions import StorageMap, _positions, storage_of
 
 if TYPE_CHECKING:
     from .._typing import Array, Gradient
+    from .tensor import Tensor
 
 __all__ = [
     "as_strided",
@@ -74,7 +75,7 @@ class AsStrided(Op):
         )
 
 
-def _view(input: Any, size: Any, stride: Any, storage_offset: int | None) -> Any:
+def _view(input: Any, size: Any, stride: Any, storage_offset: int | None) -> Tensor:
     storage, own_offset = storage_of(input._data)
     size, stride = [int(n) for n in size], [int(s) for s in stride]
     offset = own_offset if storage_offset is None else int(storage_offset)
@@ -93,7 +94,7 @@ def _view(input: Any, size: Any, stride: Any, storage_offset: int | None) -> Any
     )
 
 
-def as_strided(input: Any, size: Any, stride: Any, storage_offset: int | None = None) -> Any:
+def as_strided(input: Any, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
     """A view of ``input``'s memory with the given sizes and strides (in elements), starting
     ``storage_offset`` elements into the memory (default: where ``input`` starts).
 
@@ -116,10 +117,11 @@ def as_strided(input: Any, size: Any, stride: Any, storage_offset: int | None = 
     """
     from .view_inplace import mark_view  # (it builds on this module's ops)
 
-    return mark_view(input, _view(input, size, stride, storage_offset))
+    view: Tensor = mark_view(input, _view(input, size, stride, storage_offset))
+    return view
 
 
-def as_strided_(input: Any, size: Any, stride: Any, storage_offset: int | None = None) -> Any:
+def as_strided_(input: Any, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
     """In-place ``as_strided``: ``input`` becomes the view.
 
     Args:
@@ -136,10 +138,11 @@ def as_strided_(input: Any, size: Any, stride: Any, storage_offset: int | None =
         >>> nl.as_strided_(x, (2,), (2,))
         tensor([0., 2.])
     """
-    return input._take_view(_view(input, size, stride, storage_offset))
+    changed: Tensor = input._take_view(_view(input, size, stride, storage_offset))
+    return changed
 
 
-def _factory(size: Any, stride: Any, dtype: Any, device: Any, requires_grad: bool) -> Any:
+def _factory(size: Any, stride: Any, dtype: Any, device: Any, requires_grad: bool) -> Tensor:
     from ..device import check_device
     from .providers import implementation
 
@@ -163,7 +166,7 @@ def empty_strided(
     device: Any = None,
     pin_memory: bool = False,
     requires_grad: bool = False,
-) -> Any:
+) -> Tensor:
     """An uninitialised tensor with the given sizes and strides (nnlite fills it with zeros).
 
     Args:
@@ -194,7 +197,7 @@ def empty_permuted(
     device: Any = None,
     pin_memory: bool = False,
     requires_grad: bool = False,
-) -> Any:
+) -> Tensor:
     """An uninitialised tensor of ``size`` laid out in memory in the dimension order
     ``physical_layout`` (outermost first); nnlite fills it with zeros.
 
@@ -233,7 +236,7 @@ def empty_permuted(
 
 def slice_inverse(
     input: Any, src: Any, dim: int = 0, start: Any = None, end: Any = None, step: int = 1
-) -> Any:
+) -> Tensor:
     """The inverse of slicing: a view of ``input``'s memory with ``src``'s sizes, strides and
     offset, as if ``input`` were the slice ``src[start:end:step]`` along ``dim`` of ``src``
     (``dim``, ``start``, ``end`` and ``step`` describe that slice; the view is read from ``src``'s
@@ -285,7 +288,7 @@ class SliceInverse(AsStrided):
         )
 
 
-def resize_as_(input: Any, the_template: Any, *, memory_format: Any = None) -> Any:
+def resize_as_(input: Any, the_template: Any, *, memory_format: Any = None) -> Tensor:
     """Resize ``input`` in place to ``the_template``'s shape (``Tensor.resize_``).
 
     Args:
@@ -300,10 +303,11 @@ def resize_as_(input: Any, the_template: Any, *, memory_format: Any = None) -> A
         >>> nl.resize_as_(nl.zeros(3), nl.zeros(2, 2)).shape
         nnlite.Size([2, 2])
     """
-    return input.resize_(the_template.shape)
+    resized: Tensor = input.resize_(the_template.shape)
+    return resized
 
 
-def resize_(input: Any, size: Sequence[int]) -> Any:
+def resize_(input: Any, size: Sequence[int]) -> Tensor:
     """``input`` reshaped in place to ``size``, its memory reused from the start (grown when too
     small, the old elements kept first), as ``Tensor.resize_``."""
     if input._requires_grad:
@@ -319,4 +323,5 @@ def resize_(input: Any, size: Sequence[int]) -> Any:
         storage = grown
     input._data = storage[offset : offset + count].reshape(size)
     input._bump_version()
-    return input
+    resized: Tensor = input
+    return resized
