@@ -18,6 +18,17 @@ def _mypy(*args):
     return stdout + stderr, status
 
 
+def _mypy_as_a_user(tmp_path, script):
+    """mypy --strict on a user's script, with a user's (empty) configuration and this checkout's
+    nnlite as if installed: nnlite's exports and types as a strict user sees them."""
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\n")
+    stdout, stderr, status = mypy_api.run(
+        ["--config-file", str(config), "--strict", "--cache-dir", str(tmp_path / "cache"), script]
+    )
+    return stdout + stderr, status
+
+
 def test_package_passes_mypy(monkeypatch):
     monkeypatch.chdir(ROOT)
     out, status = _mypy("--package", "nnlite")
@@ -46,7 +57,9 @@ class Net(nn.Module):
         self.act = nn.ReLU()
 
     def forward(self, x: nl.Tensor) -> nl.Tensor:
-        return self.act(self.fc(x))
+        # a Module's __call__ returns Any, as PyTorch's does: strict checking wants a typed local
+        out: nl.Tensor = self.act(self.fc(x))
+        return out
 
 
 x = nl.randn(8, 4)
@@ -117,7 +130,7 @@ def test_user_script_sees_nnlite_types(tmp_path, monkeypatch):
     script.write_text(textwrap.dedent(USER_SCRIPT))
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("MYPYPATH", str(ROOT))  # this checkout's nnlite, as an installed one
-    out, status = _mypy(str(script))
+    out, status = _mypy_as_a_user(tmp_path, str(script))
     reveals = [
         line.split('Revealed type is "', 1)[1].rstrip('"')
         for line in out.splitlines()
@@ -199,7 +212,7 @@ def test_transforms_datasets_conv_lstm_and_save_are_typed(tmp_path, monkeypatch)
     script.write_text(textwrap.dedent(DATA_AND_LAYERS_SCRIPT))
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("MYPYPATH", str(ROOT))
-    out, status = _mypy(str(script))
+    out, status = _mypy_as_a_user(tmp_path, str(script))
     reveals = [
         line.split('Revealed type is "', 1)[1].rstrip('"')
         for line in out.splitlines()
@@ -211,3 +224,20 @@ def test_transforms_datasets_conv_lstm_and_save_are_typed(tmp_path, monkeypatch)
     for expected in DATA_AND_LAYERS_ERRORS:
         assert any(expected in line for line in errors), (expected, out)
     assert status == 1
+
+
+def test_all_lists_every_public_name_of_nnlite():
+    # type checkers in strict mode count a name as exported only when __all__ lists it
+    import types
+
+    import nnlite as nl
+
+    public = {
+        name
+        for name in dir(nl)
+        if not name.startswith("_")
+        and name not in ("TYPE_CHECKING", "Any")
+        and not isinstance(getattr(nl, name), types.ModuleType)
+    }
+    assert public <= set(nl.__all__), sorted(public - set(nl.__all__))
+    assert all(hasattr(nl, name) for name in nl.__all__)
