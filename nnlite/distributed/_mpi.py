@@ -45,7 +45,8 @@ def import_mpi(what: str = "DistributedDataParallel") -> ModuleType:
             f"{INSTALL_HINT}.",
             name="mpi4py",
         ) from ex
-    return MPI
+    mpi: ModuleType = MPI  # typed without mpi4py installed too
+    return mpi
 
 
 # ---------------------------------------------------------------------------------------------
