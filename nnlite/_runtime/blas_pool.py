@@ -53,21 +53,21 @@ def _run_tasks(
 ) -> None:
     # one task per thread; ``gemm`` is a global of each build (see _build_kernel)
     for t in prange(tasks.shape[0]):
-        for j in range(tasks[t, 5]):
+        for j in range(tasks[t, _COUNT]):
             gemm(  # type: ignore[name-defined]  # noqa: F821
                 _ROW_MAJOR,
                 trans_a,
                 trans_b,
-                tasks[t, 3],
-                tasks[t, 4],
+                tasks[t, _M],
+                tasks[t, _N],
                 k,
                 alpha,
-                tasks[t, 0] + j * tasks[t, 6],
+                tasks[t, _A] + j * tasks[t, _A_STEP],
                 lda,
-                tasks[t, 1] + j * tasks[t, 7],
+                tasks[t, _B] + j * tasks[t, _B_STEP],
                 ldb,
                 beta,
-                tasks[t, 2] + j * tasks[t, 8],
+                tasks[t, _C] + j * tasks[t, _C_STEP],
                 ldc,
             )
 
