@@ -79,9 +79,10 @@ class DataParallel(Module):
             first call of each kind, which may compile numba kernels, get at least 10 minutes. A
             dead worker is reported at once.
 
-        start_method (str): ``"fork"`` or ``"forkserver"``; by default ``fork``, or the fork
-            server when numba's GNU OpenMP thread pool already runs in this process (it does not
-            survive ``fork``; the module must then be picklable).
+        start_method (str): ``"fork"`` or ``"forkserver"``; by default ``fork``, or, for
+            replicas of more than one thread, the fork server when numba's GNU OpenMP thread
+            pool already runs in this process (it does not survive ``fork``, so a forked replica
+            runs one thread; with the fork server the module must be picklable).
 
     What the replicas share:
 
